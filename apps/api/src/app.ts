@@ -1,0 +1,79 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from './db/client.ts';
+import type { Env } from './env.ts';
+import { writeAudit } from './lib/audit.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { accountRoutes } from './modules/accounts/account.routes.ts';
+import { passwordRoutes } from './modules/accounts/passwords.routes.ts';
+import { phoneVerificationRoutes } from './modules/accounts/phone-verifications.routes.ts';
+import { registrationRoutes } from './modules/accounts/registrations.routes.ts';
+import { schoolSiteSearchRoutes } from './modules/accounts/school-sites.routes.ts';
+import { sessionRoutes } from './modules/accounts/sessions.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { portalRoutes } from './modules/portal/portal.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { consentRoutes } from './modules/public/consent.routes.ts';
+import { contactRoutes } from './modules/public/contact.routes.ts';
+import { publicRoutes } from './modules/public/public.routes.ts';
+import { errorHandler } from './plugins/error-handler.ts';
+import { openapi } from './plugins/openapi.ts';
+import { security } from './plugins/security.ts';
+import { session } from './plugins/session.ts';
+import { xsrf } from './plugins/xsrf.ts';
+
+export interface AppOptions {
+  env: Env;
+  database: Database;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+function trustProxy(value: string): boolean | string {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  return value;
+}
+
+/** Builds the API: plugins first, then every module, listed here so the whole surface is visible. */
+export async function buildApp({ env, database, clock = systemClock, logger }: AppOptions) {
+  const app = Fastify({
+    logger: logger ?? {
+      level: env.LOG_LEVEL,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+    },
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    bodyLimit: 1_048_576,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('env', env);
+  app.decorate('db', database.db);
+  app.decorate('clock', clock);
+  app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
+
+  await app.register(errorHandler);
+  await app.register(security);
+  await app.register(openapi);
+  await app.register(session);
+  await app.register(xsrf);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(mfaRoutes);
+  await app.register(passwordRoutes);
+  await app.register(sessionRoutes);
+  await app.register(registrationRoutes);
+  await app.register(schoolSiteSearchRoutes);
+  await app.register(phoneVerificationRoutes);
+  await app.register(accountRoutes);
+  await app.register(portalRoutes);
+  await app.register(usersRoutes);
+  await app.register(publicRoutes);
+  await app.register(contactRoutes);
+  await app.register(consentRoutes);
+  return app;
+}

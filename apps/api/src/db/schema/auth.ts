@@ -1,0 +1,78 @@
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { ownerUserId as userRef, users } from './users.ts';
+import { id, ts } from './columns.ts';
+
+
+/** A login: one refresh-token family and the access tokens issued in it. */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: id(),
+    userId: userRef(),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at').notNull().defaultNow(),
+    /** Absolute end of the family (refresh-token lifetime from login). */
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('auth_sessions_user_idx').on(t.userId)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: id(),
+    sessionId: bigint('session_id', { mode: 'number' })
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: id(),
+    sessionId: bigint('session_id', { mode: 'number' })
+      .notNull()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    userId: userRef(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('access_tokens_session_idx').on(t.sessionId)],
+);
+
+/** Failed logins per key (`ip:<addr>` or `account:<email>`), for slow-down and lock-out. */
+export const loginThrottles = pgTable('login_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: ts('last_failure_at').notNull(),
+  lockedUntil: ts('locked_until'),
+});
+
+/** Append-only record of security and staff actions. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    actorUserId: bigint('actor_user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    entity: text('entity'),
+    entityId: text('entity_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    ip: text('ip'),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId), index('audit_log_actor_idx').on(t.actorUserId)],
+);

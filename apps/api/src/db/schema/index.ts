@@ -1,0 +1,5 @@
+export * from './users.ts';
+export * from './auth.ts';
+export * from './schools.ts';
+export * from './accounts.ts';
+export * from './public.ts';

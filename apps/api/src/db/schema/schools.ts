@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+import { id, ts } from './columns.ts';
+
+const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+
+export const ADHESION_STATES = ['nessuna', 'iscritto', 'adesione_firmata', 'attivo', 'da_correggere', 'respinto', 'ritirato'] as const;
+
+/** Istituto: an institution of the national registry (codice meccanografico = ministryCode). */
+export const institutes = pgTable(
+  'institutes',
+  {
+    id: id(),
+    ministryCode: text('ministry_code').notNull().unique(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    isStateSchool: boolean('is_state_school').notNull(),
+    region: text('region').notNull(),
+    province: text('province').notNull(),
+    municipalityCode: text('municipality_code').notNull(),
+    municipalityName: text('municipality_name').notNull(),
+    address: text('address'),
+    postalCode: text('postal_code'),
+    email: text('email'),
+    certifiedEmail: text('certified_email'),
+    website: text('website'),
+    principalUserId: userRef('principal_user_id'),
+    firstContactUserId: userRef('first_contact_user_id'),
+    adhesionState: text('adhesion_state', { enum: ADHESION_STATES }).notNull().default('nessuna'),
+    adhesionStateChangedAt: ts('adhesion_state_changed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('institutes_region_name_idx').on(t.region, t.name, t.id),
+    index('institutes_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('institutes_principal_idx').on(t.principalUserId),
+    index('institutes_first_contact_idx').on(t.firstContactUserId),
+  ],
+);
+
+/** Plesso: a school site of an institute. */
+export const schoolSites = pgTable(
+  'school_sites',
+  {
+    id: id(),
+    ministryCode: text('ministry_code').notNull().unique(),
+    instituteId: bigint('institute_id', { mode: 'number' })
+      .notNull()
+      .references(() => institutes.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    schoolLevel: text('school_level', {
+      enum: ['infanzia', 'primaria', 'secondaria_primo_grado', 'secondaria_secondo_grado', 'altro'],
+    }).notNull(),
+    typeLabel: text('type_label').notNull(),
+    address: text('address'),
+    postalCode: text('postal_code'),
+    municipalityCode: text('municipality_code').notNull(),
+    municipalityName: text('municipality_name').notNull(),
+    province: text('province').notNull(),
+    region: text('region').notNull(),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    detectorUserId: userRef('detector_user_id'),
+    participating: boolean('participating').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('school_sites_institute_idx').on(t.instituteId),
+    index('school_sites_region_name_idx').on(t.region, t.name, t.id),
+    index('school_sites_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('school_sites_detector_idx').on(t.detectorUserId),
+  ],
+);

@@ -1,0 +1,143 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { PERMISSIONS, ROLES, type Permission, type Role } from '@portale/shared/auth';
+import { DEV_APP_SECRET } from '../env.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { sealSecret } from '../lib/secret-box.ts';
+import { seedMessageTemplates } from '../modules/messages/outbox.repository.ts';
+import { seedPublicContent } from '../modules/public/public-seed.ts';
+import type { Db } from './client.ts';
+import { seedRegistry } from './registry.ts';
+import { institutes, mfaFactors, permissions, roles, userPermissions, userRoles, users } from './schema/index.ts';
+
+export const DEMO_PASSWORD = 'Portale.Demo.2026';
+/** TOTP secret enrolled for the demo staff accounts, printed on start so people can compute codes. */
+export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+const DEMO_MFA_ROLES: readonly Role[] = ['super-admin', 'sylla', 'cromos'];
+
+export interface DemoAccount {
+  email: string;
+  firstName: string;
+  lastName: string;
+  description: string;
+  roles: Role[];
+  permissions?: Permission[];
+  mustChangePassword?: boolean;
+  phoneVerified?: boolean;
+  /** For principals and first contacts: the adhesion state of their demo institute. */
+  institute?: { slot: number; adhesionState: 'iscritto' | 'adesione_firmata'; as: 'principal' | 'first-contact' };
+}
+
+/** The demo accounts of the foundation issue, one per role and one per pending condition. */
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  { email: 'superadmin@demo.test', firstName: 'Silvia', lastName: 'Amministratrice', description: 'super-admin', roles: ['super-admin'] },
+  { email: 'sylla@demo.test', firstName: 'Stefano', lastName: 'Sylla', description: 'staff Sylla', roles: ['sylla'] },
+  { email: 'cromos@demo.test', firstName: 'Chiara', lastName: 'Cromos', description: 'staff Cromos', roles: ['cromos'] },
+  { email: 'rilevatore@demo.test', firstName: 'Roberto', lastName: 'Rilevatore', description: 'rilevatore', roles: ['detector'] },
+  {
+    email: 'dirigente@demo.test', firstName: 'Daniela', lastName: 'Dirigente', description: 'dirigente scolastica, adesione firmata',
+    roles: ['school.principal'], institute: { slot: 0, adhesionState: 'adesione_firmata', as: 'principal' },
+  },
+  {
+    email: 'referente@demo.test', firstName: 'Renato', lastName: 'Referente', description: "referente d'istituto",
+    roles: ['institute.first-contact'], institute: { slot: 0, adhesionState: 'adesione_firmata', as: 'first-contact' },
+  },
+  { email: 'insegnante@demo.test', firstName: 'Irene', lastName: 'Insegnante', description: 'insegnante', roles: ['teacher'] },
+  { email: 'utenti@demo.test', firstName: 'Ugo', lastName: 'Utenti', description: 'nessun ruolo di staff, permesso user.index', roles: [], permissions: ['user.index'] },
+  { email: 'cambio-password@demo.test', firstName: 'Carla', lastName: 'Cambio', description: 'deve cambiare la password', roles: ['teacher'], mustChangePassword: true },
+  { email: 'da-verificare@demo.test', firstName: 'Davide', lastName: 'Verifica', description: 'telefono non verificato', roles: ['teacher'], phoneVerified: false },
+  {
+    email: 'dirigente-senza-firma@demo.test', firstName: 'Franca', lastName: 'Senzafirma', description: 'dirigente scolastica, adesione non firmata',
+    roles: ['school.principal'], institute: { slot: 1, adhesionState: 'iscritto', as: 'principal' },
+  },
+];
+
+async function ensureNames<T extends { id: number; name: string }>(
+  db: Db,
+  table: typeof roles | typeof permissions,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  await db.insert(table).values(names.map((name) => ({ name }))).onConflictDoNothing();
+  const rows = (await db.select().from(table).where(inArray(table.name, [...names]))) as T[];
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+/** Roles and permissions of seed-spec §6; idempotent. */
+export async function seedRolesAndPermissions(db: Db) {
+  const roleIds = await ensureNames(db, roles, ROLES);
+  const permissionIds = await ensureNames(db, permissions, PERMISSIONS);
+  return { roleIds, permissionIds };
+}
+
+/** Creates missing demo accounts (password unchanged for existing ones) and links their institutes. */
+export async function seedDemoAccounts(db: Db, appSecret: string = DEV_APP_SECRET): Promise<void> {
+  const { roleIds, permissionIds } = await seedRolesAndPermissions(db);
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const now = new Date();
+  const demoInstitutes = await db
+    .select({ id: institutes.id })
+    .from(institutes)
+    .where(eq(institutes.isStateSchool, true))
+    .orderBy(asc(institutes.ministryCode))
+    .limit(2);
+  for (const account of DEMO_ACCOUNTS) {
+    const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${account.email}`);
+    const userId =
+      existing?.id ??
+      (
+        await db
+          .insert(users)
+          .values({
+            email: account.email,
+            passwordHash,
+            firstName: account.firstName,
+            lastName: account.lastName,
+            phone: '+393331234567',
+            emailVerifiedAt: now,
+            phoneVerifiedAt: account.phoneVerified === false ? null : now,
+            mustChangePassword: account.mustChangePassword ?? false,
+          })
+          .returning({ id: users.id })
+      )[0]!.id;
+    if (account.roles.length) {
+      await db.insert(userRoles).values(account.roles.map((r) => ({ userId, roleId: roleIds.get(r)! }))).onConflictDoNothing();
+    }
+    if (account.permissions?.length) {
+      await db
+        .insert(userPermissions)
+        .values(account.permissions.map((p) => ({ userId, permissionId: permissionIds.get(p)! })))
+        .onConflictDoNothing();
+    }
+    if (account.roles.some((r) => DEMO_MFA_ROLES.includes(r))) {
+      await db
+        .insert(mfaFactors)
+        .values({ userId, secretEncrypted: sealSecret(appSecret, DEMO_TOTP_SECRET), enabledAt: now, createdAt: now })
+        .onConflictDoNothing();
+    }
+    const target = account.institute && demoInstitutes[account.institute.slot];
+    if (account.institute && target && !existing) {
+      const link =
+        account.institute.as === 'principal' ? { principalUserId: userId } : { firstContactUserId: userId };
+      await db
+        .update(institutes)
+        .set({ ...link, adhesionState: account.institute.adhesionState, adhesionStateChangedAt: now })
+        .where(and(eq(institutes.id, target.id)));
+    }
+  }
+}
+
+export interface SeedOptions {
+  demo: boolean;
+  registry: 'full' | 'sample' | 'none';
+  dataDir: string;
+  appSecret?: string;
+}
+
+/** The whole seed: roles, the national registry, demo accounts. Safe to run on every start. */
+export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAdded: number }> {
+  await seedRolesAndPermissions(db);
+  await seedMessageTemplates(db);
+  await seedPublicContent(db);
+  const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry);
+  if (options.demo) await seedDemoAccounts(db, options.appSecret);
+  return { institutesAdded };
+}

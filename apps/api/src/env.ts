@@ -1,0 +1,81 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Development default of APP_SECRET (refused in production). */
+export const DEV_APP_SECRET = 'dev-only-secret-change-me-in-production-0123456789';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('localhost'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+    /** Comma-separated allow-list of web origins (CORS with credentials). */
+    WEB_ORIGIN: z.string().default('http://localhost:3000'),
+    DATABASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    PGLITE_DIR: z.string().default(`${repoRoot}var/pglite`),
+    APP_SECRET: z.string().min(32).default(DEV_APP_SECRET),
+    ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(2_592_000),
+    REFRESH_TOKEN_TTL: z.coerce.number().int().positive().default(2_592_000),
+    COOKIE_SECURE: flag.default(true),
+    COOKIE_DOMAIN: z.string().optional(),
+    TRUST_PROXY: z.string().default('false'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SEED_DEMO: flag.optional(),
+    /** full: the whole national registry; sample: two provinces (fast, for tests); none. */
+    SEED_REGISTRY: z.enum(['full', 'sample', 'none']).default('full'),
+    DATA_DIR: z.string().default(`${repoRoot}../shared/data`),
+    RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(5),
+    LOGIN_LOCK_AFTER: z.coerce.number().int().positive().default(10),
+    LOGIN_LOCK_MINUTES: z.coerce.number().int().positive().default(15),
+    LOGIN_IP_MAX_FAILURES: z.coerce.number().int().positive().default(50),
+    /** Base URL of the web app used in e-mailed links; defaults to the first WEB_ORIGIN. */
+    PUBLIC_WEB_URL: z.string().url().optional(),
+    /** smtp(s)://user:pass@host:port; without it e-mails are written as .eml files under MAIL_DIR. */
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().default('"Portale Scuole" <no-reply@portale-scuole.localhost>'),
+    MAIL_DIR: z.string().default(`${repoRoot}var/mail`),
+    /** SMS adapter: only `file` (one .txt per SMS under SMS_DIR) exists so far. */
+    SMS_PROVIDER: z.enum(['file']).default('file'),
+    SMS_DIR: z.string().default(`${repoRoot}var/sms`),
+    OUTBOX_POLL_MS: z.coerce.number().int().positive().default(2000),
+    OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().positive().default(12),
+    /** Comma-separated roles that must use a second factor (TOTP). */
+    MFA_ROLES: z.string().default('super-admin,sylla,cromos'),
+    /** Requests per minute and IP on the public account endpoints (search, forgot password, codes). */
+    ACCOUNT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+    /** Contact form: messages per IP and window (in memory, the IP is never stored). */
+    CONTACT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(5),
+    CONTACT_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(600_000),
+    /** Where contact-form messages are sent (staff mailbox). */
+    CONTACT_STAFF_EMAIL: z.string().email().default('staff@portale-scuole.localhost'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'must be set to a random secret in production' });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema> & { seedDemo: boolean; webOrigins: string[]; publicWebUrl: string; mfaRoles: string[] };
+
+/** Parses the environment; exits with a clear message when it is invalid. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const env = result.data;
+  return {
+    ...env,
+    seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    webOrigins: env.WEB_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean),
+    publicWebUrl: (env.PUBLIC_WEB_URL ?? env.WEB_ORIGIN.split(',')[0]!.trim()).replace(/\/$/, ''),
+    mfaRoles: env.MFA_ROLES.split(',').map((r) => r.trim()).filter(Boolean),
+  };
+}

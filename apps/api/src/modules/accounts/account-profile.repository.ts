@@ -1,0 +1,41 @@
+import { eq } from 'drizzle-orm';
+import type { AccountProfile, MissingItem } from '@portale/shared/accounts';
+import type { Db } from '../../db/client.ts';
+import { schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+
+/** The user's own profile with what `/auth/completa-registrazione` still needs. */
+export async function findAccountProfile(db: Db, userId: number): Promise<AccountProfile | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) return undefined;
+  const [profile] = await db
+    .select({ profile: teacherProfiles, site: schoolSites })
+    .from(teacherProfiles)
+    .leftJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
+    .where(eq(teacherProfiles.userId, userId));
+  const missing: MissingItem[] = [];
+  if (!user.phone) missing.push('phone');
+  if (!user.phoneVerifiedAt) missing.push('phoneVerification');
+  if (!user.emailVerifiedAt) missing.push('emailVerification');
+  if (profile && profile.profile.kind !== 'altro' && !user.taxCode) missing.push('taxCode');
+  if (profile && profile.profile.kind !== 'altro' && !profile.site) missing.push('schoolSite');
+  return {
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
+    phone: user.phone,
+    phoneVerified: user.phoneVerifiedAt !== null,
+    taxCode: user.taxCode,
+    teacherProfile: profile
+      ? {
+          kind: profile.profile.kind,
+          schoolSite: profile.site
+            ? { id: profile.site.id, name: profile.site.name, ministryCode: profile.site.ministryCode, municipalityName: profile.site.municipalityName }
+            : null,
+          subjects: profile.profile.subjects,
+          reviewState: profile.profile.reviewState,
+        }
+      : null,
+    missing,
+  };
+}

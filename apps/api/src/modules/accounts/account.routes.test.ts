@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { auditLog, deletionRequests } from '../../db/schema/index.ts';
+import { buildAccountsApp, call, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
+
+let t: Awaited<ReturnType<typeof buildAccountsApp>>;
+beforeAll(async () => {
+  t = await buildAccountsApp();
+});
+afterAll(() => t.close());
+
+const get = (url: string, bearer: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${bearer}`, 'user-agent': 'vitest' } });
+
+describe('sessions', () => {
+  it('lists the active sessions, revokes one and then all the others', async () => {
+    const a = await login(t, 'insegnante@demo.test');
+    const b = await login(t, 'insegnante@demo.test');
+    const c = await login(t, 'insegnante@demo.test');
+    const list = (await get('/api/auth/sessions', a)).json().items;
+    expect(list).toHaveLength(3);
+    expect(list.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(list[0]).toMatchObject({ device: 'vitest', lastUsedAt: expect.any(String), createdAt: expect.any(String) });
+    const sessionOfB = (await get('/api/auth/sessions', b)).json().items.find((s: { current: boolean }) => s.current).id;
+    expect((await call(t, { method: 'DELETE', url: `/api/auth/sessions/${sessionOfB}`, bearer: a })).statusCode).toBe(204);
+    expect((await get('/api/auth/me', b)).statusCode).toBe(401);
+    expect((await get('/api/auth/me', c)).statusCode).toBe(200);
+    const others = await call(t, { method: 'POST', url: '/api/auth/sessions/revoke-others', bearer: a });
+    expect(others.json()).toEqual({ revoked: 1 });
+    expect((await get('/api/auth/me', c)).statusCode).toBe(401);
+    expect((await get('/api/auth/me', a)).statusCode).toBe(200);
+    const stranger = await login(t, 'rilevatore@demo.test');
+    const mine = (await get('/api/auth/sessions', a)).json().items[0].id;
+    expect((await call(t, { method: 'DELETE', url: `/api/auth/sessions/${mine}`, bearer: stranger })).statusCode).toBe(404);
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.session.revoked'))).toHaveLength(1);
+  });
+});
+
+describe('profile, export and deletion', () => {
+  it('tells what is missing and completes the profile', async () => {
+    await call(t, {
+      method: 'POST',
+      url: '/api/registrations',
+      body: { kind: 'educatore', firstName: 'Elena', lastName: 'Bianchi', email: 'elena@example.com', phone: '3471112222', password: STRONG_PASSWORD, taxCode: 'BNCLNE80A41H501T', schoolSiteId: t.siteId, subjects: [], privacyAccepted: true },
+    });
+    const bearer = await login(t, 'elena@example.com', STRONG_PASSWORD);
+    const profile = (await get('/api/account/profile', bearer)).json();
+    expect(profile.missing).toEqual(['phoneVerification', 'emailVerification']);
+    expect(profile.teacherProfile).toMatchObject({ kind: 'educatore', reviewState: 'in_attesa', schoolSite: { id: t.siteId } });
+    const patched = await call(t, { method: 'PATCH', url: '/api/account/profile', bearer, body: { subjects: ['Sostegno'] } });
+    expect(patched.json().teacherProfile.subjects).toEqual(['Sostegno']);
+    const bad = await call(t, { method: 'PATCH', url: '/api/account/profile', bearer, body: { taxCode: 'XXXXXX00X00X000X' } });
+    expect(bad.statusCode).toBe(422);
+  });
+
+  it('exports the user’s data without secrets and records one deletion request', async () => {
+    const bearer = await login(t, 'elena@example.com', STRONG_PASSWORD);
+    const res = await get('/api/account/export', bearer);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/attachment/);
+    const data = res.json();
+    expect(data.account.email).toBe('elena@example.com');
+    expect(data.teacherProfile.kind).toBe('educatore');
+    expect(data.messages.length).toBeGreaterThan(0);
+    expect(res.body).not.toMatch(/argon2|token_hash|tokenHash|passwordHash/);
+    const first = await call(t, { method: 'POST', url: '/api/account/deletion-request', bearer, body: { reason: 'Non partecipo più' } });
+    expect(first.statusCode).toBe(202);
+    const second = await call(t, { method: 'POST', url: '/api/account/deletion-request', bearer, body: {} });
+    expect(second.json().requestedAt).toBe(first.json().requestedAt);
+    expect(await t.database.db.select().from(deletionRequests)).toHaveLength(1);
+    expect((await messagesTo(t, 'elena@example.com'))[0]!.templateKey).toBe('email.cancellazione-richiesta');
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'account.deletion_requested'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { LoginBodySchema, MeResponseSchema, TokenResponseSchema } from '@portale/shared/auth';
+import { LoginResponseSchema } from '@portale/shared/accounts';
+import { AUTH_COOKIES, AUTH_PATHS, ERROR_MESSAGES } from '@portale/shared/http';
+import { users } from '../../db/schema/index.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
+import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { issueXsrfCookie } from '../../plugins/xsrf.ts';
+import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, serialised } from './login-throttle.ts';
+import { findAuthUser } from './session-user.repository.ts';
+import { beginSecondFactor } from '../mfa/mfa-login.ts';
+import { openLoginSession, refreshCookieOptions, tokenBody as buildTokenBody } from './login-session.ts';
+import { revokeSession, rotateRefreshToken, sessionIdOfRefreshToken } from './tokens.repository.ts';
+
+export async function authRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { env } = app;
+  const policy = {
+    slowDownAfter: env.LOGIN_SLOWDOWN_AFTER,
+    lockAfter: env.LOGIN_LOCK_AFTER,
+    lockMinutes: env.LOGIN_LOCK_MINUTES,
+    ipMaxFailures: env.LOGIN_IP_MAX_FAILURES,
+  };
+  const cookieBase = refreshCookieOptions(app);
+  const setRefreshCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(AUTH_COOKIES.refreshToken, token, { ...cookieBase, maxAge: env.REFRESH_TOKEN_TTL });
+  const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(AUTH_COOKIES.refreshToken, cookieBase);
+  const tokenBody = (token: string, expiresAt: Date) => buildTokenBody(app, token, expiresAt);
+
+  r.post(
+    AUTH_PATHS.login,
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Accesso con e-mail e password',
+        body: LoginBodySchema,
+        response: { 200: LoginResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const email = request.body.email.trim().toLowerCase();
+      const keys = { account: accountKey(email), ip: ipKey(request.ip) };
+      // One attempt per account at a time: parallel guesses cannot all pass the check before any
+      // failure is counted.
+      const user = await serialised(keys.account, async () => {
+        try {
+          await assertLoginAllowed(app.db, keys, app.clock.now(), policy);
+        } catch (error) {
+          await app.audit({ action: 'auth.login.throttled', entity: 'account', entityId: email, ip: request.ip });
+          throw error;
+        }
+        const [found] = await app.db
+          .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+          .from(users)
+          .where(sql`lower(${users.email}) = ${email}`);
+        const passwordOk = await verifyPassword(found?.passwordHash, request.body.password);
+        if (!found || !passwordOk || found.status !== 'active') {
+          const locked = await recordLoginFailure(app.db, keys, app.clock.now(), policy);
+          await app.audit({ action: 'auth.login.failed', actorUserId: found?.id ?? null, entity: 'account', entityId: email, ip: request.ip });
+          if (locked) {
+            await app.audit({ action: 'auth.login.locked', actorUserId: found?.id ?? null, entity: 'account', entityId: email, ip: request.ip });
+          }
+          throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
+        }
+        await clearAccountThrottle(app.db, email);
+        return found;
+      });
+      const secondFactor = await beginSecondFactor(app, request, user.id);
+      if (secondFactor) return secondFactor;
+      return openLoginSession(app, request, reply, user.id, 'password');
+    },
+  );
+
+  r.get(
+    AUTH_PATHS.me,
+    {
+      preHandler: requireAuth({ allowPendingPasswordChange: true }),
+      schema: { tags: ['auth'], summary: "L'utente della sessione", response: { 200: MeResponseSchema } },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      const { status: _status, ...sessionUser } = user;
+      return { user: sessionUser };
+    },
+  );
+
+  r.post(
+    AUTH_PATHS.refresh,
+    { schema: { tags: ['auth'], summary: 'Rinnova il token (rotazione del refresh token)', response: { 200: TokenResponseSchema } } },
+    async (request, reply) => {
+      const now = app.clock.now();
+      const token = request.cookies[AUTH_COOKIES.refreshToken];
+      if (!token) throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+      const result = await rotateRefreshToken(app.db, token, { now, accessTtl: env.ACCESS_TOKEN_TTL });
+      if (result.kind !== 'rotated') {
+        clearRefreshCookie(reply);
+        if (result.kind === 'reused') {
+          await revokeSession(app.db, result.sessionId, 'refresh_token_reuse', now);
+          await app.audit({ action: 'auth.refresh.reuse', actorUserId: result.userId, entity: 'session', entityId: result.sessionId, ip: request.ip });
+        }
+        throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+      }
+      const user = await findAuthUser(app.db, result.userId);
+      if (!user || user.status !== 'active') {
+        await revokeSession(app.db, result.tokens.sessionId, 'user_inactive', now);
+        clearRefreshCookie(reply);
+        throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+      }
+      setRefreshCookie(reply, result.tokens.refreshToken);
+      return tokenBody(result.tokens.accessToken, result.tokens.accessExpiresAt);
+    },
+  );
+
+  r.post(
+    AUTH_PATHS.logout,
+    { schema: { tags: ['auth'], summary: 'Esci: revoca la sessione e cancella i cookie' } },
+    async (request, reply) => {
+      const now = app.clock.now();
+      const refresh = request.cookies[AUTH_COOKIES.refreshToken];
+      const sessionId = request.auth?.sessionId ?? (refresh ? await sessionIdOfRefreshToken(app.db, refresh) : undefined);
+      if (sessionId) {
+        await revokeSession(app.db, sessionId, 'logout', now);
+        await app.audit({ action: 'auth.logout', actorUserId: request.auth?.user.id ?? null, entity: 'session', entityId: sessionId, ip: request.ip });
+      }
+      clearRefreshCookie(reply);
+      issueXsrfCookie(app, reply, undefined);
+      return reply.status(204).send();
+    },
+  );
+}

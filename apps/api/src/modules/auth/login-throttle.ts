@@ -1,0 +1,102 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import { ERROR_MESSAGES } from '@portale/shared/http';
+import type { Db } from '../../db/client.ts';
+import { loginThrottles } from '../../db/schema/index.ts';
+import { HttpError } from '../../lib/http-error.ts';
+
+export interface ThrottlePolicy {
+  slowDownAfter: number;
+  lockAfter: number;
+  lockMinutes: number;
+  ipMaxFailures: number;
+}
+
+/** Failures older than this no longer count. */
+const WINDOW_MS = 15 * 60 * 1000;
+
+export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
+export const ipKey = (ip: string) => `ip:${ip}`;
+
+/** Seconds to wait after the n-th consecutive failure once slow-down applies (1, 2, 4 … 60). */
+function backoffSeconds(failures: number, policy: ThrottlePolicy): number {
+  return Math.min(60, 2 ** Math.max(0, failures - policy.slowDownAfter));
+}
+
+function retryError(message: string, untilMs: number, nowMs: number) {
+  const seconds = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+  return new HttpError(429, 'too_many_attempts', message, { 'retry-after': String(seconds) });
+}
+
+/** Refuses the attempt (429 with Retry-After) while the account is locked, slowed down, or the IP flooded. */
+export async function assertLoginAllowed(db: Db, keys: { account: string; ip: string }, now: Date, policy: ThrottlePolicy) {
+  const rows = await db.select().from(loginThrottles).where(inArray(loginThrottles.key, [keys.account, keys.ip]));
+  const nowMs = now.getTime();
+  for (const row of rows) {
+    const fresh = nowMs - row.lastFailureAt.getTime() < WINDOW_MS;
+    if (row.key === keys.account) {
+      if (row.lockedUntil && row.lockedUntil.getTime() > nowMs) {
+        throw retryError(ERROR_MESSAGES.accountLocked, row.lockedUntil.getTime(), nowMs);
+      }
+      if (fresh && row.failures >= policy.slowDownAfter) {
+        const until = row.lastFailureAt.getTime() + backoffSeconds(row.failures, policy) * 1000;
+        if (until > nowMs) throw retryError(ERROR_MESSAGES.tooManyAttempts, until, nowMs);
+      }
+    } else if (fresh && row.failures >= policy.ipMaxFailures) {
+      throw retryError(ERROR_MESSAGES.tooManyAttempts, row.lastFailureAt.getTime() + WINDOW_MS, nowMs);
+    }
+  }
+}
+
+/** Counts a failure for each key; returns true when the account has just been locked. */
+export async function recordLoginFailure(db: Db, keys: { account: string; ip: string }, now: Date, policy: ThrottlePolicy) {
+  let locked = false;
+  const windowStart = new Date(now.getTime() - WINDOW_MS).toISOString();
+  const at = now.toISOString();
+  // Failures still count while recent and while no lock has expired since; otherwise counting restarts.
+  const fresh = sql`(${loginThrottles.lastFailureAt} > ${windowStart}::timestamptz and (${loginThrottles.lockedUntil} is null or ${loginThrottles.lockedUntil} > ${at}::timestamptz))`;
+  for (const key of [keys.account, keys.ip]) {
+    // One atomic upsert: concurrent failures are never lost.
+    const [row] = await db
+      .insert(loginThrottles)
+      .values({ key, failures: 1, lastFailureAt: now, lockedUntil: null })
+      .onConflictDoUpdate({
+        target: loginThrottles.key,
+        set: {
+          failures: sql`case when ${fresh} then ${loginThrottles.failures} + 1 else 1 end`,
+          lockedUntil: sql`case when ${fresh} then ${loginThrottles.lockedUntil} else null end`,
+          lastFailureAt: now,
+        },
+      })
+      .returning({ failures: loginThrottles.failures });
+    if (key === keys.account && (row?.failures ?? 0) >= policy.lockAfter) {
+      await db
+        .update(loginThrottles)
+        .set({ lockedUntil: new Date(now.getTime() + policy.lockMinutes * 60_000) })
+        .where(eq(loginThrottles.key, key));
+      locked = true;
+    }
+  }
+  return locked;
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `task` once every earlier task of the same key has settled (in this process): the login check,
+ * the password check and the failure count of one account happen one attempt at a time.
+ */
+export async function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve()).then(task);
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+/** Clears an account's failures (successful login, or unlock by staff). */
+export async function clearAccountThrottle(db: Db, email: string) {
+  await db.delete(loginThrottles).where(eq(loginThrottles.key, accountKey(email)));
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { auditLog, mfaFactors } from '../../db/schema/index.ts';
+import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../db/seed.ts';
+import { buildAccountsApp, call, login, messagesTo } from '../../../test/accounts-harness.ts';
+import { authenticator } from '../../../test/totp-helper.ts';
+
+let t: Awaited<ReturnType<typeof buildAccountsApp>>;
+beforeAll(async () => {
+  t = await buildAccountsApp();
+});
+afterAll(() => t.close());
+
+const passwordStep = (email: string) => call(t, { method: 'POST', url: '/api/auth/login', body: { email, password: DEMO_PASSWORD } });
+const verify = (body: Record<string, string>) => call(t, { method: 'POST', url: '/api/auth/mfa/verify', body });
+
+describe('staff MFA', () => {
+  it('gives a staff member no session after the password, and one after a valid TOTP code', async () => {
+    const step = await passwordStep('sylla@demo.test');
+    expect(step.statusCode).toBe(200);
+    expect(step.json()).toMatchObject({ mfa_required: true, mfa_token: expect.any(String) });
+    expect(step.json()).not.toHaveProperty('token');
+    expect(step.cookies.find((c) => c.name === 'auth._refresh_token.local')).toBeUndefined();
+    const code = await authenticator(t.clock.now());
+    expect((await verify({ mfa_token: step.json().mfa_token, code: String((Number(code) + 1) % 1e6).padStart(6, '0') })).statusCode).toBe(422);
+    const ok = await verify({ mfa_token: step.json().mfa_token, code });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ token: expect.any(String), token_type: 'Bearer' });
+    expect(ok.cookies.find((c) => c.name === 'auth._refresh_token.local')).toBeTruthy();
+    expect((await verify({ mfa_token: step.json().mfa_token, code })).statusCode).toBe(401);
+    const replay = await passwordStep('sylla@demo.test');
+    expect((await verify({ mfa_token: replay.json().mfa_token, code })).statusCode).toBe(422);
+  });
+
+  it('keeps the plain token answer for users without an MFA role', async () => {
+    const res = await passwordStep('insegnante@demo.test');
+    expect(Object.keys(res.json()).sort()).toEqual(['expires_in', 'token', 'token_type']);
+  });
+
+  it('voids a challenge after 5 minutes or 5 wrong codes', async () => {
+    const step = (await passwordStep('cromos@demo.test')).json();
+    for (let i = 0; i < 5; i += 1) await verify({ mfa_token: step.mfa_token, code: '000000' });
+    t.clock.advance(30_000);
+    expect((await verify({ mfa_token: step.mfa_token, code: await authenticator(t.clock.now()) })).statusCode).toBe(401);
+    const late = (await passwordStep('cromos@demo.test')).json();
+    t.clock.advance(5 * 60_000 + 1000);
+    expect((await verify({ mfa_token: late.mfa_token, code: await authenticator(t.clock.now()) })).statusCode).toBe(401);
+  });
+
+  it('enrols at first login after a reset by a super-admin, with single-use recovery codes', async () => {
+    const admin = await login(t, 'superadmin@demo.test');
+    const [target] = await t.database.db.select().from(mfaFactors).limit(1);
+    const cromos = await login(t, 'cromos@demo.test');
+    const forbidden = await call(t, { method: 'POST', url: `/api/users/${target!.userId}/mfa/reset`, bearer: cromos });
+    expect(forbidden.statusCode).toBe(403);
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${cromos}` } });
+    const cromosId = me.json().user.id;
+    const reset = await call(t, { method: 'POST', url: `/api/users/${cromosId}/mfa/reset`, bearer: admin });
+    expect(reset.statusCode).toBe(200);
+    expect((await messagesTo(t, 'cromos@demo.test'))[0]!.templateKey).toBe('email.mfa-reset');
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.mfa.reset'))).toHaveLength(1);
+
+    const enrol = (await passwordStep('cromos@demo.test')).json();
+    expect(enrol).toMatchObject({ mfa_enrolment_required: true, secret: expect.any(String) });
+    expect(enrol.secret).not.toBe(DEMO_TOTP_SECRET);
+    expect(enrol.otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
+    const done = await verify({ mfa_token: enrol.mfa_token, code: await authenticator(t.clock.now(), enrol.secret) });
+    expect(done.statusCode).toBe(200);
+    const { recovery_codes: codes } = done.json();
+    expect(codes).toHaveLength(10);
+    const [stored] = await t.database.db.select().from(mfaFactors).where(eq(mfaFactors.userId, cromosId));
+    expect(JSON.stringify(stored)).not.toContain(codes[0]);
+    expect(JSON.stringify(stored)).not.toContain(enrol.secret);
+
+    const next = (await passwordStep('cromos@demo.test')).json();
+    expect(next.mfa_required).toBe(true);
+    expect((await verify({ mfa_token: next.mfa_token, recovery_code: codes[0] })).statusCode).toBe(200);
+    const again = (await passwordStep('cromos@demo.test')).json();
+    expect((await verify({ mfa_token: again.mfa_token, recovery_code: codes[0] })).statusCode).toBe(422);
+  });
+});
+
+describe('MFA_ROLES', () => {
+  it('decides which roles need the second factor', async () => {
+    const other = await buildAccountsApp({ MFA_ROLES: 'detector' });
+    try {
+      const staff = await call(other, { method: 'POST', url: '/api/auth/login', body: { email: 'sylla@demo.test', password: DEMO_PASSWORD } });
+      expect(staff.json().token).toBeTruthy();
+      const detector = await call(other, { method: 'POST', url: '/api/auth/login', body: { email: 'rilevatore@demo.test', password: DEMO_PASSWORD } });
+      expect(detector.json().mfa_enrolment_required).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_MESSAGES, type ApiErrorBody } from '@portale/shared/http';
+import { FieldErrors } from '../lib/field-errors.ts';
+import { HttpError } from '../lib/http-error.ts';
+
+const STATUS_MESSAGES: Record<number, { code: string; message: string }> = {
+  400: { code: 'bad_request', message: 'La richiesta non è valida.' },
+  401: { code: 'unauthenticated', message: ERROR_MESSAGES.unauthenticated },
+  403: { code: 'forbidden', message: 'Non hai i permessi necessari per questa operazione.' },
+  404: { code: 'not_found', message: ERROR_MESSAGES.notFound },
+  405: { code: 'method_not_allowed', message: 'Metodo non consentito.' },
+  413: { code: 'payload_too_large', message: 'I dati inviati sono troppo grandi.' },
+  415: { code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupportedMediaType },
+  429: { code: 'rate_limited', message: ERROR_MESSAGES.rateLimited },
+};
+
+function fieldErrors(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') || '_';
+    (errors[path] ??= []).push(issue.message ?? 'Valore non valido.');
+  }
+  return errors;
+}
+
+/** One error shape: Italian message, stable code, per-field errors on 422; no internals on 5xx. */
+export const errorHandler = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let body: ApiErrorBody;
+    if (error instanceof HttpError) {
+      body = { statusCode: error.statusCode, code: error.code, message: error.message };
+      if (error instanceof FieldErrors) body.errors = error.errors;
+      reply.headers(error.headers);
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      body = {
+        statusCode: 422,
+        code: 'validation_failed',
+        message: ERROR_MESSAGES.validation,
+        errors: fieldErrors(error.validation as never),
+      };
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const known = STATUS_MESSAGES[error.statusCode] ?? { code: 'bad_request', message: 'La richiesta non è valida.' };
+      body = { statusCode: error.statusCode, ...known };
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      body = { statusCode: 500, code: 'internal_error', message: ERROR_MESSAGES.internal };
+    }
+    if (body.statusCode >= 400 && body.statusCode < 500 && body.statusCode !== 404) {
+      request.log.info({ code: body.code, statusCode: body.statusCode }, 'request refused');
+    }
+    return reply.status(body.statusCode).send(body);
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    reply.status(404).send({ statusCode: 404, code: 'not_found', message: ERROR_MESSAGES.notFound }),
+  );
+});

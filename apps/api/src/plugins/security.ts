@@ -1,0 +1,47 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ERROR_MESSAGES } from '@portale/shared/http';
+import { HttpError } from '../lib/http-error.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Headers, CORS allow-list, cookies, global rate limit, Fetch-Metadata and JSON-only bodies. */
+export const security = fp(async (app: FastifyInstance) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  await app.register(cors, {
+    origin: app.env.webOrigins,
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', 'authorization', 'x-xsrf-token', 'accept'],
+    maxAge: 600,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    max: app.env.RATE_LIMIT_MAX,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpError(429, 'rate_limited', ERROR_MESSAGES.rateLimited, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
+  });
+  // Only JSON bodies: fastify answers 415 for any content type without a parser.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request) => {
+    if (UNSAFE.has(request.method) && request.headers['sec-fetch-site'] === 'cross-site') {
+      throw new HttpError(403, 'cross_site_request', 'Richiesta da un altro sito rifiutata.');
+    }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+});

@@ -1,0 +1,63 @@
+import { buildApp } from './app.ts';
+import { openDatabase } from './db/client.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seed } from './db/seed.ts';
+import { loadEnv } from './env.ts';
+import { createMailTransport, createSmsTransport } from './modules/messages/message-transports.ts';
+import { OutboxWorker } from './modules/messages/outbox.worker.ts';
+import { systemClock } from './lib/clock.ts';
+
+function printDemoAccounts(log: (line: string) => void) {
+  log('');
+  log(`Account dimostrativi (password per tutti: ${DEMO_PASSWORD})`);
+  for (const account of DEMO_ACCOUNTS) log(`  ${account.email.padEnd(34)} ${account.description}`);
+  log(`Staff (super-admin, sylla, cromos): secondo fattore TOTP con il segreto ${DEMO_TOTP_SECRET}`);
+  log('');
+}
+
+async function main() {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
+  await database.migrate();
+  const started = Date.now();
+  const { institutesAdded } = await seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET });
+  const app = await buildApp({ env, database });
+  if (institutesAdded > 0) app.log.info({ institutesAdded, ms: Date.now() - started }, 'national registry seeded');
+
+  const worker = new OutboxWorker({
+    db: database.db,
+    clock: systemClock,
+    mail: createMailTransport({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, mailDir: env.MAIL_DIR }),
+    sms: createSmsTransport({ provider: env.SMS_PROVIDER, smsDir: env.SMS_DIR }),
+    log: app.log,
+    pollMs: env.OUTBOX_POLL_MS,
+    maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await worker.stop();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: env.HOST, port: env.PORT });
+  worker.start();
+  app.log.info({ mail: env.SMTP_URL ? 'smtp' : env.MAIL_DIR, sms: env.SMS_DIR }, 'outbox worker started');
+  if (env.seedDemo) printDemoAccounts((line) => console.log(line));
+}
+
+void main();

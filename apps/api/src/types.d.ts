@@ -1,0 +1,17 @@
+import type { Env } from './env.ts';
+import type { Db } from './db/client.ts';
+import type { Clock } from './lib/clock.ts';
+import type { AuthContext } from './plugins/session.ts';
+import type { AuditEntry } from './lib/audit.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    env: Env;
+    db: Db;
+    clock: Clock;
+    audit(entry: AuditEntry): Promise<void>;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}

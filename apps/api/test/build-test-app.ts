@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { institutes } from '../src/db/schema/index.ts';
+import { seedDemoAccounts, seedRolesAndPermissions } from '../src/db/seed.ts';
+import { loadEnv, type Env } from '../src/env.ts';
+import type { Clock } from '../src/lib/clock.ts';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  constructor(private current = new Date('2026-11-21T09:00:00Z')) {}
+  now() {
+    return new Date(this.current);
+  }
+  advance(ms: number) {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/**
+ * On DATABASE_URL, a fresh database of its own on that server (created and dropped here);
+ * otherwise PGlite in memory. Migrations are applied either way.
+ */
+async function openTestDatabase(): Promise<{ database: Database; dispose(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    await database.migrate();
+    return { database, dispose: () => database.close() };
+  }
+  const name = `portale_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: target.toString(), pgliteDir: '' });
+  await database.migrate();
+  return {
+    database,
+    async dispose() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  database: Database;
+  clock: TestClock;
+  env: Env;
+  close(): Promise<void>;
+}
+
+/** The whole API on a fresh database with roles and the demo accounts (no registry rows unless asked). */
+export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', ...overrides });
+  const { database, dispose } = await openTestDatabase();
+  await seedRolesAndPermissions(database.db);
+  await database.db.insert(institutes).values(
+    ['RMIC8AB00X', 'RMIC8AC00Y'].map((ministryCode, i) => ({
+      ministryCode,
+      name: `Istituto comprensivo di prova ${i + 1}`,
+      type: 'Istituto Comprensivo',
+      isStateSchool: true,
+      region: 'Lazio',
+      province: 'RM',
+      municipalityCode: 'H501',
+      municipalityName: 'Roma',
+    })),
+  );
+  await seedDemoAccounts(database.db);
+  const clock = new TestClock();
+  const app = await buildApp({ env, database, clock, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    clock,
+    env,
+    async close() {
+      await app.close();
+      await dispose();
+    },
+  };
+}

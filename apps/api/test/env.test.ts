@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { loadEnv } from '../src/env.ts';
+
+const SECRET = 'a-real-production-secret-of-48-characters-000000';
+
+describe('loadEnv', () => {
+  it('applies the seed defaults in development', () => {
+    const env = loadEnv({});
+    expect(env.NODE_ENV).toBe('development');
+    expect(env.PORT).toBe(8000);
+    expect(env.ACCESS_TOKEN_TTL).toBe(2_592_000);
+    expect(env.REFRESH_TOKEN_TTL).toBe(2_592_000);
+    expect(env.COOKIE_SECURE).toBe(true);
+    expect(env.seedDemo).toBe(true);
+    expect(env.webOrigins).toEqual(['http://localhost:3000']);
+  });
+
+  it('splits the web origin allow-list', () => {
+    expect(loadEnv({ WEB_ORIGIN: 'https://portale.example.it, https://staging.example.it ,' }).webOrigins).toEqual([
+      'https://portale.example.it',
+      'https://staging.example.it',
+    ]);
+  });
+
+  it.each(['abc', '70000', '-1', '80.5'])('throws a clear message for PORT=%s', (port) => {
+    expect(() => loadEnv({ PORT: port })).toThrow(/^Invalid environment configuration:\n {2}- PORT: /);
+  });
+
+  it('throws a clear message in production without APP_SECRET', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(
+      'Invalid environment configuration:\n  - APP_SECRET: must be set to a random secret in production',
+    );
+  });
+
+  it('throws for a short APP_SECRET', () => {
+    expect(() => loadEnv({ APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
+  });
+
+  it('lists every invalid variable at once', () => {
+    let message = '';
+    try {
+      loadEnv({ PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(message).toContain(`  - ${name}: `);
+  });
+
+  it('accepts production with a real secret and does not seed demo accounts there', () => {
+    const env = loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET });
+    expect(env.seedDemo).toBe(false);
+    expect(loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it('reads boolean flags strictly', () => {
+    expect(loadEnv({ COOKIE_SECURE: 'false' }).COOKIE_SECURE).toBe(false);
+    expect(loadEnv({ COOKIE_SECURE: '0' }).COOKIE_SECURE).toBe(false);
+    expect(() => loadEnv({ COOKIE_SECURE: 'no' })).toThrow(/COOKIE_SECURE/);
+  });
+});

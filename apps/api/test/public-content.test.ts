@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { institutes, schoolSites } from '../src/db/schema/index.ts';
+import { seedPublicContent } from '../src/modules/public/public-seed.ts';
+import { buildTestApp, type TestApp } from './build-test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+  await seedPublicContent(t.database.db, t.clock.now());
+});
+afterAll(() => t.close());
+
+describe('GET /api/public/figures', () => {
+  it('counts enrolled institutes, participating plessi and teachers/educators', async () => {
+    const [first] = await t.database.db.select().from(institutes).limit(1);
+    await t.database.db.insert(schoolSites).values([
+      { ministryCode: 'RMEE8AB01A', instituteId: first!.id, name: 'Plesso A', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', municipalityCode: 'H501', municipalityName: 'Roma', province: 'RM', region: 'Lazio', participating: true },
+      { ministryCode: 'RMEE8AB02B', instituteId: first!.id, name: 'Plesso B', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', municipalityCode: 'H501', municipalityName: 'Roma', province: 'RM', region: 'Lazio' },
+    ]);
+    const res = await t.app.inject({ method: 'GET', url: '/api/public/figures' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    // Demo seed: two institutes moved out of 'nessuna'; teachers: insegnante, cambio-password, da-verificare.
+    expect(body).toMatchObject({ institutesEnrolled: 2, participatingSites: 1, registeredTeachers: 3 });
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+
+    await t.database.db.update(institutes).set({ adhesionState: 'nessuna' }).where(eq(institutes.id, first!.id));
+    const after = (await t.app.inject({ method: 'GET', url: '/api/public/figures' })).json();
+    expect(after.institutesEnrolled).toBe(1);
+  });
+});
+
+describe('documents', () => {
+  it('lists the published documents grouped by category', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/public/documents' });
+    expect(res.statusCode).toBe(200);
+    const { groups } = res.json();
+    expect(groups.map((g: { category: string }) => g.category)).toEqual(['regolamenti', 'privacy', 'guide']);
+    expect(groups[0].label).toBe('Regolamenti');
+    expect(groups[1].documents[0]).toMatchObject({ title: 'Informativa sul trattamento dei dati personali', fileName: 'informativa-privacy.pdf' });
+    expect(JSON.stringify(groups)).not.toContain('content');
+  });
+
+  it('downloads a PDF with its content type and header', async () => {
+    const { groups } = (await t.app.inject({ method: 'GET', url: '/api/public/documents' })).json();
+    const doc = groups[2].documents[0];
+    const res = await t.app.inject({ method: 'GET', url: `/api/public/documents/${doc.id}/file` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="guida-per-le-scuole.pdf"');
+    expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(res.rawPayload.byteLength).toBe(doc.sizeBytes);
+  });
+
+  it('answers 404 in Italian for an unknown document and 422 for a malformed id', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/api/public/documents/999999/file' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'document_not_found', message: 'Il documento richiesto non esiste o non è più pubblicato.' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/public/documents/abc/file' })).statusCode).toBe(422);
+  });
+
+  it('seeds once: a second run adds nothing', async () => {
+    await seedPublicContent(t.database.db, t.clock.now());
+    const { groups } = (await t.app.inject({ method: 'GET', url: '/api/public/documents' })).json();
+    expect(groups.flatMap((g: { documents: unknown[] }) => g.documents)).toHaveLength(3);
+  });
+});
+
+describe('GET /api/public/survey', () => {
+  it('answers the current survey', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/public/survey' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ title: 'Indagine nazionale sulle scuole 2025/26', state: 'aperta', opensOn: '2026-02-02', closesOn: '2026-05-29' });
+  });
+});

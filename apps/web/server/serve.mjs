@@ -1,0 +1,71 @@
+// Serves the built web app: hashed assets cached for a year, index.html and build.json never cached,
+// every unknown path answered with the app (client-side routing decides on 404), strict CSP.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import Fastify from 'fastify';
+
+const root = fileURLToPath(new URL('../dist/', import.meta.url));
+const host = process.env.HOST ?? 'localhost';
+const port = Number(process.env.PORT ?? 3000);
+const apiOrigin = process.env.API_ORIGIN ?? 'http://localhost:8000';
+const extraConnect = (process.env.CSP_CONNECT_EXTRA ?? '').split(' ').filter(Boolean);
+// Google Analytics 4 only when a measurement id is configured; the app loads it only after consent.
+const gaId = /^G-[A-Z0-9]{4,20}$/.test(process.env.GA_MEASUREMENT_ID ?? '') ? process.env.GA_MEASUREMENT_ID : '';
+if (process.env.GA_MEASUREMENT_ID && !gaId) throw new Error('GA_MEASUREMENT_ID must look like G-XXXXXXXXXX');
+const ga = gaId
+  ? {
+      script: ['https://*.googletagmanager.com'],
+      connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+      img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
+    }
+  : { script: [], connect: [], img: [] };
+const sources = (...list) => list.flat().filter(Boolean).join(' ');
+
+const escapeAttr = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+const indexHtml = readFileSync(`${root}index.html`, 'utf8')
+  .replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin))
+  .replace('%PORTALE_GA_ID%', escapeAttr(gaId));
+const csp = [
+  "default-src 'self'",
+  `script-src ${sources("'self'", ga.script)}`,
+  "style-src 'self' 'unsafe-inline'",
+  `img-src ${sources("'self' data:", ga.img)}`,
+  "font-src 'self' data:",
+  `connect-src ${sources("'self'", apiOrigin, extraConnect, ga.connect)}`,
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+app.addHook('onSend', async (_req, reply) => {
+  reply.header('content-security-policy', csp);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
+});
+await app.register(compress, { global: true });
+await app.register(fastifyStatic, {
+  root,
+  index: false,
+  cacheControl: false,
+  wildcard: false,
+  setHeaders(res, path) {
+    res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+  },
+});
+const sendIndex = (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+app.get('/', sendIndex);
+// Files of dist/ have their own routes (wildcard: false); every other path is the app, except a
+// missing hashed asset, which is a real 404 (stale chunk after a deploy).
+app.get('/*', (req, reply) =>
+  req.url.startsWith('/assets/') ? reply.code(404).type('text/plain').send('Not found') : sendIndex(req, reply),
+);
+app.setNotFoundHandler(sendIndex);
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => app.close().then(() => process.exit(0)));
+await app.listen({ host, port });

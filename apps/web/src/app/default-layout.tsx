@@ -1,0 +1,22 @@
+import { Outlet } from 'react-router';
+import { AppFooter } from '../components/app-footer.tsx';
+import { AppHeader } from '../components/app-header.tsx';
+import { SkipLinks } from '../components/skip-links.tsx';
+import { ConsentLayer } from '../features/consent/consent-layer.tsx';
+import { logout, useSession } from '../features/session/session-store.ts';
+
+/** Default layout: public header, main content, footer with legal links. */
+export function DefaultLayout() {
+  const { user } = useSession();
+  return (
+    <>
+      <SkipLinks />
+      <ConsentLayer />
+      <AppHeader user={user} onLogout={logout} />
+      <main id="main-content" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <AppFooter />
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+import { Breadcrumb, BreadcrumbItem } from 'design-react-kit';
+import { Link, NavLink, Outlet, useMatches } from 'react-router';
+import { evaluateAccess } from '@portale/shared/auth';
+import { breadcrumbOf, PAGES, type PageDef } from '@portale/shared/pages';
+import { AppFooter } from '../components/app-footer.tsx';
+import { AppHeader } from '../components/app-header.tsx';
+import { SkipLinks } from '../components/skip-links.tsx';
+import { ConsentLayer } from '../features/consent/consent-layer.tsx';
+import { logout, useSession } from '../features/session/session-store.ts';
+
+const NAV_PAGES = PAGES.filter((p) => p.layout === 'authenticated' && p.navLabel);
+
+function usePageId(): string | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]?.handle as { pageId?: string } | undefined;
+    if (handle?.pageId) return handle.pageId;
+  }
+  return undefined;
+}
+
+function Crumbs({ pageId }: { pageId: string }) {
+  const trail = breadcrumbOf(pageId);
+  return (
+    <Breadcrumb aria-label="Percorso di navigazione" className="mb-3">
+      {trail.map((page: PageDef, i) => {
+        const last = i === trail.length - 1;
+        return (
+          <BreadcrumbItem key={page.id} active={last} aria-current={last ? 'page' : undefined}>
+            {last || page.path.includes(':') ? page.title : <Link to={page.path}>{page.title}</Link>}
+            {!last && <span className="separator">/</span>}
+          </BreadcrumbItem>
+        );
+      })}
+    </Breadcrumb>
+  );
+}
+
+/** Authenticated layout: the side navigation shows only what the user's roles allow. */
+export function PortalLayout() {
+  const { user } = useSession();
+  const pageId = usePageId();
+  const allowed = NAV_PAGES.filter((p) => evaluateAccess(p, user).kind === 'allow');
+  return (
+    <>
+      <SkipLinks />
+      <ConsentLayer />
+      <AppHeader user={user} onLogout={logout} />
+      <div className="container-xxl my-4">
+        <div className="row">
+          <div className="col-lg-3 mb-4">
+            <nav aria-label="Navigazione del portale" className="link-list-wrapper">
+              <ul className="link-list" data-testid="portal-nav">
+                {allowed.map((page) => (
+                  <li key={page.id}>
+                    <NavLink to={page.path} end className={({ isActive }) => `list-item${isActive ? ' active fw-bold' : ''}`}>
+                      <span>{page.navLabel}</span>
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </div>
+          <main id="main-content" className="col-lg-9" tabIndex={-1}>
+            {pageId && <Crumbs pageId={pageId} />}
+            <Outlet />
+          </main>
+        </div>
+      </div>
+      <AppFooter />
+    </>
+  );
+}

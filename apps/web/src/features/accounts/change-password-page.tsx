@@ -1,0 +1,55 @@
+import { Form, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
+import { ACCOUNT_PATHS, ChangePasswordBodySchema } from '@portale/shared/accounts';
+import { getPage, REDIRECTS } from '@portale/shared/pages';
+import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { NarrowPage } from '../../components/narrow-page.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { apiRequest, getSession, reloadUser } from '../session/session-store.ts';
+import { NewPasswordFields } from './password-fields.tsx';
+
+/** POST change-password; the server clears the flag, so the user is refetched before going on. */
+export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
+  const form = await request.formData();
+  const parsed = ChangePasswordBodySchema.safeParse({
+    current_password: text(form, 'current_password'),
+    password: text(form, 'password'),
+    password_confirmation: text(form, 'password_confirmation'),
+  });
+  if (!parsed.success)
+    return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+  return orFailure(async () => {
+    await apiRequest(ACCOUNT_PATHS.changePassword, { method: 'POST', body: parsed.data });
+    await reloadUser();
+    return redirect(REDIRECTS.home);
+  });
+}
+
+export function Component() {
+  const result = useActionData<FormResult>();
+  const page = getPage('auth.change-password');
+  const user = getSession().user;
+  return (
+    <NarrowPage title={page.title} description={page.description}>
+      <FormMessage message={result?.message} />
+      <Form method="post" noValidate className="mt-4">
+        <FormField
+          type="password"
+          id="current_password"
+          name="current_password"
+          label="Password attuale"
+          autoComplete="current-password"
+          required
+          error={result?.errors?.current_password}
+        />
+        <NewPasswordFields
+          errors={result?.errors}
+          {...(user
+            ? { context: { email: user.email, firstName: user.firstName, lastName: user.lastName } }
+            : {})}
+        />
+        <SubmitButton idle="Cambia la password" busy="Salvataggio in corso…" />
+      </Form>
+    </NarrowPage>
+  );
+}

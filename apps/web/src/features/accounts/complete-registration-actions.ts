@@ -1,0 +1,117 @@
+import { redirect } from 'react-router';
+import {
+  ACCOUNT_PATHS,
+  AccountProfileSchema,
+  buildPath,
+  ConfirmPhoneBodySchema,
+  PhoneVerificationStartedSchema,
+  RESEND_EMAIL_ANSWER,
+  StartAccountPhoneVerificationBodySchema,
+  UpdateProfileBodySchema,
+  type AccountProfile,
+} from '@portale/shared/accounts';
+import { REDIRECTS } from '@portale/shared/pages';
+import { failureResult, intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { apiRequest, reloadUser } from '../session/session-store.ts';
+
+export interface PhoneStep {
+  verificationId: string;
+  phoneMasked: string;
+  resendAfterSeconds: number;
+  /** When the step was answered (ms), to count down the resend delay. */
+  at: number;
+}
+export type CompleteActionData = FormResult & { intent: string; phone?: PhoneStep };
+
+/** The profile; when nothing is missing the session user is refreshed and the portal opens. */
+export async function pageData(): Promise<AccountProfile> {
+  const profile = AccountProfileSchema.parse(await apiRequest(ACCOUNT_PATHS.accountProfile));
+  if (profile.missing.length === 0) {
+    await reloadUser();
+    throw redirect(REDIRECTS.home);
+  }
+  return profile;
+}
+
+const started = (body: unknown): PhoneStep => ({
+  ...PhoneVerificationStartedSchema.parse(body),
+  at: Date.now(),
+});
+
+function phoneFrom(form: FormData): PhoneStep {
+  return {
+    verificationId: text(form, 'verificationId'),
+    phoneMasked: text(form, 'phoneMasked'),
+    resendAfterSeconds: Number(text(form, 'resendAfterSeconds')) || 60,
+    at: Number(text(form, 'at')) || Date.now(),
+  };
+}
+
+async function run(intent: string, form: FormData): Promise<Omit<CompleteActionData, 'intent'>> {
+  switch (intent) {
+    case 'phone-start': {
+      const parsed = StartAccountPhoneVerificationBodySchema.safeParse({ phone: text(form, 'phone') });
+      if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
+      return {
+        phone: started(
+          await apiRequest(ACCOUNT_PATHS.accountPhoneVerifications, { method: 'POST', body: parsed.data }),
+        ),
+      };
+    }
+    case 'phone-confirm': {
+      const phone = phoneFrom(form);
+      const parsed = ConfirmPhoneBodySchema.safeParse({ code: text(form, 'code') });
+      if (!parsed.success) return { phone, errors: issuesToErrors(parsed.error.issues) };
+      try {
+        const path = buildPath(ACCOUNT_PATHS.phoneVerificationConfirm, {
+          verificationId: phone.verificationId,
+        });
+        await apiRequest(path, { method: 'POST', body: parsed.data });
+      } catch (error) {
+        const failure = failureResult(error);
+        return { phone, errors: { code: failure.errors?.code ?? failure.message ?? 'Codice non valido.' } };
+      }
+      await reloadUser();
+      return { ok: true, message: 'Il numero di cellulare è stato verificato.' };
+    }
+    case 'phone-resend': {
+      const phone = phoneFrom(form);
+      try {
+        const path = buildPath(ACCOUNT_PATHS.phoneVerificationResend, {
+          verificationId: phone.verificationId,
+        });
+        return {
+          phone: started(await apiRequest(path, { method: 'POST' })),
+          ok: true,
+          message: 'Ti abbiamo inviato un nuovo codice.',
+        };
+      } catch (error) {
+        return { phone, ...failureResult(error) };
+      }
+    }
+    case 'email-resend':
+      await apiRequest(ACCOUNT_PATHS.emailVerificationResend, { method: 'POST', body: {} });
+      return { ok: true, message: RESEND_EMAIL_ANSWER };
+    case 'tax-code':
+    case 'school-site': {
+      const body =
+        intent === 'tax-code'
+          ? { taxCode: text(form, 'taxCode') }
+          : { schoolSiteId: Number(text(form, 'schoolSiteId')) || undefined };
+      const parsed = UpdateProfileBodySchema.safeParse(body);
+      if (!parsed.success || (intent === 'school-site' && !parsed.data.schoolSiteId)) {
+        return {
+          errors: parsed.success
+            ? { schoolSiteId: 'Scegli il plesso dall’elenco dei risultati.' }
+            : issuesToErrors(parsed.error.issues),
+        };
+      }
+      await apiRequest(ACCOUNT_PATHS.accountProfile, { method: 'PATCH', body: parsed.data });
+      return { ok: true, message: 'Dati salvati.' };
+    }
+    default:
+      return { message: 'Operazione non riconosciuta.' };
+  }
+}
+
+export const action = intentAction(run);

@@ -1,0 +1,118 @@
+import { useEffect, useRef } from 'react';
+import { Form, Link, useActionData, useSubmit, type ActionFunctionArgs } from 'react-router';
+import {
+  ACCOUNT_PATHS,
+  ConfirmEmailResponseSchema,
+  EMAIL_VERIFICATION_MESSAGES,
+  RESEND_EMAIL_ANSWER,
+  ResendEmailVerificationBodySchema,
+  type EmailVerificationStatus,
+} from '@portale/shared/accounts';
+import { getPage } from '@portale/shared/pages';
+import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { NarrowPage } from '../../components/narrow-page.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { apiRequest, getSession, reloadUser, useSession } from '../session/session-store.ts';
+import { useUrlToken } from './use-url-token.ts';
+
+const PATH = '/verifica/email-verificata';
+type Result = FormResult & { status?: EmailVerificationStatus; resent?: boolean };
+
+async function confirm(token: string): Promise<Result> {
+  try {
+    const body = ConfirmEmailResponseSchema.parse(
+      await apiRequest(ACCOUNT_PATHS.emailVerificationConfirm, { method: 'POST', body: { token } }),
+    );
+    if (body.status === 'verified' && getSession().loggedIn) await reloadUser();
+    return { status: body.status, message: EMAIL_VERIFICATION_MESSAGES[body.status] };
+  } catch (error) {
+    return { status: 'invalid', ...failureResult(error) };
+  }
+}
+
+async function resend(form: FormData): Promise<Result> {
+  const email = text(form, 'email');
+  const parsed = ResendEmailVerificationBodySchema.safeParse(getSession().loggedIn ? {} : { email });
+  if (!parsed.success || (!getSession().loggedIn && !email)) {
+    return {
+      status: 'expired',
+      errors: parsed.success
+        ? { email: 'Inserisci l’indirizzo e-mail.' }
+        : issuesToErrors(parsed.error.issues),
+    };
+  }
+  try {
+    await apiRequest(ACCOUNT_PATHS.emailVerificationResend, { method: 'POST', body: parsed.data });
+    return { resent: true, message: RESEND_EMAIL_ANSWER };
+  } catch (error) {
+    return { status: 'expired', ...failureResult(error) };
+  }
+}
+
+export async function action({ request }: ActionFunctionArgs): Promise<Result> {
+  const form = await request.formData();
+  return text(form, 'intent') === 'resend' ? resend(form) : confirm(text(form, 'token'));
+}
+
+function ResendForm({ errors }: { errors?: FormResult['errors'] }) {
+  const { loggedIn } = useSession();
+  return (
+    <Form method="post" action={PATH} noValidate className="mt-4">
+      <input type="hidden" name="intent" value="resend" />
+      {!loggedIn && (
+        <FormField
+          type="email"
+          id="email"
+          name="email"
+          label="Indirizzo e-mail"
+          autoComplete="email"
+          required
+          error={errors?.email}
+        />
+      )}
+      <SubmitButton idle="Invia un nuovo collegamento" busy="Invio in corso…" />
+    </Form>
+  );
+}
+
+export function Component() {
+  const token = useUrlToken();
+  const result = useActionData<Result>();
+  const submit = useSubmit();
+  const { loggedIn } = useSession();
+  const sent = useRef(false);
+  const page = getPage('email-verified');
+
+  useEffect(() => {
+    if (!token || sent.current) return;
+    sent.current = true;
+    void submit({ intent: 'confirm', token }, { method: 'post', action: PATH, replace: true });
+  }, [token, submit]);
+
+  const pending = !!token && !result;
+  const ok = result?.status === 'verified' || result?.status === 'already_verified';
+  const failed = !pending && !ok && !result?.resent;
+  return (
+    <NarrowPage title={page.title} description={page.description}>
+      {pending && <p role="status">Verifica dell’indirizzo in corso…</p>}
+      {ok && (
+        <>
+          <FormMessage tone="success" message={result.message} />
+          <Link to={loggedIn ? '/auth/completa-registrazione' : '/auth/login'} className="btn btn-primary">
+            {loggedIn ? 'Continua' : 'Accedi al portale'}
+          </Link>
+        </>
+      )}
+      {result?.resent && <FormMessage tone="success" message={result.message} />}
+      {failed && (
+        <>
+          <FormMessage
+            message={result?.message ?? (token ? undefined : EMAIL_VERIFICATION_MESSAGES.invalid)}
+          />
+          <ResendForm errors={result?.errors} />
+        </>
+      )}
+    </NarrowPage>
+  );
+}

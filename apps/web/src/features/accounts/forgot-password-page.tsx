@@ -1,0 +1,53 @@
+import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
+import { ACCOUNT_PATHS, FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema } from '@portale/shared/accounts';
+import { getPage } from '@portale/shared/pages';
+import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { NarrowPage } from '../../components/narrow-page.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { apiRequest } from '../session/session-store.ts';
+
+/** The same confirmation whatever the address (no account enumeration). */
+export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
+  const form = await request.formData();
+  const parsed = ForgotPasswordBodySchema.safeParse({ email: text(form, 'email') });
+  if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
+  return orFailure(async () => {
+    await apiRequest(ACCOUNT_PATHS.forgotPassword, { method: 'POST', body: parsed.data });
+    return { ok: true, message: FORGOT_PASSWORD_ANSWER };
+  });
+}
+
+export function Component() {
+  const result = useActionData<FormResult>();
+  const page = getPage('auth.forgot-password');
+  return (
+    <NarrowPage title={page.title} description={page.description}>
+      {result?.ok ? (
+        <>
+          <FormMessage tone="success" message={result.message} />
+          <Link to="/auth/login">Torna all’accesso</Link>
+        </>
+      ) : (
+        <>
+          <FormMessage message={result?.message} />
+          <Form method="post" noValidate className="mt-4">
+            <FormField
+              type="email"
+              id="email"
+              name="email"
+              label="Indirizzo e-mail"
+              autoComplete="email"
+              required
+              error={result?.errors?.email}
+            />
+            <SubmitButton idle="Invia il collegamento" busy="Invio in corso…" />
+          </Form>
+          <p className="mt-4">
+            <Link to="/auth/login">Torna all’accesso</Link>
+          </p>
+        </>
+      )}
+    </NarrowPage>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { Button } from 'design-react-kit';
+import { Form } from 'react-router';
+import { ACCOUNT_PATHS } from '@portale/shared/accounts';
+import { FormMessage } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import type { FormResult } from '../../lib/form-data.ts';
+import { apiRequest } from '../session/session-store.ts';
+
+/** Saves the export as a JSON file named with today's date. */
+function saveJson(data: unknown) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `i-miei-dati-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
+
+function ExportButton() {
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const download = async () => {
+    setState({ busy: true });
+    try {
+      saveJson(await apiRequest<unknown>(ACCOUNT_PATHS.accountExport));
+      setState({ busy: false });
+    } catch (error) {
+      setState({ busy: false, error: error instanceof Error ? error.message : 'Scaricamento non riuscito.' });
+    }
+  };
+  return (
+    <>
+      <FormMessage message={state.error} />
+      <Button color="primary" outline type="button" disabled={state.busy} onClick={() => void download()}>
+        {state.busy ? 'Preparazione del file…' : 'Scarica i miei dati (JSON)'}
+      </Button>
+    </>
+  );
+}
+
+/** Download of the user's data and the deletion request (recorded; staff complete it). */
+export function PersonalData({ result }: { result?: FormResult | undefined }) {
+  const errorId = 'reason-error';
+  const reasonError = result?.errors?.reason;
+  return (
+    <section aria-labelledby="dati-personali" className="mb-5">
+      <h2 id="dati-personali" className="h4">
+        I tuoi dati personali
+      </h2>
+      <p>Puoi scaricare una copia di tutti i dati che il portale conserva su di te.</p>
+      <ExportButton />
+      <h3 className="h5 mt-5">Cancellazione dell’account</h3>
+      {result?.ok ? (
+        <FormMessage tone="success" message={result.message} />
+      ) : (
+        <>
+          <p>Se chiedi la cancellazione, lo staff la completerà entro 30 giorni e te ne darà conferma via e-mail.</p>
+          <FormMessage message={result?.message} />
+          <Form method="post" noValidate>
+            <input type="hidden" name="intent" value="deletion-request" />
+            <div className="form-group">
+              <label htmlFor="reason" className="active">
+                Motivo della richiesta (facoltativo)
+              </label>
+              <textarea
+                id="reason"
+                name="reason"
+                rows={3}
+                maxLength={2000}
+                className="form-control"
+                {...(reasonError ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+              />
+              {reasonError && (
+                <p id={errorId} className="text-danger small">
+                  {reasonError}
+                </p>
+              )}
+            </div>
+            <SubmitButton idle="Chiedi la cancellazione dell’account" busy="Invio in corso…" />
+          </Form>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
+import { ACCOUNT_PATHS, ResetPasswordBodySchema } from '@portale/shared/accounts';
+import { getPage } from '@portale/shared/pages';
+import { FormMessage } from '../../components/form-field.tsx';
+import { NarrowPage } from '../../components/narrow-page.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { apiRequest } from '../session/session-store.ts';
+import { NewPasswordFields } from './password-fields.tsx';
+import { useUrlToken } from './use-url-token.ts';
+
+const PATH = '/auth/reset-password';
+const DONE =
+  'La password è stata aggiornata e tutte le sessioni aperte sono state chiuse. Ora puoi accedere con la nuova password.';
+
+export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
+  const form = await request.formData();
+  const parsed = ResetPasswordBodySchema.safeParse({
+    token: text(form, 'token'),
+    password: text(form, 'password'),
+    password_confirmation: text(form, 'password_confirmation'),
+  });
+  if (!parsed.success) {
+    const errors = issuesToErrors(parsed.error.issues);
+    return { message: errors.token ?? 'Controlla i campi evidenziati.', errors };
+  }
+  return orFailure(async () => {
+    await apiRequest(ACCOUNT_PATHS.resetPassword, { method: 'POST', body: parsed.data });
+    return { ok: true, message: DONE };
+  });
+}
+
+export function Component() {
+  const token = useUrlToken();
+  const result = useActionData<FormResult>();
+  const page = getPage('auth.reset-password');
+  return (
+    <NarrowPage title={page.title} description={page.description}>
+      {result?.ok ? (
+        <>
+          <FormMessage tone="success" message={result.message} />
+          <Link to="/auth/login" className="btn btn-primary">
+            Vai all’accesso
+          </Link>
+        </>
+      ) : !token ? (
+        <>
+          <FormMessage message="Il collegamento non è valido: apri quello ricevuto per e-mail o chiedine uno nuovo." />
+          <Link to="/auth/forgot-password">Chiedi un nuovo collegamento</Link>
+        </>
+      ) : (
+        <>
+          <FormMessage message={result?.message} />
+          {result?.message && (
+            <p>
+              <Link to="/auth/forgot-password">Chiedi un nuovo collegamento</Link>
+            </p>
+          )}
+          <Form method="post" action={PATH} noValidate className="mt-4">
+            <input type="hidden" name="token" value={token} />
+            <NewPasswordFields errors={result?.errors} />
+            <SubmitButton idle="Imposta la nuova password" busy="Salvataggio in corso…" />
+          </Form>
+        </>
+      )}
+    </NarrowPage>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { ConsentPreferences } from './consent-preferences.tsx';
+import { decide, openPreferences, startConsent, useConsent } from './consent-store.ts';
+
+/**
+ * First-visit banner, as an overlay (no layout shift): 'Accetta tutti', 'Rifiuta' and 'Personalizza'
+ * equally prominent, the X counts as a refusal; scrolling is not consent and no page is ever blocked.
+ */
+export function ConsentBanner() {
+  startConsent();
+  const { bannerOpen, preferencesOpen, choices } = useConsent();
+  useEffect(() => {
+    document.body.classList.toggle('has-consent-banner', bannerOpen);
+  }, [bannerOpen]);
+  return (
+    <>
+      {bannerOpen && (
+        <section className="consent-banner shadow-lg" aria-labelledby="consent-banner-title" data-testid="consent-banner">
+          <div className="container-xxl position-relative py-3">
+            <button type="button" className="consent-banner-close btn btn-link p-1" aria-label="Chiudi e rifiuta i cookie facoltativi" onClick={() => void decide('reject')}>
+              <span aria-hidden="true">×</span>
+            </button>
+            <h2 id="consent-banner-title" className="h5 mb-2 pe-5">
+              Questo sito usa cookie
+            </h2>
+            <p className="mb-3 pe-md-5">
+              Usiamo cookie tecnici necessari al funzionamento del sito e, solo se lo accetti, cookie analitici di Google Analytics per capire
+              in forma aggregata come viene usato. Puoi rifiutare senza conseguenze e cambiare idea quando vuoi dalla{' '}
+              <Link to="/policy/cookie">cookie policy</Link>.
+            </p>
+            <div className="consent-actions">
+              <button type="button" className="btn btn-primary" onClick={() => void decide('accept_all')}>
+                Accetta tutti
+              </button>
+              <button type="button" className="btn btn-primary" onClick={() => void decide('reject')}>
+                Rifiuta
+              </button>
+              <button type="button" className="btn btn-primary" onClick={openPreferences}>
+                Personalizza
+              </button>
+            </div>
+          </div>
+        </section>
+      )}
+      {preferencesOpen && <ConsentPreferences />}
+      <div className="visually-hidden" role="status" aria-live="polite">
+        {choices > 0 ? 'La tua scelta sui cookie è stata salvata.' : ''}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import { useSyncExternalStore } from 'react';
+import { PUBLIC_PATHS, type ConsentDecision } from '@portale/shared/public';
+import { apiRequest } from '../session/session-store.ts';
+import { applyAnalyticsConsent } from './analytics.ts';
+import { CONSENT_CONFIG } from './consent-config.ts';
+import { anonymousId, readStoredConsent, storeChoice } from './consent-cookies.ts';
+
+export interface ConsentState {
+  enabledIds: string[];
+  bannerOpen: boolean;
+  preferencesOpen: boolean;
+  /** Increments on each choice, for the confirmation message. */
+  choices: number;
+}
+
+let state: ConsentState = { enabledIds: [], bannerOpen: false, preferencesOpen: false, choices: 0 };
+let started = false;
+const listeners = new Set<() => void>();
+
+function setState(patch: Partial<ConsentState>) {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener();
+}
+
+/** Reads the stored choice once per page load and applies it (analytics only if enabled). */
+export function startConsent(): void {
+  if (started) return;
+  started = true;
+  const stored = readStoredConsent();
+  state = { ...state, enabledIds: stored.enabledIds, bannerOpen: stored.mustAsk };
+  applyAnalyticsConsent(stored.enabledIds.includes('analitici'));
+}
+
+async function recordProof(decision: ConsentDecision, enabledIds: string[], decidedAt: Date) {
+  try {
+    await apiRequest(PUBLIC_PATHS.consents, {
+      method: 'POST',
+      body: { anonymousId: anonymousId(), policyVersion: CONSENT_CONFIG.policyVersion, decision, enabledIds, decidedAt: decidedAt.toISOString() },
+    });
+  } catch (error) {
+    console.error('[consent] proof not recorded', error);
+  }
+}
+
+/** Stores a choice, applies it and sends the proof to the API. */
+export function decide(decision: ConsentDecision, enabledOptional: readonly string[] = []): Promise<void> {
+  const optional = decision === 'accept_all' ? [...CONSENT_CONFIG.optional] : decision === 'reject' ? [] : enabledOptional;
+  const now = new Date();
+  const enabledIds = storeChoice(optional, now.getTime());
+  setState({ enabledIds, bannerOpen: false, preferencesOpen: false, choices: state.choices + 1 });
+  applyAnalyticsConsent(enabledIds.includes('analitici'));
+  return recordProof(decision, enabledIds, now);
+}
+
+export function openPreferences(): void {
+  setState({ preferencesOpen: true });
+}
+
+export function closePreferences(): void {
+  setState({ preferencesOpen: false });
+}
+
+export function useConsent(): ConsentState {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+  );
+}

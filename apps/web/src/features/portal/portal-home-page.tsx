@@ -1,0 +1,71 @@
+import { Card, CardBody, CardText, CardTitle } from 'design-react-kit';
+import { Link } from 'react-router';
+import { evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
+import { PAGES } from '@portale/shared/pages';
+import { PageHeader } from '../../components/page-header.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { useSession } from '../session/session-store.ts';
+
+/** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
+const SECTIONS = PAGES.filter((p) => p.access && !p.path.includes(':') && p.id !== 'portal.home');
+
+/** Portal home: who you are, your roles and what the portal lets you do. */
+export function Component() {
+  const { user } = useSession();
+  if (!user) return null;
+  const sections = SECTIONS.filter((p) => evaluateAccess(p, user).kind === 'allow');
+  return (
+    <>
+      <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
+      <section aria-labelledby="profilo" className="mb-5">
+        <h2 id="profilo" className="h4">Il tuo profilo</h2>
+        <dl className="row">
+          <dt className="col-sm-4">Nome</dt>
+          <dd className="col-sm-8">{user.firstName} {user.lastName}</dd>
+          <dt className="col-sm-4">E-mail</dt>
+          <dd className="col-sm-8">{user.email}</dd>
+          <dt className="col-sm-4">Ruoli</dt>
+          <dd className="col-sm-8" data-testid="user-roles">
+            {user.roles.length ? user.roles.map((r) => ROLE_LABELS[r]).join(', ') : 'Nessun ruolo'}
+          </dd>
+          {user.permissions.length > 0 && (
+            <>
+              <dt className="col-sm-4">Permessi</dt>
+              <dd className="col-sm-8">{user.permissions.map((p) => PERMISSION_LABELS[p]).join(', ')}</dd>
+            </>
+          )}
+          {user.lastLoginAt && (
+            <>
+              <dt className="col-sm-4">Ultimo accesso</dt>
+              <dd className="col-sm-8">{formatDateTime(user.lastLoginAt)}</dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <section aria-labelledby="sezioni">
+        <h2 id="sezioni" className="h4">Cosa puoi fare nel portale</h2>
+        {sections.length === 0 ? (
+          <p>
+            Il tuo account non ha ancora sezioni riservate. Per informazioni sulla partecipazione consulta la pagina{' '}
+            <Link to="/indagine">Indagine</Link> o <Link to="/contatti">contatta il gruppo di lavoro</Link>.
+          </p>
+        ) : (
+          <div className="row">
+            {sections.map((page) => (
+              <div className="col-md-6 mb-3" key={page.id}>
+                <Card className="card-bg h-100">
+                  <CardBody>
+                    <CardTitle tag="h3" className="h5">
+                      <Link to={page.path}>{page.navLabel ?? page.title}</Link>
+                    </CardTitle>
+                    <CardText>{page.description}</CardText>
+                  </CardBody>
+                </Card>
+              </div>
+            ))}
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Form, Link, useActionData } from 'react-router';
+import type { PasswordContext, TeacherKind } from '@portale/shared/accounts';
+import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import type { FormResult } from '../../lib/form-data.ts';
+import { PasswordMeter } from '../accounts/password-fields.tsx';
+import { SchoolSitePicker } from './school-site-picker.tsx';
+
+export { registrationAction } from './registration-actions.ts';
+
+const SUBJECTS_LABEL: Record<TeacherKind, string> = {
+  insegnante: 'Materie che insegni (separate da virgole)',
+  educatore: 'Ruolo o ambito educativo (facoltativo)',
+  altro: 'Il tuo ruolo nel programma (facoltativo)',
+};
+
+/** The registration form of a landing (insegnante, educatore, altro); its route action is registrationAction. */
+export function RegistrationForm({ kind }: { kind: TeacherKind }) {
+  const result = useActionData<FormResult>();
+  const errors = result?.errors;
+  const [password, setPassword] = useState('');
+  const [context, setContext] = useState<PasswordContext>({});
+  const trackContext = (event: React.FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (['firstName', 'lastName', 'email'].includes(target.name)) setContext((c) => ({ ...c, [target.name]: target.value }));
+  };
+  return (
+    <section id="registrazione" aria-labelledby="registrazione-titolo" className="my-5">
+      <h2 id="registrazione-titolo" className="h3">
+        Modulo di registrazione
+      </h2>
+      {result?.ok ? (
+        <FormMessage tone="success" message={result.message} />
+      ) : (
+        <>
+          <FormMessage message={result?.message} />
+          <Form method="post" noValidate onChange={trackContext} className="mt-4">
+            <input type="hidden" name="kind" value={kind} />
+            <div className="row">
+              <div className="col-md-6">
+                <FormField id="firstName" name="firstName" label="Nome" autoComplete="given-name" required error={errors?.firstName} />
+              </div>
+              <div className="col-md-6">
+                <FormField id="lastName" name="lastName" label="Cognome" autoComplete="family-name" required error={errors?.lastName} />
+              </div>
+            </div>
+            <FormField
+              type="email"
+              id="email"
+              name="email"
+              label="Indirizzo e-mail personale (non PEC)"
+              autoComplete="email"
+              required
+              error={errors?.email}
+            />
+            <FormField type="tel" id="phone" name="phone" label="Numero di cellulare" autoComplete="tel" required error={errors?.phone} />
+            <FormField
+              type="password"
+              id="password"
+              name="password"
+              label="Password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              error={errors?.password}
+            />
+            <PasswordMeter password={password} context={context} />
+            <FormField
+              id="taxCode"
+              name="taxCode"
+              label={kind === 'altro' ? 'Codice fiscale (facoltativo)' : 'Codice fiscale'}
+              autoComplete="off"
+              required={kind !== 'altro'}
+              error={errors?.taxCode}
+            />
+            <SchoolSitePicker required={kind !== 'altro'} error={errors?.schoolSiteId} />
+            <FormField id="subjects" name="subjects" label={SUBJECTS_LABEL[kind]} required={kind === 'insegnante'} error={errors?.subjects} />
+            <CheckboxField
+              id="privacyAccepted"
+              name="privacyAccepted"
+              error={errors?.privacyAccepted}
+              label={
+                <>
+                  Dichiaro di aver letto l’<Link to="/privacy">informativa sulla privacy</Link>
+                </>
+              }
+            />
+            <SubmitButton idle="Registrati" busy="Invio in corso…" />
+          </Form>
+        </>
+      )}
+    </section>
+  );
+}

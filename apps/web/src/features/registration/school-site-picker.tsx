@@ -1,0 +1,75 @@
+import { useEffect, useId, useState } from 'react';
+import { ACCOUNT_PATHS, SchoolSiteSearchResponseSchema, type SchoolSiteOption } from '@portale/shared/accounts';
+import { apiRequest } from '../session/session-store.ts';
+
+/** Plesso search over the national registry (name, comune or codice meccanografico) with a radio list. */
+export function SchoolSitePicker({ name = 'schoolSiteId', error, required = false }: { name?: string; error?: string | undefined; required?: boolean }) {
+  const id = useId();
+  const [query, setQuery] = useState('');
+  const [items, setItems] = useState<SchoolSiteOption[] | null>(null);
+  const [selected, setSelected] = useState<SchoolSiteOption | null>(null);
+
+  useEffect(() => {
+    const q = query.trim();
+    if (q.length < 2) {
+      setItems(null);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      apiRequest(ACCOUNT_PATHS.schoolSiteSearch, { query: { q }, signal: controller.signal })
+        .then((body) => setItems(SchoolSiteSearchResponseSchema.parse(body).items))
+        .catch(() => setItems([]));
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [query]);
+
+  const errorId = `${id}-error`;
+  const invalid = error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
+  return (
+    <fieldset className="mb-4">
+      <legend className="h6">Plesso scolastico{required ? '' : ' (facoltativo)'}</legend>
+      <div className="form-group mb-2">
+        <label htmlFor={`${id}-q`} className="active">
+          Cerca il plesso per nome, comune o codice meccanografico
+        </label>
+        <input id={`${id}-q`} type="search" className="form-control" value={query} onChange={(e) => setQuery(e.target.value)} autoComplete="off" {...invalid} />
+      </div>
+      <input type="hidden" name={name} value={selected?.id ?? ''} />
+      <p className="small" aria-live="polite" data-testid="school-site-status">
+        {selected
+          ? `Plesso scelto: ${selected.name} (${selected.ministryCode}), ${selected.municipalityName}.`
+          : items === null
+            ? 'Scrivi almeno 2 caratteri.'
+            : `${items.length} ${items.length === 1 ? 'risultato' : 'risultati'}.`}
+      </p>
+      {items && items.length > 0 && (
+        <ul className="list-unstyled border rounded p-2" style={{ maxHeight: 260, overflowY: 'auto' }} aria-label="Risultati della ricerca">
+          {items.map((site) => (
+            <li key={site.id} className="form-check my-1">
+              <input
+                className="form-check-input"
+                type="radio"
+                id={`${id}-${site.id}`}
+                name={`${name}-choice`}
+                checked={selected?.id === site.id}
+                onChange={() => setSelected(site)}
+              />
+              <label className="form-check-label" htmlFor={`${id}-${site.id}`}>
+                {site.name} – {site.municipalityName} ({site.province}) · {site.ministryCode} · {site.schoolLevel}
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p id={errorId} className="text-danger small">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

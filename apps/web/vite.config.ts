@@ -1,0 +1,37 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const buildId = process.env.PORTALE_BUILD_ID ?? `${Date.now().toString(36)}`;
+
+/** Publishes the build id as /build.json, polled by the app to detect a new build. */
+function buildManifest(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'portale-build-manifest',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    writeBundle() {
+      writeFileSync(join(outDir, 'build.json'), JSON.stringify({ id: buildId, timestamp: Date.now() }));
+    },
+  };
+}
+
+/** In development the API origin comes from the environment, as the static server does in production. */
+function devApiOrigin(): Plugin {
+  return {
+    name: 'portale-dev-api-origin',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html.replace('%PORTALE_API_ORIGIN%', process.env.API_ORIGIN ?? 'http://localhost:8000').replace('%PORTALE_GA_ID%', process.env.GA_MEASUREMENT_ID ?? ''),
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), buildManifest(), devApiOrigin()],
+  define: { __BUILD_ID__: JSON.stringify(buildId) },
+  server: { port: 3000, strictPort: true },
+  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 700, manifest: true },
+});

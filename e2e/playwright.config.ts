@@ -1,0 +1,106 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+import { freePort } from './ports.ts';
+import { snapshotWebBuild } from './web-snapshot.ts';
+
+// The runner loads this file first and picks two free ports; workers load it again and inherit the
+// same ports through the environment, so every process agrees on the URLs.
+process.env.E2E_API_PORT ??= String(await freePort());
+process.env.E2E_WEB_PORT ??= String(await freePort());
+const apiPort = process.env.E2E_API_PORT;
+const webPort = process.env.E2E_WEB_PORT;
+// `localhost` (not 127.0.0.1) in URLs: Secure cookies need a potentially trustworthy origin.
+const webOrigin = `http://localhost:${webPort}`;
+const apiOrigin = `http://localhost:${apiPort}`;
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+// The working tree is shared: serve a private copy of the web build so that a rebuild elsewhere
+// during the run cannot swap the hashed chunks under the running app.
+process.env.E2E_WEB_ROOT ??= snapshotWebBuild(repoRoot);
+const webRoot = process.env.E2E_WEB_ROOT;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../test-results/e2e-artifacts',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // scripts/test.mjs sets PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json: resolve it from the repo root.
+  reporter: [['list'], ['json', { outputDir: '..' }]],
+  globalTeardown: './global-teardown.ts',
+  use: {
+    baseURL: webOrigin,
+    locale: 'it-IT',
+    timezoneId: 'Europe/Rome',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          // Debian's Chromium: the tests never download a browser.
+          executablePath: CHROMIUM,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      name: 'api',
+      command: 'node_modules/.bin/tsx apps/api/src/server.ts',
+      cwd: repoRoot,
+      url: `http://127.0.0.1:${apiPort}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      env: {
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: apiPort,
+        PGLITE_DIR: 'memory://',
+        SEED_REGISTRY: 'sample',
+        WEB_ORIGIN: webOrigin,
+        LOG_LEVEL: 'warn',
+        LOGIN_IP_MAX_FAILURES: '1000',
+        RATE_LIMIT_MAX: '100000',
+        // Staff second factor off here (TOTP codes are single use, staff log in many times in parallel);
+        // tests/staff-mfa.spec.ts starts its own API with MFA on.
+        MFA_ROLES: '',
+        MAIL_DIR: `${repoRoot}var/e2e/mail`,
+        SMS_DIR: `${repoRoot}var/e2e/sms`,
+        OUTBOX_POLL_MS: '200',
+      },
+    },
+    {
+      name: 'web',
+      command: `node ${JSON.stringify(`${webRoot}/server/serve.mjs`)}`,
+      cwd: repoRoot,
+      url: `http://127.0.0.1:${webPort}/build.json`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      env: { HOST: '127.0.0.1', PORT: webPort, API_ORIGIN: apiOrigin, LOG_LEVEL: 'warn' },
+    },
+  ],
+});

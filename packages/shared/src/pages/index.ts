@@ -1,0 +1,4 @@
+export * from './guards.ts';
+export * from './routes.ts';
+export * from './return-path.ts';
+export * from './token.ts';
