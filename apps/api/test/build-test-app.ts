@@ -44,6 +44,14 @@ async function openTestDatabase(): Promise<{ database: Database; dispose(): Prom
       await database.close();
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
+      // pg's Pool.end() resolves once each client is told to end, not once its backend has gone;
+      // dropping "with (force)" at that moment kills a backend mid-goodbye and the client reports an
+      // unhandled FATAL 57P01. Wait for the backends to leave first; force only as a last resort.
+      for (let waited = 0; waited < 5000; waited += 50) {
+        const { rows } = await cleanup.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0]!.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },
