@@ -22,8 +22,9 @@ export function pathOf(page: Page): string {
   return url.pathname + url.search;
 }
 
-/** Waits until the app has rendered something (the loading placeholder is gone). */
+/** Waits until the app has rendered something (the loading placeholder and any prerendered markup are gone). */
 export async function appReady(page: Page): Promise<void> {
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
   await expect(page.getByText('Caricamento del portale…')).toHaveCount(0);
   await expect(page.locator('h1').first()).toBeVisible();
 }

@@ -1,6 +1,6 @@
 // Serves the built web app: hashed assets cached for a year, index.html and build.json never cached,
 // every unknown path answered with the app (client-side routing decides on 404), strict CSP.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -24,9 +24,11 @@ const ga = gaId
 const sources = (...list) => list.flat().filter(Boolean).join(' ');
 
 const escapeAttr = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-const indexHtml = readFileSync(`${root}index.html`, 'utf8')
-  .replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin))
-  .replace('%PORTALE_GA_ID%', escapeAttr(gaId));
+// The home page rendered at build time with its critical CSS (scripts/prerender.mjs): a phone paints
+// it before the app's code arrives, and the app renders the same page over it.
+const withConfig = (html) => html.replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin)).replace('%PORTALE_GA_ID%', escapeAttr(gaId));
+const indexHtml = withConfig(readFileSync(`${root}index.html`, 'utf8'));
+const homeHtml = existsSync(`${root}home.html`) ? withConfig(readFileSync(`${root}home.html`, 'utf8')) : indexHtml;
 const csp = [
   "default-src 'self'",
   `script-src ${sources("'self'", ga.script)}`,
@@ -58,8 +60,9 @@ await app.register(fastifyStatic, {
     res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   },
 });
-const sendIndex = (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
-app.get('/', sendIndex);
+const sendHtml = (reply, html) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+const sendIndex = (_req, reply) => sendHtml(reply, indexHtml);
+app.get('/', (_req, reply) => sendHtml(reply, homeHtml));
 // Files of dist/ have their own routes (wildcard: false); every other path is the app, except a
 // missing hashed asset, which is a real 404 (stale chunk after a deploy).
 app.get('/*', (req, reply) =>

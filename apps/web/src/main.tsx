@@ -16,8 +16,23 @@ window.addEventListener('vite:preloadError', (event) => {
   }
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+const mount = () => {
+  container.removeAttribute('data-prerendered');
+  createRoot(container).render(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+};
+// A prerendered page (the home) stays on screen until the router can render it again: no blank
+// flash and no layout shift in between. Every other page shows the loading fallback at once.
+if (container.hasAttribute('data-prerendered') && !router.state.initialized) {
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    mount();
+  });
+} else {
+  mount();
+}

@@ -8,7 +8,8 @@ import { decide, openPreferences, startConsent, useConsent } from './consent-sto
  * equally prominent, the X counts as a refusal; scrolling is not consent and no page is ever blocked.
  */
 export function ConsentBanner() {
-  startConsent();
+  // Not at build time (prerendered home): the stored choice exists only in a browser.
+  if (typeof document !== 'undefined') startConsent();
   const { bannerOpen, preferencesOpen, choices } = useConsent();
   useEffect(() => {
     document.body.classList.toggle('has-consent-banner', bannerOpen);

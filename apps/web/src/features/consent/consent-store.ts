@@ -67,5 +67,6 @@ export function useConsent(): ConsentState {
       return () => listeners.delete(listener);
     },
     () => state,
+    () => state,
   );
 }

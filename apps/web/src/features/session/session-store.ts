@@ -216,5 +216,6 @@ export function useSession(): SessionState {
       return () => listeners.delete(listener);
     },
     () => state,
+    () => state,
   );
 }
