@@ -1,37 +1,8 @@
 import { appReady, expect, expectNoAxeViolations, test } from '../fixtures.ts';
-
-/** Every page of issue 3: its h1 and one piece of key content. */
-const PAGES = [
-  { path: '/', h1: 'L’indagine nazionale che dà voce alle scuole italiane', key: 'Il programma in numeri' },
-  { path: '/team', h1: 'Team', key: 'Le organizzazioni partner' },
-  { path: '/contatti', h1: 'Contatti', key: 'Domande frequenti' },
-  { path: '/documentazione', h1: 'Documentazione', key: 'Guida per le scuole' },
-  { path: '/edu', h1: 'Area educatori', key: 'Come accedere' },
-  { path: '/landing/edu', h1: 'Educatori', key: 'Perché partecipare' },
-  { path: '/landing/azioni', h1: 'Le azioni del programma', key: 'Che cosa sono le azioni' },
-  { path: '/landing/registrazioni/insegnante', h1: 'Registrazione insegnanti', key: 'Registrati come insegnante' },
-  { path: '/landing/registrazioni/educatore', h1: 'Registrazione educatori', key: 'Registrati come educatrice o educatore' },
-  { path: '/landing/registrazioni/altro', h1: 'Registrazione: altri partecipanti', key: 'Registrati con un altro ruolo' },
-  { path: '/indagine', h1: 'Indagine', key: 'Indagine nazionale sulle scuole 2025/26' },
-  { path: '/policy/cookie', h1: 'Cookie policy', key: 'auth._refresh_token.local' },
-  { path: '/test-char-9534310001a', h1: 'Pagina di prova', key: 'àèéìòù' },
-  { path: '/privacy', h1: 'Informativa sulla privacy', key: 'I tuoi diritti' },
-  { path: '/note-legali', h1: 'Note legali', key: 'Diritti sui contenuti' },
-  { path: '/dichiarazione-accessibilita', h1: 'Dichiarazione di accessibilità', key: 'Stato di conformità' },
-];
+import { PUBLIC_PAGES as PAGES, rememberConsentChoice } from '../public-pages.ts';
 
 /** Decided visitors: the banner is tested in consent.spec.ts, here it would hide content. */
-test.beforeEach(async ({ context, baseURL }) => {
-  const url = baseURL!;
-  await context.addCookies(
-    [
-      ['ncc_c', 'necessarianalitici'],
-      ['ncc_e', 'necessari'],
-      ['ncc_v', '2026-01'],
-      ['ncc_r', String(Date.now())],
-    ].map(([name, value]) => ({ name: name!, value: value!, url })),
-  );
-});
+test.beforeEach(({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
 for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
   test.describe(`public pages at ${viewport.width}px`, () => {
@@ -62,6 +33,20 @@ test('home shows live key figures from the API', async ({ page }) => {
   await expect(page.getByTestId('figure-registeredTeachers')).toHaveText(/^\d[\d.]*$/);
 });
 
+test('the home page is in the HTML before any script runs, and the app takes over without duplicating it', async ({ page, request }) => {
+  const html = await (await request.get('/')).text();
+  expect(html).toMatch(/<div id="root" data-prerendered(="")?>/);
+  expect(html).toContain('L’indagine nazionale che dà voce alle scuole italiane</h1>');
+  expect(html).toContain('Informativa privacy');
+  expect(await (await request.get('/team')).text()).toContain('<div id="root"></div>');
+
+  await page.goto('/');
+  await appReady(page);
+  await expect(page.locator('h1')).toHaveCount(1);
+  await expect(page.locator('#main-content')).toHaveCount(1);
+  await expect(page.getByTestId('figure-institutesEnrolled')).toHaveText(/^\d[\d.]*$/);
+});
+
 test('a document downloads as a PDF', async ({ page }) => {
   await page.goto('/documentazione');
   const link = page.getByRole('link', { name: /Scarica il PDF «Regolamento del programma»/ });
@@ -83,6 +68,31 @@ test.describe.serial('contact form', () => {
     await expect(page.getByLabel('Indirizzo e-mail')).toHaveAttribute('aria-invalid', 'true');
     await expectNoAxeViolations(page);
     expect(posted).toBe(false);
+  });
+
+  test('a keyboard-only visitor fills and sends the form', async ({ page }) => {
+    await page.goto('/contatti');
+    await appReady(page);
+    await page.getByLabel('Nome e cognome').focus();
+    await page.keyboard.type('Giulia Esposito');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('giulia.esposito@example.it');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Argomento')).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Il nostro plesso ha cambiato indirizzo: come lo aggiorniamo?');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel(/Ho letto l’informativa/)).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(page.getByLabel(/Ho letto l’informativa/)).toBeChecked();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Invia il messaggio' })).toBeFocused();
+    const response = page.waitForResponse((r) => r.url().includes('/api/public/contact') && r.request().method() === 'POST');
+    await page.keyboard.press('Enter');
+    expect((await response).status()).toBe(202);
+    await expect(page.getByRole('status').filter({ hasText: 'il tuo messaggio è stato inviato' })).toBeVisible();
   });
 
   test('valid input is accepted with a confirmation; a flood gets 429', async ({ page }) => {
