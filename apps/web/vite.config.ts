@@ -29,8 +29,26 @@ function devApiOrigin(): Plugin {
   };
 }
 
+/**
+ * Zod compiles object parsers with `new Function` when it may. Our CSP has no 'unsafe-eval', so in the
+ * browser that probe is a CSP violation (reported by the browser and Lighthouse). Zod reads its global
+ * config when each schema is created, at module load in whatever chunk, so the flag is set where zod
+ * creates that config. The API keeps the JIT.
+ */
+function zodJitless(): Plugin {
+  const from = '(_a.__zod_globalConfig = {})';
+  return {
+    name: 'portale-zod-jitless',
+    transform(code, id) {
+      if (!/[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/.test(id)) return undefined;
+      if (!code.includes(from)) this.error('zod core changed: cannot turn its JIT off (see vite.config.ts)');
+      return code.replace(from, '(_a.__zod_globalConfig = { jitless: true })');
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), buildManifest(), devApiOrigin()],
+  plugins: [react(), buildManifest(), devApiOrigin(), zodJitless()],
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   server: { port: 3000, strictPort: true },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 700, manifest: true },

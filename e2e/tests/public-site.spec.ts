@@ -2,7 +2,14 @@ import { appReady, expect, expectNoAxeViolations, test } from '../fixtures.ts';
 import { PUBLIC_PAGES as PAGES, rememberConsentChoice } from '../public-pages.ts';
 
 /** Decided visitors: the banner is tested in consent.spec.ts, here it would hide content. */
-test.beforeEach(({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
+test.beforeEach(async ({ context, baseURL }) => {
+  await rememberConsentChoice(context, baseURL!);
+  // Every Content-Security-Policy violation of the page, e.g. a library probing for eval.
+  await context.addInitScript(() => {
+    const found: string[] = ((window as unknown as { cspViolations: string[] }).cspViolations = []);
+    document.addEventListener('securitypolicyviolation', (e) => found.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`));
+  });
+});
 
 for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
   test.describe(`public pages at ${viewport.width}px`, () => {
@@ -22,6 +29,7 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 
         }
         if (viewport.width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
         await expectNoAxeViolations(page);
+        expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
       });
     }
   });
