@@ -25,11 +25,6 @@ export function refinePasswordWithContext(
 const confirmation = z.string({ error: 'Ripeti la nuova password.' }).max(PASSWORD_MAX_LENGTH * 4);
 const samePassword = (v: { password: string; password_confirmation: string }) => v.password === v.password_confirmation;
 
-export const ForgotPasswordBodySchema = z.object({
-  email: z.string().trim().toLowerCase().email('Inserisci un indirizzo e-mail valido.').max(254),
-});
-export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBodySchema>;
-
 export const ResetPasswordBodySchema = z
   .object({
     token: z.string().min(20, 'Il collegamento non è valido.').max(200),
@@ -47,10 +42,3 @@ export const ChangePasswordBodySchema = z
   })
   .refine(samePassword, { path: ['password_confirmation'], message: PASSWORD_MESSAGES.mismatch });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
-
-/** The one answer of forgot-password, whether or not the address exists. */
-export const FORGOT_PASSWORD_ANSWER =
-  'Se l’indirizzo è registrato, riceverai a breve un’e-mail con il collegamento per scegliere una nuova password. Il collegamento vale 60 minuti.';
-
-export const StatusMessageSchema = z.object({ status: z.string(), message: z.string() });
-export type StatusMessage = z.infer<typeof StatusMessageSchema>;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { isCertifiedEmail, normalizeMobilePhone } from './contacts.ts';
-import { NewPasswordSchema, refinePasswordWithContext } from './password.schemas.ts';
 import { isValidTaxCode, normalizeTaxCode } from './tax-code.ts';
 
 /** The landing a registration comes from (`/landing/registrazioni/{kind}`). */
@@ -50,33 +49,6 @@ export const TaxCodeSchema = z
   .refine(isValidTaxCode, REGISTRATION_MESSAGES.taxCode);
 
 export const SubjectsSchema = z.array(z.string().trim().min(1).max(80)).max(20, 'Al massimo 20 voci.');
-
-export const RegistrationBodySchema = z
-  .object({
-    kind: z.enum(TEACHER_KINDS, { error: 'Tipo di registrazione non valido.' }),
-    firstName: PersonNameSchema,
-    lastName: PersonNameSchema,
-    email: PersonalEmailSchema,
-    phone: MobilePhoneSchema,
-    password: NewPasswordSchema,
-    taxCode: TaxCodeSchema.optional().nullable(),
-    schoolSiteId: z.number().int().positive().optional().nullable(),
-    subjects: SubjectsSchema.default([]),
-    privacyAccepted: z.literal(true, { error: REGISTRATION_MESSAGES.privacy }),
-  })
-  .superRefine((value, ctx) => {
-    refinePasswordWithContext(value, ctx);
-    if (value.kind !== 'altro' && !value.taxCode) {
-      ctx.addIssue({ code: 'custom', path: ['taxCode'], message: REGISTRATION_MESSAGES.taxCodeRequired });
-    }
-    if (value.kind !== 'altro' && !value.schoolSiteId) {
-      ctx.addIssue({ code: 'custom', path: ['schoolSiteId'], message: REGISTRATION_MESSAGES.schoolSiteRequired });
-    }
-    if (value.kind === 'insegnante' && value.subjects.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['subjects'], message: REGISTRATION_MESSAGES.subjectsRequired });
-    }
-  });
-export type RegistrationBody = z.input<typeof RegistrationBodySchema>;
 
 /** The one answer of a registration, also for an address already registered (no enumeration). */
 export const RegistrationAcceptedSchema = z.object({ status: z.literal('accepted'), message: z.string() });

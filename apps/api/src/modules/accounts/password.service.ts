@@ -1,5 +1,5 @@
 import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { checkPasswordStrength } from '@portale/shared/accounts';
+import { checkPasswordStrength } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
 import { accessTokens, authSessions, passwordResets, users } from '../../db/schema/index.ts';
 import { writeAudit } from '../../lib/audit.ts';

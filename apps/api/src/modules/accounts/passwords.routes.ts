@@ -1,14 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { eq } from 'drizzle-orm';
-import {
-  ACCOUNT_PATHS,
-  ChangePasswordBodySchema,
-  FORGOT_PASSWORD_ANSWER,
-  ForgotPasswordBodySchema,
-  ResetPasswordBodySchema,
-  StatusMessageSchema,
-} from '@portale/shared/accounts';
+import { ACCOUNT_PATHS, FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema, StatusMessageSchema } from '@portale/shared/accounts';
+import { ChangePasswordBodySchema, ResetPasswordBodySchema } from '@portale/shared/accounts/password';
 import { users } from '../../db/schema/index.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';

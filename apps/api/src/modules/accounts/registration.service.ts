@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { RegistrationBodySchema } from '@portale/shared/accounts';
+import type { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
 import { roles, schoolSites, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
 import { writeAudit } from '../../lib/audit.ts';

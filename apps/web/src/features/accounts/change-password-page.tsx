@@ -1,5 +1,6 @@
 import { Form, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS, ChangePasswordBodySchema } from '@portale/shared/accounts';
+import { ACCOUNT_PATHS } from '@portale/shared/accounts';
+import { ChangePasswordBodySchema } from '@portale/shared/accounts/password';
 import { getPage, REDIRECTS } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { checkPasswordStrength, type PasswordContext } from '@portale/shared/accounts';
+import { checkPasswordStrength, type PasswordContext } from '@portale/shared/accounts/password';
 import { FormField } from '../../components/form-field.tsx';
 import type { FieldErrors } from '../../lib/form-data.ts';
 

@@ -1,5 +1,6 @@
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS, ResetPasswordBodySchema } from '@portale/shared/accounts';
+import { ACCOUNT_PATHS } from '@portale/shared/accounts';
+import { ResetPasswordBodySchema } from '@portale/shared/accounts/password';
 import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS, RegistrationAcceptedSchema, RegistrationBodySchema, TEACHER_KINDS, type TeacherKind } from '@portale/shared/accounts';
+import { ACCOUNT_PATHS, RegistrationAcceptedSchema, TEACHER_KINDS, type TeacherKind } from '@portale/shared/accounts';
+import { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { apiRequest } from '../session/session-store.ts';
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Form, Link, useActionData } from 'react-router';
-import type { PasswordContext, TeacherKind } from '@portale/shared/accounts';
+import type { TeacherKind } from '@portale/shared/accounts';
+import type { PasswordContext } from '@portale/shared/accounts/password';
 import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
