@@ -47,6 +47,7 @@ test('the home page is in the HTML before any script runs, and the app takes ove
   expect(html).toContain('L’indagine nazionale che dà voce alle scuole italiane</h1>');
   expect(html).toContain('Informativa privacy');
   expect(await (await request.get('/team')).text()).toContain('<div id="root"></div>');
+  for (const template of ['/home.html', '/index.html']) expect(await (await request.get(template)).text()).not.toContain('%PORTALE_');
 
   await page.goto('/');
   await appReady(page);

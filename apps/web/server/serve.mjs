@@ -24,7 +24,7 @@ const ga = gaId
 const sources = (...list) => list.flat().filter(Boolean).join(' ');
 
 const escapeAttr = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-// The home page rendered at build time with its critical CSS (scripts/prerender.mjs): a phone paints
+// The home page rendered at build time with its critical CSS (scripts/post-build.mjs): a phone paints
 // it before the app's code arrives, and the app renders the same page over it.
 const withConfig = (html) => html.replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin)).replace('%PORTALE_GA_ID%', escapeAttr(gaId));
 const indexHtml = withConfig(readFileSync(`${root}index.html`, 'utf8'));
@@ -56,6 +56,8 @@ await app.register(fastifyStatic, {
   index: false,
   cacheControl: false,
   wildcard: false,
+  // The HTML templates are only served through the routes below, with their configuration filled in.
+  allowedPath: (pathName) => !pathName.endsWith('.html'),
   setHeaders(res, path) {
     res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   },

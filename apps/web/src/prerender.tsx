@@ -1,6 +1,7 @@
 // Build-time rendering of the public home page (see docs/decisions/008-prerendered-home.md).
-// The markup is put into index.html for `/` by the static server, so the first paint shows the page
-// instead of an empty root; the app then renders the same tree over it once its router is ready.
+// scripts/post-build.mjs puts the markup into dist/home.html, which the static server answers for `/`:
+// the first paint shows the page instead of an empty root, and the app renders the same tree over it
+// once its router is ready.
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
 import { DefaultLayout } from './app/default-layout.tsx';
