@@ -64,7 +64,7 @@ const beasties = new Beasties({
   path: dist,
   publicPath: '/',
   // The stylesheet stays whole for the other pages; here it loads after the content (no inline
-  // script: the CSP allows none), and the app's scripts wait for it before running.
+  // script: the CSP allows none); the boot script starts the app once it has loaded.
   preload: 'body',
   pruneSource: false,
   // The @font-face rules of the families in the critical CSS come inline, so the first paint
