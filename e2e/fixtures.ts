@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test as base, type Page } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from './demo-accounts.ts';
 
 export { expect };
@@ -99,4 +99,16 @@ export async function expectErrorScreen(page: Page, status: number, message?: st
   await expect(screen).toHaveAttribute('data-error-status', String(status));
   await expect(screen.getByRole('heading', { level: 1 })).toHaveText(status === 404 ? TEXTS.notFoundTitle : TEXTS.errorTitle);
   if (message !== undefined) await expect(screen).toHaveAttribute('data-error-message', message);
+}
+
+/** A visitor who has already decided about cookies (the banner is tested in consent.spec.ts; elsewhere it would cover the page). */
+export async function rememberConsentChoice(context: BrowserContext, url: string): Promise<void> {
+  await context.addCookies(
+    [
+      ['ncc_c', 'necessarianalitici'],
+      ['ncc_e', 'necessari'],
+      ['ncc_v', '2026-01'],
+      ['ncc_r', String(Date.now())],
+    ].map(([name, value]) => ({ name: name!, value: value!, url })),
+  );
 }

@@ -1,5 +1,3 @@
-import type { BrowserContext } from '@playwright/test';
-
 /** Every page of issue 3: its h1 and one piece of key content. */
 export const PUBLIC_PAGES = [
   { path: '/', h1: 'L’indagine nazionale che dà voce alle scuole italiane', key: 'Il programma in numeri' },
@@ -19,15 +17,3 @@ export const PUBLIC_PAGES = [
   { path: '/note-legali', h1: 'Note legali', key: 'Diritti sui contenuti' },
   { path: '/dichiarazione-accessibilita', h1: 'Dichiarazione di accessibilità', key: 'Stato di conformità' },
 ];
-
-/** A visitor who has already refused the optional cookies: no banner over the page. */
-export async function rememberConsentChoice(context: BrowserContext, url: string): Promise<void> {
-  await context.addCookies(
-    [
-      ['ncc_c', 'necessarianalitici'],
-      ['ncc_e', 'necessari'],
-      ['ncc_v', '2026-01'],
-      ['ncc_r', String(Date.now())],
-    ].map(([name, value]) => ({ name: name!, value: value!, url })),
-  );
-}

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, pathOf, submitLogin, test } from '../fixtures.ts';
+import type { Browser, Page } from '@playwright/test';
+import { appReady, expect, expectNoAxeViolations, loginAs, pathOf, rememberConsentChoice, submitLogin, test } from '../fixtures.ts';
 import { mailLink, smsCode } from '../outbox.ts';
 
 // One fresh teacher per run walks the whole account lifecycle; demo accounts are left as they are.
@@ -13,17 +13,11 @@ const USER = {
 };
 const PASSWORDS = ['Girasole-Tramonto-Violino-47', 'Pianoforte-Ghiacciaio-Lanterna-83', 'Arcobaleno-Tamburello-Cipresso-19'];
 
-/** Decided visitors (the consent banner is tested in consent.spec.ts; here it would cover the forms). */
-async function decideConsent(context: BrowserContext, url: string) {
-  const cookies = { ncc_c: 'necessarianalitici', ncc_e: 'necessari', ncc_v: '2026-01', ncc_r: String(Date.now()) };
-  await context.addCookies(Object.entries(cookies).map(([name, value]) => ({ name, value, url })));
-}
-
-test.beforeEach(async ({ context, baseURL }) => decideConsent(context, baseURL!));
+test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
 async function newPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL });
-  await decideConsent(context, baseURL);
+  await rememberConsentChoice(context, baseURL);
   return context.newPage();
 }
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, test } from '../fixtures.ts';
-import { PUBLIC_PAGES, rememberConsentChoice } from '../public-pages.ts';
+import { appReady, expect, rememberConsentChoice, test } from '../fixtures.ts';
+import { PUBLIC_PAGES } from '../public-pages.ts';
 
 /**
  * Keyboard-only use of every public page (WCAG 2.1.1, 2.4.3, 2.4.7): walking the page with Tab

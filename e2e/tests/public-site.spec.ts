@@ -1,5 +1,5 @@
-import { appReady, expect, expectNoAxeViolations, test } from '../fixtures.ts';
-import { PUBLIC_PAGES as PAGES, rememberConsentChoice } from '../public-pages.ts';
+import { appReady, expect, expectNoAxeViolations, rememberConsentChoice, test } from '../fixtures.ts';
+import { PUBLIC_PAGES as PAGES } from '../public-pages.ts';
 
 /** Decided visitors: the banner is tested in consent.spec.ts, here it would hide content. */
 test.beforeEach(async ({ context, baseURL }) => {

@@ -12,7 +12,7 @@ import { build } from 'vite';
 
 const web = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${web}dist/`;
-const kib = (text) => (Buffer.byteLength(text) / 1024).toFixed(1);
+const kib = (bytes) => (bytes / 1024).toFixed(1);
 
 const assets = readdirSync(`${dist}assets`);
 const preloads = ['300', 'regular', '600', '700'].map((weight) => {
@@ -76,4 +76,5 @@ const beasties = new Beasties({
 const home = await beasties.process(page);
 if (!home.includes('<style') || !home.includes('Titillium Web')) throw new Error('post-build: the critical CSS lacks the page font');
 writeFileSync(`${dist}home.html`, home);
-console.log(`post-build: dist/home.html ${kib(home)} KiB (critical CSS ${(Number(kib(home)) - Number(kib(page))).toFixed(1)} KiB); ${preloads.length} fonts preloaded`);
+const [homeBytes, pageBytes] = [home, page].map((html) => Buffer.byteLength(html));
+console.log(`post-build: dist/home.html ${kib(homeBytes)} KiB (critical CSS ${kib(homeBytes - pageBytes)} KiB); ${preloads.length} fonts preloaded`);

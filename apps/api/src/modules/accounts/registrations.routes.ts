@@ -1,7 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, isNull, sql } from 'drizzle-orm';
-import { ACCOUNT_PATHS, ConfirmEmailBodySchema, ConfirmEmailResponseSchema, EMAIL_VERIFICATION_MESSAGES, REGISTRATION_MESSAGES, RegistrationAcceptedSchema, RESEND_EMAIL_ANSWER, ResendEmailVerificationBodySchema, StatusMessageSchema } from '@portale/shared/accounts';
+import {
+  ACCOUNT_PATHS,
+  ConfirmEmailBodySchema,
+  ConfirmEmailResponseSchema,
+  EMAIL_VERIFICATION_MESSAGES,
+  REGISTRATION_MESSAGES,
+  RegistrationAcceptedSchema,
+  RESEND_EMAIL_ANSWER,
+  ResendEmailVerificationBodySchema,
+  StatusMessageSchema,
+} from '@portale/shared/accounts';
 import { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
