@@ -28,7 +28,7 @@ const EnvSchema = z
     SEED_DEMO: flag.optional(),
     /** full: the whole national registry; sample: two provinces (fast, for tests); none. */
     SEED_REGISTRY: z.enum(['full', 'sample', 'none']).default('full'),
-    DATA_DIR: z.string().default(`${repoRoot}../shared/data`),
+    DATA_DIR: z.string().default(`${repoRoot}data`),
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
     LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(5),
     LOGIN_LOCK_AFTER: z.coerce.number().int().positive().default(10),
