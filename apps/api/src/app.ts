@@ -20,6 +20,7 @@ import { contactRoutes } from './modules/public/contact.routes.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
+import { originCheck } from './plugins/origin-check.ts';
 import { security } from './plugins/security.ts';
 import { session } from './plugins/session.ts';
 import { xsrf } from './plugins/xsrf.ts';
@@ -56,6 +57,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
 
   await app.register(errorHandler);
+  await app.register(originCheck);
   await app.register(security);
   await app.register(openapi);
   await app.register(session);

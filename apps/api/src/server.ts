@@ -6,6 +6,15 @@ import { createMailTransport, createSmsTransport } from './modules/messages/mess
 import { OutboxWorker } from './modules/messages/outbox.worker.ts';
 import { systemClock } from './lib/clock.ts';
 
+const formatCount = new Intl.NumberFormat('it-IT').format;
+/** Progress of the first registry load, in plain words (e.g. "12.000 / 63.109 righe caricate"). */
+const printRegistryProgress = (loaded: number, total: number) =>
+  console.log(
+    loaded === 0
+      ? `Anagrafe nazionale: caricamento di ${formatCount(total)} righe (solo al primo avvio)…`
+      : `Anagrafe nazionale: ${formatCount(loaded)} / ${formatCount(total)} righe caricate`,
+  );
+
 function printDemoAccounts(log: (line: string) => void) {
   log('');
   log(`Account dimostrativi (password per tutti: ${DEMO_PASSWORD})`);
@@ -25,7 +34,7 @@ async function main() {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
   await database.migrate();
   const started = Date.now();
-  const { institutesAdded } = await seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET });
+  const { institutesAdded } = await seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET, onRegistryProgress: printRegistryProgress });
   const app = await buildApp({ env, database });
   if (institutesAdded > 0) app.log.info({ institutesAdded, ms: Date.now() - started }, 'national registry seeded');
 

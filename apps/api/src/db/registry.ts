@@ -69,11 +69,16 @@ async function insertChunks<T>(items: T[], size: number, insert: (chunk: T[]) =>
   for (let i = 0; i < items.length; i += size) await insert(items.slice(i, i + size));
 }
 
+/** Called while the registry loads: registry rows stored so far, out of the rows to store. */
+export type RegistryProgress = (loaded: number, total: number) => void;
+const PROGRESS_EVERY = 5000;
+
 /**
  * Seeds institutes and school sites from the MIM registry joined to municipality coordinates.
  * Runs only when the institutes table is empty. `sample` keeps two provinces (fast test start).
+ * `onProgress` hears (0, total) once the files are read, then about every 5,000 rows, then (total, total).
  */
-export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'sample'): Promise<number> {
+export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'sample', onProgress?: RegistryProgress): Promise<number> {
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(institutes);
   if (count > 0) return 0;
   const mimDir = join(dataDir, 'mim');
@@ -81,6 +86,8 @@ export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'samp
   const municipalities = loadMunicipalities(dataDir);
   const instituteRows = new Map<string, typeof institutes.$inferInsert>();
   const siteRows: (Omit<typeof schoolSites.$inferInsert, 'instituteId'> & { instituteCode: string })[] = [];
+  // Institute-level rows (istituto comprensivo / superiore) are stored as institutes only.
+  const instituteOnly = new Set<string>();
 
   const files = [
     { name: 'SCUANAGRAFESTAT20252620250901.csv.gz', state: true },
@@ -116,7 +123,10 @@ export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'samp
           certifiedEmail: clean(row.INDIRIZZOPECSCUOLA)?.toLowerCase() ?? null,
           website: normaliseWebsite(row.SITOWEBSCUOLA),
         });
-        if (INSTITUTE_LEVEL_TYPES.has(type)) continue;
+        if (INSTITUTE_LEVEL_TYPES.has(type)) {
+          instituteOnly.add(code);
+          continue;
+        }
       }
       siteRows.push({
         ministryCode: code,
@@ -131,14 +141,33 @@ export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'samp
     }
   }
 
+  // Progress counts registry rows (one per school code): a site row once its site is stored, an
+  // institute-level row once its institute is.
+  const total = siteRows.length + instituteOnly.size;
+  let loaded = 0;
+  let reported = 0;
+  const advance = (rows: number) => {
+    loaded += rows;
+    if (loaded - reported >= PROGRESS_EVERY) {
+      reported = loaded;
+      onProgress?.(loaded, total);
+    }
+  };
+  onProgress?.(0, total);
+
   const idByCode = new Map<string, number>();
   await insertChunks([...instituteRows.values()], 1000, async (chunk) => {
     const rows = await db.insert(institutes).values(chunk).returning({ id: institutes.id, code: institutes.ministryCode });
     for (const r of rows) idByCode.set(r.code, r.id);
+    advance(chunk.filter((i) => instituteOnly.has(i.ministryCode)).length);
   });
   const sites = siteRows
     .filter((s) => idByCode.has(s.instituteCode))
     .map(({ instituteCode, ...site }) => ({ ...site, instituteId: idByCode.get(instituteCode)! }));
-  await insertChunks(sites, 1000, (chunk) => db.insert(schoolSites).values(chunk));
+  await insertChunks(sites, 1000, async (chunk) => {
+    await db.insert(schoolSites).values(chunk);
+    advance(chunk.length);
+  });
+  onProgress?.(total, total);
   return instituteRows.size;
 }

@@ -6,7 +6,7 @@ import { sealSecret } from '../lib/secret-box.ts';
 import { seedMessageTemplates } from '../modules/messages/outbox.repository.ts';
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import type { Db } from './client.ts';
-import { seedRegistry } from './registry.ts';
+import { seedRegistry, type RegistryProgress } from './registry.ts';
 import { institutes, mfaFactors, permissions, roles, userPermissions, userRoles, users } from './schema/index.ts';
 
 export const DEMO_PASSWORD = 'Portale.Demo.2026';
@@ -130,6 +130,8 @@ export interface SeedOptions {
   registry: 'full' | 'sample' | 'none';
   dataDir: string;
   appSecret?: string;
+  /** Hears the progress of a first registry load (rows stored, total rows). */
+  onRegistryProgress?: RegistryProgress;
 }
 
 /** The whole seed: roles, the national registry, demo accounts. Safe to run on every start. */
@@ -137,7 +139,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
   await seedRolesAndPermissions(db);
   await seedMessageTemplates(db);
   await seedPublicContent(db);
-  const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry);
+  const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry, options.onRegistryProgress);
   if (options.demo) await seedDemoAccounts(db, options.appSecret);
   return { institutesAdded };
 }
