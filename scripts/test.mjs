@@ -1,25 +1,42 @@
 // `npm test`: unit and API suites (Vitest), then the end-to-end suite in Debian's Chromium (Playwright).
-// Prints one closing line "N passed, N failed" over both runners.
+// Prints one closing line "N passed, N failed" over both runners. A suite that cannot start or crashes
+// counts as failed, with its name (scripts/lib/test-summary.mjs).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { playwrightOutcome, stepFailed, vitestOutcome } from './lib/test-summary.mjs';
 
+const VITEST_REPORT = 'test-results/vitest.json';
+const E2E_REPORT = 'test-results/e2e.json';
 mkdirSync('test-results', { recursive: true });
+// A report left by an earlier run must never stand in for this one.
+for (const path of [VITEST_REPORT, E2E_REPORT]) rmSync(path, { force: true });
+
 const step = (cmd, args, env = {}) => spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
-const readJson = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined);
+const readJson = (path) => {
+  try {
+    return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
-const unit = step('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest.json']);
-const unitReport = readJson('test-results/vitest.json');
-let passed = unitReport?.numPassedTests ?? 0;
-let failed = unitReport?.numFailedTests ?? (unit === 0 ? 0 : 1);
+const outcomes = [];
+const unit = step('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_REPORT}`]);
+outcomes.push(vitestOutcome('unit and API (Vitest)', readJson(VITEST_REPORT), unit));
 
-let e2e = 1;
-if (step('node', ['scripts/ensure-chromium.mjs']) === 0 && step('npm', ['run', 'build', '-w', 'apps/web']) === 0) {
-  e2e = step('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: 'test-results/e2e.json' });
-  const stats = readJson('test-results/e2e.json')?.stats;
-  passed += stats?.expected ?? 0;
-  failed += (stats?.unexpected ?? 0) + (stats?.flaky ?? 0) * 0 + (stats ? 0 : e2e === 0 ? 0 : 1);
-} else {
-  failed += 1;
+const E2E = 'e2e (Playwright)';
+const chromium = step('node', ['scripts/ensure-chromium.mjs']);
+const build = chromium === 0 ? step('npm', ['run', 'build', '-w', 'apps/web']) : 1;
+if (chromium !== 0) outcomes.push(stepFailed(E2E, 'could not start: Chromium is missing', chromium));
+else if (build !== 0) outcomes.push(stepFailed(E2E, 'could not start: the web build failed', build));
+else {
+  const e2e = step('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_REPORT });
+  outcomes.push(playwrightOutcome(E2E, readJson(E2E_REPORT), e2e));
 }
+
+const passed = outcomes.reduce((sum, o) => sum + o.passed, 0);
+const failed = outcomes.reduce((sum, o) => sum + o.failed, 0);
+const problems = outcomes.flatMap((o) => o.problems);
+if (problems.length) console.log(`\n${problems.map((p) => `  - ${p}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(unit === 0 && e2e === 0 ? 0 : 1);
+process.exit(failed === 0 && unit === 0 ? 0 : 1);
