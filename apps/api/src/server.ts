@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { openDatabase } from './db/client.ts';
+import { describeDatabaseError, openDatabase, reportConnectionLost, type Database } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seed } from './db/seed.ts';
 import { loadEnv } from './env.ts';
 import { createMailTransport, createSmsTransport } from './modules/messages/message-transports.ts';
@@ -31,11 +31,22 @@ async function main() {
     console.error((error as Error).message);
     process.exit(1);
   }
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
-  await database.migrate();
+  const databaseOptions = { databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR };
+  // Until the app's logger exists, a dropped connection is reported on stderr.
+  let logConnectionError: (error: Error) => void = reportConnectionLost;
+  let database: Database;
+  try {
+    database = await openDatabase({ ...databaseOptions, onConnectionError: (error) => logConnectionError(error) });
+    await database.migrate();
+  } catch (error) {
+    // A wrong or unreachable database is a configuration problem: one clear line, no stack trace.
+    console.error(describeDatabaseError(error, databaseOptions));
+    process.exit(1);
+  }
   const started = Date.now();
   const { institutesAdded } = await seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET, onRegistryProgress: printRegistryProgress });
   const app = await buildApp({ env, database });
+  logConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost; the pool opens a new one on the next query');
   if (institutesAdded > 0) app.log.info({ institutesAdded, ms: Date.now() - started }, 'national registry seeded');
 
   const worker = new OutboxWorker({
