@@ -3,3 +3,4 @@ export * from './scope.ts';
 export * from './token-status.ts';
 export * from './session-user.ts';
 export * from './access.ts';
+export * from './permissions.ts';

@@ -1,2 +1,3 @@
 export * from './api-error.ts';
 export * from './auth-endpoints.ts';
+export * from './endpoint.ts';

@@ -1,0 +1,82 @@
+import type { Permission as DirectPermission, Role } from './roles.ts';
+
+/**
+ * Permissions on resources, shaped `action:entity:own|any` (architecture §4, epic-stack). A role or a
+ * direct permission grants a list of them; `can()` is the one question both sides ask.
+ */
+export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard'] as const;
+export type Entity = (typeof ENTITIES)[number];
+export const ACTIONS = ['read', 'update', 'export', 'create', 'manage'] as const;
+export type Action = (typeof ACTIONS)[number];
+export type Grant = `${Action}:${Entity}:${'own' | 'any'}`;
+/** What a check names: the action and the entity; ownership is decided by `can`. */
+export type PermissionCheck = `${Action}:${Entity}`;
+
+const REGISTRY_STAFF: readonly Grant[] = [
+  'read:institute:any',
+  'update:institute:any',
+  'export:institute:any',
+  'read:school-site:any',
+  'update:school-site:any',
+  'export:school-site:any',
+  'read:teacher:any',
+  'export:teacher:any',
+  'read:audit:any',
+  'read:dashboard:any',
+];
+const USER_ADMIN: readonly Grant[] = ['read:user:any', 'export:user:any', 'create:user:any', 'update:user:any', 'manage:user:any'];
+
+/** Which role grants what. Role names appear in no `if` outside this table (architecture §2.7). */
+export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
+  'super-admin': [...REGISTRY_STAFF, ...USER_ADMIN],
+  sylla: REGISTRY_STAFF,
+  cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
+  detector: [],
+  'school.principal': ['read:institute:own'],
+  'institute.first-contact': ['read:institute:own'],
+  teacher: [],
+  educator: [],
+};
+
+/** Direct permissions of seed-spec §6: `user.index` reads the staff lists and the audit, changes nothing. */
+export const DIRECT_PERMISSION_GRANTS: Record<DirectPermission, readonly Grant[]> = {
+  'user.index': ['read:user:any', 'export:user:any', 'read:audit:any'],
+};
+
+/** The subject of a check: the session user's id, roles and direct permissions. */
+export interface PermissionSubject {
+  id: number;
+  roles: readonly string[];
+  permissions: readonly string[];
+}
+
+/** A record checked for `:own` grants: the users who own it (principal, first contact, detector…). */
+export interface OwnedResource {
+  ownerUserIds: readonly (number | null | undefined)[];
+}
+
+/** Every grant of a subject, from roles and direct permissions. */
+export function grantsOf(subject: Pick<PermissionSubject, 'roles' | 'permissions'>): Set<Grant> {
+  const grants = new Set<Grant>();
+  for (const role of subject.roles) for (const g of ROLE_GRANTS[role as Role] ?? []) grants.add(g);
+  for (const p of subject.permissions) for (const g of DIRECT_PERMISSION_GRANTS[p as DirectPermission] ?? []) grants.add(g);
+  return grants;
+}
+
+/**
+ * May `subject` do `check` (e.g. `update:institute`) on `resource`? `:any` allows every record;
+ * `:own` only a resource whose owners include the subject (no resource: no).
+ */
+export function can(subject: PermissionSubject | null | undefined, check: PermissionCheck, resource?: OwnedResource): boolean {
+  if (!subject) return false;
+  const grants = grantsOf(subject);
+  if (grants.has(`${check}:any`)) return true;
+  return Boolean(resource && grants.has(`${check}:own`) && resource.ownerUserIds.includes(subject.id));
+}
+
+/** May `subject` do `check` on some record (own or any)? For showing an entry point, never to authorise. */
+export function canSome(subject: PermissionSubject | null | undefined, check: PermissionCheck): boolean {
+  if (!subject) return false;
+  const grants = grantsOf(subject);
+  return grants.has(`${check}:any`) || grants.has(`${check}:own`);
+}

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One API endpoint, described once: the API registers its route from it (params, query, body and
+ * response validated and documented by the same schemas) and the web calls it through one typed
+ * client that validates the response. `response` is the 2xx body; a file download sets `download`.
+ */
+export interface Endpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** 2xx status of a success (200 unless said). */
+  status?: 200 | 201 | 202 | 204;
+  /** The endpoint answers a file (CSV, XLSX, PDF): the web downloads it instead of parsing JSON. */
+  download?: true;
+}
+
+/** Defines an endpoint, keeping its schema types. */
+export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  endpoint: Endpoint<P, Q, B, R>,
+): Endpoint<P, Q, B, R> {
+  return endpoint;
+}
+
+/** Input of an endpoint as the caller gives it (before parsing). */
+export type EndpointInput<E> =
+  E extends Endpoint<infer P, infer Q, infer B, z.ZodType>
+    ? (undefined extends E['params'] ? { params?: never } : { params: z.input<P> }) &
+        (undefined extends E['query'] ? { query?: never } : { query?: z.input<Q> }) &
+        (undefined extends E['body'] ? { body?: never } : { body: z.input<B> })
+    : never;
+
+/** Output of an endpoint once parsed. */
+export type EndpointOutput<E> = E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+
+/** Replaces `:name` segments of a path with encoded values; a missing value throws. */
+export function buildPath(path: string, params: Record<string, string | number | undefined> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path param ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
