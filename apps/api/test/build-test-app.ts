@@ -3,6 +3,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { institutes } from '../src/db/schema/index.ts';
+import { seedRegistry } from '../src/db/registry.ts';
 import { seedDemoAccounts, seedRolesAndPermissions } from '../src/db/seed.ts';
 import { loadEnv, type Env } from '../src/env.ts';
 import type { Clock } from '../src/lib/clock.ts';
@@ -66,11 +67,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole API on a fresh database with roles and the demo accounts (no registry rows unless asked). */
-export async function buildTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+/** The whole API on a fresh database with roles and the demo accounts (registry rows only when asked). */
+export async function buildTestApp(overrides: Record<string, string> = {}, options: { registry?: 'sample' } = {}): Promise<TestApp> {
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', ...overrides });
   const { database, dispose } = await openTestDatabase();
   await seedRolesAndPermissions(database.db);
+  // The real registry of two provinces (RM, PV), for tests of lists, filters and exports.
+  if (options.registry) await seedRegistry(database.db, env.DATA_DIR, options.registry);
   await database.db.insert(institutes).values(
     ['RMIC8AB00X', 'RMIC8AC00Y'].map((ministryCode, i) => ({
       ministryCode,

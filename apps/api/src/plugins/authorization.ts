@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_MESSAGES, evaluateAccess } from '@portale/shared/auth';
+import { ACCESS_MESSAGES, can, evaluateAccess, type OwnedResource, type PermissionCheck } from '@portale/shared/auth';
+import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage } from '@portale/shared/pages';
 import { HttpError } from '../lib/http-error.ts';
 import type { AuthContext } from './session.ts';
@@ -45,5 +46,31 @@ export function requirePage(pageId: string) {
     if (decision.reason === 'already-authenticated') return;
     const [code, message] = REASON_CODES[decision.reason];
     throw new HttpError(403, code, message);
+  };
+}
+
+/** The conditions every portal page applies before its role rule (seed-spec §2): the API applies them too. */
+const PORTAL_CONDITIONS = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
+
+/** Loads the record a check is about; `undefined` = no such record (404). */
+export type ResourceLoader = (request: FastifyRequest) => Promise<OwnedResource | undefined>;
+
+/**
+ * preHandler, the only way to protect a data endpoint: a session (401), the portal conditions of the
+ * seed (403), then `can(user, check, resource)` from shared (403). With `loadResource`, the record is
+ * loaded first: an unknown record is a 404 and `:own` grants are checked against its owners.
+ */
+export function requirePermission(check: PermissionCheck, loadResource?: ResourceLoader) {
+  return async (request: FastifyRequest) => {
+    const auth = request.auth;
+    if (!auth) throw unauthenticated();
+    const decision = evaluateAccess(PORTAL_CONDITIONS, auth.user);
+    if (decision.kind !== 'allow' && decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
+      const [code, message] = REASON_CODES[decision.reason];
+      throw new HttpError(403, code, message);
+    }
+    const resource = loadResource ? await loadResource(request) : undefined;
+    if (loadResource && !resource) throw new HttpError(404, 'not_found', ERROR_MESSAGES.notFound);
+    if (!can(auth.user, check, resource)) throw new HttpError(403, ...REASON_CODES.forbidden);
   };
 }

@@ -33,6 +33,9 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
       body = { statusCode: error.statusCode, code: error.code, message: error.message };
       if (error instanceof FieldErrors) body.errors = error.errors;
       reply.headers(error.headers);
+    } else if (hasZodFastifySchemaValidationErrors(error) && error.validationContext === 'params') {
+      // A path param that is not a valid id names no record (architecture §0): 404, never 422 or 500.
+      body = { statusCode: 404, code: 'not_found', message: ERROR_MESSAGES.notFound };
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       body = {
         statusCode: 422,

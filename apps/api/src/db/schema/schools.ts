@@ -1,11 +1,23 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { SEARCH_TRANSLATE_FROM, SEARCH_TRANSLATE_TO } from '@portale/shared/lists';
+import { ADHESION_STATES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { users } from './users.ts';
 import { id, ts } from './columns.ts';
 
 const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 
-export const ADHESION_STATES = ['nessuna', 'iscritto', 'adesione_firmata', 'attivo', 'da_correggere', 'respinto', 'ritirato'] as const;
+export { ADHESION_STATES };
+
+/** Normalised search text (shared `normaliseSearch`): name, municipality and code in one trigram-indexed column. */
+const searchText = (...columns: string[]) =>
+  text('search_text')
+    .notNull()
+    .generatedAlwaysAs(
+      sql.raw(
+        `lower(translate(${columns.map((c) => `coalesce(${c}, '')`).join(" || ' ' || ")}, '${SEARCH_TRANSLATE_FROM.replace(/'/g, "''")}', '${SEARCH_TRANSLATE_TO}'))`,
+      ),
+    );
 
 /** Istituto: an institution of the national registry (codice meccanografico = ministryCode). */
 export const institutes = pgTable(
@@ -25,6 +37,8 @@ export const institutes = pgTable(
     email: text('email'),
     certifiedEmail: text('certified_email'),
     website: text('website'),
+    phone: text('phone'),
+    searchText: searchText('name', 'municipality_name', 'ministry_code'),
     principalUserId: userRef('principal_user_id'),
     firstContactUserId: userRef('first_contact_user_id'),
     adhesionState: text('adhesion_state', { enum: ADHESION_STATES }).notNull().default('nessuna'),
@@ -34,7 +48,8 @@ export const institutes = pgTable(
   },
   (t) => [
     index('institutes_region_name_idx').on(t.region, t.name, t.id),
-    index('institutes_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('institutes_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('institutes_adhesion_state_idx').on(t.adhesionState),
     index('institutes_principal_idx').on(t.principalUserId),
     index('institutes_first_contact_idx').on(t.firstContactUserId),
   ],
@@ -50,9 +65,7 @@ export const schoolSites = pgTable(
       .notNull()
       .references(() => institutes.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    schoolLevel: text('school_level', {
-      enum: ['infanzia', 'primaria', 'secondaria_primo_grado', 'secondaria_secondo_grado', 'altro'],
-    }).notNull(),
+    schoolLevel: text('school_level', { enum: SCHOOL_LEVELS }).notNull(),
     typeLabel: text('type_label').notNull(),
     address: text('address'),
     postalCode: text('postal_code'),
@@ -64,13 +77,32 @@ export const schoolSites = pgTable(
     longitude: doublePrecision('longitude'),
     detectorUserId: userRef('detector_user_id'),
     participating: boolean('participating').notNull().default(false),
+    searchText: searchText('name', 'municipality_name', 'ministry_code'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('school_sites_institute_idx').on(t.instituteId),
     index('school_sites_region_name_idx').on(t.region, t.name, t.id),
-    index('school_sites_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('school_sites_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('school_sites_level_idx').on(t.schoolLevel, t.instituteId),
     index('school_sites_detector_idx').on(t.detectorUserId),
   ],
+);
+
+/** Every dated change of an institute's adhesion state (product §5): the history and the progress figures read it. */
+export const instituteAdhesionTransitions = pgTable(
+  'institute_adhesion_transitions',
+  {
+    id: id(),
+    instituteId: bigint('institute_id', { mode: 'number' })
+      .notNull()
+      .references(() => institutes.id, { onDelete: 'cascade' }),
+    fromState: text('from_state', { enum: ADHESION_STATES }),
+    toState: text('to_state', { enum: ADHESION_STATES }).notNull(),
+    actorUserId: userRef('actor_user_id'),
+    note: text('note'),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('adhesion_transitions_institute_idx').on(t.instituteId, t.at), index('adhesion_transitions_at_idx').on(t.at)],
 );

@@ -1,0 +1,98 @@
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import type { ExportFormat } from '@portale/shared/lists';
+
+/** One column of an export: its Italian header and how a row gives its cell. */
+export interface ExportColumn<T> {
+  header: string;
+  value(row: T): string | number | boolean | Date | null | undefined;
+}
+
+const romeDateTime = new Intl.DateTimeFormat('it-IT', { dateStyle: 'short', timeStyle: 'short', timeZone: 'Europe/Rome' });
+
+function cellText(value: string | number | boolean | Date | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return romeDateTime.format(value);
+  if (typeof value === 'boolean') return value ? 'Sì' : 'No';
+  return String(value);
+}
+
+/**
+ * One CSV field: `;`-separated as Italian Excel expects, quoted when needed, and neutralised when it
+ * starts like a formula (OWASP CSV injection): a leading `=`, `+`, `-`, `@`, tab or CR gets a `'`.
+ */
+export function csvField(value: string | number | boolean | Date | null | undefined): string {
+  let text = cellText(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[";\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+export interface ExportOptions<T> {
+  format: ExportFormat;
+  /** File name without extension, e.g. `istituti`. */
+  name: string;
+  sheetName: string;
+  columns: ExportColumn<T>[];
+  /** Rows matching the filters (sent as `X-Total-Count`: the client shows progress against it). */
+  total: number;
+  /** Produces the rows batch by batch; awaits `write` (back-pressure). */
+  produce(write: (rows: T[]) => Promise<void>): Promise<void>;
+  today: Date;
+}
+
+function drain(stream: PassThrough): Promise<void> {
+  return stream.writableNeedDrain ? new Promise((resolve) => stream.once('drain', () => resolve())) : Promise.resolve();
+}
+
+/**
+ * Streams an export to the client: CSV (UTF-8 with BOM, `;`) or XLSX (exceljs streaming writer),
+ * in constant memory. An error after the headers are sent ends the download early (and is logged).
+ */
+export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): FastifyReply {
+  const stream = new PassThrough();
+  const date = options.today.toISOString().slice(0, 10);
+  reply
+    .header('content-type', CONTENT_TYPES[options.format])
+    .header('content-disposition', `attachment; filename="${options.name}-${date}.${options.format}"`)
+    .header('x-total-count', String(options.total))
+    .header('cache-control', 'no-store');
+
+  const run = async () => {
+    if (options.format === 'csv') {
+      stream.write(`\uFEFF${options.columns.map((c) => csvField(c.header)).join(';')}\r\n`);
+      await options.produce(async (rows) => {
+        let chunk = '';
+        for (const row of rows) chunk += `${options.columns.map((c) => csvField(c.value(row))).join(';')}\r\n`;
+        stream.write(chunk);
+        await drain(stream);
+      });
+      stream.end();
+      return;
+    }
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = options.columns.map((c) => ({ header: c.header, width: Math.min(Math.max(c.header.length + 4, 14), 60) }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
+    await options.produce(async (rows) => {
+      for (const row of rows) sheet.addRow(options.columns.map((c) => {
+        const v = c.value(row);
+        return v instanceof Date || typeof v === 'boolean' ? cellText(v) : (v ?? null);
+      })).commit();
+      await drain(stream);
+    });
+    sheet.commit();
+    await workbook.commit();
+  };
+  run().catch((error: unknown) => {
+    reply.log.error({ err: error }, 'export failed');
+    stream.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply.send(stream);
+}

@@ -1,0 +1,103 @@
+import { and, asc, desc, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { searchWords } from '@portale/shared/lists';
+import type { DbOrTx } from '../db/transaction.ts';
+
+/**
+ * Server-side lists (docs/list-pattern.md): a zod query schema from shared has already validated
+ * filters, sort (a whitelist) and page; these helpers turn it into SQL.
+ */
+
+/** Escapes LIKE wildcards so that user text matches literally. */
+export function likeLiteral(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Free-text search on a normalised `search_text` column: every word must appear. Each word is a LIKE
+ * on the same column, which its GIN trigram index answers (no OR of predicates, no sequential scan).
+ */
+export function searchCondition(searchColumn: AnyColumn, q: string | undefined): SQL | undefined {
+  const words = searchWords(q);
+  if (words.length === 0) return undefined;
+  return and(...words.map((w) => sql`${searchColumn} like ${`%${likeLiteral(w)}%`}`));
+}
+
+/** Relevance for a search: exact code first, then trigram similarity of the normalised text. */
+export function searchRank(codeColumn: AnyColumn, searchColumn: AnyColumn, q: string): SQL[] {
+  const normalised = searchWords(q).join(' ');
+  return [desc(sql`(${codeColumn} = ${q.trim().toUpperCase()})`), desc(sql`similarity(${searchColumn}, ${normalised})`)];
+}
+
+export interface SortSpec<K extends string> {
+  column: K;
+  direction: 'asc' | 'desc';
+}
+
+/** ORDER BY for a whitelisted sort key, with the id as tie-breaker so pages never overlap. */
+export function orderByOf<K extends string>(sort: SortSpec<K>, columns: Record<K, AnyColumn | SQL>, id: AnyColumn): SQL[] {
+  const expr = columns[sort.column];
+  return [sort.direction === 'desc' ? sql`${expr} desc nulls last` : sql`${expr} asc nulls last`, asc(id)];
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Runs the page query and the count (the same filters); a page past the end is an empty page. */
+export async function paginate<T>(
+  rows: (limit: number, offset: number) => Promise<T[]>,
+  count: () => Promise<number>,
+  page: number,
+  pageSize: number,
+): Promise<Page<T>> {
+  const [items, total] = await Promise.all([rows(pageSize, (page - 1) * pageSize), count()]);
+  return { items, total, page, pageSize };
+}
+
+/** `select count(*)` of a filtered query, as a number. */
+export const countAll = sql<number>`count(*)::int`;
+
+/**
+ * Reads the rows of `query` through a server-side cursor, `batchSize` at a time, inside one
+ * transaction (a consistent snapshot), handing each batch to `consume` and waiting for it
+ * (back-pressure): memory stays flat however many rows match. Rows come from the driver as they are
+ * (aliased column names, raw types): map them with `mapRow`. `consume` returning false stops early.
+ */
+export async function forEachBatch<T>(
+  db: DbOrTx,
+  query: SQLWrapper,
+  mapRow: (row: Record<string, unknown>) => T,
+  consume: (batch: T[]) => Promise<boolean | void>,
+  batchSize = 1000,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`declare list_export no scroll cursor for ${query}`);
+    for (;;) {
+      const result = (await tx.execute(sql.raw(`fetch forward ${batchSize} from list_export`))) as unknown as { rows: Record<string, unknown>[] };
+      if (result.rows.length === 0) break;
+      if ((await consume(result.rows.map(mapRow))) === false) break;
+    }
+    await tx.execute(sql`close list_export`);
+  });
+}
+
+/**
+ * Names every selected expression (`expr as "key"`), so that list pages and cursor exports read the
+ * same keys from the driver; map the raw values with `rowValue` helpers.
+ */
+export function aliased<K extends string>(fields: Record<K, AnyColumn | SQL>): Record<K, SQL.Aliased> {
+  return Object.fromEntries(Object.entries(fields).map(([key, expr]) => [key, sql`${expr}`.as(key)])) as Record<K, SQL.Aliased>;
+}
+
+/** Raw driver values to DTO values: int8 may arrive as a string, timestamps as Date or string. */
+export const rowValue = {
+  int: (v: unknown): number => Number(v),
+  text: (v: unknown): string => String(v ?? ''),
+  textOrNull: (v: unknown): string | null => (v === null || v === undefined ? null : String(v)),
+  bool: (v: unknown): boolean => v === true || v === 't' || v === 'true',
+  date: (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v))),
+  iso: (v: unknown): string | null => rowValue.date(v)?.toISOString() ?? null,
+};

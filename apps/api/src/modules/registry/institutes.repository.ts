@@ -1,0 +1,208 @@
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { InstituteDetail, InstituteListQuery, InstituteSummary, InstituteUpdate } from '@portale/shared/registry';
+import type { OwnedResource } from '@portale/shared/auth';
+import { institutes, instituteAdhesionTransitions, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+
+type Filters = Omit<InstituteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: InstituteListQuery['sort'] };
+
+const schoolSiteCount = sql<number>`(select count(*)::int from ${schoolSites} where ${schoolSites.instituteId} = ${institutes.id})`;
+
+const summaryFields = aliased({
+  id: institutes.id,
+  ministryCode: institutes.ministryCode,
+  name: institutes.name,
+  type: institutes.type,
+  isStateSchool: institutes.isStateSchool,
+  region: institutes.region,
+  province: institutes.province,
+  municipalityName: institutes.municipalityName,
+  adhesionState: institutes.adhesionState,
+  adhesionStateChangedAt: institutes.adhesionStateChangedAt,
+  schoolSiteCount,
+});
+
+const SORT_COLUMNS = {
+  name: institutes.name,
+  ministryCode: institutes.ministryCode,
+  municipalityName: institutes.municipalityName,
+  province: institutes.province,
+  region: institutes.region,
+  adhesionState: institutes.adhesionState,
+  adhesionStateChangedAt: institutes.adhesionStateChangedAt,
+  schoolSiteCount,
+};
+
+/** A raw row (list page or export cursor) as the shared DTO. */
+export function toInstituteSummary(row: Record<string, unknown>): InstituteSummary {
+  return {
+    id: rowValue.int(row.id),
+    ministryCode: rowValue.text(row.ministryCode),
+    name: rowValue.text(row.name),
+    type: rowValue.text(row.type),
+    isStateSchool: rowValue.bool(row.isStateSchool),
+    region: rowValue.text(row.region),
+    province: rowValue.text(row.province),
+    municipalityName: rowValue.text(row.municipalityName),
+    adhesionState: row.adhesionState as InstituteSummary['adhesionState'],
+    adhesionStateChangedAt: rowValue.iso(row.adhesionStateChangedAt),
+    schoolSiteCount: rowValue.int(row.schoolSiteCount),
+  };
+}
+
+function whereOf(filters: Filters): SQL | undefined {
+  return and(
+    searchCondition(institutes.searchText, filters.q),
+    filters.region ? eq(institutes.region, filters.region) : undefined,
+    filters.province ? eq(institutes.province, filters.province) : undefined,
+    filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
+    filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, filters.stateSchool),
+    filters.level
+      ? sql`exists (select 1 from ${schoolSites} where ${schoolSites.instituteId} = ${institutes.id} and ${schoolSites.schoolLevel} = ${filters.level})`
+      : undefined,
+  );
+}
+
+function orderOf(filters: Filters): SQL[] {
+  if (!filters.sort && filters.q) return [...searchRank(institutes.ministryCode, institutes.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id)];
+  return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id);
+}
+
+/** The filtered, sorted query of the list and of its export. */
+export function instituteListQuery(db: DbOrTx, filters: Filters) {
+  return db.select(summaryFields).from(institutes).where(whereOf(filters)).orderBy(...orderOf(filters));
+}
+
+export async function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
+  const [row] = await db.select({ n: countAll }).from(institutes).where(whereOf(filters));
+  return row?.n ?? 0;
+}
+
+export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<Page<InstituteSummary>> {
+  return paginate(
+    async (limit, offset) => (await instituteListQuery(db, query).limit(limit).offset(offset)).map(toInstituteSummary),
+    () => countInstitutes(db, query),
+    query.page,
+    query.pageSize,
+  );
+}
+
+/** Who owns an institute for `:own` grants: its principal and first contact. `undefined` when missing. */
+export async function findInstituteOwners(db: DbOrTx, instituteId: number): Promise<OwnedResource | undefined> {
+  const [row] = await db
+    .select({ principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
+    .from(institutes)
+    .where(eq(institutes.id, instituteId));
+  return row && { ownerUserIds: [row.principal, row.firstContact] };
+}
+
+const person = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
+
+async function findPeople(db: DbOrTx, ids: (number | null)[]) {
+  const wanted = ids.filter((id): id is number => id !== null);
+  if (wanted.length === 0) return new Map<number, InstituteDetail['principal']>();
+  const rows = await db.select(person).from(users).where(inArray(users.id, wanted));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The editable contact fields, as stored (for the audit's before/after). */
+export async function findInstituteContacts(db: DbOrTx, instituteId: number) {
+  const [row] = await db
+    .select({
+      address: institutes.address,
+      postalCode: institutes.postalCode,
+      email: institutes.email,
+      certifiedEmail: institutes.certifiedEmail,
+      phone: institutes.phone,
+      website: institutes.website,
+    })
+    .from(institutes)
+    .where(eq(institutes.id, instituteId))
+    .for('update');
+  return row;
+}
+
+export async function updateInstituteContacts(db: DbOrTx, instituteId: number, changes: InstituteUpdate, now: Date): Promise<void> {
+  await db.update(institutes).set({ ...changes, updatedAt: now }).where(eq(institutes.id, instituteId));
+}
+
+/** The institute's page: data, plessi, people and the dated adhesion history. */
+export async function findInstitute(db: DbOrTx, instituteId: number): Promise<InstituteDetail | undefined> {
+  const [row] = await db
+    .select({
+      ...summaryFields,
+      ...aliased({
+        municipalityCode: institutes.municipalityCode,
+        address: institutes.address,
+        postalCode: institutes.postalCode,
+        email: institutes.email,
+        certifiedEmail: institutes.certifiedEmail,
+        phone: institutes.phone,
+        website: institutes.website,
+        principalUserId: institutes.principalUserId,
+        firstContactUserId: institutes.firstContactUserId,
+        updatedAt: institutes.updatedAt,
+      }),
+    })
+    .from(institutes)
+    .where(eq(institutes.id, instituteId));
+  if (!row) return undefined;
+  const principalId = row.principalUserId === null ? null : rowValue.int(row.principalUserId);
+  const firstContactId = row.firstContactUserId === null ? null : rowValue.int(row.firstContactUserId);
+  const [people, sites, teachers, history] = await Promise.all([
+    findPeople(db, [principalId, firstContactId]),
+    db
+      .select({
+        id: schoolSites.id,
+        ministryCode: schoolSites.ministryCode,
+        name: schoolSites.name,
+        schoolLevel: schoolSites.schoolLevel,
+        municipalityName: schoolSites.municipalityName,
+        participating: schoolSites.participating,
+      })
+      .from(schoolSites)
+      .where(eq(schoolSites.instituteId, instituteId))
+      .orderBy(schoolSites.name, schoolSites.id),
+    db
+      .select({ ...person, schoolSiteId: teacherProfiles.schoolSiteId, kind: teacherProfiles.kind, reviewState: teacherProfiles.reviewState })
+      .from(teacherProfiles)
+      .innerJoin(users, eq(users.id, teacherProfiles.userId))
+      .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
+      .where(eq(schoolSites.instituteId, instituteId))
+      .orderBy(users.lastName, users.firstName, users.id),
+    db
+      .select({
+        state: instituteAdhesionTransitions.toState,
+        at: instituteAdhesionTransitions.at,
+        note: instituteAdhesionTransitions.note,
+        actorFirst: users.firstName,
+        actorLast: users.lastName,
+      })
+      .from(instituteAdhesionTransitions)
+      .leftJoin(users, eq(users.id, instituteAdhesionTransitions.actorUserId))
+      .where(eq(instituteAdhesionTransitions.instituteId, instituteId))
+      .orderBy(desc(instituteAdhesionTransitions.at), desc(instituteAdhesionTransitions.id)),
+  ]);
+  return {
+    ...toInstituteSummary(row),
+    municipalityCode: rowValue.text(row.municipalityCode),
+    address: rowValue.textOrNull(row.address),
+    postalCode: rowValue.textOrNull(row.postalCode),
+    email: rowValue.textOrNull(row.email),
+    certifiedEmail: rowValue.textOrNull(row.certifiedEmail),
+    phone: rowValue.textOrNull(row.phone),
+    website: rowValue.textOrNull(row.website),
+    principal: (principalId !== null && people.get(principalId)) || null,
+    firstContact: (firstContactId !== null && people.get(firstContactId)) || null,
+    teachers,
+    schoolSites: sites,
+    adhesionHistory: history.map((h) => ({
+      state: h.state,
+      at: h.at.toISOString(),
+      actor: h.actorFirst ? `${h.actorFirst} ${h.actorLast}` : null,
+      note: h.note,
+    })),
+    updatedAt: rowValue.iso(row.updatedAt)!,
+  };
+}

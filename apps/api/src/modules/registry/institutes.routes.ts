@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ADHESION_STATE_LABELS, exportInstitutes, getInstitute, listInstitutes, updateInstitute, type InstituteSummary } from '@portale/shared/registry';
+import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite, changedFields } from '../../lib/audit.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { forEachBatch } from '../../lib/list.ts';
+import { requirePermission } from '../../plugins/authorization.ts';
+import * as repo from './institutes.repository.ts';
+
+export const INSTITUTE_NOT_FOUND = 'Istituto non trovato.';
+
+const EXPORT_COLUMNS: ExportColumn<InstituteSummary>[] = [
+  { header: 'Codice meccanografico', value: (r) => r.ministryCode },
+  { header: 'Denominazione', value: (r) => r.name },
+  { header: 'Tipologia', value: (r) => r.type },
+  { header: 'Statale', value: (r) => r.isStateSchool },
+  { header: 'Comune', value: (r) => r.municipalityName },
+  { header: 'Provincia', value: (r) => r.province },
+  { header: 'Regione', value: (r) => r.region },
+  { header: 'Plessi', value: (r) => r.schoolSiteCount },
+  { header: 'Stato adesione', value: (r) => ADHESION_STATE_LABELS[r.adhesionState] },
+  { header: 'Ultimo cambio di stato', value: (r) => (r.adhesionStateChangedAt ? new Date(r.adhesionStateChangedAt) : null) },
+];
+
+function instituteOf(request: FastifyRequest) {
+  const { instituteId } = request.params as { instituteId: number };
+  return repo.findInstituteOwners(request.server.db, instituteId).then((owners) => {
+    if (!owners) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
+    return owners;
+  });
+}
+
+/** The institutes of the national registry: list, export, detail and correction of contacts. */
+export async function instituteRoutes(app: FastifyInstance) {
+  registerEndpoint(app, listInstitutes, { preHandler: requirePermission('read:institute') }, (request) =>
+    repo.listInstitutes(app.db, request.query),
+  );
+
+  registerEndpoint(app, exportInstitutes, { preHandler: requirePermission('export:institute') }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const total = await repo.countInstitutes(app.db, filters);
+    return sendExport(reply, {
+      format,
+      name: 'istituti',
+      sheetName: 'Istituti',
+      columns: EXPORT_COLUMNS,
+      total,
+      today: app.clock.now(),
+      produce: (write) => forEachBatch(app.db, repo.instituteListQuery(app.db, filters), repo.toInstituteSummary, write),
+    });
+  });
+
+  registerEndpoint(app, getInstitute, { preHandler: requirePermission('read:institute', instituteOf) }, async (request) => {
+    const institute = await repo.findInstitute(app.db, request.params.instituteId);
+    if (!institute) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
+    return institute;
+  });
+
+  registerEndpoint(app, updateInstitute, { preHandler: requirePermission('update:institute', instituteOf) }, async (request) => {
+    const { instituteId } = request.params;
+    await withTransaction(app.db, async (tx) => {
+      const before = await repo.findInstituteContacts(tx, instituteId);
+      if (!before) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
+      const diff = changedFields(before, request.body);
+      if (Object.keys(diff.after).length === 0) return;
+      await repo.updateInstituteContacts(tx, instituteId, diff.after, app.clock.now());
+      await auditWrite(tx, request, { action: 'institute.updated', entity: 'institute', entityId: instituteId, ...diff });
+    });
+    return (await repo.findInstitute(app.db, instituteId))!;
+  });
+}

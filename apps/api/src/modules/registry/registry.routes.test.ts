@@ -1,0 +1,220 @@
+import ExcelJS from 'exceljs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InstituteDetailSchema, InstituteListResponseSchema, SchoolSiteDetailSchema, SchoolSiteListResponseSchema } from '@portale/shared/registry';
+import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../../test/http-client.ts';
+
+let t: TestApp;
+const clients = new Map<string, ApiClient>();
+const as = (email: string) => clients.get(email)!;
+const staff = () => as('sylla@demo.test');
+
+async function scalar(query: ReturnType<typeof sql>): Promise<number> {
+  const result = (await t.database.db.execute(query)) as unknown as { rows: { n: number | string }[] };
+  return Number(result.rows[0]!.n);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { registry: 'sample' });
+  for (const account of DEMO_ACCOUNTS) {
+    const client = new ApiClient(t, nextIp());
+    expect((await client.login(account.email)).statusCode, account.email).toBe(200);
+    clients.set(account.email, client);
+  }
+}, 120_000);
+afterAll(() => t.close());
+
+const READERS = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test']);
+
+describe('who may read the registry', () => {
+  const endpoints = ['/api/institutes', '/api/school-sites', '/api/institutes/export?format=csv&region=Lombardia', '/api/school-sites/export?format=csv&province=PV'];
+  for (const url of endpoints) {
+    it(`${url}: staff 200, guest 401, every other account 403`, async () => {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      for (const account of DEMO_ACCOUNTS) {
+        const res = await as(account.email).get(url);
+        // Accounts that must change the password or verify contacts get the 403 of the portal conditions.
+        expect(res.statusCode, account.email).toBe(READERS.has(account.email) ? 200 : 403);
+      }
+    });
+  }
+
+  it('a principal reads their own institute and not another one, and may not edit it', async () => {
+    const principal = as('dirigente@demo.test');
+    const me = (await principal.get('/api/auth/me')).json<{ user: { id: number } }>().user;
+    const own = await scalar(sql`select id as n from institutes where principal_user_id = ${me.id}`);
+    const other = await scalar(sql`select id as n from institutes where principal_user_id is distinct from ${me.id} and first_contact_user_id is distinct from ${me.id} order by id limit 1`);
+    expect((await principal.get(`/api/institutes/${own}`)).statusCode).toBe(200);
+    expect((await principal.get(`/api/institutes/${other}`)).statusCode).toBe(403);
+    expect((await principal.send('PATCH', `/api/institutes/${own}`, { payload: { phone: '06 1234567' } })).statusCode).toBe(403);
+    expect((await as('insegnante@demo.test').get(`/api/institutes/${own}`)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/institutes', () => {
+  it('answers the whole registry total and the first page sorted by name', async () => {
+    const res = await staff().get('/api/institutes');
+    expect(res.statusCode).toBe(200);
+    const body = InstituteListResponseSchema.parse(res.json());
+    expect(body.total).toBe(await scalar(sql`select count(*)::int as n from institutes`));
+    expect(body.items).toHaveLength(25);
+    const names = body.items.map((i) => i.name);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
+  it('filters by region, province, state school, level and adhesion state like SQL does', async () => {
+    const cases: [string, ReturnType<typeof sql>][] = [
+      ['province=PV', sql`select count(*)::int as n from institutes where province = 'PV'`],
+      ['region=Lazio&stateSchool=false', sql`select count(*)::int as n from institutes where region = 'Lazio' and not is_state_school`],
+      ['level=infanzia&province=RM', sql`select count(*)::int as n from institutes i where province = 'RM' and exists (select 1 from school_sites s where s.institute_id = i.id and s.school_level = 'infanzia')`],
+      ['adhesionState=adesione_firmata', sql`select count(*)::int as n from institutes where adhesion_state = 'adesione_firmata'`],
+    ];
+    for (const [query, expected] of cases) {
+      const body = InstituteListResponseSchema.parse((await staff().get(`/api/institutes?${query}`)).json());
+      expect(body.total, query).toBe(await scalar(expected));
+      expect(body.total, query).toBeGreaterThan(0);
+    }
+  });
+
+  it('sorts descending by any whitelisted column and pages without overlap', async () => {
+    const first = InstituteListResponseSchema.parse((await staff().get('/api/institutes?sort=-municipalityName&pageSize=50')).json());
+    const second = InstituteListResponseSchema.parse((await staff().get('/api/institutes?sort=-municipalityName&pageSize=50&page=2')).json());
+    const towns = first.items.map((i) => i.municipalityName);
+    expect(towns).toEqual([...towns].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+    const ids = new Set(first.items.map((i) => i.id));
+    expect(second.items.some((i) => ids.has(i.id))).toBe(false);
+    const bySites = InstituteListResponseSchema.parse((await staff().get('/api/institutes?sort=-schoolSiteCount')).json());
+    expect(bySites.items[0]!.schoolSiteCount).toBeGreaterThanOrEqual(bySites.items[1]!.schoolSiteCount);
+  });
+
+  it('finds by code (exact code first), by name words and without accents', async () => {
+    const code = (await t.database.db.execute(sql`select ministry_code as c from institutes where province = 'PV' order by ministry_code limit 1`)) as unknown as { rows: { c: string }[] };
+    const byCode = InstituteListResponseSchema.parse((await staff().get(`/api/institutes?q=${code.rows[0]!.c.toLowerCase()}`)).json());
+    expect(byCode.items[0]!.ministryCode).toBe(code.rows[0]!.c);
+    const accented = (await t.database.db.execute(sql`select municipality_name as m from institutes where municipality_name ~ '[àèéìòù]' limit 1`)) as unknown as { rows: { m: string }[] };
+    const town = accented.rows[0]!.m;
+    const plain = town.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+    const found = InstituteListResponseSchema.parse((await staff().get(`/api/institutes?q=${encodeURIComponent(plain)}`)).json());
+    expect(found.items.map((i) => i.municipalityName)).toContain(town);
+    // Every word must match, in any order, in name, municipality or code.
+    const words = InstituteListResponseSchema.parse((await staff().get('/api/institutes?q=pavia%20ic')).json());
+    expect(words.total).toBeGreaterThan(0);
+    for (const item of words.items) {
+      const text = `${item.name} ${item.municipalityName} ${item.ministryCode}`.toLowerCase();
+      expect(text).toContain('pavia');
+      expect(text).toContain('ic');
+    }
+  });
+
+  it('answers bad input with a 422 in Italian or an empty page, never a 500', async () => {
+    const refused = ['region=Atlantide', 'sort=password', 'pageSize=1000', 'page=0', 'page=abc', `q=${'x'.repeat(10_000)}`, 'stateSchool=forse', 'level=universita'];
+    for (const query of refused) {
+      const res = await staff().get(`/api/institutes?${query}`);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json<{ message: string }>().message, query).toMatch(/non sono validi/);
+    }
+    const tricky = ["q=' or 1=1 --", 'q=%25_%5C', 'q=%F0%9F%8F%AB', 'page=99999'];
+    for (const query of tricky) {
+      const res = await staff().get(`/api/institutes?${query}`);
+      expect(res.statusCode, query).toBe(200);
+      expect(res.json<{ items: unknown[] }>().items, query).toEqual([]);
+    }
+  });
+});
+
+describe('GET/PATCH /api/institutes/:instituteId', () => {
+  it('is 404 in Italian for an unknown or malformed id', async () => {
+    for (const id of ['999999999', 'abc', '0', '-1', '1.5', '99999999999999999999']) {
+      const res = await staff().get(`/api/institutes/${id}`);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json<{ message: string }>().message, id).toMatch(/non (trovato|esiste)/);
+    }
+  });
+
+  it('shows the data, plessi, people and history, and audits a correction with before and after', async () => {
+    const id = await scalar(sql`select id as n from institutes where principal_user_id is not null order by id limit 1`);
+    const detail = InstituteDetailSchema.parse((await staff().get(`/api/institutes/${id}`)).json());
+    expect(detail.principal).not.toBeNull();
+    expect(detail.schoolSites.length).toBe(detail.schoolSiteCount);
+
+    const bad = await staff().send('PATCH', `/api/institutes/${id}`, { payload: { email: 'non-una-mail', postalCode: '123' } });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors)).toEqual(expect.arrayContaining(['email', 'postalCode']));
+    expect((await staff().send('PATCH', `/api/institutes/${id}`, { payload: { ministryCode: 'XX' } })).statusCode).toBe(422);
+
+    const res = await staff().send('PATCH', `/api/institutes/${id}`, { payload: { email: ' Segreteria@Scuola.EDU.it ', phone: '06 1234567' } });
+    expect(res.statusCode).toBe(200);
+    const updated = InstituteDetailSchema.parse(res.json());
+    expect(updated.email).toBe('segreteria@scuola.edu.it');
+    expect(updated.phone).toBe('06 1234567');
+
+    const audit = (await staff().get(`/api/audit?entity=institute&entityId=${id}`)).json<{ items: { action: string; before: Record<string, unknown>; after: Record<string, unknown>; actor: { email: string } }[] }>();
+    expect(audit.items[0]).toMatchObject({ action: 'institute.updated', after: { email: 'segreteria@scuola.edu.it', phone: '06 1234567' }, actor: { email: 'sylla@demo.test' } });
+    expect(audit.items[0]!.before).toHaveProperty('phone', null);
+
+    // The same values again change nothing and add no audit row.
+    await staff().send('PATCH', `/api/institutes/${id}`, { payload: { phone: '06 1234567' } });
+    const again = (await staff().get(`/api/audit?entity=institute&entityId=${id}`)).json<{ total: number }>();
+    expect(again.total).toBe(audit.items.length);
+  });
+});
+
+describe('exports', () => {
+  it('CSV: BOM, semicolons, one row per matching institute', async () => {
+    const res = await staff().get('/api/institutes/export?format=csv&province=PV');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="istituti-\d{4}-\d{2}-\d{2}\.csv"/);
+    const total = await scalar(sql`select count(*)::int as n from institutes where province = 'PV'`);
+    expect(res.headers['x-total-count']).toBe(String(total));
+    expect(res.body.startsWith('\uFEFFCodice meccanografico;Denominazione;')).toBe(true);
+    const lines = res.body.trim().split('\r\n');
+    expect(lines.length - 1).toBe(total);
+  });
+
+  it('XLSX: a real workbook with the header and every school site of the filter', async () => {
+    const res = await staff().get('/api/school-sites/export?format=xlsx&province=PV&level=primaria');
+    expect(res.statusCode).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Plessi')!;
+    const total = await scalar(sql`select count(*)::int as n from school_sites where province = 'PV' and school_level = 'primaria'`);
+    expect(sheet.rowCount - 1).toBe(total);
+    expect(sheet.getRow(1).getCell(1).value).toBe('Codice meccanografico');
+  });
+
+  it('refuses an unknown format', async () => {
+    expect((await staff().get('/api/institutes/export?format=pdf')).statusCode).toBe(422);
+  });
+});
+
+describe('GET/PATCH /api/school-sites', () => {
+  it('lists, filters by participation and institute, and edits with audit', async () => {
+    const list = SchoolSiteListResponseSchema.parse((await staff().get('/api/school-sites?province=RM&level=primaria&sort=-name')).json());
+    expect(list.total).toBe(await scalar(sql`select count(*)::int as n from school_sites where province = 'RM' and school_level = 'primaria'`));
+    const site = list.items[0]!;
+    const ofInstitute = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?instituteId=${site.instituteId}`)).json());
+    expect(ofInstitute.items.every((s) => s.instituteId === site.instituteId)).toBe(true);
+
+    const res = await staff().send('PATCH', `/api/school-sites/${site.id}`, { payload: { participating: true, address: 'Via Roma 1' } });
+    expect(res.statusCode).toBe(200);
+    expect(SchoolSiteDetailSchema.parse(res.json())).toMatchObject({ participating: true, address: 'Via Roma 1' });
+    const participating = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?participating=true&instituteId=${site.instituteId}`)).json());
+    expect(participating.items.map((s) => s.id)).toContain(site.id);
+    const audit = (await staff().get(`/api/audit?entity=school-site&entityId=${site.id}`)).json<{ items: { after: unknown }[] }>();
+    expect(audit.items[0]!.after).toEqual({ participating: true, address: 'Via Roma 1' });
+    expect((await staff().send('PATCH', `/api/school-sites/${site.id}`, { payload: { name: 'x' } })).statusCode).toBe(422);
+    expect((await as('utenti@demo.test').send('PATCH', `/api/school-sites/${site.id}`, { payload: { participating: false } })).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/audit', () => {
+  it('is for staff and user.index only, and validates its query', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/audit?entity=institute&entityId=1' })).statusCode).toBe(401);
+    expect((await as('insegnante@demo.test').get('/api/audit?entity=institute&entityId=1')).statusCode).toBe(403);
+    expect((await as('utenti@demo.test').get('/api/audit?entity=user&entityId=1')).statusCode).toBe(200);
+    expect((await staff().get('/api/audit?entity=password&entityId=1')).statusCode).toBe(422);
+  });
+});

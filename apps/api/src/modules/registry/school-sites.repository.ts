@@ -1,0 +1,169 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { OwnedResource } from '@portale/shared/auth';
+import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
+import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+
+type Filters = Omit<SchoolSiteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: SchoolSiteListQuery['sort'] };
+
+const summaryFields = aliased({
+  id: schoolSites.id,
+  ministryCode: schoolSites.ministryCode,
+  name: schoolSites.name,
+  schoolLevel: schoolSites.schoolLevel,
+  typeLabel: schoolSites.typeLabel,
+  region: schoolSites.region,
+  province: schoolSites.province,
+  municipalityName: schoolSites.municipalityName,
+  participating: schoolSites.participating,
+  instituteId: schoolSites.instituteId,
+  instituteCode: institutes.ministryCode,
+  instituteName: institutes.name,
+  isStateSchool: institutes.isStateSchool,
+  adhesionState: institutes.adhesionState,
+});
+
+const SORT_COLUMNS = {
+  name: schoolSites.name,
+  ministryCode: schoolSites.ministryCode,
+  municipalityName: schoolSites.municipalityName,
+  province: schoolSites.province,
+  region: schoolSites.region,
+  schoolLevel: schoolSites.schoolLevel,
+  instituteName: institutes.name,
+  adhesionState: institutes.adhesionState,
+};
+
+export function toSchoolSiteSummary(row: Record<string, unknown>): SchoolSiteSummary {
+  return {
+    id: rowValue.int(row.id),
+    ministryCode: rowValue.text(row.ministryCode),
+    name: rowValue.text(row.name),
+    schoolLevel: row.schoolLevel as SchoolSiteSummary['schoolLevel'],
+    typeLabel: rowValue.text(row.typeLabel),
+    region: rowValue.text(row.region),
+    province: rowValue.text(row.province),
+    municipalityName: rowValue.text(row.municipalityName),
+    participating: rowValue.bool(row.participating),
+    instituteId: rowValue.int(row.instituteId),
+    instituteCode: rowValue.text(row.instituteCode),
+    instituteName: rowValue.text(row.instituteName),
+    isStateSchool: rowValue.bool(row.isStateSchool),
+    adhesionState: row.adhesionState as SchoolSiteSummary['adhesionState'],
+  };
+}
+
+function whereOf(filters: Filters): SQL | undefined {
+  return and(
+    searchCondition(schoolSites.searchText, filters.q),
+    filters.region ? eq(schoolSites.region, filters.region) : undefined,
+    filters.province ? eq(schoolSites.province, filters.province) : undefined,
+    filters.level ? eq(schoolSites.schoolLevel, filters.level) : undefined,
+    filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
+    filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, filters.stateSchool),
+    filters.participating === undefined ? undefined : eq(schoolSites.participating, filters.participating),
+    filters.instituteId ? eq(schoolSites.instituteId, filters.instituteId) : undefined,
+  );
+}
+
+function orderOf(filters: Filters): SQL[] {
+  if (!filters.sort && filters.q) return [...searchRank(schoolSites.ministryCode, schoolSites.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, schoolSites.id)];
+  return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, schoolSites.id);
+}
+
+/** The filtered, sorted query of the list and of its export. */
+export function schoolSiteListQuery(db: DbOrTx, filters: Filters) {
+  return db
+    .select(summaryFields)
+    .from(schoolSites)
+    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
+    .where(whereOf(filters))
+    .orderBy(...orderOf(filters));
+}
+
+export async function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> {
+  const [row] = await db
+    .select({ n: countAll })
+    .from(schoolSites)
+    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
+    .where(whereOf(filters));
+  return row?.n ?? 0;
+}
+
+export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise<Page<SchoolSiteSummary>> {
+  return paginate(
+    async (limit, offset) => (await schoolSiteListQuery(db, query).limit(limit).offset(offset)).map(toSchoolSiteSummary),
+    () => countSchoolSites(db, query),
+    query.page,
+    query.pageSize,
+  );
+}
+
+/** Owners of a plesso for `:own` grants: its detector and its institute's principal and first contact. */
+export async function findSchoolSiteOwners(db: DbOrTx, siteId: number): Promise<OwnedResource | undefined> {
+  const [row] = await db
+    .select({ detector: schoolSites.detectorUserId, principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
+    .from(schoolSites)
+    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
+    .where(eq(schoolSites.id, siteId));
+  return row && { ownerUserIds: [row.detector, row.principal, row.firstContact] };
+}
+
+export async function findSchoolSiteEditable(db: DbOrTx, siteId: number) {
+  const [row] = await db
+    .select({ name: schoolSites.name, address: schoolSites.address, postalCode: schoolSites.postalCode, participating: schoolSites.participating })
+    .from(schoolSites)
+    .where(eq(schoolSites.id, siteId))
+    .for('update');
+  return row;
+}
+
+export async function updateSchoolSiteFields(db: DbOrTx, siteId: number, changes: SchoolSiteUpdate, now: Date): Promise<void> {
+  await db.update(schoolSites).set({ ...changes, updatedAt: now }).where(eq(schoolSites.id, siteId));
+}
+
+const person = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
+
+export async function findSchoolSite(db: DbOrTx, siteId: number): Promise<SchoolSiteDetail | undefined> {
+  const [row] = await db
+    .select({
+      ...summaryFields,
+      ...aliased({
+        municipalityCode: schoolSites.municipalityCode,
+        address: schoolSites.address,
+        postalCode: schoolSites.postalCode,
+        latitude: schoolSites.latitude,
+        longitude: schoolSites.longitude,
+        detectorUserId: schoolSites.detectorUserId,
+        updatedAt: schoolSites.updatedAt,
+      }),
+    })
+    .from(schoolSites)
+    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
+    .where(eq(schoolSites.id, siteId));
+  if (!row) return undefined;
+  const detectorId = row.detectorUserId === null ? null : rowValue.int(row.detectorUserId);
+  const [detector, teachers] = await Promise.all([
+    detectorId === null ? Promise.resolve([]) : db.select(person).from(users).where(eq(users.id, detectorId)),
+    db
+      .select({ ...person, kind: teacherProfiles.kind, reviewState: teacherProfiles.reviewState })
+      .from(teacherProfiles)
+      .innerJoin(users, eq(users.id, teacherProfiles.userId))
+      .where(eq(teacherProfiles.schoolSiteId, siteId))
+      .orderBy(users.lastName, users.firstName, users.id),
+  ]);
+  const number = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    ...toSchoolSiteSummary(row),
+    municipalityCode: rowValue.text(row.municipalityCode),
+    address: rowValue.textOrNull(row.address),
+    postalCode: rowValue.textOrNull(row.postalCode),
+    latitude: number(row.latitude),
+    longitude: number(row.longitude),
+    detector: detector[0] ?? null,
+    teachers,
+    updatedAt: rowValue.iso(row.updatedAt)!,
+  };
+}
+

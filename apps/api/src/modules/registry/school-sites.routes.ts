@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS, exportSchoolSites, getSchoolSite, listSchoolSites, updateSchoolSite, type SchoolSiteSummary } from '@portale/shared/registry';
+import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite, changedFields } from '../../lib/audit.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { forEachBatch } from '../../lib/list.ts';
+import { requirePermission } from '../../plugins/authorization.ts';
+import * as repo from './school-sites.repository.ts';
+
+export const SCHOOL_SITE_NOT_FOUND = 'Plesso non trovato.';
+
+const EXPORT_COLUMNS: ExportColumn<SchoolSiteSummary>[] = [
+  { header: 'Codice meccanografico', value: (r) => r.ministryCode },
+  { header: 'Denominazione', value: (r) => r.name },
+  { header: 'Grado', value: (r) => SCHOOL_LEVEL_LABELS[r.schoolLevel] },
+  { header: 'Tipologia', value: (r) => r.typeLabel },
+  { header: 'Comune', value: (r) => r.municipalityName },
+  { header: 'Provincia', value: (r) => r.province },
+  { header: 'Regione', value: (r) => r.region },
+  { header: 'Codice istituto', value: (r) => r.instituteCode },
+  { header: 'Istituto', value: (r) => r.instituteName },
+  { header: 'Statale', value: (r) => r.isStateSchool },
+  { header: 'Partecipa', value: (r) => r.participating },
+  { header: 'Stato adesione istituto', value: (r) => ADHESION_STATE_LABELS[r.adhesionState] },
+];
+
+function schoolSiteOf(request: FastifyRequest) {
+  const { siteId } = request.params as { siteId: number };
+  return repo.findSchoolSiteOwners(request.server.db, siteId).then((owners) => {
+    if (!owners) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
+    return owners;
+  });
+}
+
+/** The plessi of the national registry: list, export, detail and corrections. */
+export async function schoolSiteRoutes(app: FastifyInstance) {
+  registerEndpoint(app, listSchoolSites, { preHandler: requirePermission('read:school-site') }, (request) =>
+    repo.listSchoolSites(app.db, request.query),
+  );
+
+  registerEndpoint(app, exportSchoolSites, { preHandler: requirePermission('export:school-site') }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const total = await repo.countSchoolSites(app.db, filters);
+    return sendExport(reply, {
+      format,
+      name: 'plessi',
+      sheetName: 'Plessi',
+      columns: EXPORT_COLUMNS,
+      total,
+      today: app.clock.now(),
+      produce: (write) => forEachBatch(app.db, repo.schoolSiteListQuery(app.db, filters), repo.toSchoolSiteSummary, write),
+    });
+  });
+
+  registerEndpoint(app, getSchoolSite, { preHandler: requirePermission('read:school-site', schoolSiteOf) }, async (request) => {
+    const site = await repo.findSchoolSite(app.db, request.params.siteId);
+    if (!site) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
+    return site;
+  });
+
+  registerEndpoint(app, updateSchoolSite, { preHandler: requirePermission('update:school-site', schoolSiteOf) }, async (request) => {
+    const { siteId } = request.params;
+    await withTransaction(app.db, async (tx) => {
+      const before = await repo.findSchoolSiteEditable(tx, siteId);
+      if (!before) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
+      const diff = changedFields(before, request.body);
+      if (Object.keys(diff.after).length === 0) return;
+      await repo.updateSchoolSiteFields(tx, siteId, diff.after, app.clock.now());
+      await auditWrite(tx, request, { action: 'school-site.updated', entity: 'school-site', entityId: siteId, ...diff });
+    });
+    return (await repo.findSchoolSite(app.db, siteId))!;
+  });
+}
