@@ -16,6 +16,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { auditRoutes } from './modules/registry/audit.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { instituteRoutes } from './modules/registry/institutes.routes.ts';
 import { schoolSiteRoutes } from './modules/registry/school-sites.routes.ts';
 import { consentRoutes } from './modules/public/consent.routes.ts';
@@ -80,6 +81,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(instituteRoutes);
   await app.register(schoolSiteRoutes);
   await app.register(auditRoutes);
+  await app.register(dashboardRoutes);
   await app.register(publicRoutes);
   await app.register(contactRoutes);
   await app.register(consentRoutes);

@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm';
+import { ADHESION_STATES, TEACHER_REVIEW_STATES } from '@portale/shared/registry';
+import type { DashboardSummary } from '@portale/shared/dashboard';
+import { institutes, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+import { countAll } from '../../lib/list.ts';
+
+function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: number }[]): Record<K, number> {
+  const counts = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  for (const row of rows) if (row.key in counts) counts[row.key as K] = row.n;
+  return counts;
+}
+
+/** Live counts straight from the data (no counters that could drift). */
+export async function summarise(db: DbOrTx, now: Date): Promise<DashboardSummary> {
+  const [byState, sites, byReview] = await Promise.all([
+    db.select({ key: institutes.adhesionState, n: countAll }).from(institutes).groupBy(institutes.adhesionState),
+    db
+      .select({ total: countAll, participating: sql<number>`count(*) filter (where ${schoolSites.participating})::int` })
+      .from(schoolSites),
+    db.select({ key: teacherProfiles.reviewState, n: countAll }).from(teacherProfiles).groupBy(teacherProfiles.reviewState),
+  ]);
+  const institutesByAdhesionState = countsBy(ADHESION_STATES, byState);
+  const teachersByReviewState = countsBy(TEACHER_REVIEW_STATES, byReview);
+  return {
+    institutesTotal: Object.values(institutesByAdhesionState).reduce((a, b) => a + b, 0),
+    institutesByAdhesionState,
+    schoolSitesTotal: sites[0]?.total ?? 0,
+    participatingSchoolSites: sites[0]?.participating ?? 0,
+    teachersTotal: Object.values(teachersByReviewState).reduce((a, b) => a + b, 0),
+    teachersByReviewState,
+    awaitingReview: { adesioni: institutesByAdhesionState.adesione_firmata, insegnanti: teachersByReviewState.in_attesa },
+    at: now.toISOString(),
+  };
+}
