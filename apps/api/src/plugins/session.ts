@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { findAuthUser, type AuthUser } from '../modules/auth/session-user.repository.ts';
-import { resolveAccessToken, touchSession } from '../modules/auth/tokens.repository.ts';
+import type { AuthUser } from '../modules/auth/session-user.repository.ts';
+import { authenticateAccessToken } from '../modules/auth/tokens.repository.ts';
 
 export interface AuthContext {
   user: AuthUser;
@@ -17,18 +17,18 @@ export function bearerOf(request: FastifyRequest): string | undefined {
   return match?.[1]?.trim();
 }
 
-/** Resolves the bearer token of every request into `request.auth` (null for guests). */
+/**
+ * Resolves the bearer token of every request into `request.auth` (null for guests) with one
+ * database statement and no cache, so a logout, a revocation, a suspension or a change of roles
+ * applies to the very next request.
+ */
 export const session = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     const bearer = bearerOf(request);
     if (!bearer) return;
-    const now = app.clock.now();
-    const token = await resolveAccessToken(app.db, bearer, now);
-    if (!token) return;
-    const user = await findAuthUser(app.db, token.userId);
-    if (!user || user.status !== 'active') return;
-    await touchSession(app.db, token, now);
-    request.auth = { user, sessionId: token.sessionId, tokenId: token.tokenId };
+    const found = await authenticateAccessToken(app.db, bearer, app.clock.now());
+    if (!found) return;
+    request.auth = { user: found.user, sessionId: found.sessionId, tokenId: found.tokenId };
   });
 });
