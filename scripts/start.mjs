@@ -4,6 +4,7 @@
 // (WEB_ORIGIN, CORS with credentials) and the web calls the API origin (API_ORIGIN). The URLs are
 // announced only once both servers answer.
 import { spawn, spawnSync } from 'node:child_process';
+import { get } from 'node:http';
 
 const dev = process.argv.includes('--dev');
 const portOf = (origin) => {
@@ -47,15 +48,17 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
-async function answers(url) {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
+// One connection per poll (`agent: false`, Connection: close): an idle keep-alive socket held here
+// would delay the servers' shutdown.
+const answers = (url) =>
+  new Promise((resolve) => {
+    const request = get(url, { agent: false, timeout: 2_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode >= 200 && response.statusCode < 300);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(false));
+  });
 
 async function announceWhenReady(started) {
   const ready = { api: false, web: false };

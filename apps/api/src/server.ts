@@ -6,7 +6,7 @@ import { createMailTransport, createSmsTransport } from './modules/messages/mess
 import { OutboxWorker } from './modules/messages/outbox.worker.ts';
 import { systemClock } from './lib/clock.ts';
 
-const formatCount = new Intl.NumberFormat('it-IT').format;
+const formatCount = new Intl.NumberFormat('it-IT', { useGrouping: 'always' }).format;
 /** Progress of the first registry load, in plain words (e.g. "12.000 / 63.109 righe caricate"). */
 const printRegistryProgress = (loaded: number, total: number) =>
   console.log(
