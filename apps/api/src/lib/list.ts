@@ -33,10 +33,13 @@ export interface SortSpec<K extends string> {
   direction: 'asc' | 'desc';
 }
 
-/** ORDER BY for a whitelisted sort key, with the id as tie-breaker so pages never overlap. */
+/**
+ * ORDER BY for a whitelisted sort key, with the id as tie-breaker so pages never overlap. The id
+ * follows the direction, so that a (column, id) index serves both directions.
+ */
 export function orderByOf<K extends string>(sort: SortSpec<K>, columns: Record<K, AnyColumn | SQL>, id: AnyColumn): SQL[] {
-  const expr = columns[sort.column];
-  return [sort.direction === 'desc' ? sql`${expr} desc nulls last` : sql`${expr} asc nulls last`, asc(id)];
+  const by = sort.direction === 'desc' ? desc : asc;
+  return [by(columns[sort.column]), by(id)];
 }
 
 export interface Page<T> {

@@ -48,6 +48,7 @@ export const institutes = pgTable(
   },
   (t) => [
     index('institutes_region_name_idx').on(t.region, t.name, t.id),
+    index('institutes_name_idx').on(t.name, t.id),
     index('institutes_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('institutes_adhesion_state_idx').on(t.adhesionState),
     index('institutes_principal_idx').on(t.principalUserId),
@@ -84,6 +85,7 @@ export const schoolSites = pgTable(
   (t) => [
     index('school_sites_institute_idx').on(t.instituteId),
     index('school_sites_region_name_idx').on(t.region, t.name, t.id),
+    index('school_sites_name_idx').on(t.name, t.id),
     index('school_sites_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('school_sites_level_idx').on(t.schoolLevel, t.instituteId),
     index('school_sites_detector_idx').on(t.detectorUserId),

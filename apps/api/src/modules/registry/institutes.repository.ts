@@ -74,8 +74,13 @@ export function instituteListQuery(db: DbOrTx, filters: Filters) {
   return db.select(summaryFields).from(institutes).where(whereOf(filters)).orderBy(...orderOf(filters));
 }
 
+/** The count of the same filters (the list's `total` and the export's row count). */
+export function instituteCountQuery(db: DbOrTx, filters: Filters) {
+  return db.select({ n: countAll }).from(institutes).where(whereOf(filters));
+}
+
 export async function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(institutes).where(whereOf(filters));
+  const [row] = await instituteCountQuery(db, filters);
   return row?.n ?? 0;
 }
 

@@ -82,12 +82,16 @@ export function schoolSiteListQuery(db: DbOrTx, filters: Filters) {
     .orderBy(...orderOf(filters));
 }
 
+/** The count of the same filters (the list's `total` and the export's row count). */
+export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
+  // Every plesso has its institute (NOT NULL foreign key): join only when a filter reads the institute.
+  const needsInstitute = filters.adhesionState !== undefined || filters.stateSchool !== undefined;
+  const base = db.select({ n: countAll }).from(schoolSites);
+  return (needsInstitute ? base.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : base).where(whereOf(filters));
+}
+
 export async function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> {
-  const [row] = await db
-    .select({ n: countAll })
-    .from(schoolSites)
-    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
-    .where(whereOf(filters));
+  const [row] = await schoolSiteCountQuery(db, filters);
   return row?.n ?? 0;
 }
 
