@@ -1,23 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { SEARCH_TRANSLATE_FROM, SEARCH_TRANSLATE_TO } from '@portale/shared/lists';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { users } from './users.ts';
-import { id, ts } from './columns.ts';
+import { id, searchText, ts } from './columns.ts';
 
 const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 
 export { ADHESION_STATES };
-
-/** Normalised search text (shared `normaliseSearch`): name, municipality and code in one trigram-indexed column. */
-const searchText = (...columns: string[]) =>
-  text('search_text')
-    .notNull()
-    .generatedAlwaysAs(
-      sql.raw(
-        `lower(translate(${columns.map((c) => `coalesce(${c}, '')`).join(" || ' ' || ")}, '${SEARCH_TRANSLATE_FROM.replace(/'/g, "''")}', '${SEARCH_TRANSLATE_TO}'))`,
-      ),
-    );
 
 /** Istituto: an institution of the national registry (codice meccanografico = ministryCode). */
 export const institutes = pgTable(

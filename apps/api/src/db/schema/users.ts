@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, ts } from './columns.ts';
-
+import { id, searchText, ts } from './columns.ts';
 
 export const users = pgTable(
   'users',
@@ -18,10 +17,15 @@ export const users = pgTable(
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     status: text('status', { enum: ['active', 'suspended'] }).notNull().default('active'),
     lastLoginAt: ts('last_login_at'),
+    /** First name, last name and e-mail, normalised, for the staff lists' search. */
+    searchText: searchText('first_name', 'last_name', 'email'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    index('users_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
 );
 
 export const roles = pgTable('roles', {

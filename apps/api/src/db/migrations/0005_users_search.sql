@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(translate(coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(email, ''), 'ÀÁÂÃÄÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜÇÑàáâãäèéêëìíîïòóôõöùúûüçñ''’`', 'aaaaaeeeeiiiiooooouuuucnaaaaaeeeeiiiiooooouuuucn   '))) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "users_search_trgm_idx" ON "users" USING gin ("search_text" gin_trgm_ops);
