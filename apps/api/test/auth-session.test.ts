@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { TokenResponseSchema } from '@portale/shared/auth';
 import { AUTH_COOKIES, AUTH_PATHS, ERROR_MESSAGES } from '@portale/shared/http';
 import { accessTokens, auditLog, authSessions } from '../src/db/schema/index.ts';
+import { REFRESH_REUSE_GRACE_MS } from '../src/modules/auth/tokens.repository.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp, setCookieLine } from './http-client.ts';
 
@@ -52,6 +53,7 @@ describe('POST /api/auth/refresh', () => {
     const attacker = new ApiClient(t, nextIp());
     for (const { name, value, path } of c.jar.values()) attacker.setCookie(name, value, path);
     attacker.setCookie(AUTH_COOKIES.refreshToken, stolen, '/');
+    t.clock.advance(REFRESH_REUSE_GRACE_MS + 1000); // past the window that lets concurrent refreshes through
     const reuse = await attacker.refresh();
     expect(reuse.statusCode).toBe(401);
     expect(reuse.json()).toEqual({ statusCode: 401, code: 'unauthenticated', message: ERROR_MESSAGES.unauthenticated });

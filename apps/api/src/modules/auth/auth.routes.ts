@@ -109,6 +109,9 @@ export async function authRoutes(app: FastifyInstance) {
         clearRefreshCookie(reply);
         throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
       }
+      if (result.concurrent) {
+        await app.audit({ action: 'auth.refresh.concurrent', actorUserId: result.userId, entity: 'session', entityId: result.tokens.sessionId, ip: request.ip });
+      }
       setRefreshCookie(reply, result.tokens.refreshToken);
       return tokenBody(result.tokens.accessToken, result.tokens.accessExpiresAt);
     },

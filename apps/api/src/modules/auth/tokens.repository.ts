@@ -122,14 +122,23 @@ export async function revokeSession(db: Db, sessionId: number, reason: string, n
     .where(and(eq(accessTokens.sessionId, sessionId), isNull(accessTokens.revokedAt)));
 }
 
+/**
+ * How long a refresh token that has just been rotated may be presented again without being taken
+ * for a stolen copy: two tabs restoring the session at once, or a retry after a lost response.
+ * Such a late caller gets a fresh pair in the same family; after the window, reuse revokes it.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
 export type RotationResult =
-  | { kind: 'rotated'; userId: number; tokens: IssuedTokens }
+  | { kind: 'rotated'; userId: number; tokens: IssuedTokens; concurrent: boolean }
   | { kind: 'reused'; userId: number; sessionId: number }
   | { kind: 'invalid' };
 
 /**
- * Rotates a refresh token: single use; a second use of the same token revokes its family.
- * The conditional update makes two concurrent uses race safely: only one wins.
+ * Rotates a refresh token: single use; a second use of the same token revokes its family, except
+ * within REFRESH_REUSE_GRACE_MS of the first use (`concurrent: true`), which gets a fresh access
+ * and refresh token of the same live family (same session, same absolute end). The conditional
+ * update decides which of two simultaneous uses rotates; the other is such a concurrent use.
  */
 export async function rotateRefreshToken(
   db: Db,
@@ -149,13 +158,20 @@ export async function rotateRefreshToken(
     .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
     .where(eq(refreshTokens.tokenHash, sha256(token)));
   if (!row || row.revokedAt || row.expiresAt <= input.now) return { kind: 'invalid' };
-  if (row.usedAt) return { kind: 'reused', userId: row.userId, sessionId: row.sessionId };
-  const claimed = await db
-    .update(refreshTokens)
-    .set({ usedAt: input.now })
-    .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt)))
-    .returning({ id: refreshTokens.id });
-  if (claimed.length === 0) return { kind: 'reused', userId: row.userId, sessionId: row.sessionId };
+  let concurrent = false;
+  if (row.usedAt) {
+    const sinceFirstUse = input.now.getTime() - row.usedAt.getTime();
+    if (sinceFirstUse > REFRESH_REUSE_GRACE_MS) return { kind: 'reused', userId: row.userId, sessionId: row.sessionId };
+    concurrent = true;
+  } else {
+    const claimed = await db
+      .update(refreshTokens)
+      .set({ usedAt: input.now })
+      .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt)))
+      .returning({ id: refreshTokens.id });
+    // Lost the race to a request that rotated this token a moment ago.
+    concurrent = claimed.length === 0;
+  }
   // A refreshed access token never outlives the family's absolute lifetime.
   const familySeconds = Math.floor((row.expiresAt.getTime() - input.now.getTime()) / 1000);
   const access = await issueAccessToken(db, row.sessionId, row.userId, input.now, Math.min(input.accessTtl, familySeconds));
@@ -164,6 +180,7 @@ export async function rotateRefreshToken(
   return {
     kind: 'rotated',
     userId: row.userId,
+    concurrent,
     tokens: { sessionId: row.sessionId, accessToken: access.token, accessExpiresAt: access.expiresAt, refreshToken },
   };
 }
