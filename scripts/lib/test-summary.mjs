@@ -37,9 +37,10 @@ export function playwrightOutcome(name, report, exitCode) {
   const problems = [];
   let failed = stats.unexpected ?? 0;
   if (failed) problems.push(`${name}: ${failed} failed test(s)`);
+  const ran = (stats.expected ?? 0) + (stats.unexpected ?? 0) + (stats.flaky ?? 0) > 0;
   for (const error of report.errors ?? []) {
     failed += 1;
-    problems.push(`${name}: ${firstLine(error.message) || 'error outside the tests'}`);
+    problems.push(`${name}: ${ran ? '' : 'could not start: '}${firstLine(error.message) || 'error outside the tests'}`);
   }
   if (exitCode !== 0 && failed === 0) {
     failed = 1;

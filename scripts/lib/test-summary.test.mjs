@@ -28,7 +28,7 @@ describe('playwrightOutcome', () => {
 
   it('counts servers that could not start as a failure, never as zero', () => {
     const report = { stats: { expected: 0, unexpected: 0, flaky: 0 }, errors: [{ message: 'Error: Process from config.webServer was not able to start. Exit code: 1' }] };
-    expect(playwrightOutcome('e2e', report, 1)).toEqual({ passed: 0, failed: 1, problems: ['e2e: Error: Process from config.webServer was not able to start. Exit code: 1'] });
+    expect(playwrightOutcome('e2e', report, 1)).toEqual({ passed: 0, failed: 1, problems: ['e2e: could not start: Error: Process from config.webServer was not able to start. Exit code: 1'] });
     expect(playwrightOutcome('e2e', undefined, 1)).toEqual({ passed: 0, failed: 1, problems: ['e2e: could not start (exit 1, no report)'] });
     expect(playwrightOutcome('e2e', { stats: { expected: 3, unexpected: 0 } }, 130).failed).toBe(1);
   });
