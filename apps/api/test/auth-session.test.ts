@@ -175,6 +175,17 @@ describe('POST /api/auth/logout', () => {
     expect(me.statusCode).toBe(401);
   });
 
+  it('asks the browser to clear the cookies and storage of the site, with or without a session', async () => {
+    const c = await signedIn('insegnante@demo.test');
+    const res = await c.post(AUTH_PATHS.logout);
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['clear-site-data']).toBe('"cookies", "storage"');
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect((await guest.post(AUTH_PATHS.logout)).headers['clear-site-data']).toBe('"cookies", "storage"');
+    expect((await guest.get(AUTH_PATHS.me)).headers['clear-site-data']).toBeUndefined();
+  });
+
   it('answers 204 without any session, and twice in a row', async () => {
     const guest = new ApiClient(t, nextIp());
     await guest.csrf();
