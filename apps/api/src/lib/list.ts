@@ -60,6 +60,41 @@ export async function paginate<T>(
   return { items, total, page, pageSize };
 }
 
+/** Query keys that do not change a total. */
+const NOT_FILTERS = new Set(['sort', 'page', 'pageSize', 'format']);
+
+/**
+ * Totals of recent filters, so that paging through one list does not count the same rows on every
+ * page. Entries live `ttlMs`, per database; a write through the repository clears them at once in this
+ * process (other API instances see it after at most `ttlMs`: docs/list-pattern.md).
+ */
+export class CountCache {
+  private byDb = new WeakMap<object, Map<string, { at: number; value: Promise<number> }>>();
+  constructor(
+    private readonly ttlMs = 10_000,
+    private readonly maxEntries = 500,
+  ) {}
+
+  get(db: object, filters: object, count: () => Promise<number>): Promise<number> {
+    const key = JSON.stringify(Object.entries(filters).filter(([k, v]) => !NOT_FILTERS.has(k) && v !== undefined));
+    let entries = this.byDb.get(db);
+    if (!entries) this.byDb.set(db, (entries = new Map()));
+    const now = Date.now();
+    const hit = entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const value = count();
+    value.catch(() => entries.delete(key));
+    entries.delete(key);
+    entries.set(key, { at: now, value });
+    if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value!);
+    return value;
+  }
+
+  clear(): void {
+    this.byDb = new WeakMap();
+  }
+}
+
 /** `select count(*)` of a filtered query, as a number. */
 export const countAll = sql<number>`count(*)::int`;
 

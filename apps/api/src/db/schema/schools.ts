@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { users } from './users.ts';
 import { id, searchText, ts } from './columns.ts';
@@ -27,6 +27,8 @@ export const institutes = pgTable(
     certifiedEmail: text('certified_email'),
     website: text('website'),
     phone: text('phone'),
+    /** Number of plessi, kept by statement triggers on school_sites (migration 0006): lists sort by it. */
+    schoolSiteCount: integer('school_site_count').notNull().default(0),
     searchText: searchText('name', 'municipality_name', 'ministry_code'),
     principalUserId: userRef('principal_user_id'),
     firstContactUserId: userRef('first_contact_user_id'),
@@ -38,6 +40,7 @@ export const institutes = pgTable(
   (t) => [
     index('institutes_region_name_idx').on(t.region, t.name, t.id),
     index('institutes_name_idx').on(t.name, t.id),
+    index('institutes_site_count_idx').on(t.schoolSiteCount, t.id),
     index('institutes_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('institutes_adhesion_state_idx').on(t.adhesionState),
     index('institutes_principal_idx').on(t.principalUserId),

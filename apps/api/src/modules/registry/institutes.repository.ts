@@ -3,11 +3,11 @@ import type { InstituteDetail, InstituteListQuery, InstituteSummary, InstituteUp
 import type { OwnedResource } from '@portale/shared/auth';
 import { institutes, instituteAdhesionTransitions, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
 
+
+const totals = new CountCache();
 type Filters = Omit<InstituteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: InstituteListQuery['sort'] };
-
-const schoolSiteCount = sql<number>`(select count(*)::int from ${schoolSites} where ${schoolSites.instituteId} = ${institutes.id})`;
 
 const summaryFields = aliased({
   id: institutes.id,
@@ -20,7 +20,7 @@ const summaryFields = aliased({
   municipalityName: institutes.municipalityName,
   adhesionState: institutes.adhesionState,
   adhesionStateChangedAt: institutes.adhesionStateChangedAt,
-  schoolSiteCount,
+  schoolSiteCount: institutes.schoolSiteCount,
 });
 
 const SORT_COLUMNS = {
@@ -31,7 +31,7 @@ const SORT_COLUMNS = {
   region: institutes.region,
   adhesionState: institutes.adhesionState,
   adhesionStateChangedAt: institutes.adhesionStateChangedAt,
-  schoolSiteCount,
+  schoolSiteCount: institutes.schoolSiteCount,
 };
 
 /** A raw row (list page or export cursor) as the shared DTO. */
@@ -79,14 +79,22 @@ export function instituteCountQuery(db: DbOrTx, filters: Filters) {
   return db.select({ n: countAll }).from(institutes).where(whereOf(filters));
 }
 
-export async function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
-  const [row] = await instituteCountQuery(db, filters);
-  return row?.n ?? 0;
+/** One page: the page's ids first (index-only past the offset), then their rows ("late row lookup"). */
+export function institutePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number) {
+  const ids = db.select({ id: institutes.id }).from(institutes).where(whereOf(filters)).orderBy(...orderOf(filters)).limit(limit).offset(offset);
+  return db.select(summaryFields).from(institutes).where(inArray(institutes.id, ids)).orderBy(...orderOf(filters));
+}
+
+export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
+  return totals.get(db, filters, async () => {
+    const [row] = await instituteCountQuery(db, filters);
+    return row?.n ?? 0;
+  });
 }
 
 export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<Page<InstituteSummary>> {
   return paginate(
-    async (limit, offset) => (await instituteListQuery(db, query).limit(limit).offset(offset)).map(toInstituteSummary),
+    async (limit, offset) => (await institutePageQuery(db, query, limit, offset)).map(toInstituteSummary),
     () => countInstitutes(db, query),
     query.page,
     query.pageSize,
@@ -130,6 +138,7 @@ export async function findInstituteContacts(db: DbOrTx, instituteId: number) {
 
 export async function updateInstituteContacts(db: DbOrTx, instituteId: number, changes: InstituteUpdate, now: Date): Promise<void> {
   await db.update(institutes).set({ ...changes, updatedAt: now }).where(eq(institutes.id, instituteId));
+  totals.clear();
 }
 
 /** The institute's page: data, plessi, people and the dated adhesion history. */

@@ -1,10 +1,12 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { OwnedResource } from '@portale/shared/auth';
 import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
 
+
+const totals = new CountCache();
 type Filters = Omit<SchoolSiteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: SchoolSiteListQuery['sort'] };
 
 const summaryFields = aliased({
@@ -82,22 +84,47 @@ export function schoolSiteListQuery(db: DbOrTx, filters: Filters) {
     .orderBy(...orderOf(filters));
 }
 
-/** The count of the same filters (the list's `total` and the export's row count). */
-export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
-  // Every plesso has its institute (NOT NULL foreign key): join only when a filter reads the institute.
-  const needsInstitute = filters.adhesionState !== undefined || filters.stateSchool !== undefined;
-  const base = db.select({ n: countAll }).from(schoolSites);
-  return (needsInstitute ? base.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : base).where(whereOf(filters));
+/** Every plesso has its institute (NOT NULL foreign key): join it only when a filter or the sort reads it. */
+function readsInstitute(filters: Filters, forSort: boolean): boolean {
+  const sortsByInstitute = forSort && (filters.sort?.column === 'instituteName' || filters.sort?.column === 'adhesionState');
+  return filters.adhesionState !== undefined || filters.stateSchool !== undefined || sortsByInstitute;
 }
 
-export async function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> {
-  const [row] = await schoolSiteCountQuery(db, filters);
-  return row?.n ?? 0;
+/** The count of the same filters (the list's `total` and the export's row count). */
+export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
+  const base = db.select({ n: countAll }).from(schoolSites);
+  return (readsInstitute(filters, false) ? base.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : base).where(whereOf(filters));
+}
+
+/**
+ * One page: the ids of the page first (an index-only walk past the offset, no join unless needed),
+ * then the full rows of those ids only ("late row lookup"): deep pages stay cheap.
+ */
+export function schoolSitePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number) {
+  const base = db.select({ id: schoolSites.id }).from(schoolSites);
+  const ids = (readsInstitute(filters, true) ? base.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : base)
+    .where(whereOf(filters))
+    .orderBy(...orderOf(filters))
+    .limit(limit)
+    .offset(offset);
+  return db
+    .select(summaryFields)
+    .from(schoolSites)
+    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
+    .where(inArray(schoolSites.id, ids))
+    .orderBy(...orderOf(filters));
+}
+
+export function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> {
+  return totals.get(db, filters, async () => {
+    const [row] = await schoolSiteCountQuery(db, filters);
+    return row?.n ?? 0;
+  });
 }
 
 export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise<Page<SchoolSiteSummary>> {
   return paginate(
-    async (limit, offset) => (await schoolSiteListQuery(db, query).limit(limit).offset(offset)).map(toSchoolSiteSummary),
+    async (limit, offset) => (await schoolSitePageQuery(db, query, limit, offset)).map(toSchoolSiteSummary),
     () => countSchoolSites(db, query),
     query.page,
     query.pageSize,
@@ -125,6 +152,7 @@ export async function findSchoolSiteEditable(db: DbOrTx, siteId: number) {
 
 export async function updateSchoolSiteFields(db: DbOrTx, siteId: number, changes: SchoolSiteUpdate, now: Date): Promise<void> {
   await db.update(schoolSites).set({ ...changes, updatedAt: now }).where(eq(schoolSites.id, siteId));
+  totals.clear();
 }
 
 const person = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
