@@ -1,5 +1,7 @@
 // Serves the built web app: hashed assets cached for a year, index.html and build.json never cached,
 // every unknown path answered with the app (client-side routing decides on 404), strict CSP.
+// HSTS is sent on every answer: browsers ignore it over plain http (development), and in production
+// TLS usually ends at a proxy, so this server cannot tell. Only GET and HEAD exist (TRACE & co.: 405).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
@@ -42,11 +44,19 @@ const csp = [
   "form-action 'self'",
 ].join('; ');
 
+// The reset link carries its token in the query string: that page never sends a Referer.
+const NO_REFERRER_PATHS = new Set(['/auth/reset-password', '/auth/reset-password/']);
+const ALLOWED_METHODS = new Set(['GET', 'HEAD']);
+
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
-app.addHook('onSend', async (_req, reply) => {
+app.addHook('onRequest', async (req, reply) => {
+  if (!ALLOWED_METHODS.has(req.method)) return reply.code(405).header('allow', 'GET, HEAD').type('text/plain').send('Method Not Allowed');
+});
+app.addHook('onSend', async (req, reply) => {
   reply.header('content-security-policy', csp);
+  reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  reply.header('referrer-policy', NO_REFERRER_PATHS.has(req.url.split('?')[0]) ? 'no-referrer' : 'strict-origin-when-cross-origin');
   reply.header('x-frame-options', 'DENY');
   reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
 });
