@@ -1,7 +1,15 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const API_BAN = ['**/apps/api/**', '@portale/api*'];
+
+/** The web's import direction for one layer: forbidden import paths with the rule they break. */
+function webLayer(files, regexes) {
+  return [{ files: [files], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: API_BAN }, ...regexes] }] } }];
+}
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'var/**', 'test-results/**', 'playwright-report/**', 'apps/api/src/db/migrations/**'] },
@@ -23,5 +31,23 @@ export default tseslint.config(
   { files: ['packages/shared/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }] } },
   { files: ['apps/api/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@portale/web*'] }] } },
   { files: ['apps/web/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/api/**', '@portale/api*'] }] } },
+  // Inside the web (architecture §1): app → features → components/lib, a feature never imports another
+  // feature, and lib is the bottom layer. Later entries replace the rule, so each repeats the API ban.
+  ...webLayer('apps/web/src/features/**', [
+    { regex: String.raw`^\.\./(?!\.\./)[^/]+/`, message: 'A feature never imports another feature: compose in app/ or move the piece to components/ or lib/.' },
+    { regex: String.raw`(^|/)(app|features)/`, message: 'A feature imports only components/, lib/ and its own files.' },
+  ]),
+  ...webLayer('apps/web/src/components/**', [{ regex: String.raw`(^|/)(app|features)/`, message: 'components/ is below app/ and features/: pass what it needs as props.' }]),
+  ...webLayer('apps/web/src/lib/**', [{ regex: String.raw`(^|/)(app|features|components)/`, message: 'lib/ is the bottom layer: it imports no app, feature or component.' }]),
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   { files: ['e2e/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }] } },
 );

@@ -3,7 +3,8 @@ import { AppFooter } from '../components/app-footer.tsx';
 import { AppHeader } from '../components/app-header.tsx';
 import { SkipLinks } from '../components/skip-links.tsx';
 import { ConsentLayer } from '../features/consent/consent-layer.tsx';
-import { logout, useSession } from '../features/session/session-store.ts';
+import { openPreferences } from '../features/consent/consent-store.ts';
+import { logout, useSession } from '../lib/session.ts';
 
 /** Default layout: public header, main content, footer with legal links. */
 export function DefaultLayout() {
@@ -16,7 +17,7 @@ export function DefaultLayout() {
       <main id="main-content" tabIndex={-1}>
         <Outlet />
       </main>
-      <AppFooter />
+      <AppFooter onOpenCookiePreferences={openPreferences} />
     </>
   );
 }

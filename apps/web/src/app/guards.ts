@@ -2,9 +2,9 @@ import { data, redirect } from 'react-router';
 import { evaluateAccess } from '@portale/shared/auth';
 import { AUTH_COOKIES } from '@portale/shared/http';
 import { REDIRECTS, type PageDef } from '@portale/shared/pages';
-import { writeCookie } from '../../lib/cookies.ts';
-import { ApiError } from '../../lib/http-client.ts';
-import { apiRequest, getSession, restoreSession } from './session-store.ts';
+import { writeCookie } from '../lib/cookies.ts';
+import { ApiError, apiRequest } from '../lib/api-client.ts';
+import { getSession, restoreSession } from '../lib/session.ts';
 
 /** Query parameter that carries the phone-verification id into the enrolment form. */
 export const PHONE_VERIFICATION_PARAM = 'verifica';

@@ -6,7 +6,8 @@ import { AppFooter } from '../components/app-footer.tsx';
 import { AppHeader } from '../components/app-header.tsx';
 import { SkipLinks } from '../components/skip-links.tsx';
 import { ConsentLayer } from '../features/consent/consent-layer.tsx';
-import { logout, useSession } from '../features/session/session-store.ts';
+import { openPreferences } from '../features/consent/consent-store.ts';
+import { logout, useSession } from '../lib/session.ts';
 
 const NAV_PAGES = PAGES.filter((p) => p.layout === 'authenticated' && p.navLabel);
 
@@ -67,7 +68,7 @@ export function PortalLayout() {
           </main>
         </div>
       </div>
-      <AppFooter />
+      <AppFooter onOpenCookiePreferences={openPreferences} />
     </>
   );
 }

@@ -1,9 +1,9 @@
 import type { TeacherKind } from '@portale/shared/accounts';
 import { useMatches } from 'react-router';
-import { Component as LandingContent } from '../public/landing-page.tsx';
-import { RegistrationForm } from './registration-form.tsx';
+import { Component as LandingContent } from '../features/public/landing-page.tsx';
+import { RegistrationForm } from '../features/registration/registration-form.tsx';
 
-export { registrationAction as action } from './registration-actions.ts';
+export { registrationAction as action } from '../features/registration/registration-actions.ts';
 
 const KIND_BY_PAGE: Record<string, TeacherKind> = {
   'landing.registration.teacher': 'insegnante',

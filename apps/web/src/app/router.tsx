@@ -3,8 +3,9 @@ import { SEED_ERRORS } from '@portale/shared/http';
 import { isValidToken, PAGES, REVIEW_TYPES, type PageDef } from '@portale/shared/pages';
 import { parseId } from '@portale/shared/validation';
 import { RouteError } from '../features/errors/route-error.tsx';
-import { runGuards } from '../features/session/guards.ts';
-import { apiRequest, restoreSession } from '../features/session/session-store.ts';
+import { runGuards } from './guards.ts';
+import { apiRequest } from '../lib/api-client.ts';
+import { restoreSession } from '../lib/session.ts';
 import { DefaultLayout } from './default-layout.tsx';
 import { PortalLayout } from './portal-layout.tsx';
 import { isChunkLoadError, reloadAt } from './reload.ts';
@@ -17,7 +18,7 @@ type LazyModule = {
 };
 
 const landingPage = () => import('../features/public/landing-page.tsx');
-const registrationLanding = () => import('../features/registration/registration-landing-page.tsx');
+const registrationLanding = () => import('./registration-landing-page.tsx');
 const legalPage = () => import('../features/public/legal-page.tsx');
 
 /** Page components by page id; every other page shows its frame from the route table. */
@@ -29,7 +30,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   contacts: () => import('../features/public/contacts-page.tsx'),
   documentation: () => import('../features/public/documentation-page.tsx'),
   survey: () => import('../features/public/survey-page.tsx'),
-  'cookie-policy': () => import('../features/public/cookie-policy-page.tsx'),
+  'cookie-policy': () => import('../features/consent/cookie-policy-page.tsx'),
   'test-char': () => import('../features/public/test-char-page.tsx'),
   edu: landingPage,
   'landing.edu': landingPage,

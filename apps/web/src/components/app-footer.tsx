@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
-import { openPreferences } from '../features/consent/consent-store.ts';
 
 const LEGAL_LINKS = [
   { to: '/privacy', label: 'Informativa privacy' },
@@ -11,7 +10,7 @@ const LEGAL_LINKS = [
 ];
 
 /** Footer with the programme's legal data and the legal links required of Italian public-sector sites. */
-export function AppFooter() {
+export function AppFooter({ onOpenCookiePreferences }: { onOpenCookiePreferences: () => void }) {
   const { controller, partner, contacts } = PROGRAMME;
   return (
     <footer className="it-footer" id="footer">
@@ -53,7 +52,7 @@ export function AppFooter() {
               </li>
             ))}
             <li className="list-inline-item">
-              <button type="button" className="btn btn-link p-0 text-white footer-consent-link" onClick={openPreferences}>
+              <button type="button" className="btn btn-link p-0 text-white footer-consent-link" onClick={onOpenCookiePreferences}>
                 Preferenze cookie
               </button>
             </li>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { checkPasswordStrength, type PasswordContext } from '@portale/shared/accounts/password';
-import { FormField } from '../../components/form-field.tsx';
-import type { FieldErrors } from '../../lib/form-data.ts';
+import { FormField } from './form-field.tsx';
+import type { FieldErrors } from '../lib/form-data.ts';
 
 const LEVELS = ['Molto debole', 'Debole', 'Discreta', 'Buona', 'Ottima'] as const;
 const COLORS = ['bg-danger', 'bg-danger', 'bg-warning', 'bg-success', 'bg-success'] as const;

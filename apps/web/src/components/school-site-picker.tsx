@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { ACCOUNT_PATHS, SchoolSiteSearchResponseSchema, type SchoolSiteOption } from '@portale/shared/accounts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../lib/api-client.ts';
 
 /** Plesso search over the national registry (name, comune or codice meccanografico) with a radio list. */
 export function SchoolSitePicker({ name = 'schoolSiteId', error, required = false }: { name?: string; error?: string | undefined; required?: boolean }) {

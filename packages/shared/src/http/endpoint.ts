@@ -35,11 +35,13 @@ export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B exten
 }
 
 /** Input of an endpoint as the caller gives it (before parsing). */
+// A schema the endpoint does not define is inferred as the bare `z.ZodType` default (the properties
+// themselves are optional in `Endpoint`, so `undefined extends E['params']` would hold for all).
 export type EndpointInput<E> =
   E extends Endpoint<infer P, infer Q, infer B, z.ZodType>
-    ? (undefined extends E['params'] ? { params?: never } : { params: z.input<P> }) &
-        (undefined extends E['query'] ? { query?: never } : { query?: z.input<Q> }) &
-        (undefined extends E['body'] ? { body?: never } : { body: z.input<B> })
+    ? (z.ZodType extends P ? { params?: never } : { params: z.input<P> }) &
+        (z.ZodType extends Q ? { query?: never } : { query?: z.input<Q> }) &
+        (z.ZodType extends B ? { body?: never } : { body: z.input<B> })
     : never;
 
 /** Output of an endpoint once parsed. */

@@ -12,7 +12,7 @@ import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 import { PersonalData } from './personal-data.tsx';
 import { SessionsList } from './sessions-list.tsx';
 

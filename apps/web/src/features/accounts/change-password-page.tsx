@@ -6,8 +6,9 @@ import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest, getSession, reloadUser } from '../session/session-store.ts';
-import { NewPasswordFields } from './password-fields.tsx';
+import { apiRequest } from '../../lib/api-client.ts';
+import { getSession, reloadUser } from '../../lib/session.ts';
+import { NewPasswordFields } from '../../components/password-fields.tsx';
 
 /** POST change-password; the server clears the flag, so the user is refetched before going on. */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {

@@ -12,7 +12,8 @@ import {
 } from '@portale/shared/accounts';
 import { REDIRECTS } from '@portale/shared/pages';
 import { failureResult, intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest, reloadUser } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { reloadUser } from '../../lib/session.ts';
 
 export interface PhoneStep {
   verificationId: string;

@@ -5,7 +5,7 @@ import { getPage } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { SchoolSitePicker } from '../registration/school-site-picker.tsx';
+import { SchoolSitePicker } from '../../components/school-site-picker.tsx';
 import type { CompleteActionData } from './complete-registration-actions.ts';
 import { PhoneVerification } from './phone-verification.tsx';
 

@@ -13,7 +13,8 @@ import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest, getSession, reloadUser, useSession } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { getSession, reloadUser, useSession } from '../../lib/session.ts';
 import { useUrlToken } from './use-url-token.ts';
 
 const PATH = '/verifica/email-verificata';

@@ -5,7 +5,7 @@ import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 
 /** The same confirmation whatever the address (no account enumeration). */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {

@@ -5,7 +5,7 @@ import { ACCOUNT_PATHS } from '@portale/shared/accounts';
 import { FormMessage } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 
 /** Saves the export as a JSON file named with today's date. */
 function saveJson(data: unknown) {

@@ -6,8 +6,8 @@ import { FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../session/session-store.ts';
-import { NewPasswordFields } from './password-fields.tsx';
+import { apiRequest } from '../../lib/api-client.ts';
+import { NewPasswordFields } from '../../components/password-fields.tsx';
 import { useUrlToken } from './use-url-token.ts';
 
 const PATH = '/auth/reset-password';

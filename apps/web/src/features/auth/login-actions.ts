@@ -5,7 +5,7 @@ import { AUTH_COOKIES } from '@portale/shared/http';
 import { safeReturnPath } from '@portale/shared/pages';
 import { deleteCookie, readCookie } from '../../lib/cookies.ts';
 import { ApiError } from '../../lib/http-client.ts';
-import { login, verifySecondFactor } from '../session/session-store.ts';
+import { login, verifySecondFactor } from '../../lib/session.ts';
 
 export type LoginActionData =
   | { step: 'password'; message: string }

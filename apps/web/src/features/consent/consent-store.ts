@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { PUBLIC_PATHS, type ConsentDecision } from '@portale/shared/public';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 import { applyAnalyticsConsent } from './analytics.ts';
 import { CONSENT_CONFIG } from './consent-config.ts';
 import { anonymousId, readStoredConsent, storeChoice } from './consent-cookies.ts';

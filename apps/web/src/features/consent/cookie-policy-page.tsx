@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
-import { decide, openPreferences, useConsent } from '../consent/consent-store.ts';
-import { useCurrentPage } from './use-public-data.ts';
+import { decide, openPreferences, useConsent } from './consent-store.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 const COOKIES = [
   { name: 'auth.strategy', kind: 'Tecnico', purpose: 'Ricorda che su questo browser hai effettuato l’accesso, per riprendere la sessione.', duration: '30 giorni' },

@@ -4,7 +4,7 @@ import { evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/
 import { PAGES } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import { useSession } from '../session/session-store.ts';
+import { useSession } from '../../lib/session.ts';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
 const SECTIONS = PAGES.filter((p) => p.access && !p.path.includes(':') && p.id !== 'portal.home');

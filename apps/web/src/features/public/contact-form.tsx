@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CONTACT_TOPICS, CONTACT_TOPIC_LABELS, ContactMessageInputSchema, PUBLIC_PATHS } from '@portale/shared/public';
 import { ApiError } from '../../lib/http-client.ts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 import { FieldError, fieldProps } from './form-field.tsx';
 
 type Errors = Record<string, string[]>;

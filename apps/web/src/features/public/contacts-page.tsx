@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ContactForm } from './contact-form.tsx';
-import { useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 const FAQ = [
   { q: 'La partecipazione ha un costo per la scuola?', a: 'No. Strumenti, formazione e assistenza sono gratuiti per tutti gli istituti statali che si iscrivono.' },

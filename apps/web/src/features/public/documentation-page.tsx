@@ -1,7 +1,8 @@
 import { PUBLIC_PATHS, type DocumentList } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
 import { apiOrigin } from '../../lib/config.ts';
-import { usePublicData, useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
+import { usePublicData } from './use-public-data.ts';
 
 const DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' });
 const size = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} kB`;

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { PUBLIC_PATHS, type Figures } from '@portale/shared/public';
 import { PageMeta } from '../../components/page-meta.tsx';
-import { usePublicData, useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
+import { usePublicData } from './use-public-data.ts';
 
 const NUMBER = new Intl.NumberFormat('it-IT');
 

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ContentSections } from './content-sections.tsx';
 import { LANDINGS } from './landing-content.ts';
-import { useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 /** Landing pages and the educators' area: who it is for, what they will do, how it works. */
 export function Component() {

@@ -1,7 +1,7 @@
 import { PageHeader } from '../../components/page-header.tsx';
 import { ContentSections } from './content-sections.tsx';
 import { LEGAL_PAGES } from './legal-content.tsx';
-import { useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 /** Privacy notice, legal notes and the accessibility statement (AgID model). */
 export function Component() {

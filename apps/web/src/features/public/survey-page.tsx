@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { PUBLIC_PATHS, type PublicSurvey } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
-import { usePublicData, useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
+import { usePublicData } from './use-public-data.ts';
 
 const DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' });
 const day = (iso: string) => DATE.format(new Date(`${iso}T12:00:00Z`));

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ContentSections, type ContentSection } from './content-sections.tsx';
-import { useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 const ROLES: ContentSection[] = [
   {

@@ -1,6 +1,6 @@
 import { PageHeader } from '../../components/page-header.tsx';
 import { apiOrigin, BUILD_ID } from '../../lib/config.ts';
-import { useCurrentPage } from './use-public-data.ts';
+import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 const SAMPLE = 'àèéìòù ÀÈÉÌÒÙ – «perché», “città”, l’Università, Forlì-Cesena, Sant’Agata de’ Goti, €';
 

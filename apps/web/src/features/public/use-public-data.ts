@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useMatches } from 'react-router';
-import { getPage, type PageDef } from '@portale/shared/pages';
 import { ApiError } from '../../lib/http-client.ts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 
 export type PublicData<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string; httpStatus?: number };
 
@@ -21,11 +19,4 @@ export function usePublicData<T>(path: string): PublicData<T> {
     return () => controller.abort();
   }, [path]);
   return state;
-}
-
-/** The route-table entry of the page being shown. */
-export function useCurrentPage(): PageDef {
-  const matches = useMatches();
-  const pageId = [...matches].reverse().map((m) => (m.handle as { pageId?: string } | undefined)?.pageId).find(Boolean);
-  return getPage(pageId ?? 'home');
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from 'react-router';
 import { ACCOUNT_PATHS, RegistrationAcceptedSchema, TEACHER_KINDS, type TeacherKind } from '@portale/shared/accounts';
 import { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../session/session-store.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 
 /** Comma- or newline-separated subjects/roles. */
 function splitList(value: string): string[] {

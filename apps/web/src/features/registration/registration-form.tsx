@@ -5,8 +5,8 @@ import type { PasswordContext } from '@portale/shared/accounts/password';
 import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
-import { PasswordMeter } from '../accounts/password-fields.tsx';
-import { SchoolSitePicker } from './school-site-picker.tsx';
+import { PasswordMeter } from '../../components/password-fields.tsx';
+import { SchoolSitePicker } from '../../components/school-site-picker.tsx';
 
 export { registrationAction } from './registration-actions.ts';
 

@@ -1,0 +1,171 @@
+import { useSyncExternalStore } from 'react';
+import { MeResponseSchema, type LoginBody, type SessionUser } from '@portale/shared/auth';
+import {
+  LoginResponseSchema,
+  MfaVerifyResponseSchema,
+  type MfaVerifyBody,
+} from '@portale/shared/accounts/mfa';
+import { AUTH_COOKIES, AUTH_PATHS, SEED_ERRORS } from '@portale/shared/http';
+import {
+  ApiError,
+  apiRequest,
+  clearAccessToken,
+  ensureXsrfCookie,
+  ExpiredAuthSessionError,
+  onAccessTokenCleared,
+  refreshAccessToken,
+  storeAccessToken,
+  withXsrf,
+} from './api-client.ts';
+import { deleteCookie, readCookie, writeCookie } from './cookies.ts';
+
+/**
+ * Session state of seed-spec §3: who is signed in. The access token, its renewal and the XSRF
+ * handling belong to the API client (lib/api-client.ts); this module only knows the user.
+ */
+export interface SessionState {
+  user: SessionUser | null;
+  loggedIn: boolean;
+  strategy: string;
+  busy: boolean;
+}
+
+let state: SessionState = {
+  user: null,
+  loggedIn: false,
+  strategy: AUTH_COOKIES.defaultStrategy,
+  busy: false,
+};
+let restoring: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+
+function setState(patch: Partial<SessionState>) {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener();
+}
+
+// The client drops the token when the session cannot be renewed: the user goes with it.
+onAccessTokenCleared(() => setState({ user: null, loggedIn: false }));
+
+/** Clears user and token (seed "reset"); the server session is ended by logout only. */
+export function resetSession(): void {
+  clearAccessToken();
+}
+
+async function fetchUser(): Promise<SessionUser> {
+  const body = await apiRequest<{ user?: unknown }>(AUTH_PATHS.me);
+  if (!body || !body.user) throw new Error(SEED_ERRORS.missingUserField);
+  const { user } = MeResponseSchema.parse(body);
+  setState({ user, loggedIn: true });
+  return user;
+}
+
+/** Refetches the signed-in user (after a change the server made: password flag cleared, contacts verified). */
+export function reloadUser(): Promise<SessionUser> {
+  return fetchUser();
+}
+
+/** Outcome of the password step: signed in, or a second factor is needed (staff roles). */
+export type LoginStep =
+  | { kind: 'signed-in'; user: SessionUser }
+  | { kind: 'second-factor'; mfaToken: string; enrolment?: { secret: string; otpauthUri: string } };
+
+async function completeLogin(token: string, expiresIn: number): Promise<SessionUser> {
+  storeAccessToken(token, expiresIn);
+  const user = await fetchUser();
+  if (!readCookie(AUTH_COOKIES.strategy)) writeCookie(AUTH_COOKIES.strategy, state.strategy);
+  return user;
+}
+
+async function busyWhile<T>(work: () => Promise<T>): Promise<T> {
+  setState({ busy: true });
+  try {
+    return await work();
+  } finally {
+    setState({ busy: false });
+  }
+}
+
+/** Login (seed §4): reset, CSRF cookie, POST login, store the token, fetch the user. */
+export function login(credentials: LoginBody): Promise<LoginStep> {
+  return busyWhile(async () => {
+    resetSession();
+    await ensureXsrfCookie(true);
+    const body = LoginResponseSchema.parse(
+      await withXsrf<unknown>(AUTH_PATHS.login, { method: 'POST', body: credentials }),
+    );
+    if ('token' in body) return { kind: 'signed-in', user: await completeLogin(body.token, body.expires_in) };
+    if ('mfa_enrolment_required' in body) {
+      return {
+        kind: 'second-factor',
+        mfaToken: body.mfa_token,
+        enrolment: { secret: body.secret, otpauthUri: body.otpauth_uri },
+      };
+    }
+    return { kind: 'second-factor', mfaToken: body.mfa_token };
+  });
+}
+
+/** Second factor of a staff login: a TOTP code or a recovery code; after enrolment, the recovery codes. */
+export function verifySecondFactor(
+  input: MfaVerifyBody,
+): Promise<{ user: SessionUser; recoveryCodes?: string[] }> {
+  return busyWhile(async () => {
+    const body = MfaVerifyResponseSchema.parse(
+      await withXsrf<unknown>('/api/auth/mfa/verify', { method: 'POST', body: input }),
+    );
+    const user = await completeLogin(body.token, body.expires_in);
+    return body.recovery_codes ? { user, recoveryCodes: body.recovery_codes } : { user };
+  });
+}
+
+/** Logout: the server revokes the session; whatever it answers, the client resets (seed §8). */
+export async function logout(): Promise<void> {
+  deleteCookie(AUTH_COOKIES.strategy);
+  deleteCookie(AUTH_COOKIES.redirect);
+  try {
+    await apiRequest(AUTH_PATHS.logout, { method: 'POST' });
+  } catch (error) {
+    console.error('[auth] logout failed', error);
+  }
+  resetSession();
+}
+
+/**
+ * On a full page load: a browser that has logged in before (auth.strategy cookie) renews its
+ * access token from the HttpOnly refresh cookie, then fetches the user. An expired session is
+ * silently ignored at start-up; other errors are logged.
+ */
+export function restoreSession(): Promise<void> {
+  restoring ??= (async () => {
+    const strategy = readCookie(AUTH_COOKIES.strategy);
+    if (!strategy) return;
+    setState({ strategy, busy: true });
+    try {
+      await refreshAccessToken();
+      await fetchUser();
+    } catch (error) {
+      resetSession();
+      const expired = error instanceof ApiError && error.status === 401;
+      if (!expired && !(error instanceof ExpiredAuthSessionError)) console.error('[auth]', error);
+    } finally {
+      setState({ busy: false });
+    }
+  })();
+  return restoring;
+}
+
+export function getSession(): SessionState {
+  return state;
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => state,
+    () => state,
+  );
+}
