@@ -19,7 +19,19 @@ export function FormField({ id, error, ...props }: FieldProps) {
 }
 
 /** A checkbox with its label and an error tied to it. */
-export function CheckboxField({ id, name, label, error }: { id: string; name: string; label: React.ReactNode; error?: string | undefined }) {
+export function CheckboxField({
+  id,
+  name,
+  label,
+  error,
+  defaultChecked,
+}: {
+  id: string;
+  name: string;
+  label: React.ReactNode;
+  error?: string | undefined;
+  defaultChecked?: boolean;
+}) {
   const errorId = `${id}-error`;
   return (
     <div className="form-check mb-4">
@@ -29,6 +41,7 @@ export function CheckboxField({ id, name, label, error }: { id: string; name: st
         type="checkbox"
         value="true"
         className="form-check-input"
+        defaultChecked={defaultChecked}
         {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
       />
       <label htmlFor={id} className="form-check-label">

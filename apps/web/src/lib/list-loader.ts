@@ -1,0 +1,54 @@
+import type { Endpoint, EndpointOutput } from '@portale/shared/http';
+import { ApiError, callApi } from './api-client.ts';
+
+/** A 422 on a list: the API's Italian message and its per-field messages (first of each field). */
+export interface ListProblem {
+  message: string;
+  errors: Record<string, string>;
+}
+
+/** What a list page's loader returns: the URL's query (strings, for the filter form) and the page or the problem. */
+export interface ListLoaderData<E extends Endpoint> {
+  query: Record<string, string>;
+  result: EndpointOutput<E> | null;
+  problem: ListProblem | null;
+}
+
+/** The query parameters an endpoint's contract knows (its query schema's keys). */
+export function queryKeysOf(endpoint: Endpoint): string[] {
+  const shape = (endpoint.query as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+/** The URL's search params limited to `keys`, first value of each, empty values left out. */
+export function pickQuery(search: URLSearchParams, keys: readonly string[]): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const key of keys) {
+    const value = search.get(key);
+    if (value !== null && value.trim() !== '') query[key] = value;
+  }
+  return query;
+}
+
+/**
+ * The loader of a list page: the URL's search params become the endpoint's query, sent as the user
+ * wrote them (the API validates); a 422 comes back as a problem shown in the page, not an error screen.
+ */
+export async function loadList<E extends Endpoint>(
+  endpoint: E,
+  request: Request,
+): Promise<ListLoaderData<E>> {
+  const query = pickQuery(new URL(request.url).searchParams, queryKeysOf(endpoint));
+  try {
+    const result = await callApi(endpoint, { query } as never, { signal: request.signal });
+    return { query, result, problem: null };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
+      const errors: Record<string, string> = {};
+      for (const [field, messages] of Object.entries(error.body?.errors ?? {}))
+        if (messages[0]) errors[field] = messages[0];
+      return { query, result: null, problem: { message: error.message, errors } };
+    }
+    throw error;
+  }
+}
