@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Endpoint } from '@portale/shared/http';
+import { requireGrant, requirePermission, type ResourceLoader } from '../plugins/authorization.ts';
 
 type Parsed<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
 
@@ -13,15 +14,30 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
 }>;
 
 export interface EndpointRouteOptions {
-  /** The only way to protect a data route: `requirePermission(...)` (plus any extra checks). */
-  preHandler: preHandlerAsyncHookHandler | preHandlerAsyncHookHandler[] | 'public';
+  /** Loads the record the contract's permission is checked on (`:own` grants; unknown → 404). */
+  resource?: ResourceLoader;
+  /**
+   * For contracts without `permission` only: the protection, `requirePermission(...)` or `'public'`.
+   * With a contract permission, extra checks that run after it.
+   */
+  preHandler?: preHandlerAsyncHookHandler | preHandlerAsyncHookHandler[] | 'public';
   config?: RouteShorthandOptions['config'];
+}
+
+function guardsOf(endpoint: Endpoint, options: EndpointRouteOptions): preHandlerAsyncHookHandler[] {
+  const extra = options.preHandler === undefined || options.preHandler === 'public' ? [] : [options.preHandler].flat();
+  if (endpoint.permission === 'public') return extra;
+  if (endpoint.permission) return [requirePermission(endpoint.permission, options.resource), ...extra];
+  // A route is never unprotected by omission.
+  if (options.preHandler === undefined) throw new Error(`${endpoint.method} ${endpoint.path}: no permission in the contract and no preHandler`);
+  return extra;
 }
 
 /**
  * Registers the route of a shared contract: path, method, params, query, body and response come from
  * `endpoint` (validated, serialised and documented by the same zod schemas). Download endpoints send
- * their own body. Every route states its protection: a preHandler, or `'public'` on purpose.
+ * their own body. The contract's `permission` is enforced here with `requirePermission` (on the record
+ * that `options.resource` loads); a route is public only when its contract says so.
  */
 export function registerEndpoint<E extends Endpoint>(
   app: FastifyInstance,
@@ -33,7 +49,9 @@ export function registerEndpoint<E extends Endpoint>(
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
-    ...(options.preHandler === 'public' ? {} : { preHandler: options.preHandler }),
+    // The grant is checked before the input is parsed (401/403 win over 422), the record after.
+    ...(endpoint.permission && endpoint.permission !== 'public' ? { preValidation: requireGrant(endpoint.permission) } : {}),
+    preHandler: guardsOf(endpoint, options),
     ...(options.config ? { config: options.config } : {}),
     schema: {
       tags: [endpoint.tag],

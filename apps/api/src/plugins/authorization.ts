@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_MESSAGES, can, evaluateAccess, type OwnedResource, type PermissionCheck } from '@portale/shared/auth';
+import { ACCESS_MESSAGES, can, canSome, evaluateAccess, type OwnedResource, type PermissionCheck } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage } from '@portale/shared/pages';
 import { HttpError } from '../lib/http-error.ts';
@@ -55,6 +55,28 @@ const PORTAL_CONDITIONS = { guards: ['auth', 'update-password', 'has-verified-al
 /** Loads the record a check is about; `undefined` = no such record (404). */
 export type ResourceLoader = (request: FastifyRequest) => Promise<OwnedResource | undefined>;
 
+function assertPortalConditions(request: FastifyRequest): AuthContext {
+  const auth = request.auth;
+  if (!auth) throw unauthenticated();
+  const decision = evaluateAccess(PORTAL_CONDITIONS, auth.user);
+  if (decision.kind !== 'allow' && decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
+    const [code, message] = REASON_CODES[decision.reason];
+    throw new HttpError(403, code, message);
+  }
+  return auth;
+}
+
+/**
+ * preValidation: may this user hold `check` at all (on some record)? Runs before the input is parsed,
+ * so a guest gets 401 and a user without the grant 403 whatever they send (no validation detail leaks).
+ */
+export function requireGrant(check: PermissionCheck) {
+  return async (request: FastifyRequest) => {
+    const auth = assertPortalConditions(request);
+    if (!canSome(auth.user, check)) throw new HttpError(403, ...REASON_CODES.forbidden);
+  };
+}
+
 /**
  * preHandler, the only way to protect a data endpoint: a session (401), the portal conditions of the
  * seed (403), then `can(user, check, resource)` from shared (403). With `loadResource`, the record is
@@ -62,13 +84,7 @@ export type ResourceLoader = (request: FastifyRequest) => Promise<OwnedResource 
  */
 export function requirePermission(check: PermissionCheck, loadResource?: ResourceLoader) {
   return async (request: FastifyRequest) => {
-    const auth = request.auth;
-    if (!auth) throw unauthenticated();
-    const decision = evaluateAccess(PORTAL_CONDITIONS, auth.user);
-    if (decision.kind !== 'allow' && decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
-      const [code, message] = REASON_CODES[decision.reason];
-      throw new HttpError(403, code, message);
-    }
+    const auth = assertPortalConditions(request);
     const resource = loadResource ? await loadResource(request) : undefined;
     if (loadResource && !resource) throw new HttpError(404, 'not_found', ERROR_MESSAGES.notFound);
     if (!can(auth.user, check, resource)) throw new HttpError(403, ...REASON_CODES.forbidden);

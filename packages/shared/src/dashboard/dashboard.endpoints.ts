@@ -19,6 +19,7 @@ export type DashboardSummary = z.infer<typeof DashboardSummarySchema>;
 export const getDashboardSummary = defineEndpoint({
   method: 'GET',
   path: '/api/dashboard/summary',
+  permission: 'read:dashboard',
   tag: 'dashboard',
   summary: 'Cifre chiave del programma per la home dello staff',
   response: DashboardSummarySchema,

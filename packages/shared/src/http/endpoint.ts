@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { PermissionCheck } from '../auth/permissions.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,6 +26,11 @@ export interface Endpoint<
   status?: 200 | 201 | 202 | 204;
   /** The endpoint answers a file (CSV, XLSX, PDF): the web downloads it instead of parsing JSON. */
   download?: true;
+  /**
+   * What the caller must be allowed (`can(user, permission, record)`), enforced by the API for every
+   * route registered from this contract, or `'public'` on purpose. The web reads it to show or hide.
+   */
+  permission?: PermissionCheck | 'public';
 }
 
 /** Defines an endpoint, keeping its schema types. */

@@ -30,6 +30,7 @@ export const AuditQuerySchema = z
 export const listAudit = defineEndpoint({
   method: 'GET',
   path: '/api/audit',
+  permission: 'read:audit',
   tag: 'audit',
   summary: "Storico delle modifiche di un'entità, dal più recente",
   query: AuditQuerySchema,

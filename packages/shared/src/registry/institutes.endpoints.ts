@@ -15,6 +15,7 @@ const InstituteParams = z.object({ instituteId: IdParamSchema });
 export const listInstitutes = defineEndpoint({
   method: 'GET',
   path: '/api/institutes',
+  permission: 'read:institute',
   tag: 'registry',
   summary: "Istituti dell'anagrafe nazionale: ricerca, filtri, ordinamento e pagine",
   query: InstituteListQuerySchema,
@@ -24,6 +25,7 @@ export const listInstitutes = defineEndpoint({
 export const exportInstitutes = defineEndpoint({
   method: 'GET',
   path: '/api/institutes/export',
+  permission: 'export:institute',
   tag: 'registry',
   summary: 'Esporta gli istituti filtrati (CSV o XLSX)',
   query: InstituteFiltersSchema.extend(ExportFormatSchema.shape),
@@ -34,6 +36,7 @@ export const exportInstitutes = defineEndpoint({
 export const getInstitute = defineEndpoint({
   method: 'GET',
   path: '/api/institutes/:instituteId',
+  permission: 'read:institute',
   tag: 'registry',
   summary: "Scheda dell'istituto: dati, plessi, persone e storico dell'adesione",
   params: InstituteParams,
@@ -43,6 +46,7 @@ export const getInstitute = defineEndpoint({
 export const updateInstitute = defineEndpoint({
   method: 'PATCH',
   path: '/api/institutes/:instituteId',
+  permission: 'update:institute',
   tag: 'registry',
   summary: "Corregge i recapiti dell'istituto",
   params: InstituteParams,

@@ -9,6 +9,7 @@ const SchoolSiteParams = z.object({ siteId: IdParamSchema });
 export const listSchoolSites = defineEndpoint({
   method: 'GET',
   path: '/api/school-sites',
+  permission: 'read:school-site',
   tag: 'registry',
   summary: "Plessi dell'anagrafe nazionale: ricerca, filtri, ordinamento e pagine",
   query: SchoolSiteListQuerySchema,
@@ -18,6 +19,7 @@ export const listSchoolSites = defineEndpoint({
 export const exportSchoolSites = defineEndpoint({
   method: 'GET',
   path: '/api/school-sites/export',
+  permission: 'export:school-site',
   tag: 'registry',
   summary: 'Esporta i plessi filtrati (CSV o XLSX)',
   query: SchoolSiteFiltersSchema.extend(ExportFormatSchema.shape),
@@ -28,6 +30,7 @@ export const exportSchoolSites = defineEndpoint({
 export const getSchoolSite = defineEndpoint({
   method: 'GET',
   path: '/api/school-sites/:siteId',
+  permission: 'read:school-site',
   tag: 'registry',
   summary: 'Scheda del plesso',
   params: SchoolSiteParams,
@@ -37,6 +40,7 @@ export const getSchoolSite = defineEndpoint({
 export const updateSchoolSite = defineEndpoint({
   method: 'PATCH',
   path: '/api/school-sites/:siteId',
+  permission: 'update:school-site',
   tag: 'registry',
   summary: 'Corregge i dati del plesso',
   params: SchoolSiteParams,

@@ -16,7 +16,7 @@ beforeAll(async () => {
     await client.login(account.email);
     clients.set(account.email, client);
   }
-});
+}, 180_000);
 afterAll(() => t.close());
 
 describe('GET /api/dashboard/summary', () => {

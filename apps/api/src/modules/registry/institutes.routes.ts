@@ -6,7 +6,6 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
-import { requirePermission } from '../../plugins/authorization.ts';
 import * as repo from './institutes.repository.ts';
 
 export const INSTITUTE_NOT_FOUND = 'Istituto non trovato.';
@@ -34,11 +33,11 @@ function instituteOf(request: FastifyRequest) {
 
 /** The institutes of the national registry: list, export, detail and correction of contacts. */
 export async function instituteRoutes(app: FastifyInstance) {
-  registerEndpoint(app, listInstitutes, { preHandler: requirePermission('read:institute') }, (request) =>
+  registerEndpoint(app, listInstitutes, {}, (request) =>
     repo.listInstitutes(app.db, request.query),
   );
 
-  registerEndpoint(app, exportInstitutes, { preHandler: requirePermission('export:institute') }, async (request, reply) => {
+  registerEndpoint(app, exportInstitutes, {}, async (request, reply) => {
     const { format, ...filters } = request.query;
     const total = await repo.countInstitutes(app.db, filters);
     return sendExport(reply, {
@@ -52,13 +51,13 @@ export async function instituteRoutes(app: FastifyInstance) {
     });
   });
 
-  registerEndpoint(app, getInstitute, { preHandler: requirePermission('read:institute', instituteOf) }, async (request) => {
+  registerEndpoint(app, getInstitute, { resource: instituteOf }, async (request) => {
     const institute = await repo.findInstitute(app.db, request.params.instituteId);
     if (!institute) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
     return institute;
   });
 
-  registerEndpoint(app, updateInstitute, { preHandler: requirePermission('update:institute', instituteOf) }, async (request) => {
+  registerEndpoint(app, updateInstitute, { resource: instituteOf }, async (request) => {
     const { instituteId } = request.params;
     await withTransaction(app.db, async (tx) => {
       const before = await repo.findInstituteContacts(tx, instituteId);

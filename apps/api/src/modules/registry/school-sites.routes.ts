@@ -6,7 +6,6 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
-import { requirePermission } from '../../plugins/authorization.ts';
 import * as repo from './school-sites.repository.ts';
 
 export const SCHOOL_SITE_NOT_FOUND = 'Plesso non trovato.';
@@ -36,11 +35,11 @@ function schoolSiteOf(request: FastifyRequest) {
 
 /** The plessi of the national registry: list, export, detail and corrections. */
 export async function schoolSiteRoutes(app: FastifyInstance) {
-  registerEndpoint(app, listSchoolSites, { preHandler: requirePermission('read:school-site') }, (request) =>
+  registerEndpoint(app, listSchoolSites, {}, (request) =>
     repo.listSchoolSites(app.db, request.query),
   );
 
-  registerEndpoint(app, exportSchoolSites, { preHandler: requirePermission('export:school-site') }, async (request, reply) => {
+  registerEndpoint(app, exportSchoolSites, {}, async (request, reply) => {
     const { format, ...filters } = request.query;
     const total = await repo.countSchoolSites(app.db, filters);
     return sendExport(reply, {
@@ -54,13 +53,13 @@ export async function schoolSiteRoutes(app: FastifyInstance) {
     });
   });
 
-  registerEndpoint(app, getSchoolSite, { preHandler: requirePermission('read:school-site', schoolSiteOf) }, async (request) => {
+  registerEndpoint(app, getSchoolSite, { resource: schoolSiteOf }, async (request) => {
     const site = await repo.findSchoolSite(app.db, request.params.siteId);
     if (!site) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
     return site;
   });
 
-  registerEndpoint(app, updateSchoolSite, { preHandler: requirePermission('update:school-site', schoolSiteOf) }, async (request) => {
+  registerEndpoint(app, updateSchoolSite, { resource: schoolSiteOf }, async (request) => {
     const { siteId } = request.params;
     await withTransaction(app.db, async (tx) => {
       const before = await repo.findSchoolSiteEditable(tx, siteId);
