@@ -1,0 +1,15 @@
+import { Badge } from 'design-react-kit';
+import { ADHESION_STATE_LABELS, type AdhesionState } from '@portale/shared/registry';
+import { ADHESION_STATE_COLORS } from './registry-labels.ts';
+
+/** The adhesion state of an institute as a coloured badge with its Italian name. */
+export function AdhesionBadge({ state }: { state: AdhesionState }) {
+  return (
+    <Badge
+      color={ADHESION_STATE_COLORS[state]}
+      className={ADHESION_STATE_COLORS[state] === 'warning' ? 'text-dark' : undefined}
+    >
+      {ADHESION_STATE_LABELS[state]}
+    </Badge>
+  );
+}
