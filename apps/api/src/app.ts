@@ -15,6 +15,7 @@ import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { teacherRoutes } from './modules/teachers/teachers.routes.ts';
 import { auditRoutes } from './modules/registry/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { instituteRoutes } from './modules/registry/institutes.routes.ts';
@@ -78,6 +79,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(accountRoutes);
   await app.register(portalRoutes);
   await app.register(usersRoutes);
+  await app.register(teacherRoutes);
   await app.register(instituteRoutes);
   await app.register(schoolSiteRoutes);
   await app.register(auditRoutes);

@@ -9,4 +9,3 @@ export * from './verification.schemas.ts';
 export * from './mfa.schemas.ts';
 export * from './account.schemas.ts';
 export * from './accounts.endpoints.ts';
-export * from './account-access.ts';

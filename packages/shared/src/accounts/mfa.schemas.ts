@@ -36,4 +36,3 @@ export const MfaVerifyResponseSchema = TokenResponseSchema.extend({
   recovery_codes: z.array(z.string()).optional(),
 });
 
-export const MfaResetResponseSchema = z.object({ status: z.literal('mfa_reset'), message: z.string() });

@@ -7,6 +7,7 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import type { TemplateData } from '../messages/template-render.ts';
 import { formatRomeDateTime } from './format.ts';
 
 export const RESET_TTL_MS = 60 * 60_000;
@@ -29,23 +30,36 @@ export async function requestPasswordReset(db: Db, email: string, ctx: { now: Da
     .from(passwordResets)
     .where(and(eq(passwordResets.userId, user.id), gt(passwordResets.createdAt, new Date(ctx.now.getTime() - 3_600_000))));
   if ((recent?.n ?? 0) >= MAX_RESETS_PER_HOUR) return;
-  const token = randomToken(32);
   await db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    await tx.insert(passwordResets).values({
-      userId: user.id,
-      tokenHash: sha256(token),
-      createdAt: ctx.now,
-      expiresAt: new Date(ctx.now.getTime() + RESET_TTL_MS),
-      ip: ctx.ip,
-    });
-    await enqueueMessage(tx, {
-      templateKey: 'email.reset-password',
-      recipient: user.email,
-      data: { firstName: user.firstName, link: `${ctx.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}` },
-      now: ctx.now,
-    });
+    await issuePasswordLink(tx, user, { ...ctx, ttlMs: RESET_TTL_MS, templateKey: 'email.reset-password' });
     await writeAudit(tx, { action: 'auth.password.reset_requested', actorUserId: user.id, entity: 'user', entityId: user.id, ip: ctx.ip }, ctx.now);
+  });
+}
+
+/**
+ * Creates a single-use link to choose a password (256-bit token stored hashed, valid `ttlMs`) and
+ * queues the e-mail of `templateKey` with it as `{{link}}`: a reset, or the invitation of a new user.
+ * Call it inside the transaction of the change.
+ */
+export async function issuePasswordLink(
+  db: Db,
+  user: { id: number; email: string; firstName: string },
+  link: { now: Date; ip: string; webUrl: string; ttlMs: number; templateKey: string; data?: TemplateData },
+): Promise<void> {
+  const token = randomToken(32);
+  await db.insert(passwordResets).values({
+    userId: user.id,
+    tokenHash: sha256(token),
+    createdAt: link.now,
+    expiresAt: new Date(link.now.getTime() + link.ttlMs),
+    ip: link.ip,
+  });
+  await enqueueMessage(db, {
+    templateKey: link.templateKey,
+    recipient: user.email,
+    data: { ...link.data, firstName: user.firstName, link: `${link.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}` },
+    now: link.now,
   });
 }
 

@@ -49,6 +49,12 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
     'Gentile {{firstName}},\n\nla password del tuo account è stata cambiata il {{when}}. Per sicurezza abbiamo chiuso {{sessionsNote}}.\n\nSe non sei stato tu, reimposta subito la password da {{forgotLink}} e scrivi allo staff del portale.',
   ),
   email(
+    'email.invito',
+    'Il tuo account sul Portale Scuole',
+    '<p>Gentile {{firstName}},</p><p>{{inviterName}} ha creato per te un account sul Portale Scuole ({{rolesLabel}}). Per attivarlo scegli la tua password da questo collegamento:</p><p><a href="{{link}}">Scegli la tua password</a></p><p>Il collegamento vale 7 giorni e si può usare una sola volta. Se è scaduto, chiedine uno nuovo da <a href="{{forgotLink}}">{{forgotLink}}</a>. Se non ti aspettavi questo messaggio, ignoralo.</p>',
+    'Gentile {{firstName}},\n\n{{inviterName}} ha creato per te un account sul Portale Scuole ({{rolesLabel}}). Per attivarlo scegli la tua password da questo collegamento:\n{{link}}\n\nIl collegamento vale 7 giorni e si può usare una sola volta. Se è scaduto, chiedine uno nuovo da {{forgotLink}}. Se non ti aspettavi questo messaggio, ignoralo.',
+  ),
+  email(
     'email.mfa-reset',
     'Il secondo fattore di accesso è stato azzerato',
     '<p>Gentile {{firstName}},</p><p>un amministratore ha azzerato il secondo fattore di accesso (app di autenticazione) del tuo account il {{when}}. Al prossimo accesso dovrai configurarlo di nuovo.</p><p>Se non l’avevi chiesto, scrivi subito allo staff del portale.</p>',

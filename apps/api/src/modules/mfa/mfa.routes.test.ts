@@ -47,11 +47,13 @@ describe('staff MFA', () => {
     expect((await verify({ mfa_token: late.mfa_token, code: await authenticator(t.clock.now()) })).statusCode).toBe(401);
   });
 
-  it('enrols at first login after a reset by a super-admin, with single-use recovery codes', async () => {
+  it('enrols at first login after a reset by a user manager, with single-use recovery codes', async () => {
     const admin = await login(t, 'superadmin@demo.test');
     const [target] = await t.database.db.select().from(mfaFactors).limit(1);
     const cromos = await login(t, 'cromos@demo.test');
-    const forbidden = await call(t, { method: 'POST', url: `/api/users/${target!.userId}/mfa/reset`, bearer: cromos });
+    // Resetting a second factor is `manage:user` (super-admin, cromos): Sylla staff may not.
+    const sylla = await login(t, 'sylla@demo.test');
+    const forbidden = await call(t, { method: 'POST', url: `/api/users/${target!.userId}/mfa/reset`, bearer: sylla });
     expect(forbidden.statusCode).toBe(403);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${cromos}` } });
     const cromosId = me.json().user.id;

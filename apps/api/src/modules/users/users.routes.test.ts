@@ -1,38 +1,393 @@
+import ExcelJS from 'exceljs';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import { auditLog, users } from '../../db/schema/index.ts';
+import { AuditEntrySchema } from '@portale/shared/registry';
+import { UserActionResultSchema, UserDetailSchema, UserListResponseSchema } from '@portale/shared/users';
+import { auditLog, outbox, users } from '../../db/schema/index.ts';
+import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 
 let t: TestApp;
+const clients = new Map<string, ApiClient>();
+const as = (email: string) => clients.get(email)!;
+const admin = () => as('superadmin@demo.test');
+const cromos = () => as('cromos@demo.test');
+const ids = new Map<string, number>();
+const idOf = (email: string) => ids.get(email)!;
+
+/** Who reads users (seed §6 `/portale/utenti`) and who manages them (permissions.ts). */
+const READERS = new Set(['superadmin@demo.test', 'cromos@demo.test', 'utenti@demo.test']);
+const MANAGERS = new Set(['superadmin@demo.test', 'cromos@demo.test']);
+const ACTIONS = ['suspend', 'reactivate', 'unlock', 'mfa/reset', 'force-password-change', 'resend-verification'];
+
+async function loginClient(email: string, password?: string): Promise<ApiClient> {
+  const client = new ApiClient(t, nextIp());
+  const res = await client.login(email, password);
+  expect(res.statusCode, `${email}: ${res.body}`).toBe(200);
+  return client;
+}
+
+async function guest(): Promise<ApiClient> {
+  const client = new ApiClient(t, nextIp());
+  await client.csrf();
+  return client;
+}
+
+async function auditOf(userId: number, action: string) {
+  return t.database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entity, 'user'), eq(auditLog.entityId, String(userId)), eq(auditLog.action, action)))
+    .orderBy(desc(auditLog.id));
+}
+
+async function newestMail(recipient: string, templateKey: string) {
+  const [row] = await t.database.db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.recipient, recipient), eq(outbox.templateKey, templateKey)))
+    .orderBy(desc(outbox.id))
+    .limit(1);
+  return row;
+}
+
+let created = 0;
+/** Creates a user through the API (as the super-admin) and returns its detail. */
+async function createUser(roles: string[] = ['detector'], extra: Record<string, unknown> = {}) {
+  created += 1;
+  const res = await admin().post('/api/users', { firstName: 'Nuovo', lastName: `Utente ${created}`, email: `nuovo${created}@esempio.it`, roles, ...extra });
+  expect(res.statusCode, res.body).toBe(201);
+  return UserDetailSchema.parse(res.json());
+}
+
+/** Chooses a password with the invitation link and logs in. */
+async function acceptInvitation(email: string): Promise<ApiClient> {
+  const mail = await newestMail(email, 'email.invito');
+  const token = /token=([A-Za-z0-9_-]+)/.exec(mail!.textBody)![1]!;
+  const client = await guest();
+  const password = 'Quaderno-Girasole-47';
+  const reset = await client.post('/api/auth/reset-password', { token, password, password_confirmation: password });
+  expect(reset.statusCode, reset.body).toBe(200);
+  return loginClient(email, password);
+}
+
 beforeAll(async () => {
   t = await buildTestApp();
-});
+  await seedMessageTemplates(t.database.db);
+  for (const account of DEMO_ACCOUNTS) {
+    clients.set(account.email, await loginClient(account.email));
+    const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, account.email));
+    ids.set(account.email, row!.id);
+  }
+}, 120_000);
 afterAll(() => t.close());
 
-describe('staff unlock', () => {
-  it('a super-admin unlocks a locked account, audited; a detector may not', async () => {
+describe('who may read users', () => {
+  const reads = () => [
+    '/api/users',
+    '/api/users?role=teacher&sort=-email',
+    '/api/users/export?format=csv',
+    `/api/users/${idOf('insegnante@demo.test')}`,
+    `/api/audit?entity=user&entityId=${idOf('insegnante@demo.test')}`,
+  ];
+  // The audit of a user needs `read:user` too: Sylla staff read the registry's audit, not users'.
+  it('super-admin, cromos and user.index 200; guest 401; every other account 403', async () => {
+    for (const url of reads()) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+      for (const account of DEMO_ACCOUNTS) {
+        const res = await as(account.email).get(url);
+        expect(res.statusCode, `${account.email} ${url}`).toBe(READERS.has(account.email) ? 200 : 403);
+      }
+    }
+  });
+
+  it("a user without a grant reads neither someone else's record nor their own", async () => {
+    const teacher = as('insegnante@demo.test');
+    expect((await teacher.get(`/api/users/${idOf('sylla@demo.test')}`)).statusCode).toBe(403);
+    expect((await teacher.get(`/api/users/${idOf('insegnante@demo.test')}`)).statusCode).toBe(403);
+    expect((await as('sylla@demo.test').get(`/api/users/${idOf('cromos@demo.test')}`)).statusCode).toBe(403);
+  });
+
+  it('is 404 in Italian for an unknown or malformed id, on reads, edits and actions', async () => {
+    for (const id of ['999999999', 'abc', '0', '-1', '1.5', '99999999999999999999']) {
+      for (const [method, url] of [
+        ['GET', `/api/users/${id}`],
+        ['PATCH', `/api/users/${id}`],
+        ['POST', `/api/users/${id}/suspend`],
+        ['POST', `/api/users/${id}/mfa/reset`],
+      ] as const) {
+        const res = await admin().send(method, url, method === 'PATCH' ? { payload: { firstName: 'Mario' } } : {});
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json<{ message: string }>().message, url).toMatch(/non (trovato|esiste)/);
+      }
+    }
+  });
+});
+
+describe('who may change users', () => {
+  it('only super-admin and cromos: user.index and every other account get 403, a guest 401', async () => {
+    const target = idOf('rilevatore@demo.test');
+    const writes: [string, 'POST' | 'PATCH', Record<string, unknown> | undefined][] = [
+      ['/api/users', 'POST', { firstName: 'Ada', lastName: 'Rossi', email: 'ada.rossi@esempio.it', roles: ['detector'] }],
+      [`/api/users/${target}`, 'PATCH', { firstName: 'Roberta' }],
+      ...ACTIONS.map((a) => [`/api/users/${target}/${a}`, 'POST', undefined] as [string, 'POST', undefined]),
+    ];
+    const anonymous = await guest();
+    for (const [url, method, payload] of writes) {
+      expect((await anonymous.send(method, url, payload ? { payload } : {})).statusCode, `guest ${method} ${url}`).toBe(401);
+      for (const account of DEMO_ACCOUNTS.filter((a) => !MANAGERS.has(a.email))) {
+        const res = await as(account.email).send(method, url, payload ? { payload } : {});
+        expect(res.statusCode, `${account.email} ${method} ${url}`).toBe(403);
+      }
+    }
+    // Nothing was written by any refused call.
+    expect(await t.database.db.select().from(users).where(eq(users.email, 'ada.rossi@esempio.it'))).toEqual([]);
+    expect(await auditOf(target, 'user.updated')).toEqual([]);
+  });
+});
+
+describe('GET /api/users', () => {
+  it('lists every user, sorted by name, with roles, direct permissions and login state', async () => {
+    const body = UserListResponseSchema.parse((await as('utenti@demo.test').get('/api/users?pageSize=50')).json());
+    const count = (await t.database.db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: { n: number | string }[] };
+    expect(body.total).toBe(Number(count.rows[0]!.n));
+    const names = body.items.map((u) => `${u.lastName} ${u.firstName}`.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    const ugo = body.items.find((u) => u.email === 'utenti@demo.test')!;
+    expect(ugo).toMatchObject({ roles: [], permissions: ['user.index'], status: 'active', locked: false, mfaEnrolled: false, emailVerified: true });
+    expect(body.items.find((u) => u.email === 'cromos@demo.test')).toMatchObject({ roles: ['cromos'], mfaEnrolled: true });
+  });
+
+  it('filters by role, permission and status, searches names and e-mail without accents or case', async () => {
+    const byRole = UserListResponseSchema.parse((await admin().get('/api/users?role=teacher')).json());
+    expect(byRole.items.map((u) => u.email).sort()).toEqual(['cambio-password@demo.test', 'da-verificare@demo.test', 'insegnante@demo.test']);
+    const byPermission = UserListResponseSchema.parse((await admin().get('/api/users?permission=user.index')).json());
+    expect(byPermission.items.map((u) => u.email)).toEqual(['utenti@demo.test']);
+    expect(UserListResponseSchema.parse((await admin().get('/api/users?status=suspended')).json()).total).toBe(0);
+    const search = UserListResponseSchema.parse((await admin().get('/api/users?q=AMMINISTRATRICE%20silv')).json());
+    expect(search.items.map((u) => u.email)).toEqual(['superadmin@demo.test']);
+    const byEmail = UserListResponseSchema.parse((await admin().get('/api/users?q=sylla@demo.test')).json());
+    expect(byEmail.items[0]!.email).toBe('sylla@demo.test');
+    const sorted = UserListResponseSchema.parse((await admin().get('/api/users?sort=-email&pageSize=100')).json());
+    const emails = sorted.items.map((u) => u.email);
+    expect(emails).toEqual([...emails].sort().reverse());
+  });
+
+  it('answers bad input with a 422 in Italian or an empty page, never a 500', async () => {
+    for (const query of ['role=capo', 'permission=tutto', 'status=cancellato', 'locked=forse', 'sort=passwordHash', 'pageSize=1000', 'page=0', `q=${'x'.repeat(10_000)}`]) {
+      const res = await admin().get(`/api/users?${query}`);
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json<{ message: string }>().message, query).toMatch(/non sono validi/);
+    }
+    for (const query of ["q=' or 1=1 --", 'q=%25_%5C', 'page=9999']) {
+      const res = await admin().get(`/api/users?${query}`);
+      expect(res.statusCode, query).toBe(200);
+      expect(res.json<{ items: unknown[] }>().items, query).toEqual([]);
+    }
+  });
+});
+
+describe('GET /api/users/export', () => {
+  it('CSV: one row per user of the filter, the count announced in X-Total-Count', async () => {
+    const res = await as('utenti@demo.test').get('/api/users/export?format=csv&role=teacher');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="utenti-\d{4}-\d{2}-\d{2}\.csv"/);
+    const total = UserListResponseSchema.parse((await admin().get('/api/users?role=teacher')).json()).total;
+    expect(res.headers['x-total-count']).toBe(String(total));
+    expect(res.body.startsWith('\uFEFFCognome;Nome;E-mail;Ruoli;')).toBe(true);
+    const lines = res.body.trim().split('\r\n');
+    expect(lines).toHaveLength(total + 1);
+    expect(lines.some((l) => l.startsWith('Insegnante;Irene;insegnante@demo.test;Insegnante;'))).toBe(true);
+  });
+
+  it('XLSX: a real workbook with every user', async () => {
+    const res = await admin().get('/api/users/export?format=xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Utenti')!;
+    expect(sheet.rowCount - 1).toBe(Number(res.headers['x-total-count']));
+    expect(sheet.getRow(1).getCell(3).value).toBe('E-mail');
+  });
+});
+
+describe('POST /api/users', () => {
+  it('creates the user, invites them by e-mail to choose a password, and audits it', async () => {
+    const res = await cromos().post('/api/users', { firstName: ' Maria ', lastName: 'Bianchi', email: 'Maria.Bianchi@Esempio.IT', roles: ['detector', 'detector'], permissions: ['user.index'] });
+    expect(res.statusCode, res.body).toBe(201);
+    const user = UserDetailSchema.parse(res.json());
+    expect(user).toMatchObject({ firstName: 'Maria', lastName: 'Bianchi', email: 'maria.bianchi@esempio.it', roles: ['detector'], permissions: ['user.index'], status: 'active', emailVerified: false, mfaEnrolled: false });
+    const mail = await newestMail('maria.bianchi@esempio.it', 'email.invito');
+    expect(mail!.textBody).toContain('Chiara Cromos ha creato per te un account');
+    expect(mail!.textBody).toContain('Rilevatore, Consultazione degli elenchi');
+    const [audit] = await auditOf(user.id, 'user.created');
+    expect(audit).toMatchObject({ actorUserId: idOf('cromos@demo.test'), after: { email: 'maria.bianchi@esempio.it', roles: ['detector'], permissions: ['user.index'] } });
+    // The invitation works once: the new user chooses a password and logs in.
+    const maria = await acceptInvitation('maria.bianchi@esempio.it');
+    expect((await maria.get('/api/auth/me')).json<{ user: { roles: string[] } }>().user.roles).toEqual(['detector']);
+  });
+
+  it('refuses an address already used, whatever its case, on the field (422)', async () => {
+    const res = await admin().post('/api/users', { firstName: 'Irene', lastName: 'Doppia', email: 'INSEGNANTE@demo.test', roles: ['teacher'] });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ errors: { email: ['Esiste già un utente con questo indirizzo e-mail.'] } });
+  });
+
+  it('answers bad bodies with per-field Italian messages', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ lastName: 'Rossi', email: 'a@b.it', roles: ['teacher'] }, 'firstName'],
+      [{ firstName: 'Ada', lastName: 'Rossi', email: 'non-una-mail', roles: ['teacher'] }, 'email'],
+      [{ firstName: 'Ada', lastName: 'Rossi', email: 'a@b.it', roles: ['imperatore'] }, 'roles.0'],
+      [{ firstName: 'Ada', lastName: 'Rossi', email: 'a@b.it', roles: [] }, 'roles'],
+      [{ firstName: 'Ada', lastName: 'Rossi', email: 'a@b.it', roles: 'teacher' }, 'roles'],
+      [{ firstName: 'x'.repeat(101), lastName: 'Rossi', email: 'a@b.it', roles: ['teacher'] }, 'firstName'],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await admin().post('/api/users', payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(Object.keys(res.json<{ errors: object }>().errors), JSON.stringify(payload)).toContain(field);
+    }
+    expect((await admin().post('/api/users', { firstName: 'Ada', lastName: 'Rossi', email: 'a@b.it', roles: ['teacher'], passwordHash: 'x' })).statusCode).toBe(422);
+  });
+});
+
+describe('PATCH /api/users/:userId', () => {
+  it('changes names, roles and direct permissions, auditing before and after', async () => {
+    const user = await createUser(['teacher']);
+    const res = await cromos().send('PATCH', `/api/users/${user.id}`, { payload: { firstName: 'Giulia', roles: ['sylla', 'teacher'], permissions: ['user.index'] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UserDetailSchema.parse(res.json())).toMatchObject({ firstName: 'Giulia', roles: ['sylla', 'teacher'], permissions: ['user.index'] });
+    const [audit] = await auditOf(user.id, 'user.updated');
+    expect(audit).toMatchObject({
+      before: { firstName: 'Nuovo', roles: ['teacher'], permissions: [] },
+      after: { firstName: 'Giulia', roles: ['sylla', 'teacher'], permissions: ['user.index'] },
+    });
+    // Read back through the audit endpoint, as user.index does.
+    const entries = (await as('utenti@demo.test').get(`/api/audit?entity=user&entityId=${user.id}`)).json<{ items: unknown[] }>();
+    const parsed = entries.items.map((e) => AuditEntrySchema.parse(e));
+    expect(parsed[0]).toMatchObject({ action: 'user.updated', actor: { email: 'cromos@demo.test' } });
+    expect(parsed.map((e) => e.action)).toContain('user.created');
+    // Nothing changed: no audit row.
+    expect((await cromos().send('PATCH', `/api/users/${user.id}`, { payload: { firstName: 'Giulia', roles: ['teacher', 'sylla'] } })).statusCode).toBe(200);
+    expect(await auditOf(user.id, 'user.updated')).toHaveLength(1);
+  });
+
+  it('refuses the e-mail and unknown fields or roles (422)', async () => {
+    const id = idOf('insegnante@demo.test');
+    for (const payload of [{ email: 'altro@esempio.it' }, { roles: ['re'] }, { permissions: ['user.delete'] }, { lastName: '' }]) {
+      const res = await admin().send('PATCH', `/api/users/${id}`, { payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(res.json<{ message: string }>().message).toMatch(/non sono validi/);
+    }
+  });
+
+  it('never lets a staff member remove their own last user-management role (409)', async () => {
+    const self = idOf('superadmin@demo.test');
+    for (const payload of [{ roles: ['sylla'] }, { roles: [], permissions: ['user.index'] }]) {
+      const res = await admin().send('PATCH', `/api/users/${self}`, { payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(409);
+      expect(res.json<{ message: string }>().message).toMatch(/Non puoi togliere a te stesso/);
+    }
+    // Adding a role to oneself is fine.
+    const ok = await admin().send('PATCH', `/api/users/${self}`, { payload: { roles: ['super-admin', 'sylla'] } });
+    expect(UserDetailSchema.parse(ok.json()).roles).toEqual(['super-admin', 'sylla']);
+    await admin().send('PATCH', `/api/users/${self}`, { payload: { roles: ['super-admin'] } });
+  });
+});
+
+describe('user actions', () => {
+  it('suspend ends the sessions and the login; reactivate brings the login back; both audited', async () => {
+    const email = 'rilevatore@demo.test';
+    const target = idOf(email);
+    expect((await admin().post(`/api/users/${idOf('superadmin@demo.test')}/suspend`)).statusCode).toBe(409);
+    const res = await cromos().post(`/api/users/${target}/suspend`);
+    expect(res.statusCode, res.body).toBe(200);
+    const result = UserActionResultSchema.parse(res.json());
+    expect(result.message).toMatch(/sospeso/);
+    expect(result.user).toMatchObject({ status: 'suspended', activeSessions: 0 });
+    expect((await as(email).get('/api/auth/me')).statusCode).toBe(401);
+    expect((await as(email).refresh()).statusCode).toBe(401);
+    expect((await new ApiClient(t, nextIp()).login(email)).statusCode).toBe(401);
+    expect((await cromos().post(`/api/users/${target}/suspend`)).statusCode).toBe(409);
+    const listed = UserListResponseSchema.parse((await admin().get('/api/users?status=suspended')).json());
+    expect(listed.items.map((u) => u.email)).toEqual([email]);
+    const [suspended] = await auditOf(target, 'user.suspended');
+    expect(suspended).toMatchObject({ before: { status: 'active' }, after: { status: 'suspended', sessionsRevoked: 1 } });
+
+    expect(UserActionResultSchema.parse((await admin().post(`/api/users/${target}/reactivate`)).json()).user.status).toBe('active');
+    expect((await admin().post(`/api/users/${target}/reactivate`)).statusCode).toBe(409);
+    clients.set(email, await loginClient(email));
+    expect(await auditOf(target, 'user.reactivated')).toHaveLength(1);
+  });
+
+  it('unlock clears the lock of too many failed logins', async () => {
+    const email = 'insegnante@demo.test';
+    const target = idOf(email);
+    expect((await admin().post(`/api/users/${target}/unlock`)).statusCode).toBe(409);
     const guesser = new ApiClient(t, nextIp());
     for (let i = 0; i < 10; i++) {
-      await guesser.login('insegnante@demo.test', 'sbagliata-davvero');
+      await guesser.login(email, 'sbagliata-davvero');
       t.clock.advance(61_000);
     }
-    expect((await new ApiClient(t, nextIp()).login('insegnante@demo.test')).statusCode).toBe(429);
-    const [teacher] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'insegnante@demo.test'));
+    expect((await new ApiClient(t, nextIp()).login(email)).statusCode).toBe(429);
+    const detail = UserDetailSchema.parse((await admin().get(`/api/users/${target}`)).json());
+    expect(detail.locked).toBe(true);
+    expect(detail.lockedUntil).not.toBeNull();
+    expect(UserListResponseSchema.parse((await admin().get('/api/users?locked=true')).json()).items.map((u) => u.email)).toEqual([email]);
 
-    const detector = new ApiClient(t, nextIp());
-    await detector.login('rilevatore@demo.test');
-    expect((await detector.post(`/api/users/${teacher!.id}/unlock`)).statusCode).toBe(403);
+    const res = await admin().post(`/api/users/${target}/unlock`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UserActionResultSchema.parse(res.json()).user.locked).toBe(false);
+    expect((await new ApiClient(t, nextIp()).login(email)).statusCode).toBe(200);
+    const [audit] = await auditOf(target, 'auth.login.unlocked');
+    expect(audit).toMatchObject({ actorUserId: idOf('superadmin@demo.test'), after: { lockedUntil: null } });
+  });
 
-    const admin = new ApiClient(t, nextIp());
-    expect((await admin.login('superadmin@demo.test')).statusCode).toBe(200);
-    expect((await admin.post('/api/users/999999/unlock')).statusCode).toBe(404);
-    expect((await admin.post(`/api/users/${teacher!.id}/unlock`)).statusCode).toBe(204);
-    expect((await new ApiClient(t, nextIp()).login('insegnante@demo.test')).statusCode).toBe(200);
-    const audit = await t.database.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, 'auth.login.unlocked'), eq(auditLog.entityId, String(teacher!.id))));
-    expect(audit).toHaveLength(1);
+  it('mfa/reset removes the second factor and tells the user by e-mail', async () => {
+    const target = idOf('sylla@demo.test');
+    const res = await cromos().post(`/api/users/${target}/mfa/reset`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UserActionResultSchema.parse(res.json()).user.mfaEnrolled).toBe(false);
+    expect(await newestMail('sylla@demo.test', 'email.mfa-reset')).toBeDefined();
+    expect((await cromos().post(`/api/users/${target}/mfa/reset`)).statusCode).toBe(409);
+    const login = await new ApiClient(t, nextIp()).login('sylla@demo.test', undefined, { secondFactor: false });
+    expect(login.json()).toMatchObject({ mfa_enrolment_required: true });
+    const [audit] = await auditOf(target, 'auth.mfa.reset');
+    expect(audit).toMatchObject({ before: { mfaEnrolled: true }, after: { mfaEnrolled: false } });
+  });
+
+  it('force-password-change sets the flag: the user must change the password before anything else', async () => {
+    const user = await createUser(['detector']);
+    const client = await acceptInvitation(user.email);
+    const res = await admin().post(`/api/users/${user.id}/force-password-change`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UserActionResultSchema.parse(res.json()).user.mustChangePassword).toBe(true);
+    expect((await client.get('/api/auth/me')).json<{ user: { mustChangePassword: boolean } }>().user.mustChangePassword).toBe(true);
+    expect((await admin().post(`/api/users/${user.id}/force-password-change`)).statusCode).toBe(409);
+    expect(await auditOf(user.id, 'user.password_change_forced')).toHaveLength(1);
+  });
+
+  it('resend-verification writes a verification e-mail to the outbox, at most once a minute', async () => {
+    const user = await createUser(['teacher']);
+    const res = await cromos().post(`/api/users/${user.id}/resend-verification`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UserActionResultSchema.parse(res.json()).message).toContain(user.email);
+    const mail = await newestMail(user.email, 'email.verifica');
+    expect(mail!.textBody).toMatch(/verifica\/email-verificata\?token=/);
+    const again = await cromos().post(`/api/users/${user.id}/resend-verification`);
+    expect(again.statusCode).toBe(429);
+    expect(again.json<{ message: string }>().message).toMatch(/riprova/);
+    expect((await cromos().post(`/api/users/${idOf('utenti@demo.test')}/resend-verification`)).statusCode).toBe(409);
+    expect(await auditOf(user.id, 'user.verification_resent')).toHaveLength(1);
+  });
+
+  it('utenti@demo.test (user.index) reads the results of all this but changes nothing', async () => {
+    const reader = as('utenti@demo.test');
+    const target = idOf('rilevatore@demo.test');
+    const audit = (await reader.get(`/api/audit?entity=user&entityId=${target}`)).json<{ items: { action: string; before: unknown; after: unknown }[] }>();
+    expect(audit.items.map((e) => e.action)).toEqual(expect.arrayContaining(['user.suspended', 'user.reactivated']));
+    expect(audit.items.find((e) => e.action === 'user.suspended')).toMatchObject({ before: { status: 'active' }, after: { status: 'suspended' } });
+    for (const action of ACTIONS) expect((await reader.post(`/api/users/${target}/${action}`)).statusCode, action).toBe(403);
   });
 });

@@ -1,30 +1,93 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
-import { z } from 'zod';
-import { IdParamSchema } from '@portale/shared/validation';
-import { users } from '../../db/schema/index.ts';
-import { HttpError } from '../../lib/http-error.ts';
-import { authOf, requirePage } from '../../plugins/authorization.ts';
-import { clearAccountThrottle } from '../auth/login-throttle.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
+import {
+  USER_ACTION_ENDPOINTS,
+  USER_ACTIONS,
+  USER_STATUS_LABELS,
+  createUser,
+  exportUsers,
+  getUser,
+  listUsers,
+  updateUser,
+  type UserSummary,
+} from '@portale/shared/users';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { forEachBatch } from '../../lib/list.ts';
+import { runUserAction } from './user-actions.service.ts';
+import * as repo from './users.repository.ts';
+import * as service from './users.service.ts';
 
+const EXPORT_COLUMNS: ExportColumn<UserSummary>[] = [
+  { header: 'Cognome', value: (r) => r.lastName },
+  { header: 'Nome', value: (r) => r.firstName },
+  { header: 'E-mail', value: (r) => r.email },
+  { header: 'Ruoli', value: (r) => r.roles.map((role) => ROLE_LABELS[role]).join(', ') },
+  { header: 'Permessi diretti', value: (r) => r.permissions.map((p) => PERMISSION_LABELS[p]).join(', ') },
+  { header: 'Stato', value: (r) => USER_STATUS_LABELS[r.status] },
+  { header: 'Accesso bloccato', value: (r) => r.locked },
+  { header: 'Secondo fattore', value: (r) => r.mfaEnrolled },
+  { header: 'E-mail verificata', value: (r) => r.emailVerified },
+  { header: 'Telefono verificato', value: (r) => r.phoneVerified },
+  { header: 'Ultimo accesso', value: (r) => (r.lastLoginAt ? new Date(r.lastLoginAt) : null) },
+  { header: 'Creato il', value: (r) => new Date(r.createdAt) },
+];
+
+/** The user a route is about: unknown → 404 before any permission answer. */
+function userOf(request: FastifyRequest) {
+  const { userId } = request.params as { userId: number };
+  return repo.findUserResource(request.server.db, userId).then((resource) => {
+    if (!resource) throw service.notFound();
+    return resource;
+  });
+}
+
+async function detailOf(request: FastifyRequest, userId: number) {
+  const user = await repo.findUserDetail(request.server.db, userId, request.server.clock.now());
+  if (!user) throw service.notFound();
+  return user;
+}
+
+/**
+ * Users of the portal (product §4 `/portale/utenti`). The contracts carry the permissions: `read:user`
+ * lists, exports and opens them (`user.index` too); every write needs `create:`, `update:` or
+ * `manage:user` and is audited.
+ */
 export async function usersRoutes(app: FastifyInstance) {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/users/:userId/unlock',
-    {
-      preHandler: requirePage('portal.users'),
-      schema: {
-        tags: ['users'],
-        summary: "Sblocca l'accesso di un utente bloccato per troppi tentativi",
-        params: z.object({ userId: IdParamSchema }),
-      },
-    },
-    async (request, reply) => {
-      const [user] = await app.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, request.params.userId));
-      if (!user) throw new HttpError(404, 'not_found', 'Utente non trovato.');
-      await clearAccountThrottle(app.db, user.email);
-      await app.audit({ action: 'auth.login.unlocked', actorUserId: authOf(request).user.id, entity: 'user', entityId: user.id, ip: request.ip });
-      return reply.status(204).send();
-    },
+  registerEndpoint(app, listUsers, {}, (request) =>
+    repo.listUsers(app.db, request.query, app.clock.now()),
   );
+
+  registerEndpoint(app, exportUsers, {}, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const now = app.clock.now();
+    const total = await repo.countUsers(app.db, filters, now);
+    return sendExport(reply, {
+      format,
+      name: 'utenti',
+      sheetName: 'Utenti',
+      columns: EXPORT_COLUMNS,
+      total,
+      today: now,
+      produce: (write) => forEachBatch(app.db, repo.userListQuery(app.db, filters, now), repo.toUserSummary, write),
+    });
+  });
+
+  registerEndpoint(app, getUser, { resource: userOf }, (request) => detailOf(request, request.params.userId));
+
+  registerEndpoint(app, createUser, {}, async (request) =>
+    detailOf(request, await service.createUser(request, request.body)),
+  );
+
+  registerEndpoint(app, updateUser, { resource: userOf }, async (request) => {
+    await service.updateUser(request, request.params.userId, request.body);
+    return detailOf(request, request.params.userId);
+  });
+
+  for (const action of USER_ACTIONS) {
+    registerEndpoint(app, USER_ACTION_ENDPOINTS[action], { resource: userOf }, async (request) => {
+      const message = await runUserAction(request, request.params.userId, action);
+      return { message, user: await detailOf(request, request.params.userId) };
+    });
+  }
 }

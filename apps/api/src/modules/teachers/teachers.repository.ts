@@ -1,0 +1,153 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { OwnedResource } from '@portale/shared/auth';
+import { searchWords } from '@portale/shared/lists';
+import type { TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
+import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+
+type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
+
+const summaryFields = aliased({
+  id: teacherProfiles.id,
+  userId: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  kind: teacherProfiles.kind,
+  reviewState: teacherProfiles.reviewState,
+  schoolSiteId: schoolSites.id,
+  schoolSiteCode: schoolSites.ministryCode,
+  schoolSiteName: schoolSites.name,
+  municipalityName: schoolSites.municipalityName,
+  province: schoolSites.province,
+  region: schoolSites.region,
+  instituteId: institutes.id,
+  instituteName: institutes.name,
+  emailVerified: sql`${users.emailVerifiedAt} is not null`,
+  phoneVerified: sql`${users.phoneVerifiedAt} is not null`,
+  createdAt: teacherProfiles.createdAt,
+});
+
+const SORT_COLUMNS = {
+  name: sql`lower(${users.lastName} || ' ' || ${users.firstName})`,
+  email: users.email,
+  kind: teacherProfiles.kind,
+  reviewState: teacherProfiles.reviewState,
+  schoolSiteName: schoolSites.name,
+  province: schoolSites.province,
+  createdAt: teacherProfiles.createdAt,
+};
+
+const idOrNull = (v: unknown) => (v === null || v === undefined ? null : rowValue.int(v));
+
+/** A raw row (list page or export cursor) as the shared DTO. */
+export function toTeacherSummary(row: Record<string, unknown>): TeacherSummary {
+  return {
+    id: rowValue.int(row.id),
+    userId: rowValue.int(row.userId),
+    firstName: rowValue.text(row.firstName),
+    lastName: rowValue.text(row.lastName),
+    email: rowValue.text(row.email),
+    kind: row.kind as TeacherSummary['kind'],
+    reviewState: row.reviewState as TeacherSummary['reviewState'],
+    schoolSiteId: idOrNull(row.schoolSiteId),
+    schoolSiteCode: rowValue.textOrNull(row.schoolSiteCode),
+    schoolSiteName: rowValue.textOrNull(row.schoolSiteName),
+    municipalityName: rowValue.textOrNull(row.municipalityName),
+    province: rowValue.textOrNull(row.province),
+    region: rowValue.textOrNull(row.region),
+    instituteId: idOrNull(row.instituteId),
+    instituteName: rowValue.textOrNull(row.instituteName),
+    emailVerified: rowValue.bool(row.emailVerified),
+    phoneVerified: rowValue.bool(row.phoneVerified),
+    createdAt: rowValue.iso(row.createdAt)!,
+  };
+}
+
+function whereOf(filters: Filters): SQL | undefined {
+  return and(
+    searchCondition(users.searchText, filters.q),
+    filters.kind ? eq(teacherProfiles.kind, filters.kind) : undefined,
+    filters.reviewState ? eq(teacherProfiles.reviewState, filters.reviewState) : undefined,
+    filters.region ? eq(schoolSites.region, filters.region) : undefined,
+    filters.province ? eq(schoolSites.province, filters.province) : undefined,
+    filters.schoolSiteId ? eq(teacherProfiles.schoolSiteId, filters.schoolSiteId) : undefined,
+  );
+}
+
+function orderOf(filters: Filters): SQL[] {
+  if (!filters.sort && filters.q) {
+    const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
+    const similar = desc(sql`similarity(${users.searchText}, ${searchWords(filters.q).join(' ')})`);
+    return [exact, similar, ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id)];
+  }
+  return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id);
+}
+
+/** Profiles with their user, and their plesso and institute when they have chosen one. */
+function fromTeachers<T extends ReturnType<DbOrTx['select']>>(select: T) {
+  return select
+    .from(teacherProfiles)
+    .innerJoin(users, eq(users.id, teacherProfiles.userId))
+    .leftJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
+    .leftJoin(institutes, eq(institutes.id, schoolSites.instituteId));
+}
+
+/** The filtered, sorted query of the list and of its export. */
+export function teacherListQuery(db: DbOrTx, filters: Filters) {
+  return fromTeachers(db.select(summaryFields)).where(whereOf(filters)).orderBy(...orderOf(filters));
+}
+
+export async function countTeachers(db: DbOrTx, filters: Filters): Promise<number> {
+  const [row] = await fromTeachers(db.select({ n: countAll })).where(whereOf(filters));
+  return (row as { n: number } | undefined)?.n ?? 0;
+}
+
+export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<TeacherSummary>> {
+  return paginate(
+    async (limit, offset) => (await teacherListQuery(db, query).limit(limit).offset(offset)).map(toTeacherSummary),
+    () => countTeachers(db, query),
+    query.page,
+    query.pageSize,
+  );
+}
+
+/** A teacher profile as a resource of a check: its user owns it. `undefined` when there is none. */
+export async function findTeacherResource(db: DbOrTx, teacherId: number): Promise<OwnedResource | undefined> {
+  const [row] = await db.select({ userId: teacherProfiles.userId }).from(teacherProfiles).where(eq(teacherProfiles.id, teacherId));
+  return row && { ownerUserIds: [row.userId] };
+}
+
+/** The teacher's page: profile, plesso and institute, contacts and review state. */
+export async function findTeacher(db: DbOrTx, teacherId: number): Promise<TeacherDetail | undefined> {
+  const [row] = await fromTeachers(
+    db.select({
+      ...summaryFields,
+      ...aliased({
+        phone: users.phone,
+        subjects: teacherProfiles.subjects,
+        instituteCode: institutes.ministryCode,
+        userStatus: users.status,
+        emailVerifiedAt: users.emailVerifiedAt,
+        phoneVerifiedAt: users.phoneVerifiedAt,
+        lastLoginAt: users.lastLoginAt,
+        updatedAt: teacherProfiles.updatedAt,
+      }),
+    }),
+  ).where(eq(teacherProfiles.id, teacherId));
+  if (!row) return undefined;
+  const raw = row as Record<string, unknown>;
+  const subjects = typeof raw.subjects === 'string' ? (JSON.parse(raw.subjects) as unknown) : raw.subjects;
+  return {
+    ...toTeacherSummary(raw),
+    phone: rowValue.textOrNull(raw.phone),
+    subjects: Array.isArray(subjects) ? subjects.map(String) : [],
+    instituteCode: rowValue.textOrNull(raw.instituteCode),
+    userStatus: raw.userStatus as TeacherDetail['userStatus'],
+    emailVerifiedAt: rowValue.iso(raw.emailVerifiedAt),
+    phoneVerifiedAt: rowValue.iso(raw.phoneVerifiedAt),
+    lastLoginAt: rowValue.iso(raw.lastLoginAt),
+    updatedAt: rowValue.iso(raw.updatedAt)!,
+  };
+}

@@ -1,0 +1,262 @@
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { PERMISSIONS, ROLES, type OwnedResource, type Permission, type Role } from '@portale/shared/auth';
+import { searchWords } from '@portale/shared/lists';
+import type { UserDetail, UserListQuery, UserStatus, UserSummary } from '@portale/shared/users';
+import {
+  authSessions,
+  loginThrottles,
+  mfaFactors,
+  permissions,
+  roles,
+  teacherProfiles,
+  userPermissions,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { accountKey } from '../auth/login-throttle.ts';
+
+type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
+
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
+const roleNames = sql<string[]>`coalesce((select json_agg(${roles.name}) from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id}), '[]'::json)`;
+const permissionNames = sql<string[]>`coalesce((select json_agg(${permissions.name}) from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id}), '[]'::json)`;
+const lockedUntilOf = sql`(select ${loginThrottles.lockedUntil} from ${loginThrottles} where ${loginThrottles.key} = 'account:' || lower(${users.email}))`;
+const lockedAt = (now: Date) => sql<boolean>`coalesce(${lockedUntilOf} > ${at(now)}, false)`;
+const mfaEnrolled = sql<boolean>`exists (select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${users.id} and ${mfaFactors.enabledAt} is not null)`;
+
+function summaryFields(now: Date) {
+  return aliased({
+    id: users.id,
+    email: users.email,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    roles: roleNames,
+    permissions: permissionNames,
+    status: users.status,
+    locked: lockedAt(now),
+    mfaEnrolled,
+    emailVerified: sql`${users.emailVerifiedAt} is not null`,
+    phoneVerified: sql`${users.phoneVerifiedAt} is not null`,
+    lastLoginAt: users.lastLoginAt,
+    createdAt: users.createdAt,
+  });
+}
+
+const SORT_COLUMNS = {
+  name: sql`lower(${users.lastName} || ' ' || ${users.firstName})`,
+  email: users.email,
+  status: users.status,
+  lastLoginAt: users.lastLoginAt,
+  createdAt: users.createdAt,
+};
+
+const byDeclaredOrder = <T extends string>(list: readonly T[], values: unknown): T[] => {
+  const names = Array.isArray(values) ? values.map(String) : typeof values === 'string' ? (JSON.parse(values) as string[]) : [];
+  return list.filter((name) => names.includes(name));
+};
+
+/** A raw row (list page or export cursor) as the shared DTO. */
+export function toUserSummary(row: Record<string, unknown>): UserSummary {
+  return {
+    id: rowValue.int(row.id),
+    email: rowValue.text(row.email),
+    firstName: rowValue.text(row.firstName),
+    lastName: rowValue.text(row.lastName),
+    roles: byDeclaredOrder(ROLES, row.roles),
+    permissions: byDeclaredOrder(PERMISSIONS, row.permissions),
+    status: row.status as UserStatus,
+    locked: rowValue.bool(row.locked),
+    mfaEnrolled: rowValue.bool(row.mfaEnrolled),
+    emailVerified: rowValue.bool(row.emailVerified),
+    phoneVerified: rowValue.bool(row.phoneVerified),
+    lastLoginAt: rowValue.iso(row.lastLoginAt),
+    createdAt: rowValue.iso(row.createdAt)!,
+  };
+}
+
+function whereOf(filters: Filters, now: Date): SQL | undefined {
+  return and(
+    searchCondition(users.searchText, filters.q),
+    filters.role
+      ? sql`exists (select 1 from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id} and ${roles.name} = ${filters.role})`
+      : undefined,
+    filters.permission
+      ? sql`exists (select 1 from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id} and ${permissions.name} = ${filters.permission})`
+      : undefined,
+    filters.status ? eq(users.status, filters.status) : undefined,
+    filters.locked === undefined ? undefined : filters.locked ? lockedAt(now) : sql`not ${lockedAt(now)}`,
+  );
+}
+
+function orderOf(filters: Filters): SQL[] {
+  if (!filters.sort && filters.q) {
+    // Relevance: the exact address first, then the closest names.
+    const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
+    const similar = desc(sql`similarity(${users.searchText}, ${searchWords(filters.q).join(' ')})`);
+    return [exact, similar, ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id)];
+  }
+  return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id);
+}
+
+/** The filtered, sorted query of the list and of its export. */
+export function userListQuery(db: DbOrTx, filters: Filters, now: Date) {
+  return db.select(summaryFields(now)).from(users).where(whereOf(filters, now)).orderBy(...orderOf(filters));
+}
+
+export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promise<number> {
+  const [row] = await db.select({ n: countAll }).from(users).where(whereOf(filters, now));
+  return row?.n ?? 0;
+}
+
+export function listUsers(db: DbOrTx, query: UserListQuery, now: Date): Promise<Page<UserSummary>> {
+  return paginate(
+    async (limit, offset) => (await userListQuery(db, query, now).limit(limit).offset(offset)).map(toUserSummary),
+    () => countUsers(db, query, now),
+    query.page,
+    query.pageSize,
+  );
+}
+
+/** A user as a resource of a check (`undefined` when there is none): the user owns their own record. */
+export async function findUserResource(db: DbOrTx, userId: number): Promise<OwnedResource | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  return row && { ownerUserIds: [row.id] };
+}
+
+/** The user's page: data, roles, direct permissions, status and the state of their login. */
+export async function findUserDetail(db: DbOrTx, userId: number, now: Date): Promise<UserDetail | undefined> {
+  const [row] = await db
+    .select({
+      ...summaryFields(now),
+      ...aliased({
+        phone: users.phone,
+        emailVerifiedAt: users.emailVerifiedAt,
+        phoneVerifiedAt: users.phoneVerifiedAt,
+        mustChangePassword: users.mustChangePassword,
+        lockedUntil: lockedUntilOf,
+        activeSessions: sql`(select count(*)::int from ${authSessions} where ${authSessions.userId} = ${users.id} and ${authSessions.revokedAt} is null and ${authSessions.expiresAt} > ${at(now)})`,
+        teacherProfileId: sql`(select ${teacherProfiles.id} from ${teacherProfiles} where ${teacherProfiles.userId} = ${users.id})`,
+        updatedAt: users.updatedAt,
+      }),
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!row) return undefined;
+  const summary = toUserSummary(row);
+  return {
+    ...summary,
+    phone: rowValue.textOrNull(row.phone),
+    emailVerifiedAt: rowValue.iso(row.emailVerifiedAt),
+    phoneVerifiedAt: rowValue.iso(row.phoneVerifiedAt),
+    mustChangePassword: rowValue.bool(row.mustChangePassword),
+    lockedUntil: summary.locked ? rowValue.iso(row.lockedUntil) : null,
+    activeSessions: rowValue.int(row.activeSessions),
+    teacherProfileId: row.teacherProfileId === null ? null : rowValue.int(row.teacherProfileId),
+    updatedAt: rowValue.iso(row.updatedAt)!,
+  };
+}
+
+/** What the writes of user management read first, with the row locked until the transaction ends. */
+export interface UserForUpdate {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  status: UserStatus;
+  mustChangePassword: boolean;
+  emailVerified: boolean;
+  roles: Role[];
+  permissions: Permission[];
+}
+
+export async function findUserForUpdate(db: DbOrTx, userId: number): Promise<UserForUpdate | undefined> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      status: users.status,
+      mustChangePassword: users.mustChangePassword,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (!row) return undefined;
+  const [roleRows, permissionRows] = await Promise.all([
+    db.select({ name: roles.name }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, userId)),
+    db
+      .select({ name: permissions.name })
+      .from(userPermissions)
+      .innerJoin(permissions, eq(permissions.id, userPermissions.permissionId))
+      .where(eq(userPermissions.userId, userId)),
+  ]);
+  const { emailVerifiedAt, ...rest } = row;
+  return {
+    ...rest,
+    emailVerified: emailVerifiedAt !== null,
+    roles: byDeclaredOrder(ROLES, roleRows.map((r) => r.name)),
+    permissions: byDeclaredOrder(PERMISSIONS, permissionRows.map((p) => p.name)),
+  };
+}
+
+/** True when another account already uses this address (case-insensitive). */
+export async function isEmailTaken(db: DbOrTx, email: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  return row !== undefined;
+}
+
+export async function insertUser(
+  db: DbOrTx,
+  input: { email: string; firstName: string; lastName: string; passwordHash: string },
+  now: Date,
+): Promise<{ id: number; email: string; firstName: string }> {
+  const [row] = await db
+    .insert(users)
+    .values({ ...input, createdAt: now, updatedAt: now })
+    .returning({ id: users.id, email: users.email, firstName: users.firstName });
+  return row!;
+}
+
+/** Replaces the user's roles and direct permissions with these (by name). */
+export async function replaceUserAccess(db: DbOrTx, userId: number, access: { roles?: readonly Role[]; permissions?: readonly Permission[] }) {
+  if (access.roles) {
+    await db.delete(userRoles).where(eq(userRoles.userId, userId));
+    if (access.roles.length) {
+      const ids = await db.select({ id: roles.id }).from(roles).where(inArray(roles.name, [...access.roles]));
+      await db.insert(userRoles).values(ids.map((r) => ({ userId, roleId: r.id })));
+    }
+  }
+  if (access.permissions) {
+    await db.delete(userPermissions).where(eq(userPermissions.userId, userId));
+    if (access.permissions.length) {
+      const ids = await db.select({ id: permissions.id }).from(permissions).where(inArray(permissions.name, [...access.permissions]));
+      await db.insert(userPermissions).values(ids.map((p) => ({ userId, permissionId: p.id })));
+    }
+  }
+}
+
+export async function updateUserFields(
+  db: DbOrTx,
+  userId: number,
+  changes: Partial<{ firstName: string; lastName: string; status: UserStatus; mustChangePassword: boolean }>,
+  now: Date,
+): Promise<void> {
+  await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, userId));
+}
+
+/** When the user's login is locked for too many failures, until when; `null` when it is not. */
+export async function findLoginLock(db: DbOrTx, email: string, now: Date): Promise<Date | null> {
+  const [row] = await db.select({ until: loginThrottles.lockedUntil }).from(loginThrottles).where(eq(loginThrottles.key, accountKey(email)));
+  return row?.until && row.until > now ? row.until : null;
+}
+
+/** Removes the user's second factor; false when there was none. */
+export async function deleteMfaFactor(db: DbOrTx, userId: number): Promise<boolean> {
+  const deleted = await db.delete(mfaFactors).where(eq(mfaFactors.userId, userId)).returning({ userId: mfaFactors.userId });
+  return deleted.length > 0;
+}

@@ -1,0 +1,107 @@
+import type { FastifyRequest } from 'fastify';
+import { ROLE_LABELS, PERMISSION_LABELS } from '@portale/shared/auth';
+import { coversGrants, managesUsers, USER_ADMIN_MESSAGES, type UserCreate, type UserUpdate } from '@portale/shared/users';
+import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
+import { auditWrite } from '../../lib/audit.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import { fieldError } from '../../lib/field-errors.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { authOf } from '../../plugins/authorization.ts';
+import { issuePasswordLink } from '../accounts/password.service.ts';
+import * as repo from './users.repository.ts';
+
+/** The invitation link of a new user is valid for a week (a reset link for an hour). */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60_000;
+
+export const notFound = () => new HttpError(404, 'not_found', USER_ADMIN_MESSAGES.notFound);
+export const conflict = (code: string, message: string) => new HttpError(409, code, message);
+
+type Access = { roles: readonly string[]; permissions: readonly string[] };
+
+/** Locks and reads the target, refusing a user whose grants the actor does not hold (403). */
+export async function lockTarget(tx: DbOrTx, request: FastifyRequest, userId: number) {
+  const target = await repo.findUserForUpdate(tx, userId);
+  if (!target) throw notFound();
+  if (!coversGrants(authOf(request).user, target)) throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.moreGrants);
+  return target;
+}
+
+function assertMayAssign(request: FastifyRequest, access: Access) {
+  if (!coversGrants(authOf(request).user, access)) throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.escalation);
+}
+
+/** A unique index refused the row (the driver's error, or Drizzle's wrapper of it). */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+function accessLabel(access: UserCreate): string {
+  return [...access.roles.map((r) => ROLE_LABELS[r]), ...access.permissions.map((p) => PERMISSION_LABELS[p])].join(', ');
+}
+
+/**
+ * Creates the user with a random unusable password, roles and direct permissions, and queues the
+ * invitation to choose a password, audited, in one transaction. The address is unique
+ * case-insensitively (422 on `email`).
+ */
+export async function createUser(request: FastifyRequest, input: UserCreate): Promise<number> {
+  const app = request.server;
+  assertMayAssign(request, input);
+  const passwordHash = await hashPassword(randomToken(32));
+  const now = app.clock.now();
+  const actor = authOf(request).user;
+  try {
+    return await withTransaction(app.db, async (tx) => {
+      if (await repo.isEmailTaken(tx, input.email)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
+      const user = await repo.insertUser(tx, { email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash }, now);
+      await repo.replaceUserAccess(tx, user.id, input);
+      await issuePasswordLink(tx, user, {
+        now,
+        ip: request.ip,
+        webUrl: app.env.publicWebUrl,
+        ttlMs: INVITATION_TTL_MS,
+        templateKey: 'email.invito',
+        data: { inviterName: `${actor.firstName} ${actor.lastName}`, rolesLabel: accessLabel(input), forgotLink: `${app.env.publicWebUrl}/auth/forgot-password` },
+      });
+      await auditWrite(tx, request, { action: 'user.created', entity: 'user', entityId: user.id, after: { ...input } });
+      return user.id;
+    });
+  } catch (error) {
+    // Two creations of the same address at once: the unique index decides, the answer is the same.
+    if (isUniqueViolation(error)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
+    throw error;
+  }
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/**
+ * Changes names, roles and direct permissions; the audit keeps only what changed. Nobody gives what
+ * they do not hold, nor takes from themselves the last grant that lets them manage users (409).
+ */
+export async function updateUser(request: FastifyRequest, userId: number, changes: UserUpdate): Promise<void> {
+  const app = request.server;
+  await withTransaction(app.db, async (tx) => {
+    const target = await lockTarget(tx, request, userId);
+    const next = { roles: changes.roles ?? target.roles, permissions: changes.permissions ?? target.permissions };
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const key of ['firstName', 'lastName'] as const) {
+      if (changes[key] !== undefined && changes[key] !== target[key]) [before[key], after[key]] = [target[key], changes[key]];
+    }
+    for (const key of ['roles', 'permissions'] as const) {
+      if (changes[key] && !sameList(changes[key], target[key])) [before[key], after[key]] = [target[key], changes[key]];
+    }
+    if (Object.keys(after).length === 0) return;
+    if (after.roles || after.permissions) {
+      assertMayAssign(request, next);
+      if (target.id === authOf(request).user.id && !managesUsers(next)) throw conflict('self_last_admin', USER_ADMIN_MESSAGES.selfLastAdmin);
+      await repo.replaceUserAccess(tx, userId, { ...(after.roles ? { roles: next.roles } : {}), ...(after.permissions ? { permissions: next.permissions } : {}) });
+    }
+    const names = { ...(after.firstName ? { firstName: after.firstName as string } : {}), ...(after.lastName ? { lastName: after.lastName as string } : {}) };
+    await repo.updateUserFields(tx, userId, names, app.clock.now());
+    await auditWrite(tx, request, { action: 'user.updated', entity: 'user', entityId: userId, before, after });
+  });
+}

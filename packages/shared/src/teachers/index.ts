@@ -1,0 +1,2 @@
+export * from './teachers.schemas.ts';
+export * from './teachers.endpoints.ts';
