@@ -51,8 +51,8 @@ const SEED_ROUTES = [
   '/portale/utenti',
 ];
 
-/** Routes added after the seed, on purpose (issue 4): any logged-in user, no role rule. */
-const ADDED_ROUTES = ['/portale/account'];
+/** Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7). */
+const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}'];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];
@@ -80,6 +80,11 @@ const SEED_RULES: Record<string, { roles: string[]; permissions: string[] }> = {
   '/portale/sostituzioni': { roles: ['super-admin', 'sylla'], permissions: [] },
   '/portale/azioni-modelli': { roles: ['super-admin'], permissions: [] },
   '/portale/template': { roles: ['super-admin'], permissions: [] },
+};
+
+/** Added routes with a role rule: the same as the list they belong to. */
+const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = {
+  '/portale/utenti/{id}': SEED_RULES['/portale/utenti']!,
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */
@@ -112,7 +117,7 @@ describe('route table', () => {
     expect(pageAt('/portale')?.access).toBeUndefined();
   });
 
-  it.each(Object.entries(SEED_RULES))('restricts %s to the roles and permissions of seed §6', (path, rule) => {
+  it.each(Object.entries({ ...SEED_RULES, ...ADDED_RULES }))('restricts %s to the roles and permissions of seed §6', (path, rule) => {
     const page = pageAt(path);
     expect(page, path).toBeDefined();
     expect(page!.guards[0]).toBe('auth');
@@ -136,7 +141,7 @@ describe('route table', () => {
 
   it('restricts no other route by role', () => {
     const restricted = PAGES.filter((p) => p.access || p.guards.includes('has-role-or-permission')).map((p) => normalise(p.path));
-    expect(sorted(restricted)).toEqual(sorted(Object.keys(SEED_RULES).map(normalise)));
+    expect(sorted(restricted)).toEqual(sorted([...Object.keys(SEED_RULES), ...Object.keys(ADDED_RULES)].map(normalise)));
   });
 
   it('gives /portale/account the /portale guards and no role rule', () => {

@@ -22,6 +22,7 @@ export interface PageDef {
 
 const STAFF: AccessRule = { roles: ['super-admin', 'sylla', 'cromos'], permissions: [] };
 const DETECTOR: AccessRule = { roles: ['super-admin', 'detector'], permissions: [] };
+const USERS: AccessRule = { roles: ['super-admin', 'cromos'], permissions: ['user.index'] };
 const PORTAL_GUARDS = [
   'auth',
   'update-password',
@@ -121,7 +122,9 @@ export const PAGES: readonly PageDef[] = [
   portal('portal.detectors', '/portale/rilevatori', 'Rilevatori', 'I rilevatori, le loro province e i plessi assegnati.', STAFF, { navLabel: 'Rilevatori' }),
   portal('portal.substitutions', '/portale/sostituzioni', 'Sostituzioni', 'Le richieste di sostituzione degli insegnanti e le decisioni.', { roles: ['super-admin', 'sylla'], permissions: [] }, { navLabel: 'Sostituzioni' }),
   portal('portal.templates', '/portale/template', 'Template', 'I modelli dei messaggi e dei documenti, con anteprima e versioni.', { roles: ['super-admin'], permissions: [] }, { navLabel: 'Template' }),
-  portal('portal.users', '/portale/utenti', 'Utenti', 'Gli utenti del portale, i loro ruoli e permessi.', { roles: ['super-admin', 'cromos'], permissions: ['user.index'] }, { navLabel: 'Utenti' }),
+  portal('portal.users', '/portale/utenti', 'Utenti', 'Gli utenti del portale, i loro ruoli e permessi.', USERS, { navLabel: 'Utenti' }),
+  // Not a seed route (issue 7): one user's page, with the same rule as the list.
+  portal('portal.user', '/portale/utenti/:userId', 'Utente', "La scheda dell'utente: dati, ruoli, permessi, sicurezza dell'accesso e storico.", USERS, { parent: 'portal.users' }),
 ];
 
 /** Review types of product §3; any other `{type}` is a 404. */

@@ -1,0 +1,25 @@
+import { Form } from 'react-router';
+import type { PermissionSubject } from '@portale/shared/auth';
+import type { UserDetail } from '@portale/shared/users';
+import { FormField } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { AccessFields } from './user-access-fields.tsx';
+
+/** Names, roles and direct permissions of a user; the e-mail is the login and is not changed here. */
+export function UserEditForm({ user, actor, errors }: { user: UserDetail; actor: PermissionSubject; errors: Record<string, string> }) {
+  return (
+    <Form method="post" noValidate preventScrollReset aria-labelledby="ruoli-title" data-testid="user-edit">
+      <input type="hidden" name="intent" value="update" />
+      <div className="row mt-3">
+        <div className="col-12 col-md-6">
+          <FormField id="user-firstName" name="firstName" label="Nome" autoComplete="off" defaultValue={user.firstName} error={errors.firstName} />
+        </div>
+        <div className="col-12 col-md-6">
+          <FormField id="user-lastName" name="lastName" label="Cognome" autoComplete="off" defaultValue={user.lastName} error={errors.lastName} />
+        </div>
+      </div>
+      <AccessFields idPrefix="user" actor={actor} roles={user.roles} permissions={user.permissions} errors={errors} />
+      <SubmitButton idle="Salva nome, ruoli e permessi" busy="Salvataggio in corso…" />
+    </Form>
+  );
+}
