@@ -194,6 +194,14 @@ test.describe('registro: istituti e plessi', () => {
         `Esportazione completata: ${rows.toLocaleString('it-IT', { useGrouping: 'always' } as Intl.NumberFormatOptions)} righe`,
       );
       await expectNoAxeViolations(page);
+
+      const downloadingXlsx = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Esporta XLSX' }).click();
+      const xlsx = await downloadingXlsx;
+      expect(xlsx.suggestedFilename()).toMatch(/^istituti-\d{4}-\d{2}-\d{2}\.xlsx$/);
+      // An XLSX file is a ZIP archive.
+      expect((await readFile((await xlsx.path())!)).subarray(0, 2).toString('latin1')).toBe('PK');
+      await expect(page.getByTestId('export-status')).toContainText('Esportazione completata');
     });
   });
 

@@ -1,20 +1,7 @@
 import { Pager as KitPager, PagerItem, PagerLink } from 'design-react-kit';
 import { Link } from 'react-router';
 import { formatNumber } from '../../lib/format.ts';
-
-/** Page numbers to show: the first, the last and two around the current one, with gaps as `null`. */
-export function pageWindow(page: number, pages: number): (number | null)[] {
-  const wanted = new Set(
-    [1, pages, page - 2, page - 1, page, page + 1, page + 2].filter((n) => n >= 1 && n <= pages),
-  );
-  const sorted = [...wanted].sort((a, b) => a - b);
-  const out: (number | null)[] = [];
-  sorted.forEach((n, i) => {
-    if (i > 0 && n - sorted[i - 1]! > 1) out.push(null);
-    out.push(n);
-  });
-  return out;
-}
+import { pageWindow } from './list-params.ts';
 
 interface PagerProps {
   page: number;
