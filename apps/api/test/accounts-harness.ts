@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { authenticator } from './totp-helper.ts';
 import { institutes, outbox, schoolSites } from '../src/db/schema/index.ts';
 import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { settleAfterResponse } from '../src/modules/accounts/after-response.ts';
 import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 
@@ -48,8 +49,9 @@ export async function call(t: TestApp, c: Call) {
   return t.app.inject({ method: c.method, url: c.url, headers, ...(c.body !== undefined ? { payload: c.body as object } : {}) });
 }
 
-/** Messages queued for a recipient, newest first. */
-export function messagesTo(t: TestApp, recipient: string) {
+/** Messages queued for a recipient, newest first (once the work started after responses is done). */
+export async function messagesTo(t: TestApp, recipient: string) {
+  await settleAfterResponse(t.app);
   return t.database.db.select().from(outbox).where(eq(outbox.recipient, recipient)).orderBy(desc(outbox.id));
 }
 

@@ -8,18 +8,25 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { afterResponse, settleAfterResponse } from './after-response.ts';
 import { findUserOfResetToken, requestPasswordReset, setNewPassword } from './password.service.ts';
 
 export async function passwordRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
   const ctx = (ip: string) => ({ now: app.clock.now(), ip, webUrl: app.env.publicWebUrl });
+  // A shutdown waits for the reset links already promised.
+  app.addHook('onClose', () => settleAfterResponse(app));
 
   r.post(
     ACCOUNT_PATHS.forgotPassword,
     { config, schema: { tags: ['auth'], summary: 'Chiede il collegamento per una nuova password (stessa risposta per ogni indirizzo)', body: ForgotPasswordBodySchema, response: { 202: StatusMessageSchema } } },
     async (request, reply) => {
-      await requestPasswordReset(app.db, request.body.email, ctx(request.ip));
+      // Same answer, same time, for every address: nothing about the account is read before the
+      // answer is sent; the lookup and the e-mail follow it (A5).
+      const { email } = request.body;
+      const context = ctx(request.ip);
+      afterResponse(app, request, reply, 'password reset request', () => requestPasswordReset(app.db, email, context));
       return reply.status(202).send({ status: 'accepted', message: FORGOT_PASSWORD_ANSWER });
     },
   );
