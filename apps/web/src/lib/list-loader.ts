@@ -1,4 +1,4 @@
-import type { Endpoint, EndpointOutput } from '@portale/shared/http';
+import type { Endpoint, EndpointInput, EndpointOutput } from '@portale/shared/http';
 import { ApiError, callApi } from './api-client.ts';
 
 /** A 422 on a list: the API's Italian message and its per-field messages (first of each field). */
@@ -40,7 +40,10 @@ export async function loadList<E extends Endpoint>(
 ): Promise<ListLoaderData<E>> {
   const query = pickQuery(new URL(request.url).searchParams, queryKeysOf(endpoint));
   try {
-    const result = await callApi(endpoint, { query } as never, { signal: request.signal });
+    // The query goes as the URL wrote it (strings): the contract's schema parses it on the API.
+    const result = await callApi(endpoint, { query } as unknown as EndpointInput<E>, {
+      signal: request.signal,
+    });
     return { query, result, problem: null };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {

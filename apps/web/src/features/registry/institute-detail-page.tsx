@@ -64,7 +64,15 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<E
 function Optional({ value, kind }: { value: string | null; kind?: 'email' | 'url' }) {
   if (!value) return <span className="text-muted">non indicato</span>;
   if (kind === 'email') return <a href={`mailto:${value}`}>{value}</a>;
-  if (kind === 'url') return <a href={value}>{value}</a>;
+  if (kind === 'url') {
+    // Registry data may lack the scheme (www.scuola.it); any scheme but http(s) is shown, not linked.
+    const url = /^https?:\/\//i.test(value)
+      ? value
+      : /^[\w.-]+\.[a-z]{2,}(\/|$)/i.test(value)
+        ? `https://${value}`
+        : null;
+    return url ? <a href={url}>{value}</a> : <>{value}</>;
+  }
   return <>{value}</>;
 }
 

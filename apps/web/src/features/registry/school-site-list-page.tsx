@@ -11,10 +11,10 @@ import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListProblem } from '../../components/data-table/list-problem.tsx';
+import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
 import { Pager } from '../../components/data-table/pager.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { formatCount, formatNumber } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { AdhesionBadge } from './adhesion-badge.tsx';
 import {
@@ -80,10 +80,7 @@ export function Component() {
   const page = getPage('portal.sites');
   const list = useListParams(DEFAULT_SORT);
   const total = result?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / (result?.pageSize ?? list.pageSize)));
-  const summary = result
-    ? `${formatCount(total, 'plesso trovato', 'plessi trovati')}${total ? `, pagina ${formatNumber(result.page)} di ${formatNumber(pages)}` : ''}.`
-    : 'Nessun risultato: correggi i filtri.';
+  const summary = listSummary(result, { one: 'plesso trovato', many: 'plessi trovati' });
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
@@ -121,16 +118,13 @@ export function Component() {
         onSortChange={list.setSort}
         getRowId={(row) => String(row.id)}
         empty={
-          problem ? (
-            'Nessun risultato da mostrare.'
-          ) : list.page > 1 && total > 0 ? (
-            <>
-              Questa pagina è oltre l’ultima.{' '}
-              <Link to={list.hrefWith({ page: null })}>Torna alla prima pagina</Link>.
-            </>
-          ) : (
-            'Nessun plesso corrisponde alla ricerca e ai filtri.'
-          )
+          <ListEmpty
+            refused={Boolean(problem)}
+            page={list.page}
+            total={total}
+            firstPageHref={list.hrefWith({ page: null })}
+            noMatch="Nessun plesso corrisponde alla ricerca e ai filtri."
+          />
         }
       />
       {result && (
