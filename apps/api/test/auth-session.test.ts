@@ -179,10 +179,10 @@ describe('POST /api/auth/logout', () => {
     const c = await signedIn('insegnante@demo.test');
     const res = await c.post(AUTH_PATHS.logout);
     expect(res.statusCode).toBe(204);
-    expect(res.headers['clear-site-data']).toBe('"cookies", "storage"');
+    expect(res.headers['clear-site-data']).toBe('"cache", "storage"');
     const guest = new ApiClient(t, nextIp());
     await guest.csrf();
-    expect((await guest.post(AUTH_PATHS.logout)).headers['clear-site-data']).toBe('"cookies", "storage"');
+    expect((await guest.post(AUTH_PATHS.logout)).headers['clear-site-data']).toBe('"cache", "storage"');
     expect((await guest.get(AUTH_PATHS.me)).headers['clear-site-data']).toBeUndefined();
   });
 

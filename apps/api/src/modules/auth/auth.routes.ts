@@ -15,8 +15,13 @@ import { beginSecondFactor } from '../mfa/mfa-login.ts';
 import { openLoginSession, refreshCookieOptions, tokenBody as buildTokenBody } from './login-session.ts';
 import { revokeSession, rotateRefreshToken, sessionIdOfRefreshToken } from './tokens.repository.ts';
 
-/** What a logout asks the browser to clear (Clear-Site-Data; honoured on https and localhost). */
-export const LOGOUT_CLEAR_SITE_DATA = '"cookies", "storage"';
+/**
+ * What a logout asks the browser to clear (Clear-Site-Data; honoured on https and localhost): the API
+ * origin's cache and storage. Not "cookies": browsers apply it to the whole registrable domain, so it
+ * would also erase the web's cookie-consent choice (Garante: not asked again for 6 months); the
+ * refresh cookie is already expired by its own Set-Cookie.
+ */
+export const LOGOUT_CLEAR_SITE_DATA = '"cache", "storage"';
 
 export async function authRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
