@@ -24,6 +24,8 @@ export const security = fp(async (app: FastifyInstance) => {
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', 'authorization', 'x-xsrf-token', 'accept'],
+    // Exports: the web reads the file name and the row count (progress) of a download.
+    exposedHeaders: ['content-disposition', 'x-total-count'],
     maxAge: 600,
   });
   await app.register(cookie);
