@@ -14,7 +14,7 @@ function concretePath(page: PageDef): string {
 }
 
 /** Pages whose h1 is the name of the record they show. */
-const RECORD_PAGES = new Set(['portal.institute', 'portal.site']);
+const RECORD_PAGES = new Set(['portal.institute', 'portal.site', 'portal.user']);
 
 /** The h1 a user sees on an allowed page. */
 function expectedHeading(page: PageDef, account: DemoAccount | null): string {

@@ -14,6 +14,7 @@ interface AuditLogProps {
 function show(value: unknown): string {
   if (value === null || value === undefined || value === '') return '(vuoto)';
   if (typeof value === 'boolean') return value ? 'sì' : 'no';
+  if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : '(nessuno)';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

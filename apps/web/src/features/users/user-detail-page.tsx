@@ -142,7 +142,7 @@ export function Component() {
       <PageHeader title={`${user.firstName} ${user.lastName}`} description={`Utente del portale · ${user.email}`}>
         <UserStatusBadges user={user} />
       </PageHeader>
-      {search.get('creato') === '1' && (
+      {search.get('creato') === '1' && !result && (
         <FormMessage tone="success" message={`Utente creato: ${user.email} ha ricevuto l’e-mail per scegliere la password.`} />
       )}
 

@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { request, type Page } from '@playwright/test';
+import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 800 };
+const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
+
+async function expectAccessibleAtBothWidths(page: Page) {
+  await page.setViewportSize(DESKTOP);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(PHONE);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(DESKTOP);
+}
+
+async function listSettled(page: Page) {
+  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
+}
+
+/** Registers a teacher of a Pavia plesso through the public API, as the registration form does. */
+async function registerTeacher(webOrigin: string, lastName: string): Promise<void> {
+  const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
+  try {
+    await api.head('/sanctum/csrf-cookie');
+    const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+    const sites = await (await api.get('/api/school-sites/search?q=pavia')).json();
+    const res = await api.post('/api/registrations', {
+      headers: { 'x-xsrf-token': xsrf },
+      data: {
+        kind: 'insegnante',
+        firstName: 'Ornella',
+        lastName,
+        email: `${lastName.toLowerCase()}@esempio.it`,
+        phone: '+39 333 765 4321',
+        password: 'Quaderno-Girasole-47',
+        taxCode: 'RSSMRA85T10A562S',
+        schoolSiteId: sites.items[0].id,
+        subjects: ['Matematica'],
+        privacyAccepted: true,
+      },
+    });
+    expect(res.status(), await res.text()).toBe(202);
+  } finally {
+    await api.dispose();
+  }
+}
+
+test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
+
+test('insegnanti: lo staff cerca, filtra, apre il profilo ed esporta', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const lastName = `Docente${Date.now()}`;
+  await registerTeacher(baseURL!, lastName);
+  await page.setViewportSize(DESKTOP);
+  await loginAs(page, 'sylla@demo.test');
+  await page.goto('/portale/insegnanti');
+  await appReady(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Insegnanti');
+  await listSettled(page);
+  await expectAccessibleAtBothWidths(page);
+
+  const filters = page.getByRole('search', { name: 'Cerca negli insegnanti' });
+  await filters.getByLabel('Cerca').fill(lastName.toLowerCase());
+  await filters.getByLabel('Regione').selectOption('Lombardia');
+  await filters.getByLabel('Revisione della registrazione').selectOption('in_attesa');
+  await filters.getByRole('button', { name: 'Applica i filtri' }).click();
+  await expect(page).toHaveURL(/region=Lombardia/);
+  await listSettled(page);
+  await expect(page.getByTestId('list-status')).toHaveText('1 insegnante trovato, pagina 1 di 1.');
+  const table = page.getByRole('table', { name: 'Insegnanti ed educatori registrati' });
+  await expect(table).toContainText('In attesa');
+  await expect(table).toContainText('PV');
+
+  await table.getByRole('link', { name: `${lastName} Ornella` }).click();
+  const panel = page.getByTestId('teacher-panel');
+  await expect(panel.getByRole('heading', { level: 2, name: `Ornella ${lastName}` })).toBeFocused();
+  await expect(panel).toContainText('Matematica');
+  await expect(panel).toContainText('Registrazione: In attesa');
+  await expect(page).toHaveURL(/teacherId=\d+/);
+  await expectAccessibleAtBothWidths(page);
+
+  await page.reload();
+  await appReady(page);
+  await expect(page.getByTestId('teacher-panel')).toBeVisible();
+  await expect(page.getByTestId('list-status')).toHaveText('1 insegnante trovato, pagina 1 di 1.');
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Esporta CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^insegnanti-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(`${lastName};Ornella;`);
+
+  await page.getByTestId('teacher-panel').getByRole('link', { name: 'Chiudi la scheda' }).click();
+  await expect(page.getByTestId('teacher-panel')).toHaveCount(0);
+  await expect(page).not.toHaveURL(/teacherId/);
+});
+
+test('insegnanti: un profilo che non esiste si dice nella pagina', async ({ page }) => {
+  await loginAs(page, 'sylla@demo.test');
+  await page.goto('/portale/insegnanti?teacherId=999999');
+  await appReady(page);
+  await expect(page.getByRole('alert')).toContainText('Insegnante non trovato');
+  await expectNoAxeViolations(page);
+});
