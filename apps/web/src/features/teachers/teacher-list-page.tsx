@@ -8,11 +8,11 @@ import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListProblem } from '../../components/data-table/list-problem.tsx';
+import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
 import { Pager } from '../../components/data-table/pager.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
-import { formatCount, formatNumber } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { KIND_FILTER, REVIEW_FILTER, REVIEW_STATE_BADGES } from './teacher-labels.ts';
 import { TeacherPanel } from './teacher-panel.tsx';
@@ -97,10 +97,7 @@ export function Component() {
   const page = getPage('portal.teachers');
   const list = useListParams(DEFAULT_SORT);
   const total = result?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / (result?.pageSize ?? list.pageSize)));
-  const summary = result
-    ? `${formatCount(total, 'insegnante trovato', 'insegnanti trovati')}${total ? `, pagina ${formatNumber(result.page)} di ${formatNumber(pages)}` : ''}.`
-    : 'Nessun risultato: correggi i filtri.';
+  const summary = listSummary(result, { one: 'insegnante trovato', many: 'insegnanti trovati' });
   const linkTo = useProfileHref();
   return (
     <>
@@ -142,15 +139,13 @@ export function Component() {
         onSortChange={list.setSort}
         getRowId={(row) => String(row.id)}
         empty={
-          problem ? (
-            'Nessun risultato da mostrare.'
-          ) : list.page > 1 && total > 0 ? (
-            <>
-              Questa pagina è oltre l’ultima. <Link to={list.hrefWith({ page: null })}>Torna alla prima pagina</Link>.
-            </>
-          ) : (
-            'Nessun insegnante corrisponde alla ricerca e ai filtri.'
-          )
+          <ListEmpty
+            refused={Boolean(problem)}
+            page={list.page}
+            total={total}
+            firstPageHref={list.hrefWith({ page: null })}
+            noMatch="Nessun insegnante corrisponde alla ricerca e ai filtri."
+          />
         }
       />
       {result && <Pager page={result.page} pageSize={result.pageSize} total={total} hrefFor={(n) => list.hrefWith({ page: n })} />}

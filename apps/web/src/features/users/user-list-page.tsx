@@ -9,12 +9,13 @@ import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListProblem } from '../../components/data-table/list-problem.tsx';
+import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
 import { Pager } from '../../components/data-table/pager.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { formatCount, formatNumber, formatShortDateTime } from '../../lib/format.ts';
+import { formatShortDateTime } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf } from './user-access-fields.tsx';
@@ -85,10 +86,7 @@ export function Component() {
   const page = getPage('portal.users');
   const list = useListParams(DEFAULT_SORT);
   const total = result?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / (result?.pageSize ?? list.pageSize)));
-  const summary = result
-    ? `${formatCount(total, 'utente trovato', 'utenti trovati')}${total ? `, pagina ${formatNumber(result.page)} di ${formatNumber(pages)}` : ''}.`
-    : 'Nessun risultato: correggi i filtri.';
+  const summary = listSummary(result, { one: 'utente trovato', many: 'utenti trovati' });
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
@@ -129,15 +127,13 @@ export function Component() {
         onSortChange={list.setSort}
         getRowId={(row) => String(row.id)}
         empty={
-          problem ? (
-            'Nessun risultato da mostrare.'
-          ) : list.page > 1 && total > 0 ? (
-            <>
-              Questa pagina è oltre l’ultima. <Link to={list.hrefWith({ page: null })}>Torna alla prima pagina</Link>.
-            </>
-          ) : (
-            'Nessun utente corrisponde alla ricerca e ai filtri.'
-          )
+          <ListEmpty
+            refused={Boolean(problem)}
+            page={list.page}
+            total={total}
+            firstPageHref={list.hrefWith({ page: null })}
+            noMatch="Nessun utente corrisponde alla ricerca e ai filtri."
+          />
         }
       />
       {result && <Pager page={result.page} pageSize={result.pageSize} total={total} hrefFor={(n) => list.hrefWith({ page: n })} />}
