@@ -33,7 +33,9 @@ const pages = {
   '/contatti': 'src/features/public/contacts-page.tsx',
   '/documentazione': 'src/features/public/documentation-page.tsx',
   '/policy/cookie': 'src/features/public/cookie-policy-page.tsx',
-  '/landing/registrazioni/insegnante': 'src/features/public/landing-page.tsx',
+  '/landing/edu': 'src/features/public/landing-page.tsx',
+  '/landing/registrazioni/insegnante': 'src/app/registration-landing-page.tsx',
+  '/auth/reset-password': 'src/features/accounts/reset-password-page.tsx',
   '/privacy': 'src/features/public/legal-page.tsx',
   '/auth/login': 'src/features/auth/login-page.tsx',
 };

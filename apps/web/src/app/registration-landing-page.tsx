@@ -1,9 +1,17 @@
 import type { TeacherKind } from '@portale/shared/accounts';
-import { useMatches } from 'react-router';
+import { useMatches, type ActionFunctionArgs } from 'react-router';
 import { Component as LandingContent } from '../features/public/landing-page.tsx';
 import { RegistrationForm } from '../features/registration/registration-form.tsx';
 
-export { registrationAction as action } from '../features/registration/registration-actions.ts';
+/**
+ * The registration action checks the shared password policy (zxcvbn and its dictionaries, about 240 KB
+ * gzip), so it is loaded at submit, not with the page; focusing the password field has usually loaded
+ * the policy by then.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const { registrationAction } = await import('../features/registration/registration-actions.ts');
+  return registrationAction(args);
+}
 
 const KIND_BY_PAGE: Record<string, TeacherKind> = {
   'landing.registration.teacher': 'insegnante',

@@ -1,6 +1,5 @@
 import { Form, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
 import { ACCOUNT_PATHS } from '@portale/shared/accounts';
-import { ChangePasswordBodySchema } from '@portale/shared/accounts/password';
 import { getPage, REDIRECTS } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
@@ -13,6 +12,8 @@ import { NewPasswordFields } from '../../components/password-fields.tsx';
 /** POST change-password; the server clears the flag, so the user is refetched before going on. */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
   const form = await request.formData();
+  // The policy's dictionaries load at submit if the password field has not loaded them yet.
+  const { ChangePasswordBodySchema } = await import('@portale/shared/accounts/password');
   const parsed = ChangePasswordBodySchema.safeParse({
     current_password: text(form, 'current_password'),
     password: text(form, 'password'),

@@ -1,6 +1,5 @@
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
 import { ACCOUNT_PATHS } from '@portale/shared/accounts';
-import { ResetPasswordBodySchema } from '@portale/shared/accounts/password';
 import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
@@ -16,6 +15,8 @@ const DONE =
 
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
   const form = await request.formData();
+  // The policy's dictionaries load at submit if the password field has not loaded them yet.
+  const { ResetPasswordBodySchema } = await import('@portale/shared/accounts/password');
   const parsed = ResetPasswordBodySchema.safeParse({
     token: text(form, 'token'),
     password: text(form, 'password'),

@@ -5,10 +5,8 @@ import type { PasswordContext } from '@portale/shared/accounts/password';
 import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
-import { PasswordMeter } from '../../components/password-fields.tsx';
+import { PasswordMeter, preloadPasswordPolicy } from '../../components/password-fields.tsx';
 import { SchoolSitePicker } from '../../components/school-site-picker.tsx';
-
-export { registrationAction } from './registration-actions.ts';
 
 const SUBJECTS_LABEL: Record<TeacherKind, string> = {
   insegnante: 'Materie che insegni (separate da virgole)',
@@ -16,7 +14,10 @@ const SUBJECTS_LABEL: Record<TeacherKind, string> = {
   altro: 'Il tuo ruolo nel programma (facoltativo)',
 };
 
-/** The registration form of a landing (insegnante, educatore, altro); its route action is registrationAction. */
+/**
+ * The registration form of a landing (insegnante, educatore, altro); its route action is registrationAction,
+ * loaded at the first submit (it checks the password policy, whose dictionaries the page does not load up front).
+ */
 export function RegistrationForm({ kind }: { kind: TeacherKind }) {
   const result = useActionData<FormResult>();
   const errors = result?.errors;
@@ -64,6 +65,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               autoComplete="new-password"
               required
               value={password}
+              onFocus={preloadPasswordPolicy}
               onChange={(event) => setPassword(event.target.value)}
               error={errors?.password}
             />
