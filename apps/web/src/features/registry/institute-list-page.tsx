@@ -1,14 +1,10 @@
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { getPage, href } from '@portale/shared/pages';
 import { exportInstitutes, listInstitutes, type InstituteSummary } from '@portale/shared/registry';
-import { DataTable, listColumnHelper } from '../../components/data-table/data-table.tsx';
-import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
-import { ListProblem } from '../../components/data-table/list-problem.tsx';
-import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
-import { Pager } from '../../components/data-table/pager.tsx';
-import { useListParams } from '../../components/data-table/use-list-params.ts';
+import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
@@ -69,10 +65,7 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 export function Component() {
   const { query, result, problem } = useLoaderData<Data>();
   const page = getPage('portal.institutes');
-  const list = useListParams(DEFAULT_SORT);
-  const total = result?.total ?? 0;
-  const summary = listSummary(result, { one: 'istituto trovato', many: 'istituti trovati' });
-  return (
+    return (
     <>
       <PageHeader title={page.title} description={page.description} />
       <FilterBar
@@ -85,38 +78,18 @@ export function Component() {
         defaultSort={DEFAULT_SORT}
         errors={problem?.errors}
       />
-      {problem && <ListProblem problem={problem} />}
-      <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-2">
-        <ExportButton endpoint={exportInstitutes} query={query} total={total} fileBase="istituti" />
-      </div>
-      <DataTable
+      <ListResults
+        query={query}
+        result={result}
+        problem={problem}
         caption="Istituti dell'anagrafe nazionale"
-        summary={summary}
         columns={COLUMNS}
-        data={result?.items ?? EMPTY}
-        sort={list.sort}
-        onSortChange={list.setSort}
-        getRowId={(row) => String(row.id)}
-        empty={
-          <ListEmpty
-            refused={Boolean(problem)}
-            page={list.page}
-            total={total}
-            firstPageHref={list.hrefWith({ page: null })}
-            noMatch="Nessun istituto corrisponde alla ricerca e ai filtri."
-          />
-        }
+        defaultSort={DEFAULT_SORT}
+        nouns={{ one: 'istituto trovato', many: 'istituti trovati' }}
+        noMatch="Nessun istituto corrisponde alla ricerca e ai filtri."
+        exportEndpoint={exportInstitutes}
+        exportName="istituti"
       />
-      {result && (
-        <Pager
-          page={result.page}
-          pageSize={result.pageSize}
-          total={total}
-          hrefFor={(n) => list.hrefWith({ page: n })}
-        />
-      )}
     </>
   );
 }
-
-const EMPTY: InstituteSummary[] = [];

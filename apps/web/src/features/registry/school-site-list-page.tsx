@@ -6,13 +6,10 @@ import {
   SCHOOL_LEVEL_LABELS,
   type SchoolSiteSummary,
 } from '@portale/shared/registry';
-import { DataTable, listColumnHelper } from '../../components/data-table/data-table.tsx';
-import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
-import { ListProblem } from '../../components/data-table/list-problem.tsx';
-import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
-import { Pager } from '../../components/data-table/pager.tsx';
+import { ListResults } from '../../components/data-table/list-results.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
@@ -79,9 +76,7 @@ export function Component() {
   const { query, result, problem } = useLoaderData<Data>();
   const page = getPage('portal.sites');
   const list = useListParams(DEFAULT_SORT);
-  const total = result?.total ?? 0;
-  const summary = listSummary(result, { one: 'plesso trovato', many: 'plessi trovati' });
-  return (
+    return (
     <>
       <PageHeader title={page.title} description={page.description} />
       {query.instituteId && (
@@ -105,38 +100,18 @@ export function Component() {
       >
         {query.instituteId && <input type="hidden" name="instituteId" value={query.instituteId} />}
       </FilterBar>
-      {problem && <ListProblem problem={problem} />}
-      <div className="mb-2">
-        <ExportButton endpoint={exportSchoolSites} query={query} total={total} fileBase="plessi" />
-      </div>
-      <DataTable
+      <ListResults
+        query={query}
+        result={result}
+        problem={problem}
         caption="Plessi dell'anagrafe nazionale"
-        summary={summary}
         columns={COLUMNS}
-        data={result?.items ?? EMPTY}
-        sort={list.sort}
-        onSortChange={list.setSort}
-        getRowId={(row) => String(row.id)}
-        empty={
-          <ListEmpty
-            refused={Boolean(problem)}
-            page={list.page}
-            total={total}
-            firstPageHref={list.hrefWith({ page: null })}
-            noMatch="Nessun plesso corrisponde alla ricerca e ai filtri."
-          />
-        }
+        defaultSort={DEFAULT_SORT}
+        nouns={{ one: 'plesso trovato', many: 'plessi trovati' }}
+        noMatch="Nessun plesso corrisponde alla ricerca e ai filtri."
+        exportEndpoint={exportSchoolSites}
+        exportName="plessi"
       />
-      {result && (
-        <Pager
-          page={result.page}
-          pageSize={result.pageSize}
-          total={total}
-          hrefFor={(n) => list.hrefWith({ page: n })}
-        />
-      )}
     </>
   );
 }
-
-const EMPTY: SchoolSiteSummary[] = [];

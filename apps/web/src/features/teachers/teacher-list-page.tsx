@@ -3,13 +3,10 @@ import { getPage } from '@portale/shared/pages';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
 import { exportTeachers, getTeacher, listTeachers, TEACHER_KIND_LABELS, type TeacherDetail, type TeacherSummary } from '@portale/shared/teachers';
 import { parseId } from '@portale/shared/validation';
-import { DataTable, listColumnHelper } from '../../components/data-table/data-table.tsx';
-import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
-import { ListProblem } from '../../components/data-table/list-problem.tsx';
-import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
-import { Pager } from '../../components/data-table/pager.tsx';
+import { ListResults } from '../../components/data-table/list-results.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -96,9 +93,7 @@ export function Component() {
   const { query, result, problem, teacher, teacherProblem } = useLoaderData<Data>();
   const page = getPage('portal.teachers');
   const list = useListParams(DEFAULT_SORT);
-  const total = result?.total ?? 0;
-  const summary = listSummary(result, { one: 'insegnante trovato', many: 'insegnanti trovati' });
-  const linkTo = useProfileHref();
+    const linkTo = useProfileHref();
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
@@ -126,31 +121,18 @@ export function Component() {
           Solo gli insegnanti di un plesso. <Link to={list.hrefWith({ schoolSiteId: null })}>Mostra tutti i plessi</Link>
         </p>
       )}
-      {problem && <ListProblem problem={problem} />}
-      <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-2">
-        <ExportButton endpoint={exportTeachers} query={query} total={total} fileBase="insegnanti" />
-      </div>
-      <DataTable
+      <ListResults
+        query={query}
+        result={result}
+        problem={problem}
         caption="Insegnanti ed educatori registrati"
-        summary={summary}
         columns={COLUMNS}
-        data={result?.items ?? EMPTY}
-        sort={list.sort}
-        onSortChange={list.setSort}
-        getRowId={(row) => String(row.id)}
-        empty={
-          <ListEmpty
-            refused={Boolean(problem)}
-            page={list.page}
-            total={total}
-            firstPageHref={list.hrefWith({ page: null })}
-            noMatch="Nessun insegnante corrisponde alla ricerca e ai filtri."
-          />
-        }
+        defaultSort={DEFAULT_SORT}
+        nouns={{ one: 'insegnante trovato', many: 'insegnanti trovati' }}
+        noMatch="Nessun insegnante corrisponde alla ricerca e ai filtri."
+        exportEndpoint={exportTeachers}
+        exportName="insegnanti"
       />
-      {result && <Pager page={result.page} pageSize={result.pageSize} total={total} hrefFor={(n) => list.hrefWith({ page: n })} />}
     </>
   );
 }
-
-const EMPTY: TeacherSummary[] = [];

@@ -4,14 +4,10 @@ import { can, ROLE_LABELS } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage, href } from '@portale/shared/pages';
 import { createUser, exportUsers, listUsers, UserCreateSchema, type UserSummary } from '@portale/shared/users';
-import { DataTable, listColumnHelper } from '../../components/data-table/data-table.tsx';
-import { ExportButton } from '../../components/data-table/export-button.tsx';
+import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
-import { ListProblem } from '../../components/data-table/list-problem.tsx';
-import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
-import { Pager } from '../../components/data-table/pager.tsx';
-import { useListParams } from '../../components/data-table/use-list-params.ts';
+import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
@@ -84,10 +80,7 @@ export function Component() {
   const { user } = useSession();
   const [creating, setCreating] = useState(Boolean(created));
   const page = getPage('portal.users');
-  const list = useListParams(DEFAULT_SORT);
-  const total = result?.total ?? 0;
-  const summary = listSummary(result, { one: 'utente trovato', many: 'utenti trovati' });
-  return (
+    return (
     <>
       <PageHeader title={page.title} description={page.description} />
       {user && can(user, 'create:user') && (
@@ -114,31 +107,18 @@ export function Component() {
         defaultSort={DEFAULT_SORT}
         errors={problem?.errors}
       />
-      {problem && <ListProblem problem={problem} />}
-      <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-2">
-        <ExportButton endpoint={exportUsers} query={query} total={total} fileBase="utenti" />
-      </div>
-      <DataTable
+      <ListResults
+        query={query}
+        result={result}
+        problem={problem}
         caption="Utenti del portale"
-        summary={summary}
         columns={COLUMNS}
-        data={result?.items ?? EMPTY}
-        sort={list.sort}
-        onSortChange={list.setSort}
-        getRowId={(row) => String(row.id)}
-        empty={
-          <ListEmpty
-            refused={Boolean(problem)}
-            page={list.page}
-            total={total}
-            firstPageHref={list.hrefWith({ page: null })}
-            noMatch="Nessun utente corrisponde alla ricerca e ai filtri."
-          />
-        }
+        defaultSort={DEFAULT_SORT}
+        nouns={{ one: 'utente trovato', many: 'utenti trovati' }}
+        noMatch="Nessun utente corrisponde alla ricerca e ai filtri."
+        exportEndpoint={exportUsers}
+        exportName="utenti"
       />
-      {result && <Pager page={result.page} pageSize={result.pageSize} total={total} hrefFor={(n) => list.hrefWith({ page: n })} />}
     </>
   );
 }
-
-const EMPTY: UserSummary[] = [];
