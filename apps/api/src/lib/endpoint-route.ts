@@ -59,7 +59,7 @@ export function registerEndpoint<E extends Endpoint>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
-      ...(endpoint.download ? {} : { response: { [status]: endpoint.response } }),
+      ...(endpoint.download ? {} : { response: { [status]: endpoint.response, ...endpoint.otherResponses } }),
     },
     handler: async (request, reply) => {
       const result = await handler(request as unknown as EndpointRequest<E>, reply);

@@ -2,3 +2,4 @@
 export * from './password-policy.ts';
 export * from './password.schemas.ts';
 export * from './registration-body.schemas.ts';
+export * from './registration.endpoints.ts';

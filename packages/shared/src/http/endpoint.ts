@@ -26,6 +26,8 @@ export interface Endpoint<
   status?: 200 | 201 | 202 | 204;
   /** The endpoint answers a file (CSV, XLSX, PDF): the web downloads it instead of parsing JSON. */
   download?: true;
+  /** Non-2xx bodies other than the one error shape, documented and serialised too (a health check's 503). */
+  otherResponses?: Record<number, z.ZodType>;
   /**
    * What the caller must be allowed (`can(user, permission, record)`), enforced by the API for every
    * route registered from this contract, or `'public'` on purpose. The web reads it to show or hide.
