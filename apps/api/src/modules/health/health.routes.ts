@@ -1,12 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
-
-const DatabaseStatus = {
-  200: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
-  503: z.object({ status: z.literal('error'), database: z.literal('error') }),
-};
+import { getHealth, getLiveness, getReadiness } from '@portale/shared/http';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { pingDatabase } from './health.repository.ts';
 
 /**
  * Liveness and readiness, for a load balancer or an orchestrator:
@@ -15,12 +10,11 @@ const DatabaseStatus = {
  * - `/api/health`: same as ready (kept for existing monitors).
  */
 export async function healthRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { rateLimit: false } as const;
+  const options = { config: { rateLimit: false } } as const;
 
   const ready = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      await app.db.execute(sql`select 1`);
+      await pingDatabase(app.db);
       return { status: 'ok' as const, database: 'ok' as const };
     } catch (error) {
       request.log.error({ err: error }, 'health check: database unreachable');
@@ -28,11 +22,7 @@ export async function healthRoutes(app: FastifyInstance) {
     }
   };
 
-  r.get('/api/health', { config, schema: { tags: ['system'], summary: 'Stato del servizio e del database (come /api/health/ready)', response: DatabaseStatus } }, ready);
-  r.get('/api/health/ready', { config, schema: { tags: ['system'], summary: 'Pronto: il servizio e il database rispondono (503 se il database non risponde)', response: DatabaseStatus } }, ready);
-  r.get(
-    '/api/health/live',
-    { config, schema: { tags: ['system'], summary: 'Vivo: il processo risponde (senza interrogare il database)', response: { 200: z.object({ status: z.literal('ok') }) } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  registerEndpoint(app, getHealth, options, ready);
+  registerEndpoint(app, getReadiness, options, ready);
+  registerEndpoint(app, getLiveness, options, async () => ({ status: 'ok' as const }));
 }
