@@ -1,8 +1,7 @@
-import { inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { publicDocuments, surveys } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
 import { PRIVACY_NOTICE, REGULATION, SCHOOL_GUIDE } from './document-texts.ts';
 import { renderPdf, type PdfSpec } from './pdf-writer.ts';
+import { existingDocumentSlugs, insertDocumentOnce, insertSurveyOnce } from './public.repository.ts';
 
 interface SeedDocument {
   slug: string;
@@ -23,39 +22,31 @@ const DOCUMENTS: SeedDocument[] = [
 ];
 
 /** The published PDFs (generated here, once) and the current survey; safe on every start. */
-export async function seedPublicContent(db: Db, now: Date = new Date()): Promise<void> {
-  const existing = new Set(
-    (await db.select({ slug: publicDocuments.slug }).from(publicDocuments).where(inArray(publicDocuments.slug, DOCUMENTS.map((d) => d.slug)))).map((r) => r.slug),
-  );
+export async function seedPublicContent(db: DbOrTx, now: Date = new Date()): Promise<void> {
+  const existing = await existingDocumentSlugs(db, DOCUMENTS.map((d) => d.slug));
   for (const doc of DOCUMENTS.filter((d) => !existing.has(d.slug))) {
     const content = await renderPdf(doc.spec, now);
-    await db
-      .insert(publicDocuments)
-      .values({
-        slug: doc.slug,
-        category: doc.category,
-        title: doc.spec.title,
-        description: doc.description,
-        fileName: doc.fileName,
-        content,
-        sizeBytes: content.byteLength,
-        sortOrder: doc.sortOrder,
-        publishedAt: now,
-      })
-      .onConflictDoNothing();
+    await insertDocumentOnce(db, {
+      slug: doc.slug,
+      category: doc.category,
+      title: doc.spec.title,
+      description: doc.description,
+      fileName: doc.fileName,
+      content,
+      sizeBytes: content.byteLength,
+      sortOrder: doc.sortOrder,
+      publishedAt: now,
+    });
   }
-  await db
-    .insert(surveys)
-    .values({
-      slug: 'indagine-2025-26',
-      title: 'Indagine nazionale sulle scuole 2025/26',
-      purpose:
-        "Conoscere come le scuole organizzano la didattica, usano gli spazi e le tecnologie e si prendono cura del benessere di studenti e personale, per restituire a ogni istituto un quadro confrontabile con le altre scuole del territorio.",
-      audience:
-        "Gli istituti statali iscritti al programma: dirigenti e referenti per il questionario d'istituto, insegnanti ed educatori dei plessi partecipanti, e gli studenti delle loro classi, che rispondono in forma anonima con un codice di accesso.",
-      state: 'aperta',
-      opensOn: '2026-02-02',
-      closesOn: '2026-05-29',
-    })
-    .onConflictDoNothing();
+  await insertSurveyOnce(db, {
+    slug: 'indagine-2025-26',
+    title: 'Indagine nazionale sulle scuole 2025/26',
+    purpose:
+      "Conoscere come le scuole organizzano la didattica, usano gli spazi e le tecnologie e si prendono cura del benessere di studenti e personale, per restituire a ogni istituto un quadro confrontabile con le altre scuole del territorio.",
+    audience:
+      "Gli istituti statali iscritti al programma: dirigenti e referenti per il questionario d'istituto, insegnanti ed educatori dei plessi partecipanti, e gli studenti delle loro classi, che rispondono in forma anonima con un codice di accesso.",
+    state: 'aperta',
+    opensOn: '2026-02-02',
+    closesOn: '2026-05-29',
+  });
 }

@@ -1,0 +1,78 @@
+import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import type { Figures, PublicSurvey } from '@portale/shared/public';
+import { institutes, publicDocuments, roles, schoolSites, surveys, userRoles } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+
+/** The programme's key figures: enrolled institutes, participating plessi, registered teachers and educators. */
+export async function countFigures(db: DbOrTx): Promise<Omit<Figures, 'updatedAt'>> {
+  const [enrolled] = await db.select({ n: count() }).from(institutes).where(ne(institutes.adhesionState, 'nessuna'));
+  const [sites] = await db.select({ n: count() }).from(schoolSites).where(eq(schoolSites.participating, true));
+  const [teachers] = await db
+    .select({ n: countDistinct(userRoles.userId) })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(inArray(roles.name, ['teacher', 'educator']));
+  return { institutesEnrolled: enrolled?.n ?? 0, participatingSites: sites?.n ?? 0, registeredTeachers: teachers?.n ?? 0 };
+}
+
+/** The published documents (without their content), in display order. */
+export async function listPublishedDocuments(db: DbOrTx) {
+  const rows = await db
+    .select({
+      id: publicDocuments.id,
+      category: publicDocuments.category,
+      title: publicDocuments.title,
+      description: publicDocuments.description,
+      fileName: publicDocuments.fileName,
+      sizeBytes: publicDocuments.sizeBytes,
+      publishedAt: publicDocuments.publishedAt,
+    })
+    .from(publicDocuments)
+    .where(isNotNull(publicDocuments.publishedAt))
+    .orderBy(asc(publicDocuments.sortOrder), asc(publicDocuments.title));
+  return rows.map((r) => ({ ...r, publishedAt: r.publishedAt!.toISOString() }));
+}
+
+/** The file of a published document; `undefined` when unknown or not published. */
+export async function findPublishedDocumentFile(db: DbOrTx, documentId: number) {
+  const [doc] = await db
+    .select({ fileName: publicDocuments.fileName, contentType: publicDocuments.contentType, content: publicDocuments.content })
+    .from(publicDocuments)
+    .where(and(eq(publicDocuments.id, documentId), isNotNull(publicDocuments.publishedAt)));
+  return doc;
+}
+
+/** The survey shown on the public site (never a draft). */
+export async function findCurrentSurvey(db: DbOrTx): Promise<PublicSurvey | undefined> {
+  const [survey] = await db
+    .select({
+      id: surveys.id,
+      title: surveys.title,
+      purpose: surveys.purpose,
+      audience: surveys.audience,
+      state: surveys.state,
+      opensOn: surveys.opensOn,
+      closesOn: surveys.closesOn,
+    })
+    .from(surveys)
+    .where(ne(surveys.state, 'bozza'))
+    .orderBy(desc(surveys.state), desc(surveys.opensOn))
+    .limit(1);
+  return survey;
+}
+
+/** Which of `slugs` are already stored as documents. */
+export async function existingDocumentSlugs(db: DbOrTx, slugs: string[]): Promise<Set<string>> {
+  const rows = await db.select({ slug: publicDocuments.slug }).from(publicDocuments).where(inArray(publicDocuments.slug, slugs));
+  return new Set(rows.map((r) => r.slug));
+}
+
+/** Stores a document unless its slug exists. */
+export async function insertDocumentOnce(db: DbOrTx, doc: typeof publicDocuments.$inferInsert): Promise<void> {
+  await db.insert(publicDocuments).values(doc).onConflictDoNothing();
+}
+
+/** Stores a survey unless its slug exists. */
+export async function insertSurveyOnce(db: DbOrTx, survey: typeof surveys.$inferInsert): Promise<void> {
+  await db.insert(surveys).values(survey).onConflictDoNothing();
+}
