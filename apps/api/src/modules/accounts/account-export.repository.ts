@@ -1,5 +1,4 @@
 import { desc, eq, inArray, or } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
 import {
   auditLog,
   authSessions,
@@ -14,9 +13,10 @@ import {
   userRoles,
   users,
 } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
 
 /** Everything stored about a user (GDPR art. 15/20), without secrets: no hashes, tokens or TOTP secret. */
-export async function exportAccountData(db: Db, userId: number) {
+export async function exportAccountData(db: DbOrTx, userId: number) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return undefined;
   const { passwordHash: _hash, ...account } = user;

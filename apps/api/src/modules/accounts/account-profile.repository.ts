@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { AccountProfile, MissingItem } from '@portale/shared/accounts';
-import type { Db } from '../../db/client.ts';
 import { schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
 
 /** The user's own profile with what `/auth/completa-registrazione` still needs. */
-export async function findAccountProfile(db: Db, userId: number): Promise<AccountProfile | undefined> {
+export async function findAccountProfile(db: DbOrTx, userId: number): Promise<AccountProfile | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return undefined;
   const [profile] = await db
@@ -38,4 +38,21 @@ export async function findAccountProfile(db: Db, userId: number): Promise<Accoun
       : null,
     missing,
   };
+}
+
+/** Completes the profile: tax code on the user, plesso and subjects on the teacher profile (given fields only). */
+export async function updateAccountProfile(
+  db: DbOrTx,
+  userId: number,
+  changes: { taxCode?: string | undefined; schoolSiteId?: number | undefined; subjects?: string[] | undefined },
+  now: Date,
+): Promise<void> {
+  const { taxCode, schoolSiteId, subjects } = changes;
+  if (taxCode) await db.update(users).set({ taxCode, updatedAt: now }).where(eq(users.id, userId));
+  if (schoolSiteId || subjects) {
+    await db
+      .update(teacherProfiles)
+      .set({ ...(schoolSiteId ? { schoolSiteId } : {}), ...(subjects ? { subjects } : {}), updatedAt: now })
+      .where(eq(teacherProfiles.userId, userId));
+  }
 }

@@ -1,18 +1,17 @@
 import { randomInt } from 'node:crypto';
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { outbox, phoneVerifications, users } from '../../db/schema/index.ts';
+import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import * as repo from './phone-verification.repository.ts';
+import type { PhoneVerificationRow } from './phone-verification.repository.ts';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const RESEND_GAP_MS = 60_000;
 export const MAX_CODES_PER_DAY = 5;
 export const MAX_WRONG_TRIES = 5;
-
-export type PhoneVerificationRow = typeof phoneVerifications.$inferSelect;
 
 /** Codes are stored as an HMAC bound to the verification id: a code cannot be moved to another number. */
 function codeHash(secret: string, verificationId: string, code: string): string {
@@ -20,65 +19,44 @@ function codeHash(secret: string, verificationId: string, code: string): string 
 }
 
 /** 429 when the number got a code in the last minute or five in the last 24 hours (counted in the outbox). */
-async function assertMaySendCode(db: Db, phone: string, now: Date): Promise<void> {
-  const [last] = await db
-    .select({ createdAt: outbox.createdAt })
-    .from(outbox)
-    .where(and(eq(outbox.channel, 'sms'), eq(outbox.recipient, phone), eq(outbox.templateKey, 'sms.codice')))
-    .orderBy(desc(outbox.createdAt))
-    .limit(1);
-  const waitMs = last ? last.createdAt.getTime() + RESEND_GAP_MS - now.getTime() : 0;
+async function assertMaySendCode(db: DbOrTx, phone: string, now: Date): Promise<void> {
+  const last = await repo.lastCodeSentAt(db, phone);
+  const waitMs = last ? last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
   if (waitMs > 0) {
     const seconds = String(Math.ceil(waitMs / 1000));
     throw new HttpError(429, 'code_recently_sent', `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`, { 'retry-after': seconds });
   }
-  const [today] = await db
-    .select({ n: count() })
-    .from(outbox)
-    .where(and(eq(outbox.channel, 'sms'), eq(outbox.recipient, phone), eq(outbox.templateKey, 'sms.codice'), gt(outbox.createdAt, new Date(now.getTime() - 86_400_000))));
-  if ((today?.n ?? 0) >= MAX_CODES_PER_DAY) {
+  if ((await repo.countCodesSentSince(db, phone, new Date(now.getTime() - 86_400_000))) >= MAX_CODES_PER_DAY) {
     throw new HttpError(429, 'daily_code_limit', 'Hai raggiunto il numero massimo di 5 codici al giorno per questo numero. Riprova domani.', { 'retry-after': '86400' });
   }
 }
 
 /** Sends a fresh 6-digit code for a verification (new or existing) in one transaction with its SMS. */
-async function issueCode(db: Db, secret: string, verification: { id: string; phone: string }, now: Date): Promise<void> {
+async function issueCode(tx: Tx, secret: string, verification: { id: string; phone: string }, now: Date): Promise<void> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await db
-    .update(phoneVerifications)
-    .set({ codeHash: codeHash(secret, verification.id, code), codeSentAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_MS), failedAttempts: 0 })
-    .where(eq(phoneVerifications.id, verification.id));
-  await enqueueMessage(db, { templateKey: 'sms.codice', recipient: verification.phone, data: { code }, now });
+  await repo.setPhoneCode(tx, verification.id, { codeHash: codeHash(secret, verification.id, code), sentAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
+  await enqueueMessage(tx, { templateKey: 'sms.codice', recipient: verification.phone, data: { code }, now });
 }
 
 /** Starts a verification of `phone`, optionally bound to a user; returns its id. */
 export async function startPhoneVerification(db: Db, secret: string, input: { phone: string; userId: number | null; now: Date; ip: string }) {
   const { phone, userId, now } = input;
   await assertMaySendCode(db, phone, now);
-  return db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [row] = await tx
-      .insert(phoneVerifications)
-      .values({ userId, phone, codeHash: '-', codeSentAt: now, expiresAt: now, createdAt: now })
-      .returning();
-    await issueCode(tx, secret, row!, now);
-    await writeAudit(tx, { action: 'account.phone.code_sent', actorUserId: userId, entity: 'phone_verification', entityId: row!.id, ip: input.ip }, now);
-    return row!;
+  return withTransaction(db, async (tx) => {
+    const row = await repo.insertPhoneVerification(tx, { userId, phone, now });
+    await issueCode(tx, secret, row, now);
+    await writeAudit(tx, { action: 'account.phone.code_sent', actorUserId: userId, entity: 'phone_verification', entityId: row.id, ip: input.ip }, now);
+    return row;
   });
-}
-
-export async function findPhoneVerification(db: Db, id: string): Promise<PhoneVerificationRow | undefined> {
-  const [row] = await db.select().from(phoneVerifications).where(eq(phoneVerifications.id, id));
-  return row;
 }
 
 /** A new code for the same verification (same limits). */
 export async function resendPhoneCode(db: Db, secret: string, row: PhoneVerificationRow, now: Date, ip: string) {
   if (row.verifiedAt) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
   await assertMaySendCode(db, row.phone, now);
-  await db.transaction(async (tx) => {
-    await issueCode(tx as unknown as Db, secret, row, now);
-    await writeAudit(tx as unknown as Db, { action: 'account.phone.code_resent', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
+  await withTransaction(db, async (tx) => {
+    await issueCode(tx, secret, row, now);
+    await writeAudit(tx, { action: 'account.phone.code_resent', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
   });
 }
 
@@ -90,22 +68,14 @@ export async function confirmPhoneCode(db: Db, secret: string, row: PhoneVerific
   }
   if (row.expiresAt <= now) throw new HttpError(422, 'code_expired', 'Il codice è scaduto: chiedi un nuovo codice.');
   if (!safeEqual(row.codeHash, codeHash(secret, row.id, code))) {
-    await db.update(phoneVerifications).set({ failedAttempts: sql`${phoneVerifications.failedAttempts} + 1` }).where(eq(phoneVerifications.id, row.id));
+    await repo.addFailedAttempt(db, row.id);
     await writeAudit(db, { action: 'account.phone.code_wrong', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
     const left = MAX_WRONG_TRIES - row.failedAttempts - 1;
     throw new HttpError(422, 'code_invalid', left > 0 ? `Il codice non è corretto. Tentativi rimasti: ${left}.` : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.');
   }
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const done = await tx
-      .update(phoneVerifications)
-      .set({ verifiedAt: now })
-      .where(and(eq(phoneVerifications.id, row.id), isNull(phoneVerifications.verifiedAt)))
-      .returning({ id: phoneVerifications.id });
-    if (done.length === 0) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
-    if (row.userId) {
-      await tx.update(users).set({ phone: row.phone, phoneVerifiedAt: now, updatedAt: now }).where(eq(users.id, row.userId));
-    }
+  await withTransaction(db, async (tx) => {
+    if (!(await repo.markPhoneVerified(tx, row.id, now))) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
+    if (row.userId) await repo.setUserVerifiedPhone(tx, row.userId, row.phone, now);
     await writeAudit(tx, { action: 'account.phone.verified', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
   });
 }

@@ -1,25 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import {
-  ACCOUNT_PATHS,
-  ConfirmPhoneBodySchema,
+  confirmPhoneVerification,
+  createAccountPhoneVerification,
+  createPhoneVerification,
+  getPhoneVerification,
   maskPhone,
-  PhoneVerificationIdSchema,
-  PhoneVerificationStartedSchema,
-  PhoneVerificationStatusSchema,
-  StartAccountPhoneVerificationBodySchema,
-  StartPhoneVerificationBodySchema,
+  resendPhoneVerificationCode,
 } from '@portale/shared/accounts';
-import { users } from '../../db/schema/index.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf, requireAuth } from '../../plugins/authorization.ts';
-import { CODE_TTL_MS, confirmPhoneCode, findPhoneVerification, RESEND_GAP_MS, resendPhoneCode, startPhoneVerification, type PhoneVerificationRow } from './phone-verification.service.ts';
+import { findPhoneVerification, findUserPhone, type PhoneVerificationRow } from './phone-verification.repository.ts';
+import { CODE_TTL_MS, confirmPhoneCode, RESEND_GAP_MS, resendPhoneCode, startPhoneVerification } from './phone-verification.service.ts';
 
-const Params = z.object({ verificationId: PhoneVerificationIdSchema });
 const started = (row: PhoneVerificationRow) => ({
   verificationId: row.id,
   phoneMasked: maskPhone(row.phone),
@@ -28,7 +23,6 @@ const started = (row: PhoneVerificationRow) => ({
 });
 
 export async function phoneVerificationRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const secret = app.env.APP_SECRET;
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
   const load = async (id: string) => {
@@ -37,60 +31,35 @@ export async function phoneVerificationRoutes(app: FastifyInstance) {
     return row;
   };
 
-  r.post(
-    ACCOUNT_PATHS.phoneVerifications,
-    { config, schema: { tags: ['accounts'], summary: 'Invia un codice SMS a un numero (es. prima dell’iscrizione della scuola)', body: StartPhoneVerificationBodySchema, response: { 201: PhoneVerificationStartedSchema } } },
-    async (request, reply) => {
-      const row = await startPhoneVerification(app.db, secret, { phone: request.body.phone, userId: null, now: app.clock.now(), ip: request.ip });
-      return reply.status(201).send(started(row));
-    },
+  registerEndpoint(app, createPhoneVerification, { config }, async (request) =>
+    started(await startPhoneVerification(app.db, secret, { phone: request.body.phone, userId: null, now: app.clock.now(), ip: request.ip })),
   );
 
-  r.post(
-    ACCOUNT_PATHS.accountPhoneVerifications,
-    {
-      config,
-      preHandler: requireAuth(),
-      schema: { tags: ['accounts'], summary: 'Imposta e verifica il cellulare dell’utente connesso', body: StartAccountPhoneVerificationBodySchema, response: { 201: PhoneVerificationStartedSchema } },
-    },
-    async (request, reply) => {
-      const { user } = authOf(request);
-      const [row] = await app.db.select().from(users).where(eq(users.id, user.id));
-      const changesVerified = row?.phoneVerifiedAt && row.phone !== request.body.phone;
-      if (changesVerified && !(await verifyPassword(row.passwordHash, request.body.current_password ?? ''))) {
-        throw fieldError('current_password', 'Per cambiare un numero già verificato inserisci la password attuale.');
-      }
-      const verification = await startPhoneVerification(app.db, secret, { phone: request.body.phone, userId: user.id, now: app.clock.now(), ip: request.ip });
-      return reply.status(201).send(started(verification));
-    },
-  );
+  // The signed-in user's own phone (any role, also before the registration is complete).
+  registerEndpoint(app, createAccountPhoneVerification, { config, preHandler: requireAuth() }, async (request) => {
+    const { user } = authOf(request);
+    const current = await findUserPhone(app.db, user.id);
+    const changesVerified = current?.phoneVerifiedAt && current.phone !== request.body.phone;
+    if (changesVerified && !(await verifyPassword(current.passwordHash, request.body.current_password ?? ''))) {
+      throw fieldError('current_password', 'Per cambiare un numero già verificato inserisci la password attuale.');
+    }
+    return started(await startPhoneVerification(app.db, secret, { phone: request.body.phone, userId: user.id, now: app.clock.now(), ip: request.ip }));
+  });
 
-  r.get(
-    ACCOUNT_PATHS.phoneVerification,
-    { config, schema: { tags: ['accounts'], summary: 'Stato di una verifica (guardia must-have-verified-phone-on-query-param)', params: Params, response: { 200: PhoneVerificationStatusSchema } } },
-    async (request) => {
-      const row = await load(request.params.verificationId);
-      return { verificationId: row.id, verified: row.verifiedAt !== null, phoneMasked: maskPhone(row.phone) };
-    },
-  );
+  registerEndpoint(app, getPhoneVerification, { config }, async (request) => {
+    const row = await load(request.params.verificationId);
+    return { verificationId: row.id, verified: row.verifiedAt !== null, phoneMasked: maskPhone(row.phone) };
+  });
 
-  r.post(
-    ACCOUNT_PATHS.phoneVerificationResend,
-    { config, schema: { tags: ['accounts'], summary: 'Nuovo codice per la stessa verifica', params: Params, response: { 200: PhoneVerificationStartedSchema } } },
-    async (request) => {
-      const row = await load(request.params.verificationId);
-      await resendPhoneCode(app.db, secret, row, app.clock.now(), request.ip);
-      return started(row);
-    },
-  );
+  registerEndpoint(app, resendPhoneVerificationCode, { config }, async (request) => {
+    const row = await load(request.params.verificationId);
+    await resendPhoneCode(app.db, secret, row, app.clock.now(), request.ip);
+    return started(row);
+  });
 
-  r.post(
-    ACCOUNT_PATHS.phoneVerificationConfirm,
-    { config, schema: { tags: ['accounts'], summary: 'Conferma il codice ricevuto via SMS', params: Params, body: ConfirmPhoneBodySchema, response: { 200: PhoneVerificationStatusSchema } } },
-    async (request) => {
-      const row = await load(request.params.verificationId);
-      await confirmPhoneCode(app.db, secret, row, request.body.code, app.clock.now(), request.ip);
-      return { verificationId: row.id, verified: true, phoneMasked: maskPhone(row.phone) };
-    },
-  );
+  registerEndpoint(app, confirmPhoneVerification, { config }, async (request) => {
+    const row = await load(request.params.verificationId);
+    await confirmPhoneCode(app.db, secret, row, request.body.code, app.clock.now(), request.ip);
+    return { verificationId: row.id, verified: true, phoneMasked: maskPhone(row.phone) };
+  });
 }

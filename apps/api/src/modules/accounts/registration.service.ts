@@ -1,13 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
-import { roles, schoolSites, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
+import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { sendEmailVerification } from './email-verification.service.ts';
+import { assignRoleByName, findUserByEmail, insertTeacherProfile, insertUser } from './registration.repository.ts';
+import { schoolSiteExists } from './school-sites.repository.ts';
 
 type Registration = z.output<typeof RegistrationBodySchema>;
 
@@ -20,14 +21,10 @@ const ROLE_OF_KIND = { insegnante: 'teacher', educatore: 'educator', altro: 'tea
  */
 export async function registerParticipant(db: Db, input: Registration, ctx: { now: Date; ip: string; webUrl: string }) {
   const passwordHash = await hashPassword(input.password);
-  if (input.schoolSiteId) {
-    const [site] = await db.select({ id: schoolSites.id }).from(schoolSites).where(eq(schoolSites.id, input.schoolSiteId));
-    if (!site) throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
-  }
+  if (input.schoolSiteId && !(await schoolSiteExists(db, input.schoolSiteId))) throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
   const { now, ip, webUrl } = ctx;
-  await db.transaction(async (txRaw) => {
-    const tx = txRaw as unknown as Db;
-    const [existing] = await tx.select().from(users).where(sql`lower(${users.email}) = ${input.email}`);
+  await withTransaction(db, async (tx) => {
+    const existing = await findUserByEmail(tx, input.email);
     if (existing) {
       await enqueueMessage(tx, {
         templateKey: 'email.registrazione-esistente',
@@ -38,39 +35,23 @@ export async function registerParticipant(db: Db, input: Registration, ctx: { no
       await writeAudit(tx, { action: 'account.registration.duplicate', entity: 'user', entityId: existing.id, ip }, now);
       return;
     }
-    const [user] = await tx
-      .insert(users)
-      .values({
-        email: input.email,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        phone: input.phone,
-        taxCode: input.taxCode ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, ROLE_OF_KIND[input.kind]));
-    if (role) await tx.insert(userRoles).values({ userId: user!.id, roleId: role.id });
-    await tx.insert(teacherProfiles).values({
-      userId: user!.id,
-      kind: input.kind,
-      schoolSiteId: input.schoolSiteId ?? null,
-      subjects: input.subjects,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await sendEmailVerification(tx, user!, now, webUrl);
+    const user = await insertUser(
+      tx,
+      { email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName, phone: input.phone, taxCode: input.taxCode ?? null },
+      now,
+    );
+    await assignRoleByName(tx, user.id, ROLE_OF_KIND[input.kind]);
+    await insertTeacherProfile(tx, { userId: user.id, kind: input.kind, schoolSiteId: input.schoolSiteId ?? null, subjects: input.subjects }, now);
+    await sendEmailVerification(tx, user, now, webUrl);
     await enqueueMessage(tx, {
       templateKey: 'email.benvenuto',
-      recipient: user!.email,
-      data: { firstName: user!.firstName, kindLabel: KIND_LABELS[input.kind], loginLink: `${webUrl}/auth/login` },
+      recipient: user.email,
+      data: { firstName: user.firstName, kindLabel: KIND_LABELS[input.kind], loginLink: `${webUrl}/auth/login` },
       now,
     });
     await writeAudit(
       tx,
-      { action: 'account.registered', actorUserId: user!.id, entity: 'user', entityId: user!.id, after: { kind: input.kind, schoolSiteId: input.schoolSiteId ?? null }, ip },
+      { action: 'account.registered', actorUserId: user.id, entity: 'user', entityId: user.id, after: { kind: input.kind, schoolSiteId: input.schoolSiteId ?? null }, ip },
       now,
     );
   });
