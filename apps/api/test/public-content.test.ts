@@ -53,11 +53,11 @@ describe('documents', () => {
     expect(res.rawPayload.byteLength).toBe(doc.sizeBytes);
   });
 
-  it('answers 404 in Italian for an unknown document and 422 for a malformed id', async () => {
+  it('answers 404 in Italian for an unknown document, and 404 for a malformed id (decision 009)', async () => {
     const missing = await t.app.inject({ method: 'GET', url: '/api/public/documents/999999/file' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'document_not_found', message: 'Il documento richiesto non esiste o non è più pubblicato.' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/public/documents/abc/file' })).statusCode).toBe(422);
+    expect((await t.app.inject({ method: 'GET', url: '/api/public/documents/abc/file' })).statusCode).toBe(404);
   });
 
   it('seeds once: a second run adds nothing', async () => {

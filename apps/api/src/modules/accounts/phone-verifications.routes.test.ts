@@ -32,7 +32,8 @@ describe('phone verification', () => {
     const after = await t.app.inject({ method: 'GET', url: `/api/phone-verifications/${verificationId}` });
     expect(after.json().verified).toBe(true);
     expect((await confirm(verificationId, code)).statusCode).toBe(409);
-    expect((await t.app.inject({ method: 'GET', url: '/api/phone-verifications/not-a-uuid' })).statusCode).toBe(422);
+    // A path param that names no record is a 404 (decision 009).
+    expect((await t.app.inject({ method: 'GET', url: '/api/phone-verifications/not-a-uuid' })).statusCode).toBe(404);
   });
 
   it('voids a code after 5 wrong tries and after 10 minutes', async () => {
