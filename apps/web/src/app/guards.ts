@@ -1,9 +1,10 @@
 import { data, redirect } from 'react-router';
+import { getPhoneVerification } from '@portale/shared/accounts';
 import { evaluateAccess } from '@portale/shared/auth';
 import { AUTH_COOKIES } from '@portale/shared/http';
 import { REDIRECTS, type PageDef } from '@portale/shared/pages';
 import { writeCookie } from '../lib/cookies.ts';
-import { ApiError, apiRequest } from '../lib/api-client.ts';
+import { ApiError, callApi } from '../lib/api-client.ts';
 import { getSession, restoreSession } from '../lib/session.ts';
 
 /** Query parameter that carries the phone-verification id into the enrolment form. */
@@ -11,8 +12,8 @@ export const PHONE_VERIFICATION_PARAM = 'verifica';
 
 async function hasVerifiedPhone(verificationId: string): Promise<boolean> {
   try {
-    const result = await apiRequest<{ verified?: boolean }>(`/api/phone-verifications/${encodeURIComponent(verificationId)}`);
-    return result.verified === true;
+    const result = await callApi(getPhoneVerification, { params: { verificationId } });
+    return result.verified;
   } catch (error) {
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
     throw error;

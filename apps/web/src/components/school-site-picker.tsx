@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { ACCOUNT_PATHS, SchoolSiteSearchResponseSchema, type SchoolSiteOption } from '@portale/shared/accounts';
-import { apiRequest } from '../lib/api-client.ts';
+import { searchSchoolSiteOptions, type SchoolSiteOption } from '@portale/shared/accounts';
+import { callApi } from '../lib/api-client.ts';
 
 /** Plesso search over the national registry (name, comune or codice meccanografico) with a radio list. */
 export function SchoolSitePicker({ name = 'schoolSiteId', error, required = false }: { name?: string; error?: string | undefined; required?: boolean }) {
@@ -17,8 +17,8 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      apiRequest(ACCOUNT_PATHS.schoolSiteSearch, { query: { q }, signal: controller.signal })
-        .then((body) => setItems(SchoolSiteSearchResponseSchema.parse(body).items))
+      callApi(searchSchoolSiteOptions, { query: { q } }, { signal: controller.signal })
+        .then((body) => setItems(body.items))
         .catch(() => setItems([]));
     }, 250);
     return () => {

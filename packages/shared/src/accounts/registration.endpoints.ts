@@ -8,7 +8,8 @@ export const createRegistration = defineEndpoint({
   path: '/api/registrations',
   permission: 'public',
   tag: 'accounts',
-  summary: 'Registrazione di insegnanti, educatori e altri partecipanti (stessa risposta se l’e-mail esiste già)',
+  summary:
+    'Registrazione di insegnanti, educatori e altri partecipanti (stessa risposta se l’e-mail esiste già)',
   body: RegistrationBodySchema,
   response: RegistrationAcceptedSchema,
   status: 202,

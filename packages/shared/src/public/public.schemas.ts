@@ -1,15 +1,5 @@
 import { z } from 'zod';
 
-/** Paths of the public API (issue 3). */
-export const PUBLIC_PATHS = {
-  figures: '/api/public/figures',
-  documents: '/api/public/documents',
-  documentFile: '/api/public/documents/:documentId/file',
-  survey: '/api/public/survey',
-  contact: '/api/public/contact',
-  consents: '/api/consents',
-} as const;
-
 export const FiguresSchema = z.object({
   institutesEnrolled: z.number().int().nonnegative(),
   participatingSites: z.number().int().nonnegative(),

@@ -1,18 +1,17 @@
 import { useActionData, useLoaderData } from 'react-router';
 import {
-  ACCOUNT_PATHS,
-  buildPath,
   DeletionRequestBodySchema,
-  DeletionRequestResponseSchema,
-  RevokeOthersResponseSchema,
-  SessionListSchema,
+  deleteSession,
+  listSessions,
+  requestAccountDeletion,
+  revokeOtherSessions,
   type SessionInfo,
 } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { PersonalData } from './personal-data.tsx';
 import { SessionsList } from './sessions-list.tsx';
 
@@ -20,20 +19,18 @@ export type AccountActionData = FormResult & { intent?: string };
 
 /** Own data of the page (not `/api/portal/pages/:id`): the user's active sessions. */
 export async function pageData(): Promise<SessionInfo[]> {
-  return SessionListSchema.parse(await apiRequest(ACCOUNT_PATHS.sessions)).items;
+  return (await callApi(listSessions, {})).items;
 }
 
 async function run(intent: string, form: FormData): Promise<AccountActionData> {
   switch (intent) {
     case 'revoke': {
       const sessionId = Number(text(form, 'sessionId'));
-      await apiRequest(buildPath(ACCOUNT_PATHS.session, { sessionId }), { method: 'DELETE' });
+      await callApi(deleteSession, { params: { sessionId } });
       return { ok: true, message: 'La sessione è stata chiusa.' };
     }
     case 'revoke-others': {
-      const { revoked } = RevokeOthersResponseSchema.parse(
-        await apiRequest(ACCOUNT_PATHS.revokeOtherSessions, { method: 'POST' }),
-      );
+      const { revoked } = await callApi(revokeOtherSessions, {});
       return {
         ok: true,
         message: revoked === 1 ? 'È stata chiusa 1 sessione.' : `Sono state chiuse ${revoked} sessioni.`,
@@ -43,9 +40,7 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
       const reason = text(form, 'reason').trim();
       const parsed = DeletionRequestBodySchema.safeParse(reason ? { reason } : {});
       if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
-      const answer = DeletionRequestResponseSchema.parse(
-        await apiRequest(ACCOUNT_PATHS.accountDeletionRequest, { method: 'POST', body: parsed.data }),
-      );
+      const answer = await callApi(requestAccountDeletion, { body: parsed.data });
       return { ok: true, message: answer.message };
     }
     default:

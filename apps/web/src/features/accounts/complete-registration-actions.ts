@@ -1,18 +1,21 @@
 import { redirect } from 'react-router';
 import {
-  ACCOUNT_PATHS,
-  AccountProfileSchema,
-  buildPath,
+  confirmPhoneVerification,
   ConfirmPhoneBodySchema,
-  PhoneVerificationStartedSchema,
+  createAccountPhoneVerification,
+  getAccountProfile,
   RESEND_EMAIL_ANSWER,
+  resendEmailVerification,
+  resendPhoneVerificationCode,
   StartAccountPhoneVerificationBodySchema,
+  updateAccountProfile,
   UpdateProfileBodySchema,
   type AccountProfile,
 } from '@portale/shared/accounts';
+import type { EndpointOutput } from '@portale/shared/http';
 import { REDIRECTS } from '@portale/shared/pages';
 import { failureResult, intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { reloadUser } from '../../lib/session.ts';
 
 export interface PhoneStep {
@@ -26,7 +29,7 @@ export type CompleteActionData = FormResult & { intent: string; phone?: PhoneSte
 
 /** The profile; when nothing is missing the session user is refreshed and the portal opens. */
 export async function pageData(): Promise<AccountProfile> {
-  const profile = AccountProfileSchema.parse(await apiRequest(ACCOUNT_PATHS.accountProfile));
+  const profile = await callApi(getAccountProfile, {});
   if (profile.missing.length === 0) {
     await reloadUser();
     throw redirect(REDIRECTS.home);
@@ -34,8 +37,8 @@ export async function pageData(): Promise<AccountProfile> {
   return profile;
 }
 
-const started = (body: unknown): PhoneStep => ({
-  ...PhoneVerificationStartedSchema.parse(body),
+const started = (body: EndpointOutput<typeof createAccountPhoneVerification>): PhoneStep => ({
+  ...body,
   at: Date.now(),
 });
 
@@ -53,21 +56,17 @@ async function run(intent: string, form: FormData): Promise<Omit<CompleteActionD
     case 'phone-start': {
       const parsed = StartAccountPhoneVerificationBodySchema.safeParse({ phone: text(form, 'phone') });
       if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
-      return {
-        phone: started(
-          await apiRequest(ACCOUNT_PATHS.accountPhoneVerifications, { method: 'POST', body: parsed.data }),
-        ),
-      };
+      return { phone: started(await callApi(createAccountPhoneVerification, { body: parsed.data })) };
     }
     case 'phone-confirm': {
       const phone = phoneFrom(form);
       const parsed = ConfirmPhoneBodySchema.safeParse({ code: text(form, 'code') });
       if (!parsed.success) return { phone, errors: issuesToErrors(parsed.error.issues) };
       try {
-        const path = buildPath(ACCOUNT_PATHS.phoneVerificationConfirm, {
-          verificationId: phone.verificationId,
+        await callApi(confirmPhoneVerification, {
+          params: { verificationId: phone.verificationId },
+          body: parsed.data,
         });
-        await apiRequest(path, { method: 'POST', body: parsed.data });
       } catch (error) {
         const failure = failureResult(error);
         return { phone, errors: { code: failure.errors?.code ?? failure.message ?? 'Codice non valido.' } };
@@ -78,11 +77,10 @@ async function run(intent: string, form: FormData): Promise<Omit<CompleteActionD
     case 'phone-resend': {
       const phone = phoneFrom(form);
       try {
-        const path = buildPath(ACCOUNT_PATHS.phoneVerificationResend, {
-          verificationId: phone.verificationId,
-        });
         return {
-          phone: started(await apiRequest(path, { method: 'POST' })),
+          phone: started(
+            await callApi(resendPhoneVerificationCode, { params: { verificationId: phone.verificationId } }),
+          ),
           ok: true,
           message: 'Ti abbiamo inviato un nuovo codice.',
         };
@@ -91,7 +89,7 @@ async function run(intent: string, form: FormData): Promise<Omit<CompleteActionD
       }
     }
     case 'email-resend':
-      await apiRequest(ACCOUNT_PATHS.emailVerificationResend, { method: 'POST', body: {} });
+      await callApi(resendEmailVerification, { body: {} });
       return { ok: true, message: RESEND_EMAIL_ANSWER };
     case 'tax-code':
     case 'school-site': {
@@ -107,7 +105,7 @@ async function run(intent: string, form: FormData): Promise<Omit<CompleteActionD
             : issuesToErrors(parsed.error.issues),
         };
       }
-      await apiRequest(ACCOUNT_PATHS.accountProfile, { method: 'PATCH', body: parsed.data });
+      await callApi(updateAccountProfile, { body: parsed.data });
       return { ok: true, message: 'Dati salvati.' };
     }
     default:

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Form, Link, useActionData, useSubmit, type ActionFunctionArgs } from 'react-router';
 import {
-  ACCOUNT_PATHS,
-  ConfirmEmailResponseSchema,
+  confirmEmailVerification,
   EMAIL_VERIFICATION_MESSAGES,
   RESEND_EMAIL_ANSWER,
+  resendEmailVerification,
   ResendEmailVerificationBodySchema,
   type EmailVerificationStatus,
 } from '@portale/shared/accounts';
@@ -13,7 +13,7 @@ import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { getSession, reloadUser, useSession } from '../../lib/session.ts';
 import { useUrlToken } from './use-url-token.ts';
 
@@ -22,9 +22,7 @@ type Result = FormResult & { status?: EmailVerificationStatus; resent?: boolean 
 
 async function confirm(token: string): Promise<Result> {
   try {
-    const body = ConfirmEmailResponseSchema.parse(
-      await apiRequest(ACCOUNT_PATHS.emailVerificationConfirm, { method: 'POST', body: { token } }),
-    );
+    const body = await callApi(confirmEmailVerification, { body: { token } });
     if (body.status === 'verified' && getSession().loggedIn) await reloadUser();
     return { status: body.status, message: EMAIL_VERIFICATION_MESSAGES[body.status] };
   } catch (error) {
@@ -44,7 +42,7 @@ async function resend(form: FormData): Promise<Result> {
     };
   }
   try {
-    await apiRequest(ACCOUNT_PATHS.emailVerificationResend, { method: 'POST', body: parsed.data });
+    await callApi(resendEmailVerification, { body: parsed.data });
     return { resent: true, message: RESEND_EMAIL_ANSWER };
   } catch (error) {
     return { status: 'expired', ...failureResult(error) };

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Button } from 'design-react-kit';
 import { Form } from 'react-router';
-import { ACCOUNT_PATHS } from '@portale/shared/accounts';
+import { exportAccount } from '@portale/shared/accounts';
 import { FormMessage } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 
 /** Saves the export as a JSON file named with today's date. */
 function saveJson(data: unknown) {
@@ -25,7 +25,7 @@ function ExportButton() {
   const download = async () => {
     setState({ busy: true });
     try {
-      saveJson(await apiRequest<unknown>(ACCOUNT_PATHS.accountExport));
+      saveJson(await callApi(exportAccount, {}));
       setState({ busy: false });
     } catch (error) {
       setState({ busy: false, error: error instanceof Error ? error.message : 'Scaricamento non riuscito.' });

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { PUBLIC_PATHS, type ConsentDecision } from '@portale/shared/public';
-import { apiRequest } from '../../lib/api-client.ts';
+import { recordConsent, type ConsentDecision } from '@portale/shared/public';
+import { callApi } from '../../lib/api-client.ts';
 import { applyAnalyticsConsent } from './analytics.ts';
 import { CONSENT_CONFIG } from './consent-config.ts';
 import { anonymousId, readStoredConsent, storeChoice } from './consent-cookies.ts';
@@ -33,8 +33,7 @@ export function startConsent(): void {
 
 async function recordProof(decision: ConsentDecision, enabledIds: string[], decidedAt: Date) {
   try {
-    await apiRequest(PUBLIC_PATHS.consents, {
-      method: 'POST',
+    await callApi(recordConsent, {
       body: { anonymousId: anonymousId(), policyVersion: CONSENT_CONFIG.policyVersion, decision, enabledIds, decidedAt: decidedAt.toISOString() },
     });
   } catch (error) {

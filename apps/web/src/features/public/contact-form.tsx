@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { CONTACT_TOPICS, CONTACT_TOPIC_LABELS, ContactMessageInputSchema, PUBLIC_PATHS } from '@portale/shared/public';
+import { CONTACT_TOPICS, CONTACT_TOPIC_LABELS, ContactMessageInputSchema, sendContactMessage } from '@portale/shared/public';
 import { ApiError } from '../../lib/http-client.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { FieldError, fieldProps } from './form-field.tsx';
 
 type Errors = Record<string, string[]>;
@@ -34,7 +34,7 @@ export function ContactForm() {
     }
     setSending(true);
     try {
-      const body = await apiRequest<{ message: string }>(PUBLIC_PATHS.contact, { method: 'POST', body: values });
+      const body = await callApi(sendContactMessage, { body: parsed.data });
       setErrors({});
       setValues(EMPTY);
       show({ kind: 'success', text: body.message });

@@ -1,4 +1,5 @@
-import { PUBLIC_PATHS, type DocumentList } from '@portale/shared/public';
+import { buildPath } from '@portale/shared/http';
+import { downloadPublicDocument, listPublicDocuments } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
 import { apiOrigin } from '../../lib/config.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
@@ -10,7 +11,7 @@ const size = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} kB`;
 /** Published documents from the API, grouped by category, each downloadable. */
 export function Component() {
   const page = useCurrentPage();
-  const list = usePublicData<DocumentList>(PUBLIC_PATHS.documents);
+  const list = usePublicData(listPublicDocuments);
   return (
     <div className="container my-5">
       <PageHeader title={page.title} description={page.description} />
@@ -28,7 +29,7 @@ export function Component() {
                 <li key={doc.id} className="border-bottom py-3">
                   <h3 className="h5 mb-1">{doc.title}</h3>
                   <p className="mb-2">{doc.description}</p>
-                  <a className="btn btn-outline-primary btn-sm" href={`${apiOrigin()}${PUBLIC_PATHS.documentFile.replace(':documentId', String(doc.id))}`} download={doc.fileName}>
+                  <a className="btn btn-outline-primary btn-sm" href={`${apiOrigin()}${buildPath(downloadPublicDocument.path, { documentId: doc.id })}`} download={doc.fileName}>
                     Scarica il PDF<span className="visually-hidden"> «{doc.title}»</span> ({size(doc.sizeBytes)})
                   </a>
                   <span className="ms-3 small">Pubblicato il {DATE.format(new Date(doc.publishedAt))}</span>

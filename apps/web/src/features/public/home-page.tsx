@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PUBLIC_PATHS, type Figures } from '@portale/shared/public';
+import { getPublicFigures } from '@portale/shared/public';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 import { usePublicData } from './use-public-data.ts';
@@ -13,7 +13,7 @@ const AUDIENCES = [
 ];
 
 function KeyFigures() {
-  const figures = usePublicData<Figures>(PUBLIC_PATHS.figures);
+  const figures = usePublicData(getPublicFigures);
   const items = [
     { key: 'institutesEnrolled', label: 'istituti iscritti' },
     { key: 'participatingSites', label: 'plessi partecipanti' },

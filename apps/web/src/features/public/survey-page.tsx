@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { PUBLIC_PATHS, type PublicSurvey } from '@portale/shared/public';
+import { getPublicSurvey } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 import { usePublicData } from './use-public-data.ts';
@@ -11,7 +11,7 @@ const STATE_LABELS = { bozza: 'in preparazione', aperta: 'aperta', chiusa: 'conc
 /** The current survey: purpose, who takes part, dates; how to answer. */
 export function Component() {
   const page = useCurrentPage();
-  const survey = usePublicData<PublicSurvey>(PUBLIC_PATHS.survey);
+  const survey = usePublicData(getPublicSurvey);
   return (
     <div className="container my-5">
       <PageHeader title={page.title} description={page.description} />

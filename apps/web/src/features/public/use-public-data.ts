@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
+import type { Endpoint, EndpointInput, EndpointOutput } from '@portale/shared/http';
 import { ApiError } from '../../lib/http-client.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 
 export type PublicData<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string; httpStatus?: number };
 
-/** GET of a public endpoint, with the API's Italian message on failure. */
-export function usePublicData<T>(path: string): PublicData<T> {
-  const [state, setState] = useState<PublicData<T>>({ status: 'loading' });
+/** GET of a public endpoint without input, with the API's Italian message on failure. */
+export function usePublicData<E extends Endpoint>(endpoint: E): PublicData<EndpointOutput<E>> {
+  const [state, setState] = useState<PublicData<EndpointOutput<E>>>({ status: 'loading' });
   useEffect(() => {
     const controller = new AbortController();
-    apiRequest<T>(path, { signal: controller.signal })
+    callApi(endpoint, {} as EndpointInput<E>, { signal: controller.signal })
       .then((data) => setState({ status: 'ready', data }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -17,6 +18,6 @@ export function usePublicData<T>(path: string): PublicData<T> {
         setState({ status: 'error', message, httpStatus: error instanceof ApiError ? error.status : undefined });
       });
     return () => controller.abort();
-  }, [path]);
+  }, [endpoint]);
   return state;
 }

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS, RegistrationAcceptedSchema, TEACHER_KINDS, type TeacherKind } from '@portale/shared/accounts';
-import { RegistrationBodySchema } from '@portale/shared/accounts/password';
+import { TEACHER_KINDS, type TeacherKind } from '@portale/shared/accounts';
+import { createRegistration, RegistrationBodySchema } from '@portale/shared/accounts/password';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 
 /** Comma- or newline-separated subjects/roles. */
 function splitList(value: string): string[] {
@@ -33,7 +33,7 @@ export async function registrationAction({ request }: ActionFunctionArgs): Promi
   const parsed = RegistrationBodySchema.safeParse(candidate);
   if (!parsed.success) return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
   try {
-    const answer = RegistrationAcceptedSchema.parse(await apiRequest(ACCOUNT_PATHS.registrations, { method: 'POST', body: parsed.data }));
+    const answer = await callApi(createRegistration, { body: parsed.data });
     return { ok: true, message: answer.message };
   } catch (error) {
     return failureResult(error, 'Registrazione non riuscita. Riprova più tardi.');
