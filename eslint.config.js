@@ -30,6 +30,37 @@ export default tseslint.config(
   // Import direction (architecture §1): shared imports no app; api and web never import each other; e2e only shared.
   { files: ['packages/shared/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }] } },
   { files: ['apps/api/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@portale/web*'] }] } },
+  // One place knows the ORM (decision 011): in the API's code only repositories, db/ and the list and
+  // audit helpers import Drizzle. This entry replaces the rule above for these files, so it repeats it.
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: [
+      'apps/api/src/**/*.repository.ts',
+      'apps/api/src/db/**',
+      'apps/api/src/lib/list.ts',
+      'apps/api/src/lib/audit.ts',
+      'apps/api/src/**/*.test.ts',
+      // TODO(issue 7): move behind repositories
+      'apps/api/src/modules/auth/auth.routes.ts',
+      'apps/api/src/modules/auth/login-session.ts',
+      'apps/api/src/modules/auth/login-throttle.ts',
+      'apps/api/src/modules/mfa/mfa-verify.ts',
+      'apps/api/src/modules/accounts/password.service.ts',
+      'apps/api/src/modules/accounts/passwords.routes.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'drizzle-orm', message: 'Queries live in <module>.repository.ts (decision 011).' }],
+          patterns: [
+            { group: ['drizzle-orm/*'], message: 'Queries live in <module>.repository.ts (decision 011).' },
+            { group: ['**/apps/web/**', '@portale/web*'], message: 'The API never imports the web.' },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['apps/web/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/api/**', '@portale/api*'] }] } },
   // Inside the web (architecture §1): app → features → components/lib, a feature never imports another
   // feature, and lib is the bottom layer. Later entries replace the rule, so each repeats the API ban.
