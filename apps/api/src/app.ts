@@ -1,9 +1,10 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { strictValidatorCompiler } from './lib/unknown-fields.ts';
 import { accountRoutes } from './modules/accounts/account.routes.ts';
 import { passwordRoutes } from './modules/accounts/passwords.routes.ts';
 import { phoneVerificationRoutes } from './modules/accounts/phone-verifications.routes.ts';
@@ -54,7 +55,8 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
     bodyLimit: 1_048_576,
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  // Zod validation that refuses undeclared body and query fields (400) instead of dropping them.
+  app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('env', env);
   app.decorate('db', database.db);

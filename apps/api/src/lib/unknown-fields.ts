@@ -1,0 +1,85 @@
+import type { FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { $ZodType } from 'zod/v4/core';
+import { HttpError } from './http-error.ts';
+
+type Def = {
+  type: string;
+  shape?: Record<string, unknown>;
+  catchall?: $ZodType;
+  innerType?: $ZodType;
+  in?: $ZodType;
+  options?: $ZodType[];
+  left?: $ZodType;
+  right?: $ZodType;
+  getter?: () => $ZodType;
+};
+
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+/**
+ * The keys a schema declares at its top level (through optional, default, refine, pipe and transform
+ * wrappers; a union declares the keys of all its options), or `undefined` when it declares no fixed
+ * set: not an object, a record, a loose object or one with a catch-all. Only top-level keys: nested
+ * objects are left to their own schemas.
+ */
+export function declaredKeys(schema: $ZodType, depth = 0): Set<string> | undefined {
+  if (depth > 20) return undefined;
+  const def = schema._zod.def as unknown as Def;
+  if (def.type === 'object') {
+    // z.object strips (no catchall), z.strictObject has a `never` catchall; anything else accepts extras.
+    if (def.catchall && (def.catchall._zod.def as unknown as Def).type !== 'never') return undefined;
+    return new Set(Object.keys(def.shape ?? {}));
+  }
+  if (WRAPPERS.has(def.type) && def.innerType) return declaredKeys(def.innerType, depth + 1);
+  if (def.type === 'pipe' && def.in) return declaredKeys(def.in, depth + 1);
+  if (def.type === 'lazy' && def.getter) return declaredKeys(def.getter(), depth + 1);
+  const parts = def.type === 'union' ? def.options : def.type === 'intersection' ? [def.left, def.right] : undefined;
+  if (!parts) return undefined;
+  const keys = new Set<string>();
+  for (const part of parts) {
+    const partKeys = part ? declaredKeys(part, depth + 1) : undefined;
+    if (!partKeys) return undefined;
+    for (const key of partKeys) keys.add(key);
+  }
+  return keys;
+}
+
+/** How a field name is quoted in a message: short and printable, whatever the client sent. */
+function quoted(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  const printable = name.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return `«${printable.length > 40 ? `${printable.slice(0, 40)}…` : printable}»`;
+}
+
+/** A body or query field that the route's schema does not declare: 400, naming the field(s). */
+export class UnknownFieldsError extends HttpError {
+  constructor(readonly fields: string[]) {
+    const names = fields.slice(0, 5).map(quoted).join(', ') + (fields.length > 5 ? ', …' : '');
+    super(400, 'unknown_field', fields.length === 1 ? `Campo non previsto: ${names}.` : `Campi non previsti: ${names}.`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The zod validator compiler, refusing what a body or a query string carries beyond the fields its
+ * schema declares (400 `unknown_field`, before the values are validated, so nothing is changed) instead
+ * of dropping it silently: a misspelt or forbidden field (`role`, `permissions`…) is never ignored.
+ * Applied once to every route, so no schema needs to be written strict.
+ */
+export const strictValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) => {
+  const validate = validatorCompiler(route);
+  if ((route.httpPart !== 'body' && route.httpPart !== 'querystring') || !(route.schema instanceof $ZodType)) return validate;
+  const keys = declaredKeys(route.schema);
+  if (!keys) return validate;
+  return (data) => {
+    if (isObject(data)) {
+      const unknown = Object.keys(data).filter((key) => !keys.has(key));
+      if (unknown.length > 0) return { error: new UnknownFieldsError(unknown) };
+    }
+    return validate(data);
+  };
+};
