@@ -1,22 +1,50 @@
 import { Card, CardBody, CardText, CardTitle } from 'design-react-kit';
-import { Link } from 'react-router';
-import { evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
+import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { can, evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
+import { getDashboardSummary, type DashboardSummary } from '@portale/shared/dashboard';
 import { PAGES } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
+import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { useSession } from '../../lib/session.ts';
+import { getSession, useSession } from '../../lib/session.ts';
+import { KeyFigures } from './key-figures.tsx';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
 const SECTIONS = PAGES.filter((p) => p.access && !p.path.includes(':') && p.id !== 'portal.home');
 
-/** Portal home: who you are, your roles and what the portal lets you do. */
+interface HomeData {
+  /** The key figures, for users who may read them (staff); null for everyone else. */
+  summary: DashboardSummary | null;
+  /** Why the figures are missing when the request failed: the rest of the home still shows. */
+  summaryProblem: string | null;
+}
+
+/** Staff get the key figures; nobody else sends the request (it would be a 403). */
+export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeData> {
+  if (!can(getSession().user, 'read:dashboard')) return { summary: null, summaryProblem: null };
+  try {
+    return { summary: await callApi(getDashboardSummary, {}, { signal: request.signal }), summaryProblem: null };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status === 401) throw error;
+    return { summary: null, summaryProblem: 'Le cifre del programma non sono disponibili in questo momento. Riprova più tardi.' };
+  }
+}
+
+/** Portal home: the key figures (staff), who you are, your roles and what the portal lets you do. */
 export function Component() {
   const { user } = useSession();
+  const data = useLoaderData<HomeData | null>();
   if (!user) return null;
   const sections = SECTIONS.filter((p) => evaluateAccess(p, user).kind === 'allow');
   return (
     <>
       <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
+      {data?.summary && <KeyFigures summary={data.summary} />}
+      {data?.summaryProblem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.summaryProblem}
+        </div>
+      )}
       <section aria-labelledby="profilo" className="mb-5">
         <h2 id="profilo" className="h4">Il tuo profilo</h2>
         <dl className="row">
