@@ -35,18 +35,24 @@ async function main() {
   // Until the app's logger exists, a dropped connection is reported on stderr.
   let logConnectionError: (error: Error) => void = reportConnectionLost;
   let database: Database;
+  let migrationsApplied: number;
   try {
     database = await openDatabase({ ...databaseOptions, onConnectionError: (error) => logConnectionError(error) });
-    await database.migrate();
+    // Under the start-up advisory lock on PostgreSQL: instances starting together migrate once.
+    ({ applied: migrationsApplied } = await database.migrate());
   } catch (error) {
     // A wrong or unreachable database is a configuration problem: one clear line, no stack trace.
     console.error(describeDatabaseError(error, databaseOptions));
     process.exit(1);
   }
   const started = Date.now();
-  const { institutesAdded } = await seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET, onRegistryProgress: printRegistryProgress });
+  // Seeding is idempotent; the lock makes a second instance wait and then find everything in place.
+  const { institutesAdded } = await database.exclusive(() =>
+    seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET, onRegistryProgress: printRegistryProgress }),
+  );
   const app = await buildApp({ env, database });
   logConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost; the pool opens a new one on the next query');
+  app.log.info({ migrationsApplied }, migrationsApplied > 0 ? 'migrations applied' : 'database schema up to date');
   if (institutesAdded > 0) app.log.info({ institutesAdded, ms: Date.now() - started }, 'national registry seeded');
 
   const worker = new OutboxWorker({

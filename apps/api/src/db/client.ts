@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -19,7 +20,16 @@ export type QueryListener = (query: string, params: unknown[]) => void;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /**
+   * Applies the pending migrations; returns how many this call applied. On PostgreSQL it holds the
+   * start-up advisory lock, so two instances starting at once never run a migration twice.
+   */
+  migrate(): Promise<{ applied: number }>;
+  /**
+   * Runs `task` while no other API instance runs one (the start-up advisory lock on PostgreSQL; the
+   * embedded database belongs to one process). `task` uses `db` as usual.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** Calls `listener` with every SQL statement sent through `db` until the returned function is called. */
   observeQueries(listener: QueryListener): () => void;
@@ -58,6 +68,53 @@ export const reportConnectionLost = (error: Error) =>
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
+/** The session advisory lock held while an instance migrates or seeds (an arbitrary constant). */
+export const STARTUP_LOCK_KEY = 4_812_604_337;
+
+/**
+ * Holds the start-up advisory lock on a connection of its own while `task` runs: another instance
+ * waits in `pg_advisory_lock` until this one is done, then finds the work done. The lock goes with
+ * the connection, so an instance killed mid-way never leaves it held.
+ */
+async function withStartupLock<T>(pool: pg.Pool, task: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+    try {
+      return await task();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => (broken = true));
+    }
+  } finally {
+    // A connection whose unlock failed is closed rather than reused (closing it releases the lock).
+    client.release(broken);
+  }
+}
+
+/** Rows of drizzle's migration journal (0 before the first migration). */
+async function appliedMigrations(db: Db): Promise<number> {
+  type Rows = { rows: { n: number | null }[] };
+  const table = (await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as n`)) as unknown as Rows;
+  if (table.rows[0]?.n == null) return 0;
+  const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as Rows;
+  return Number(result.rows[0]!.n);
+}
+
+async function countingMigrations(db: Db, run: () => Promise<void>): Promise<{ applied: number }> {
+  const before = await appliedMigrations(db);
+  await run();
+  return { applied: (await appliedMigrations(db)) - before };
+}
+
+const embedded = new WeakSet<object>();
+
+/**
+ * True for the embedded database: one process, one connection, queries run one at a time. Locks
+ * that must hold across API instances are then in-process (see the login throttle).
+ */
+export const isEmbedded = (db: Db): boolean => embedded.has(db);
+
 /** DATABASE_URL → PostgreSQL through a pool; otherwise embedded PGlite (a directory or `memory://`). */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const observers = queryObservers();
@@ -82,7 +139,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db: db as unknown as Db,
       kind: 'postgres',
-      migrate: () => migratePg(db, { migrationsFolder }),
+      migrate: () => withStartupLock(pool, () => countingMigrations(db as unknown as Db, () => migratePg(db, { migrationsFolder }))),
+      exclusive: (task) => withStartupLock(pool, task),
       close: () => pool.end(),
       observeQueries: observers.observe,
     };
@@ -90,10 +148,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (!options.pgliteDir.startsWith('memory://')) mkdirSync(options.pgliteDir, { recursive: true });
   const client = await PGlite.create(options.pgliteDir, { extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema, logger: observers.logger });
+  embedded.add(db);
   return {
     db: db as unknown as Db,
     kind: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () => countingMigrations(db as unknown as Db, () => migratePglite(db, { migrationsFolder })),
+    exclusive: (task) => task(),
     close: () => client.close(),
     observeQueries: observers.observe,
   };

@@ -9,7 +9,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf, requireAuth } from '../../plugins/authorization.ts';
 import { issueXsrfCookie } from '../../plugins/xsrf.ts';
-import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, serialised } from './login-throttle.ts';
+import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, withAccountLock } from './login-throttle.ts';
 import { findAuthUser } from './session-user.repository.ts';
 import { beginSecondFactor } from '../mfa/mfa-login.ts';
 import { openLoginSession, refreshCookieOptions, tokenBody as buildTokenBody } from './login-session.ts';
@@ -51,31 +51,38 @@ export async function authRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
       const keys = { account: accountKey(email), ip: ipKey(request.ip) };
-      // One attempt per account at a time: parallel guesses cannot all pass the check before any
-      // failure is counted.
-      const user = await serialised(keys.account, async () => {
+      // One attempt per account at a time, across instances (see withAccountLock): the outcome is
+      // returned from the lock so that the failure count commits before the answer is sent.
+      const outcome = await withAccountLock(app.db, keys.account, async (db) => {
         try {
-          await assertLoginAllowed(app.db, keys, app.clock.now(), policy);
+          await assertLoginAllowed(db, keys, app.clock.now(), policy);
         } catch (error) {
-          await app.audit({ action: 'auth.login.throttled', entity: 'account', entityId: email, ip: request.ip });
-          throw error;
+          return { kind: 'throttled' as const, error };
         }
-        const [found] = await app.db
+        const [found] = await db
           .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
           .from(users)
           .where(sql`lower(${users.email}) = ${email}`);
         const passwordOk = await verifyPassword(found?.passwordHash, request.body.password);
         if (!found || !passwordOk || found.status !== 'active') {
-          const locked = await recordLoginFailure(app.db, keys, app.clock.now(), policy);
-          await app.audit({ action: 'auth.login.failed', actorUserId: found?.id ?? null, entity: 'account', entityId: email, ip: request.ip });
-          if (locked) {
-            await app.audit({ action: 'auth.login.locked', actorUserId: found?.id ?? null, entity: 'account', entityId: email, ip: request.ip });
-          }
-          throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
+          const locked = await recordLoginFailure(db, keys, app.clock.now(), policy);
+          return { kind: 'failed' as const, userId: found?.id ?? null, locked };
         }
-        await clearAccountThrottle(app.db, email);
-        return found;
+        await clearAccountThrottle(db, email);
+        return { kind: 'ok' as const, user: found };
       });
+      if (outcome.kind === 'throttled') {
+        await app.audit({ action: 'auth.login.throttled', entity: 'account', entityId: email, ip: request.ip });
+        throw outcome.error;
+      }
+      if (outcome.kind === 'failed') {
+        await app.audit({ action: 'auth.login.failed', actorUserId: outcome.userId, entity: 'account', entityId: email, ip: request.ip });
+        if (outcome.locked) {
+          await app.audit({ action: 'auth.login.locked', actorUserId: outcome.userId, entity: 'account', entityId: email, ip: request.ip });
+        }
+        throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
+      }
+      const { user } = outcome;
       const secondFactor = await beginSecondFactor(app, request, user.id);
       if (secondFactor) return secondFactor;
       return openLoginSession(app, request, reply, user.id, 'password');

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { ERROR_MESSAGES } from '@portale/shared/http';
-import type { Db } from '../../db/client.ts';
+import { isEmbedded, type Db } from '../../db/client.ts';
 import { loginThrottles } from '../../db/schema/index.ts';
 import { HttpError } from '../../lib/http-error.ts';
 
@@ -81,19 +81,36 @@ export async function recordLoginFailure(db: Db, keys: { account: string; ip: st
 
 const queues = new Map<string, Promise<unknown>>();
 
-/**
- * Runs `task` once every earlier task of the same key has settled (in this process): the login check,
- * the password check and the failure count of one account happen one attempt at a time.
- */
-export async function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
+/** Runs `task` once every earlier task of the same key in this process has settled. */
+function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
   const run = (queues.get(key) ?? Promise.resolve()).then(task);
   const tail = run.catch(() => undefined);
   queues.set(key, tail);
-  try {
-    return await run;
-  } finally {
+  return run.finally(() => {
     if (queues.get(key) === tail) queues.delete(key);
-  }
+  });
+}
+
+/**
+ * Runs `task` as the only login attempt of one account in progress, across every API instance: the
+ * check, the password check and the failure count happen one attempt at a time, so parallel guesses
+ * (sent to one instance or spread over several) cannot all pass the check before a failure is
+ * counted. On PostgreSQL `task` runs in a transaction holding `pg_advisory_xact_lock` on the account
+ * key (released at commit, or by the server when the connection or the instance dies); attempts of
+ * the same account in this process queue in memory first, so they wait without holding a pooled
+ * connection each. The embedded database belongs to one process, where the in-memory queue is the
+ * whole lock (a transaction there would hold its only connection through the password hash).
+ * `task` must return its outcome rather than throw it: throwing rolls the failure count back.
+ */
+export function withAccountLock<T>(db: Db, key: string, task: (db: Db) => Promise<T>): Promise<T> {
+  return serialised(key, () =>
+    isEmbedded(db)
+      ? task(db)
+      : db.transaction(async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+          return task(tx as unknown as Db);
+        }),
+  );
 }
 
 /** Clears an account's failures (successful login, or unlock by staff). */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { messageTemplates, outbox } from '../../db/schema/index.ts';
 import { DEFAULT_TEMPLATES } from './message-templates.defaults.ts';
@@ -55,24 +55,22 @@ export async function enqueueMessage(db: Db, request: MessageRequest): Promise<n
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
-/** Pending messages whose next attempt is due, oldest first. */
-export function listDueMessages(db: Db, now: Date, limit: number): Promise<OutboxRow[]> {
-  return db
-    .select()
+/**
+ * Claims up to `limit` due messages, oldest first, in one statement: each row gets a lease (its next
+ * attempt moves to `leaseUntil`) under a row lock taken with `FOR UPDATE SKIP LOCKED`, so workers of
+ * several API instances polling at the same moment each take different messages and none is sent
+ * twice. A worker that dies mid-send leaves its lease to run out; the message is then retried.
+ */
+export async function claimDueMessages(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<OutboxRow[]> {
+  const due = db
+    .select({ id: outbox.id })
     .from(outbox)
     .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, now)))
     .orderBy(asc(outbox.nextAttemptAt), asc(outbox.id))
-    .limit(limit);
-}
-
-/** Takes a lease on a due message so that two workers never send it twice at once. */
-export async function claimMessage(db: Db, row: OutboxRow, leaseUntil: Date): Promise<boolean> {
-  const claimed = await db
-    .update(outbox)
-    .set({ nextAttemptAt: leaseUntil })
-    .where(and(eq(outbox.id, row.id), eq(outbox.status, 'pending'), eq(outbox.nextAttemptAt, row.nextAttemptAt)))
-    .returning({ id: outbox.id });
-  return claimed.length === 1;
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const claimed = await db.update(outbox).set({ nextAttemptAt: leaseUntil }).where(inArray(outbox.id, due)).returning();
+  return claimed.sort((a, b) => a.id - b.id);
 }
 
 export async function markSent(db: Db, id: number, now: Date, deliveryRef: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { claimMessage, listDueMessages, markAttemptFailed, markSent, type OutboxRow } from './outbox.repository.ts';
+import { claimDueMessages, markAttemptFailed, markSent, type OutboxRow } from './outbox.repository.ts';
 import type { Transport } from './message-transports.ts';
 
 export interface OutboxWorkerOptions {
@@ -15,7 +15,7 @@ export interface OutboxWorkerOptions {
   batchSize?: number;
 }
 
-/** While a message is being sent, other workers skip it; after a crash it is retried once this passes. */
+/** A claimed message is left to its worker this long; after a crash it is retried once this passes. */
 const LEASE_MS = 2 * 60_000;
 
 /** Wait before the next attempt: 30 s, 1 min, 2 min … capped at 1 h. */
@@ -34,10 +34,10 @@ export class OutboxWorker {
   /** Sends every due message once; returns how many were delivered. */
   async runOnce(): Promise<number> {
     const { db, clock, batchSize = 20 } = this.options;
-    const due = await listDueMessages(db, clock.now(), batchSize);
+    const now = clock.now();
+    const claimed = await claimDueMessages(db, now, new Date(now.getTime() + LEASE_MS), batchSize);
     let delivered = 0;
-    for (const row of due) {
-      if (!(await claimMessage(db, row, new Date(clock.now().getTime() + LEASE_MS)))) continue;
+    for (const row of claimed) {
       if (await this.deliver(row)) delivered += 1;
     }
     return delivered;
