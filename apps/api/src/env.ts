@@ -29,7 +29,14 @@ const EnvSchema = z
     /** full: the whole national registry; sample: two provinces (fast, for tests); none. */
     SEED_REGISTRY: z.enum(['full', 'sample', 'none']).default('full'),
     DATA_DIR: z.string().default(`${repoRoot}data`),
+    /** Requests per minute: anonymous traffic per IP, and signed-in traffic per user (schools share one IP). */
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_USER_MAX: z.coerce.number().int().positive().default(1200),
+    /** Hourly ceilings for the whole portal, whatever the source address (each send costs money or mail reputation). */
+    GLOBAL_SMS_MAX_PER_HOUR: z.coerce.number().int().positive().default(600),
+    GLOBAL_REGISTRATIONS_MAX_PER_HOUR: z.coerce.number().int().positive().default(600),
+    GLOBAL_EMAILS_MAX_PER_HOUR: z.coerce.number().int().positive().default(1200),
+    GLOBAL_CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(120),
     LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(5),
     LOGIN_LOCK_AFTER: z.coerce.number().int().positive().default(10),
     LOGIN_LOCK_MINUTES: z.coerce.number().int().positive().default(15),

@@ -1,15 +1,14 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_MESSAGES } from '@portale/shared/http';
 import { HttpError } from '../lib/http-error.ts';
+import { rateLimits } from './rate-limits.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Headers, CORS allow-list, cookies, global rate limit, Fetch-Metadata and JSON-only bodies. */
+/** Headers, CORS allow-list, cookies, rate limits, Fetch-Metadata and JSON-only bodies. */
 export const security = fp(async (app: FastifyInstance) => {
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -29,12 +28,7 @@ export const security = fp(async (app: FastifyInstance) => {
     maxAge: 600,
   });
   await app.register(cookie);
-  await app.register(rateLimit, {
-    max: app.env.RATE_LIMIT_MAX,
-    timeWindow: '1 minute',
-    errorResponseBuilder: (_req, ctx) =>
-      new HttpError(429, 'rate_limited', ERROR_MESSAGES.rateLimited, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
-  });
+  await app.register(rateLimits);
   // Only JSON bodies: fastify answers 415 for any content type without a parser.
   app.removeContentTypeParser('text/plain');
 

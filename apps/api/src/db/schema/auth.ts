@@ -60,6 +60,17 @@ export const loginThrottles = pgTable('login_throttles', {
   lockedUntil: ts('locked_until'),
 });
 
+/**
+ * Request counters of the rate limits, shared by every API instance on PostgreSQL: one row per
+ * limited key (a keyed hash of the IP or user and the limit, never the address itself) and fixed
+ * window. Created UNLOGGED (migration 0007): counters need no crash safety, and skip the WAL.
+ */
+export const rateLimitHits = pgTable('rate_limit_hits', {
+  key: text('key').primaryKey(),
+  windowEnd: ts('window_end').notNull(),
+  hits: integer('hits').notNull(),
+});
+
 /** Append-only record of security and staff actions. */
 export const auditLog = pgTable(
   'audit_log',
