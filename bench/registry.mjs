@@ -59,7 +59,7 @@ async function main() {
   const api = `http://127.0.0.1:${apiPort}`;
   console.log('Avvio dell’API su PostgreSQL (al primo avvio carica l’intera anagrafe)…');
   const server = await startServer(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    env: { DATABASE_URL: benchUrl, HOST: '127.0.0.1', PORT: String(apiPort), NODE_ENV: 'development', LOG_LEVEL: 'info', MFA_ROLES: '', SEED_REGISTRY: 'full', SEED_DEMO: 'true', RATE_LIMIT_MAX: '100000000', WEB_ORIGIN: 'http://127.0.0.1:3000' },
+    env: { DATABASE_URL: benchUrl, HOST: '127.0.0.1', PORT: String(apiPort), NODE_ENV: 'development', LOG_LEVEL: 'info', MFA_ROLES: '', SEED_REGISTRY: 'full', SEED_DEMO: 'true', RATE_LIMIT_MAX: '100000000', RATE_LIMIT_USER_MAX: '100000000', WEB_ORIGIN: 'http://127.0.0.1:3000' },
     readyUrl: `${api}/api/health`,
     logFile: openSync(`${root}bench/results/registry-api.log`, 'a'),
   });
@@ -84,6 +84,7 @@ async function main() {
     for (const [i, scenario] of SCENARIOS.entries()) {
       const url = `${api}${scenario.path}${scenario.query ? `?${encodeURI(scenario.query)}` : ''}`;
       const check = await fetch(url, { headers });
+      if (!check.ok) throw new Error(`${url}: ${check.status} ${await check.text()}`);
       const total = (await check.json()).total;
       const apiFigures = await load(url, { connections: CONNECTIONS, duration: SECONDS, headers });
       const { page, count } = queries[i];
