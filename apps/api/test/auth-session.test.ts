@@ -175,7 +175,7 @@ describe('POST /api/auth/logout', () => {
     expect(me.statusCode).toBe(401);
   });
 
-  it('asks the browser to clear the API origin's cache and storage, with or without a session', async () => {
+  it("asks the browser to clear the API origin's cache and storage, with or without a session", async () => {
     const c = await signedIn('insegnante@demo.test');
     const res = await c.post(AUTH_PATHS.logout);
     expect(res.statusCode).toBe(204);
