@@ -71,7 +71,8 @@ export async function seedRolesAndPermissions(db: Db) {
 /** Creates missing demo accounts (password unchanged for existing ones) and links their institutes. */
 export async function seedDemoAccounts(db: Db, appSecret: string = DEV_APP_SECRET): Promise<void> {
   const { roleIds, permissionIds } = await seedRolesAndPermissions(db);
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  // Hashed only when an account is missing: a restart with every demo account in place skips the KDF.
+  let passwordHash: string | undefined;
   const now = new Date();
   const demoInstitutes = await db
     .select({ id: institutes.id })
@@ -88,7 +89,7 @@ export async function seedDemoAccounts(db: Db, appSecret: string = DEV_APP_SECRE
           .insert(users)
           .values({
             email: account.email,
-            passwordHash,
+            passwordHash: (passwordHash ??= await hashPassword(DEMO_PASSWORD)),
             firstName: account.firstName,
             lastName: account.lastName,
             phone: '+393331234567',

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { ExportFormat } from '@portale/shared/lists';
 
@@ -75,6 +74,8 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
       stream.end();
       return;
     }
+    // Loaded on the first XLSX export, not at start (it is the API's heaviest module: a faster restart).
+    const { default: ExcelJS } = await import('exceljs');
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
     const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.columns = options.columns.map((c) => ({ header: c.header, width: Math.min(Math.max(c.header.length + 4, 14), 60) }));

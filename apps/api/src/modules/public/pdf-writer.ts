@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 
 export interface PdfSection {
   heading: string;
@@ -12,7 +12,6 @@ export interface PdfSpec {
 }
 
 const PAGE = { width: 595.28, height: 841.89, margin: 56 };
-const BLUE = rgb(0, 0.4, 0.8);
 
 function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
@@ -30,6 +29,9 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 
 /** A plain, tagged-title A4 document (Helvetica, WinAnsi: Italian accents are supported). */
 export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Array> {
+  // Loaded when a document is first rendered (seed), not at every start: a faster restart.
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const BLUE = rgb(0, 0.4, 0.8);
   const pdf = await PDFDocument.create();
   pdf.setTitle(spec.title);
   pdf.setSubject(spec.subtitle);
