@@ -1,10 +1,23 @@
 // Every contract × every demo account: the API answers what `can()` and the seed's portal conditions
 // say, before it looks at the input. New contracts join the walk by being listed in CONTRACT_MODULES.
+//
+// - A permission check: a guest gets 401 and each account what `can()` and the portal conditions say.
+// - 'signed-in' / 'signed-in-pending-password': a guest gets 401; every demo account gets past the
+//   guard (never 401/403), except that 'signed-in' refuses a pending password change (403). Their
+//   body is sent with an undeclared field (400 unknown_field): the guard is passed, nothing is written
+//   and nothing is sent (deletion request e-mail, SMS).
+// - 'public': a guest is never refused for lack of a session (not 401/403). They are called as a guest
+//   only (a signed-in call to logout would end the matrix's own session), with an empty body, which
+//   the costly ones (SMS, e-mails, registrations, contact) refuse with 422 before sending anything;
+//   each guest comes from a new address, so no per-IP limit is reached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as accounts from '@portale/shared/accounts';
+import * as accountsPassword from '@portale/shared/accounts/password';
 import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
-import type { Endpoint } from '@portale/shared/http';
-import { buildPath } from '@portale/shared/http';
+import * as http from '@portale/shared/http';
+import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
+import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
 import * as teachers from '@portale/shared/teachers';
 import * as users from '@portale/shared/users';
@@ -12,10 +25,11 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
-const ENDPOINTS = CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint));
+const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
+const nameOf = (e: Endpoint) => `${e.method} ${e.path}`;
 
 /** Query a list needs to be valid (the matrix is about who, not about what). */
 const VALID_QUERY: Record<string, string> = { '/api/audit': 'entity=user&entityId=1' };
@@ -23,6 +37,8 @@ const VALID_QUERY: Record<string, string> = { '/api/audit': 'entity=user&entityI
 const ALSO_NEEDS: Record<string, PermissionCheck> = { '/api/audit': 'read:user' };
 /** What an allowed caller gets for the input above when it is not 200: the empty body reaches validation. */
 const WHEN_ALLOWED: Record<string, number> = { 'POST /api/users': 422 };
+/** What a guest gets from a public endpoint when it is 401: the refresh cookie is its own credential. */
+const GUEST_WITHOUT_CREDENTIAL: Record<string, number> = { 'POST /api/auth/refresh': 401 };
 const UNKNOWN_ID = 987_654_321;
 const PORTAL = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
 
@@ -46,20 +62,47 @@ function urlOf(endpoint: Endpoint): string {
 }
 
 it('walks every contract, and every contract states its permission', () => {
-  expect(ENDPOINTS.length).toBeGreaterThanOrEqual(10);
-  for (const endpoint of ENDPOINTS) expect(endpoint.permission, `${endpoint.method} ${endpoint.path}`).toBeDefined();
+  expect(ENDPOINTS.length).toBeGreaterThanOrEqual(40);
+  for (const endpoint of ENDPOINTS) expect(endpoint.permission, nameOf(endpoint)).toBeDefined();
 });
 
-describe.each(ENDPOINTS.filter((e) => e.permission !== 'public').map((e) => [`${e.method} ${e.path}`, e] as const))('%s', (_name, endpoint) => {
-  const check = endpoint.permission as Exclude<Endpoint['permission'], 'public' | undefined>;
+async function asGuest(endpoint: Endpoint, payload: Record<string, unknown>, query = '') {
+  const guest = new ApiClient(t, nextIp());
+  await guest.csrf();
+  const url = urlOf(endpoint);
+  return guest.send(endpoint.method, query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url, endpoint.body ? { payload } : {});
+}
+
+describe.each(ENDPOINTS.filter((e) => e.permission === 'public').map((e) => [nameOf(e), e] as const))('%s (public)', (name, endpoint) => {
+  it('a guest is never refused for lack of a session', async () => {
+    const res = await asGuest(endpoint, {});
+    const expected = GUEST_WITHOUT_CREDENTIAL[name];
+    if (expected) expect(res.statusCode, res.body.slice(0, 120)).toBe(expected);
+    else expect([401, 403], `${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
+  });
+});
+
+describe.each(ENDPOINTS.filter((e) => isSessionPermission(e.permission)).map((e) => [nameOf(e), e] as const))('%s (signed-in)', (_name, endpoint) => {
+  it('a guest gets 401 whatever the input', async () => {
+    expect((await asGuest(endpoint, { x: 1 }, 'page=-1')).statusCode).toBe(401);
+  });
+
+  it('every demo account gets past the guard (a pending password change only where allowed)', async () => {
+    for (const [email, { client, user }] of sessions) {
+      const res = await client.send(endpoint.method, urlOf(endpoint), endpoint.body ? { payload: { notAField: 1 } } : {});
+      const refused = endpoint.permission === 'signed-in' && user.mustChangePassword;
+      if (refused) expect(res.json(), email).toMatchObject({ statusCode: 403, code: 'password_change_required' });
+      else expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
+    }
+  });
+});
+
+describe.each(ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPermission(e.permission)).map((e) => [nameOf(e), e] as const))('%s', (_name, endpoint) => {
+  const check = endpoint.permission as PermissionCheck;
   const hasRecord = endpoint.path.includes('/:');
 
   it('a guest gets 401 whatever the input', async () => {
-    const guest = new ApiClient(t, nextIp());
-    await guest.csrf();
-    const url = `${urlOf(endpoint)}${urlOf(endpoint).includes('?') ? '&' : '?'}page=-1`;
-    const res = await guest.send(endpoint.method, url, endpoint.body ? { payload: { x: 1 } } : {});
-    expect(res.statusCode).toBe(401);
+    expect((await asGuest(endpoint, { x: 1 }, 'page=-1')).statusCode).toBe(401);
   });
 
   it('each demo account gets what can() and the portal conditions say', async () => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Endpoint } from '@portale/shared/http';
-import { requireGrant, requirePermission, type ResourceLoader } from '../plugins/authorization.ts';
+import { isSessionPermission, type Endpoint } from '@portale/shared/http';
+import { requireAuth, requireGrant, requirePermission, type ResourceLoader } from '../plugins/authorization.ts';
 
 type Parsed<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
 
@@ -16,28 +16,32 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
 export interface EndpointRouteOptions {
   /** Loads the record the contract's permission is checked on (`:own` grants; unknown → 404). */
   resource?: ResourceLoader;
-  /**
-   * For contracts without `permission` only: the protection, `requirePermission(...)` or `'public'`.
-   * With a contract permission, extra checks that run after it.
-   */
-  preHandler?: preHandlerAsyncHookHandler | preHandlerAsyncHookHandler[] | 'public';
+  /** Extra checks that run after the contract's permission. */
+  preHandler?: preHandlerAsyncHookHandler | preHandlerAsyncHookHandler[];
   config?: RouteShorthandOptions['config'];
 }
 
 function guardsOf(endpoint: Endpoint, options: EndpointRouteOptions): preHandlerAsyncHookHandler[] {
-  const extra = options.preHandler === undefined || options.preHandler === 'public' ? [] : [options.preHandler].flat();
-  if (endpoint.permission === 'public') return extra;
-  if (endpoint.permission) return [requirePermission(endpoint.permission, options.resource), ...extra];
-  // A route is never unprotected by omission.
-  if (options.preHandler === undefined) throw new Error(`${endpoint.method} ${endpoint.path}: no permission in the contract and no preHandler`);
-  return extra;
+  const extra = options.preHandler === undefined ? [] : [options.preHandler].flat();
+  if (endpoint.permission === 'public' || isSessionPermission(endpoint.permission)) return extra;
+  return [requirePermission(endpoint.permission, options.resource), ...extra];
+}
+
+/** Checked before the input is parsed (401/403 win over 422): the session, or the grant. */
+function preValidationOf(endpoint: Endpoint): ((request: FastifyRequest) => Promise<void>) | undefined {
+  const { permission } = endpoint;
+  if (permission === 'public') return undefined;
+  if (permission === 'signed-in') return requireAuth();
+  if (permission === 'signed-in-pending-password') return requireAuth({ allowPendingPasswordChange: true });
+  return requireGrant(permission);
 }
 
 /**
  * Registers the route of a shared contract: path, method, params, query, body and response come from
  * `endpoint` (validated, serialised and documented by the same zod schemas). Download endpoints send
- * their own body. The contract's `permission` is enforced here with `requirePermission` (on the record
- * that `options.resource` loads); a route is public only when its contract says so.
+ * their own body. The contract's `permission` is enforced here: `requireAuth` for the session-only
+ * values, `requireGrant` then `requirePermission` (on the record that `options.resource` loads) for a
+ * permission check; a route is public only when its contract says so.
  */
 export function registerEndpoint<E extends Endpoint>(
   app: FastifyInstance,
@@ -46,11 +50,12 @@ export function registerEndpoint<E extends Endpoint>(
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const status = endpoint.status ?? 200;
+  const preValidation = preValidationOf(endpoint);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
-    // The grant is checked before the input is parsed (401/403 win over 422), the record after.
-    ...(endpoint.permission && endpoint.permission !== 'public' ? { preValidation: requireGrant(endpoint.permission) } : {}),
+    // The session or the grant is checked before the input is parsed (401/403 win over 422), the record after.
+    ...(preValidation ? { preValidation } : {}),
     preHandler: guardsOf(endpoint, options),
     ...(options.config ? { config: options.config } : {}),
     schema: {

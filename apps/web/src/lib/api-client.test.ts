@@ -69,6 +69,7 @@ afterAll(async () => {
 const getThing = defineEndpoint({
   method: 'GET',
   path: '/api/things/:thingId',
+  permission: 'public',
   tag: 'test',
   summary: 'Una cosa',
   params: z.object({ thingId: z.coerce.number() }),
@@ -78,6 +79,7 @@ const getThing = defineEndpoint({
 const exportThings = defineEndpoint({
   method: 'GET',
   path: '/api/things/export',
+  permission: 'public',
   tag: 'test',
   summary: 'Esporta',
   query: z.object({ format: z.string() }),

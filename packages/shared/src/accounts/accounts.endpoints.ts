@@ -28,9 +28,9 @@ import {
  * contract lives with the password policy (`registration.endpoints.ts`, entry `accounts/password`).
  *
  * Permissions: the anonymous steps are `'public'`. The endpoints of the signed-in user's own account
- * (profile, phone, export, deletion, sessions) state no permission on purpose: every role may use
- * them, before the portal conditions are met (they are how a registration is completed), so the API
- * protects them with `requireAuth()` (a session, and no pending password change).
+ * (profile, phone, export, deletion, sessions) are `'signed-in'`: every role may use them, before the
+ * portal conditions are met (they are how a registration is completed), but not while a password
+ * change is pending.
  */
 
 const PhoneVerificationParams = z.object({ verificationId: PhoneVerificationIdSchema });
@@ -111,6 +111,7 @@ export const confirmPhoneVerification = defineEndpoint({
 export const createAccountPhoneVerification = defineEndpoint({
   method: 'POST',
   path: '/api/account/phone-verifications',
+  permission: 'signed-in',
   tag: 'accounts',
   summary: 'Imposta e verifica il cellulare dell’utente connesso',
   body: StartAccountPhoneVerificationBodySchema,
@@ -121,6 +122,7 @@ export const createAccountPhoneVerification = defineEndpoint({
 export const getAccountProfile = defineEndpoint({
   method: 'GET',
   path: '/api/account/profile',
+  permission: 'signed-in',
   tag: 'accounts',
   summary: 'Il profilo dell’utente e cosa manca per completare la registrazione',
   response: AccountProfileSchema,
@@ -129,6 +131,7 @@ export const getAccountProfile = defineEndpoint({
 export const updateAccountProfile = defineEndpoint({
   method: 'PATCH',
   path: '/api/account/profile',
+  permission: 'signed-in',
   tag: 'accounts',
   summary: 'Completa i dati mancanti (codice fiscale, plesso, materie)',
   body: UpdateProfileBodySchema,
@@ -141,6 +144,7 @@ export const AccountExportSchema = z.looseObject({ exportedAt: z.string() });
 export const exportAccount = defineEndpoint({
   method: 'GET',
   path: '/api/account/export',
+  permission: 'signed-in',
   tag: 'accounts',
   summary: 'Scarica tutti i tuoi dati (JSON)',
   response: AccountExportSchema,
@@ -149,6 +153,7 @@ export const exportAccount = defineEndpoint({
 export const requestAccountDeletion = defineEndpoint({
   method: 'POST',
   path: '/api/account/deletion-request',
+  permission: 'signed-in',
   tag: 'accounts',
   summary: 'Chiede la cancellazione dell’account (completata dallo staff)',
   body: DeletionRequestBodySchema,
@@ -159,6 +164,7 @@ export const requestAccountDeletion = defineEndpoint({
 export const listSessions = defineEndpoint({
   method: 'GET',
   path: '/api/auth/sessions',
+  permission: 'signed-in',
   tag: 'auth',
   summary: 'Le sessioni attive dell’utente',
   response: SessionListSchema,
@@ -167,6 +173,7 @@ export const listSessions = defineEndpoint({
 export const deleteSession = defineEndpoint({
   method: 'DELETE',
   path: '/api/auth/sessions/:sessionId',
+  permission: 'signed-in',
   tag: 'auth',
   summary: 'Chiude una sessione',
   params: z.object({ sessionId: IdParamSchema }),
@@ -177,6 +184,7 @@ export const deleteSession = defineEndpoint({
 export const revokeOtherSessions = defineEndpoint({
   method: 'POST',
   path: '/api/auth/sessions/revoke-others',
+  permission: 'signed-in',
   tag: 'auth',
   summary: 'Chiude tutte le altre sessioni',
   response: RevokeOthersResponseSchema,

@@ -29,11 +29,29 @@ export interface Endpoint<
   /** Non-2xx bodies other than the one error shape, documented and serialised too (a health check's 503). */
   otherResponses?: Record<number, z.ZodType>;
   /**
-   * What the caller must be allowed (`can(user, permission, record)`), enforced by the API for every
-   * route registered from this contract, or `'public'` on purpose. The web reads it to show or hide.
+   * Who may call it, enforced by the API for every route registered from this contract; the web reads
+   * it to show or hide. See `EndpointPermission`.
    */
-  permission?: PermissionCheck | 'public';
+  permission: EndpointPermission;
 }
+
+/**
+ * Who may call an endpoint (decision 009):
+ * - a `PermissionCheck` (`'read:institute'`…): `can(user, permission, record)` after the portal
+ *   conditions (password changed, contacts verified, principal document signed);
+ * - `'signed-in'`: any signed-in user, without the portal conditions (the user's own account: they
+ *   are how a registration is completed), but not while a password change is pending;
+ * - `'signed-in-pending-password'`: the same, also while a password change is pending (change
+ *   password, `me`);
+ * - `'public'`: anyone, on purpose.
+ */
+export type EndpointPermission = PermissionCheck | 'public' | 'signed-in' | 'signed-in-pending-password';
+
+/** The session-only permissions (no grant checked). */
+export const SESSION_PERMISSIONS = ['signed-in', 'signed-in-pending-password'] as const;
+export type SessionPermission = (typeof SESSION_PERMISSIONS)[number];
+export const isSessionPermission = (permission: EndpointPermission): permission is SessionPermission =>
+  (SESSION_PERMISSIONS as readonly string[]).includes(permission);
 
 /** Defines an endpoint, keeping its schema types. */
 export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(

@@ -5,7 +5,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { authOf } from '../../plugins/authorization.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import * as profiles from './account-profile.repository.ts';
@@ -13,16 +13,15 @@ import { findOpenDeletionRequest, insertDeletionRequest } from './deletion-reque
 import { formatRomeDateTime } from './format.ts';
 import { schoolSiteExists } from './school-sites.repository.ts';
 
-/** The signed-in user's own account: any role, also before the registration is complete (no portal conditions). */
+/** The signed-in user's own account: any role, also before the registration is complete (contracts say `'signed-in'`). */
 export async function accountRoutes(app: FastifyInstance) {
-  const own = { preHandler: requireAuth() };
   const notFound = () => new HttpError(404, 'not_found', 'Account non trovato.');
 
-  registerEndpoint(app, getAccountProfile, own, async (request) => {
+  registerEndpoint(app, getAccountProfile, {}, async (request) => {
     return (await profiles.findAccountProfile(app.db, authOf(request).user.id)) ?? Promise.reject(notFound());
   });
 
-  registerEndpoint(app, updateAccountProfile, own, async (request) => {
+  registerEndpoint(app, updateAccountProfile, {}, async (request) => {
     const userId = authOf(request).user.id;
     const now = app.clock.now();
     const { schoolSiteId } = request.body;
@@ -35,7 +34,7 @@ export async function accountRoutes(app: FastifyInstance) {
     return (await profiles.findAccountProfile(app.db, userId)) ?? Promise.reject(notFound());
   });
 
-  registerEndpoint(app, exportAccount, own, async (request, reply) => {
+  registerEndpoint(app, exportAccount, {}, async (request, reply) => {
     const userId = authOf(request).user.id;
     const data = await exportAccountData(app.db, userId);
     if (!data) throw notFound();
@@ -45,7 +44,7 @@ export async function accountRoutes(app: FastifyInstance) {
     return { exportedAt: app.clock.now().toISOString(), ...data };
   });
 
-  registerEndpoint(app, requestAccountDeletion, own, async (request) => {
+  registerEndpoint(app, requestAccountDeletion, {}, async (request) => {
     const { user } = authOf(request);
     const now = app.clock.now();
     const open = await findOpenDeletionRequest(app.db, user.id);

@@ -11,7 +11,7 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { authOf } from '../../plugins/authorization.ts';
 import { findPhoneVerification, findUserPhone, type PhoneVerificationRow } from './phone-verification.repository.ts';
 import { CODE_TTL_MS, confirmPhoneCode, RESEND_GAP_MS, resendPhoneCode, startPhoneVerification } from './phone-verification.service.ts';
 
@@ -36,7 +36,7 @@ export async function phoneVerificationRoutes(app: FastifyInstance) {
   );
 
   // The signed-in user's own phone (any role, also before the registration is complete).
-  registerEndpoint(app, createAccountPhoneVerification, { config, preHandler: requireAuth() }, async (request) => {
+  registerEndpoint(app, createAccountPhoneVerification, { config }, async (request) => {
     const { user } = authOf(request);
     const current = await findUserPhone(app.db, user.id);
     const changesVerified = current?.phoneVerifiedAt && current.phone !== request.body.phone;

@@ -2,16 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { deleteSession, listSessions, revokeOtherSessions } from '@portale/shared/accounts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { authOf } from '../../plugins/authorization.ts';
 import { revokeSession } from '../auth/tokens.repository.ts';
 import { revokeUserSessions } from './password.service.ts';
 import { isLiveSessionOf, listActiveSessions } from './sessions.repository.ts';
 
 /** The user's own active sessions: list, revoke one, revoke all the others (any role). */
 export async function sessionRoutes(app: FastifyInstance) {
-  const own = { preHandler: requireAuth() };
 
-  registerEndpoint(app, listSessions, own, async (request) => {
+  registerEndpoint(app, listSessions, {}, async (request) => {
     const auth = authOf(request);
     const rows = await listActiveSessions(app.db, auth.user.id, app.clock.now());
     return {
@@ -26,7 +25,7 @@ export async function sessionRoutes(app: FastifyInstance) {
     };
   });
 
-  registerEndpoint(app, deleteSession, own, async (request) => {
+  registerEndpoint(app, deleteSession, {}, async (request) => {
     const auth = authOf(request);
     const { sessionId } = request.params;
     if (!(await isLiveSessionOf(app.db, sessionId, auth.user.id))) throw new HttpError(404, 'not_found', 'Sessione non trovata.');
@@ -34,7 +33,7 @@ export async function sessionRoutes(app: FastifyInstance) {
     await app.audit({ action: 'auth.session.revoked', actorUserId: auth.user.id, entity: 'session', entityId: sessionId, ip: request.ip });
   });
 
-  registerEndpoint(app, revokeOtherSessions, own, async (request) => {
+  registerEndpoint(app, revokeOtherSessions, {}, async (request) => {
     const auth = authOf(request);
     const revoked = await revokeUserSessions(app.db, auth.user.id, 'revoked_by_user', app.clock.now(), auth.sessionId);
     await app.audit({ action: 'auth.session.revoked_others', actorUserId: auth.user.id, entity: 'user', entityId: auth.user.id, after: { revoked }, ip: request.ip });
