@@ -45,8 +45,6 @@ export default tseslint.config(
       'apps/api/src/modules/auth/login-session.ts',
       'apps/api/src/modules/auth/login-throttle.ts',
       'apps/api/src/modules/mfa/mfa-verify.ts',
-      'apps/api/src/modules/accounts/password.service.ts',
-      'apps/api/src/modules/accounts/passwords.routes.ts',
     ],
     rules: {
       'no-restricted-imports': [

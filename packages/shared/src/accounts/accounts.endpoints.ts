@@ -9,7 +9,7 @@ import {
   SessionListSchema,
   UpdateProfileBodySchema,
 } from './account.schemas.ts';
-import { StatusMessageSchema } from './forgot-password.schemas.ts';
+import { ForgotPasswordBodySchema, StatusMessageSchema } from './forgot-password.schemas.ts';
 import { SchoolSiteSearchQuerySchema, SchoolSiteSearchResponseSchema } from './registration.schemas.ts';
 import {
   ConfirmEmailBodySchema,
@@ -190,7 +190,19 @@ export const revokeOtherSessions = defineEndpoint({
   response: RevokeOthersResponseSchema,
 });
 
-/** Paths of the password and second-factor routes, not yet contracts (decision 009, "Not yet"). */
+/** The reset and change of a password take a new one (zxcvbn): `password.endpoints.ts`. */
+export const forgotPassword = defineEndpoint({
+  method: 'POST',
+  path: '/api/auth/forgot-password',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Chiede il collegamento per una nuova password (stessa risposta per ogni indirizzo)',
+  body: ForgotPasswordBodySchema,
+  response: StatusMessageSchema,
+  status: 202,
+});
+
+/** Paths of the routes not yet called through their contract by the web (decision 009, "Not yet"). */
 export const ACCOUNT_PATHS = {
   forgotPassword: '/api/auth/forgot-password',
   resetPassword: '/api/auth/reset-password',

@@ -3,3 +3,4 @@ export * from './password-policy.ts';
 export * from './password.schemas.ts';
 export * from './registration-body.schemas.ts';
 export * from './registration.endpoints.ts';
+export * from './password.endpoints.ts';

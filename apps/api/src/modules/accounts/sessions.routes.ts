@@ -3,8 +3,7 @@ import { deleteSession, listSessions, revokeOtherSessions } from '@portale/share
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { revokeSession } from '../auth/tokens.repository.ts';
-import { revokeUserSessions } from './password.service.ts';
+import { revokeSession, revokeUserSessions } from '../auth/tokens.repository.ts';
 import { isLiveSessionOf, listActiveSessions } from './sessions.repository.ts';
 
 /** The user's own active sessions: list, revoke one, revoke all the others (any role). */

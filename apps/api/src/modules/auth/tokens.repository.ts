@@ -1,5 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
 import { accessTokens, authSessions, refreshTokens } from '../../db/schema/index.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { AUTH_USER_COLUMNS, authUserOf, type AuthUser, type AuthUserRow } from './session-user.repository.ts';
@@ -120,6 +121,15 @@ export async function revokeSession(db: Db, sessionId: number, reason: string, n
     .update(accessTokens)
     .set({ revokedAt: now })
     .where(and(eq(accessTokens.sessionId, sessionId), isNull(accessTokens.revokedAt)));
+}
+
+/** Revokes the user's live sessions and their access tokens, except `keepSessionId`; returns how many sessions. */
+export async function revokeUserSessions(db: DbOrTx, userId: number, reason: string, now: Date, keepSessionId?: number): Promise<number> {
+  const filter = and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), keepSessionId ? ne(authSessions.id, keepSessionId) : undefined);
+  const revoked = await db.update(authSessions).set({ revokedAt: now, revokedReason: reason }).where(filter).returning({ id: authSessions.id });
+  const keep = keepSessionId ? ne(accessTokens.sessionId, keepSessionId) : undefined;
+  await db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt), keep));
+  return revoked.length;
 }
 
 /**

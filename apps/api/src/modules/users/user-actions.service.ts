@@ -6,7 +6,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { mayResendEmailLink, sendEmailVerification } from '../accounts/email-verification.service.ts';
 import { formatRomeDateTime } from '../accounts/format.ts';
-import { revokeUserSessions } from '../accounts/password.service.ts';
+import { revokeUserSessions } from '../auth/tokens.repository.ts';
 import { clearAccountThrottle } from '../auth/login-throttle.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './users.repository.ts';
