@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AUTH_COOKIES, ERROR_MESSAGES, HTTP_DEFAULTS } from '@portale/shared/http';
+import { AUTH_COOKIES, authCsrf, ERROR_MESSAGES, HTTP_DEFAULTS } from '@portale/shared/http';
 import { hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { sessionIdOfRefreshToken } from '../modules/auth/tokens.repository.ts';
@@ -50,10 +50,11 @@ export const xsrf = fp(async (app: FastifyInstance) => {
     if (!safeEqual(signature, sign(app.env.APP_SECRET, nonce, sessionId))) throw fail();
   });
 
+  // The contract's route (GET and HEAD, one handler), kept next to the check that uses its cookie.
   app.route({
     method: ['GET', 'HEAD'],
-    url: '/sanctum/csrf-cookie',
-    schema: { tags: ['auth'], summary: 'Imposta il cookie XSRF-TOKEN' },
+    url: authCsrf.path,
+    schema: { tags: [authCsrf.tag], summary: authCsrf.summary },
     handler: async (request, reply) => {
       issueXsrfCookie(app, reply, await bindingOf(app, request));
       return reply.status(204).send();

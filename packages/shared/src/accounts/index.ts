@@ -6,6 +6,6 @@ export * from './tax-code.ts';
 export * from './contacts.ts';
 export * from './registration.schemas.ts';
 export * from './verification.schemas.ts';
-export * from './mfa.schemas.ts';
+export * from './mfa.ts';
 export * from './account.schemas.ts';
 export * from './accounts.endpoints.ts';

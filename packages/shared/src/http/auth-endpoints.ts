@@ -1,3 +1,8 @@
+import { z } from 'zod';
+import { LoginResponseSchema } from '../accounts/mfa.schemas.ts';
+import { LoginBodySchema, MeResponseSchema, TokenResponseSchema } from '../auth/session-user.ts';
+import { defineEndpoint } from './endpoint.ts';
+
 /** Paths of the authentication contract (seed-spec §7). */
 export const AUTH_PATHS = {
   csrf: '/sanctum/csrf-cookie',
@@ -17,3 +22,57 @@ export const AUTH_COOKIES = {
   maxAgeSeconds: 2_592_000,
   defaultStrategy: 'local',
 } as const;
+
+// The authentication endpoints (seed-spec §7). Login, refresh, logout and the XSRF cookie are
+// 'public': they are how a session starts and ends (refresh is authenticated by its own HttpOnly
+// cookie, logout by whatever session the request carries, and answers 204 without one).
+
+/** Sets the XSRF-TOKEN cookie (also answers HEAD). */
+export const authCsrf = defineEndpoint({
+  method: 'GET',
+  path: AUTH_PATHS.csrf,
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Imposta il cookie XSRF-TOKEN',
+  response: z.undefined(),
+  status: 204,
+});
+
+export const authLogin = defineEndpoint({
+  method: 'POST',
+  path: AUTH_PATHS.login,
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Accesso con e-mail e password',
+  body: LoginBodySchema,
+  response: LoginResponseSchema,
+});
+
+/** Also while a password change is pending: the web needs the user to send them to change it. */
+export const authMe = defineEndpoint({
+  method: 'GET',
+  path: AUTH_PATHS.me,
+  permission: 'signed-in-pending-password',
+  tag: 'auth',
+  summary: "L'utente della sessione",
+  response: MeResponseSchema,
+});
+
+export const authRefresh = defineEndpoint({
+  method: 'POST',
+  path: AUTH_PATHS.refresh,
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Rinnova il token (rotazione del refresh token)',
+  response: TokenResponseSchema,
+});
+
+export const authLogout = defineEndpoint({
+  method: 'POST',
+  path: AUTH_PATHS.logout,
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Esci: revoca la sessione e cancella i cookie',
+  response: z.undefined(),
+  status: 204,
+});

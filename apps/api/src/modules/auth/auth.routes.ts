@@ -1,15 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
-import { LoginBodySchema, MeResponseSchema, TokenResponseSchema } from '@portale/shared/auth';
-import { LoginResponseSchema } from '@portale/shared/accounts';
-import { AUTH_COOKIES, AUTH_PATHS, ERROR_MESSAGES } from '@portale/shared/http';
-import { users } from '../../db/schema/index.ts';
+import { AUTH_COOKIES, authLogin, authLogout, authMe, authRefresh, ERROR_MESSAGES } from '@portale/shared/http';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { authOf } from '../../plugins/authorization.ts';
 import { issueXsrfCookie } from '../../plugins/xsrf.ts';
 import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, withAccountLock } from './login-throttle.ts';
+import { findLoginAccount } from './login.repository.ts';
 import { findAuthUser } from './session-user.repository.ts';
 import { beginSecondFactor } from '../mfa/mfa-login.ts';
 import { openLoginSession, refreshCookieOptions, tokenBody as buildTokenBody } from './login-session.ts';
@@ -24,7 +21,6 @@ import { revokeSession, rotateRefreshToken, sessionIdOfRefreshToken } from './to
 export const LOGOUT_CLEAR_SITE_DATA = '"cache", "storage"';
 
 export async function authRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { env } = app;
   const policy = {
     slowDownAfter: env.LOGIN_SLOWDOWN_AFTER,
@@ -38,117 +34,118 @@ export async function authRoutes(app: FastifyInstance) {
   const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(AUTH_COOKIES.refreshToken, cookieBase);
   const tokenBody = (token: string, expiresAt: Date) => buildTokenBody(app, token, expiresAt);
 
-  r.post(
-    AUTH_PATHS.login,
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Accesso con e-mail e password',
-        body: LoginBodySchema,
-        response: { 200: LoginResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const email = request.body.email.trim().toLowerCase();
-      const keys = { account: accountKey(email), ip: ipKey(request.ip) };
-      // One attempt per account at a time, across instances (see withAccountLock): the outcome is
-      // returned from the lock so that the failure count commits before the answer is sent.
-      const outcome = await withAccountLock(app.db, keys.account, async (db) => {
-        try {
-          await assertLoginAllowed(db, keys, app.clock.now(), policy);
-        } catch (error) {
-          return { kind: 'throttled' as const, error };
-        }
-        const [found] = await db
-          .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
-          .from(users)
-          .where(sql`lower(${users.email}) = ${email}`);
-        const passwordOk = await verifyPassword(found?.passwordHash, request.body.password);
-        if (!found || !passwordOk || found.status !== 'active') {
-          const locked = await recordLoginFailure(db, keys, app.clock.now(), policy);
-          return { kind: 'failed' as const, userId: found?.id ?? null, locked };
-        }
-        await clearAccountThrottle(db, email);
-        return { kind: 'ok' as const, user: found };
+  registerEndpoint(app, authLogin, {}, async (request, reply) => {
+    const email = request.body.email.trim().toLowerCase();
+    const keys = { account: accountKey(email), ip: ipKey(request.ip) };
+    // One attempt per account at a time, across instances (see withAccountLock): the outcome is
+    // returned from the lock so that the failure count commits before the answer is sent.
+    const outcome = await withAccountLock(app.db, keys.account, async (db) => {
+      try {
+        await assertLoginAllowed(db, keys, app.clock.now(), policy);
+      } catch (error) {
+        return { kind: 'throttled' as const, error };
+      }
+      const found = await findLoginAccount(db, email);
+      const passwordOk = await verifyPassword(found?.passwordHash, request.body.password);
+      if (!found || !passwordOk || found.status !== 'active') {
+        const locked = await recordLoginFailure(db, keys, app.clock.now(), policy);
+        return { kind: 'failed' as const, userId: found?.id ?? null, locked };
+      }
+      await clearAccountThrottle(db, email);
+      return { kind: 'ok' as const, user: found };
+    });
+    if (outcome.kind === 'throttled') {
+      await app.audit({ action: 'auth.login.throttled', entity: 'account', entityId: email, ip: request.ip });
+      throw outcome.error;
+    }
+    if (outcome.kind === 'failed') {
+      await app.audit({
+        action: 'auth.login.failed',
+        actorUserId: outcome.userId,
+        entity: 'account',
+        entityId: email,
+        ip: request.ip,
       });
-      if (outcome.kind === 'throttled') {
-        await app.audit({ action: 'auth.login.throttled', entity: 'account', entityId: email, ip: request.ip });
-        throw outcome.error;
+      if (outcome.locked) {
+        await app.audit({
+          action: 'auth.login.locked',
+          actorUserId: outcome.userId,
+          entity: 'account',
+          entityId: email,
+          ip: request.ip,
+        });
       }
-      if (outcome.kind === 'failed') {
-        await app.audit({ action: 'auth.login.failed', actorUserId: outcome.userId, entity: 'account', entityId: email, ip: request.ip });
-        if (outcome.locked) {
-          await app.audit({ action: 'auth.login.locked', actorUserId: outcome.userId, entity: 'account', entityId: email, ip: request.ip });
-        }
-        throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
-      }
-      const { user } = outcome;
-      const secondFactor = await beginSecondFactor(app, request, user.id);
-      if (secondFactor) return secondFactor;
-      return openLoginSession(app, request, reply, user.id, 'password');
-    },
-  );
+      throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
+    }
+    const { user } = outcome;
+    const secondFactor = await beginSecondFactor(app, request, user.id);
+    if (secondFactor) return secondFactor;
+    return openLoginSession(app, request, reply, user.id, 'password');
+  });
 
-  r.get(
-    AUTH_PATHS.me,
-    {
-      preHandler: requireAuth({ allowPendingPasswordChange: true }),
-      schema: { tags: ['auth'], summary: "L'utente della sessione", response: { 200: MeResponseSchema } },
-    },
-    async (request) => {
-      const { user } = authOf(request);
-      const { status: _status, ...sessionUser } = user;
-      return { user: sessionUser };
-    },
-  );
+  registerEndpoint(app, authMe, {}, async (request) => {
+    const { user } = authOf(request);
+    const { status: _status, ...sessionUser } = user;
+    return { user: sessionUser };
+  });
 
-  r.post(
-    AUTH_PATHS.refresh,
-    { schema: { tags: ['auth'], summary: 'Rinnova il token (rotazione del refresh token)', response: { 200: TokenResponseSchema } } },
-    async (request, reply) => {
-      const now = app.clock.now();
-      const token = request.cookies[AUTH_COOKIES.refreshToken];
-      if (!token) throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
-      const result = await rotateRefreshToken(app.db, token, { now, accessTtl: env.ACCESS_TOKEN_TTL });
-      if (result.kind !== 'rotated') {
-        clearRefreshCookie(reply);
-        if (result.kind === 'reused') {
-          await revokeSession(app.db, result.sessionId, 'refresh_token_reuse', now);
-          await app.audit({ action: 'auth.refresh.reuse', actorUserId: result.userId, entity: 'session', entityId: result.sessionId, ip: request.ip });
-        }
-        throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
-      }
-      const user = await findAuthUser(app.db, result.userId);
-      if (!user || user.status !== 'active') {
-        await revokeSession(app.db, result.tokens.sessionId, 'user_inactive', now);
-        clearRefreshCookie(reply);
-        throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
-      }
-      if (result.concurrent) {
-        await app.audit({ action: 'auth.refresh.concurrent', actorUserId: result.userId, entity: 'session', entityId: result.tokens.sessionId, ip: request.ip });
-      }
-      setRefreshCookie(reply, result.tokens.refreshToken);
-      return tokenBody(result.tokens.accessToken, result.tokens.accessExpiresAt);
-    },
-  );
-
-  r.post(
-    AUTH_PATHS.logout,
-    { schema: { tags: ['auth'], summary: 'Esci: revoca la sessione e cancella i cookie' } },
-    async (request, reply) => {
-      const now = app.clock.now();
-      const refresh = request.cookies[AUTH_COOKIES.refreshToken];
-      const sessionId = request.auth?.sessionId ?? (refresh ? await sessionIdOfRefreshToken(app.db, refresh) : undefined);
-      if (sessionId) {
-        await revokeSession(app.db, sessionId, 'logout', now);
-        await app.audit({ action: 'auth.logout', actorUserId: request.auth?.user.id ?? null, entity: 'session', entityId: sessionId, ip: request.ip });
-      }
+  registerEndpoint(app, authRefresh, {}, async (request, reply) => {
+    const now = app.clock.now();
+    const token = request.cookies[AUTH_COOKIES.refreshToken];
+    if (!token) throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+    const result = await rotateRefreshToken(app.db, token, { now, accessTtl: env.ACCESS_TOKEN_TTL });
+    if (result.kind !== 'rotated') {
       clearRefreshCookie(reply);
-      issueXsrfCookie(app, reply, undefined);
-      // The browser drops what it kept for the site (ASVS 14.3.1); the cache holds no personal data
-      // (API answers are not cached), so it is kept.
-      reply.header('clear-site-data', LOGOUT_CLEAR_SITE_DATA);
-      return reply.status(204).send();
-    },
-  );
+      if (result.kind === 'reused') {
+        await revokeSession(app.db, result.sessionId, 'refresh_token_reuse', now);
+        await app.audit({
+          action: 'auth.refresh.reuse',
+          actorUserId: result.userId,
+          entity: 'session',
+          entityId: result.sessionId,
+          ip: request.ip,
+        });
+      }
+      throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+    }
+    const user = await findAuthUser(app.db, result.userId);
+    if (!user || user.status !== 'active') {
+      await revokeSession(app.db, result.tokens.sessionId, 'user_inactive', now);
+      clearRefreshCookie(reply);
+      throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
+    }
+    if (result.concurrent) {
+      await app.audit({
+        action: 'auth.refresh.concurrent',
+        actorUserId: result.userId,
+        entity: 'session',
+        entityId: result.tokens.sessionId,
+        ip: request.ip,
+      });
+    }
+    setRefreshCookie(reply, result.tokens.refreshToken);
+    return tokenBody(result.tokens.accessToken, result.tokens.accessExpiresAt);
+  });
+
+  registerEndpoint(app, authLogout, {}, async (request, reply) => {
+    const now = app.clock.now();
+    const refresh = request.cookies[AUTH_COOKIES.refreshToken];
+    const sessionId =
+      request.auth?.sessionId ?? (refresh ? await sessionIdOfRefreshToken(app.db, refresh) : undefined);
+    if (sessionId) {
+      await revokeSession(app.db, sessionId, 'logout', now);
+      await app.audit({
+        action: 'auth.logout',
+        actorUserId: request.auth?.user.id ?? null,
+        entity: 'session',
+        entityId: sessionId,
+        ip: request.ip,
+      });
+    }
+    clearRefreshCookie(reply);
+    issueXsrfCookie(app, reply, undefined);
+    // The browser drops what it kept for the site (ASVS 14.3.1); the cache holds no personal data
+    // (API answers are not cached), so it is kept.
+    reply.header('clear-site-data', LOGOUT_CLEAR_SITE_DATA);
+  });
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import type { TokenResponse } from '@portale/shared/auth';
 import { AUTH_COOKIES } from '@portale/shared/http';
-import { users } from '../../db/schema/index.ts';
 import { issueXsrfCookie } from '../../plugins/xsrf.ts';
+import { recordLastLogin } from './login.repository.ts';
 import { startSession } from './tokens.repository.ts';
 
 /**
@@ -47,7 +46,7 @@ export async function openLoginSession(
     accessTtl: app.env.ACCESS_TOKEN_TTL,
     refreshTtl: app.env.REFRESH_TOKEN_TTL,
   });
-  await app.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, userId));
+  await recordLastLogin(app.db, userId, now);
   await app.audit({ action: 'auth.login', actorUserId: userId, entity: 'session', entityId: tokens.sessionId, after: { method }, ip: request.ip });
   reply.setCookie(AUTH_COOKIES.refreshToken, tokens.refreshToken, { ...refreshCookieOptions(app), maxAge: app.env.REFRESH_TOKEN_TTL });
   issueXsrfCookie(app, reply, tokens.sessionId);

@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
-import type { MfaVerifyBody } from '@portale/shared/accounts';
-import { mfaFactors } from '../../db/schema/index.ts';
+import type { MfaVerifyBody } from '@portale/shared/accounts/mfa';
 import { secretOf } from './mfa-login.ts';
-import { consumeChallenge, countChallengeFailure, findFactor, findLiveChallenge } from './mfa.repository.ts';
+import {
+  consumeChallenge,
+  countChallengeFailure,
+  enableFactor,
+  findFactor,
+  findLiveChallenge,
+  saveLastTimeStep,
+  saveRecoveryCodeHashes,
+} from './mfa.repository.ts';
 import { hashRecoveryCode, newRecoveryCodes, verifyTotp } from './totp.ts';
 
 export type SecondFactorOutcome =
@@ -28,12 +34,7 @@ export async function checkSecondFactor(app: FastifyInstance, body: MfaVerifyBod
   } else if (body.recovery_code && challenge.purpose === 'verify') {
     const hash = hashRecoveryCode(body.recovery_code);
     usedRecovery = factor.recoveryCodeHashes.includes(hash);
-    if (usedRecovery) {
-      await app.db
-        .update(mfaFactors)
-        .set({ recoveryCodeHashes: factor.recoveryCodeHashes.filter((h) => h !== hash) })
-        .where(eq(mfaFactors.userId, factor.userId));
-    }
+    if (usedRecovery) await saveRecoveryCodeHashes(app.db, factor.userId, factor.recoveryCodeHashes.filter((h) => h !== hash));
   }
   if (timeStep === null && !usedRecovery) {
     await countChallengeFailure(app.db, challenge.id);
@@ -41,14 +42,11 @@ export async function checkSecondFactor(app: FastifyInstance, body: MfaVerifyBod
     return { kind: 'wrong_code' };
   }
   if (!(await consumeChallenge(app.db, challenge.id, now))) return { kind: 'invalid_challenge' };
-  if (timeStep !== null) await app.db.update(mfaFactors).set({ lastTimeStep: timeStep }).where(eq(mfaFactors.userId, factor.userId));
+  if (timeStep !== null) await saveLastTimeStep(app.db, factor.userId, timeStep);
 
   if (challenge.purpose === 'enrol') {
     const recoveryCodes = newRecoveryCodes();
-    await app.db
-      .update(mfaFactors)
-      .set({ enabledAt: now, recoveryCodeHashes: recoveryCodes.map(hashRecoveryCode) })
-      .where(eq(mfaFactors.userId, factor.userId));
+    await enableFactor(app.db, factor.userId, now, recoveryCodes.map(hashRecoveryCode));
     await audit('auth.mfa.enrolled');
     return { kind: 'ok', userId: challenge.userId, recoveryCodes };
   }

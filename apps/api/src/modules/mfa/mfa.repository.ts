@@ -55,3 +55,18 @@ export async function consumeChallenge(db: Db, id: number, now: Date): Promise<b
     .returning({ id: mfaChallenges.id });
   return rows.length === 1;
 }
+
+/** Keeps only the recovery codes not yet used. */
+export async function saveRecoveryCodeHashes(db: Db, userId: number, recoveryCodeHashes: string[]) {
+  await db.update(mfaFactors).set({ recoveryCodeHashes }).where(eq(mfaFactors.userId, userId));
+}
+
+/** The time step of the last accepted TOTP code (a code is accepted once). */
+export async function saveLastTimeStep(db: Db, userId: number, lastTimeStep: number) {
+  await db.update(mfaFactors).set({ lastTimeStep }).where(eq(mfaFactors.userId, userId));
+}
+
+/** Enables an enrolled factor with fresh recovery codes. */
+export async function enableFactor(db: Db, userId: number, now: Date, recoveryCodeHashes: string[]) {
+  await db.update(mfaFactors).set({ enabledAt: now, recoveryCodeHashes }).where(eq(mfaFactors.userId, userId));
+}

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ACCOUNT_PATHS, MfaVerifyBodySchema, MfaVerifyResponseSchema } from '@portale/shared/accounts';
+import { verifyMfa } from '@portale/shared/accounts/mfa';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { openLoginSession } from '../auth/login-session.ts';
 import { checkSecondFactor } from './mfa-verify.ts';
@@ -9,27 +9,15 @@ const invalidChallenge = () =>
   new HttpError(401, 'mfa_challenge_invalid', 'La verifica è scaduta o non è valida: accedi di nuovo con e-mail e password.');
 
 export async function mfaRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
 
-  r.post(
-    ACCOUNT_PATHS.mfaVerify,
-    {
-      config: { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } },
-      schema: {
-        tags: ['auth'],
-        summary: 'Secondo fattore: codice TOTP o codice di recupero; risponde come il login',
-        body: MfaVerifyBodySchema,
-        response: { 200: MfaVerifyResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const outcome = await checkSecondFactor(app, request.body, request.ip);
-      if (outcome.kind === 'invalid_challenge') throw invalidChallenge();
-      if (outcome.kind === 'wrong_code') {
-        throw new HttpError(422, 'mfa_code_invalid', 'Il codice non è corretto o è scaduto. Riprova con il codice attuale.');
-      }
-      const tokens = await openLoginSession(app, request, reply, outcome.userId, 'mfa');
-      return outcome.recoveryCodes ? { ...tokens, recovery_codes: outcome.recoveryCodes } : tokens;
-    },
-  );
+  registerEndpoint(app, verifyMfa, { config }, async (request, reply) => {
+    const outcome = await checkSecondFactor(app, request.body, request.ip);
+    if (outcome.kind === 'invalid_challenge') throw invalidChallenge();
+    if (outcome.kind === 'wrong_code') {
+      throw new HttpError(422, 'mfa_code_invalid', 'Il codice non è corretto o è scaduto. Riprova con il codice attuale.');
+    }
+    const tokens = await openLoginSession(app, request, reply, outcome.userId, 'mfa');
+    return outcome.recoveryCodes ? { ...tokens, recovery_codes: outcome.recoveryCodes } : tokens;
+  });
 }
