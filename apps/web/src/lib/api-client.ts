@@ -1,7 +1,8 @@
-import { TokenResponseSchema, tokenStatus } from '@portale/shared/auth';
+import { tokenStatus } from '@portale/shared/auth';
 import {
   AUTH_COOKIES,
-  AUTH_PATHS,
+  authCsrf,
+  authRefresh,
   buildPath,
   ERROR_MESSAGES,
   HTTP_DEFAULTS,
@@ -49,7 +50,7 @@ const http = createHttpClient({
 
 /** Fetches the XSRF cookie when it is missing (or always, with `force`). */
 export async function ensureXsrfCookie(force = false): Promise<void> {
-  if (force || !readCookie(HTTP_DEFAULTS.xsrfCookie)) await http(AUTH_PATHS.csrf, { method: 'HEAD' });
+  if (force || !readCookie(HTTP_DEFAULTS.xsrfCookie)) await http(authCsrf.path, { method: 'HEAD' });
 }
 
 /** Unsafe request with the XSRF cookie; a 419 (stale token) fetches a fresh cookie and tries once more. */
@@ -87,11 +88,14 @@ export function onAccessTokenCleared(listener: () => void): () => void {
   return () => resetListeners.delete(listener);
 }
 
-/** Renews the access token from the HttpOnly refresh cookie; concurrent callers share one request. */
+/**
+ * Renews the access token from the HttpOnly refresh cookie; concurrent callers share one request.
+ * The low-level client (no bearer: the cookie is the credential, and `callApi` would refresh first).
+ */
 export function refreshAccessToken(): Promise<void> {
-  refreshing ??= withXsrf<unknown>(AUTH_PATHS.refresh, { method: 'POST' })
+  refreshing ??= withXsrf<unknown>(authRefresh.path, { method: authRefresh.method })
     .then((body) => {
-      const parsed = TokenResponseSchema.parse(body);
+      const parsed = authRefresh.response.parse(body);
       storeAccessToken(parsed.token, parsed.expires_in);
     })
     .finally(() => {

@@ -1,14 +1,11 @@
 import { useSyncExternalStore } from 'react';
-import { MeResponseSchema, type LoginBody, type SessionUser } from '@portale/shared/auth';
-import {
-  LoginResponseSchema,
-  MfaVerifyResponseSchema,
-  type MfaVerifyBody,
-} from '@portale/shared/accounts/mfa';
-import { AUTH_COOKIES, AUTH_PATHS, SEED_ERRORS } from '@portale/shared/http';
+import type { LoginBody, SessionUser } from '@portale/shared/auth';
+import { verifyMfa, type MfaVerifyBody } from '@portale/shared/accounts/mfa';
+import { AUTH_COOKIES, authLogin, authLogout, authMe, SEED_ERRORS } from '@portale/shared/http';
 import {
   ApiError,
   apiRequest,
+  callApi,
   clearAccessToken,
   ensureXsrfCookie,
   ExpiredAuthSessionError,
@@ -53,9 +50,10 @@ export function resetSession(): void {
 }
 
 async function fetchUser(): Promise<SessionUser> {
-  const body = await apiRequest<{ user?: unknown }>(AUTH_PATHS.me);
+  // The low-level client: a body without `user` is the seed's own error, not a contract mismatch.
+  const body = await apiRequest<{ user?: unknown }>(authMe.path);
   if (!body || !body.user) throw new Error(SEED_ERRORS.missingUserField);
-  const { user } = MeResponseSchema.parse(body);
+  const { user } = authMe.response.parse(body);
   setState({ user, loggedIn: true });
   return user;
 }
@@ -91,8 +89,9 @@ export function login(credentials: LoginBody): Promise<LoginStep> {
   return busyWhile(async () => {
     resetSession();
     await ensureXsrfCookie(true);
-    const body = LoginResponseSchema.parse(
-      await withXsrf<unknown>(AUTH_PATHS.login, { method: 'POST', body: credentials }),
+    // Without a token (just reset): the XSRF cookie fetched above, no bearer and no refresh attempt.
+    const body = authLogin.response.parse(
+      await withXsrf<unknown>(authLogin.path, { method: authLogin.method, body: credentials }),
     );
     if ('token' in body) return { kind: 'signed-in', user: await completeLogin(body.token, body.expires_in) };
     if ('mfa_enrolment_required' in body) {
@@ -111,8 +110,8 @@ export function verifySecondFactor(
   input: MfaVerifyBody,
 ): Promise<{ user: SessionUser; recoveryCodes?: string[] }> {
   return busyWhile(async () => {
-    const body = MfaVerifyResponseSchema.parse(
-      await withXsrf<unknown>('/api/auth/mfa/verify', { method: 'POST', body: input }),
+    const body = verifyMfa.response.parse(
+      await withXsrf<unknown>(verifyMfa.path, { method: verifyMfa.method, body: input }),
     );
     const user = await completeLogin(body.token, body.expires_in);
     return body.recovery_codes ? { user, recoveryCodes: body.recovery_codes } : { user };
@@ -124,7 +123,7 @@ export async function logout(): Promise<void> {
   deleteCookie(AUTH_COOKIES.strategy);
   deleteCookie(AUTH_COOKIES.redirect);
   try {
-    await apiRequest(AUTH_PATHS.logout, { method: 'POST' });
+    await callApi(authLogout, {});
   } catch (error) {
     console.error('[auth] logout failed', error);
   }

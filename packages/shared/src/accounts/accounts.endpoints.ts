@@ -201,11 +201,3 @@ export const forgotPassword = defineEndpoint({
   response: StatusMessageSchema,
   status: 202,
 });
-
-/** Paths of the routes not yet called through their contract by the web (decision 009, "Not yet"). */
-export const ACCOUNT_PATHS = {
-  forgotPassword: '/api/auth/forgot-password',
-  resetPassword: '/api/auth/reset-password',
-  changePassword: '/api/auth/change-password',
-  mfaVerify: '/api/auth/mfa/verify',
-} as const;

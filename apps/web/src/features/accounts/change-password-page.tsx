@@ -1,11 +1,10 @@
 import { Form, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS } from '@portale/shared/accounts';
 import { getPage, REDIRECTS } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { getSession, reloadUser } from '../../lib/session.ts';
 import { NewPasswordFields } from '../../components/password-fields.tsx';
 
@@ -13,7 +12,7 @@ import { NewPasswordFields } from '../../components/password-fields.tsx';
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
   const form = await request.formData();
   // The policy's dictionaries load at submit if the password field has not loaded them yet.
-  const { ChangePasswordBodySchema } = await import('@portale/shared/accounts/password');
+  const { ChangePasswordBodySchema, changePassword } = await import('@portale/shared/accounts/password');
   const parsed = ChangePasswordBodySchema.safeParse({
     current_password: text(form, 'current_password'),
     password: text(form, 'password'),
@@ -22,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<FormResul
   if (!parsed.success)
     return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
   return orFailure(async () => {
-    await apiRequest(ACCOUNT_PATHS.changePassword, { method: 'POST', body: parsed.data });
+    await callApi(changePassword, { body: parsed.data });
     await reloadUser();
     return redirect(REDIRECTS.home);
   });

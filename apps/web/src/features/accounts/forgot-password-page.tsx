@@ -1,11 +1,11 @@
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS, FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema } from '@portale/shared/accounts';
+import { FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema, forgotPassword } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 
 /** The same confirmation whatever the address (no account enumeration). */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<FormResul
   const parsed = ForgotPasswordBodySchema.safeParse({ email: text(form, 'email') });
   if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
   return orFailure(async () => {
-    await apiRequest(ACCOUNT_PATHS.forgotPassword, { method: 'POST', body: parsed.data });
+    await callApi(forgotPassword, { body: parsed.data });
     return { ok: true, message: FORGOT_PASSWORD_ANSWER };
   });
 }

@@ -1,11 +1,10 @@
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
-import { ACCOUNT_PATHS } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { NewPasswordFields } from '../../components/password-fields.tsx';
 import { useUrlToken } from './use-url-token.ts';
 
@@ -16,7 +15,7 @@ const DONE =
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
   const form = await request.formData();
   // The policy's dictionaries load at submit if the password field has not loaded them yet.
-  const { ResetPasswordBodySchema } = await import('@portale/shared/accounts/password');
+  const { ResetPasswordBodySchema, resetPassword } = await import('@portale/shared/accounts/password');
   const parsed = ResetPasswordBodySchema.safeParse({
     token: text(form, 'token'),
     password: text(form, 'password'),
@@ -27,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<FormResul
     return { message: errors.token ?? 'Controlla i campi evidenziati.', errors };
   }
   return orFailure(async () => {
-    await apiRequest(ACCOUNT_PATHS.resetPassword, { method: 'POST', body: parsed.data });
+    await callApi(resetPassword, { body: parsed.data });
     return { ok: true, message: DONE };
   });
 }
