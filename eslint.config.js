@@ -40,8 +40,6 @@ export default tseslint.config(
       'apps/api/src/lib/list.ts',
       'apps/api/src/lib/audit.ts',
       'apps/api/src/**/*.test.ts',
-      // TODO(issue 7): move behind repositories
-      'apps/api/src/modules/auth/login-throttle.ts',
     ],
     rules: {
       'no-restricted-imports': [

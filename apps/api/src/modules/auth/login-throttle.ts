@@ -1,8 +1,7 @@
-import { eq, inArray, sql } from 'drizzle-orm';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { isEmbedded, type Db } from '../../db/client.ts';
-import { loginThrottles } from '../../db/schema/index.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { countFailure, deleteThrottle, findThrottles, inAdvisoryLockTransaction, lockKeyUntil } from './login-throttle.repository.ts';
 
 export interface ThrottlePolicy {
   slowDownAfter: number;
@@ -29,7 +28,7 @@ function retryError(message: string, untilMs: number, nowMs: number) {
 
 /** Refuses the attempt (429 with Retry-After) while the account is locked, slowed down, or the IP flooded. */
 export async function assertLoginAllowed(db: Db, keys: { account: string; ip: string }, now: Date, policy: ThrottlePolicy) {
-  const rows = await db.select().from(loginThrottles).where(inArray(loginThrottles.key, [keys.account, keys.ip]));
+  const rows = await findThrottles(db, [keys.account, keys.ip]);
   const nowMs = now.getTime();
   for (const row of rows) {
     const fresh = nowMs - row.lastFailureAt.getTime() < WINDOW_MS;
@@ -50,29 +49,11 @@ export async function assertLoginAllowed(db: Db, keys: { account: string; ip: st
 /** Counts a failure for each key; returns true when the account has just been locked. */
 export async function recordLoginFailure(db: Db, keys: { account: string; ip: string }, now: Date, policy: ThrottlePolicy) {
   let locked = false;
-  const windowStart = new Date(now.getTime() - WINDOW_MS).toISOString();
-  const at = now.toISOString();
-  // Failures still count while recent and while no lock has expired since; otherwise counting restarts.
-  const fresh = sql`(${loginThrottles.lastFailureAt} > ${windowStart}::timestamptz and (${loginThrottles.lockedUntil} is null or ${loginThrottles.lockedUntil} > ${at}::timestamptz))`;
+  const windowStart = new Date(now.getTime() - WINDOW_MS);
   for (const key of [keys.account, keys.ip]) {
-    // One atomic upsert: concurrent failures are never lost.
-    const [row] = await db
-      .insert(loginThrottles)
-      .values({ key, failures: 1, lastFailureAt: now, lockedUntil: null })
-      .onConflictDoUpdate({
-        target: loginThrottles.key,
-        set: {
-          failures: sql`case when ${fresh} then ${loginThrottles.failures} + 1 else 1 end`,
-          lockedUntil: sql`case when ${fresh} then ${loginThrottles.lockedUntil} else null end`,
-          lastFailureAt: now,
-        },
-      })
-      .returning({ failures: loginThrottles.failures });
-    if (key === keys.account && (row?.failures ?? 0) >= policy.lockAfter) {
-      await db
-        .update(loginThrottles)
-        .set({ lockedUntil: new Date(now.getTime() + policy.lockMinutes * 60_000) })
-        .where(eq(loginThrottles.key, key));
+    const failures = await countFailure(db, key, now, windowStart);
+    if (key === keys.account && failures >= policy.lockAfter) {
+      await lockKeyUntil(db, key, new Date(now.getTime() + policy.lockMinutes * 60_000));
       locked = true;
     }
   }
@@ -104,16 +85,11 @@ function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
  */
 export function withAccountLock<T>(db: Db, key: string, task: (db: Db) => Promise<T>): Promise<T> {
   return serialised(key, () =>
-    isEmbedded(db)
-      ? task(db)
-      : db.transaction(async (tx) => {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-          return task(tx as unknown as Db);
-        }),
+    isEmbedded(db) ? task(db) : inAdvisoryLockTransaction(db, key, task),
   );
 }
 
 /** Clears an account's failures (successful login, or unlock by staff). */
 export async function clearAccountThrottle(db: Db, email: string) {
-  await db.delete(loginThrottles).where(eq(loginThrottles.key, accountKey(email)));
+  await deleteThrottle(db, accountKey(email));
 }
