@@ -10,7 +10,6 @@ import { href } from '@portale/shared/pages';
 import {
   getInstitute,
   InstituteUpdateSchema,
-  listAudit,
   SCHOOL_LEVEL_LABELS,
   updateInstitute,
   type InstituteDetail,
@@ -19,8 +18,9 @@ import { AuditLog } from '../../components/audit-log.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
+import { loadAudit } from '../../lib/load-audit.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
-import { getSession, useSession } from '../../lib/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { AdhesionBadge } from './adhesion-badge.tsx';
 import { AdhesionHistory } from './adhesion-history.tsx';
 import { InstituteEditForm, INSTITUTE_EDIT_FIELDS } from './institute-edit-form.tsx';
@@ -28,8 +28,6 @@ import { InstitutePeople } from './institute-people.tsx';
 import { AUDIT_ACTION_LABELS, FIELD_LABELS } from './registry-labels.ts';
 import { changedFields, saveChanges, type EditResult } from './registry-edit.ts';
 import { Fact, Section } from './section.tsx';
-
-const AUDIT_PAGE_SIZE = 25;
 
 /** Who owns an institute for `:own` grants: its principal and first contact. */
 export function ownersOf(institute: Pick<InstituteDetail, 'principal' | 'firstContact'>) {
@@ -39,16 +37,9 @@ export function ownersOf(institute: Pick<InstituteDetail, 'principal' | 'firstCo
 export async function pageData({ params, request }: LoaderFunctionArgs) {
   const instituteId = Number(params.instituteId);
   const signal = request.signal;
-  const readsAudit = can(getSession().user, 'read:audit');
   const [institute, audit] = await Promise.all([
     callApi(getInstitute, { params: { instituteId } }, { signal }),
-    readsAudit
-      ? callApi(
-          listAudit,
-          { query: { entity: 'institute', entityId: instituteId, pageSize: AUDIT_PAGE_SIZE } },
-          { signal },
-        )
-      : null,
+    loadAudit('institute', instituteId, signal),
   ]);
   return { institute, audit };
 }

@@ -65,7 +65,7 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 export function Component() {
   const { query, result, problem } = useLoaderData<Data>();
   const page = getPage('portal.institutes');
-    return (
+  return (
     <>
       <PageHeader title={page.title} description={page.description} />
       <FilterBar

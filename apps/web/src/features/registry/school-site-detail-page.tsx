@@ -9,7 +9,6 @@ import { can } from '@portale/shared/auth';
 import { href } from '@portale/shared/pages';
 import {
   getSchoolSite,
-  listAudit,
   SCHOOL_LEVEL_LABELS,
   SchoolSiteUpdateSchema,
   updateSchoolSite,
@@ -19,8 +18,9 @@ import { AuditLog } from '../../components/audit-log.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
+import { loadAudit } from '../../lib/load-audit.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { getSession, useSession } from '../../lib/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { AdhesionBadge } from './adhesion-badge.tsx';
 import {
   AUDIT_ACTION_LABELS,
@@ -32,21 +32,12 @@ import { changedFields, saveChanges, type EditResult } from './registry-edit.ts'
 import { SchoolSiteEditForm, SITE_CHECKBOXES, SITE_TEXT_FIELDS } from './school-site-edit-form.tsx';
 import { Fact, Section } from './section.tsx';
 
-const AUDIT_PAGE_SIZE = 25;
-
 export async function pageData({ params, request }: LoaderFunctionArgs) {
   const siteId = Number(params.siteId);
   const signal = request.signal;
-  const readsAudit = can(getSession().user, 'read:audit');
   const [site, audit] = await Promise.all([
     callApi(getSchoolSite, { params: { siteId } }, { signal }),
-    readsAudit
-      ? callApi(
-          listAudit,
-          { query: { entity: 'school-site', entityId: siteId, pageSize: AUDIT_PAGE_SIZE } },
-          { signal },
-        )
-      : null,
+    loadAudit('school-site', siteId, signal),
   ]);
   return { site, audit };
 }

@@ -76,7 +76,7 @@ export function Component() {
   const { query, result, problem } = useLoaderData<Data>();
   const page = getPage('portal.sites');
   const list = useListParams(DEFAULT_SORT);
-    return (
+  return (
     <>
       <PageHeader title={page.title} description={page.description} />
       {query.instituteId && (

@@ -3,30 +3,27 @@ import { Link, useActionData, useLoaderData, useSearchParams, type ActionFunctio
 import { can, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { href } from '@portale/shared/pages';
-import { listAudit } from '@portale/shared/registry';
 import { coversGrants, getUser, updateUser, USER_ACTION_ENDPOINTS, USER_ACTIONS, UserUpdateSchema, type UserAction, type UserDetail } from '@portale/shared/users';
 import { AuditLog } from '../../components/audit-log.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
+import { loadAudit } from '../../lib/load-audit.ts';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { getSession, useSession } from '../../lib/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { accessOf } from './user-access-fields.tsx';
 import { UserActions } from './user-actions.tsx';
 import { UserStatusBadges } from './user-badges.tsx';
 import { UserEditForm } from './user-edit-form.tsx';
 import { USER_AUDIT_ACTION_LABELS, USER_FIELD_LABELS } from './user-labels.ts';
 
-const AUDIT_PAGE_SIZE = 25;
-
 export async function pageData({ params, request }: LoaderFunctionArgs) {
   const userId = Number(params.userId);
   const { signal } = request;
-  const readsAudit = can(getSession().user, 'read:audit');
   const [user, audit] = await Promise.all([
     callApi(getUser, { params: { userId } }, { signal }),
-    readsAudit ? callApi(listAudit, { query: { entity: 'user', entityId: userId, pageSize: AUDIT_PAGE_SIZE } }, { signal }) : null,
+    loadAudit('user', userId, signal),
   ]);
   return { user, audit };
 }

@@ -80,7 +80,7 @@ export function Component() {
   const { user } = useSession();
   const [creating, setCreating] = useState(Boolean(created));
   const page = getPage('portal.users');
-    return (
+  return (
     <>
       <PageHeader title={page.title} description={page.description} />
       {user && can(user, 'create:user') && (
