@@ -4,7 +4,7 @@ import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { strictValidatorCompiler } from './lib/unknown-fields.ts';
+import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { accountRoutes } from './modules/accounts/account.routes.ts';
 import { passwordRoutes } from './modules/accounts/passwords.routes.ts';
 import { phoneVerificationRoutes } from './modules/accounts/phone-verifications.routes.ts';
@@ -24,7 +24,7 @@ import { schoolSiteRoutes } from './modules/registry/school-sites.routes.ts';
 import { consentRoutes } from './modules/public/consent.routes.ts';
 import { contactRoutes } from './modules/public/contact.routes.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
-import { errorHandler } from './plugins/error-handler.ts';
+import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { security } from './plugins/security.ts';
@@ -54,6 +54,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   // Zod validation that refuses undeclared body and query fields (400) instead of dropping them.
   app.setValidatorCompiler(strictValidatorCompiler);

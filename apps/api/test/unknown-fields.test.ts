@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiErrorBodySchema, AUTH_PATHS } from '@portale/shared/http';
 import { users } from '../src/db/schema/index.ts';
-import { declaredKeys } from '../src/lib/unknown-fields.ts';
+import { declaredKeys } from '../src/lib/request-validation.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_MESSAGES, type ApiErrorBody } from '@portale/shared/http';
@@ -24,6 +24,22 @@ function fieldErrors(issues: { instancePath?: string; message?: string; params?:
   }
   return errors;
 }
+
+/**
+ * Errors Fastify raises before routing (a URL it cannot decode, a path segment over `maxParamLength`),
+ * which the error handler never sees: the same one shape, without echoing the URL or Fastify's codes.
+ * A segment too long to be an id names no record (404, as an invalid id does).
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+  let body: ApiErrorBody;
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') body = { statusCode: 404, code: 'not_found', message: ERROR_MESSAGES.notFound };
+  else if (error.code === 'FST_ERR_BAD_URL') body = { statusCode: 400, ...STATUS_MESSAGES[400]! };
+  else {
+    request.log.error({ err: error }, 'unhandled framework error');
+    body = { statusCode: 500, code: 'internal_error', message: ERROR_MESSAGES.internal };
+  }
+  void (reply as unknown as FastifyReply).status(body.statusCode).header('cache-control', 'no-store').send(body);
+};
 
 /** One error shape: Italian message, stable code, per-field errors on 422; no internals on 5xx. */
 export const errorHandler = fp(async (app: FastifyInstance) => {

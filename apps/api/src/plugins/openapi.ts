@@ -5,7 +5,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 type Transform = typeof jsonSchemaTransform;
 
-/** The request bodies are documented as they are checked: no field beyond the declared ones (lib/unknown-fields.ts). */
+/** The request bodies are documented as they are checked: no field beyond the declared ones (lib/request-validation.ts). */
 const transform: Transform = (input) => {
   const result = jsonSchemaTransform(input);
   const body = (result.schema as { body?: Record<string, unknown> } | undefined)?.body;

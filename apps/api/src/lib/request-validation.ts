@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { $ZodType } from 'zod/v4/core';
+import { FieldErrors } from './field-errors.ts';
 import { HttpError } from './http-error.ts';
 
 type Def = {
@@ -64,22 +65,54 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A NUL character, or half of a surrogate pair without its other half (not Unicode text). */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is looked for
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * The zod validator compiler, refusing what a body or a query string carries beyond the fields its
- * schema declares (400 `unknown_field`, before the values are validated, so nothing is changed) instead
- * of dropping it silently: a misspelt or forbidden field (`role`, `permissions`…) is never ignored.
- * Applied once to every route, so no schema needs to be written strict.
+ * Where a value holds text PostgreSQL cannot store (`a.b.0`), or undefined: a NUL character (refused
+ * by every text column) or a lone surrogate (refused by json/jsonb, e.g. the audit log's before/after).
+ */
+export function unstorablePath(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path.join('.') || '_' : undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = unstorablePath(item, [...path, String(index)]);
+      if (found !== undefined) return found;
+    }
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) {
+      if (UNSTORABLE.test(key)) return [...path, key].join('.');
+      const found = unstorablePath(item, [...path, key]);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+export const UNSTORABLE_MESSAGE = 'Contiene un carattere non ammesso.';
+
+/**
+ * The zod validator compiler for every route, with two rules no schema has to repeat:
+ * - a body or query string carrying a field beyond those its schema declares is refused (400
+ *   `unknown_field`, before the values are validated, so nothing is changed) instead of dropped
+ *   silently: a misspelt or forbidden field (`role`, `permissions`…) is never ignored;
+ * - a parsed string holding a NUL character or a lone surrogate is refused on its field (422):
+ *   PostgreSQL cannot store it, so it would otherwise fail deep in a query as a 500.
  */
 export const strictValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) => {
   const validate = validatorCompiler(route);
+  // Params and headers keep the plain compiler: a path param that is not an id names no record (404).
   if ((route.httpPart !== 'body' && route.httpPart !== 'querystring') || !(route.schema instanceof $ZodType)) return validate;
   const keys = declaredKeys(route.schema);
-  if (!keys) return validate;
   return (data) => {
-    if (isObject(data)) {
+    if (keys && isObject(data)) {
       const unknown = Object.keys(data).filter((key) => !keys.has(key));
       if (unknown.length > 0) return { error: new UnknownFieldsError(unknown) };
     }
-    return validate(data);
+    const result = validate(data) as { error?: Error; value?: unknown };
+    if (result.error) return result;
+    const unstorable = unstorablePath(result.value);
+    return unstorable === undefined ? result : { error: new FieldErrors({ [unstorable]: [UNSTORABLE_MESSAGE] }) };
   };
 };
