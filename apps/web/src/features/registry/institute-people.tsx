@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { href } from '@portale/shared/pages';
 import type { InstituteDetail, PersonRef } from '@portale/shared/registry';
-import { reviewStateLabel, TEACHER_KIND_LABELS } from './registry-labels.ts';
+import { reviewStateLabel, teacherKindLabel } from './registry-labels.ts';
 import { Fact } from './section.tsx';
 
 function Person({ person }: { person: PersonRef | null }) {
@@ -57,7 +57,7 @@ export function InstitutePeople({ institute }: { institute: InstituteDetail }) {
                     <td data-label="Plesso">
                       {site ? <Link to={href('portal.site', { siteId: site.id })}>{site.name}</Link> : '—'}
                     </td>
-                    <td data-label="Ruolo">{TEACHER_KIND_LABELS[t.kind] ?? t.kind}</td>
+                    <td data-label="Ruolo">{teacherKindLabel(t.kind)}</td>
                     <td data-label="Registrazione">{reviewStateLabel(t.reviewState)}</td>
                   </tr>
                 );

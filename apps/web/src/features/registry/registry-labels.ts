@@ -7,6 +7,7 @@ import {
   type AdhesionState,
 } from '@portale/shared/registry';
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
+import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
 
 /** Badge colour of each adhesion state (Bootstrap Italia palette). */
 export const ADHESION_STATE_COLORS: Record<AdhesionState, string> = {
@@ -77,8 +78,7 @@ export function reviewStateLabel(state: string): string {
   return (TEACHER_REVIEW_STATE_LABELS as Record<string, string>)[state] ?? state;
 }
 
-export const TEACHER_KIND_LABELS: Record<string, string> = {
-  insegnante: 'Insegnante',
-  educatore: 'Educatore',
-  altro: 'Altro',
-};
+/** The kind of a registered teacher as shown in lists (labels from shared). */
+export function teacherKindLabel(kind: string): string {
+  return (TEACHER_KIND_LABELS as Record<string, string>)[kind] ?? kind;
+}

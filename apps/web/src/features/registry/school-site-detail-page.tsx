@@ -26,7 +26,7 @@ import {
   AUDIT_ACTION_LABELS,
   FIELD_LABELS,
   reviewStateLabel,
-  TEACHER_KIND_LABELS,
+  teacherKindLabel,
 } from './registry-labels.ts';
 import { changedFields, saveChanges, type EditResult } from './registry-edit.ts';
 import { SchoolSiteEditForm, SITE_CHECKBOXES, SITE_TEXT_FIELDS } from './school-site-edit-form.tsx';
@@ -138,7 +138,7 @@ export function Component() {
                     <td data-label="E-mail">
                       <a href={`mailto:${t.email}`}>{t.email}</a>
                     </td>
-                    <td data-label="Ruolo">{TEACHER_KIND_LABELS[t.kind] ?? t.kind}</td>
+                    <td data-label="Ruolo">{teacherKindLabel(t.kind)}</td>
                     <td data-label="Registrazione">{reviewStateLabel(t.reviewState)}</td>
                   </tr>
                 ))}
