@@ -4,9 +4,10 @@ import type { Permission as DirectPermission, Role } from './roles.ts';
  * Permissions on resources, shaped `action:entity:own|any` (architecture §4, epic-stack). A role or a
  * direct permission grants a list of them; `can()` is the one question both sides ask.
  */
-export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard'] as const;
+export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review'] as const;
 export type Entity = (typeof ENTITIES)[number];
-export const ACTIONS = ['read', 'update', 'export', 'create', 'manage'] as const;
+/** `sign`: the principal's formal signature; `decide`: a reviewer's decision on a review item. */
+export const ACTIONS = ['read', 'update', 'export', 'create', 'manage', 'sign', 'decide'] as const;
 export type Action = (typeof ACTIONS)[number];
 export type Grant = `${Action}:${Entity}:${'own' | 'any'}`;
 /** What a check names: the action and the entity; ownership is decided by `can`. */
@@ -23,6 +24,12 @@ const REGISTRY_STAFF: readonly Grant[] = [
   'export:teacher:any',
   'read:audit:any',
   'read:dashboard:any',
+  // Onboarding (issue 9): the adhesions panel (read, export, reminders and withdrawals) and the reviews.
+  'read:adhesion:any',
+  'export:adhesion:any',
+  'manage:adhesion:any',
+  'read:review:any',
+  'decide:review:any',
 ];
 const USER_ADMIN: readonly Grant[] = ['read:user:any', 'export:user:any', 'create:user:any', 'update:user:any', 'manage:user:any'];
 
@@ -32,15 +39,16 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   sylla: REGISTRY_STAFF,
   cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
   detector: [],
-  'school.principal': ['read:institute:own'],
-  'institute.first-contact': ['read:institute:own'],
+  // The principal reads and signs the institute's adhesion and may withdraw it; the first contact prepares it.
+  'school.principal': ['read:institute:own', 'read:adhesion:own', 'sign:adhesion:own', 'manage:adhesion:own'],
+  'institute.first-contact': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own'],
   teacher: [],
   educator: [],
 };
 
 /** Direct permissions of seed-spec §6: `user.index` reads the staff lists and the audit, changes nothing. */
 export const DIRECT_PERMISSION_GRANTS: Record<DirectPermission, readonly Grant[]> = {
-  'user.index': ['read:user:any', 'export:user:any', 'read:audit:any'],
+  'user.index': ['read:user:any', 'export:user:any', 'read:audit:any', 'read:adhesion:any', 'export:adhesion:any', 'read:review:any'],
 };
 
 /** The subject of a check: the session user's id, roles and direct permissions. */

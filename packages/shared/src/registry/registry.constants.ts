@@ -72,6 +72,26 @@ export const ADHESION_STATE_LABELS: Record<AdhesionState, string> = {
   ritirato: 'Ritirato',
 };
 
+/**
+ * The adhesion state machine of product §5, in one place: the states each state may move to.
+ * `nessuna → iscritto` is the enrolment; `adesione_firmata` the principal's signature; the review
+ * decides `attivo`, `da_correggere` (back to signing) or `respinto`; `attivo → ritirato` is a withdrawal.
+ */
+export const ADHESION_TRANSITIONS: Record<AdhesionState, readonly AdhesionState[]> = {
+  nessuna: ['iscritto'],
+  iscritto: ['adesione_firmata'],
+  adesione_firmata: ['attivo', 'da_correggere', 'respinto'],
+  da_correggere: ['adesione_firmata'],
+  attivo: ['ritirato'],
+  respinto: [],
+  ritirato: [],
+};
+
+/** May an institute move from `from` to `to`? */
+export function canTransitionAdhesion(from: AdhesionState, to: AdhesionState): boolean {
+  return ADHESION_TRANSITIONS[from].includes(to);
+}
+
 /** Teacher registration review states (product §5). */
 export const TEACHER_REVIEW_STATES = ['in_attesa', 'approvata', 'da_correggere', 'respinta'] as const;
 export type TeacherReviewState = (typeof TEACHER_REVIEW_STATES)[number];

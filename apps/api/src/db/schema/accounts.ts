@@ -102,7 +102,8 @@ export const messageTemplates = pgTable(
   {
     id: id(),
     key: text('key').notNull(),
-    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    /** `pdf`: a document (e.g. `documento.adesione`) rendered with pdf-lib from `textBody`. */
+    channel: text('channel', { enum: ['email', 'sms', 'pdf'] }).notNull(),
     subject: text('subject'),
     htmlBody: text('html_body'),
     textBody: text('text_body').notNull(),

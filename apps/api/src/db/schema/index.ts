@@ -3,3 +3,4 @@ export * from './auth.ts';
 export * from './schools.ts';
 export * from './accounts.ts';
 export * from './public.ts';
+export * from './onboarding.ts';

@@ -1,8 +1,12 @@
+import { ADHESIONS_TEMPLATES } from './message-templates.adhesions.ts';
+import { ENROLMENT_TEMPLATES } from './message-templates.enrolment.ts';
 import { PUBLIC_TEMPLATES } from './message-templates.public.ts';
+import { REVIEWS_TEMPLATES } from './message-templates.reviews.ts';
 
 export interface TemplateDefinition {
   key: string;
-  channel: 'email' | 'sms';
+  /** `pdf` templates are documents rendered with pdf-lib, never queued in the outbox. */
+  channel: 'email' | 'sms' | 'pdf';
   subject: string | null;
   htmlBody: string | null;
   textBody: string;
@@ -74,4 +78,7 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
     textBody: 'Portale Scuole: il tuo codice di verifica è {{code}}. Vale 10 minuti. Non comunicarlo a nessuno.',
   },
   ...PUBLIC_TEMPLATES,
+  ...ENROLMENT_TEMPLATES,
+  ...ADHESIONS_TEMPLATES,
+  ...REVIEWS_TEMPLATES,
 ];

@@ -31,6 +31,7 @@ export async function enqueueMessage(db: Db, request: MessageRequest): Promise<n
     .orderBy(desc(messageTemplates.version))
     .limit(1);
   if (!template) throw new Error(`Message template not found: ${request.templateKey}`);
+  if (template.channel === 'pdf') throw new Error(`Template ${request.templateKey} is a document, not a message`);
   const subject = template.subject === null ? null : fillPlaceholders(template.subject, request.data);
   const isEmail = template.channel === 'email';
   const htmlBody =

@@ -1,0 +1,35 @@
+/** Review types of `/portale/revisioni/{type}` (product §3); any other type is a 404. */
+export const REVIEW_TYPES = ['insegnanti', 'adesioni', 'visite'] as const;
+export type ReviewType = (typeof REVIEW_TYPES)[number];
+export const REVIEW_TYPE_LABELS: Record<ReviewType, string> = {
+  insegnanti: 'Registrazioni di insegnanti ed educatori',
+  adesioni: 'Adesioni formali',
+  visite: 'Resoconti delle visite',
+};
+
+/** States of a review item (product §3). */
+export const REVIEW_STATES = ['in_attesa', 'approvata', 'da_correggere', 'respinta'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+export const REVIEW_STATE_LABELS: Record<ReviewState, string> = {
+  in_attesa: 'In attesa',
+  approvata: 'Approvata',
+  da_correggere: 'Da correggere',
+  respinta: 'Respinta',
+};
+
+/** A reviewer's decision and the state it leads to; `request_changes` and `reject` need a note. */
+export const REVIEW_DECISIONS = ['approve', 'request_changes', 'reject'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+export const REVIEW_DECISION_STATE: Record<ReviewDecision, Exclude<ReviewState, 'in_attesa'>> = {
+  approve: 'approvata',
+  request_changes: 'da_correggere',
+  reject: 'respinta',
+};
+export const REVIEW_DECISION_LABELS: Record<ReviewDecision, string> = {
+  approve: 'Approva',
+  request_changes: 'Chiedi correzioni',
+  reject: 'Respingi',
+};
+export function decisionNeedsNote(decision: ReviewDecision): boolean {
+  return decision !== 'approve';
+}
