@@ -7,6 +7,12 @@ import { aliased, countAll, CountCache, orderByOf, paginate, rowValue, searchCon
 
 
 const totals = new CountCache();
+
+/** Forgets the cached list totals: call it after a write elsewhere that changes what the list counts (e.g. an adhesion state). */
+export function clearInstituteTotals(): void {
+  totals.clear();
+}
+
 type Filters = Omit<InstituteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: InstituteListQuery['sort'] };
 
 const summaryFields = aliased({

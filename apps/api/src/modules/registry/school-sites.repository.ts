@@ -7,6 +7,12 @@ import { aliased, countAll, CountCache, orderByOf, paginate, rowValue, searchCon
 
 
 const totals = new CountCache();
+
+/** Forgets the cached list totals: call it after a write elsewhere that changes what the list counts (e.g. participation). */
+export function clearSchoolSiteTotals(): void {
+  totals.clear();
+}
+
 type Filters = Omit<SchoolSiteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: SchoolSiteListQuery['sort'] };
 
 const summaryFields = aliased({
