@@ -4,6 +4,8 @@ import { institutes, instituteAdhesionTransitions } from '../../db/schema/index.
 import type { Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { clearInstituteTotals } from '../registry/institutes.repository.ts';
+import { clearSchoolSiteTotals } from '../registry/school-sites.repository.ts';
 
 export interface AdhesionTransition {
   instituteId: number;
@@ -64,5 +66,8 @@ export async function transitionAdhesion(tx: Tx, change: AdhesionTransition): Pr
     },
     change.at,
   );
+  // The staff lists count institutes and plessi by adhesion state: their cached totals are stale now.
+  clearInstituteTotals();
+  clearSchoolSiteTotals();
   return { from, to: change.to };
 }
