@@ -16,6 +16,7 @@ import * as accountsPassword from '@portale/shared/accounts/password';
 import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
 import * as http from '@portale/shared/http';
+import * as map from '@portale/shared/map';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
 import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
@@ -25,14 +26,14 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
 const nameOf = (e: Endpoint) => `${e.method} ${e.path}`;
 
 /** Query a list needs to be valid (the matrix is about who, not about what). */
-const VALID_QUERY: Record<string, string> = { '/api/audit': 'entity=user&entityId=1' };
+const VALID_QUERY: Record<string, string> = { '/api/audit': 'entity=user&entityId=1', '/api/map/boundaries': 'layer=regioni' };
 /** Checks a route makes on top of its contract's permission, for the input above. */
 const ALSO_NEEDS: Record<string, PermissionCheck> = { '/api/audit': 'read:user' };
 /** What an allowed caller gets for the input above when it is not 200: the empty body reaches validation. */

@@ -1,0 +1,153 @@
+import { gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeMapSchoolSites, MapBoundariesSchema, MapSchoolSitesSchema } from '@portale/shared/map';
+import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../../test/http-client.ts';
+
+let t: TestApp;
+const clients = new Map<string, ApiClient>();
+const as = (email: string) => clients.get(email)!;
+const staff = () => as('cromos@demo.test');
+const STAFF = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test']);
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+async function sites(query = '') {
+  const res = await staff().get(`/api/map/school-sites${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return decodeMapSchoolSites(MapSchoolSitesSchema.parse(res.json()));
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({}, { registry: 'sample' });
+  for (const account of DEMO_ACCOUNTS) {
+    const client = new ApiClient(t, nextIp());
+    expect((await client.login(account.email)).statusCode, account.email).toBe(200);
+    clients.set(account.email, client);
+  }
+}, 120_000);
+afterAll(() => t.close());
+
+describe('who may read the map', () => {
+  for (const url of ['/api/map/school-sites', '/api/map/school-sites?province=PV', '/api/map/boundaries?layer=regioni']) {
+    it(`${url}: staff 200, guest 401, every other account 403`, async () => {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+      for (const account of DEMO_ACCOUNTS) {
+        const res = await as(account.email).get(url);
+        expect(res.statusCode, account.email).toBe(STAFF.has(account.email) ? 200 : 403);
+      }
+    });
+  }
+});
+
+describe('GET /api/map/school-sites', () => {
+  it('answers every plesso of the registry, each with the data the database holds', async () => {
+    const decoded = await sites();
+    const expected = await rows<{ id: number; lon: number | null; lat: number | null; state: string; level: string; province: string; participating: boolean; detector: boolean }>(sql`
+      select s.id::int as id, s.longitude as lon, s.latitude as lat, i.adhesion_state as state, s.school_level as level, s.province,
+        s.participating, s.detector_user_id is not null as detector
+      from school_sites s join institutes i on i.id = s.institute_id order by s.id`);
+    expect(expected.length).toBeGreaterThan(1000);
+    expect(decoded.length).toBe(expected.length);
+    for (let i = 0; i < expected.length; i++) {
+      const e = expected[i]!;
+      const d = decoded[i]!;
+      expect({ id: d.id, state: d.state, level: d.level, province: d.province, participating: d.participating, detector: d.detector }).toEqual({
+        id: Number(e.id), state: e.state, level: e.level, province: e.province, participating: e.participating, detector: e.detector,
+      });
+      if (e.lon === null) expect(d.lon).toBeNull();
+      else {
+        expect(Math.abs(d.lon! - e.lon)).toBeLessThanOrEqual(0.00005 + 1e-9);
+        expect(Math.abs(d.lat! - e.lat!)).toBeLessThanOrEqual(0.00005 + 1e-9);
+      }
+    }
+  });
+
+  it('counts per province and per filter equal SQL', async () => {
+    const decoded = await sites();
+    const byProvince = await rows<{ province: string; n: number }>(sql`select province, count(*)::int as n from school_sites group by province`);
+    for (const { province, n } of byProvince) expect(decoded.filter((s) => s.province === province).length, province).toBe(Number(n));
+
+    const pv = await sites('?province=PV&level=primaria');
+    const [pvSql] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where province = 'PV' and school_level = 'primaria'`);
+    expect(pv.length).toBe(Number(pvSql!.n));
+    expect(pv.every((s) => s.province === 'PV' && s.level === 'primaria')).toBe(true);
+
+    const lazio = await sites('?region=Lazio&participating=false&detector=unassigned');
+    const [lazioSql] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where region = 'Lazio' and not participating and detector_user_id is null`);
+    expect(lazio.length).toBe(Number(lazioSql!.n));
+
+    const [iscritto] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites s join institutes i on i.id = s.institute_id where i.adhesion_state = 'iscritto'`);
+    expect((await sites('?adhesionState=iscritto')).length).toBe(Number(iscritto!.n));
+  });
+
+  it('an empty result is an empty answer, not an error', async () => {
+    const res = await staff().get('/api/map/school-sites?region=Sicilia');
+    expect(res.statusCode).toBe(200);
+    const body = MapSchoolSitesSchema.parse(res.json());
+    expect(body.count).toBe(0);
+    expect(body.idDelta).toEqual([]);
+  });
+
+  it('unknown filter values are a 422 in Italian; unknown parameters a 400', async () => {
+    for (const query of ['region=Atlantide', 'province=ZZ', 'level=universita', 'adhesionState=felice', 'participating=forse', 'detector=maybe']) {
+      const res = await staff().get(`/api/map/school-sites?${query}`);
+      expect(res.statusCode, query).toBe(422);
+      const body = res.json<{ message: string; errors: Record<string, string[]> }>();
+      expect(body.message).toMatch(/non sono validi/);
+      const field = query.split('=')[0]!;
+      expect(body.errors[field]?.[0], query).toMatch(/Valore non valido per «|Usa «true» o «false»/);
+    }
+    expect((await staff().get('/api/map/school-sites?colour=red')).statusCode).toBe(400);
+  });
+
+  it('is compact, gzip when accepted, and cacheable with an ETag that changes with the data', async () => {
+    const plain = await staff().get('/api/map/school-sites');
+    const zipped = await staff().get('/api/map/school-sites', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
+    const etag = String(plain.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(zipped.headers.etag).toBe(etag);
+    expect(plain.headers['cache-control']).toBe('private, no-cache');
+
+    const again = await staff().get('/api/map/school-sites', { headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Another filter is another answer.
+    const other = await staff().get('/api/map/school-sites?province=RM', { headers: { 'if-none-match': etag } });
+    expect(other.statusCode).toBe(200);
+
+    // A change of an institute's state changes the ETag.
+    await t.database.db.execute(sql`update institutes set adhesion_state = 'attivo' where id = (select institute_id from school_sites order by id limit 1)`);
+    const changed = await staff().get('/api/map/school-sites', { headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(decodeMapSchoolSites(MapSchoolSitesSchema.parse(changed.json()))[0]!.state).toBe('attivo');
+  });
+});
+
+describe('GET /api/map/boundaries', () => {
+  it('serves the regions and the provinces of Italy as GeoJSON, cacheable', async () => {
+    const regions = await staff().get('/api/map/boundaries?layer=regioni', { headers: { 'accept-encoding': 'gzip' } });
+    expect(regions.statusCode).toBe(200);
+    const body = MapBoundariesSchema.parse(JSON.parse(gunzipSync(regions.rawPayload).toString()));
+    expect(body.features).toHaveLength(20);
+    const provinces = MapBoundariesSchema.parse((await staff().get('/api/map/boundaries?layer=province')).json());
+    expect(provinces.features).toHaveLength(107);
+    expect(provinces.features.some((f) => f.properties.prov_acr === 'PV')).toBe(true);
+    const etag = String(regions.headers.etag);
+    expect((await staff().get('/api/map/boundaries?layer=regioni', { headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+  });
+
+  it('refuses an unknown layer with 422', async () => {
+    const res = await staff().get('/api/map/boundaries?layer=comuni');
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ errors: Record<string, string[]> }>().errors.layer?.[0]).toMatch(/Livello dei confini non valido/);
+    expect((await staff().get('/api/map/boundaries')).statusCode).toBe(422);
+  });
+});

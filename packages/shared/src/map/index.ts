@@ -1,0 +1,2 @@
+export * from './map.schemas.ts';
+export * from './map.endpoints.ts';
