@@ -1,1 +1,2 @@
-export {};
+export * from './enrolment.schemas.ts';
+export * from './enrolment.endpoints.ts';

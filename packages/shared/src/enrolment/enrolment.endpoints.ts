@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint.ts';
+import { IdParamSchema } from '../validation/index.ts';
+import {
+  EnrolmentBodySchema,
+  EnrolmentCreatedSchema,
+  EnrolmentInstituteSchema,
+  EnrolmentInstituteSearchQuerySchema,
+  EnrolmentInstituteSearchResponseSchema,
+  EnrolmentVerificationSchema,
+} from './enrolment.schemas.ts';
+
+/**
+ * Contracts of the school enrolment (`/iscrizioni/iscrizione`, issue 9). All public: the applicant
+ * has no account yet; the verified phone (its verification id) is the credential of the submission.
+ * The search and the institute read only public registry data, rate limited per IP.
+ */
+
+export const searchEnrolmentInstitutes = defineEndpoint({
+  method: 'GET',
+  path: '/api/enrolments/institutes',
+  permission: 'public',
+  tag: 'enrolment',
+  summary: 'Cerca un istituto da iscrivere per codice meccanografico o nome (al massimo 20)',
+  query: EnrolmentInstituteSearchQuerySchema,
+  response: EnrolmentInstituteSearchResponseSchema,
+});
+
+export const getEnrolmentInstitute = defineEndpoint({
+  method: 'GET',
+  path: '/api/enrolments/institutes/:instituteId',
+  permission: 'public',
+  tag: 'enrolment',
+  summary: 'Un istituto dell’anagrafe con i suoi plessi e lo stato di adesione',
+  params: z.object({ instituteId: IdParamSchema }),
+  response: EnrolmentInstituteSchema,
+});
+
+export const getEnrolmentVerification = defineEndpoint({
+  method: 'GET',
+  path: '/api/enrolments/verifications/:verificationId',
+  permission: 'public',
+  tag: 'enrolment',
+  summary: 'Se la verifica del cellulare può ancora servire a un’iscrizione',
+  params: z.object({ verificationId: z.string().uuid('Verifica non trovata.') }),
+  response: EnrolmentVerificationSchema,
+});
+
+export const createEnrolment = defineEndpoint({
+  method: 'POST',
+  path: '/api/enrolments',
+  permission: 'public',
+  tag: 'enrolment',
+  summary: 'Iscrive un istituto al programma (cellulare verificato, dirigente, referente, plessi)',
+  body: EnrolmentBodySchema,
+  response: EnrolmentCreatedSchema,
+  status: 201,
+});

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { MobilePhoneSchema, PersonalEmailSchema, PersonNameSchema, TaxCodeSchema } from '../accounts/registration.schemas.ts';
+import { ADHESION_STATES, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
+
+/** Italian texts of the enrolment (`/iscrizioni/iscrizione`), shared by the API and the page. */
+export const ENROLMENT_MESSAGES = {
+  verificationInvalid: 'La verifica del cellulare non è valida: ripeti la verifica del numero.',
+  verificationUnverified: 'Il numero di cellulare non è ancora stato verificato: inserisci il codice ricevuto via SMS.',
+  verificationExpired: 'La verifica del cellulare è scaduta (vale 60 minuti): ripeti la verifica del numero.',
+  verificationUsed: 'Questa verifica del cellulare è già stata usata per un’altra iscrizione: ripeti la verifica del numero.',
+  instituteNotFound: 'Istituto non trovato: cercalo di nuovo nell’anagrafe.',
+  alreadyEnrolled: (code: string) => `L’istituto ${code} è già iscritto al programma: non è possibile iscriverlo di nuovo.`,
+  schoolSitesRequired: 'Scegli almeno un plesso che partecipa al programma.',
+  schoolSiteForeign: 'Uno dei plessi scelti non appartiene all’istituto: ricarica la pagina e scegli di nuovo.',
+  privacy: 'Per iscrivere l’istituto devi dichiarare di aver letto l’informativa sulla privacy.',
+  taxCodeRequired: 'Inserisci il codice fiscale.',
+  sameEmailDifferentPerson: 'Dirigente e referente hanno lo stesso indirizzo e-mail: se sono la stessa persona spunta «Il referente è il dirigente».',
+  accepted:
+    'Iscrizione completata. Il dirigente scolastico e il referente ricevono un’e-mail: chi non ha ancora un account sceglie la password dal collegamento (vale 7 giorni); il dirigente, dopo l’accesso, firma il documento di adesione formale.',
+} as const;
+
+/** How long a verified phone may be used for an enrolment. */
+export const ENROLMENT_VERIFICATION_MAX_AGE_MINUTES = 60;
+
+/** The principal or the first contact, as the enrolment form gives them. */
+export const EnrolmentPersonSchema = z.object({
+  firstName: PersonNameSchema,
+  lastName: PersonNameSchema,
+  email: PersonalEmailSchema,
+  taxCode: z.string({ error: ENROLMENT_MESSAGES.taxCodeRequired }).min(1, ENROLMENT_MESSAGES.taxCodeRequired).pipe(TaxCodeSchema),
+  phone: MobilePhoneSchema,
+});
+export type EnrolmentPerson = z.output<typeof EnrolmentPersonSchema>;
+
+export const EnrolmentBodySchema = z
+  .object({
+    verificationId: z.string({ error: ENROLMENT_MESSAGES.verificationInvalid }).uuid(ENROLMENT_MESSAGES.verificationInvalid),
+    instituteId: z.number({ error: 'Scegli l’istituto.' }).int().positive('Scegli l’istituto.'),
+    principal: EnrolmentPersonSchema,
+    /** `null`: the principal is also the first contact. */
+    firstContact: EnrolmentPersonSchema.nullable(),
+    schoolSiteIds: z
+      .array(z.number().int().positive(), { error: ENROLMENT_MESSAGES.schoolSitesRequired })
+      .min(1, ENROLMENT_MESSAGES.schoolSitesRequired)
+      .max(500)
+      .transform((ids) => [...new Set(ids)]),
+    privacyAccepted: z.literal(true, { error: ENROLMENT_MESSAGES.privacy }),
+  })
+  .superRefine((value, ctx) => {
+    const contact = value.firstContact;
+    if (contact && contact.email === value.principal.email && contact.taxCode !== value.principal.taxCode) {
+      ctx.addIssue({ code: 'custom', path: ['firstContact', 'email'], message: ENROLMENT_MESSAGES.sameEmailDifferentPerson });
+    }
+  });
+export type EnrolmentBody = z.input<typeof EnrolmentBodySchema>;
+
+export const EnrolmentCreatedSchema = z.object({
+  enrolmentId: z.number().int(),
+  instituteId: z.number().int(),
+  ministryCode: z.string(),
+  instituteName: z.string(),
+  principalEmail: z.string(),
+  firstContactEmail: z.string(),
+  schoolSiteCount: z.number().int(),
+  message: z.string(),
+});
+export type EnrolmentCreated = z.infer<typeof EnrolmentCreatedSchema>;
+
+/** The institute search of the enrolment: codice meccanografico or words of the name or comune. */
+export const EnrolmentInstituteSearchQuerySchema = z.object({
+  q: z.string({ error: 'Scrivi il codice meccanografico o il nome dell’istituto.' }).trim().min(2, 'Scrivi almeno 2 caratteri.').max(100, 'Al massimo 100 caratteri.'),
+});
+
+export const EnrolmentInstituteOptionSchema = z.object({
+  id: z.number().int(),
+  ministryCode: z.string(),
+  name: z.string(),
+  type: z.string(),
+  municipalityName: z.string(),
+  province: z.string(),
+  adhesionState: z.enum(ADHESION_STATES),
+  /** Only an institute in state `nessuna` may enrol. */
+  enrollable: z.boolean(),
+});
+export type EnrolmentInstituteOption = z.infer<typeof EnrolmentInstituteOptionSchema>;
+export const EnrolmentInstituteSearchResponseSchema = z.object({ items: z.array(EnrolmentInstituteOptionSchema) });
+
+export const EnrolmentSchoolSiteSchema = z.object({
+  id: z.number().int(),
+  ministryCode: z.string(),
+  name: z.string(),
+  schoolLevel: z.enum(SCHOOL_LEVELS),
+  municipalityName: z.string(),
+  address: z.string().nullable(),
+});
+export type EnrolmentSchoolSite = z.infer<typeof EnrolmentSchoolSiteSchema>;
+
+/** One institute with its plessi, to choose the participating ones. */
+export const EnrolmentInstituteSchema = EnrolmentInstituteOptionSchema.extend({
+  address: z.string().nullable(),
+  schoolSites: z.array(EnrolmentSchoolSiteSchema),
+});
+export type EnrolmentInstitute = z.infer<typeof EnrolmentInstituteSchema>;
+
+export const VERIFICATION_USABILITY = ['usable', 'unverified', 'expired', 'used', 'invalid'] as const;
+export type VerificationUsability = (typeof VERIFICATION_USABILITY)[number];
+
+/** Whether a phone verification can still start an enrolment, and until when. */
+export const EnrolmentVerificationSchema = z.object({
+  status: z.enum(VERIFICATION_USABILITY),
+  message: z.string(),
+  phoneMasked: z.string().nullable(),
+  usableUntil: z.string().nullable(),
+});
+export type EnrolmentVerification = z.infer<typeof EnrolmentVerificationSchema>;
