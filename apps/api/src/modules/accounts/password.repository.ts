@@ -60,3 +60,8 @@ export async function updatePasswordHash(db: DbOrTx, userId: number, passwordHas
 export async function voidUnusedResets(db: DbOrTx, userId: number, now: Date): Promise<void> {
   await db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
+
+/** Marks the address verified (a link sent to it was used) unless it already was. */
+export async function markEmailVerifiedByLink(db: DbOrTx, userId: number, now: Date): Promise<void> {
+  await db.update(users).set({ emailVerifiedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+}

@@ -60,18 +60,21 @@ export async function issuePasswordLink(
 
 /**
  * Sets a new password: hash, flag cleared, sessions revoked (all, or all but the current one), unused
- * reset links voided, notice e-mail and audit, in one transaction.
+ * reset links voided, notice e-mail and audit, in one transaction. `viaEmailLink`: the password was
+ * set from a link sent to the address (reset, invitation, enrolment), which proves the mailbox: the
+ * address counts as verified.
  */
 export async function setNewPassword(
   db: Db,
   user: PasswordUser,
   password: string,
-  ctx: { now: Date; ip: string; webUrl: string; action: string; keepSessionId?: number },
+  ctx: { now: Date; ip: string; webUrl: string; action: string; keepSessionId?: number; viaEmailLink?: boolean },
 ): Promise<void> {
   assertPasswordPolicy(password, user);
   const passwordHash = await hashPassword(password);
   await withTransaction(db, async (tx) => {
     await repo.updatePasswordHash(tx, user.id, passwordHash, ctx.now);
+    if (ctx.viaEmailLink) await repo.markEmailVerifiedByLink(tx, user.id, ctx.now);
     await repo.voidUnusedResets(tx, user.id, ctx.now);
     const revoked = await revokeUserSessions(tx, user.id, ctx.action, ctx.now, ctx.keepSessionId);
     await enqueueMessage(tx, {

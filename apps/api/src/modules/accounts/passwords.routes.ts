@@ -28,7 +28,7 @@ export async function passwordRoutes(app: FastifyInstance) {
   registerEndpoint(app, resetPassword, { config }, async (request) => {
     const user = await findUserOfResetToken(app.db, request.body.token, app.clock.now());
     if (!user) throw new HttpError(400, 'reset_token_invalid', 'Il collegamento non è valido o è scaduto: chiedi un nuovo collegamento.');
-    await setNewPassword(app.db, user, request.body.password, { ...ctx(request.ip), action: 'auth.password.reset' });
+    await setNewPassword(app.db, user, request.body.password, { ...ctx(request.ip), action: 'auth.password.reset', viaEmailLink: true });
     return { status: 'password_reset', message: 'Password aggiornata. Ora puoi accedere con la nuova password.' };
   });
 
