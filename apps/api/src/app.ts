@@ -25,6 +25,7 @@ import { schoolSiteRoutes } from './modules/registry/school-sites.routes.ts';
 import { consentRoutes } from './modules/public/consent.routes.ts';
 import { contactRoutes } from './modules/public/contact.routes.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
+import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -92,5 +93,6 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(publicRoutes);
   await app.register(contactRoutes);
   await app.register(consentRoutes);
+  await app.register(enrolmentRoutes);
   return app;
 }

@@ -15,6 +15,7 @@ import * as accounts from '@portale/shared/accounts';
 import * as accountsPassword from '@portale/shared/accounts/password';
 import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
+import * as enrolment from '@portale/shared/enrolment';
 import * as http from '@portale/shared/http';
 import * as map from '@portale/shared/map';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
@@ -26,7 +27,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, enrolment];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];

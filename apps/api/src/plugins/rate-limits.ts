@@ -38,7 +38,7 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
     },
     {
       name: 'registrations',
-      routes: ['POST /api/registrations'],
+      routes: ['POST /api/registrations', 'POST /api/enrolments'],
       max: env.GLOBAL_REGISTRATIONS_MAX_PER_HOUR,
       message: (s) => `Per sicurezza le nuove registrazioni sono sospese: il portale ne ha ricevute troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },

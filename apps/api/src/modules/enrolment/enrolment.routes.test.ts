@@ -1,0 +1,356 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq, inArray, sql } from 'drizzle-orm';
+import { taxCodeCheckChar } from '@portale/shared/accounts';
+import {
+  auditLog,
+  enrolments,
+  instituteAdhesionTransitions,
+  institutes,
+  outbox,
+  roles,
+  schoolSites,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
+import { buildAccountsApp, call, linkToken, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
+
+let t: Awaited<ReturnType<typeof buildAccountsApp>>;
+const db = () => t.database.db;
+
+/** A valid codice fiscale from its first 15 characters. */
+const taxCode = (first15: string) => first15 + taxCodeCheckChar(first15);
+
+let phoneSeq = 0;
+/** A fresh Italian mobile number each time (a number gets one code a minute). */
+const nextPhone = () => {
+  phoneSeq += 1;
+  return { local: `333 400 ${String(phoneSeq).padStart(4, '0')}`, e164: `+39333400${String(phoneSeq).padStart(4, '0')}` };
+};
+
+/** Starts a public phone verification; confirms it with the SMS code unless `confirm` is false. */
+async function verifiedPhone(confirm = true) {
+  const phone = nextPhone();
+  const started = await call(t, { method: 'POST', url: '/api/phone-verifications', body: { phone: phone.local } });
+  expect(started.statusCode).toBe(201);
+  const verificationId: string = started.json().verificationId;
+  if (confirm) {
+    const [sms] = await messagesTo(t, phone.e164);
+    const code = /\b(\d{6})\b/.exec(sms!.textBody)![1]!;
+    const confirmed = await call(t, { method: 'POST', url: `/api/phone-verifications/${verificationId}/confirm`, body: { code } });
+    expect(confirmed.statusCode).toBe(200);
+  }
+  return { verificationId, phone };
+}
+
+interface Fixture {
+  id: number;
+  ministryCode: string;
+  siteIds: number[];
+}
+let instituteSeq = 0;
+/** A new institute in state `nessuna` with `sites` plessi. */
+async function newInstitute(sites = 3, name = 'Istituto comprensivo Gianni Rodari'): Promise<Fixture> {
+  instituteSeq += 1;
+  const ministryCode = `RMIC9Z${String(instituteSeq).padStart(3, '0')}X`;
+  const [institute] = await db()
+    .insert(institutes)
+    .values({ ministryCode, name: `${name} ${instituteSeq}`, type: 'Istituto Comprensivo', isStateSchool: true, region: 'Lazio', province: 'RM', municipalityCode: 'H501', municipalityName: 'Roma' })
+    .returning();
+  const rows = await db()
+    .insert(schoolSites)
+    .values(
+      Array.from({ length: sites }, (_, i) => ({
+        ministryCode: `${ministryCode.slice(0, 8)}${i}${instituteSeq % 10}`,
+        instituteId: institute!.id,
+        name: `Plesso ${i + 1} di ${ministryCode}`,
+        schoolLevel: 'primaria' as const,
+        typeLabel: 'Scuola primaria',
+        municipalityCode: 'H501',
+        municipalityName: 'Roma',
+        province: 'RM',
+        region: 'Lazio',
+      })),
+    )
+    .returning({ id: schoolSites.id });
+  return { id: institute!.id, ministryCode, siteIds: rows.map((r) => r.id) };
+}
+
+const principal = (overrides: Record<string, unknown> = {}) => ({
+  firstName: 'Paola',
+  lastName: 'Preside',
+  email: 'paola.preside@example.com',
+  taxCode: taxCode('PRSPLA70A41H501'),
+  phone: '333 555 0001',
+  ...overrides,
+});
+const firstContact = (overrides: Record<string, unknown> = {}) => ({
+  firstName: 'Sergio',
+  lastName: 'Segreteria',
+  email: 'sergio.segreteria@example.com',
+  taxCode: taxCode('SGRSRG80A01H501'),
+  phone: '333 555 0002',
+  ...overrides,
+});
+
+const enrol = (body: Record<string, unknown>) => call(t, { method: 'POST', url: '/api/enrolments', body });
+
+/** Rows of every table an enrolment writes. */
+async function rowCounts() {
+  const n = async (table: typeof users | typeof enrolments | typeof outbox | typeof auditLog | typeof instituteAdhesionTransitions | typeof userRoles) =>
+    (await db().select({ n: count() }).from(table))[0]!.n;
+  const participating = (await db().select({ n: count() }).from(schoolSites).where(eq(schoolSites.participating, true)))[0]!.n;
+  const enrolled = (await db().select({ n: count() }).from(institutes).where(sql`${institutes.adhesionState} <> 'nessuna'`))[0]!.n;
+  return {
+    users: await n(users),
+    enrolments: await n(enrolments),
+    outbox: await n(outbox),
+    audit: await n(auditLog),
+    transitions: await n(instituteAdhesionTransitions),
+    userRoles: await n(userRoles),
+    participating,
+    enrolled,
+  };
+}
+
+async function rolesOf(userId: number): Promise<string[]> {
+  const rows = await db().select({ name: roles.name }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, userId));
+  return rows.map((r) => r.name).sort();
+}
+
+beforeAll(async () => {
+  t = await buildAccountsApp();
+});
+afterAll(() => t.close());
+
+describe('POST /api/enrolments', () => {
+  it('enrols the institute: accounts and roles, links, plessi, state iscritto with its transition, e-mails whose link sets the password', async () => {
+    const institute = await newInstitute(3);
+    const { verificationId, phone } = await verifiedPhone();
+    const res = await enrol({
+      verificationId,
+      instituteId: institute.id,
+      principal: principal(),
+      firstContact: firstContact({ phone: phone.local }),
+      schoolSiteIds: [institute.siteIds[0], institute.siteIds[2]],
+      privacyAccepted: true,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ instituteId: institute.id, ministryCode: institute.ministryCode, principalEmail: 'paola.preside@example.com', firstContactEmail: 'sergio.segreteria@example.com', schoolSiteCount: 2 });
+    expect(body.message).toMatch(/firma il documento di adesione formale/);
+
+    const [row] = await db().select().from(institutes).where(eq(institutes.id, institute.id));
+    expect(row!.adhesionState).toBe('iscritto');
+    const [head] = await db().select().from(users).where(eq(users.email, 'paola.preside@example.com'));
+    const [contact] = await db().select().from(users).where(eq(users.email, 'sergio.segreteria@example.com'));
+    expect(row!.principalUserId).toBe(head!.id);
+    expect(row!.firstContactUserId).toBe(contact!.id);
+    expect(await rolesOf(head!.id)).toEqual(['school.principal']);
+    expect(await rolesOf(contact!.id)).toEqual(['institute.first-contact']);
+    // The verified number is the first contact's: only that phone counts as verified; no e-mail yet.
+    expect(head).toMatchObject({ phone: '+393335550001', phoneVerifiedAt: null, emailVerifiedAt: null, taxCode: taxCode('PRSPLA70A41H501') });
+    expect(contact!.phoneVerifiedAt).not.toBeNull();
+    expect(contact!.emailVerifiedAt).toBeNull();
+
+    const sites = await db().select({ id: schoolSites.id, participating: schoolSites.participating }).from(schoolSites).where(eq(schoolSites.instituteId, institute.id));
+    expect(sites.filter((s) => s.participating).map((s) => s.id).sort()).toEqual([institute.siteIds[0], institute.siteIds[2]].sort());
+    const transitions = await db().select().from(instituteAdhesionTransitions).where(eq(instituteAdhesionTransitions.instituteId, institute.id));
+    expect(transitions).toMatchObject([{ fromState: 'nessuna', toState: 'iscritto', actorUserId: null }]);
+    const [enrolment] = await db().select().from(enrolments).where(eq(enrolments.instituteId, institute.id));
+    expect(enrolment).toMatchObject({ phoneVerificationId: verificationId, applicantPhone: phone.e164, principalUserId: head!.id, firstContactUserId: contact!.id });
+    const audit = await db().select().from(auditLog).where(eq(auditLog.action, 'institute.enrolled'));
+    expect(audit.some((a) => a.entityId === String(institute.id))).toBe(true);
+
+    for (const email of ['paola.preside@example.com', 'sergio.segreteria@example.com']) {
+      const mails = await messagesTo(t, email);
+      expect(mails.map((m) => m.templateKey)).toEqual(['email.iscrizione-invito']);
+      expect(mails[0]!.textBody).toContain(institute.ministryCode);
+    }
+    expect((await messagesTo(t, 'paola.preside@example.com'))[0]!.textBody).toMatch(/Dirigente scolastico[\s\S]*firmare il documento di adesione formale/);
+
+    // The account cannot be used before the link; the link (7 days) sets the password.
+    const refused = await call(t, { method: 'POST', url: '/api/auth/login', body: { email: 'paola.preside@example.com', password: STRONG_PASSWORD } });
+    expect(refused.json().token).toBeUndefined();
+    const token = await linkToken(t, 'paola.preside@example.com', 'email.iscrizione-invito');
+    t.clock.advance(6 * 24 * 60 * 60_000);
+    const reset = await call(t, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: STRONG_PASSWORD, password_confirmation: STRONG_PASSWORD } });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const bearer = await login(t, 'paola.preside@example.com', STRONG_PASSWORD);
+    const me = await call(t, { method: 'GET', url: '/api/auth/me', bearer });
+    expect(me.json().user).toMatchObject({ emailVerified: true, phoneVerified: false, mustSignPrincipalDocument: true });
+    expect(me.json().user.scope).toContain('school.principal');
+  });
+
+  it('links existing accounts without changing their data; one person may be principal and first contact', async () => {
+    const institute = await newInstitute(2);
+    const { verificationId } = await verifiedPhone();
+    const [before] = await db().select().from(users).where(eq(users.email, 'insegnante@demo.test'));
+    const res = await enrol({
+      verificationId,
+      instituteId: institute.id,
+      principal: principal({ email: 'INSEGNANTE@demo.test', firstName: 'Altro', lastName: 'Nome' }),
+      firstContact: null,
+      schoolSiteIds: [institute.siteIds[1]],
+      privacyAccepted: true,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [after] = await db().select().from(users).where(eq(users.email, 'insegnante@demo.test'));
+    expect(after).toMatchObject({ id: before!.id, firstName: before!.firstName, lastName: before!.lastName, phone: before!.phone, taxCode: before!.taxCode, passwordHash: before!.passwordHash });
+    expect(await rolesOf(before!.id)).toEqual(['institute.first-contact', 'school.principal', 'teacher']);
+    const [row] = await db().select().from(institutes).where(eq(institutes.id, institute.id));
+    expect(row).toMatchObject({ principalUserId: before!.id, firstContactUserId: before!.id, adhesionState: 'iscritto' });
+    const mails = await messagesTo(t, 'insegnante@demo.test');
+    expect(mails[0]!.templateKey).toBe('email.iscrizione-collegamento');
+    expect(mails[0]!.textBody).toMatch(/Dirigente scolastico e Referente d'istituto/);
+    expect(mails[0]!.textBody).not.toMatch(/token=/);
+  });
+
+  it('refuses an institute that is already enrolled (409 with its code) and writes nothing', async () => {
+    const institute = await newInstitute(1);
+    const first = await verifiedPhone();
+    const ok = await enrol({ verificationId: first.verificationId, instituteId: institute.id, principal: principal({ email: 'dup.uno@example.com' }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true });
+    expect(ok.statusCode).toBe(201);
+    const second = await verifiedPhone();
+    const before = await rowCounts();
+    const again = await enrol({ verificationId: second.verificationId, instituteId: institute.id, principal: principal({ email: 'dup.due@example.com' }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(`L’istituto ${institute.ministryCode} è già iscritto al programma: non è possibile iscriverlo di nuovo.`);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('lets exactly one of two simultaneous enrolments of the same institute through', async () => {
+    const institute = await newInstitute(2);
+    const [a, b] = await Promise.all([verifiedPhone(), verifiedPhone()]);
+    const results = await Promise.all(
+      [a!, b!].map((v, i) =>
+        enrol({ verificationId: v.verificationId, instituteId: institute.id, principal: principal({ email: `gara.${i}@example.com` }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(await db().select().from(enrolments).where(eq(enrolments.instituteId, institute.id))).toHaveLength(1);
+    expect(await db().select().from(instituteAdhesionTransitions).where(eq(instituteAdhesionTransitions.instituteId, institute.id))).toHaveLength(1);
+    const loser = results.find((r) => r.statusCode === 409)!;
+    expect(loser.json().message).toContain(institute.ministryCode);
+  });
+
+  it('refuses an unverified, expired, forged or reused verification', async () => {
+    const institute = await newInstitute(1);
+    const body = (verificationId: string) => ({ verificationId, instituteId: institute.id, principal: principal({ email: 'verifica@example.com' }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true });
+    const unverified = await verifiedPhone(false);
+    const late = await verifiedPhone();
+    const before = await rowCounts();
+    const r1 = await enrol(body(unverified.verificationId));
+    expect(r1.statusCode).toBe(422);
+    expect(r1.json().message).toMatch(/non è ancora stato verificato/);
+
+    const forged = await enrol(body('3f1d2c4b-5a69-4e7f-8a9b-0c1d2e3f4a5b'));
+    expect(forged.statusCode).toBe(422);
+    expect(forged.json().message).toMatch(/non è valida/);
+    const garbage = await enrol(body('not-a-uuid'));
+    expect(garbage.statusCode).toBe(422);
+    expect(garbage.json().errors.verificationId).toBeTruthy();
+
+    t.clock.advance(61 * 60_000);
+    const r2 = await enrol(body(late.verificationId));
+    expect(r2.statusCode).toBe(422);
+    expect(r2.json().message).toMatch(/scaduta/);
+    expect(await rowCounts()).toEqual(before);
+
+    const used = await db().select({ id: enrolments.phoneVerificationId }).from(enrolments).limit(1);
+    const reused = await enrol(body(used[0]!.id));
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().message).toMatch(/già stata usata/);
+
+    // A signed-in account's own phone check is not an enrolment credential.
+    const bearer = await login(t, 'da-verificare@demo.test');
+    const own = await call(t, { method: 'POST', url: '/api/account/phone-verifications', body: { phone: nextPhone().local }, bearer });
+    expect(own.statusCode).toBe(201);
+    const owned = await rowCounts();
+    expect((await enrol(body(own.json().verificationId))).statusCode).toBe(422);
+    expect(await rowCounts()).toEqual(owned);
+  });
+
+  it('refuses a plesso of another institute and bad fields (422 per field), writing nothing', async () => {
+    const institute = await newInstitute(2);
+    const other = await newInstitute(1);
+    const { verificationId } = await verifiedPhone();
+    const before = await rowCounts();
+    const foreign = await enrol({ verificationId, instituteId: institute.id, principal: principal({ email: 'estraneo@example.com' }), firstContact: null, schoolSiteIds: [institute.siteIds[0], other.siteIds[0]], privacyAccepted: true });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().errors.schoolSiteIds[0]).toMatch(/non appartiene/);
+
+    const bad = await enrol({
+      verificationId,
+      instituteId: institute.id,
+      principal: principal({ email: 'preside@pec.it', taxCode: 'PRSPLA70A41H501Z', phone: '06 1234 5678', firstName: '' }),
+      firstContact: firstContact({ lastName: '', taxCode: '' }),
+      schoolSiteIds: [],
+      privacyAccepted: false,
+    });
+    expect(bad.statusCode).toBe(422);
+    const { errors } = bad.json();
+    expect(errors['principal.email'][0]).toMatch(/PEC/);
+    expect(errors['principal.taxCode'][0]).toMatch(/codice fiscale/);
+    expect(errors['principal.phone'][0]).toMatch(/cellulare/);
+    expect(errors['principal.firstName']).toBeTruthy();
+    expect(errors['firstContact.lastName']).toBeTruthy();
+    expect(errors['firstContact.taxCode'][0]).toMatch(/codice fiscale/);
+    expect(errors.schoolSiteIds[0]).toMatch(/almeno un plesso/);
+    expect(errors.privacyAccepted[0]).toMatch(/privacy/);
+
+    const unknown = await enrol({ verificationId, instituteId: 99_999_999, principal: principal(), firstContact: null, schoolSiteIds: [1], privacyAccepted: true });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors.instituteId).toBeTruthy();
+    expect(await rowCounts()).toEqual(before);
+    // The verification is still usable after refusals.
+    const status = await call(t, { method: 'GET', url: `/api/enrolments/verifications/${verificationId}` });
+    expect(status.json().status).toBe('usable');
+  });
+});
+
+describe('enrolment reads', () => {
+  it('finds institutes by code or words without accents, marks the enrolled ones, at most 20', async () => {
+    const fresh = await newInstitute(1, 'Istituto comprensivo Città Giardino');
+    const byCode = await call(t, { method: 'GET', url: `/api/enrolments/institutes?q=${fresh.ministryCode.toLowerCase()}` });
+    expect(byCode.statusCode).toBe(200);
+    expect(byCode.json().items[0]).toMatchObject({ id: fresh.id, ministryCode: fresh.ministryCode, adhesionState: 'nessuna', enrollable: true });
+    const byName = await call(t, { method: 'GET', url: `/api/enrolments/institutes?q=${encodeURIComponent('citta giardino')}` });
+    expect(byName.json().items.map((i: { id: number }) => i.id)).toContain(fresh.id);
+    const many = await call(t, { method: 'GET', url: '/api/enrolments/institutes?q=istituto' });
+    expect(many.json().items.length).toBeLessThanOrEqual(20);
+    const enrolled = many.json().items.filter((i: { adhesionState: string }) => i.adhesionState !== 'nessuna');
+    expect(enrolled.length).toBeGreaterThan(0);
+    expect(enrolled.every((i: { enrollable: boolean }) => !i.enrollable)).toBe(true);
+    const short = await call(t, { method: 'GET', url: '/api/enrolments/institutes?q=a' });
+    expect(short.statusCode).toBe(422);
+  });
+
+  it('gives an institute with its plessi (404 when unknown) and the state of a verification', async () => {
+    const fresh = await newInstitute(3);
+    const res = await call(t, { method: 'GET', url: `/api/enrolments/institutes/${fresh.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().schoolSites.map((s: { id: number }) => s.id).sort()).toEqual([...fresh.siteIds].sort());
+    expect((await call(t, { method: 'GET', url: '/api/enrolments/institutes/99999999' })).statusCode).toBe(404);
+    expect((await call(t, { method: 'GET', url: '/api/enrolments/institutes/abc' })).statusCode).toBe(404);
+
+    const { verificationId } = await verifiedPhone();
+    const usable = (await call(t, { method: 'GET', url: `/api/enrolments/verifications/${verificationId}` })).json();
+    expect(usable).toMatchObject({ status: 'usable' });
+    expect(usable.phoneMasked).toMatch(/•/);
+    const forged = (await call(t, { method: 'GET', url: '/api/enrolments/verifications/3f1d2c4b-5a69-4e7f-8a9b-0c1d2e3f4a5b' })).json();
+    expect(forged).toMatchObject({ status: 'invalid', phoneMasked: null });
+  });
+
+  it('shows the new state in the staff list at once (cached totals cleared)', async () => {
+    const bearer = await login(t, 'superadmin@demo.test');
+    const total = async () => (await call(t, { method: 'GET', url: '/api/institutes?adhesionState=iscritto', bearer })).json().total as number;
+    const before = await total();
+    const institute = await newInstitute(1);
+    const { verificationId } = await verifiedPhone();
+    const res = await enrol({ verificationId, instituteId: institute.id, principal: principal({ email: 'lista@example.com' }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true });
+    expect(res.statusCode).toBe(201);
+    expect(await total()).toBe(before + 1);
+    const ids = (await db().select({ id: institutes.id }).from(institutes).where(inArray(institutes.id, [institute.id]))).map((r) => r.id);
+    expect(ids).toEqual([institute.id]);
+  });
+});
