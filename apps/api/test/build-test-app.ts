@@ -6,6 +6,7 @@ import { institutes } from '../src/db/schema/index.ts';
 import { seedRegistry } from '../src/db/registry.ts';
 import { seedDemoAccounts, seedRolesAndPermissions } from '../src/db/seed.ts';
 import { loadEnv, type Env } from '../src/env.ts';
+import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
 import type { Clock } from '../src/lib/clock.ts';
 
 /** A clock the test moves by hand. */
@@ -72,6 +73,8 @@ export async function buildTestApp(overrides: Record<string, string> = {}, optio
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', ...overrides });
   const { database, dispose } = await openTestDatabase();
   await seedRolesAndPermissions(database.db);
+  // Every message and document is rendered from a stored template (product §3), as on a real start.
+  await seedMessageTemplates(database.db);
   // The real registry of two provinces (RM, PV), for tests of lists, filters and exports.
   if (options.registry) await seedRegistry(database.db, env.DATA_DIR, options.registry);
   await database.db.insert(institutes).values(

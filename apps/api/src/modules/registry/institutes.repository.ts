@@ -57,7 +57,12 @@ export function toInstituteSummary(row: Record<string, unknown>): InstituteSumma
   };
 }
 
-function whereOf(filters: Filters): SQL | undefined {
+/** The registry's institute filters as one condition (the list, its export, the adhesions panel). */
+export function instituteFilterCondition(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
+  return whereOf(filters);
+}
+
+function whereOf(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
   return and(
     searchCondition(institutes.searchText, filters.q),
     filters.region ? eq(institutes.region, filters.region) : undefined,
