@@ -16,15 +16,9 @@ import type { EndpointOutput } from '@portale/shared/http';
 import { REDIRECTS } from '@portale/shared/pages';
 import { failureResult, intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';
+import { phoneStepFrom as phoneFrom, type PhoneStep } from '../../components/sms-code-form.tsx';
 import { reloadUser } from '../../lib/session.ts';
 
-export interface PhoneStep {
-  verificationId: string;
-  phoneMasked: string;
-  resendAfterSeconds: number;
-  /** When the step was answered (ms), to count down the resend delay. */
-  at: number;
-}
 export type CompleteActionData = FormResult & { intent: string; phone?: PhoneStep };
 
 /** The profile; when nothing is missing the session user is refreshed and the portal opens. */
@@ -41,15 +35,6 @@ const started = (body: EndpointOutput<typeof createAccountPhoneVerification>): P
   ...body,
   at: Date.now(),
 });
-
-function phoneFrom(form: FormData): PhoneStep {
-  return {
-    verificationId: text(form, 'verificationId'),
-    phoneMasked: text(form, 'phoneMasked'),
-    resendAfterSeconds: Number(text(form, 'resendAfterSeconds')) || 60,
-    at: Number(text(form, 'at')) || Date.now(),
-  };
-}
 
 async function run(intent: string, form: FormData): Promise<Omit<CompleteActionData, 'intent'>> {
   switch (intent) {

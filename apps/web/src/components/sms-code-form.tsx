@@ -1,0 +1,80 @@
+import { useEffect, useState } from 'react';
+import { Button } from 'design-react-kit';
+import { Form } from 'react-router';
+import { FormField } from './form-field.tsx';
+import { SubmitButton } from './submit-button.tsx';
+
+/** A phone verification in progress, carried in hidden fields from one action to the next. */
+export interface PhoneStep {
+  verificationId: string;
+  phoneMasked: string;
+  resendAfterSeconds: number;
+  /** When the step was answered (ms), to count down the resend delay. */
+  at: number;
+}
+
+/** The step read back from the hidden fields of SmsCodeForm. */
+export function phoneStepFrom(form: FormData): PhoneStep {
+  const value = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v : '';
+  };
+  return {
+    verificationId: value('verificationId'),
+    phoneMasked: value('phoneMasked'),
+    resendAfterSeconds: Number(value('resendAfterSeconds')) || 60,
+    at: Number(value('at')) || Date.now(),
+  };
+}
+
+function useSecondsLeft(step: PhoneStep): number {
+  const left = () => Math.max(0, Math.ceil((step.at + step.resendAfterSeconds * 1000 - Date.now()) / 1000));
+  const [seconds, setSeconds] = useState(left);
+  useEffect(() => {
+    setSeconds(left());
+    const timer = setInterval(() => setSeconds(left()), 1000);
+    return () => clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [step.at, step.resendAfterSeconds]);
+  return seconds;
+}
+
+function StepFields({ step }: { step: PhoneStep }) {
+  return (
+    <>
+      <input type="hidden" name="verificationId" value={step.verificationId} />
+      <input type="hidden" name="phoneMasked" value={step.phoneMasked} />
+      <input type="hidden" name="resendAfterSeconds" value={step.resendAfterSeconds} />
+      <input type="hidden" name="at" value={step.at} />
+    </>
+  );
+}
+
+/**
+ * The SMS code step of a phone verification: the code form (intent `phone-confirm`) and the resend
+ * form (intent `phone-resend`, enabled after the server's delay), both posting to the route action.
+ */
+export function SmsCodeForm({ step, error }: { step: PhoneStep; error?: string | undefined }) {
+  const seconds = useSecondsLeft(step);
+  return (
+    <>
+      <p>Abbiamo inviato un codice di 6 cifre al numero {step.phoneMasked}. Il codice vale 10 minuti.</p>
+      <Form method="post" noValidate>
+        <input type="hidden" name="intent" value="phone-confirm" />
+        <StepFields step={step} />
+        <FormField id="code" name="code" label="Codice ricevuto via SMS" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required error={error} />
+        <SubmitButton idle="Verifica il numero" busy="Verifica in corso…" className="me-2" />
+      </Form>
+      <Form method="post" className="mt-3">
+        <input type="hidden" name="intent" value="phone-resend" />
+        <StepFields step={step} />
+        <Button color="primary" outline type="submit" disabled={seconds > 0}>
+          Invia un nuovo codice
+        </Button>
+        <p className="small mt-1" aria-live="polite">
+          {seconds > 0 ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.` : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
+        </p>
+      </Form>
+    </>
+  );
+}
