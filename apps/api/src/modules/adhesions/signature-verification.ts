@@ -1,0 +1,358 @@
+/**
+ * Verification of an uploaded, digitally signed formal-adhesion document (issue 9, scope 4).
+ *
+ * Two formats are accepted:
+ * - CAdES (.p7m, enveloping): a CMS SignedData with the PDF attached, DER or base64 (optionally PEM).
+ * - PAdES (.pdf): the generated PDF plus an incremental update carrying a signature dictionary whose
+ *   /ByteRange covers the whole file except the /Contents hex string, which holds a detached CMS.
+ *
+ * The CMS (parsing, signed attributes incl. messageDigest, signature) is handled by pkijs/asn1js;
+ * only the PDF syntax around it (/ByteRange, /Contents) is located here at byte level.
+ * What is NOT verified: the chain to a trusted list of qualified providers and revocation (see README,
+ * "Firma digitale: cosa viene verificato"). Never throws for bad input: every failure is a result.
+ */
+import { webcrypto } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+export type SignatureFailure =
+  | 'unsupported_format'
+  | 'not_signed'
+  | 'signature_invalid'
+  | 'document_mismatch'
+  | 'signer_mismatch'
+  | 'certificate_expired';
+
+export type SignatureCheck =
+  | {
+      ok: true;
+      format: 'pades' | 'cades';
+      signerName: string;
+      signerTaxCode: string | null;
+      signedAt: Date;
+      certificate: { subject: string; issuer: string; serialNumber: string; notBefore: Date; notAfter: Date };
+    }
+  | { ok: false; code: SignatureFailure; message: string /* plain Italian for the principal */ };
+
+export const SIGNED_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
+
+type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
+
+/** Our own engine over Node's WebCrypto, so verification does not depend on pkijs' global engine. */
+const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+
+const OID = {
+  signedData: '1.2.840.113549.1.7.2',
+  signingTime: '1.2.840.113549.1.9.5',
+  commonName: '2.5.4.3',
+  surname: '2.5.4.4',
+  serialNumber: '2.5.4.5',
+  givenName: '2.5.4.42',
+} as const;
+
+/** Short names for the subject/issuer strings (RFC 4514 where it has one). */
+const ATTRIBUTE_NAMES: Record<string, string> = {
+  '2.5.4.3': 'CN',
+  '2.5.4.4': 'SN',
+  '2.5.4.5': 'SERIALNUMBER',
+  '2.5.4.6': 'C',
+  '2.5.4.7': 'L',
+  '2.5.4.8': 'ST',
+  '2.5.4.10': 'O',
+  '2.5.4.11': 'OU',
+  '2.5.4.12': 'T',
+  '2.5.4.42': 'GN',
+  '2.5.4.46': 'DNQUALIFIER',
+  '2.5.4.97': 'ORGANIZATIONIDENTIFIER',
+  '1.2.840.113549.1.9.1': 'E',
+};
+
+const FIXED_MESSAGES: Record<Exclude<SignatureFailure, 'signer_mismatch'>, string> = {
+  unsupported_format:
+    'Il file caricato non è in un formato supportato. Carica il documento di adesione firmato digitalmente ' +
+    'in formato PAdES (.pdf) o CAdES (.p7m), di dimensione non superiore a 15 MB.',
+  not_signed:
+    'Il file caricato non contiene una firma digitale. Carica il documento firmato digitalmente dal dirigente ' +
+    'scolastico (PAdES .pdf o CAdES .p7m).',
+  signature_invalid:
+    'La firma digitale del file non è valida: il file è danneggiato oppure è stato modificato dopo la firma. ' +
+    'Firma di nuovo il documento di adesione e caricalo senza modificarlo.',
+  document_mismatch:
+    'Il file firmato non corrisponde al documento di adesione generato dal portale per il tuo istituto. ' +
+    'Scarica di nuovo il documento di adesione, firmalo digitalmente senza modificarlo e caricalo.',
+  certificate_expired:
+    'Il certificato di firma digitale non era valido al momento della firma (scaduto o non ancora valido). ' +
+    'Firma di nuovo il documento con un certificato in corso di validità e caricalo.',
+};
+
+function signerMismatchMessage(expectedTaxCode: string): string {
+  const whose = expectedTaxCode ? `del dirigente scolastico con codice fiscale ${expectedTaxCode}` : 'del dirigente scolastico dell’istituto';
+  return (
+    `La firma digitale non è ${whose}. Il documento di adesione deve essere firmato con il certificato ` +
+    'di firma digitale intestato al dirigente scolastico registrato per l’istituto.'
+  );
+}
+
+function failure(code: SignatureFailure, expectedTaxCode = ''): SignatureCheck {
+  const message = code === 'signer_mismatch' ? signerMismatchMessage(expectedTaxCode) : FIXED_MESSAGES[code];
+  return { ok: false, code, message };
+}
+
+/** Thrown inside the verifier for a file that looked signed but cannot be verified; becomes `signature_invalid`. */
+class InvalidSignature extends Error {}
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
+const BASE64_DER_START = /^M[A-P][A-Za-z0-9+/]{2}/; // base64 of a first byte 0x30 (SEQUENCE)
+const SNIFF_WINDOW = 256;
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+/** The text start of a possibly base64/PEM file: BOM and leading whitespace skipped. */
+function textStart(bytes: Uint8Array): string {
+  return latin1(bytes.subarray(0, SNIFF_WINDOW)).replace(/^\xEF\xBB\xBF/, '').trimStart();
+}
+
+/** Magic-byte sniffing before any parsing: '%PDF-' → pades, DER SEQUENCE (0x30) or base64/PEM p7m → cades, else null. */
+export function sniffSignedFormat(bytes: Uint8Array): 'pades' | 'cades' | null {
+  if (bytes.length >= PDF_MAGIC.length && PDF_MAGIC.every((byte, index) => bytes[index] === byte)) return 'pades';
+  if (bytes.length >= 2 && bytes[0] === 0x30) return 'cades';
+  const start = textStart(bytes);
+  if (start.startsWith('-----BEGIN ') || BASE64_DER_START.test(start)) return 'cades';
+  return null;
+}
+
+export async function verifySignedAdhesion(input: {
+  file: Uint8Array;
+  expectedDocument: Uint8Array;
+  expectedTaxCode: string;
+  now: Date;
+}): Promise<SignatureCheck> {
+  try {
+    if (input.file.length > SIGNED_UPLOAD_MAX_BYTES) return failure('unsupported_format');
+    const format = sniffSignedFormat(input.file);
+    if (format === null) return failure('unsupported_format');
+    return format === 'pades' ? await verifyPades(input) : await verifyCades(input);
+  } catch {
+    // pkijs/asn1js schema errors, SignedDataVerifyError, our InvalidSignature: the file looked signed.
+    return failure('signature_invalid');
+  }
+}
+
+interface VerifyInput {
+  file: Uint8Array;
+  expectedDocument: Uint8Array;
+  expectedTaxCode: string;
+  now: Date;
+}
+
+interface VerifiedSigner {
+  certificate: pkijs.Certificate;
+  signingTime: Date | null;
+}
+
+interface VerifiedCms {
+  signers: VerifiedSigner[];
+  /** The encapsulated content (CAdES); null when detached (PAdES). */
+  content: Uint8Array | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CAdES (.p7m)
+
+/** DER as is; base64, optionally PEM-armoured, decoded (strict alphabet). */
+function cadesDer(file: Uint8Array): Uint8Array {
+  if (file[0] === 0x30) return file;
+  const text = latin1(file).replace(/^\xEF\xBB\xBF/, '');
+  const pem = /-----BEGIN [A-Z0-9 ]+-----([\s\S]*?)-----END [A-Z0-9 ]+-----/.exec(text);
+  const body = (pem ? (pem[1] ?? '') : text).replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 === 1) throw new InvalidSignature('not base64');
+  const der = new Uint8Array(Buffer.from(body, 'base64'));
+  if (der[0] !== 0x30) throw new InvalidSignature('base64 content is not DER');
+  return der;
+}
+
+async function verifyCades(input: VerifyInput): Promise<SignatureCheck> {
+  const cms = await verifyCms(cadesDer(input.file), null);
+  if (!cms.content || !bytesEqual(cms.content, input.expectedDocument)) return failure('document_mismatch');
+  return checkSigner('cades', cms.signers, input);
+}
+
+// ---------------------------------------------------------------------------------------------
+// PAdES (.pdf)
+
+const BYTE_RANGE = /^\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/;
+
+interface PadesSignature {
+  /** Offset of '<' of the /Contents hex string (= end of the first range). */
+  gapStart: number;
+  /** Offset just after '>' (= start of the second range). */
+  gapEnd: number;
+  cms: Uint8Array;
+}
+
+/**
+ * The last signature dictionary: its /ByteRange [0 b c d] must cover the whole file except exactly the
+ * /Contents <hex> string (b at '<', c just after '>', c + d = file length). Null when the file has none.
+ */
+function findLastPadesSignature(file: Uint8Array): PadesSignature | null {
+  const text = latin1(file);
+  const at = text.lastIndexOf('/ByteRange');
+  if (at < 0) return null;
+  const match = BYTE_RANGE.exec(text.slice(at, at + 200));
+  if (!match) throw new InvalidSignature('malformed /ByteRange');
+  const [a, b, c, d] = match.slice(1, 5).map(Number) as [number, number, number, number];
+  if (a !== 0 || b <= 0 || c < b + 2 || c + d !== file.length) throw new InvalidSignature('/ByteRange does not cover the file');
+  if (text[b] !== '<' || text[c - 1] !== '>') throw new InvalidSignature('/ByteRange gap is not a hex string');
+  if (!text.slice(Math.max(0, b - 64), b).trimEnd().endsWith('/Contents')) {
+    throw new InvalidSignature('/ByteRange gap is not the /Contents value');
+  }
+  const hex = text.slice(b + 1, c - 1);
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]+$/.test(hex)) throw new InvalidSignature('bad /Contents hex');
+  return { gapStart: b, gapEnd: c, cms: new Uint8Array(Buffer.from(hex, 'hex')) };
+}
+
+async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
+  const { file, expectedDocument } = input;
+  const signature = findLastPadesSignature(file);
+  if (!signature) return failure('not_signed');
+  const covered = new Uint8Array(signature.gapStart + file.length - signature.gapEnd);
+  covered.set(file.subarray(0, signature.gapStart), 0);
+  covered.set(file.subarray(signature.gapEnd), signature.gapStart);
+  const cms = await verifyCms(signature.cms, covered);
+  // An incremental update of the generated PDF: it is the untouched start of the first signed range.
+  const isUpdateOfExpected =
+    expectedDocument.length > 0 &&
+    expectedDocument.length <= signature.gapStart &&
+    bytesEqual(file.subarray(0, expectedDocument.length), expectedDocument);
+  if (!isUpdateOfExpected) return failure('document_mismatch');
+  return checkSigner('pades', cms.signers, input);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CMS (both formats)
+
+/**
+ * Parses a ContentInfo/SignedData and verifies every SignerInfo with the signer certificate embedded in
+ * the CMS (signed attributes incl. messageDigest, then the signature). `detached` is the signed data for
+ * PAdES, where the CMS must not carry content of its own; CAdES must carry it (enveloping).
+ */
+async function verifyCms(der: Uint8Array, detached: Uint8Array | null): Promise<VerifiedCms> {
+  const parsed = asn1js.fromBER(der); // trailing bytes (the /Contents zero padding) are ignored
+  if (parsed.offset === -1) throw new InvalidSignature('not BER');
+  const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
+  if (contentInfo.contentType !== OID.signedData) throw new InvalidSignature('not SignedData');
+  const signedData = new pkijs.SignedData({ schema: contentInfo.content });
+  if (signedData.signerInfos.length === 0) throw new InvalidSignature('no signer');
+
+  const eContent = signedData.encapContentInfo.eContent;
+  let content: Uint8Array | null = null;
+  if (detached) {
+    if (eContent) throw new InvalidSignature('PAdES CMS must be detached');
+  } else {
+    if (!(eContent instanceof asn1js.OctetString)) throw new InvalidSignature('CAdES p7m without attached content');
+    content = new Uint8Array(eContent.getValue());
+  }
+
+  const signers: VerifiedSigner[] = [];
+  for (let index = 0; index < signedData.signerInfos.length; index += 1) {
+    const result = await signedData.verify(
+      { signer: index, extendedMode: true, checkChain: false, ...(detached ? { data: exactArrayBuffer(detached) } : {}) },
+      engine,
+    );
+    if (result.signatureVerified !== true || !result.signerCertificate) throw new InvalidSignature('signature does not verify');
+    signers.push({ certificate: result.signerCertificate, signingTime: signingTimeOf(signedData.signerInfos[index]) });
+  }
+  return { signers, content };
+}
+
+function signingTimeOf(signerInfo: pkijs.SignerInfo | undefined): Date | null {
+  const attribute = signerInfo?.signedAttrs?.attributes.find((item) => item.type === OID.signingTime);
+  const value: unknown = attribute?.values[0];
+  if (value instanceof asn1js.UTCTime || value instanceof asn1js.GeneralizedTime) {
+    const date = value.toDate();
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  if (attribute) throw new InvalidSignature('malformed signingTime');
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signer: codice fiscale, name, validity at signing time
+
+function subjectString(certificate: pkijs.Certificate, oid: string): string | null {
+  for (const item of certificate.subject.typesAndValues) {
+    if (item.type !== oid) continue;
+    const value: unknown = item.value?.valueBlock?.value;
+    if (typeof value === 'string' && value.trim()) return value.trim();
+  }
+  return null;
+}
+
+/** The codice fiscale in the subject serialNumber: `TINIT-<16>` (ETSI EN 319 412-1), `IT:<16>` (older) or bare. */
+export function taxCodeOfCertificate(certificate: pkijs.Certificate): string | null {
+  const serial = subjectString(certificate, OID.serialNumber);
+  const match = serial ? /^(?:TINIT-|IT:)?([A-Z0-9]{16})$/i.exec(serial) : null;
+  return match?.[1] ? match[1].toUpperCase() : null;
+}
+
+function signerNameOf(certificate: pkijs.Certificate): string {
+  const commonName = subjectString(certificate, OID.commonName);
+  if (commonName) return commonName;
+  const parts = [subjectString(certificate, OID.givenName), subjectString(certificate, OID.surname)].filter(Boolean);
+  return parts.length > 0 ? parts.join(' ') : distinguishedName(certificate.subject);
+}
+
+function escapeDnValue(value: string): string {
+  return value.replace(/[\\,+"<>;=]/g, (char) => `\\${char}`).replace(/^[ #]|[ ]$/g, (char) => `\\${char}`);
+}
+
+/** RFC 4514-style string (most specific attribute first), e.g. "CN=Mario Rossi, SERIALNUMBER=TINIT-…, C=IT". */
+function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
+  return name.typesAndValues
+    .map((item) => {
+      const value: unknown = item.value?.valueBlock?.value;
+      const text = typeof value === 'string' ? escapeDnValue(value) : `#${Buffer.from(item.value.toBER(false)).toString('hex')}`;
+      return `${ATTRIBUTE_NAMES[item.type] ?? item.type}=${text}`;
+    })
+    .reverse()
+    .join(', ');
+}
+
+function checkSigner(format: 'pades' | 'cades', signers: VerifiedSigner[], input: VerifyInput): SignatureCheck {
+  const expected = input.expectedTaxCode.trim().toUpperCase();
+  const signer = expected ? signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
+  if (!signer) return failure('signer_mismatch', expected);
+  const { certificate } = signer;
+  const signedAt = signer.signingTime ?? input.now;
+  const notBefore = certificate.notBefore.value;
+  const notAfter = certificate.notAfter.value;
+  if (signedAt.getTime() < notBefore.getTime() || signedAt.getTime() > notAfter.getTime()) return failure('certificate_expired');
+  return {
+    ok: true,
+    format,
+    signerName: signerNameOf(certificate),
+    signerTaxCode: taxCodeOfCertificate(certificate),
+    signedAt,
+    certificate: {
+      subject: distinguishedName(certificate.subject),
+      issuer: distinguishedName(certificate.issuer),
+      serialNumber: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex').toUpperCase(),
+      notBefore,
+      notAfter,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}
+
+function exactArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return copy.buffer;
+}
