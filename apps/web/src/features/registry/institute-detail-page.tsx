@@ -21,7 +21,7 @@ import { callApi } from '../../lib/api-client.ts';
 import { loadAudit } from '../../lib/load-audit.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
-import { AdhesionBadge } from './adhesion-badge.tsx';
+import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { AdhesionHistory } from './adhesion-history.tsx';
 import { InstituteEditForm, INSTITUTE_EDIT_FIELDS } from './institute-edit-form.tsx';
 import { InstitutePeople } from './institute-people.tsx';

@@ -8,7 +8,7 @@ import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
-import { AdhesionBadge } from './adhesion-badge.tsx';
+import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { ADHESION_FILTER, LEVEL_FILTER, STATE_SCHOOL_FILTER } from './registry-labels.ts';
 
 const DEFAULT_SORT = 'name';

@@ -9,17 +9,6 @@ import {
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
 
-/** Badge colour of each adhesion state (Bootstrap Italia palette). */
-export const ADHESION_STATE_COLORS: Record<AdhesionState, string> = {
-  nessuna: 'secondary',
-  iscritto: 'primary',
-  adesione_firmata: 'primary',
-  attivo: 'success',
-  da_correggere: 'warning',
-  respinto: 'danger',
-  ritirato: 'secondary',
-};
-
 export const LEVEL_FILTER: SelectFilter = {
   name: 'level',
   label: 'Grado scolastico',

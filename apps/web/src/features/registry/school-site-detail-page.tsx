@@ -21,7 +21,7 @@ import { callApi } from '../../lib/api-client.ts';
 import { loadAudit } from '../../lib/load-audit.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
-import { AdhesionBadge } from './adhesion-badge.tsx';
+import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import {
   AUDIT_ACTION_LABELS,
   FIELD_LABELS,

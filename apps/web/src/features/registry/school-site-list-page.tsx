@@ -13,7 +13,7 @@ import { ListResults } from '../../components/data-table/list-results.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
-import { AdhesionBadge } from './adhesion-badge.tsx';
+import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import {
   ADHESION_FILTER,
   LEVEL_FILTER,

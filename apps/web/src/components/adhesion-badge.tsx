@@ -1,6 +1,16 @@
 import { Badge } from 'design-react-kit';
 import { ADHESION_STATE_LABELS, type AdhesionState } from '@portale/shared/registry';
-import { ADHESION_STATE_COLORS } from './registry-labels.ts';
+
+/** Badge colour of each adhesion state (Bootstrap Italia palette). */
+export const ADHESION_STATE_COLORS: Record<AdhesionState, string> = {
+  nessuna: 'secondary',
+  iscritto: 'primary',
+  adesione_firmata: 'primary',
+  attivo: 'success',
+  da_correggere: 'warning',
+  respinto: 'danger',
+  ritirato: 'secondary',
+};
 
 /** The adhesion state of an institute as a coloured badge with its Italian name. */
 export function AdhesionBadge({ state }: { state: AdhesionState }) {
