@@ -4,7 +4,6 @@ import {
   SCHOOL_LEVEL_LABELS,
   SCHOOL_LEVELS,
   TEACHER_REVIEW_STATE_LABELS,
-  type AdhesionState,
 } from '@portale/shared/registry';
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
