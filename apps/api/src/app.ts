@@ -19,6 +19,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { teacherRoutes } from './modules/teachers/teachers.routes.ts';
 import { auditRoutes } from './modules/registry/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { reviewRoutes } from './modules/reviews/reviews.routes.ts';
 import { mapRoutes } from './modules/map/map.routes.ts';
 import { instituteRoutes } from './modules/registry/institutes.routes.ts';
 import { schoolSiteRoutes } from './modules/registry/school-sites.routes.ts';
@@ -89,6 +90,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(schoolSiteRoutes);
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
+  await app.register(reviewRoutes);
   await app.register(mapRoutes);
   await app.register(publicRoutes);
   await app.register(contactRoutes);

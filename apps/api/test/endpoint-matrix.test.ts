@@ -21,13 +21,14 @@ import * as map from '@portale/shared/map';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
 import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
+import * as reviews from '@portale/shared/reviews';
 import * as teachers from '@portale/shared/teachers';
 import * as users from '@portale/shared/users';
 import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, enrolment];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, enrolment, reviews];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];

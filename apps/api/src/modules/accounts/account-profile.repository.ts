@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AccountProfile, MissingItem } from '@portale/shared/accounts';
 import { schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
@@ -55,4 +55,17 @@ export async function updateAccountProfile(
       .set({ ...(schoolSiteId ? { schoolSiteId } : {}), ...(subjects ? { subjects } : {}), updatedAt: now })
       .where(eq(teacherProfiles.userId, userId));
   }
+}
+
+/**
+ * A registration the staff sent back (`da_correggere`) goes back to `in_attesa` when its owner updates
+ * the profile; returns the teacher profile's id to queue again, `undefined` when nothing was sent back.
+ */
+export async function reopenReviewAfterChanges(db: DbOrTx, userId: number, now: Date): Promise<number | undefined> {
+  const [row] = await db
+    .update(teacherProfiles)
+    .set({ reviewState: 'in_attesa', updatedAt: now })
+    .where(and(eq(teacherProfiles.userId, userId), eq(teacherProfiles.reviewState, 'da_correggere')))
+    .returning({ id: teacherProfiles.id });
+  return row?.id;
 }

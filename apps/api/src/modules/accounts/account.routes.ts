@@ -7,6 +7,7 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import * as profiles from './account-profile.repository.ts';
 import { findOpenDeletionRequest, insertDeletionRequest } from './deletion-requests.repository.ts';
@@ -29,6 +30,9 @@ export async function accountRoutes(app: FastifyInstance) {
     await withTransaction(app.db, async (tx) => {
       await profiles.updateAccountProfile(tx, userId, request.body, now);
       const fields = Object.keys(request.body);
+      // Corrections asked by the staff: the registration goes back to the review queue.
+      const reopened = fields.length ? await profiles.reopenReviewAfterChanges(tx, userId, now) : undefined;
+      if (reopened !== undefined) await submitForReview(tx, { type: 'insegnanti', subjectId: reopened, at: now });
       await writeAudit(tx, { action: 'account.profile.updated', actorUserId: userId, entity: 'user', entityId: userId, after: { fields }, ip: request.ip }, now);
     });
     return (await profiles.findAccountProfile(app.db, userId)) ?? Promise.reject(notFound());

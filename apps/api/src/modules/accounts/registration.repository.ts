@@ -26,7 +26,8 @@ export async function assignRoleByName(db: DbOrTx, userId: number, roleName: str
   if (role) await db.insert(userRoles).values({ userId, roleId: role.id });
 }
 
-/** Creates the teacher profile (review state: in attesa). */
-export async function insertTeacherProfile(db: DbOrTx, profile: NewTeacherProfile, now: Date): Promise<void> {
-  await db.insert(teacherProfiles).values({ ...profile, createdAt: now, updatedAt: now });
+/** Creates the teacher profile (review state: in attesa); returns its id. */
+export async function insertTeacherProfile(db: DbOrTx, profile: NewTeacherProfile, now: Date): Promise<number> {
+  const [row] = await db.insert(teacherProfiles).values({ ...profile, createdAt: now, updatedAt: now }).returning({ id: teacherProfiles.id });
+  return row!.id;
 }

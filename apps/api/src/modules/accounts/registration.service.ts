@@ -6,6 +6,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { sendEmailVerification } from './email-verification.service.ts';
 import { assignRoleByName, findUserByEmail, insertTeacherProfile, insertUser } from './registration.repository.ts';
 import { schoolSiteExists } from './school-sites.repository.ts';
@@ -16,8 +17,8 @@ const KIND_LABELS = { insegnante: 'insegnante', educatore: 'educatore', altro: '
 const ROLE_OF_KIND = { insegnante: 'teacher', educatore: 'educator', altro: 'teacher' } as const;
 
 /**
- * Creates the user, the teacher profile (in attesa), the verification link and the welcome e-mail in
- * one transaction. An address already registered gets a notice instead; the caller answers the same.
+ * Creates the user, the teacher profile (in attesa, in the `insegnanti` review queue), the verification
+ * link and the welcome e-mail in one transaction. An address already registered gets a notice instead; the caller answers the same.
  */
 export async function registerParticipant(db: Db, input: Registration, ctx: { now: Date; ip: string; webUrl: string }) {
   const passwordHash = await hashPassword(input.password);
@@ -41,7 +42,9 @@ export async function registerParticipant(db: Db, input: Registration, ctx: { no
       now,
     );
     await assignRoleByName(tx, user.id, ROLE_OF_KIND[input.kind]);
-    await insertTeacherProfile(tx, { userId: user.id, kind: input.kind, schoolSiteId: input.schoolSiteId ?? null, subjects: input.subjects }, now);
+    const profileId = await insertTeacherProfile(tx, { userId: user.id, kind: input.kind, schoolSiteId: input.schoolSiteId ?? null, subjects: input.subjects }, now);
+    // The new registration waits in the `insegnanti` review queue.
+    await submitForReview(tx, { type: 'insegnanti', subjectId: profileId, at: now });
     await sendEmailVerification(tx, user, now, webUrl);
     await enqueueMessage(tx, {
       templateKey: 'email.benvenuto',

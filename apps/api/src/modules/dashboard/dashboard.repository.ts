@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { ADHESION_STATES, TEACHER_REVIEW_STATES } from '@portale/shared/registry';
 import type { DashboardSummary } from '@portale/shared/dashboard';
-import { institutes, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
+import { institutes, reviews, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll } from '../../lib/list.ts';
 
@@ -13,13 +13,16 @@ function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: 
 
 /** Live counts straight from the data (no counters that could drift). */
 export async function summarise(db: DbOrTx, now: Date): Promise<DashboardSummary> {
-  const [byState, sites, byReview] = await Promise.all([
+  const [byState, sites, byReview, pending] = await Promise.all([
     db.select({ key: institutes.adhesionState, n: countAll }).from(institutes).groupBy(institutes.adhesionState),
     db
       .select({ total: countAll, participating: sql<number>`count(*) filter (where ${schoolSites.participating})::int` })
       .from(schoolSites),
     db.select({ key: teacherProfiles.reviewState, n: countAll }).from(teacherProfiles).groupBy(teacherProfiles.reviewState),
+    // What the review queues hold (the counts of /portale/revisioni/{type}).
+    db.select({ key: reviews.type, n: countAll }).from(reviews).where(eq(reviews.state, 'in_attesa')).groupBy(reviews.type),
   ]);
+  const awaiting = countsBy(['adesioni', 'insegnanti'] as const, pending);
   const institutesByAdhesionState = countsBy(ADHESION_STATES, byState);
   const teachersByReviewState = countsBy(TEACHER_REVIEW_STATES, byReview);
   return {
@@ -29,7 +32,7 @@ export async function summarise(db: DbOrTx, now: Date): Promise<DashboardSummary
     participatingSchoolSites: sites[0]?.participating ?? 0,
     teachersTotal: Object.values(teachersByReviewState).reduce((a, b) => a + b, 0),
     teachersByReviewState,
-    awaitingReview: { adesioni: institutesByAdhesionState.adesione_firmata, insegnanti: teachersByReviewState.in_attesa },
+    awaitingReview: awaiting,
     at: now.toISOString(),
   };
 }

@@ -1,0 +1,93 @@
+import { REVIEW_DECISION_STATE, type ReviewDecision, type ReviewType } from '@portale/shared/reviews';
+import type { AdhesionState } from '@portale/shared/registry';
+import type { Tx } from '../../db/transaction.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
+import { enqueueMessage } from '../messages/outbox.repository.ts';
+import * as repo from './reviews.repository.ts';
+
+/** What a handler needs to apply a decision to its subject, inside the decision's transaction. */
+export interface DecisionContext {
+  subjectId: number;
+  submissionId: number | null;
+  decision: ReviewDecision;
+  note: string | null;
+  actorUserId: number;
+  ip: string;
+  at: Date;
+  webUrl: string;
+}
+
+type DecisionHandler = (tx: Tx, ctx: DecisionContext) => Promise<void>;
+
+const KIND_LABELS = { insegnante: 'insegnante', educatore: 'educatore', altro: 'partecipante' } as const;
+
+const TEACHER_TEMPLATES: Record<ReviewDecision, string> = {
+  approve: 'email.revisione-insegnante-approvata',
+  request_changes: 'email.revisione-insegnante-da-correggere',
+  reject: 'email.revisione-insegnante-respinta',
+};
+
+const ADHESION_TARGET: Record<ReviewDecision, AdhesionState> = { approve: 'attivo', request_changes: 'da_correggere', reject: 'respinto' };
+const ADHESION_TEMPLATES: Record<ReviewDecision, string> = {
+  approve: 'email.revisione-adesione-approvata',
+  request_changes: 'email.revisione-adesione-da-correggere',
+  reject: 'email.revisione-adesione-respinta',
+};
+
+const SUBJECT_GONE = 'Il soggetto di questa revisione non esiste più: non è possibile decidere.';
+
+/**
+ * The one place where a decision reaches its subject, per queue. A queue without a handler (visite,
+ * until visits exist) lists nothing and cannot be decided. Each handler runs in the transaction that
+ * records the decision, so the decision, its effect, its e-mails and its audit commit together.
+ */
+export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
+  async insegnanti(tx, ctx) {
+    const teacher = await repo.setTeacherReviewState(tx, ctx.subjectId, REVIEW_DECISION_STATE[ctx.decision], ctx.at);
+    if (!teacher) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
+    await enqueueMessage(tx, {
+      templateKey: TEACHER_TEMPLATES[ctx.decision],
+      recipient: teacher.email,
+      data: {
+        firstName: teacher.firstName,
+        kindLabel: KIND_LABELS[teacher.kind],
+        note: ctx.note ?? '',
+        portalLink: `${ctx.webUrl}/portale`,
+        profileLink: `${ctx.webUrl}/auth/completa-registrazione`,
+        contactLink: `${ctx.webUrl}/contatti`,
+      },
+      now: ctx.at,
+    });
+  },
+
+  async adesioni(tx, ctx) {
+    await transitionAdhesion(tx, {
+      instituteId: ctx.subjectId,
+      to: ADHESION_TARGET[ctx.decision],
+      from: ['adesione_firmata'],
+      note: ctx.note,
+      actorUserId: ctx.actorUserId,
+      ip: ctx.ip,
+      at: ctx.at,
+    });
+    const institute = await repo.instituteRecipients(tx, ctx.subjectId);
+    if (!institute) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
+    for (const recipient of institute.recipients) {
+      await enqueueMessage(tx, {
+        templateKey: ADHESION_TEMPLATES[ctx.decision],
+        recipient: recipient.email,
+        data: {
+          firstName: recipient.firstName,
+          instituteName: institute.name,
+          ministryCode: institute.ministryCode,
+          note: ctx.note ?? '',
+          portalLink: `${ctx.webUrl}/portale`,
+          adhesionLink: `${ctx.webUrl}/iscrizioni/adesione-formale`,
+          contactLink: `${ctx.webUrl}/contatti`,
+        },
+        now: ctx.at,
+      });
+    }
+  },
+};

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import type { TeacherKind } from '../accounts/registration.schemas.ts';
+import { SIGNATURE_METHODS } from '../adhesions/adhesion.constants.ts';
+import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import { ADHESION_STATES } from '../registry/registry.constants.ts';
+import { ApiErrorBodySchema } from '../http/api-error.ts';
+import { IdParamSchema } from '../validation/index.ts';
+import { decisionNeedsNote, REVIEW_DECISIONS, REVIEW_STATES, REVIEW_TYPES } from './review.constants.ts';
+
+const isoDateTime = z.string();
+/** The registration kinds (typed against the accounts' list, without its runtime: phone parsing stays out of the web's chunk). */
+const TEACHER_KINDS = ['insegnante', 'educatore', 'altro'] as const satisfies readonly TeacherKind[];
+
+/** `:type` of every review route: any other value names no queue (404, never 422). */
+export const ReviewTypeParamsSchema = z.object({ type: z.enum(REVIEW_TYPES) });
+export const ReviewItemParamsSchema = ReviewTypeParamsSchema.extend({ itemId: IdParamSchema });
+
+/** One row of a queue: the submission, its subject's name and code, and where it stands. */
+export const ReviewSummarySchema = z.object({
+  id: z.number().int(),
+  type: z.enum(REVIEW_TYPES),
+  subjectId: z.number().int(),
+  /** Teacher "Cognome Nome" or institute name. */
+  title: z.string(),
+  /** Teacher e-mail or institute codice meccanografico. */
+  code: z.string(),
+  /** Plesso or comune (provincia): where the subject is. */
+  place: z.string().nullable(),
+  state: z.enum(REVIEW_STATES),
+  submittedAt: isoDateTime,
+  decidedAt: isoDateTime.nullable(),
+  decidedBy: z.string().nullable(),
+  /** The reviewer holding the item right now (walking the queue), if any. */
+  claimedBy: z.string().nullable(),
+});
+export type ReviewSummary = z.infer<typeof ReviewSummarySchema>;
+
+export const REVIEW_SORTS = ['submittedAt', 'decidedAt', 'title'] as const;
+export const REVIEW_DEFAULT_SORT = 'submittedAt';
+
+/** Filters shared by the queue list and its export. */
+export const ReviewFiltersSchema = z.object({
+  q: SearchTextSchema,
+  state: optionalEnum(REVIEW_STATES, 'Stato'),
+  sort: sortSchema(REVIEW_SORTS),
+});
+export const ReviewListQuerySchema = ReviewFiltersSchema.extend(PaginationSchema.shape);
+export type ReviewListQuery = z.output<typeof ReviewListQuerySchema>;
+export type ReviewFilters = z.output<typeof ReviewFiltersSchema>;
+
+export const ReviewCountsSchema = z.object({
+  in_attesa: z.number().int(),
+  approvata: z.number().int(),
+  da_correggere: z.number().int(),
+  respinta: z.number().int(),
+});
+export type ReviewCounts = z.infer<typeof ReviewCountsSchema>;
+
+/** The queue's page plus the counts per state of the whole queue (the filter chips). */
+export const ReviewListResponseSchema = listResponseSchema(ReviewSummarySchema).extend({ counts: ReviewCountsSchema });
+export type ReviewListResponse = z.infer<typeof ReviewListResponseSchema>;
+
+/** One decision of the subject's history (every submission of the same subject). */
+export const ReviewHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  state: z.enum(REVIEW_STATES),
+  submittedAt: isoDateTime,
+  decidedAt: isoDateTime.nullable(),
+  decidedBy: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type ReviewHistoryEntry = z.infer<typeof ReviewHistoryEntrySchema>;
+
+const TeacherContentSchema = z.object({
+  type: z.literal('insegnanti'),
+  teacher: z.object({
+    profileId: z.number().int(),
+    userId: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    taxCode: z.string().nullable(),
+    kind: z.enum(TEACHER_KINDS),
+    subjects: z.array(z.string()),
+    emailVerified: z.boolean(),
+    phoneVerified: z.boolean(),
+    registeredAt: isoDateTime,
+    schoolSite: z
+      .object({
+        id: z.number().int(),
+        name: z.string(),
+        ministryCode: z.string(),
+        municipalityName: z.string(),
+        province: z.string(),
+        instituteName: z.string().nullable(),
+      })
+      .nullable(),
+  }),
+});
+
+export const AdhesionSignatureSchema = z.object({
+  id: z.number().int(),
+  method: z.enum(SIGNATURE_METHODS),
+  signerName: z.string(),
+  signerTaxCode: z.string().nullable(),
+  signedAt: isoDateTime,
+  documentSha256: z.string(),
+  signedFileName: z.string().nullable(),
+  signedFileSha256: z.string().nullable(),
+  certificateSubject: z.string().nullable(),
+});
+export type AdhesionSignature = z.infer<typeof AdhesionSignatureSchema>;
+
+const AdhesionContentSchema = z.object({
+  type: z.literal('adesioni'),
+  institute: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    ministryCode: z.string(),
+    municipalityName: z.string(),
+    province: z.string(),
+    region: z.string(),
+    adhesionState: z.enum(ADHESION_STATES),
+    principal: z.string().nullable(),
+    firstContact: z.string().nullable(),
+  }),
+  /** The signature this item reviews; null for items that entered the queue without one (migration). */
+  signature: AdhesionSignatureSchema.nullable(),
+});
+
+const VisitContentSchema = z.object({ type: z.literal('visite') });
+
+export const ReviewContentSchema = z.discriminatedUnion('type', [TeacherContentSchema, AdhesionContentSchema, VisitContentSchema]);
+export type ReviewContent = z.infer<typeof ReviewContentSchema>;
+
+export const ReviewDetailSchema = ReviewSummarySchema.extend({
+  submissionId: z.number().int().nullable(),
+  note: z.string().nullable(),
+  claimedUntil: isoDateTime.nullable(),
+  content: ReviewContentSchema,
+  /** Every submission of the same subject, newest first (this one included). */
+  history: z.array(ReviewHistoryEntrySchema),
+});
+export type ReviewDetail = z.infer<typeof ReviewDetailSchema>;
+
+/** `next`: the item claimed for the caller, or null when nothing waits (an explicit empty answer). */
+export const ReviewNextResponseSchema = z.object({
+  item: ReviewDetailSchema.nullable(),
+  /** Items still waiting in the queue (the claimed one included). */
+  pending: z.number().int(),
+});
+export type ReviewNextResponse = z.infer<typeof ReviewNextResponseSchema>;
+
+export const REVIEW_NOTE_MAX = 2000;
+export const REVIEW_NOTE_REQUIRED = 'Scrivi una nota: spiega cosa correggere o perché la richiesta è respinta.';
+
+/** A reviewer's decision; request_changes and reject need a note (trimmed, 1–2000 characters). */
+export const ReviewDecisionBodySchema = z
+  .object({
+    decision: z.enum(REVIEW_DECISIONS, { error: 'Scegli una decisione: approva, chiedi correzioni o respingi.' }),
+    note: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim() || undefined : v === null ? undefined : v),
+      z.string({ error: 'La nota deve essere un testo.' }).max(REVIEW_NOTE_MAX, `La nota può contenere al massimo ${REVIEW_NOTE_MAX} caratteri.`).optional(),
+    ),
+  })
+  .superRefine((body, ctx) => {
+    if (decisionNeedsNote(body.decision) && !body.note) ctx.addIssue({ code: 'custom', path: ['note'], message: REVIEW_NOTE_REQUIRED });
+  });
+export type ReviewDecisionBody = z.output<typeof ReviewDecisionBodySchema>;
+
+export const ReviewDecisionResponseSchema = z.object({
+  item: ReviewDetailSchema,
+  /** The next item that waits (not claimed by another reviewer), to move on. */
+  nextItemId: z.number().int().nullable(),
+});
+export type ReviewDecisionResponse = z.infer<typeof ReviewDecisionResponseSchema>;
+
+/**
+ * The 409 of a decision: another reviewer decided first (`nextItemId` says where to go on), or the
+ * subject can no longer take the decision (an institute no longer in «adesione firmata»).
+ */
+export const ReviewConflictSchema = ApiErrorBodySchema.extend({ nextItemId: z.number().int().nullable().optional() });
+export type ReviewConflict = z.infer<typeof ReviewConflictSchema>;
