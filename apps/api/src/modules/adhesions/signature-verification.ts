@@ -291,7 +291,7 @@ function subjectString(certificate: pkijs.Certificate, oid: string): string | nu
 }
 
 /** The codice fiscale in the subject serialNumber: `TINIT-<16>` (ETSI EN 319 412-1), `IT:<16>` (older) or bare. */
-export function taxCodeOfCertificate(certificate: pkijs.Certificate): string | null {
+function taxCodeOfCertificate(certificate: pkijs.Certificate): string | null {
   const serial = subjectString(certificate, OID.serialNumber);
   const match = serial ? /^(?:TINIT-|IT:)?([A-Z0-9]{16})$/i.exec(serial) : null;
   return match?.[1] ? match[1].toUpperCase() : null;
