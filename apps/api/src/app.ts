@@ -5,7 +5,9 @@ import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
+import { adhesionPanelRoutes } from './modules/adhesion-panel/adhesion-panel.routes.ts';
 import { accountRoutes } from './modules/accounts/account.routes.ts';
+import { adhesionRoutes } from './modules/adhesions/adhesions.routes.ts';
 import { passwordRoutes } from './modules/accounts/passwords.routes.ts';
 import { phoneVerificationRoutes } from './modules/accounts/phone-verifications.routes.ts';
 import { registrationRoutes } from './modules/accounts/registrations.routes.ts';
@@ -91,10 +93,12 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
   await app.register(reviewRoutes);
+  await app.register(adhesionPanelRoutes);
   await app.register(mapRoutes);
   await app.register(publicRoutes);
   await app.register(contactRoutes);
   await app.register(consentRoutes);
+  await app.register(adhesionRoutes);
   await app.register(enrolmentRoutes);
   return app;
 }

@@ -16,6 +16,11 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
 export interface EndpointRouteOptions {
   /** Loads the record the contract's permission is checked on (`:own` grants; unknown → 404). */
   resource?: ResourceLoader;
+  /**
+   * For a route without `resource` that acts on many records (a bulk action, a list): only `:any`
+   * grants pass, checked before parsing (an `:own` grant alone is a 403, not a 422).
+   */
+  anyOnly?: boolean;
   /** Extra checks that run after the contract's permission. */
   preHandler?: preHandlerAsyncHookHandler | preHandlerAsyncHookHandler[];
   config?: RouteShorthandOptions['config'];
@@ -24,16 +29,16 @@ export interface EndpointRouteOptions {
 function guardsOf(endpoint: Endpoint, options: EndpointRouteOptions): preHandlerAsyncHookHandler[] {
   const extra = options.preHandler === undefined ? [] : [options.preHandler].flat();
   if (endpoint.permission === 'public' || isSessionPermission(endpoint.permission)) return extra;
-  return [requirePermission(endpoint.permission, options.resource), ...extra];
+  return [requirePermission(endpoint.permission, options.resource, endpoint.conditionsOfPage), ...extra];
 }
 
 /** Checked before the input is parsed (401/403 win over 422): the session, or the grant. */
-function preValidationOf(endpoint: Endpoint): ((request: FastifyRequest) => Promise<void>) | undefined {
+function preValidationOf(endpoint: Endpoint, options: EndpointRouteOptions): ((request: FastifyRequest) => Promise<void>) | undefined {
   const { permission } = endpoint;
   if (permission === 'public') return undefined;
   if (permission === 'signed-in') return requireAuth();
   if (permission === 'signed-in-pending-password') return requireAuth({ allowPendingPasswordChange: true });
-  return requireGrant(permission);
+  return requireGrant(permission, endpoint.conditionsOfPage, { anyOnly: options.anyOnly === true });
 }
 
 /**
@@ -50,7 +55,7 @@ export function registerEndpoint<E extends Endpoint>(
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const status = endpoint.status ?? 200;
-  const preValidation = preValidationOf(endpoint);
+  const preValidation = preValidationOf(endpoint, options);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,

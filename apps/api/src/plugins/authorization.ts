@@ -55,10 +55,16 @@ const PORTAL_CONDITIONS = { guards: ['auth', 'update-password', 'has-verified-al
 /** Loads the record a check is about; `undefined` = no such record (404). */
 export type ResourceLoader = (request: FastifyRequest) => Promise<OwnedResource | undefined>;
 
-function assertPortalConditions(request: FastifyRequest): AuthContext {
+/** The guards a page applies before its role rule: an endpoint of that page applies them instead of the portal's. */
+function conditionsOf(pageId: string | undefined) {
+  if (!pageId) return PORTAL_CONDITIONS;
+  return { guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') };
+}
+
+function assertPortalConditions(request: FastifyRequest, pageId?: string): AuthContext {
   const auth = request.auth;
   if (!auth) throw unauthenticated();
-  const decision = evaluateAccess(PORTAL_CONDITIONS, auth.user);
+  const decision = evaluateAccess(conditionsOf(pageId), auth.user);
   if (decision.kind !== 'allow' && decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
     const [code, message] = REASON_CODES[decision.reason];
     throw new HttpError(403, code, message);
@@ -70,21 +76,22 @@ function assertPortalConditions(request: FastifyRequest): AuthContext {
  * preValidation: may this user hold `check` at all (on some record)? Runs before the input is parsed,
  * so a guest gets 401 and a user without the grant 403 whatever they send (no validation detail leaks).
  */
-export function requireGrant(check: PermissionCheck) {
+export function requireGrant(check: PermissionCheck, conditionsOfPage?: string, options: { anyOnly?: boolean } = {}) {
   return async (request: FastifyRequest) => {
-    const auth = assertPortalConditions(request);
-    if (!canSome(auth.user, check)) throw new HttpError(403, ...REASON_CODES.forbidden);
+    const auth = assertPortalConditions(request, conditionsOfPage);
+    const granted = options.anyOnly ? can(auth.user, check) : canSome(auth.user, check);
+    if (!granted) throw new HttpError(403, ...REASON_CODES.forbidden);
   };
 }
 
 /**
  * preHandler, the only way to protect a data endpoint: a session (401), the portal conditions of the
- * seed (403), then `can(user, check, resource)` from shared (403). With `loadResource`, the record is
+ * seed (403; or those of the page `conditionsOfPage`), then `can(user, check, resource)` from shared (403). With `loadResource`, the record is
  * loaded first: an unknown record is a 404 and `:own` grants are checked against its owners.
  */
-export function requirePermission(check: PermissionCheck, loadResource?: ResourceLoader) {
+export function requirePermission(check: PermissionCheck, loadResource?: ResourceLoader, conditionsOfPage?: string) {
   return async (request: FastifyRequest) => {
-    const auth = assertPortalConditions(request);
+    const auth = assertPortalConditions(request, conditionsOfPage);
     const resource = loadResource ? await loadResource(request) : undefined;
     if (loadResource && !resource) throw new HttpError(404, 'not_found', ERROR_MESSAGES.notFound);
     if (!can(auth.user, check, resource)) throw new HttpError(403, ...REASON_CODES.forbidden);

@@ -39,8 +39,8 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   sylla: REGISTRY_STAFF,
   cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
   detector: [],
-  // The principal reads and signs the institute's adhesion and may withdraw it; the first contact prepares it.
-  'school.principal': ['read:institute:own', 'read:adhesion:own', 'sign:adhesion:own', 'manage:adhesion:own'],
+  // The principal reads, prepares and signs the institute's adhesion and may withdraw it; the first contact prepares it.
+  'school.principal': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own', 'sign:adhesion:own', 'manage:adhesion:own'],
   'institute.first-contact': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own'],
   teacher: [],
   educator: [],

@@ -33,6 +33,11 @@ export interface Endpoint<
    * it to show or hide. See `EndpointPermission`.
    */
   permission: EndpointPermission;
+  /**
+   * The page (id of the route table) whose guards apply before a permission check, instead of the
+   * portal conditions: the adhesion page lets a principal who has not signed yet in (decision 010).
+   */
+  conditionsOfPage?: string;
 }
 
 /**

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { ADHESION_TEMPLATE_KEY } from '@portale/shared/adhesions';
+import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
+import { DEFAULT_TEMPLATES } from '../messages/message-templates.defaults.ts';
+import { fillPlaceholders } from '../messages/template-render.ts';
+import { renderPdf, type PdfSection } from '../public/pdf-writer.ts';
+import type { AdhesionDataRow } from './adhesions.repository.ts';
+
+export interface DocumentTemplate {
+  version: number;
+  subject: string | null;
+  textBody: string;
+}
+
+/** Version 1 of `documento.adesione`, for a database whose templates were not seeded. */
+export const DEFAULT_DOCUMENT_TEMPLATE: DocumentTemplate = (() => {
+  const t = DEFAULT_TEMPLATES.find((d) => d.key === ADHESION_TEMPLATE_KEY);
+  if (!t) throw new Error(`Missing default template ${ADHESION_TEMPLATE_KEY}`);
+  return { version: 1, subject: t.subject, textBody: t.textBody };
+})();
+
+const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'long', year: 'numeric' });
+
+// Helvetica of the PDF encodes WinAnsi: Latin-1 plus a few typographic marks. Anything else becomes
+// its closest plain letter (accents dropped) or a question mark, so no name can break the rendering.
+const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+function winAnsi(text: string): string {
+  let out = '';
+  for (const ch of text.normalize('NFC')) {
+    const code = ch.codePointAt(0)!;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
+    else if (ch === '\t') out += ' ';
+    else {
+      const plain = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      out += plain.length === 1 && plain.codePointAt(0)! < 0x7f ? plain : '?';
+    }
+  }
+  return out;
+}
+
+/** One value in one line: placeholders never add headings or paragraphs. */
+const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+
+const fullName = (p: { firstName: string; lastName: string } | null) => (p ? oneLine(`${p.firstName} ${p.lastName}`) : null);
+
+/** The placeholder values of `documento.adesione` for an institute on a day. */
+export function documentData(data: AdhesionDataRow, createdAt: Date): Record<string, string> {
+  const sites = data.schoolSites.length
+    ? data.schoolSites
+        .map((s) => `- ${oneLine(s.name)} (${s.ministryCode}), ${SCHOOL_LEVEL_LABELS[s.schoolLevel]}, ${oneLine(s.municipalityName)} (${s.province})`)
+        .join('\n')
+    : 'Nessun plesso indicato: i plessi partecipanti saranno comunicati tramite il portale.';
+  const address = [data.address, data.postalCode].filter(Boolean).map((v) => oneLine(v!)).join(' – ');
+  return {
+    instituteName: oneLine(data.name),
+    ministryCode: data.ministryCode,
+    address: address || 'indirizzo non indicato',
+    municipality: oneLine(data.municipalityName),
+    province: data.province,
+    region: oneLine(data.region),
+    certifiedEmail: data.certifiedEmail ? oneLine(data.certifiedEmail) : 'non indicata',
+    principalName: fullName(data.principal) ?? 'il dirigente scolastico',
+    principalTaxCode: data.principal?.taxCode ? oneLine(data.principal.taxCode).toUpperCase() : 'non indicato',
+    firstContactName: data.firstContact ? `${fullName(data.firstContact)} (${oneLine(data.firstContact.email)})` : 'non ancora indicato',
+    schoolSites: sites,
+    date: dateFormat.format(createdAt),
+  };
+}
+
+/** The template text with its values, as headings and paragraphs. */
+export function documentSections(template: DocumentTemplate, values: Record<string, string>): PdfSection[] {
+  const sections: PdfSection[] = [];
+  for (const raw of fillPlaceholders(template.textBody, values).split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    if (line.startsWith('## ')) sections.push({ heading: winAnsi(line.slice(3)), paragraphs: [] });
+    else {
+      if (sections.length === 0) sections.push({ heading: '', paragraphs: [] });
+      sections.at(-1)!.paragraphs.push(winAnsi(line.startsWith('- ') ? `• ${line.slice(2)}` : line));
+    }
+  }
+  return sections;
+}
+
+export interface RenderedDocument {
+  pdf: Buffer;
+  sha256: string;
+}
+
+/**
+ * Renders the adhesion document. Deterministic: the same data, template and creation time give the
+ * same bytes (fixed creation and modification dates, no random ids), so a document is regenerated
+ * only when something in it changed and the principal signs exactly what they reviewed.
+ */
+export async function renderAdhesionDocument(template: DocumentTemplate, data: AdhesionDataRow, createdAt: Date): Promise<RenderedDocument> {
+  const values = documentData(data, createdAt);
+  const bytes = await renderPdf(
+    {
+      title: winAnsi(template.subject ?? 'Adesione formale al programma'),
+      subtitle: winAnsi(`${values.instituteName} – ${values.ministryCode}`),
+      sections: documentSections(template, values),
+    },
+    createdAt,
+  );
+  const pdf = Buffer.from(bytes);
+  return { pdf, sha256: createHash('sha256').update(pdf).digest('hex') };
+}

@@ -1,0 +1,376 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { maskPhone } from '@portale/shared/accounts';
+import {
+  ADHESION_TEMPLATE_KEY,
+  SIGNATURE_METHOD_LABELS,
+  type AdhesionNextStep,
+  type AdhesionViewerRole,
+  type CurrentAdhesion,
+  type SignatureMethod,
+} from '@portale/shared/adhesions';
+import type { AdhesionState } from '@portale/shared/registry';
+import type { Db } from '../../db/client.ts';
+import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { hmac, safeEqual } from '../../lib/crypto.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { DEFAULT_DOCUMENT_TEMPLATE, renderAdhesionDocument, type DocumentTemplate } from './adhesion-document.ts';
+import { transitionAdhesion } from './adhesion-state.repository.ts';
+import * as repo from './adhesions.repository.ts';
+
+/** The states in which the document may be (re)generated and signed. */
+export const SIGNABLE_STATES: readonly AdhesionState[] = ['iscritto', 'da_correggere'];
+export const CODE_TTL_MS = 10 * 60_000;
+export const RESEND_GAP_MS = 60_000;
+export const MAX_CODES_PER_DAY = 10;
+export const MAX_WRONG_TRIES = 5;
+
+export const MESSAGES = {
+  noInstitute: 'Il tuo account non è collegato a un istituto come dirigente scolastico o referente.',
+  notSignable: (state: AdhesionState) =>
+    state === 'nessuna'
+      ? "L'istituto non è ancora iscritto al programma: completa prima l'iscrizione."
+      : 'Il documento di adesione si può preparare e firmare solo quando l’istituto è iscritto o quando lo staff ha chiesto correzioni.',
+  noDocument: 'Il documento di adesione non è ancora stato preparato.',
+  documentChanged: 'Il documento è cambiato da quando lo hai aperto: rileggi la versione aggiornata e firma di nuovo.',
+  noPhone: 'Per firmare online serve un numero di cellulare verificato: aggiungilo e verificalo nel tuo account.',
+  noTaxCode: 'Per caricare il documento firmato digitalmente indica prima il tuo codice fiscale nel tuo account: lo confrontiamo con quello del certificato di firma.',
+  onlyPrincipal: 'Solo il dirigente scolastico può firmare il documento di adesione.',
+  challengeNotFound: 'Codice non trovato: chiedi un nuovo codice.',
+  challengeUsed: 'Questo codice è già stato usato: chiedi un nuovo codice.',
+  codeExhausted: 'Hai sbagliato il codice troppe volte: chiedi un nuovo codice.',
+  codeExpired: 'Il codice è scaduto: chiedi un nuovo codice.',
+} as const;
+
+const dateTime = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long', timeStyle: 'short' });
+const CONTACTS_LINK = { to: '/contatti', label: 'Contatta il gruppo di lavoro' };
+const ADHESION_LINK = { to: '/iscrizioni/adesione-formale', label: "Vai all'adesione formale" };
+
+/** What the institute's people should do next, by state and role. */
+export function nextStepOf(state: AdhesionState, role: AdhesionViewerRole): AdhesionNextStep {
+  const principal = role === 'principal';
+  switch (state) {
+    case 'nessuna':
+      return { code: 'enrol', message: "L'istituto non è ancora iscritto al programma: completa l'iscrizione.", link: { to: '/iscrizioni/iscrizione', label: "Iscrivi l'istituto" } };
+    case 'iscritto':
+      return principal
+        ? { code: 'sign', message: 'Rileggi il documento di adesione e firmalo: online con un codice via SMS o caricando il file firmato digitalmente.', link: ADHESION_LINK }
+        : { code: 'wait-principal', message: 'Rileggi il documento di adesione: lo firmerà il dirigente scolastico, online o con firma digitale.', link: ADHESION_LINK };
+    case 'da_correggere':
+      return principal
+        ? { code: 'fix-and-sign', message: 'Lo staff ha chiesto correzioni: leggi la nota, rileggi il documento aggiornato e firmalo di nuovo.', link: ADHESION_LINK }
+        : { code: 'wait-principal-fix', message: 'Lo staff ha chiesto correzioni: leggi la nota; il dirigente scolastico dovrà firmare di nuovo il documento.', link: ADHESION_LINK };
+    case 'adesione_firmata':
+      return { code: 'wait-review', message: "L'adesione è firmata ed è in revisione da parte dello staff: riceverai un'e-mail con l'esito.", link: null };
+    case 'attivo':
+      return { code: 'active', message: "L'adesione è stata approvata: l'istituto partecipa al programma.", link: null };
+    case 'respinto':
+      return { code: 'rejected', message: "L'adesione è stata respinta. Per chiarimenti scrivi al gruppo di lavoro.", link: CONTACTS_LINK };
+    case 'ritirato':
+      return { code: 'withdrawn', message: "L'istituto ha ritirato l'adesione al programma.", link: CONTACTS_LINK };
+  }
+}
+
+async function documentTemplate(db: DbOrTx): Promise<DocumentTemplate> {
+  const row = await repo.findLatestTemplate(db, ADHESION_TEMPLATE_KEY);
+  return row ?? DEFAULT_DOCUMENT_TEMPLATE;
+}
+
+/**
+ * The current document of an institute, in the caller's transaction (the institute row is locked):
+ * the newest version when the data and the template still render to its exact bytes, otherwise a
+ * new version dated `at`. The same inputs always give the same document.
+ */
+export async function ensureAdhesionDocument(tx: Tx, instituteId: number, actorUserId: number | null, at: Date): Promise<repo.DocumentRow> {
+  const data = await repo.findAdhesionData(tx, instituteId, { lock: true });
+  if (!data) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+  const template = await documentTemplate(tx);
+  const latest = await repo.findLatestDocument(tx, instituteId);
+  if (latest && latest.templateVersion === template.version) {
+    const again = await renderAdhesionDocument(template, data, latest.createdAt);
+    if (again.sha256 === latest.sha256) return latest;
+  }
+  const rendered = await renderAdhesionDocument(template, data, at);
+  const document = await repo.insertDocument(tx, {
+    instituteId,
+    version: (latest?.version ?? 0) + 1,
+    templateKey: ADHESION_TEMPLATE_KEY,
+    templateVersion: template.version,
+    pdf: rendered.pdf,
+    sha256: rendered.sha256,
+    createdByUserId: actorUserId,
+    createdAt: at,
+  });
+  await writeAudit(
+    tx,
+    { action: 'adhesion.document.generated', actorUserId, entity: 'institute', entityId: instituteId, after: { version: document.version, sha256: document.sha256 } },
+    at,
+  );
+  return document;
+}
+
+/** Generates the current document when the state allows it; otherwise 409. */
+export async function prepareDocument(db: Db, instituteId: number, actorUserId: number, at: Date): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    const data = await repo.findAdhesionData(tx, instituteId);
+    if (!data) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+    if (!SIGNABLE_STATES.includes(data.adhesionState)) throw new HttpError(409, 'adhesion_not_signable', MESSAGES.notSignable(data.adhesionState));
+    await ensureAdhesionDocument(tx, instituteId, actorUserId, at);
+  });
+}
+
+/** The document to show and download: kept current first while it may be signed, else the newest (the signed one). */
+export async function currentDocument(db: Db, instituteId: number, actorUserId: number, at: Date): Promise<repo.DocumentRow | undefined> {
+  const data = await repo.findAdhesionData(db, instituteId);
+  if (!data) return undefined;
+  if (SIGNABLE_STATES.includes(data.adhesionState)) return withTransaction(db, (tx) => ensureAdhesionDocument(tx, instituteId, actorUserId, at));
+  return repo.findLatestDocument(db, instituteId);
+}
+
+/** The page's whole state; while the document may be signed, it is kept current first. */
+export async function currentAdhesion(db: Db, viewer: repo.ViewerInstitute & { userId: number }, at: Date, uploadMaxBytes: number): Promise<CurrentAdhesion> {
+  let data = await repo.findAdhesionData(db, viewer.instituteId);
+  if (!data) throw new HttpError(404, 'not_found', MESSAGES.noInstitute);
+  const signable = SIGNABLE_STATES.includes(data.adhesionState);
+  if (signable) {
+    await withTransaction(db, (tx) => ensureAdhesionDocument(tx, viewer.instituteId, viewer.userId, at));
+    data = (await repo.findAdhesionData(db, viewer.instituteId))!;
+  }
+  const [latest, lastSignature, reviewNote] = await Promise.all([
+    repo.findLatestDocument(db, viewer.instituteId),
+    repo.findLastSignature(db, viewer.instituteId),
+    data.adhesionState === 'da_correggere' ? repo.findReviewNote(db, viewer.instituteId) : Promise.resolve(undefined),
+  ]);
+  const principal = viewer.viewerRole === 'principal';
+  const me = principal ? data.principal : data.firstContact;
+  const canSign = principal && signable && latest !== undefined;
+  const { documentId: _documentId, ...signature } = lastSignature ?? { documentId: 0 };
+  const person = (p: repo.AdhesionPersonRow | null) => p && { firstName: p.firstName, lastName: p.lastName, email: p.email, taxCode: p.taxCode };
+  return {
+    viewerRole: viewer.viewerRole,
+    institute: {
+      id: data.id,
+      ministryCode: data.ministryCode,
+      name: data.name,
+      address: data.address,
+      postalCode: data.postalCode,
+      municipalityName: data.municipalityName,
+      province: data.province,
+      region: data.region,
+      certifiedEmail: data.certifiedEmail,
+      adhesionState: data.adhesionState,
+      adhesionStateChangedAt: data.adhesionStateChangedAt?.toISOString() ?? null,
+      principal: person(data.principal),
+      firstContact: person(data.firstContact),
+      schoolSites: data.schoolSites,
+    },
+    // Once signed (or decided), the document shown is the one that was signed.
+    document: latest ? repo.toDocumentMeta(latest) : null,
+    lastSignature: lastSignature ? (signature as CurrentAdhesion['lastSignature']) : null,
+    nextStep: nextStepOf(data.adhesionState, viewer.viewerRole),
+    reviewNote: reviewNote ? { note: reviewNote.note, decidedAt: reviewNote.decidedAt.toISOString() } : null,
+    canPrepare: signable,
+    canSign,
+    signBlockers: {
+      online: canSign && !(me?.phone && me.phoneVerifiedAt) ? MESSAGES.noPhone : null,
+      upload: canSign && !me?.taxCode ? MESSAGES.noTaxCode : null,
+    },
+    phoneMasked: me?.phone ? maskPhone(me.phone) : null,
+    signedUploadMaxBytes: uploadMaxBytes,
+  };
+}
+
+// --- Online signature ----------------------------------------------------------------------------
+
+function codeHash(secret: string, challengeId: string, code: string): string {
+  return hmac(secret, `adhesion-signature|${challengeId}|${code}`);
+}
+
+/** The principal about to sign, with the institute in a signable state and the document they saw. */
+async function signingContext(db: DbOrTx, instituteId: number, userId: number, documentSha256: string) {
+  const data = await repo.findAdhesionData(db, instituteId);
+  if (!data) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+  if (data.principal?.id !== userId) throw new HttpError(403, 'forbidden', MESSAGES.onlyPrincipal);
+  if (!SIGNABLE_STATES.includes(data.adhesionState)) {
+    throw new HttpError(409, 'adhesion_state_conflict', `${MESSAGES.notSignable(data.adhesionState)}`);
+  }
+  const latest = await repo.findLatestDocument(db, instituteId);
+  if (!latest) throw new HttpError(409, 'no_document', MESSAGES.noDocument);
+  if (latest.sha256 !== documentSha256) throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
+  return { data, principal: data.principal, document: latest };
+}
+
+/** Sends the principal a 6-digit code bound to the document they are about to sign. */
+export async function startOnlineSignature(
+  db: Db,
+  secret: string,
+  input: { instituteId: number; userId: number; documentSha256: string; now: Date; ip: string },
+) {
+  const { now } = input;
+  const { data, principal, document } = await signingContext(db, input.instituteId, input.userId, input.documentSha256);
+  if (!principal.phone || !principal.phoneVerifiedAt) throw new HttpError(409, 'phone_unverified', MESSAGES.noPhone);
+  const activity = await repo.challengeActivity(db, input.userId, new Date(now.getTime() - 86_400_000));
+  const waitMs = activity.last ? activity.last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
+  if (waitMs > 0) {
+    const seconds = String(Math.ceil(waitMs / 1000));
+    throw new HttpError(429, 'code_recently_sent', `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`, { 'retry-after': seconds });
+  }
+  if (activity.countSince >= MAX_CODES_PER_DAY) {
+    throw new HttpError(429, 'daily_code_limit', `Hai chiesto ${MAX_CODES_PER_DAY} codici nelle ultime 24 ore: riprova domani.`, { 'retry-after': '86400' });
+  }
+  const id = randomUUID();
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await withTransaction(db, async (tx) => {
+    await repo.insertChallenge(tx, {
+      id,
+      userId: input.userId,
+      documentId: document.id,
+      phone: principal.phone!,
+      codeHash: codeHash(secret, id, code),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    });
+    await enqueueMessage(tx, { templateKey: 'sms.firma-adesione', recipient: principal.phone!, data: { code, ministryCode: data.ministryCode }, now });
+    await writeAudit(
+      tx,
+      { action: 'adhesion.signature.code_sent', actorUserId: input.userId, entity: 'institute', entityId: input.instituteId, after: { documentVersion: document.version }, ip: input.ip },
+      now,
+    );
+  });
+  return { challengeId: id, phoneMasked: maskPhone(principal.phone), expiresInSeconds: CODE_TTL_MS / 1000, resendAfterSeconds: RESEND_GAP_MS / 1000 };
+}
+
+export interface SignatureRecord {
+  instituteId: number;
+  userId: number;
+  method: SignatureMethod;
+  documentSha256: string;
+  at: Date;
+  ip: string | null;
+  /** Set by the upload: the verified file and its certificate. */
+  file?: { bytes: Buffer; sha256: string; name: string; signerName: string; signerTaxCode: string; signedAt: Date; certificate: { subject: string; issuer: string; serial: string } };
+  /** Runs first in the transaction (marks the SMS challenge used). */
+  before?: (tx: Tx) => Promise<void>;
+}
+
+/**
+ * Records a signature in one transaction: the signature row, the state `adesione_firmata` (409 from
+ * any other state than `iscritto`/`da_correggere`), the review item, the audit and the e-mails.
+ */
+export async function recordSignature(db: Db, webUrl: string, record: SignatureRecord): Promise<number> {
+  const { at } = record;
+  return withTransaction(db, async (tx) => {
+    await record.before?.(tx);
+    const { data, principal, document } = await signingContext(tx, record.instituteId, record.userId, record.documentSha256);
+    const signerName = record.file?.signerName ?? `${principal.firstName} ${principal.lastName}`;
+    const signatureId = await repo.insertSignature(tx, {
+      instituteId: record.instituteId,
+      documentId: document.id,
+      method: record.method,
+      signerUserId: record.userId,
+      signerName,
+      signerTaxCode: record.file?.signerTaxCode ?? principal.taxCode,
+      signedAt: record.file?.signedAt ?? at,
+      ip: record.ip,
+      documentSha256: document.sha256,
+      signedFile: record.file?.bytes ?? null,
+      signedFileSha256: record.file?.sha256 ?? null,
+      signedFileName: record.file?.name ?? null,
+      certificateSubject: record.file?.certificate.subject ?? null,
+      certificateIssuer: record.file?.certificate.issuer ?? null,
+      certificateSerial: record.file?.certificate.serial ?? null,
+      createdAt: at,
+    });
+    await transitionAdhesion(tx, { instituteId: record.instituteId, to: 'adesione_firmata', from: SIGNABLE_STATES, actorUserId: record.userId, ip: record.ip, at });
+    await submitForReview(tx, { type: 'adesioni', subjectId: record.instituteId, submissionId: signatureId, at });
+    await writeAudit(
+      tx,
+      {
+        action: 'adhesion.signed',
+        actorUserId: record.userId,
+        entity: 'institute',
+        entityId: record.instituteId,
+        after: { signatureId, method: record.method, documentVersion: document.version, documentSha256: document.sha256, ...(record.file ? { signedFileSha256: record.file.sha256 } : {}) },
+        ip: record.ip ?? undefined,
+      },
+      at,
+    );
+    const common = { instituteName: data.name, ministryCode: data.ministryCode, signedAt: dateTime.format(at), portalLink: `${webUrl}/portale` };
+    await enqueueMessage(tx, {
+      templateKey: 'email.adesione-firmata',
+      recipient: principal.email,
+      data: { ...common, firstName: principal.firstName, methodLabel: SIGNATURE_METHOD_LABELS[record.method], documentSha256: document.sha256 },
+      now: at,
+    });
+    if (data.firstContact && data.firstContact.id !== principal.id) {
+      await enqueueMessage(tx, {
+        templateKey: 'email.adesione-firmata-referente',
+        recipient: data.firstContact.email,
+        data: { ...common, firstName: data.firstContact.firstName, principalName: `${principal.firstName} ${principal.lastName}` },
+        now: at,
+      });
+    }
+    return signatureId;
+  });
+}
+
+/** Checks the SMS code (≤ 5 wrong tries, 10 minutes, single use) and records the online signature. */
+export async function confirmOnlineSignature(
+  db: Db,
+  ctx: { secret: string; webUrl: string },
+  input: { instituteId: number; userId: number; challengeId: string; code: string; documentSha256: string; now: Date; ip: string },
+): Promise<number> {
+  const { now } = input;
+  const challenge = await repo.findChallenge(db, input.challengeId, input.userId);
+  if (!challenge) throw new HttpError(404, 'challenge_not_found', MESSAGES.challengeNotFound);
+  if (challenge.usedAt) throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
+  if (challenge.failedAttempts >= MAX_WRONG_TRIES) throw new HttpError(422, 'code_exhausted', MESSAGES.codeExhausted);
+  if (challenge.expiresAt <= now) throw new HttpError(422, 'code_expired', MESSAGES.codeExpired);
+  if (!safeEqual(challenge.codeHash, codeHash(ctx.secret, challenge.id, input.code))) {
+    await repo.addChallengeFailure(db, challenge.id);
+    await writeAudit(db, { action: 'adhesion.signature.code_wrong', actorUserId: input.userId, entity: 'institute', entityId: input.instituteId, ip: input.ip }, now);
+    const left = MAX_WRONG_TRIES - challenge.failedAttempts - 1;
+    throw new HttpError(422, 'code_invalid', left > 0 ? `Il codice non è corretto. Tentativi rimasti: ${left}.` : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.');
+  }
+  const challengeDocument = await repo.findDocumentPdf(db, challenge.documentId);
+  if (challengeDocument?.sha256 !== input.documentSha256) throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
+  return recordSignature(db, ctx.webUrl, {
+    instituteId: input.instituteId,
+    userId: input.userId,
+    method: 'online',
+    documentSha256: input.documentSha256,
+    at: now,
+    ip: input.ip,
+    before: async (tx) => {
+      if (!(await repo.useChallenge(tx, challenge.id, now))) throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
+    },
+  });
+}
+
+/**
+ * Demo data (seed): the current document and an online signature of the principal with its review
+ * item, for a demo institute already in `adesione_firmata`. The state is not changed. Idempotent.
+ */
+export async function seedDemoAdhesion(db: Db, instituteId: number, principalUserId: number, at: Date): Promise<void> {
+  if (await repo.hasSignature(db, instituteId)) return;
+  await withTransaction(db, async (tx) => {
+    const document = await ensureAdhesionDocument(tx, instituteId, principalUserId, at);
+    const data = await repo.findAdhesionData(tx, instituteId);
+    const principal = data?.principal;
+    const signatureId = await repo.insertSignature(tx, {
+      instituteId,
+      documentId: document.id,
+      method: 'online',
+      signerUserId: principalUserId,
+      signerName: principal ? `${principal.firstName} ${principal.lastName}` : 'Dirigente scolastico',
+      signerTaxCode: principal?.taxCode ?? null,
+      signedAt: at,
+      ip: '127.0.0.1',
+      documentSha256: document.sha256,
+      createdAt: at,
+    });
+    await submitForReview(tx, { type: 'adesioni', subjectId: instituteId, submissionId: signatureId, at });
+  });
+}

@@ -1,0 +1,534 @@
+import { createHash } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CurrentAdhesionSchema, SchoolHomeSchema, SignatureResultSchema, type CurrentAdhesion } from '@portale/shared/adhesions';
+import type { AdhesionState } from '@portale/shared/registry';
+import {
+  adhesionSignatures,
+  auditLog,
+  institutes,
+  outbox,
+  reviews,
+  roles,
+  schoolSites,
+  teacherProfiles,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
+import { DEMO_PASSWORD } from '../../db/seed.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { seedMessageTemplates } from '../messages/outbox.repository.ts';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { createTestCa, issueSignerCertificate, makeTestPdf, signCades, signPades, type TestCa } from '../../../test/support/signing-fixtures.ts';
+import { renderAdhesionDocument } from './adhesion-document.ts';
+import { DEFAULT_DOCUMENT_TEMPLATE } from './adhesion-document.ts';
+import { findAdhesionData } from './adhesions.repository.ts';
+import { seedDemoAdhesion } from './adhesion-signing.service.ts';
+import { SIGNED_UPLOAD_MAX_BYTES } from './signature-verification.ts';
+
+let t: TestApp;
+let ca: TestCa;
+let passwordHash: string;
+const db = () => t.database.db;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  await seedMessageTemplates(t.database.db);
+  passwordHash = await hashPassword(DEMO_PASSWORD);
+  ca = await createTestCa();
+}, 120_000);
+afterAll(() => t.close());
+
+let seq = 0;
+
+interface School {
+  instituteId: number;
+  ministryCode: string;
+  principalId: number;
+  principalEmail: string;
+  principalPhone: string;
+  principal: ApiClient;
+  firstContactId: number | null;
+  firstContact: ApiClient | null;
+  siteIds: number[];
+}
+
+async function createUser(role: string, extra: Partial<typeof users.$inferInsert> = {}) {
+  seq += 1;
+  const [user] = await db()
+    .insert(users)
+    .values({
+      email: `persona${seq}@scuola.test`,
+      passwordHash,
+      firstName: `Nome${seq}`,
+      lastName: `Cognome${seq}`,
+      phone: `+39333${String(seq).padStart(7, '0')}`,
+      emailVerifiedAt: t.clock.now(),
+      phoneVerifiedAt: t.clock.now(),
+      ...extra,
+    })
+    .returning();
+  const [r] = await db().select().from(roles).where(eq(roles.name, role));
+  await db().insert(userRoles).values({ userId: user!.id, roleId: r!.id });
+  return user!;
+}
+
+async function login(email: string) {
+  const client = new ApiClient(t, nextIp());
+  expect((await client.login(email)).statusCode, email).toBe(200);
+  return client;
+}
+
+/** A fresh institute of its own with a principal (and optionally a first contact), two plessi (one participating). */
+async function freshSchool(options: { state?: AdhesionState; taxCode?: string | null; firstContact?: boolean; phoneVerified?: boolean } = {}): Promise<School> {
+  seq += 1;
+  const ministryCode = `RMIC9${String(seq).padStart(3, '0')}0Z`;
+  const [institute] = await db()
+    .insert(institutes)
+    .values({
+      ministryCode,
+      name: `Istituto comprensivo «Città di prova ${seq}»`,
+      type: 'Istituto Comprensivo',
+      isStateSchool: true,
+      region: 'Lazio',
+      province: 'RM',
+      municipalityCode: 'H501',
+      municipalityName: 'Roma',
+      address: 'Via dei Test 1',
+      postalCode: '00100',
+      certifiedEmail: `${ministryCode.toLowerCase()}@pec.istruzione.it`,
+      adhesionState: options.state ?? 'iscritto',
+    })
+    .returning();
+  const principal = await createUser('school.principal', {
+    taxCode: options.taxCode === undefined ? 'RSSMRA80A01H501U' : options.taxCode,
+    ...(options.phoneVerified === false ? { phoneVerifiedAt: null } : {}),
+  });
+  const firstContact = options.firstContact ? await createUser('institute.first-contact') : null;
+  await db()
+    .update(institutes)
+    .set({ principalUserId: principal.id, firstContactUserId: firstContact?.id ?? null })
+    .where(eq(institutes.id, institute!.id));
+  const sites = await db()
+    .insert(schoolSites)
+    .values(
+      [true, false].map((participating, i) => ({
+        ministryCode: `${ministryCode.slice(0, 8)}${i}${i}`,
+        instituteId: institute!.id,
+        name: `Plesso ${i === 0 ? 'Garibaldi' : 'Mazzini'} ${seq}`,
+        schoolLevel: 'primaria' as const,
+        typeLabel: 'Scuola primaria',
+        municipalityCode: 'H501',
+        municipalityName: 'Roma',
+        province: 'RM',
+        region: 'Lazio',
+        participating,
+      })),
+    )
+    .returning({ id: schoolSites.id });
+  return {
+    instituteId: institute!.id,
+    ministryCode,
+    principalId: principal.id,
+    principalEmail: principal.email,
+    principalPhone: principal.phone!,
+    principal: await login(principal.email),
+    firstContactId: firstContact?.id ?? null,
+    firstContact: firstContact ? await login(firstContact.email) : null,
+    siteIds: sites.map((s) => s.id),
+  };
+}
+
+async function current(client: ApiClient): Promise<CurrentAdhesion> {
+  const res = await client.get('/api/adhesions/current');
+  expect(res.statusCode, res.body).toBe(200);
+  return CurrentAdhesionSchema.parse(res.json());
+}
+
+async function stateOf(instituteId: number) {
+  const [row] = await db().select({ state: institutes.adhesionState }).from(institutes).where(eq(institutes.id, instituteId));
+  return row!.state;
+}
+
+async function signatureCount(instituteId: number) {
+  const rows = await db().select({ id: adhesionSignatures.id }).from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, instituteId));
+  return rows.length;
+}
+
+async function pendingReviews(instituteId: number) {
+  return db()
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.type, 'adesioni'), eq(reviews.subjectId, instituteId), eq(reviews.state, 'in_attesa')));
+}
+
+/** The code of the newest signature SMS to a phone, read from the outbox. */
+async function smsCode(phone: string): Promise<string> {
+  const [row] = await db()
+    .select({ text: outbox.textBody })
+    .from(outbox)
+    .where(and(eq(outbox.recipient, phone), eq(outbox.templateKey, 'sms.firma-adesione')))
+    .orderBy(desc(outbox.id))
+    .limit(1);
+  return /\b(\d{6})\b/.exec(row!.text)![1]!;
+}
+
+async function askCode(school: School, sha?: string) {
+  const documentSha256 = sha ?? (await current(school.principal)).document!.sha256;
+  const res = await school.principal.post('/api/adhesions/current/signature-challenges', { documentSha256 });
+  return { res, documentSha256 };
+}
+
+async function download(client: ApiClient): Promise<Buffer> {
+  const res = await client.get('/api/adhesions/current/document.pdf');
+  expect(res.statusCode).toBe(200);
+  return res.rawPayload;
+}
+
+function upload(client: ApiClient, bytes: Uint8Array, filename: string, type = filename.endsWith('.p7m') ? 'application/pkcs7-mime' : 'application/pdf') {
+  return client.send('POST', `/api/adhesions/current/signatures/upload?filename=${encodeURIComponent(filename)}`, {
+    payload: Buffer.from(bytes),
+    headers: { 'content-type': type },
+  });
+}
+
+async function expectNothingChanged(school: School, state: AdhesionState = 'iscritto') {
+  expect(await stateOf(school.instituteId)).toBe(state);
+  expect(await signatureCount(school.instituteId)).toBe(0);
+  expect(await pendingReviews(school.instituteId)).toHaveLength(0);
+}
+
+describe('who may use the adhesion endpoints', () => {
+  it('guests get 401 on every endpoint', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/adhesions/current'],
+      ['POST', '/api/adhesions/current/document'],
+      ['GET', '/api/adhesions/current/document.pdf'],
+      ['POST', '/api/adhesions/current/signature-challenges'],
+      ['POST', '/api/adhesions/current/signatures/online'],
+      ['POST', '/api/adhesions/current/signatures/upload?filename=a.pdf'],
+      ['GET', '/api/adhesions/current/overview'],
+      ['GET', '/api/institutes/1/adhesion/document.pdf'],
+      ['GET', '/api/institutes/1/adhesion/signed-file'],
+    ] as const) {
+      const guest = new ApiClient(t, nextIp());
+      await guest.csrf();
+      const res = await guest.send(method, url);
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+
+  it('a principal who has not signed uses the adhesion page endpoints (its guards, not the portal conditions), not the portal ones', async () => {
+    const school = await freshSchool();
+    expect((await school.principal.get('/api/adhesions/current')).statusCode).toBe(200);
+    // The /portale home needs the signature (sign-principal-document), like the page.
+    expect((await school.principal.get('/api/adhesions/current/overview')).json()).toMatchObject({ statusCode: 403, code: 'principal_document_unsigned' });
+  });
+
+  it('a teacher or staff member has no institute of their own: 403 or 404', async () => {
+    const teacher = await login('insegnante@demo.test');
+    expect((await teacher.get('/api/adhesions/current')).statusCode).toBe(403);
+    const staff = await login('sylla@demo.test');
+    expect((await staff.get('/api/adhesions/current')).statusCode).toBe(404);
+    expect((await staff.post('/api/adhesions/current/signature-challenges', { documentSha256: 'a'.repeat(64) })).statusCode).toBe(403);
+  });
+});
+
+describe('the adhesion document', () => {
+  it('is generated deterministically: the same data give the same bytes and version', async () => {
+    const school = await freshSchool({ firstContact: true });
+    const first = await current(school.principal);
+    expect(first.document).toMatchObject({ version: 1 });
+    expect(first.document!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    t.clock.advance(60_000);
+    const again = await current(school.firstContact!);
+    expect(again.document).toEqual(first.document);
+    const prepared = CurrentAdhesionSchema.parse((await school.firstContact!.post('/api/adhesions/current/document')).json());
+    expect(prepared.document).toEqual(first.document);
+    const bytes = await download(school.principal);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(first.document!.sha256);
+    // Rendering twice from the same inputs gives identical bytes.
+    const data = (await findAdhesionData(db(), school.instituteId))!;
+    const at = new Date(first.document!.createdAt);
+    const [a, b] = await Promise.all([renderAdhesionDocument(DEFAULT_DOCUMENT_TEMPLATE, data, at), renderAdhesionDocument(DEFAULT_DOCUMENT_TEMPLATE, data, at)]);
+    expect(a.sha256).toBe(b.sha256);
+    expect(a.sha256).toBe(first.document!.sha256);
+  });
+
+  it('shows the institute data, the plessi, the people, and answers a PDF download with its ETag', async () => {
+    const school = await freshSchool({ firstContact: true });
+    const body = await current(school.firstContact!);
+    expect(body.viewerRole).toBe('first-contact');
+    expect(body.institute).toMatchObject({ ministryCode: school.ministryCode, municipalityName: 'Roma', province: 'RM', region: 'Lazio', adhesionState: 'iscritto' });
+    expect(body.institute.schoolSites).toHaveLength(1);
+    expect(body.canSign).toBe(false);
+    expect(body.canPrepare).toBe(true);
+    expect(body.nextStep.code).toBe('wait-principal');
+    const res = await school.firstContact!.get('/api/adhesions/current/document.pdf');
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="adesione-${school.ministryCode}-v1.pdf"`);
+    expect(res.headers.etag).toBe(`"${body.document!.sha256}"`);
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const cached = await school.firstContact!.get('/api/adhesions/current/document.pdf', { headers: { 'if-none-match': `"${body.document!.sha256}"` } });
+    expect(cached.statusCode).toBe(304);
+  });
+
+  it('gets a new version when the data change, and the old one stays', async () => {
+    const school = await freshSchool();
+    const before = (await current(school.principal)).document!;
+    t.clock.advance(3_600_000);
+    await db().update(institutes).set({ address: 'Piazza Nuova 2' }).where(eq(institutes.id, school.instituteId));
+    const after = (await current(school.principal)).document!;
+    expect(after.version).toBe(2);
+    expect(after.sha256).not.toBe(before.sha256);
+    // A plesso that joins changes it too.
+    await db().update(schoolSites).set({ participating: true }).where(eq(schoolSites.id, school.siteIds[1]!));
+    const third = CurrentAdhesionSchema.parse((await school.principal.post('/api/adhesions/current/document')).json());
+    expect(third.document!.version).toBe(3);
+    expect(third.institute.schoolSites).toHaveLength(2);
+  });
+
+  it('cannot be prepared once signed (409), and only owners download it', async () => {
+    const referente = await login('referente@demo.test');
+    const res = await referente.post('/api/adhesions/current/document');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/solo quando l’istituto è iscritto/);
+  });
+});
+
+describe('online signature', () => {
+  it('happy path: code by SMS, signature with sha/IP/time, state adesione_firmata, review pending, e-mails', async () => {
+    const school = await freshSchool({ firstContact: true });
+    const { res, documentSha256 } = await askCode(school);
+    expect(res.statusCode, res.body).toBe(201);
+    const challenge = res.json<{ challengeId: string; phoneMasked: string; expiresInSeconds: number }>();
+    expect(challenge.expiresInSeconds).toBe(600);
+    expect(challenge.phoneMasked).toMatch(/^\+39 •••/);
+    const code = await smsCode(school.principalPhone);
+    const signed = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId: challenge.challengeId, code, documentSha256 });
+    expect(signed.statusCode, signed.body).toBe(201);
+    const result = SignatureResultSchema.parse(signed.json());
+    expect(result.adhesionState).toBe('adesione_firmata');
+    expect(result.signature).toMatchObject({ method: 'online', documentSha256, documentVersion: 1, signedAt: t.clock.now().toISOString() });
+    expect(await stateOf(school.instituteId)).toBe('adesione_firmata');
+    const [row] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, school.instituteId));
+    expect(row).toMatchObject({ method: 'online', documentSha256, ip: school.principal.remoteAddress, signerUserId: school.principalId, signedFile: null });
+    const pending = await pendingReviews(school.instituteId);
+    expect(pending).toHaveLength(1);
+    expect(pending[0]!.submissionId).toBe(row!.id);
+    const mails = await db().select().from(outbox).where(sql`${outbox.templateKey} like 'email.adesione-firmata%'`);
+    expect(mails.filter((m) => m.recipient === school.principalEmail).map((m) => m.templateKey)).toEqual(['email.adesione-firmata']);
+    expect(mails.some((m) => m.templateKey === 'email.adesione-firmata-referente' && m.textBody.includes(school.ministryCode))).toBe(true);
+    const audit = await db().select().from(auditLog).where(and(eq(auditLog.action, 'adhesion.signed'), eq(auditLog.entityId, String(school.instituteId))));
+    expect(audit).toHaveLength(1);
+    // The page now shows the signature and the next step; signing twice is a 409.
+    const after = await current(school.principal);
+    expect(after.lastSignature).toMatchObject({ id: result.signature.id });
+    expect(after.nextStep.code).toBe('wait-review');
+    expect(after.canSign).toBe(false);
+    const again = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId: challenge.challengeId, code, documentSha256 });
+    expect(again.statusCode).toBe(409);
+    t.clock.advance(120_000);
+    expect((await askCode(school, documentSha256)).res.statusCode).toBe(409);
+    // The principal is let into /portale now and sees the school home.
+    const home = await school.principal.get('/api/adhesions/current/overview');
+    expect(home.statusCode, home.body).toBe(200);
+    expect(SchoolHomeSchema.parse(home.json()).institute.adhesionState).toBe('adesione_firmata');
+  });
+
+  it('a wrong code counts the attempts; after five the code is dead even if right', async () => {
+    const school = await freshSchool();
+    const { res, documentSha256 } = await askCode(school);
+    const { challengeId } = res.json<{ challengeId: string }>();
+    const code = await smsCode(school.principalPhone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i += 1) {
+      const r = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId, code: wrong, documentSha256 });
+      expect(r.statusCode).toBe(422);
+      expect(r.json().code).toBe('code_invalid');
+    }
+    const r = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId, code, documentSha256 });
+    expect(r.json()).toMatchObject({ statusCode: 422, code: 'code_exhausted' });
+    await expectNothingChanged(school);
+  });
+
+  it('an expired code, a code of another principal, a changed document and a bad body change nothing', async () => {
+    const school = await freshSchool();
+    const other = await freshSchool();
+    const { res, documentSha256 } = await askCode(school);
+    const { challengeId } = res.json<{ challengeId: string }>();
+    const code = await smsCode(school.principalPhone);
+    // Resend throttle: a new code only after a minute.
+    expect((await askCode(school, documentSha256)).res.statusCode).toBe(429);
+    // Another principal cannot use this challenge (it is not theirs): 404.
+    const otherSha = (await current(other.principal)).document!.sha256;
+    expect((await other.principal.post('/api/adhesions/current/signatures/online', { challengeId, code, documentSha256: otherSha })).statusCode).toBe(404);
+    // The sha must be the one of the current document.
+    const wrongSha = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId, code, documentSha256: 'b'.repeat(64) });
+    expect(wrongSha.json()).toMatchObject({ statusCode: 409, code: 'document_changed' });
+    expect((await school.principal.post('/api/adhesions/current/signature-challenges', { documentSha256: 'c'.repeat(64) })).statusCode).toBe(409);
+    const bad = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId, code: '12ab', documentSha256 });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.code).toBeDefined();
+    t.clock.advance(11 * 60_000);
+    const expired = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId, code, documentSha256 });
+    expect(expired.json()).toMatchObject({ statusCode: 422, code: 'code_expired' });
+    await expectNothingChanged(school);
+  });
+
+  it('the document changed after the code was sent: 409, sign the new one', async () => {
+    const school = await freshSchool();
+    const { res, documentSha256 } = await askCode(school);
+    const { challengeId } = res.json<{ challengeId: string }>();
+    const code = await smsCode(school.principalPhone);
+    t.clock.advance(60_000);
+    await db().update(institutes).set({ certifiedEmail: 'nuova@pec.istruzione.it' }).where(eq(institutes.id, school.instituteId));
+    const fresh = await current(school.principal);
+    expect(fresh.document!.sha256).not.toBe(documentSha256);
+    const r = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId, code, documentSha256: fresh.document!.sha256 });
+    expect(r.json()).toMatchObject({ statusCode: 409, code: 'document_changed' });
+    await expectNothingChanged(school);
+  });
+
+  it('the first contact can never sign (403), a principal without a verified phone is told why', async () => {
+    const school = await freshSchool({ firstContact: true, phoneVerified: false });
+    const sha = (await current(school.firstContact!)).document!.sha256;
+    expect((await school.firstContact!.post('/api/adhesions/current/signature-challenges', { documentSha256: sha })).statusCode).toBe(403);
+    expect((await school.firstContact!.post('/api/adhesions/current/signatures/online', { challengeId: crypto.randomUUID(), code: '123456', documentSha256: sha })).statusCode).toBe(403);
+    expect((await upload(school.firstContact!, await makeTestPdf(), 'a.pdf')).statusCode).toBe(403);
+    const view = await current(school.principal);
+    expect(view.signBlockers.online).toMatch(/cellulare verificato/);
+    const r = await school.principal.post('/api/adhesions/current/signature-challenges', { documentSha256: sha });
+    expect(r.json()).toMatchObject({ statusCode: 409, code: 'phone_unverified' });
+    await expectNothingChanged(school);
+  });
+
+  it('da_correggere: the reviewer note is shown and the principal signs again', async () => {
+    const school = await freshSchool({ state: 'da_correggere' });
+    await db().insert(reviews).values({ type: 'adesioni', subjectId: school.instituteId, state: 'da_correggere', submittedAt: t.clock.now(), decidedAt: t.clock.now(), note: 'Manca la PEC corretta.' });
+    const view = await current(school.principal);
+    expect(view.reviewNote).toMatchObject({ note: 'Manca la PEC corretta.' });
+    expect(view.nextStep.code).toBe('fix-and-sign');
+    t.clock.advance(120_000);
+    const { res, documentSha256 } = await askCode(school);
+    const code = await smsCode(school.principalPhone);
+    const r = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId: res.json().challengeId, code, documentSha256 });
+    expect(r.statusCode, r.body).toBe(201);
+    expect(await stateOf(school.instituteId)).toBe('adesione_firmata');
+  });
+});
+
+describe('upload of a digitally signed file', () => {
+  it('accepts a valid PAdES file and keeps it for staff', async () => {
+    const school = await freshSchool();
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const signedPdf = await signPades(await download(school.principal), signer);
+    const res = await upload(school.principal, signedPdf, 'adesione firmata.pdf');
+    expect(res.statusCode, res.body).toBe(201);
+    const result = SignatureResultSchema.parse(res.json());
+    expect(result.signature).toMatchObject({ method: 'pades', signerTaxCode: 'RSSMRA80A01H501U', signedFileName: 'adesione firmata.pdf' });
+    expect(await stateOf(school.instituteId)).toBe('adesione_firmata');
+    expect(await pendingReviews(school.instituteId)).toHaveLength(1);
+    const staff = await login('cromos@demo.test');
+    const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(Buffer.compare(file.rawPayload, Buffer.from(signedPdf))).toBe(0);
+    const doc = await staff.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`);
+    expect(doc.statusCode).toBe(200);
+    expect(doc.headers.etag).toBe(`"${result.signature.documentSha256}"`);
+  });
+
+  it('accepts a valid CAdES (.p7m) file', async () => {
+    const school = await freshSchool();
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const p7m = await signCades(await download(school.principal), signer);
+    const res = await upload(school.principal, p7m, 'adesione.pdf.p7m');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().signature.method).toBe('cades');
+    const staff = await login('sylla@demo.test');
+    const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
+    expect(file.headers['content-type']).toBe('application/pkcs7-mime');
+  });
+
+  it('each failure answers the verifier’s Italian message and changes nothing', async () => {
+    const school = await freshSchool();
+    const document = await download(school.principal);
+    const someoneElse = await issueSignerCertificate(ca, { name: 'Luigi Bianchi', taxCode: 'BNCLGU70B02F205X' });
+    const right = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const tampered = Buffer.from(await signPades(document, right));
+    tampered[200] = tampered[200]! ^ 0x01;
+    const cases: [string, Uint8Array, string, string][] = [
+      ['signer_mismatch', await signPades(document, someoneElse), 'a.pdf', 'La firma digitale non è del dirigente scolastico'],
+      ['document_mismatch', await signCades(await makeTestPdf('Un altro documento'), right), 'a.p7m', 'non corrisponde al documento di adesione'],
+      ['not_signed', document, 'a.pdf', 'non contiene una firma digitale'],
+      ['signature_invalid', tampered, 'a.pdf', 'non è valida'],
+      ['unsupported_format', new TextEncoder().encode('Questo non è un PDF'), 'a.pdf', 'formato supportato'],
+    ];
+    for (const [code, bytes, name, message] of cases) {
+      const res = await upload(school.principal, bytes, name, 'application/octet-stream');
+      expect(res.statusCode, `${code} ${res.body}`).toBe(422);
+      expect(res.json().code, code).toBe(code);
+      expect(res.json().message, code).toContain(message);
+    }
+    await expectNothingChanged(school);
+  });
+
+  it('refuses an oversized file (413), another content type (415), a missing file name and a principal without codice fiscale', async () => {
+    const school = await freshSchool({ taxCode: null });
+    const big = Buffer.alloc(SIGNED_UPLOAD_MAX_BYTES + 1, 0x25);
+    const res = await upload(school.principal, big, 'grande.pdf');
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toMatch(/dimensione massima di 15 MB/);
+    expect((await upload(school.principal, Buffer.from('x'), 'a.txt', 'text/plain')).statusCode).toBe(415);
+    const noName = await school.principal.send('POST', '/api/adhesions/current/signatures/upload', { payload: Buffer.from('%PDF-1.7'), headers: { 'content-type': 'application/pdf' } });
+    expect(noName.statusCode).toBe(422);
+    const noTaxCode = await upload(school.principal, await download(school.principal), 'a.pdf');
+    expect(noTaxCode.json()).toMatchObject({ statusCode: 422, code: 'tax_code_missing' });
+    expect((await current(school.principal)).signBlockers.upload).toMatch(/codice fiscale/);
+    await expectNothingChanged(school);
+  });
+});
+
+describe('staff downloads and the school home', () => {
+  it('staff download an institute’s document; a principal only their own; unknown institute 404', async () => {
+    const school = await freshSchool();
+    const other = await freshSchool({ state: 'adesione_firmata' });
+    await current(school.principal);
+    const staff = await login('superadmin@demo.test');
+    const res = await staff.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect((await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`)).statusCode).toBe(404);
+    expect((await staff.get('/api/institutes/987654321/adhesion/document.pdf')).statusCode).toBe(404);
+    expect((await other.principal.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`)).statusCode).toBe(403);
+  });
+
+  it('the home shows the institute, its plessi with teacher counts and the teachers', async () => {
+    const school = await freshSchool({ state: 'attivo', firstContact: true });
+    const teacher = await createUser('teacher', { firstName: 'Anna', lastName: 'Alberti' });
+    await db().insert(teacherProfiles).values({ userId: teacher.id, kind: 'insegnante', schoolSiteId: school.siteIds[0]! });
+    for (const client of [school.principal, school.firstContact!]) {
+      const res = await client.get('/api/adhesions/current/overview');
+      expect(res.statusCode, res.body).toBe(200);
+      const home = SchoolHomeSchema.parse(res.json());
+      expect(home.institute.ministryCode).toBe(school.ministryCode);
+      expect(home.nextStep.code).toBe('active');
+      expect(home.schoolSites[0]).toMatchObject({ participating: true, teacherCount: 1 });
+      expect(home.teachers).toMatchObject({ total: 1, items: [{ firstName: 'Anna', lastName: 'Alberti', reviewState: 'in_attesa' }] });
+    }
+  });
+
+  it('seedDemoAdhesion records a document, an online signature and its review item without changing the state', async () => {
+    const school = await freshSchool({ state: 'adesione_firmata' });
+    await seedDemoAdhesion(db(), school.instituteId, school.principalId, t.clock.now());
+    await seedDemoAdhesion(db(), school.instituteId, school.principalId, t.clock.now());
+    expect(await stateOf(school.instituteId)).toBe('adesione_firmata');
+    expect(await signatureCount(school.instituteId)).toBe(1);
+    expect(await pendingReviews(school.instituteId)).toHaveLength(1);
+    const view = await current(school.principal);
+    expect(view.lastSignature?.method).toBe('online');
+    expect(view.document?.sha256).toBe(view.lastSignature?.documentSha256);
+  });
+});

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint.ts';
+import { IdParamSchema } from '../validation/index.ts';
+import {
+  CurrentAdhesionSchema,
+  OnlineSignatureBodySchema,
+  SchoolHomeSchema,
+  SignatureChallengeBodySchema,
+  SignatureChallengeSchema,
+  SignatureResultSchema,
+  SignedUploadQuerySchema,
+} from './adhesion-signing.schemas.ts';
+
+/**
+ * The formal adhesion of the signed-in principal's or first contact's institute. These endpoints
+ * serve the page `adhesion` and apply its guards (not the portal's): a principal who has not signed
+ * yet uses them; `/current` is the caller's own institute (none: 404).
+ */
+const ADHESION_PAGE = 'adhesion';
+
+export const getCurrentAdhesion = defineEndpoint({
+  method: 'GET',
+  path: '/api/adhesions/current',
+  permission: 'read:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: "Adesione formale del proprio istituto: dati, stato, documento da firmare e prossimo passo",
+  response: CurrentAdhesionSchema,
+});
+
+export const prepareAdhesionDocument = defineEndpoint({
+  method: 'POST',
+  path: '/api/adhesions/current/document',
+  permission: 'update:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: "Prepara (o rigenera) il documento di adesione con i dati attuali dell'istituto",
+  response: CurrentAdhesionSchema,
+});
+
+export const downloadCurrentAdhesionDocument = defineEndpoint({
+  method: 'GET',
+  path: '/api/adhesions/current/document.pdf',
+  permission: 'read:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: 'Scarica il documento di adesione (PDF) nella versione attuale',
+  response: z.string(),
+  download: true,
+});
+
+export const createSignatureChallenge = defineEndpoint({
+  method: 'POST',
+  path: '/api/adhesions/current/signature-challenges',
+  permission: 'sign:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: 'Invia al dirigente scolastico il codice SMS che conferma la firma online del documento',
+  body: SignatureChallengeBodySchema,
+  response: SignatureChallengeSchema,
+  status: 201,
+});
+
+export const signAdhesionOnline = defineEndpoint({
+  method: 'POST',
+  path: '/api/adhesions/current/signatures/online',
+  permission: 'sign:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: 'Firma online il documento di adesione con il codice ricevuto via SMS',
+  body: OnlineSignatureBodySchema,
+  response: SignatureResultSchema,
+  status: 201,
+});
+
+/** The body is the signed file itself (application/pdf, application/pkcs7-mime or application/octet-stream). */
+export const uploadSignedAdhesion = defineEndpoint({
+  method: 'POST',
+  path: '/api/adhesions/current/signatures/upload',
+  permission: 'sign:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: 'Carica il documento di adesione firmato digitalmente (PAdES .pdf o CAdES .p7m); il corpo è il file',
+  query: SignedUploadQuerySchema,
+  response: SignatureResultSchema,
+  status: 201,
+});
+
+export const getSchoolHome = defineEndpoint({
+  method: 'GET',
+  path: '/api/adhesions/current/overview',
+  permission: 'read:adhesion',
+  tag: 'adhesions',
+  summary: "La pagina iniziale del dirigente e del referente: l'istituto, i plessi e gli insegnanti",
+  response: SchoolHomeSchema,
+});
+
+const InstituteParams = z.object({ instituteId: IdParamSchema });
+
+export const downloadInstituteAdhesionDocument = defineEndpoint({
+  method: 'GET',
+  path: '/api/institutes/:instituteId/adhesion/document.pdf',
+  permission: 'read:adhesion',
+  tag: 'adhesions',
+  summary: "Scarica il documento di adesione dell'istituto (quello firmato per ultimo, altrimenti l'ultima versione)",
+  params: InstituteParams,
+  response: z.string(),
+  download: true,
+});
+
+export const downloadInstituteSignedFile = defineEndpoint({
+  method: 'GET',
+  path: '/api/institutes/:instituteId/adhesion/signed-file',
+  permission: 'read:adhesion',
+  tag: 'adhesions',
+  summary: "Scarica il file firmato digitalmente caricato dal dirigente (PAdES o CAdES) per l'ultima firma",
+  params: InstituteParams,
+  response: z.string(),
+  download: true,
+});

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { ADHESION_STATES, SCHOOL_LEVELS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
+import { SIGNATURE_METHODS } from './adhesion.constants.ts';
+
+const isoDateTime = z.string();
+
+/** A SHA-256 in lowercase hex: what the principal saw and signs. */
+export const Sha256Schema = z
+  .string({ error: 'Manca l’impronta (SHA-256) del documento.' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{64}$/, 'L’impronta del documento non è valida: ricarica la pagina e riprova.');
+
+/** Who the signed-in user is for the institute: the principal signs, the first contact prepares. */
+export const ADHESION_VIEWER_ROLES = ['principal', 'first-contact'] as const;
+export type AdhesionViewerRole = (typeof ADHESION_VIEWER_ROLES)[number];
+
+/** What the institute's people should do next, by adhesion state and role. */
+export const ADHESION_NEXT_STEPS = ['enrol', 'sign', 'wait-principal', 'fix-and-sign', 'wait-principal-fix', 'wait-review', 'active', 'rejected', 'withdrawn'] as const;
+export type AdhesionNextStepCode = (typeof ADHESION_NEXT_STEPS)[number];
+
+export const AdhesionNextStepSchema = z.object({
+  code: z.enum(ADHESION_NEXT_STEPS),
+  message: z.string(),
+  /** Where to act, when there is a page for it. */
+  link: z.object({ to: z.string(), label: z.string() }).nullable(),
+});
+export type AdhesionNextStep = z.infer<typeof AdhesionNextStepSchema>;
+
+const AdhesionPersonSchema = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  taxCode: z.string().nullable(),
+});
+
+export const AdhesionSchoolSiteSchema = z.object({
+  id: z.number().int(),
+  ministryCode: z.string(),
+  name: z.string(),
+  schoolLevel: z.enum(SCHOOL_LEVELS),
+  municipalityName: z.string(),
+  province: z.string(),
+});
+
+/** The institute data that go into the adhesion document. */
+export const AdhesionInstituteSchema = z.object({
+  id: z.number().int(),
+  ministryCode: z.string(),
+  name: z.string(),
+  address: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  municipalityName: z.string(),
+  province: z.string(),
+  region: z.string(),
+  certifiedEmail: z.string().nullable(),
+  adhesionState: z.enum(ADHESION_STATES),
+  adhesionStateChangedAt: isoDateTime.nullable(),
+  principal: AdhesionPersonSchema.nullable(),
+  firstContact: AdhesionPersonSchema.nullable(),
+  /** The participating plessi, listed in the document. */
+  schoolSites: z.array(AdhesionSchoolSiteSchema),
+});
+export type AdhesionInstitute = z.infer<typeof AdhesionInstituteSchema>;
+
+export const AdhesionDocumentMetaSchema = z.object({
+  id: z.number().int(),
+  version: z.number().int(),
+  sha256: z.string(),
+  sizeBytes: z.number().int(),
+  templateVersion: z.number().int(),
+  createdAt: isoDateTime,
+});
+export type AdhesionDocumentMeta = z.infer<typeof AdhesionDocumentMetaSchema>;
+
+export const AdhesionSignatureSchema = z.object({
+  id: z.number().int(),
+  method: z.enum(SIGNATURE_METHODS),
+  signerName: z.string(),
+  signerTaxCode: z.string().nullable(),
+  signedAt: isoDateTime,
+  documentSha256: z.string(),
+  documentVersion: z.number().int(),
+  signedFileName: z.string().nullable(),
+  certificateSubject: z.string().nullable(),
+});
+export type AdhesionSignature = z.infer<typeof AdhesionSignatureSchema>;
+
+/** Why the principal cannot sign in one of the two ways (shown next to it). */
+export const AdhesionSignBlockersSchema = z.object({
+  online: z.string().nullable(),
+  upload: z.string().nullable(),
+});
+
+/** `GET /api/adhesions/current`: the adhesion of the institute of the signed-in principal or first contact. */
+export const CurrentAdhesionSchema = z.object({
+  viewerRole: z.enum(ADHESION_VIEWER_ROLES),
+  institute: AdhesionInstituteSchema,
+  /** The current version of the document (generated from the institute data while it may be signed). */
+  document: AdhesionDocumentMetaSchema.nullable(),
+  lastSignature: AdhesionSignatureSchema.nullable(),
+  nextStep: AdhesionNextStepSchema,
+  /** The reviewer's note when the staff asked for corrections. */
+  reviewNote: z.object({ note: z.string(), decidedAt: isoDateTime }).nullable(),
+  /** May the document be (re)generated now (state `iscritto` or `da_correggere`)? */
+  canPrepare: z.boolean(),
+  /** May this user sign now (the principal, in a state that accepts a signature, with a document)? */
+  canSign: z.boolean(),
+  signBlockers: AdhesionSignBlockersSchema,
+  /** The principal's phone as the SMS code reaches it (masked). */
+  phoneMasked: z.string().nullable(),
+  signedUploadMaxBytes: z.number().int(),
+});
+export type CurrentAdhesion = z.infer<typeof CurrentAdhesionSchema>;
+
+export const SignatureChallengeBodySchema = z
+  .object({ documentSha256: Sha256Schema })
+  .strict();
+
+export const SignatureChallengeSchema = z.object({
+  challengeId: z.string(),
+  phoneMasked: z.string(),
+  expiresInSeconds: z.number().int(),
+  resendAfterSeconds: z.number().int(),
+});
+export type SignatureChallenge = z.infer<typeof SignatureChallengeSchema>;
+
+export const OnlineSignatureBodySchema = z
+  .object({
+    challengeId: z.uuid('Il codice non è più valido: chiedine uno nuovo.'),
+    code: z
+      .string({ error: 'Inserisci il codice ricevuto via SMS.' })
+      .trim()
+      .regex(/^\d{6}$/, 'Il codice è formato da 6 cifre.'),
+    documentSha256: Sha256Schema,
+  })
+  .strict();
+export type OnlineSignatureBody = z.input<typeof OnlineSignatureBodySchema>;
+
+export const SignedUploadQuerySchema = z
+  .object({
+    filename: z
+      .string({ error: 'Manca il nome del file.' })
+      .trim()
+      .min(1, 'Manca il nome del file.')
+      .max(200, 'Il nome del file può contenere al massimo 200 caratteri.'),
+  })
+  .strict();
+
+/** A recorded signature: the institute is now `adesione_firmata` and waits for the staff review. */
+export const SignatureResultSchema = z.object({
+  signature: AdhesionSignatureSchema,
+  adhesionState: z.enum(ADHESION_STATES),
+});
+export type SignatureResult = z.infer<typeof SignatureResultSchema>;
+
+/** `/portale` home of a principal or first contact: their institute, its plessi and teachers. */
+export const SchoolHomeSchema = z.object({
+  viewerRole: z.enum(ADHESION_VIEWER_ROLES),
+  institute: z.object({
+    id: z.number().int(),
+    ministryCode: z.string(),
+    name: z.string(),
+    municipalityName: z.string(),
+    province: z.string(),
+    adhesionState: z.enum(ADHESION_STATES),
+    adhesionStateChangedAt: isoDateTime.nullable(),
+  }),
+  nextStep: AdhesionNextStepSchema,
+  schoolSites: z.array(
+    AdhesionSchoolSiteSchema.extend({ participating: z.boolean(), teacherCount: z.number().int() }),
+  ),
+  teachers: z.object({
+    total: z.number().int(),
+    /** The first ones by name (at most 10). */
+    items: z.array(
+      z.object({
+        id: z.number().int(),
+        firstName: z.string(),
+        lastName: z.string(),
+        kind: z.string(),
+        reviewState: z.enum(TEACHER_REVIEW_STATES),
+        schoolSiteName: z.string(),
+      }),
+    ),
+  }),
+});
+export type SchoolHome = z.infer<typeof SchoolHomeSchema>;
