@@ -125,6 +125,8 @@ export const outbox = pgTable(
     subject: text('subject'),
     htmlBody: text('html_body'),
     textBody: text('text_body').notNull(),
+    /** Files sent with an e-mail (a booking's `.ics`): name, content type, base64 content. */
+    attachments: jsonb('attachments').$type<{ name: string; contentType: string; base64: string }[]>(),
     status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull(),

@@ -4,3 +4,4 @@ export * from './schools.ts';
 export * from './accounts.ts';
 export * from './public.ts';
 export * from './onboarding.ts';
+export * from './bookings.ts';
