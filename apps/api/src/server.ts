@@ -15,11 +15,14 @@ const printRegistryProgress = (loaded: number, total: number) =>
       : `Anagrafe nazionale: ${formatCount(loaded)} / ${formatCount(total)} righe caricate`,
   );
 
-function printDemoAccounts(log: (line: string) => void) {
+function printDemoAccounts(log: (line: string) => void, outbox: { smsDir: string; mailDir: string | null }) {
   log('');
   log(`Account dimostrativi (password per tutti: ${DEMO_PASSWORD})`);
   for (const account of DEMO_ACCOUNTS) log(`  ${account.email.padEnd(34)} ${account.description}`);
   log(`Staff (super-admin, sylla, cromos): secondo fattore TOTP con il segreto ${DEMO_TOTP_SECRET}`);
+  // The codes of the SMS (phone checks, the online signature of the adhesion) are read from these files.
+  log(`SMS inviati (codici di verifica e di firma): un file .txt per messaggio in ${outbox.smsDir}`);
+  if (outbox.mailDir) log(`E-mail inviate: un file .eml per messaggio in ${outbox.mailDir}`);
   log('');
 }
 
@@ -83,7 +86,7 @@ async function main() {
   await app.listen({ host: env.HOST, port: env.PORT });
   worker.start();
   app.log.info({ mail: env.SMTP_URL ? 'smtp' : env.MAIL_DIR, sms: env.SMS_DIR }, 'outbox worker started');
-  if (env.seedDemo) printDemoAccounts((line) => console.log(line));
+  if (env.seedDemo) printDemoAccounts((line) => console.log(line), { smsDir: env.SMS_DIR, mailDir: env.SMTP_URL ? null : env.MAIL_DIR });
 }
 
 void main();
