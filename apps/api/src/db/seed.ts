@@ -4,12 +4,17 @@ import { DEV_APP_SECRET } from '../env.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { sealSecret } from '../lib/secret-box.ts';
 import { seedMessageTemplates } from '../modules/messages/outbox.repository.ts';
+import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.ts';
+import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import type { Db } from './client.ts';
+import { seedDemoOnboarding } from './demo-onboarding.ts';
 import { seedRegistry, type RegistryProgress } from './registry.ts';
+import { withTransaction } from './transaction.ts';
 import { institutes, mfaFactors, permissions, roles, userPermissions, userRoles, users } from './schema/index.ts';
 
 export const DEMO_PASSWORD = 'Portale.Demo.2026';
+const DAY_MS = 86_400_000;
 /** TOTP secret enrolled for the demo staff accounts, printed on start so people can compute codes. */
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const DEMO_MFA_ROLES: readonly Role[] = ['super-admin', 'sylla', 'cromos'];
@@ -80,6 +85,7 @@ export async function seedDemoAccounts(db: Db, appSecret: string = DEV_APP_SECRE
     .where(eq(institutes.isStateSchool, true))
     .orderBy(asc(institutes.ministryCode))
     .limit(2);
+  const slots = new Map<number, { state: 'iscritto' | 'adesione_firmata'; principalUserId: number | undefined }>();
   for (const account of DEMO_ACCOUNTS) {
     const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${account.email}`);
     const userId =
@@ -118,10 +124,18 @@ export async function seedDemoAccounts(db: Db, appSecret: string = DEV_APP_SECRE
     if (account.institute && target && !existing) {
       const link =
         account.institute.as === 'principal' ? { principalUserId: userId } : { firstContactUserId: userId };
-      await db
-        .update(institutes)
-        .set({ ...link, adhesionState: account.institute.adhesionState, adhesionStateChangedAt: now })
-        .where(and(eq(institutes.id, target.id)));
+      await db.update(institutes).set(link).where(and(eq(institutes.id, target.id)));
+      slots.set(target.id, { state: account.institute.adhesionState, principalUserId: account.institute.as === 'principal' ? userId : slots.get(target.id)?.principalUserId });
+    }
+  }
+  // The demo institutes walk the state machine like real ones (dated transitions), and a signed
+  // adhesion has its document, its signature and its item in the review queue.
+  for (const [instituteId, { state, principalUserId }] of slots) {
+    const path = state === 'adesione_firmata' ? (['iscritto', 'adesione_firmata'] as const) : (['iscritto'] as const);
+    for (const [step, to] of path.entries()) {
+      const at = new Date(now.getTime() - (path.length - step) * 3 * DAY_MS);
+      await withTransaction(db, (tx) => transitionAdhesion(tx, { instituteId, to, actorUserId: null, at }));
+      if (to === 'adesione_firmata' && principalUserId) await seedDemoAdhesion(db, instituteId, principalUserId, at);
     }
   }
 }
@@ -141,6 +155,9 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
   await seedMessageTemplates(db);
   await seedPublicContent(db);
   const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry, options.onRegistryProgress);
-  if (options.demo) await seedDemoAccounts(db, options.appSecret);
+  if (options.demo) {
+    await seedDemoAccounts(db, options.appSecret);
+    await seedDemoOnboarding(db);
+  }
   return { institutesAdded };
 }
