@@ -1,0 +1,99 @@
+import { lazy, Suspense, useMemo } from 'react';
+import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { decodeMapSchoolSites, getMapSchoolSites, MAP_FILTER_KEYS, type MapSchoolSites } from '@portale/shared/map';
+import { getPage } from '@portale/shared/pages';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ApiError, callApi } from '../../lib/api-client.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { pickQuery } from '../../lib/list-loader.ts';
+import { MapFilters } from './map-filters.tsx';
+import { MapLegend } from './map-legend.tsx';
+import { SiteCountsTable } from './site-counts-table.tsx';
+import './map.css';
+
+// MapLibre (WebGL, ~250 KB gzip) arrives only with this page, after its data: never on other pages.
+const SchoolMap = lazy(() => import('./school-map.tsx'));
+
+interface MapData {
+  query: Record<string, string>;
+  data: MapSchoolSites | null;
+  problem: { message: string; errors: Record<string, string> } | null;
+}
+
+export async function pageData({ request }: LoaderFunctionArgs): Promise<MapData> {
+  const query = pickQuery(new URL(request.url).searchParams, MAP_FILTER_KEYS);
+  // The map's code starts downloading with the data.
+  void import('./school-map.tsx');
+  try {
+    const data = await callApi(getMapSchoolSites, { query } as never, { signal: request.signal });
+    return { query, data, problem: null };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
+      const errors: Record<string, string> = {};
+      for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
+      return { query, data: null, problem: { message: error.message, errors } };
+    }
+    throw error;
+  }
+}
+
+/** Staff: every plesso of the registry on a map of Italy, with its accessible twin (a table of counts). */
+export function Component() {
+  const { query, data, problem } = useLoaderData<MapData>();
+  const page = getPage('portal.map');
+  const sites = useMemo(() => (data ? decodeMapSchoolSites(data) : []), [data]);
+  const filtered = Object.keys(query).length > 0;
+  return (
+    <>
+      <PageHeader title={page.title} description={page.description} />
+      <MapFilters query={query} errors={problem?.errors ?? {}} />
+      {problem && (
+        <div className="alert alert-danger" role="alert" data-testid="map-problem">
+          {problem.message} Correggi i filtri evidenziati.
+        </div>
+      )}
+      {data && (
+        <>
+          <p role="status" className="fw-semibold" data-testid="map-total">
+            {sites.length === 1 ? '1 plesso' : `${formatNumber(sites.length)} plessi`}
+            {filtered ? ' corrispondono ai filtri.' : " dell'anagrafe nazionale."}
+          </p>
+          {sites.length === 0 ? (
+            <div className="alert alert-info" data-testid="map-empty">
+              <p className="mb-2">Nessun plesso corrisponde ai filtri scelti: la mappa non ha nulla da mostrare.</p>
+              <Link to="?">Mostra tutti i plessi</Link>
+            </div>
+          ) : (
+            <>
+              <a className="visually-hidden-focusable" href="#tabella-plessi">
+                Salta la mappa e vai alla tabella dei conteggi
+              </a>
+              <div className="row g-3 mb-4">
+                <div className="col-12 col-lg-9">
+                  <section aria-label="Mappa dei plessi" aria-describedby="map-help">
+                    <p id="map-help" className="small mb-2">
+                      Trascina o usa le frecce per spostarti, i tasti + e − o i pulsanti per ingrandire; seleziona un gruppo per aprirlo e un
+                      plesso per vederne i dati. La tabella sotto la mappa riporta gli stessi plessi.
+                    </p>
+                    <Suspense fallback={<div className="school-map-loading p-4 border">Caricamento della mappa…</div>}>
+                      <SchoolMap sites={sites} />
+                    </Suspense>
+                  </section>
+                </div>
+                <div className="col-12 col-lg-3">
+                  <MapLegend />
+                </div>
+              </div>
+              <section id="tabella-plessi" aria-labelledby="tabella-plessi-titolo" tabIndex={-1}>
+                <h2 id="tabella-plessi-titolo" className="h4">
+                  Plessi per regione e provincia
+                </h2>
+                <SiteCountsTable sites={sites} query={query} />
+              </section>
+            </>
+          )}
+        </>
+      )}
+    </>
+  );
+}
