@@ -1,0 +1,172 @@
+import { useState, type ReactNode } from 'react';
+import { SIGNATURE_METHOD_LABELS } from '@portale/shared/adhesions';
+import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
+import { REVIEW_STATE_LABELS, type ReviewDetail, type ReviewHistoryEntry } from '@portale/shared/reviews';
+import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
+import { downloadFile } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { adhesionDownload, REVIEW_STATE_BADGES } from './review-labels.ts';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="col-sm-4">{label}</dt>
+      <dd className="col-sm-8">{children}</dd>
+    </>
+  );
+}
+
+const missing = (text = 'non indicato') => <span className="text-muted">{text}</span>;
+const yesNo = (value: boolean) => (value ? 'sì' : <span className="text-muted">no</span>);
+
+export function StateBadge({ state }: { state: ReviewDetail['state'] }) {
+  return <span className={`badge ${REVIEW_STATE_BADGES[state]}`}>{REVIEW_STATE_LABELS[state]}</span>;
+}
+
+type TeacherContent = Extract<ReviewDetail['content'], { type: 'insegnanti' }>;
+type AdhesionContent = Extract<ReviewDetail['content'], { type: 'adesioni' }>;
+
+function TeacherFacts({ content }: { content: TeacherContent }) {
+  const t = content.teacher;
+  const site = t.schoolSite;
+  return (
+    <dl className="row mb-0" data-testid="review-teacher">
+      <Fact label="Nome e cognome">
+        {t.firstName} {t.lastName}
+      </Fact>
+      <Fact label="Tipo">{TEACHER_KIND_LABELS[t.kind]}</Fact>
+      <Fact label="E-mail">
+        <a href={`mailto:${t.email}`}>{t.email}</a> (verificata: {yesNo(t.emailVerified)})
+      </Fact>
+      <Fact label="Cellulare">
+        {t.phone ?? missing()} (verificato: {yesNo(t.phoneVerified)})
+      </Fact>
+      <Fact label="Codice fiscale">{t.taxCode ?? missing()}</Fact>
+      <Fact label="Plesso">
+        {site ? (
+          <>
+            {site.name} ({site.ministryCode}), {site.municipalityName} ({site.province})
+            {site.instituteName && <span className="d-block small">Istituto: {site.instituteName}</span>}
+          </>
+        ) : (
+          missing('non scelto')
+        )}
+      </Fact>
+      <Fact label="Materie">{t.subjects.length ? t.subjects.join(', ') : missing('nessuna')}</Fact>
+      <Fact label="Registrazione">{formatDateTime(t.registeredAt)}</Fact>
+    </dl>
+  );
+}
+
+/** Opens one of the adhesion's documents (the API streams it; the browser saves it). */
+function DownloadButton({ label, kind, instituteId }: { label: string; kind: 'document' | 'signedFile'; instituteId: number }) {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const start = async () => {
+    setState({ busy: true, error: null });
+    try {
+      await downloadFile(adhesionDownload(kind, instituteId), {} as never);
+      setState({ busy: false, error: null });
+    } catch (error) {
+      setState({ busy: false, error: error instanceof Error ? error.message : 'Download non riuscito.' });
+    }
+  };
+  return (
+    <span className="d-inline-block me-2 mb-2">
+      <button type="button" className="btn btn-outline-primary btn-sm" onClick={() => void start()} disabled={state.busy}>
+        {state.busy ? 'Download in corso…' : label}
+      </button>
+      {state.error && (
+        <span className="d-block text-danger small" role="alert">
+          {state.error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function AdhesionFacts({ content }: { content: AdhesionContent }) {
+  const i = content.institute;
+  const s = content.signature;
+  return (
+    <div data-testid="review-adhesion">
+      <dl className="row">
+        <Fact label="Istituto">{i.name}</Fact>
+        <Fact label="Codice meccanografico">{i.ministryCode}</Fact>
+        <Fact label="Comune">
+          {i.municipalityName} ({i.province}), {i.region}
+        </Fact>
+        <Fact label="Stato dell’adesione">{ADHESION_STATE_LABELS[i.adhesionState]}</Fact>
+        <Fact label="Dirigente scolastico">{i.principal ?? missing()}</Fact>
+        <Fact label="Referente d’istituto">{i.firstContact ?? missing()}</Fact>
+      </dl>
+      <h3 className="h6">Firma</h3>
+      {s ? (
+        <dl className="row">
+          <Fact label="Modalità">{SIGNATURE_METHOD_LABELS[s.method]}</Fact>
+          <Fact label="Firmatario">{s.signerName}</Fact>
+          <Fact label="Codice fiscale">{s.signerTaxCode ?? missing()}</Fact>
+          <Fact label="Firmato il">{formatDateTime(s.signedAt)}</Fact>
+          <Fact label="Impronta SHA-256 del documento">
+            <code className="text-break">{s.documentSha256}</code>
+          </Fact>
+          {s.signedFileName && <Fact label="File firmato">{s.signedFileName}</Fact>}
+          {s.certificateSubject && <Fact label="Certificato">{s.certificateSubject}</Fact>}
+        </dl>
+      ) : (
+        <p className="text-muted">Firma non disponibile: l’elemento è entrato in coda senza i dati della firma.</p>
+      )}
+      <div>
+        <DownloadButton label="Scarica il documento di adesione (PDF)" kind="document" instituteId={i.id} />
+        {s && s.method !== 'online' && <DownloadButton label="Scarica il file firmato" kind="signedFile" instituteId={i.id} />}
+      </div>
+    </div>
+  );
+}
+
+/** Every submission of the same subject, newest first: who decided what, when, with which note. */
+export function ReviewHistory({ history }: { history: ReviewHistoryEntry[] }) {
+  return (
+    <section aria-labelledby="storico-title" className="mb-4">
+      <h2 id="storico-title" className="h5">
+        Storico delle decisioni
+      </h2>
+      <ol className="list-unstyled mb-0" data-testid="review-history">
+        {history.map((h) => (
+          <li key={h.id} className="border-start border-3 ps-3 mb-3">
+            <StateBadge state={h.state} /> <span className="small">inviato il {formatDateTime(h.submittedAt)}</span>
+            {h.decidedAt && (
+              <span className="d-block small">
+                deciso il {formatDateTime(h.decidedAt)}
+                {h.decidedBy ? ` da ${h.decidedBy}` : ''}
+              </span>
+            )}
+            {h.note && <p className="mb-0 mt-1" style={{ whiteSpace: 'pre-line' }}>Nota: {h.note}</p>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The item under review: what was submitted (by type) and where it stands. */
+export function ReviewItem({ item }: { item: ReviewDetail }) {
+  return (
+    <section aria-labelledby="elemento-title" className="mb-4" data-testid="review-item" data-item-id={item.id}>
+      <h2 id="elemento-title" className="h4">
+        {item.title}
+      </h2>
+      <p>
+        <StateBadge state={item.state} /> <span className="small">Inviato il {formatDateTime(item.submittedAt)}</span>
+        {item.decidedAt && (
+          <span className="small">
+            {' '}
+            · deciso il {formatDateTime(item.decidedAt)}
+            {item.decidedBy ? ` da ${item.decidedBy}` : ''}
+          </span>
+        )}
+      </p>
+      {item.content.type === 'insegnanti' && <TeacherFacts content={item.content} />}
+      {item.content.type === 'adesioni' && <AdhesionFacts content={item.content} />}
+    </section>
+  );
+}
