@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as accounts from '@portale/shared/accounts';
 import * as accountsPassword from '@portale/shared/accounts/password';
 import * as adhesions from '@portale/shared/adhesions';
+import * as bookings from '@portale/shared/bookings';
 import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
@@ -30,7 +31,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, adhesions, enrolment, reviews];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, adhesions, enrolment, reviews, bookings];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -44,6 +45,7 @@ const ALSO_NEEDS: Record<string, PermissionCheck> = { '/api/audit': 'read:user' 
 const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/users': 422,
   'POST /api/adhesions/reminders': 422,
+  'POST /api/booking-slots': 422,
   // The reason is checked before the record is looked up.
   'POST /api/institutes/:instituteId/adhesion/withdrawal': 422,
 };

@@ -4,7 +4,7 @@ import type { Permission as DirectPermission, Role } from './roles.ts';
  * Permissions on resources, shaped `action:entity:own|any` (architecture §4, epic-stack). A role or a
  * direct permission grants a list of them; `can()` is the one question both sides ask.
  */
-export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review'] as const;
+export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review', 'booking', 'document'] as const;
 export type Entity = (typeof ENTITIES)[number];
 /** `sign`: the principal's formal signature; `decide`: a reviewer's decision on a review item. */
 export const ACTIONS = ['read', 'update', 'export', 'create', 'manage', 'sign', 'decide'] as const;
@@ -30,6 +30,14 @@ const REGISTRY_STAFF: readonly Grant[] = [
   'manage:adhesion:any',
   'read:review:any',
   'decide:review:any',
+  // Public participation (issue 12): booking slots and their bookings, the published documents.
+  'read:booking:any',
+  'create:booking:any',
+  'update:booking:any',
+  'export:booking:any',
+  'read:document:any',
+  'create:document:any',
+  'update:document:any',
 ];
 const USER_ADMIN: readonly Grant[] = ['read:user:any', 'export:user:any', 'create:user:any', 'update:user:any', 'manage:user:any'];
 

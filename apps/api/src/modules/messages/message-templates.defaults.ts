@@ -1,4 +1,5 @@
 import { ADHESIONS_TEMPLATES } from './message-templates.adhesions.ts';
+import { BOOKINGS_TEMPLATES } from './message-templates.bookings.ts';
 import { ENROLMENT_TEMPLATES } from './message-templates.enrolment.ts';
 import { PUBLIC_TEMPLATES } from './message-templates.public.ts';
 import { REVIEWS_TEMPLATES } from './message-templates.reviews.ts';
@@ -81,4 +82,5 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
   ...ENROLMENT_TEMPLATES,
   ...ADHESIONS_TEMPLATES,
   ...REVIEWS_TEMPLATES,
+  ...BOOKINGS_TEMPLATES,
 ];

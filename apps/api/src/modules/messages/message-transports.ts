@@ -9,6 +9,7 @@ export interface OutgoingMessage {
   subject: string | null;
   htmlBody: string | null;
   textBody: string;
+  attachments?: { name: string; contentType: string; base64: string }[] | null;
 }
 
 /** Delivers one message; resolves to a delivery reference (message id or file path), rejects on failure. */
@@ -32,6 +33,9 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; m
     subject: message.subject ?? '',
     text: message.textBody,
     ...(message.htmlBody ? { html: message.htmlBody } : {}),
+    ...(message.attachments?.length
+      ? { attachments: message.attachments.map((a) => ({ filename: a.name, contentType: a.contentType, content: a.base64, encoding: 'base64' })) }
+      : {}),
     headers: { 'X-Outbox-Id': String(message.id), 'X-Template': message.templateKey },
   });
   if (options.smtpUrl) {

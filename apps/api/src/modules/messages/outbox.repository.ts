@@ -9,6 +9,8 @@ export interface MessageRequest {
   recipient: string;
   data: TemplateData;
   now: Date;
+  /** Files sent with an e-mail (a booking's `.ics`), stored base64 in the outbox row. */
+  attachments?: { name: string; contentType: string; base64: string }[];
 }
 
 /** Inserts version 1 of each default template when the key has none yet; safe on every start. */
@@ -47,6 +49,7 @@ export async function enqueueMessage(db: Db, request: MessageRequest): Promise<n
       subject,
       htmlBody,
       textBody: isEmail ? wrapText(text) : text,
+      attachments: isEmail && request.attachments?.length ? request.attachments : null,
       nextAttemptAt: request.now,
       createdAt: request.now,
     })
