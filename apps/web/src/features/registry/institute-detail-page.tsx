@@ -5,6 +5,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
 } from 'react-router';
+import { withdrawAdhesion } from '@portale/shared/adhesions';
 import { can } from '@portale/shared/auth';
 import { href } from '@portale/shared/pages';
 import {
@@ -18,6 +19,7 @@ import { AuditLog } from '../../components/audit-log.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
+import { orFailure, text } from '../../lib/form-data.ts';
 import { loadAudit } from '../../lib/load-audit.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
@@ -28,6 +30,7 @@ import { InstitutePeople } from './institute-people.tsx';
 import { AUDIT_ACTION_LABELS, FIELD_LABELS } from './registry-labels.ts';
 import { changedFields, saveChanges, type EditResult } from './registry-edit.ts';
 import { Fact, Section } from './section.tsx';
+import { WithdrawalForm, WITHDRAW_INTENT } from './withdrawal-form.tsx';
 
 /** Who owns an institute for `:own` grants: its principal and first contact. */
 export function ownersOf(institute: Pick<InstituteDetail, 'principal' | 'firstContact'>) {
@@ -44,9 +47,15 @@ export async function pageData({ params, request }: LoaderFunctionArgs) {
   return { institute, audit };
 }
 
-export async function action({ request, params }: ActionFunctionArgs): Promise<EditResult> {
+export async function action({ request, params }: ActionFunctionArgs): Promise<EditResult & { intent?: string }> {
   const instituteId = Number(params.instituteId);
-  const changes = changedFields(await request.formData(), INSTITUTE_EDIT_FIELDS);
+  const form = await request.formData();
+  if (text(form, 'intent') === WITHDRAW_INTENT) {
+    const outcome = await orFailure(() => callApi(withdrawAdhesion, { params: { instituteId }, body: { reason: text(form, 'reason') } }));
+    if ('adhesionState' in outcome) return { intent: WITHDRAW_INTENT, ok: true, message: 'Adesione ritirata. Il dirigente e il referente sono stati avvisati.' };
+    return { intent: WITHDRAW_INTENT, ...outcome };
+  }
+  const changes = changedFields(form, INSTITUTE_EDIT_FIELDS);
   return saveChanges(InstituteUpdateSchema, changes, (body) =>
     callApi(updateInstitute, { params: { instituteId }, body }),
   );
@@ -70,7 +79,8 @@ function Optional({ value, kind }: { value: string | null; kind?: 'email' | 'url
 /** Staff: one institute with its data, plessi, people, adhesion history, audit and (if allowed) the edit form. */
 export function Component() {
   const { institute, audit } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
-  const result = useActionData<EditResult>();
+  const result = useActionData<EditResult & { intent?: string }>();
+  const editResult = result?.intent === WITHDRAW_INTENT ? undefined : result;
   const { user } = useSession();
   const canEdit = can(user, 'update:institute', ownersOf(institute));
   const i = institute;
@@ -120,8 +130,8 @@ export function Component() {
 
       {canEdit && (
         <Section id="modifica" title="Correggi i recapiti">
-          <FormMessage tone={result?.tone ?? 'danger'} message={result?.message} />
-          <InstituteEditForm key={i.updatedAt} institute={i} errors={result?.errors ?? {}} />
+          <FormMessage tone={editResult?.tone ?? 'danger'} message={editResult?.message} />
+          <InstituteEditForm key={i.updatedAt} institute={i} errors={editResult?.errors ?? {}} />
         </Section>
       )}
 
@@ -172,6 +182,8 @@ export function Component() {
           {i.adhesionStateChangedAt && <> dal {formatDate(i.adhesionStateChangedAt)}</>}.
         </p>
         <AdhesionHistory transitions={i.adhesionHistory} />
+        {i.adhesionState === 'attivo' && can(user, 'manage:adhesion', { ownerUserIds: [i.principal?.id] }) && <WithdrawalForm result={result} />}
+        {result?.intent === WITHDRAW_INTENT && result.ok && <FormMessage message={result.message} tone="success" />}
       </Section>
 
       {audit && (

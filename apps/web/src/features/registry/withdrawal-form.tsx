@@ -1,0 +1,50 @@
+import { useId } from 'react';
+import { Form, useNavigation } from 'react-router';
+import { FormMessage } from '../../components/form-field.tsx';
+import type { FormResult } from '../../lib/form-data.ts';
+
+export const WITHDRAW_INTENT = 'withdraw';
+
+/** Withdrawal of an active institute's adhesion (product §5): a reason is required and kept in the history. */
+export function WithdrawalForm({ result }: { result: (FormResult & { intent?: string }) | undefined }) {
+  const id = useId();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === WITHDRAW_INTENT;
+  const mine = result?.intent === WITHDRAW_INTENT ? result : undefined;
+  const error = mine?.errors?.reason;
+  return (
+    <Form method="post" preventScrollReset className="border rounded p-3 mt-3" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="h5">
+        Ritira l’adesione
+      </h3>
+      <p>
+        L’istituto esce dal programma: il dirigente e il referente ricevono un’e-mail con il motivo, che resta nello storico. L’operazione non
+        si può annullare dal portale.
+      </p>
+      {mine?.message && <FormMessage message={mine.message} tone={mine.ok ? 'success' : 'danger'} />}
+      <input type="hidden" name="intent" value={WITHDRAW_INTENT} />
+      <div className="form-group">
+        <label htmlFor={`${id}-reason`} className="active">
+          Motivo del ritiro (obbligatorio)
+        </label>
+        <textarea
+          id={`${id}-reason`}
+          name="reason"
+          className="form-control"
+          rows={3}
+          maxLength={2000}
+          required
+          {...(error ? { 'aria-invalid': true, 'aria-describedby': `${id}-reason-error` } : {})}
+        />
+        {error && (
+          <p id={`${id}-reason-error`} className="text-danger small mt-1 mb-0">
+            {error}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn btn-outline-danger" disabled={busy}>
+        Ritira l’adesione dell’istituto
+      </button>
+    </Form>
+  );
+}
