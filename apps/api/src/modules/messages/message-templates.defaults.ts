@@ -1,3 +1,4 @@
+import { ADHESION_PANEL_TEMPLATES } from './message-templates.adhesion-panel.ts';
 import { ADHESIONS_TEMPLATES } from './message-templates.adhesions.ts';
 import { BOOKINGS_TEMPLATES } from './message-templates.bookings.ts';
 import { ENROLMENT_TEMPLATES } from './message-templates.enrolment.ts';
@@ -81,6 +82,7 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
   ...PUBLIC_TEMPLATES,
   ...ENROLMENT_TEMPLATES,
   ...ADHESIONS_TEMPLATES,
+  ...ADHESION_PANEL_TEMPLATES,
   ...REVIEWS_TEMPLATES,
   ...BOOKINGS_TEMPLATES,
 ];
