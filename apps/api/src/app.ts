@@ -23,6 +23,7 @@ import { auditRoutes } from './modules/registry/audit.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { reviewRoutes } from './modules/reviews/reviews.routes.ts';
 import { mapRoutes } from './modules/map/map.routes.ts';
+import { progressRoutes } from './modules/progress/progress.routes.ts';
 import { instituteRoutes } from './modules/registry/institutes.routes.ts';
 import { schoolSiteRoutes } from './modules/registry/school-sites.routes.ts';
 import { consentRoutes } from './modules/public/consent.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(reviewRoutes);
   await app.register(adhesionPanelRoutes);
   await app.register(mapRoutes);
+  await app.register(progressRoutes);
   await app.register(publicRoutes);
   await app.register(contactRoutes);
   await app.register(consentRoutes);

@@ -20,6 +20,7 @@ import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
 import * as http from '@portale/shared/http';
 import * as map from '@portale/shared/map';
+import * as progress from '@portale/shared/progress';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
 import { getPage } from '@portale/shared/pages';
 import * as publicSite from '@portale/shared/public';
@@ -31,7 +32,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, adhesions, enrolment, reviews, bookings];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];

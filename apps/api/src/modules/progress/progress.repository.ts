@@ -1,0 +1,114 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { ADHESION_STATES } from '@portale/shared/registry';
+import type { DbOrTx } from '../../db/transaction.ts';
+
+/** Transition target → the figure it counts. */
+export const TRANSITION_METRICS = {
+  iscritto: 'institutesEnrolled',
+  adesione_firmata: 'institutesSigned',
+  attivo: 'institutesActive',
+  ritirato: 'institutesWithdrawn',
+} as const;
+
+export interface Period {
+  /** First instant of the period (its first day at 00:00 in Europe/Rome). */
+  fromDay: string;
+  /** Last day of the period (included). */
+  toDay: string;
+  region: string | undefined;
+}
+
+/** The bucket of an event: its week (Monday, Europe/Rome) or the region it belongs to. */
+export type Bucket = 'week' | 'region';
+
+export interface EventCount {
+  bucket: string;
+  metric: string;
+  /** true: before the period (per week, the starting point of the running totals). */
+  before: boolean;
+  n: number;
+}
+
+const startOf = (day: string) => sql`(${day}::date)::timestamp at time zone 'Europe/Rome'`;
+const endOf = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'Europe/Rome')`;
+const weekOf = (at: SQL) => sql`to_char(date_trunc('week', ${at} at time zone 'Europe/Rome'), 'YYYY-MM-DD')`;
+const regionFilter = (column: SQL, region: string | undefined) => (region ? sql`and ${column} = ${region}` : sql``);
+
+/**
+ * Events per bucket and figure, from dated records only: adhesion transitions, the enrolment that
+ * brought a participating plesso in, teacher profiles created, `insegnanti` reviews approved. Per week
+ * the events before the period are counted too (flag `before`), per region only the period's.
+ */
+export async function countEvents(db: DbOrTx, period: Period, bucket: Bucket): Promise<EventCount[]> {
+  const from = startOf(period.fromDay);
+  const to = endOf(period.toDay);
+  const lower = (at: SQL) => (bucket === 'week' ? sql`true` : sql`${at} >= ${from}`);
+  const key = (at: SQL, region: SQL) => (bucket === 'week' ? weekOf(at) : sql`coalesce(${region}, '')`);
+  const before = (at: SQL) => (bucket === 'week' ? sql`${at} < ${from}` : sql`false`);
+  const targets = Object.keys(TRANSITION_METRICS);
+  const result = (await db.execute(sql`
+    select ${key(sql`t.at`, sql`i.region`)} as bucket, t.to_state as metric, ${before(sql`t.at`)} as before, count(*)::int as n
+      from institute_adhesion_transitions t join institutes i on i.id = t.institute_id
+      where t.to_state in (${sql.join(targets.map((t) => sql`${t}`), sql`, `)}) and t.at < ${to} and ${lower(sql`t.at`)} ${regionFilter(sql`i.region`, period.region)}
+      group by 1, 2, 3
+    union all
+    select ${key(sql`e.at`, sql`s.region`)}, 'participatingSites', ${before(sql`e.at`)}, count(*)::int
+      from school_sites s
+      join (select institute_id, min(at) as at from institute_adhesion_transitions where to_state = 'iscritto' group by institute_id) e on e.institute_id = s.institute_id
+      where s.participating and e.at < ${to} and ${lower(sql`e.at`)} ${regionFilter(sql`s.region`, period.region)}
+      group by 1, 2, 3
+    union all
+    select ${key(sql`tp.created_at`, sql`s.region`)}, 'teachersRegistered', ${before(sql`tp.created_at`)}, count(*)::int
+      from teacher_profiles tp left join school_sites s on s.id = tp.school_site_id
+      where tp.created_at < ${to} and ${lower(sql`tp.created_at`)} ${regionFilter(sql`s.region`, period.region)}
+      group by 1, 2, 3
+    union all
+    select ${key(sql`r.decided_at`, sql`s.region`)}, 'teachersApproved', ${before(sql`r.decided_at`)}, count(*)::int
+      from reviews r join teacher_profiles tp on tp.id = r.subject_id left join school_sites s on s.id = tp.school_site_id
+      where r.type = 'insegnanti' and r.state = 'approvata' and r.decided_at < ${to} and ${lower(sql`r.decided_at`)} ${regionFilter(sql`s.region`, period.region)}
+      group by 1, 2, 3`)) as unknown as { rows: { bucket: string; metric: string; before: boolean; n: number }[] };
+  return result.rows.map((r) => ({
+    bucket: r.bucket,
+    metric: (TRANSITION_METRICS as Record<string, string>)[r.metric] ?? r.metric,
+    before: r.before === true || (r.before as unknown) === 't',
+    n: Number(r.n),
+  }));
+}
+
+export interface StateCount {
+  state: (typeof ADHESION_STATES)[number];
+  institutes: number;
+  schoolSites: number;
+  participatingSites: number;
+}
+
+/**
+ * Institutes per adhesion state at the end of `toDay`, from the transitions: the last one by then;
+ * an institute whose history starts later was in its first transition's starting state; one with no
+ * history at all is in its present state.
+ */
+export async function countByState(db: DbOrTx, toDay: string, region: string | undefined): Promise<StateCount[]> {
+  const to = endOf(toDay);
+  const result = (await db.execute(sql`
+    with last_before as (
+      select distinct on (institute_id) institute_id, to_state from institute_adhesion_transitions
+      where at < ${to} order by institute_id, at desc, id desc
+    ), first_after as (
+      select distinct on (institute_id) institute_id, coalesce(from_state, 'nessuna') as from_state from institute_adhesion_transitions
+      where at >= ${to} order by institute_id, at, id
+    ), state_then as (
+      select i.id, coalesce(b.to_state, a.from_state, i.adhesion_state) as state
+      from institutes i left join last_before b on b.institute_id = i.id left join first_after a on a.institute_id = i.id
+      where true ${regionFilter(sql`i.region`, region)}
+    ), sites as (
+      select institute_id, count(*)::int as n, (count(*) filter (where participating))::int as p from school_sites group by institute_id
+    )
+    select st.state, count(*)::int as institutes, coalesce(sum(sites.n), 0)::int as school_sites, coalesce(sum(sites.p), 0)::int as participating
+    from state_then st left join sites on sites.institute_id = st.id
+    group by st.state`)) as unknown as { rows: { state: string; institutes: number; school_sites: number; participating: number }[] };
+  const byState = new Map(result.rows.map((r) => [r.state, r]));
+  return ADHESION_STATES.map((state) => {
+    const row = byState.get(state);
+    return { state, institutes: Number(row?.institutes ?? 0), schoolSites: Number(row?.school_sites ?? 0), participatingSites: Number(row?.participating ?? 0) };
+  });
+}

@@ -1,0 +1,2 @@
+export * from './progress.schemas.ts';
+export * from './progress.endpoints.ts';
