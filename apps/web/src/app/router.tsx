@@ -51,6 +51,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.users': () => import('../features/users/user-list-page.tsx'),
   'portal.user': () => import('../features/users/user-detail-page.tsx'),
   'portal.teachers': () => import('../features/teachers/teacher-list-page.tsx'),
+  adhesion: () => import('../features/adhesions/adhesion-page.tsx'),
   enrolment: () => import('../features/enrolment/enrolment-page.tsx'),
   'portal.reviews': () => import('../features/reviews/review-queue-page.tsx'),
   'portal.review': () => import('../features/reviews/review-page.tsx'),

@@ -8,6 +8,7 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 import { KeyFigures } from './key-figures.tsx';
+import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
 const SECTIONS = PAGES.filter((p) => p.access && !p.path.includes(':') && p.id !== 'portal.home');
@@ -17,10 +18,13 @@ interface HomeData {
   summary: DashboardSummary | null;
   /** Why the figures are missing when the request failed: the rest of the home still shows. */
   summaryProblem: string | null;
+  /** A principal's or first contact's institute, plessi and teachers; null for everyone else. */
+  school?: SchoolHomeResult | null;
 }
 
 /** Staff get the key figures; nobody else sends the request (it would be a 403). */
 export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeData> {
+  if (isSchoolPerson(getSession().user)) return { summary: null, summaryProblem: null, school: await loadSchoolHome(request.signal) };
   if (!can(getSession().user, 'read:dashboard')) return { summary: null, summaryProblem: null };
   try {
     return { summary: await callApi(getDashboardSummary, {}, { signal: request.signal }), summaryProblem: null };
@@ -40,6 +44,12 @@ export function Component() {
     <>
       <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
       {data?.summary && <KeyFigures summary={data.summary} />}
+      {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
+      {data?.school?.problem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.school.problem}
+        </div>
+      )}
       {data?.summaryProblem && (
         <div className="alert alert-warning mb-5" role="alert">
           {data.summaryProblem}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import { Button } from 'design-react-kit';
+import { Form, Link } from 'react-router';
+import { FormField } from '../../components/form-field.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import type { AdhesionActionData, ChallengeStep } from './adhesion-actions.ts';
+
+function useSecondsLeft(step: ChallengeStep): number {
+  const left = () => Math.max(0, Math.ceil((step.at + step.resendAfterSeconds * 1000 - Date.now()) / 1000));
+  const [seconds, setSeconds] = useState(left);
+  useEffect(() => {
+    setSeconds(left());
+    const timer = setInterval(() => setSeconds(left()), 1000);
+    return () => clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [step.at, step.resendAfterSeconds]);
+  return seconds;
+}
+
+function ChallengeFields({ step, documentSha256 }: { step: ChallengeStep; documentSha256: string }) {
+  return (
+    <>
+      <input type="hidden" name="documentSha256" value={documentSha256} />
+      <input type="hidden" name="challengeId" value={step.challengeId} />
+      <input type="hidden" name="phoneMasked" value={step.phoneMasked} />
+      <input type="hidden" name="resendAfterSeconds" value={step.resendAfterSeconds} />
+      <input type="hidden" name="at" value={step.at} />
+    </>
+  );
+}
+
+function CodeStep({ step, documentSha256, error }: { step: ChallengeStep; documentSha256: string; error: string | undefined }) {
+  const seconds = useSecondsLeft(step);
+  return (
+    <>
+      <p role="status">
+        Abbiamo inviato un codice di 6 cifre al numero {step.phoneMasked}. Il codice vale 10 minuti: inseriscilo per confermare la firma del
+        documento che hai letto.
+      </p>
+      <Form method="post" noValidate>
+        <input type="hidden" name="intent" value="sign" />
+        <ChallengeFields step={step} documentSha256={documentSha256} />
+        <FormField
+          id="code"
+          name="code"
+          label="Codice ricevuto via SMS"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          required
+          autoFocus
+          error={error}
+        />
+        <SubmitButton idle="Conferma la firma" busy="Firma in corso…" className="me-2" />
+      </Form>
+      <Form method="post" className="mt-3">
+        <input type="hidden" name="intent" value="send-code" />
+        <input type="hidden" name="documentSha256" value={documentSha256} />
+        <Button color="primary" outline type="submit" disabled={seconds > 0}>
+          Invia un nuovo codice
+        </Button>
+        <p className="small mt-1" aria-live="polite">
+          {seconds > 0 ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.` : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
+        </p>
+      </Form>
+    </>
+  );
+}
+
+/** Online signature: the principal asks a code by SMS, then confirms it; the signature records name, time, IP and SHA-256. */
+export function OnlineSignature({
+  documentSha256,
+  phoneMasked,
+  blocker,
+  result,
+}: {
+  documentSha256: string;
+  phoneMasked: string | null;
+  blocker: string | null;
+  result: AdhesionActionData | undefined;
+}) {
+  const step = result && (result.intent === 'send-code' || result.intent === 'sign') ? result.challenge : undefined;
+  return (
+    <section aria-labelledby="firma-online" className="card card-bg mb-4">
+      <div className="card-body">
+        <h3 id="firma-online" className="h5">
+          Firma online
+        </h3>
+        <p>
+          Confermi la firma con un codice che ricevi via SMS{phoneMasked ? ` al numero ${phoneMasked}` : ''}. Registriamo il tuo nome, la data e
+          l’ora, l’indirizzo IP e l’impronta SHA-256 del documento firmato.
+        </p>
+        {blocker ? (
+          <div className="alert alert-warning" role="status">
+            {blocker} <Link to="/auth/completa-registrazione">Completa il tuo profilo</Link>.
+          </div>
+        ) : step ? (
+          <CodeStep step={step} documentSha256={documentSha256} error={result?.errors?.code} />
+        ) : (
+          <Form method="post">
+            <input type="hidden" name="intent" value="send-code" />
+            <input type="hidden" name="documentSha256" value={documentSha256} />
+            <SubmitButton idle="Invia il codice via SMS" busy="Invio del codice…" className="mt-0" />
+          </Form>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { Form, Link } from 'react-router';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { formatBytes } from '../../lib/format.ts';
+import type { AdhesionActionData } from './adhesion-actions.ts';
+
+/** Upload of the document signed with a qualified digital signature (PAdES .pdf or CAdES .p7m). */
+export function UploadSignature({ maxBytes, blocker, result }: { maxBytes: number; blocker: string | null; result: AdhesionActionData | undefined }) {
+  const error = result?.intent === 'upload' ? result.errors?.signedFile : undefined;
+  const errorId = 'signedFile-error';
+  return (
+    <section aria-labelledby="firma-digitale" className="card card-bg mb-4">
+      <div className="card-body">
+        <h3 id="firma-digitale" className="h5">
+          Carica il documento firmato digitalmente
+        </h3>
+        <p>
+          Scarica il documento, firmalo con la tua firma digitale qualificata senza modificarlo e caricalo qui: in formato PAdES (file .pdf) o
+          CAdES (file .p7m), al massimo {formatBytes(maxBytes)}. Controlliamo che la firma sia valida, che il documento sia esattamente quello
+          generato per il tuo istituto e che il certificato sia intestato a te.
+        </p>
+        {blocker ? (
+          <div className="alert alert-warning" role="status">
+            {blocker} <Link to="/auth/completa-registrazione">Completa il tuo profilo</Link>.
+          </div>
+        ) : (
+          <Form method="post" encType="multipart/form-data" noValidate>
+            <input type="hidden" name="intent" value="upload" />
+            <input type="hidden" name="maxBytes" value={maxBytes} />
+            <div className="mb-3">
+              <label htmlFor="signedFile" className="form-label d-block fw-semibold">
+                File firmato (.pdf o .p7m)
+              </label>
+              <input
+                id="signedFile"
+                name="signedFile"
+                type="file"
+                accept=".pdf,.p7m,application/pdf,application/pkcs7-mime"
+                className="form-control"
+                required
+                {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+              />
+              {error && (
+                <p id={errorId} className="text-danger small mt-1">
+                  {error}
+                </p>
+              )}
+            </div>
+            <SubmitButton idle="Carica e firma" busy="Verifica della firma…" className="mt-0" />
+          </Form>
+        )}
+      </div>
+    </section>
+  );
+}
