@@ -1,0 +1,196 @@
+import { createHash, randomInt } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { request, type APIRequestContext, type Page } from '@playwright/test';
+import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { mailLink, smsCode } from '../outbox.ts';
+
+// The signing journey changes an institute's state, and the e2e run shares one API and database: it
+// enrols an institute of its own (public API, as the enrolment form does) with a new principal and
+// first contact, so the demo accounts other specs rely on stay as they are.
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 800 };
+const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
+const SMS_DIR = fileURLToPath(new URL('../../var/e2e/sms', import.meta.url));
+const PASSWORD = 'Registro-Lavagna-73';
+
+async function expectAccessibleAtBothWidths(page: Page) {
+  await page.setViewportSize(DESKTOP);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(PHONE);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The code of the newest signature SMS to a number (template sms.firma-adesione). */
+async function signatureCode(phone: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const files = (await readdir(SMS_DIR).catch(() => [] as string[])).filter((f) => f.includes('sms.firma-adesione')).sort().reverse();
+        for (const file of files) {
+          const raw = await readFile(`${SMS_DIR}/${file}`, 'utf8');
+          if (!raw.includes(phone)) continue;
+          code = /\b(\d{6})\b/.exec(raw.split('\n\n').slice(1).join('\n'))?.[1] ?? '';
+          return code !== '';
+        }
+        return false;
+      },
+      { message: `sms.firma-adesione to ${phone}`, timeout: 15_000 },
+    )
+    .toBe(true);
+  return code;
+}
+
+interface Enrolled {
+  ministryCode: string;
+  instituteName: string;
+  principal: { email: string; phone: string };
+  firstContact: { email: string };
+}
+
+async function apiContext(webOrigin: string): Promise<{ api: APIRequestContext; xsrf: string }> {
+  const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
+  await api.head('/sanctum/csrf-cookie');
+  const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+  return { api, xsrf };
+}
+
+/** Sets the password of a new account from the link of its enrolment e-mail. */
+async function choosePassword(api: APIRequestContext, xsrf: string, email: string) {
+  const token = new URL(await mailLink(email, 'email.iscrizione-invito')).searchParams.get('token')!;
+  const res = await api.post('/api/auth/reset-password', { headers: { 'x-xsrf-token': xsrf }, data: { token, password: PASSWORD, password_confirmation: PASSWORD } });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+/** Enrols a not yet enrolled institute of Pavia with a new principal and first contact, as the enrolment form does. */
+async function enrolInstitute(webOrigin: string): Promise<Enrolled> {
+  const { api, xsrf } = await apiContext(webOrigin);
+  const headers = { 'x-xsrf-token': xsrf };
+  try {
+    const stamp = `${Date.now()}${randomInt(1000)}`;
+    const phone = `+3933${String(randomInt(10_000_000, 99_999_999))}`;
+    const started = await api.post('/api/phone-verifications', { headers, data: { phone } });
+    expect(started.status(), await started.text()).toBe(201);
+    const { verificationId } = await started.json();
+    const confirmed = await api.post(`/api/phone-verifications/${verificationId}/confirm`, { headers, data: { code: await smsCode(phone) } });
+    expect(confirmed.ok(), await confirmed.text()).toBe(true);
+    const options = (await (await api.get('/api/enrolments/institutes?q=pavia')).json()).items.filter((i: { enrollable: boolean }) => i.enrollable);
+    expect(options.length).toBeGreaterThan(0);
+    // A random one: another spec enrolling in parallel most likely picks another institute.
+    for (const option of [...options].sort(() => Math.random() - 0.5)) {
+      const institute = await (await api.get(`/api/enrolments/institutes/${option.id}`)).json();
+      if (!institute.schoolSites?.length) continue;
+      const principal = { firstName: 'Elisa', lastName: 'Nerini', email: `preside.${stamp}@scuola-esempio.it`, taxCode: 'NRILSE75C50H501G', phone };
+      const firstContact = { firstName: 'Luigi', lastName: 'Verdi', email: `referente.${stamp}@scuola-esempio.it`, taxCode: 'VRDLGU70A01H501O', phone: `+3934${String(randomInt(10_000_000, 99_999_999))}` };
+      const res = await api.post('/api/enrolments', {
+        headers,
+        data: { verificationId, instituteId: option.id, principal, firstContact, schoolSiteIds: [institute.schoolSites[0].id], privacyAccepted: true },
+      });
+      if (res.status() === 409) continue;
+      expect(res.status(), await res.text()).toBe(201);
+      await choosePassword(api, xsrf, principal.email);
+      await choosePassword(api, xsrf, firstContact.email);
+      return { ministryCode: option.ministryCode, instituteName: option.name, principal: { email: principal.email, phone }, firstContact: { email: firstContact.email } };
+    }
+    throw new Error('No enrollable institute with plessi in Pavia');
+  } finally {
+    await api.dispose();
+  }
+}
+
+test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
+
+test('adesione: il dirigente demo che non ha firmato arriva alla pagina dell’adesione e vede i due modi di firmare', async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await loginAs(page, 'dirigente-senza-firma@demo.test');
+  await expect(page).toHaveURL(/\/iscrizioni\/adesione-formale$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
+  await expect(page.getByTestId('document-sha256')).toHaveText(/^[0-9a-f]{64}$/);
+  await expect(page.getByRole('heading', { name: 'Firma online' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Carica il documento firmato digitalmente' })).toBeVisible();
+  // The demo principal has no codice fiscale: the upload says so and links the profile.
+  await expect(page.getByText(/indica prima il tuo codice fiscale/)).toBeVisible();
+  await expectAccessibleAtBothWidths(page);
+});
+
+test.describe.serial('adesione di un istituto appena iscritto', () => {
+  let school: Enrolled;
+
+  test.beforeAll(async ({ baseURL }) => {
+    test.setTimeout(60_000);
+    school = await enrolInstitute(baseURL!);
+  });
+
+  test('il referente prepara e rilegge il documento, ma non può firmarlo', async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await loginAs(page, school.firstContact.email, PASSWORD);
+    await page.goto('/iscrizioni/adesione-formale');
+    await appReady(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
+    await expect(page.getByText(school.ministryCode).first()).toBeVisible();
+    await expect(page.getByText('Solo il dirigente scolastico può firmare il documento di adesione')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Invia il codice via SMS' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Firma il documento' })).toHaveCount(0);
+    const sha = await page.getByTestId('document-sha256').textContent();
+    await page.getByRole('button', { name: 'Rigenera il documento con i dati attuali' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Il documento è stato preparato' })).toBeVisible();
+    // The same data give the same document.
+    await expect(page.getByTestId('document-sha256')).toHaveText(sha!);
+    await expectAccessibleAtBothWidths(page);
+  });
+
+  test('il dirigente accede, scarica il PDF, firma online con il codice SMS e arriva al portale', async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize(DESKTOP);
+    await loginAs(page, school.principal.email, PASSWORD);
+    // The sign-principal-document guard sends a principal who has not signed here.
+    await expect(page).toHaveURL(/\/iscrizioni\/adesione-formale$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
+    await expect(page.getByTestId('next-step')).toContainText('Rileggi il documento di adesione e firmalo');
+    await expectAccessibleAtBothWidths(page);
+
+    const sha = (await page.getByTestId('document-sha256').textContent())!;
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Scarica il documento (PDF)' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`adesione-${school.ministryCode}-v1.pdf`);
+    const bytes = await readFile((await download.path())!);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha);
+
+    await page.getByRole('button', { name: 'Invia il codice via SMS' }).click();
+    const codeField = page.getByLabel('Codice ricevuto via SMS');
+    await expect(codeField).toBeFocused();
+    await expectAccessibleAtBothWidths(page);
+
+    // A wrong code is told next to the field, and the step stays open.
+    const code = await signatureCode(school.principal.phone);
+    await codeField.fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Conferma la firma' }).click();
+    await expect(page.getByText('Il codice non è corretto. Tentativi rimasti: 4.')).toBeVisible();
+    await expect(page.getByLabel('Codice ricevuto via SMS')).toHaveAttribute('aria-invalid', 'true');
+    await expectAccessibleAtBothWidths(page);
+
+    await page.getByLabel('Codice ricevuto via SMS').fill(code);
+    await page.getByRole('button', { name: 'Conferma la firma' }).click();
+    const notice = page.getByTestId('signed-notice');
+    await expect(notice).toContainText('Adesione firmata');
+    await expect(notice).toContainText(sha);
+    await expect(notice).toContainText('Firma online con codice SMS');
+    await expect(page.getByText('Adesione firmata', { exact: true }).first()).toBeVisible();
+    await expectAccessibleAtBothWidths(page);
+
+    await notice.getByRole('link', { name: 'Vai al portale' }).click();
+    await expect(page).toHaveURL(/\/portale$/);
+    await appReady(page);
+    const home = page.getByTestId('school-home');
+    await expect(home).toContainText(school.instituteName);
+    await expect(home).toContainText(school.ministryCode);
+    await expect(page.getByTestId('school-next-step')).toContainText('in revisione');
+    await expect(home.getByRole('table')).toBeVisible();
+    await expectAccessibleAtBothWidths(page);
+  });
+});
