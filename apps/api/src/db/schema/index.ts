@@ -5,3 +5,4 @@ export * from './accounts.ts';
 export * from './public.ts';
 export * from './onboarding.ts';
 export * from './bookings.ts';
+export * from './field-work.ts';
