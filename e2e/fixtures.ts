@@ -112,3 +112,21 @@ export async function rememberConsentChoice(context: BrowserContext, url: string
     ].map(([name, value]) => ({ name: name!, value: value!, url })),
   );
 }
+
+/** The two widths every page is checked at (WCAG 2.1 AA at desktop and on a phone). */
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 375, height: 800 };
+
+/** Axe at desktop and phone width, back to desktop. */
+export async function expectAccessibleAtBothWidths(page: Page): Promise<void> {
+  await page.setViewportSize(DESKTOP);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(PHONE);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** A list page has answered (its status line no longer says it is loading). */
+export async function listSettled(page: Page): Promise<void> {
+  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
+}

@@ -1,25 +1,22 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectErrorScreen, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectErrorScreen,
+  expectNoAxeViolations,
+  listSettled,
+  loginAs,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 // The e2e API seeds the demo onboarding data: institutes of RM and PV in every adhesion state.
 const STAFF = 'cromos@demo.test';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
-
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 /** The list's table (the funnel is a table too). */
 const listTable = (page: Page) => page.getByRole('table', { name: 'Istituti e stato della loro adesione' });
-
-async function listSettled(page: Page) {
-  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
-}
 
 /** The count the funnel shows for a state. */
 async function funnelCount(page: Page, state: string): Promise<number> {

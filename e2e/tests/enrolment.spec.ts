@@ -1,11 +1,17 @@
 import type { Browser, Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, pathOf, rememberConsentChoice, submitLogin, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  pathOf,
+  rememberConsentChoice,
+  submitLogin,
+  test,
+} from '../fixtures.ts';
 import { mailLink, smsCode } from '../outbox.ts';
 
 // A school secretary enrols an institute of the sample registry (RM, PV) end to end; the principal
 // then chooses the password from the e-mail, logs in and is sent to sign the formal adhesion.
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
 const phoneOf = (n: number) => ({ local: `348${n}${stamp.slice(-6)}`, e164: `+39348${n}${stamp.slice(-6)}` });
 const APPLICANT = phoneOf(1);
@@ -15,15 +21,6 @@ const CONTACT = { firstName: 'Marco', lastName: 'Referenti', email: `marco.refer
 const PASSWORD = 'Campanile-Girasole-Lavagna-58';
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
-
-/** Axe at desktop and phone width, back to desktop. */
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 async function newPage(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, locale: 'it-IT', timezoneId: 'Europe/Rome' });

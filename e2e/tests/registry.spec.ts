@@ -2,20 +2,21 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import {
   appReady,
+  DESKTOP,
   expect,
+  expectAccessibleAtBothWidths,
   expectErrorScreen,
   expectNoAxeViolations,
+  listSettled,
   loginAs,
   pathOf,
   rememberConsentChoice,
-  TEXTS,
   test,
+  TEXTS,
 } from '../fixtures.ts';
 
 // The e2e API seeds the sample registry (provinces RM and PV): Lazio and Lombardia have institutes.
 const STAFF = 'sylla@demo.test';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 /** The number in the list's status line ("1.709 istituti trovati, pagina 1 di 69."). */
 async function totalOf(page: Page): Promise<number> {
@@ -23,10 +24,6 @@ async function totalOf(page: Page): Promise<number> {
   const match = /^([\d.]+)/.exec(text.trim());
   if (!match) throw new Error(`No total in "${text}"`);
   return Number(match[1]!.replaceAll('.', ''));
-}
-
-async function listSettled(page: Page) {
-  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
 }
 
 /** Data records of a CSV text (a line feed inside quotes does not end a record), header excluded. */
@@ -42,15 +39,6 @@ function csvRecords(text: string): number {
     } else if (ch !== '\r') pending = true;
   }
   return records + (pending ? 1 : 0) - 1;
-}
-
-/** Axe at desktop and phone width, back to desktop. */
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
 }
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));

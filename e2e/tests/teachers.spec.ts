@@ -1,22 +1,18 @@
 import { readFile } from 'node:fs/promises';
-import { request, type Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { request } from '@playwright/test';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectNoAxeViolations,
+  listSettled,
+  loginAs,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
-
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
-
-async function listSettled(page: Page) {
-  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
-}
 
 /** Registers a teacher of a Pavia plesso through the public API, as the registration form does. */
 async function registerTeacher(webOrigin: string, lastName: string): Promise<void> {

@@ -1,22 +1,15 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  listSettled,
+  loginAs,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 import { mailLink } from '../outbox.ts';
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
-
-/** Axe at desktop and phone width, back to desktop. */
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
-
-async function listSettled(page: Page) {
-  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
-}
 
 /** The polite success message of the page (role="status" with text). */
 const success = (page: Page) => page.locator('main').getByRole('status').filter({ hasText: /\S/ });
