@@ -56,6 +56,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.reviews': () => import('../features/reviews/review-queue-page.tsx'),
   'portal.review': () => import('../features/reviews/review-page.tsx'),
   'portal.map': () => import('../features/map/map-page.tsx'),
+  'portal.progress': () => import('../features/progress/progress-page.tsx'),
   privacy: legalPage,
   'legal-notes': legalPage,
   accessibility: legalPage,

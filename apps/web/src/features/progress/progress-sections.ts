@@ -1,0 +1,62 @@
+import type { ProgressGroup, ProgressResponse } from '@portale/shared/progress';
+import { formatNumber } from '../../lib/format.ts';
+
+/** One chart of the page with its table: which figures, drawn how. */
+export interface SectionDef {
+  id: string;
+  title: string;
+  metrics: string[];
+  kind: 'line' | 'bar';
+}
+
+export const SECTIONS: Record<ProgressGroup, SectionDef[]> = {
+  week: [
+    { id: 'istituti', title: 'Istituti nel tempo', metrics: ['institutesEnrolled', 'institutesSigned', 'institutesActive', 'institutesWithdrawn'], kind: 'line' },
+    { id: 'plessi', title: 'Plessi partecipanti nel tempo', metrics: ['participatingSites'], kind: 'line' },
+    { id: 'insegnanti', title: 'Insegnanti nel tempo', metrics: ['teachersRegistered', 'teachersApproved'], kind: 'line' },
+  ],
+  region: [
+    { id: 'istituti', title: 'Istituti per regione nel periodo', metrics: ['institutesEnrolled', 'institutesSigned', 'institutesActive', 'institutesWithdrawn'], kind: 'bar' },
+    { id: 'plessi-insegnanti', title: 'Plessi e insegnanti per regione nel periodo', metrics: ['participatingSites', 'teachersRegistered', 'teachersApproved'], kind: 'bar' },
+  ],
+  state: [
+    { id: 'istituti', title: "Istituti per stato di adesione alla fine del periodo", metrics: ['institutes'], kind: 'bar' },
+    { id: 'plessi', title: "Plessi per stato di adesione dell'istituto alla fine del periodo", metrics: ['schoolSites', 'participatingSites'], kind: 'bar' },
+  ],
+};
+
+const italianDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+export const dayLabel = (day: string) => italianDay.format(new Date(`${day}T00:00:00Z`));
+const shortDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
+
+export function labelOf(data: ProgressResponse, metric: string): string {
+  return data.columns.find((c) => c.key === metric)?.label ?? metric;
+}
+
+/** Category labels of the chart's axis (weeks as dd/mm). */
+export function categoriesOf(data: ProgressResponse): string[] {
+  return data.rows.map((r) => (data.groupBy === 'week' ? shortDay.format(new Date(`${r.key}T00:00:00Z`)) : r.label));
+}
+
+/** The values a chart draws: running totals per week, the period's counts otherwise. */
+export function seriesOf(data: ProgressResponse, section: SectionDef) {
+  return section.metrics.map((m) => ({
+    name: labelOf(data, m),
+    values: data.rows.map((r) => (data.groupBy === 'week' ? (r.cumulative?.[m] ?? 0) : (r.values[m] ?? 0))),
+  }));
+}
+
+/** The chart's text summary (its accessible name too): what a glance at it tells. */
+export function summaryOf(data: ProgressResponse, section: SectionDef): string {
+  const parts = section.metrics.map((m) => {
+    const label = labelOf(data, m);
+    if (data.groupBy === 'week') {
+      const last = data.rows.at(-1)?.cumulative?.[m] ?? 0;
+      return `${label}: ${formatNumber(last)} in tutto al ${dayLabel(data.to)}, di cui ${formatNumber(data.totals[m] ?? 0)} nel periodo`;
+    }
+    const ranked = [...data.rows].filter((r) => (r.values[m] ?? 0) > 0).sort((a, b) => (b.values[m] ?? 0) - (a.values[m] ?? 0));
+    const top = ranked.slice(0, 3).map((r) => `${r.label} ${formatNumber(r.values[m] ?? 0)}`);
+    return `${label}: ${formatNumber(data.totals[m] ?? 0)} in tutto${top.length ? ` (${top.join(', ')})` : ''}`;
+  });
+  return `${section.title}. ${parts.join('. ')}.`;
+}
