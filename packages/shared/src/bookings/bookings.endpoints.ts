@@ -13,6 +13,7 @@ import {
   CancelTokenParamsSchema,
   PublicSlotListSchema,
   SlotInputSchema,
+  SlotFiltersSchema,
   SlotListQuerySchema,
   SlotListResponseSchema,
   SlotSummarySchema,
@@ -71,6 +72,17 @@ export const listSlots = defineEndpoint({
   summary: 'Tutti gli appuntamenti (staff): ricerca, filtri, ordinamento e pagine',
   query: SlotListQuerySchema,
   response: SlotListResponseSchema,
+});
+
+export const exportSlots = defineEndpoint({
+  method: 'GET',
+  path: '/api/booking-slots/staff/export',
+  permission: 'export:booking',
+  tag: 'bookings',
+  summary: 'Esporta gli appuntamenti filtrati (CSV o XLSX)',
+  query: SlotFiltersSchema.extend(ExportFormatSchema.shape),
+  response: z.string(),
+  download: true,
 });
 
 export const createSlot = defineEndpoint({

@@ -86,14 +86,13 @@ export type SlotSummary = z.infer<typeof SlotSummarySchema>;
 export const SLOT_PERIODS = ['upcoming', 'past'] as const;
 export const SLOT_PERIOD_LABELS: Record<(typeof SLOT_PERIODS)[number], string> = { upcoming: 'Da svolgere', past: 'Passati' };
 export const SLOT_SORTS = ['startsAt', 'title', 'capacity', 'booked'] as const;
-export const SlotListQuerySchema = z
-  .object({
-    q: SearchTextSchema,
-    period: optionalEnum(SLOT_PERIODS, 'Periodo'),
-    published: QueryBooleanSchema,
-    sort: sortSchema(SLOT_SORTS),
-  })
-  .extend(PaginationSchema.shape);
+export const SlotFiltersSchema = z.object({
+  q: SearchTextSchema,
+  period: optionalEnum(SLOT_PERIODS, 'Periodo'),
+  published: QueryBooleanSchema,
+  sort: sortSchema(SLOT_SORTS),
+});
+export const SlotListQuerySchema = SlotFiltersSchema.extend(PaginationSchema.shape);
 export type SlotListQuery = z.output<typeof SlotListQuerySchema>;
 export const SlotListResponseSchema = listResponseSchema(SlotSummarySchema);
 

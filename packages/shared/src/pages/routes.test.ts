@@ -51,8 +51,11 @@ const SEED_ROUTES = [
   '/portale/utenti',
 ];
 
-/** Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7). */
-const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}'];
+/**
+ * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
+ * staff's bookings (issue 12, decision 014).
+ */
+const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}'];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];
@@ -85,6 +88,9 @@ const SEED_RULES: Record<string, { roles: string[]; permissions: string[] }> = {
 /** Added routes with a role rule: the same as the list they belong to. */
 const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = {
   '/portale/utenti/{id}': SEED_RULES['/portale/utenti']!,
+  // Issue 12: staff screens for the public participation, the rule of the other staff lists.
+  '/portale/prenotazioni': { roles: STAFF, permissions: [] },
+  '/portale/prenotazioni/{id}': { roles: STAFF, permissions: [] },
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */

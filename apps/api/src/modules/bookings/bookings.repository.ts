@@ -133,20 +133,42 @@ function slotWhere(query: Omit<SlotListQuery, 'page' | 'pageSize' | 'sort'>, now
   );
 }
 
+type SlotFilters = Omit<SlotListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: SlotListQuery['sort'] };
+
+/** The filtered, sorted slots: the list's page and the export's rows. */
+export function slotListQuery(db: DbOrTx, filters: SlotFilters, now: Date) {
+  return db
+    .select()
+    .from(bookingSlots)
+    .where(slotWhere(filters, now))
+    .orderBy(...orderByOf(filters.sort ?? { column: 'startsAt', direction: 'asc' }, SLOT_SORT_COLUMNS, bookingSlots.id));
+}
+
+export async function countSlots(db: DbOrTx, filters: SlotFilters, now: Date): Promise<number> {
+  return (await db.select({ n: countAll }).from(bookingSlots).where(slotWhere(filters, now)))[0]?.n ?? 0;
+}
+
+/** A slot row read through the export's cursor (raw driver values, snake_case names). */
+export function slotFromRaw(row: Record<string, unknown>): SlotSummary {
+  return {
+    id: rowValue.int(row.id),
+    title: rowValue.text(row.title),
+    description: rowValue.text(row.description),
+    startsAt: rowValue.iso(row.starts_at)!,
+    endsAt: rowValue.iso(row.ends_at)!,
+    place: rowValue.textOrNull(row.place),
+    onlineUrl: rowValue.textOrNull(row.online_url),
+    capacity: rowValue.int(row.capacity),
+    booked: rowValue.int(row.booked),
+    published: rowValue.bool(row.published),
+    updatedAt: rowValue.iso(row.updated_at)!,
+  };
+}
+
 export function listSlots(db: DbOrTx, query: SlotListQuery, now: Date): Promise<Page<SlotSummary>> {
-  const where = slotWhere(query, now);
   return paginate(
-    async (limit, offset) =>
-      (
-        await db
-          .select()
-          .from(bookingSlots)
-          .where(where)
-          .orderBy(...orderByOf(query.sort ?? { column: 'startsAt', direction: 'asc' }, SLOT_SORT_COLUMNS, bookingSlots.id))
-          .limit(limit)
-          .offset(offset)
-      ).map(toSlotSummary),
-    async () => (await db.select({ n: countAll }).from(bookingSlots).where(where))[0]?.n ?? 0,
+    async (limit, offset) => (await slotListQuery(db, query, now).limit(limit).offset(offset)).map(toSlotSummary),
+    () => countSlots(db, query, now),
     query.page,
     query.pageSize,
   );

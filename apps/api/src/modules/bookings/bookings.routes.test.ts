@@ -72,6 +72,7 @@ describe('staff manage slots', () => {
     const slot = await newSlot();
     const calls: [string, string, unknown?][] = [
       ['GET', '/api/booking-slots/staff'],
+      ['GET', '/api/booking-slots/staff/export?format=csv'],
       ['GET', `/api/booking-slots/${slot.id}`],
       ['GET', `/api/booking-slots/${slot.id}/bookings`],
       ['GET', `/api/booking-slots/${slot.id}/bookings/export?format=csv`],
@@ -139,6 +140,10 @@ describe('staff manage slots', () => {
 
     const list = SlotListResponseSchema.parse((await staff().get('/api/booking-slots/staff?q=elenco%20prenotazioni&period=upcoming&sort=-startsAt&pageSize=25')).json());
     expect(list.items.map((s) => s.id)).toEqual([slot.id]);
+    const slotsCsv = await staff().get('/api/booking-slots/staff/export?format=csv&q=elenco%20prenotazioni');
+    expect(slotsCsv.headers['x-total-count']).toBe('1');
+    expect(slotsCsv.body).toContain('Elenco con prenotazioni;');
+    expect(slotsCsv.body).toContain(';Roma, Sala 1;;10;2;Sì');
     expect((await staff().get('/api/booking-slots/staff?sort=nope')).statusCode).toBe(422);
     expect((await staff().get('/api/booking-slots/staff?pageSize=7')).statusCode).toBe(422);
 

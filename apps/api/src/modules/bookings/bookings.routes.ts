@@ -7,6 +7,7 @@ import {
   createSlot,
   dateToRomeLocal,
   exportSlotBookings,
+  exportSlots,
   formatSlotWhen,
   getBookingByToken,
   getSlot,
@@ -18,6 +19,7 @@ import {
   slotRuleErrors,
   updateSlot,
   type BookingSummary,
+  type SlotSummary,
 } from '@portale/shared/bookings';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
@@ -44,6 +46,17 @@ const EXPORT_COLUMNS: ExportColumn<BookingSummary>[] = [
   { header: 'Stato', value: (r) => BOOKING_STATE_LABELS[r.state] },
   { header: 'Prenotata il', value: (r) => new Date(r.createdAt) },
   { header: 'Annullata il', value: (r) => (r.cancelledAt ? new Date(r.cancelledAt) : null) },
+];
+
+const SLOT_EXPORT_COLUMNS: ExportColumn<SlotSummary>[] = [
+  { header: 'Titolo', value: (r) => r.title },
+  { header: 'Inizio', value: (r) => new Date(r.startsAt) },
+  { header: 'Fine', value: (r) => new Date(r.endsAt) },
+  { header: 'Luogo', value: (r) => r.place },
+  { header: 'Collegamento online', value: (r) => r.onlineUrl },
+  { header: 'Posti', value: (r) => r.capacity },
+  { header: 'Prenotati', value: (r) => r.booked },
+  { header: 'Pubblicato', value: (r) => r.published },
 ];
 
 const isUniqueViolation = (error: unknown) => {
@@ -165,6 +178,20 @@ export async function bookingRoutes(app: FastifyInstance) {
   // ---- Staff ----
 
   registerEndpoint(app, listSlots, {}, (request) => repo.listSlots(app.db, request.query, app.clock.now()));
+
+  registerEndpoint(app, exportSlots, {}, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const now = app.clock.now();
+    return sendExport(reply, {
+      format,
+      name: 'appuntamenti',
+      sheetName: 'Appuntamenti',
+      columns: SLOT_EXPORT_COLUMNS,
+      total: await repo.countSlots(app.db, filters, now),
+      today: now,
+      produce: (write) => forEachBatch(app.db, repo.slotListQuery(app.db, filters, now), repo.slotFromRaw, write),
+    });
+  });
 
   registerEndpoint(app, createSlot, {}, async (request, reply) => {
     const body = request.body;

@@ -20,6 +20,8 @@ interface ExportButtonProps {
   total: number;
   /** Start of the file name when the server gives none ("istituti"). */
   fileBase: string;
+  /** Path params of the endpoint (the bookings of one slot). */
+  params?: Record<string, string | number> | undefined;
 }
 
 function percent(p: DownloadProgress): number | null {
@@ -59,7 +61,7 @@ function announcement(state: ExportState): string {
 }
 
 /** Downloads what the list shows as CSV or XLSX, with the progress shown and announced. */
-export function ExportButton({ endpoint, query, total, fileBase }: ExportButtonProps) {
+export function ExportButton({ endpoint, query, total, fileBase, params }: ExportButtonProps) {
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
@@ -74,7 +76,7 @@ export function ExportButton({ endpoint, query, total, fileBase }: ExportButtonP
     try {
       const result = await downloadFile(
         endpoint,
-        { query: { ...filters, format } } as never,
+        { ...(params ? { params } : {}), query: { ...filters, format } } as never,
         (progress) => setState({ kind: 'running', format, progress }),
         {
           signal: abort.signal,

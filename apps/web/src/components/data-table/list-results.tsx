@@ -32,6 +32,8 @@ interface ListResultsProps<T extends { id: number }> {
   exportEndpoint: Endpoint;
   /** Base of the downloaded file's name (`istituti` → `istituti-2026-11-22.csv`). */
   exportName: string;
+  /** Path params of the export endpoint (the bookings of one slot). */
+  exportParams?: Record<string, string | number>;
 }
 
 /**
@@ -46,7 +48,7 @@ export function ListResults<T extends { id: number }>(props: ListResultsProps<T>
     <>
       {problem && <ListProblem problem={problem} />}
       <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-2">
-        <ExportButton endpoint={props.exportEndpoint} query={query} total={total} fileBase={props.exportName} />
+        <ExportButton endpoint={props.exportEndpoint} query={query} total={total} fileBase={props.exportName} params={props.exportParams} />
       </div>
       <DataTable
         caption={props.caption}
