@@ -1,22 +1,18 @@
 import { request, type Page } from '@playwright/test';
-import { appReady, expect, expectErrorScreen, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectErrorScreen,
+  listSettled,
+  loginAs,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 const QUEUE = '/portale/revisioni/insegnanti';
-
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
-
-async function listSettled(page: Page) {
-  await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
-}
 
 /** Registers a teacher through the public API, as the registration form does: the registration enters the queue. */
 async function registerTeacher(webOrigin: string, lastName: string): Promise<void> {
@@ -126,6 +122,26 @@ test('revisioni: lo staff percorre la coda degli insegnanti, approva e chiede co
   await expect(page.getByTestId('review-decided')).toContainText('Da correggere');
   await expect(page.getByTestId('review-history')).toContainText('Indica il plesso in cui insegni');
   await expect(page.getByTestId('review-history')).toContainText('Stefano Sylla');
+});
+
+test('revisioni: lo staff esamina un’adesione firmata e la approva', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(DESKTOP);
+  await loginAs(page, 'cromos@demo.test');
+  await page.goto('/portale/revisioni/adesioni/revisione');
+  await appReady(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revisione: adesioni formali');
+  const adhesion = page.getByTestId('review-adhesion');
+  await expect(adhesion).toBeVisible();
+  await expect(adhesion).toContainText('Codice meccanografico');
+  await expect(adhesion).toContainText(/Firmatario|Firma non disponibile/);
+  await expect(adhesion.getByRole('button', { name: 'Scarica il documento di adesione (PDF)' })).toBeVisible();
+  await expectAccessibleAtBothWidths(page);
+  const title = (await page.getByTestId('review-item').getByRole('heading', { level: 2 }).textContent())!;
+  const form = page.getByTestId('review-decision');
+  await form.getByText('Approva', { exact: true }).click();
+  await form.getByRole('button', { name: 'Registra la decisione' }).click();
+  await expect(page.getByTestId('review-outcome')).toContainText(`«${title}» ora è nello stato «Approvata»`);
 });
 
 test('revisioni: una coda vuota lo dice, con il ritorno alla coda', async ({ page }) => {

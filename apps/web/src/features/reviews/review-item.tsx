@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { SIGNATURE_METHOD_LABELS } from '@portale/shared/adhesions';
+import { downloadInstituteAdhesionDocument, downloadInstituteSignedFile, SIGNATURE_METHOD_LABELS } from '@portale/shared/adhesions';
 import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
 import { REVIEW_STATE_LABELS, type ReviewDetail, type ReviewHistoryEntry } from '@portale/shared/reviews';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
 import { downloadFile } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { adhesionDownload, REVIEW_STATE_BADGES } from './review-labels.ts';
+import { REVIEW_STATE_BADGES } from './review-labels.ts';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -58,13 +58,14 @@ function TeacherFacts({ content }: { content: TeacherContent }) {
   );
 }
 
-/** Opens one of the adhesion's documents (the API streams it; the browser saves it). */
+/** Opens one of the adhesion's documents (served by the adhesions module; the browser saves it). */
 function DownloadButton({ label, kind, instituteId }: { label: string; kind: 'document' | 'signedFile'; instituteId: number }) {
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const start = async () => {
     setState({ busy: true, error: null });
     try {
-      await downloadFile(adhesionDownload(kind, instituteId), {} as never);
+      const endpoint = kind === 'document' ? downloadInstituteAdhesionDocument : downloadInstituteSignedFile;
+      await downloadFile(endpoint, { params: { instituteId } });
       setState({ busy: false, error: null });
     } catch (error) {
       setState({ busy: false, error: error instanceof Error ? error.message : 'Download non riuscito.' });

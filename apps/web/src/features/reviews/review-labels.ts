@@ -1,6 +1,6 @@
 import type { Endpoint } from '@portale/shared/http';
 import { buildPath } from '@portale/shared/http';
-import { exportReviews, REVIEW_STATE_LABELS, REVIEW_STATES, type ReviewState, type ReviewType } from '@portale/shared/reviews';
+import { REVIEW_STATE_LABELS, REVIEW_STATES, type ReviewState, type ReviewType } from '@portale/shared/reviews';
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 
@@ -60,19 +60,4 @@ export const QUEUE_TEXTS: Record<ReviewType, { one: string; many: string; code: 
 /** An endpoint with `:type` already in its path, for the list helpers that send only a query. */
 export function boundTo<E extends Endpoint>(endpoint: E, type: ReviewType): E {
   return { ...endpoint, path: buildPath(endpoint.path, { type }) };
-}
-
-/**
- * The adhesion documents staff open from a review, served by the adhesions module: the generated PDF
- * and the uploaded signed file (PAdES/CAdES). Described here only to download them with `downloadFile`.
- */
-export function adhesionDownload(kind: 'document' | 'signedFile', instituteId: number): Endpoint {
-  const file = kind === 'document' ? 'document.pdf' : 'signed-file';
-  return {
-    ...exportReviews,
-    path: `/api/institutes/${instituteId}/adhesion/${file}`,
-    permission: 'read:adhesion',
-    tag: 'adhesions',
-    summary: kind === 'document' ? 'Documento di adesione generato (PDF)' : 'File firmato caricato dalla dirigenza',
-  };
 }
