@@ -31,6 +31,7 @@ import { contactRoutes } from './modules/public/contact.routes.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
+import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -104,5 +105,6 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(adhesionRoutes);
   await app.register(enrolmentRoutes);
   await app.register(bookingRoutes);
+  await app.register(documentRoutes);
   return app;
 }

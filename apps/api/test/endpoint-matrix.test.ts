@@ -15,6 +15,7 @@ import * as accounts from '@portale/shared/accounts';
 import * as accountsPassword from '@portale/shared/accounts/password';
 import * as adhesions from '@portale/shared/adhesions';
 import * as bookings from '@portale/shared/bookings';
+import * as documents from '@portale/shared/documents';
 import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
@@ -32,7 +33,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -47,6 +48,8 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/users': 422,
   'POST /api/adhesions/reminders': 422,
   'POST /api/booking-slots': 422,
+  // The upload's title and category are in the query, checked before the body.
+  'POST /api/documents': 422,
   // The reason is checked before the record is looked up.
   'POST /api/institutes/:instituteId/adhesion/withdrawal': 422,
 };

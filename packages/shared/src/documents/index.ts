@@ -1,0 +1,2 @@
+export * from './documents.schemas.ts';
+export * from './documents.endpoints.ts';
