@@ -25,42 +25,56 @@ export const MapFiltersSchema = z.object({
 export type MapFilters = z.output<typeof MapFiltersSchema>;
 export const MAP_FILTER_KEYS = Object.keys(MapFiltersSchema.shape) as (keyof MapFilters)[];
 
-const ints = z.array(z.number().int());
+/**
+ * A column of integers as text: comma-separated, an empty entry for a missing value. Text, not JSON
+ * arrays: the browser checks one string instead of tens of thousands of numbers, and splits it fast.
+ */
+const column = z.string().regex(/^(-?\d+)?(,(-?\d+)?)*$/, 'Colonna non valida.');
 
 /**
- * Every plesso matching the filters, columnar (one array per field, the k-th entry of each is the
+ * Every plesso matching the filters, columnar (one column per field, the k-th entry of each is the
  * k-th plesso), small enough for the whole country (≤ 300 KB gzip):
  * - `idDelta`: ids ascending, each the difference from the previous one (the first from 0);
  * - `place`: index into `places`, the distinct places (the registry puts a plesso at its
  *   municipality's centroid: ~7,000 places for ~57,000 plessi). `places.lon`/`places.lat` are
  *   degrees × `scale`, each the difference from the previous place's (the first from 0); a place
- *   without coordinates has `null` in both and does not move the running value; `places.province`
- *   indexes `dictionaries.province`;
+ *   without coordinates has an empty entry in both and does not move the running value;
+ *   `places.province` indexes `dictionaries.province`;
  * - `state`, `level`: indexes into the dictionaries of the same name;
  * - `participating`, `detector`: 1 or 0.
  * `decodeMapSchoolSites` turns it back into rows.
  */
 export const MapSchoolSitesSchema = z.object({
   count: z.number().int().nonnegative(),
+  placeCount: z.number().int().nonnegative(),
   scale: z.number().int().positive(),
   dictionaries: z.object({
     state: z.array(z.enum(ADHESION_STATES)),
     level: z.array(z.enum(SCHOOL_LEVELS)),
     province: z.array(z.string()),
   }),
-  places: z.object({
-    lon: z.array(z.number().int().nullable()),
-    lat: z.array(z.number().int().nullable()),
-    province: ints,
-  }),
-  idDelta: ints,
-  place: ints,
-  state: ints,
-  level: ints,
-  participating: ints,
-  detector: ints,
+  places: z.object({ lon: column, lat: column, province: column }),
+  idDelta: column,
+  place: column,
+  state: column,
+  level: column,
+  participating: column,
+  detector: column,
 });
 export type MapSchoolSites = z.infer<typeof MapSchoolSitesSchema>;
+
+/** A column of `MapSchoolSitesSchema` from numbers (null = missing). */
+export function encodeColumn(values: readonly (number | null)[]): string {
+  return values.map((v) => (v === null ? '' : String(v))).join(',');
+}
+
+/** A column back into numbers (null = missing); its length must be `length`. */
+export function decodeColumn(text: string, length: number): (number | null)[] {
+  if (length === 0) return [];
+  const parts = text.split(',');
+  if (parts.length !== length) throw new Error(`Colonna di ${parts.length} valori invece di ${length}.`);
+  return parts.map((p) => (p === '' ? null : Number(p)));
+}
 
 /** One plesso of the map once decoded. */
 export interface MapSchoolSite {
@@ -77,33 +91,43 @@ export interface MapSchoolSite {
 
 /** Rows back from the columnar answer. */
 export function decodeMapSchoolSites(data: MapSchoolSites): MapSchoolSite[] {
+  const placeLon = decodeColumn(data.places.lon, data.placeCount);
+  const placeLat = decodeColumn(data.places.lat, data.placeCount);
+  const placeProvince = decodeColumn(data.places.province, data.placeCount);
   const places: { lon: number | null; lat: number | null; province: string }[] = [];
   let lon = 0;
   let lat = 0;
-  for (let p = 0; p < data.places.province.length; p++) {
-    const dLon = data.places.lon[p];
-    const dLat = data.places.lat[p];
+  for (let p = 0; p < data.placeCount; p++) {
+    const dLon = placeLon[p];
+    const dLat = placeLat[p];
     const has = dLon !== null && dLon !== undefined && dLat !== null && dLat !== undefined;
     if (has) {
       lon += dLon;
       lat += dLat;
     }
-    places.push({ lon: has ? lon / data.scale : null, lat: has ? lat / data.scale : null, province: data.dictionaries.province[data.places.province[p]!] ?? '' });
+    places.push({ lon: has ? lon / data.scale : null, lat: has ? lat / data.scale : null, province: data.dictionaries.province[placeProvince[p] ?? -1] ?? '' });
   }
+  const idDelta = decodeColumn(data.idDelta, data.count);
+  const place = decodeColumn(data.place, data.count);
+  const state = decodeColumn(data.state, data.count);
+  const level = decodeColumn(data.level, data.count);
+  const participating = decodeColumn(data.participating, data.count);
+  const detector = decodeColumn(data.detector, data.count);
   const rows: MapSchoolSite[] = new Array(data.count);
   let id = 0;
   for (let k = 0; k < data.count; k++) {
-    id += data.idDelta[k]!;
-    const place = places[data.place[k]!]!;
+    id += idDelta[k] ?? 0;
+    const at = places[place[k] ?? -1];
+    if (!at) throw new Error(`Luogo sconosciuto per il plesso ${id}.`);
     rows[k] = {
       id,
-      lon: place.lon,
-      lat: place.lat,
-      state: data.dictionaries.state[data.state[k]!]!,
-      level: data.dictionaries.level[data.level[k]!]!,
-      province: place.province,
-      participating: data.participating[k] === 1,
-      detector: data.detector[k] === 1,
+      lon: at.lon,
+      lat: at.lat,
+      state: data.dictionaries.state[state[k] ?? -1] ?? 'nessuna',
+      level: data.dictionaries.level[level[k] ?? -1] ?? 'altro',
+      province: at.province,
+      participating: participating[k] === 1,
+      detector: detector[k] === 1,
     };
   }
   return rows;

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ADHESION_STATES, PROVINCES, SCHOOL_LEVELS } from '@portale/shared/registry';
-import { MAP_COORD_SCALE, type MapFilters, type MapSchoolSites } from '@portale/shared/map';
+import { encodeColumn, MAP_COORD_SCALE, type MapFilters, type MapSchoolSites } from '@portale/shared/map';
 import type { DbOrTx } from '../../db/transaction.ts';
 
 function whereOf(filters: MapFilters): SQL {
@@ -111,9 +111,15 @@ export async function mapSchoolSites(db: DbOrTx, filters: MapFilters): Promise<M
   }
   return {
     count: n,
+    placeCount: sortedPlaces.length,
     scale: MAP_COORD_SCALE,
     dictionaries: { state: [...ADHESION_STATES], level: [...SCHOOL_LEVELS], province: [...PROVINCES] },
-    places: { lon: placeLon, lat: placeLat, province: sortedPlaces.map((p) => p.province) },
-    ...out,
+    places: { lon: encodeColumn(placeLon), lat: encodeColumn(placeLat), province: encodeColumn(sortedPlaces.map((p) => p.province)) },
+    idDelta: encodeColumn(out.idDelta),
+    place: encodeColumn(out.place),
+    state: encodeColumn(out.state),
+    level: encodeColumn(out.level),
+    participating: encodeColumn(out.participating),
+    detector: encodeColumn(out.detector),
   };
 }

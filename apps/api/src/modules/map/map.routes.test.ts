@@ -90,7 +90,8 @@ describe('GET /api/map/school-sites', () => {
     expect(res.statusCode).toBe(200);
     const body = MapSchoolSitesSchema.parse(res.json());
     expect(body.count).toBe(0);
-    expect(body.idDelta).toEqual([]);
+    expect(body.idDelta).toBe('');
+    expect(decodeMapSchoolSites(body)).toEqual([]);
   });
 
   it('unknown filter values are a 422 in Italian; unknown parameters a 400', async () => {
