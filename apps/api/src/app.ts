@@ -32,6 +32,7 @@ import { publicRoutes } from './modules/public/public.routes.ts';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
+import { fieldWorkRoutes } from './modules/field-work/field-work.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -106,5 +107,6 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(enrolmentRoutes);
   await app.register(bookingRoutes);
   await app.register(documentRoutes);
+  await app.register(fieldWorkRoutes);
   return app;
 }

@@ -19,6 +19,7 @@ import * as documents from '@portale/shared/documents';
 import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
+import * as fieldWork from '@portale/shared/field-work';
 import * as http from '@portale/shared/http';
 import * as map from '@portale/shared/map';
 import * as progress from '@portale/shared/progress';
@@ -33,7 +34,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -52,12 +53,19 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/documents': 422,
   // The reason is checked before the record is looked up.
   'POST /api/institutes/:instituteId/adhesion/withdrawal': 422,
+  // Field work: the empty body is refused before the record is looked up.
+  'POST /api/school-site-assignments': 422,
+  'POST /api/school-sites/:siteId/visits': 422,
+  'POST /api/visits/:visitId/report': 422,
+  'POST /api/visits/:visitId/outcome': 422,
 };
 /** What a guest gets from a public endpoint when it is 401: the refresh cookie is its own credential. */
 const GUEST_WITHOUT_CREDENTIAL: Record<string, number> = { 'POST /api/auth/refresh': 401 };
 const UNKNOWN_ID = 987_654_321;
 /** Endpoints whose record is the caller's own institute (as principal or first contact), found from the session. */
 const OWN_INSTITUTE = /^\/api\/adhesions\/current(\/|$)/;
+/** The caller's own collections (a detector's plessi and visits): an `:own` grant is enough. */
+const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$/;
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
 const pageConditions = (pageId: string) => ({ guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') });
 const PORTAL = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
@@ -132,6 +140,10 @@ describe.each(ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPer
       if (OWN_INSTITUTE.test(endpoint.path) && conditions && canSome(user, check)) {
         // The caller's own institute: what follows depends on it (none: 404; its state: 409; the empty body: 422).
         expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
+        continue;
+      }
+      if (OWN_COLLECTION.test(endpoint.path)) {
+        expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(conditions && canSome(user, check) ? 200 : 403);
         continue;
       }
       // A record that does not exist: 404 for whoever may hold the grant on some record, 403 otherwise.

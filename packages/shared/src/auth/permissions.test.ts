@@ -50,6 +50,7 @@ describe('the seed page table agrees with the grants (one source of truth, check
     ['portal.site', 'read:school-site'],
     ['portal.teachers', 'read:teacher'],
     ['portal.users', 'read:user'],
+    ['portal.detectors', 'read:detector'],
   ];
   for (const [pageId, check] of pairs) {
     it(`${pageId} ⇔ ${check}:any`, () => {

@@ -4,7 +4,7 @@ import type { Permission as DirectPermission, Role } from './roles.ts';
  * Permissions on resources, shaped `action:entity:own|any` (architecture §4, epic-stack). A role or a
  * direct permission grants a list of them; `can()` is the one question both sides ask.
  */
-export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review', 'booking', 'document'] as const;
+export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review', 'booking', 'document', 'detector', 'visit'] as const;
 export type Entity = (typeof ENTITIES)[number];
 /** `sign`: the principal's formal signature; `decide`: a reviewer's decision on a review item. */
 export const ACTIONS = ['read', 'update', 'export', 'create', 'manage', 'sign', 'decide'] as const;
@@ -38,15 +38,22 @@ const REGISTRY_STAFF: readonly Grant[] = [
   'read:document:any',
   'create:document:any',
   'update:document:any',
+  // Field work (issue 10): the detectors, their provinces, and which plessi each one holds.
+  'read:detector:any',
+  'export:detector:any',
+  'manage:detector:any',
+  'manage:school-site:any',
 ];
+/** A plesso's visits: its detector (`:own`, the owners of a plesso are [its detector]) and the super-admin (seed-spec §6). */
+const VISITS_ANY: readonly Grant[] = ['read:visit:any', 'create:visit:any', 'update:visit:any'];
 const USER_ADMIN: readonly Grant[] = ['read:user:any', 'export:user:any', 'create:user:any', 'update:user:any', 'manage:user:any'];
 
 /** Which role grants what. Role names appear in no `if` outside this table (architecture §2.7). */
 export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
-  'super-admin': [...REGISTRY_STAFF, ...USER_ADMIN],
+  'super-admin': [...REGISTRY_STAFF, ...USER_ADMIN, ...VISITS_ANY],
   sylla: REGISTRY_STAFF,
   cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
-  detector: [],
+  detector: ['read:school-site:own', 'read:visit:own', 'create:visit:own', 'update:visit:own'],
   // The principal reads, prepares and signs the institute's adhesion and may withdraw it; the first contact prepares it.
   'school.principal': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own', 'sign:adhesion:own', 'manage:adhesion:own'],
   'institute.first-contact': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own'],

@@ -1,1 +1,3 @@
 export * from './field-work.constants.ts';
+export * from './field-work.schemas.ts';
+export * from './field-work.endpoints.ts';

@@ -129,7 +129,27 @@ const AdhesionContentSchema = z.object({
   signature: AdhesionSignatureSchema.nullable(),
 });
 
-const VisitContentSchema = z.object({ type: z.literal('visite') });
+const PersonNameSchema = z.object({ id: z.number().int(), firstName: z.string(), lastName: z.string() });
+const VisitContentSchema = z.object({
+  type: z.literal('visite'),
+  visit: z.object({
+    id: z.number().int(),
+    scheduledAt: isoDateTime,
+    reportedAt: isoDateTime.nullable(),
+    report: z.string().nullable(),
+    teachersMet: z.array(PersonNameSchema),
+    detector: PersonNameSchema.extend({ email: z.string() }),
+    schoolSite: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      ministryCode: z.string(),
+      address: z.string().nullable(),
+      municipalityName: z.string(),
+      province: z.string(),
+      instituteName: z.string(),
+    }),
+  }),
+});
 
 export const ReviewContentSchema = z.discriminatedUnion('type', [TeacherContentSchema, AdhesionContentSchema, VisitContentSchema]);
 export type ReviewContent = z.infer<typeof ReviewContentSchema>;

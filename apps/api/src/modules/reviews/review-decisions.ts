@@ -5,6 +5,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './reviews.repository.ts';
+import { setVisitReviewState } from '../field-work/field-work.repository.ts';
 
 /** What a handler needs to apply a decision to its subject, inside the decision's transaction. */
 export interface DecisionContext {
@@ -38,8 +39,7 @@ const ADHESION_TEMPLATES: Record<ReviewDecision, string> = {
 const SUBJECT_GONE = 'Il soggetto di questa revisione non esiste più: non è possibile decidere.';
 
 /**
- * The one place where a decision reaches its subject, per queue. A queue without a handler (visite,
- * until visits exist) lists nothing and cannot be decided. Each handler runs in the transaction that
+ * The one place where a decision reaches its subject, per queue. Each handler runs in the transaction that
  * records the decision, so the decision, its effect, its e-mails and its audit commit together.
  */
 export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
@@ -89,5 +89,11 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
         now: ctx.at,
       });
     }
+  },
+
+  // A visit report: approved, sent back to its detector with the note (they fix it and resubmit), or rejected.
+  async visite(tx, ctx) {
+    const visit = await setVisitReviewState(tx, ctx.subjectId, REVIEW_DECISION_STATE[ctx.decision], ctx.note, ctx.at);
+    if (!visit) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
   },
 };

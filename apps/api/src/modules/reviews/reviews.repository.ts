@@ -12,12 +12,13 @@ import {
   type ReviewSummary,
   type ReviewType,
 } from '@portale/shared/reviews';
-import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
-/** Queues whose subjects exist and can be decided; any other valid type (visite) lists nothing yet. */
-export const QUEUED_TYPES: readonly ReviewType[] = ['insegnanti', 'adesioni'];
+/** Queues whose subjects exist and can be decided. */
+export const QUEUED_TYPES: readonly ReviewType[] = ['insegnanti', 'adesioni', 'visite'];
 
 /** How long a reviewer holds the item `next` gave them. */
 export const CLAIM_MS = 5 * 60_000;
@@ -25,11 +26,12 @@ export const CLAIM_MS = 5 * 60_000;
 const teacherUser = alias(users, 'teacher_user');
 const decider = alias(users, 'decider');
 const claimer = alias(users, 'claimer');
+const visitSite = alias(schoolSites, 'visit_site');
 
 type Filters = Omit<ReviewFilters, 'sort'> & { sort?: ReviewFilters['sort'] };
 
 const fullName = (u: { firstName: AnyColumn; lastName: AnyColumn }) => sql<string>`${u.firstName} || ' ' || ${u.lastName}`;
-const titleExpr = sql<string>`coalesce(${teacherUser.lastName} || ' ' || ${teacherUser.firstName}, ${institutes.name}, '')`;
+const titleExpr = sql<string>`coalesce(${teacherUser.lastName} || ' ' || ${teacherUser.firstName}, ${institutes.name}, ${visitSite.name}, '')`;
 
 function summaryFields(now: Date) {
   return aliased({
@@ -37,8 +39,8 @@ function summaryFields(now: Date) {
     type: reviews.type,
     subjectId: reviews.subjectId,
     title: titleExpr,
-    code: sql`coalesce(${teacherUser.email}, ${institutes.ministryCode}, '')`,
-    place: sql`coalesce(${schoolSites.name}, ${institutes.municipalityName} || ' (' || ${institutes.province} || ')')`,
+    code: sql`coalesce(${teacherUser.email}, ${institutes.ministryCode}, ${visitSite.ministryCode}, '')`,
+    place: sql`coalesce(${schoolSites.name}, ${institutes.municipalityName} || ' (' || ${institutes.province} || ')', ${visitSite.municipalityName} || ' (' || ${visitSite.province} || ')')`,
     state: reviews.state,
     submittedAt: reviews.submittedAt,
     decidedAt: reviews.decidedAt,
@@ -71,7 +73,7 @@ function whereOf(type: ReviewType, filters: Filters): SQL | undefined {
   return and(
     eq(reviews.type, type),
     filters.state ? eq(reviews.state, filters.state) : undefined,
-    searchCondition(type === 'insegnanti' ? teacherUser.searchText : institutes.searchText, filters.q),
+    searchCondition(type === 'insegnanti' ? teacherUser.searchText : type === 'visite' ? visitSite.searchText : institutes.searchText, filters.q),
   );
 }
 
@@ -91,6 +93,8 @@ function fromReviews(db: DbOrTx, fields: Record<string, SQL.Aliased>) {
     .leftJoin(teacherUser, eq(teacherUser.id, teacherProfiles.userId))
     .leftJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
     .leftJoin(institutes, and(eq(reviews.type, 'adesioni'), eq(institutes.id, reviews.subjectId)))
+    .leftJoin(visits, and(eq(reviews.type, 'visite'), eq(visits.id, reviews.subjectId)))
+    .leftJoin(visitSite, eq(visitSite.id, visits.schoolSiteId))
     .leftJoin(decider, eq(decider.id, reviews.decidedByUserId))
     .leftJoin(claimer, eq(claimer.id, reviews.claimedByUserId));
 }
@@ -333,7 +337,7 @@ export async function findReview(db: DbOrTx, type: ReviewType, itemId: number, n
   const summary = toReviewSummary(row);
   const submissionId = row.submissionId === null ? null : rowValue.int(row.submissionId);
   const [content, history] = await Promise.all([
-    type === 'insegnanti' ? teacherContent(db, summary.subjectId) : adhesionContent(db, summary.subjectId, submissionId),
+    type === 'insegnanti' ? teacherContent(db, summary.subjectId) : type === 'visite' ? visitReviewContent(db, summary.subjectId) : adhesionContent(db, summary.subjectId, submissionId),
     historyOf(db, type, summary.subjectId),
   ]);
   if (!content) return undefined;

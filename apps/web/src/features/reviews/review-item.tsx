@@ -25,6 +25,37 @@ export function StateBadge({ state }: { state: ReviewDetail['state'] }) {
 
 type TeacherContent = Extract<ReviewDetail['content'], { type: 'insegnanti' }>;
 type AdhesionContent = Extract<ReviewDetail['content'], { type: 'adesioni' }>;
+type VisitContent = Extract<ReviewDetail['content'], { type: 'visite' }>;
+
+function VisitFacts({ content }: { content: VisitContent }) {
+  const v = content.visit;
+  const site = v.schoolSite;
+  return (
+    <div data-testid="review-visit">
+      <dl className="row">
+        <Fact label="Plesso">
+          {site.name} ({site.ministryCode})
+        </Fact>
+        <Fact label="Istituto">{site.instituteName}</Fact>
+        <Fact label="Indirizzo">
+          {site.address ?? missing()} · {site.municipalityName} ({site.province})
+        </Fact>
+        <Fact label="Rilevatore">
+          {v.detector.firstName} {v.detector.lastName} · <a href={`mailto:${v.detector.email}`}>{v.detector.email}</a>
+        </Fact>
+        <Fact label="Data della visita">{formatDateTime(v.scheduledAt)}</Fact>
+        <Fact label="Resoconto inviato il">{v.reportedAt ? formatDateTime(v.reportedAt) : missing()}</Fact>
+        <Fact label="Insegnanti incontrati">
+          {v.teachersMet.length ? v.teachersMet.map((p) => `${p.firstName} ${p.lastName}`).join(', ') : missing('nessuno')}
+        </Fact>
+      </dl>
+      <h3 className="h6">Resoconto</h3>
+      <p style={{ whiteSpace: 'pre-line' }} data-testid="review-visit-report">
+        {v.report ?? missing()}
+      </p>
+    </div>
+  );
+}
 
 function TeacherFacts({ content }: { content: TeacherContent }) {
   const t = content.teacher;
@@ -168,6 +199,7 @@ export function ReviewItem({ item }: { item: ReviewDetail }) {
       </p>
       {item.content.type === 'insegnanti' && <TeacherFacts content={item.content} />}
       {item.content.type === 'adesioni' && <AdhesionFacts content={item.content} />}
+      {item.content.type === 'visite' && <VisitFacts content={item.content} />}
     </section>
   );
 }
