@@ -94,4 +94,21 @@ test.describe('avanzamento del programma', () => {
     await expect(page.getByTestId('progress-chart')).toHaveCount(0);
     await expectAccessibleAtBothWidths(page);
   });
+
+  test('la home dello staff mostra la piccola mappa e le linee di tendenza, con i link', async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await loginAs(page, STAFF);
+    await page.goto('/portale');
+    await appReady(page);
+    const trends = page.getByTestId('programme-trends');
+    await expect(trends.getByRole('heading', { name: 'Andamento del programma' })).toBeVisible();
+    await expect(trends.locator('li[data-metric]')).toHaveCount(3);
+    await expect(trends.getByRole('img').first()).toHaveAttribute('aria-label', /Istituti iscritti per regione|Nessun istituto iscritto/);
+    await expectAccessibleAtBothWidths(page);
+    await trends.getByRole('link', { name: "Vedi l'avanzamento del programma" }).click();
+    await expect(page).toHaveURL(/\/portale\/avanzamento$/);
+    await page.goBack();
+    await page.getByTestId('programme-trends').getByRole('link', { name: 'Apri la mappa dei plessi' }).click();
+    await expect(page).toHaveURL(/\/portale\/mappa$/);
+  });
 });

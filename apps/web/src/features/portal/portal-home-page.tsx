@@ -8,6 +8,7 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 import { KeyFigures } from './key-figures.tsx';
+import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
@@ -44,6 +45,7 @@ export function Component() {
     <>
       <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
       {data?.summary && <KeyFigures summary={data.summary} />}
+      {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
       {data?.school?.problem && (
         <div className="alert alert-warning mb-5" role="alert">
