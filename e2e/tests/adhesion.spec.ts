@@ -161,6 +161,18 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha);
 
+    // An upload the verifier refuses is told next to the file field, and nothing changes.
+    const fileField = page.getByLabel('File firmato (.pdf o .p7m)');
+    await fileField.setInputFiles({ name: 'adesione.pdf', mimeType: 'application/pdf', buffer: Buffer.from('Questo non è un PDF firmato') });
+    await page.getByRole('button', { name: 'Carica e firma' }).click();
+    await expect(page.getByText(/non è in un formato supportato/)).toBeVisible();
+    await expect(fileField).toHaveAttribute('aria-invalid', 'true');
+    await fileField.setInputFiles({ name: 'adesione.pdf', mimeType: 'application/pdf', buffer: bytes });
+    await page.getByRole('button', { name: 'Carica e firma' }).click();
+    await expect(page.getByText(/non contiene una firma digitale/)).toBeVisible();
+    await expect(page.getByTestId('next-step')).toContainText('Rileggi il documento di adesione e firmalo');
+    await expectAccessibleAtBothWidths(page);
+
     await page.getByRole('button', { name: 'Invia il codice via SMS' }).click();
     const codeField = page.getByLabel('Codice ricevuto via SMS');
     await expect(codeField).toBeFocused();
