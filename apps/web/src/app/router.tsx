@@ -32,6 +32,8 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   bookings: () => import('../features/bookings/bookings-page.tsx'),
   'portal.bookings': () => import('../features/bookings/slot-list-page.tsx'),
   'portal.booking-slot': () => import('../features/bookings/slot-page.tsx'),
+  'portal.documents': () => import('../features/documents/document-list-page.tsx'),
+  'portal.document': () => import('../features/documents/document-page.tsx'),
   survey: () => import('../features/public/survey-page.tsx'),
   'cookie-policy': () => import('../features/consent/cookie-policy-page.tsx'),
   'test-char': () => import('../features/public/test-char-page.tsx'),

@@ -53,9 +53,9 @@ const SEED_ROUTES = [
 
 /**
  * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
- * staff's bookings (issue 12, decision 014).
+ * staff's bookings and documents (issue 12, decision 014).
  */
-const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}'];
+const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}'];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];
@@ -91,6 +91,8 @@ const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = 
   // Issue 12: staff screens for the public participation, the rule of the other staff lists.
   '/portale/prenotazioni': { roles: STAFF, permissions: [] },
   '/portale/prenotazioni/{id}': { roles: STAFF, permissions: [] },
+  '/portale/documenti': { roles: STAFF, permissions: [] },
+  '/portale/documenti/{id}': { roles: STAFF, permissions: [] },
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */

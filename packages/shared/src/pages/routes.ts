@@ -119,9 +119,11 @@ export const PAGES: readonly PageDef[] = [
   portal('portal.map', '/portale/mappa', 'Mappa', "Tutti i plessi sulla mappa d'Italia, raggruppati e colorati per stato.", STAFF, { navLabel: 'Mappa' }),
   portal('portal.reviews', '/portale/revisioni/:reviewType', 'Revisioni', 'La coda delle revisioni di un tipo, con i conteggi per stato.', { roles: ['super-admin', 'cromos', 'sylla'], permissions: ['user.index'] }),
   portal('portal.review', '/portale/revisioni/:reviewType/revisione', 'Revisione', 'La revisione degli elementi in coda, uno alla volta.', STAFF, { parent: 'portal.reviews' }),
-  // Not seed routes (issue 12, decision 014): the staff's bookings, with the same rule as the other staff lists.
+  // Not seed routes (issue 12, decision 014): the staff's bookings and documents, with the same rule as the other staff lists.
   portal('portal.bookings', '/portale/prenotazioni', 'Prenotazioni', 'Gli appuntamenti prenotabili dal sito: creazione, modifica, pubblicazione e prenotazioni ricevute.', STAFF, { navLabel: 'Prenotazioni' }),
   portal('portal.booking-slot', '/portale/prenotazioni/:slotId', 'Appuntamento', "L'appuntamento e le sue prenotazioni, con ricerca ed esportazione.", STAFF, { parent: 'portal.bookings' }),
+  portal('portal.documents', '/portale/documenti', 'Documenti', 'I documenti della pagina Documentazione: caricamento dei PDF, sostituzione, pubblicazione e ritiro.', STAFF, { navLabel: 'Documenti' }),
+  portal('portal.document', '/portale/documenti/:documentId', 'Documento', 'Il documento: anteprima, pubblicazione, dati e sostituzione del file.', STAFF, { parent: 'portal.documents' }),
   portal('portal.detectors', '/portale/rilevatori', 'Rilevatori', 'I rilevatori, le loro province e i plessi assegnati.', STAFF, { navLabel: 'Rilevatori' }),
   portal('portal.substitutions', '/portale/sostituzioni', 'Sostituzioni', 'Le richieste di sostituzione degli insegnanti e le decisioni.', { roles: ['super-admin', 'sylla'], permissions: [] }, { navLabel: 'Sostituzioni' }),
   portal('portal.templates', '/portale/template', 'Template', 'I modelli dei messaggi e dei documenti, con anteprima e versioni.', { roles: ['super-admin'], permissions: [] }, { navLabel: 'Template' }),
