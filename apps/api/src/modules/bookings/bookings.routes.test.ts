@@ -1,9 +1,13 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_MESSAGES, BookingListResponseSchema, PublicSlotListSchema, SlotListResponseSchema, SlotSummarySchema, dateToRomeLocal } from '@portale/shared/bookings';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { createMailTransport } from '../messages/message-transports.ts';
 import { BOOKING_RATE_LIMIT } from './bookings.routes.ts';
 import { seedDemoBookings } from './bookings-seed.ts';
 
@@ -299,5 +303,30 @@ describe('seedDemoBookings', () => {
     const demo = items.filter((s) => /presentazione|Webinar|Laboratorio/.test(s.title));
     expect(demo).toHaveLength(3);
     expect(demo.find((s) => s.title.startsWith('Laboratorio'))?.freePlaces).toBe(0);
+  });
+});
+
+describe('the .ics attachment', () => {
+  it('travels with the e-mail the mail transport writes', async () => {
+    const slot = await newSlot({ title: 'Allegato calendario' });
+    const email = 'allegato@example.org';
+    expect((await (await guest()).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    const [row] = await rows<{ id: number; subject: string; html_body: string; text_body: string; attachments: { name: string; contentType: string; base64: string }[] }>(
+      sql`select id, subject, html_body, text_body, attachments from outbox where recipient = ${email}`,
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'booking-mail-'));
+    try {
+      const transport = createMailTransport({ from: 'portale@example.org', mailDir: dir });
+      const path = await transport.send(
+        { id: Number(row!.id), templateKey: 'email.prenotazione-confermata', recipient: email, subject: row!.subject, htmlBody: row!.html_body, textBody: row!.text_body, attachments: row!.attachments },
+        t.clock.now(),
+      );
+      transport.close();
+      const eml = await readFile(path, 'utf8');
+      expect(eml).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=PUBLISH;\s+name=appuntamento\.ics/i);
+      expect(eml).toContain('Content-Disposition: attachment; filename=appuntamento.ics');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
