@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
+import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } from './detector-home.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
@@ -21,10 +22,13 @@ interface HomeData {
   summaryProblem: string | null;
   /** A principal's or first contact's institute, plessi and teachers; null for everyone else. */
   school?: SchoolHomeResult | null;
+  /** A detector's next visits and plessi; null for everyone else. */
+  detector?: DetectorHomeResult | null;
 }
 
 /** Staff get the key figures; nobody else sends the request (it would be a 403). */
 export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeData> {
+  if (isDetector(getSession().user)) return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
   if (isSchoolPerson(getSession().user)) return { summary: null, summaryProblem: null, school: await loadSchoolHome(request.signal) };
   if (!can(getSession().user, 'read:dashboard')) return { summary: null, summaryProblem: null };
   try {
@@ -47,6 +51,12 @@ export function Component() {
       {data?.summary && <KeyFigures summary={data.summary} />}
       {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
+      {data?.detector?.visits && <DetectorHome visits={data.detector.visits} sites={data.detector.sites} />}
+      {data?.detector?.problem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.detector.problem}
+        </div>
+      )}
       {data?.school?.problem && (
         <div className="alert alert-warning mb-5" role="alert">
           {data.school.problem}

@@ -1,0 +1,179 @@
+import { useState } from 'react';
+import { Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import { closeVisit, createVisit, listSiteVisits, reportVisit, visitCalendar, VISIT_STATE_LABELS, type SiteTeacher, type Visit } from '@portale/shared/field-work';
+import { REVIEW_STATE_LABELS } from '@portale/shared/reviews';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { VISIT_STATE_BADGES } from './field-work-labels.ts';
+import { SiteFacts } from './site-facts.tsx';
+
+export async function pageData({ params, request }: LoaderFunctionArgs) {
+  return callApi(listSiteVisits, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });
+}
+
+interface Result {
+  intent: string;
+  visitId?: number;
+  ok?: string;
+  message?: string;
+  errors?: Record<string, string[]>;
+}
+
+export async function action({ params, request }: ActionFunctionArgs): Promise<Result> {
+  const form = await request.formData();
+  const intent = String(form.get('intent'));
+  const visitId = Number(form.get('visitId')) || undefined;
+  try {
+    if (intent === 'plan') {
+      await callApi(createVisit, { params: { siteId: Number(params.siteId) }, body: { scheduledAt: String(form.get('scheduledAt') ?? '') } });
+      return { intent, ok: 'Visita pianificata.' };
+    }
+    if (intent === 'report' && visitId) {
+      const teachersMet = form.getAll('teachersMet').map(Number);
+      await callApi(reportVisit, { params: { visitId }, body: { report: String(form.get('report') ?? ''), teachersMet } });
+      return { intent, visitId, ok: 'Resoconto inviato: la visita è svolta ed è in attesa di revisione.' };
+    }
+    if ((intent === 'annullata' || intent === 'mancata') && visitId) {
+      const note = String(form.get('note') ?? '').trim();
+      await callApi(closeVisit, { params: { visitId }, body: { state: intent, ...(note ? { note } : {}) } });
+      return { intent, visitId, ok: intent === 'annullata' ? 'Visita annullata.' : 'Visita segnata come mancata.' };
+    }
+    return { intent, message: 'Azione sconosciuta.' };
+  } catch (error) {
+    if (error instanceof ApiError && error.status !== 401) {
+      const errors = (error.body as { errors?: Record<string, string[]> } | undefined)?.errors;
+      return { intent, ...(visitId ? { visitId } : {}), message: error.message, ...(errors ? { errors } : {}) };
+    }
+    throw error;
+  }
+}
+
+function CalendarButton({ visit }: { visit: Visit }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline-primary btn-sm me-2"
+        onClick={() => {
+          setProblem(null);
+          downloadFile(visitCalendar, { params: { visitId: visit.id } }, undefined, { fallbackName: `visita-${visit.id}.ics` }).catch((e: Error) => setProblem(e.message));
+        }}
+      >
+        Aggiungi al calendario (.ics)
+      </button>
+      {problem && <span role="alert" className="text-danger small">{problem}</span>}
+    </>
+  );
+}
+
+function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers: SiteTeacher[]; result: Result | undefined; busy: boolean }) {
+  const mine = result?.visitId === visit.id && result.intent === 'report' ? result : undefined;
+  const err = mine?.errors?.report?.[0];
+  const met = new Set(visit.teachersMet.map((t) => t.id));
+  const id = `report-${visit.id}`;
+  return (
+    <Form method="post" className="mt-3" aria-label={`Resoconto della visita del ${formatDateTime(visit.scheduledAt)}`}>
+      <input type="hidden" name="intent" value="report" />
+      <input type="hidden" name="visitId" value={visit.id} />
+      <div className="mb-3">
+        <label htmlFor={id} className="form-label fw-semibold">Resoconto della visita</label>
+        <textarea id={id} name="report" className="form-control" rows={4} required minLength={10} maxLength={5000} defaultValue={visit.report ?? ''} aria-invalid={err ? true : undefined} aria-describedby={err ? `${id}-error` : undefined} />
+        {err && <p id={`${id}-error`} className="text-danger small">{err}</p>}
+      </div>
+      <fieldset className="mb-3">
+        <legend className="h6">Insegnanti incontrati</legend>
+        {teachers.length === 0 && <p className="text-muted small">Nessun insegnante registrato nel plesso.</p>}
+        {teachers.map((t) => (
+          <div className="form-check" key={t.userId}>
+            <input className="form-check-input" type="checkbox" id={`met-${visit.id}-${t.userId}`} name="teachersMet" value={t.userId} defaultChecked={met.has(t.userId)} />
+            <label className="form-check-label" htmlFor={`met-${visit.id}-${t.userId}`}>
+              {t.firstName} {t.lastName}
+            </label>
+          </div>
+        ))}
+        {mine?.errors?.teachersMet && <p className="text-danger small">{mine.errors.teachersMet[0]}</p>}
+      </fieldset>
+      <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+        {visit.reviewState === 'da_correggere' ? 'Invia il resoconto corretto' : 'Invia il resoconto'}
+      </button>
+    </Form>
+  );
+}
+
+function CloseForm({ visit, busy }: { visit: Visit; busy: boolean }) {
+  return (
+    <Form method="post" className="mt-3 d-flex flex-wrap gap-2 align-items-end" aria-label={`Annulla o segna come mancata la visita del ${formatDateTime(visit.scheduledAt)}`}>
+      <input type="hidden" name="visitId" value={visit.id} />
+      <div>
+        <label htmlFor={`note-${visit.id}`} className="form-label small">Motivo (facoltativo)</label>
+        <input id={`note-${visit.id}`} name="note" className="form-control form-control-sm" maxLength={1000} />
+      </div>
+      <button type="submit" name="intent" value="annullata" className="btn btn-outline-secondary btn-sm" disabled={busy}>Annulla la visita</button>
+      <button type="submit" name="intent" value="mancata" className="btn btn-outline-secondary btn-sm" disabled={busy}>Segna come mancata</button>
+    </Form>
+  );
+}
+
+/** A plesso's visits: plan one, download it for the calendar, file the report, cancel or mark as missed. */
+export function Component() {
+  const { site, teachers, items } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const result = useActionData<Result>();
+  const busy = useNavigation().state === 'submitting';
+  const planError = result?.intent === 'plan' ? result.errors?.scheduledAt?.[0] : undefined;
+  return (
+    <>
+      <PageHeader title={`Visite a ${site.name}`} description={`${site.municipalityName} (${site.province}) · ${site.ministryCode}`} />
+      <SiteFacts site={site} />
+      <div role="status" className="mb-3">
+        {result?.ok && <div className="alert alert-success">{result.ok}</div>}
+      </div>
+      {result?.message && !result.ok && (
+        <div className="alert alert-danger" role="alert">
+          {result.message}
+        </div>
+      )}
+      <section aria-labelledby="pianifica-title" className="mb-5">
+        <h2 id="pianifica-title" className="h4">Pianifica una visita</h2>
+        <Form method="post" className="d-flex flex-wrap gap-3 align-items-end">
+          <input type="hidden" name="intent" value="plan" />
+          <div>
+            <label htmlFor="scheduledAt" className="form-label">Data e ora (ora italiana)</label>
+            <input id="scheduledAt" name="scheduledAt" type="datetime-local" className="form-control" required aria-invalid={planError ? true : undefined} aria-describedby={planError ? 'scheduledAt-error' : undefined} />
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={busy}>Pianifica</button>
+        </Form>
+        {planError && <p id="scheduledAt-error" className="text-danger small mt-2">{planError}</p>}
+      </section>
+      <section aria-labelledby="visite-title">
+        <h2 id="visite-title" className="h4">Visite ({items.length})</h2>
+        {items.length === 0 && <p className="text-muted">Nessuna visita per questo plesso.</p>}
+        <ol className="list-unstyled">
+          {items.map((v) => (
+            <li key={v.id} className="border-start border-3 ps-3 mb-4" data-testid="visit" data-visit-id={v.id}>
+              <h3 className="h5">
+                Visita del {formatDateTime(v.scheduledAt)} <span className={`badge ${VISIT_STATE_BADGES[v.state]}`}>{VISIT_STATE_LABELS[v.state]}</span>
+              </h3>
+              <p className="small mb-1">
+                Rilevatore: {v.detector.firstName} {v.detector.lastName}
+                {v.reviewState && <> · Revisione: {REVIEW_STATE_LABELS[v.reviewState]}</>}
+              </p>
+              {v.reviewState === 'da_correggere' && v.reviewNote && (
+                <div className="alert alert-warning" role="note">
+                  Da correggere: {v.reviewNote}
+                </div>
+              )}
+              {v.outcomeNote && <p className="small">Motivo: {v.outcomeNote}</p>}
+              {v.report && v.reviewState !== 'da_correggere' && <p style={{ whiteSpace: 'pre-line' }}>{v.report}</p>}
+              {v.teachersMet.length > 0 && v.reviewState !== 'da_correggere' && <p className="small">Insegnanti incontrati: {v.teachersMet.map((t) => `${t.firstName} ${t.lastName}`).join(', ')}</p>}
+              {v.state === 'pianificata' && <CalendarButton visit={v} />}
+              {(v.state === 'pianificata' || v.reviewState === 'da_correggere') && <ReportForm visit={v} teachers={teachers} result={result} busy={busy} />}
+              {v.state === 'pianificata' && <CloseForm visit={v} busy={busy} />}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { request, type APIRequestContext } from '@playwright/test';
+import { DEMO_PASSWORD } from '../demo-accounts.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+
+const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
+
+/** An API session of a demo account (MFA is off in e2e), for the set-up the UI does not need to show. */
+async function apiAs(webOrigin: string, email: string): Promise<{ api: APIRequestContext; headers: Record<string, string> }> {
+  const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
+  await api.head('/sanctum/csrf-cookie');
+  const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+  const login = await api.post('/api/auth/login', { headers: { 'x-xsrf-token': xsrf }, data: { email, password: DEMO_PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  // The session cookie pair rotates at login: send the new anti-forgery token.
+  const fresh = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+  return { api, headers: { 'x-xsrf-token': fresh, authorization: `Bearer ${(await login.json()).token}` } };
+}
+
+test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
+
+test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifica, scarica il .ics e invia il resoconto, lo staff lo trova in revisione', async ({ page, browser, baseURL }) => {
+  test.setTimeout(240_000);
+
+  // A plesso of Rome that is not the demo detector's (for the 403 page). The API test covers a second
+  // detector's plesso; here no demo account may create a detector (nobody may grant a role they lack).
+  const admin = await apiAs(baseURL!, 'superadmin@demo.test');
+  let otherSiteId: number;
+  try {
+    const sites = await (await admin.api.get('/api/school-sites?province=RM&sort=-name&pageSize=25', { headers: admin.headers })).json();
+    otherSiteId = sites.items[0].id;
+  } finally {
+    await admin.api.dispose();
+  }
+
+  // Staff: the detectors, then every free primary plesso of Pavia to the demo detector, counted then confirmed.
+  await page.setViewportSize(DESKTOP);
+  await loginAs(page, 'sylla@demo.test');
+  await page.goto('/portale/rilevatori');
+  await appReady(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rilevatori');
+  await listSettled(page);
+  await expect(page.getByRole('table', { name: 'Rilevatori' })).toContainText('rilevatore@demo.test');
+  await expectAccessibleAtBothWidths(page);
+  await page.getByLabel('Rilevatore', { exact: true }).selectOption({ label: 'Rilevatore Roberto (nessuna provincia)' });
+  await page.getByLabel('Provincia', { exact: true }).first().selectOption('PV');
+  await page.getByLabel('Grado').first().selectOption('primaria');
+  await page.getByLabel('Rilevatore attuale').selectOption('none');
+  await page.locator('label[for="assign-participating"]').click();
+  await expect(page.getByLabel('Solo i plessi partecipanti')).not.toBeChecked();
+  await page.getByRole('button', { name: 'Conta i plessi' }).click();
+  const preview = page.getByTestId('assignment-preview');
+  await expect(preview).toContainText('plessi');
+  const matched = Number((await preview.locator('strong').innerText()).replace(/\D/g, ''));
+  expect(matched).toBeGreaterThan(0);
+  await expectAccessibleAtBothWidths(page);
+  await page.getByRole('button', { name: /^Conferma: assegna/ }).click();
+  await expect(page.getByTestId('assignment-result')).toContainText(`${matched.toLocaleString('it-IT')} plessi aggiornati`);
+  await listSettled(page);
+  await expect(page.getByRole('row', { name: /rilevatore@demo\.test/ })).toContainText(matched.toLocaleString('it-IT'));
+
+  // The detector: their plessi only.
+  const detectorContext = await browser.newContext({ baseURL: baseURL! });
+  await rememberConsentChoice(detectorContext, baseURL!);
+  const d = await detectorContext.newPage();
+  await d.setViewportSize(DESKTOP);
+  await loginAs(d, 'rilevatore@demo.test');
+  await expect(d.getByTestId('detector-home')).toBeVisible();
+  await expectAccessibleAtBothWidths(d);
+  await d.goto('/portale/istituti/rilevatori/plessi');
+  await appReady(d);
+  await listSettled(d);
+  await expect(d.getByTestId('list-status')).toContainText(`${matched.toLocaleString('it-IT')} pless`);
+  await expectAccessibleAtBothWidths(d);
+  await d.getByRole('table', { name: 'Plessi assegnati' }).getByRole('link').first().click();
+  await appReady(d);
+  await expect(d.getByTestId('site-facts')).toContainText('Rilevatore');
+  await expectAccessibleAtBothWidths(d);
+  const siteName = (await d.getByRole('heading', { level: 1 }).innerText()).trim();
+
+  await d.getByRole('link', { name: 'Insegnanti del plesso' }).click();
+  await appReady(d);
+  await expect(d.getByTestId('site-teachers')).toBeVisible();
+  await expectAccessibleAtBothWidths(d);
+
+  // Plan a visit next year, download it, file the report.
+  await d.getByRole('link', { name: 'Visite al plesso' }).click();
+  await appReady(d);
+  await expect(d.getByRole('heading', { level: 1 })).toHaveText(`Visite a ${siteName}`);
+  await expectAccessibleAtBothWidths(d);
+  const year = new Date().getFullYear() + 1;
+  await d.getByLabel('Data e ora (ora italiana)').fill(`${year}-03-10T10:30`);
+  await d.getByRole('button', { name: 'Pianifica' }).click();
+  await expect(d.getByText('Visita pianificata.')).toBeVisible();
+  const visit = d.getByTestId('visit').first();
+  await expect(visit).toContainText('Pianificata');
+  const downloading = d.waitForEvent('download');
+  await visit.getByRole('button', { name: 'Aggiungi al calendario (.ics)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^visita-\d+\.ics$/);
+  const ics = (await readFile(await download.path())).toString('utf8').replace(/\r\n /g, '');
+  expect(ics).toContain('BEGIN:VEVENT');
+  expect(ics).toContain(`DTSTART:${year}0310T093000Z`);
+  expect(ics).toContain(`DTEND:${year}0310T113000Z`);
+  expect(ics).toMatch(/UID:visita-\d+@/);
+  expect(ics).toContain('LOCATION:');
+  await expectAccessibleAtBothWidths(d);
+  await visit.getByRole('textbox', { name: 'Resoconto della visita' }).fill('Visita svolta: incontrato il referente, verificati gli spazi per la rilevazione.');
+  await visit.getByRole('button', { name: 'Invia il resoconto' }).click();
+  await expect(d.getByText('Resoconto inviato: la visita è svolta ed è in attesa di revisione.')).toBeVisible();
+  await expect(d.getByTestId('visit').first()).toContainText('Svolta');
+  await expectAccessibleAtBothWidths(d);
+
+  // A plesso that is not theirs, by its id: the 403 page.
+  await d.goto(`/portale/istituti/rilevatori/plessi/${otherSiteId}`);
+  await expectErrorScreen(d, 403);
+  await expectAccessibleAtBothWidths(d);
+  await detectorContext.close();
+
+  // Staff: the report waits in the visite queue and the review screen shows it.
+  await page.goto('/portale/revisioni/visite');
+  await appReady(page);
+  await listSettled(page);
+  await expect(page.getByRole('table')).toContainText(siteName);
+  await expectAccessibleAtBothWidths(page);
+});
