@@ -1,18 +1,8 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
 import { mailLink } from '../outbox.ts';
 
 const STAFF = 'cromos@demo.test';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
-
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 /** `YYYY-MM-DDTHH:mm` `days` from now (the form reads it as Rome time). */
 function local(days: number, time: string): string {

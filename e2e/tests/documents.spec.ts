@@ -1,18 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
 
 const STAFF = 'sylla@demo.test';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
-
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
 
