@@ -8,6 +8,7 @@
 //   beside the raw SQL the repository runs, timed in the same run on the same database.
 // Run `npm run build` first. Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs:
 // the database `portale_bench`, created and seeded with the whole registry when missing).
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import pg from 'pg';
@@ -21,15 +22,8 @@ const API_RUNS = Number(process.env.BENCH_API_RUNS ?? 15);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 
-// The query of apps/api/src/modules/map/map.repository.ts without filters (keep them alike).
-const RAW_SQL = `select string_agg(s.id::text, ',') as ids,
-  string_agg(coalesce(round(s.longitude * 10000)::int::text, ''), ',') as lon,
-  string_agg(coalesce(round(s.latitude * 10000)::int::text, ''), ',') as lat,
-  string_agg(i.adhesion_state, ',') as state,
-  string_agg(s.school_level, ',') as level,
-  string_agg(s.province, ',') as province,
-  string_agg((s.participating::int + 2 * (s.detector_user_id is not null)::int)::text, ',') as flags
-from school_sites s join institutes i on i.id = s.institute_id where true`;
+// The repository's own query for the whole country (bench/lib/map-sql.ts prints it).
+const RAW = JSON.parse(execFileSync('npx', ['tsx', 'bench/lib/map-sql.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_NO_WARNINGS: '1' } }));
 
 async function ensureDatabase() {
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -94,7 +88,7 @@ async function measureApi(api, token, origin) {
   const sqlTimes = [];
   for (let i = 0; i < API_RUNS + 2; i++) {
     const started = performance.now();
-    await client.query(RAW_SQL);
+    await client.query(RAW.sql, RAW.params);
     if (i >= 2) sqlTimes.push(performance.now() - started);
   }
   const { rows } = await client.query('select count(*)::int as n from school_sites');
@@ -130,7 +124,12 @@ try {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  const page = await browser.newPage({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1280, height: 900 } });
+  // A visitor who already chose about cookies (the banner would cover the map).
+  await context.addCookies(
+    [['ncc_c', 'necessarianalitici'], ['ncc_e', 'necessari'], ['ncc_v', '2026-01'], ['ncc_r', String(Date.now())]].map(([name, value]) => ({ name, value, url: web })),
+  );
+  const page = await context.newPage();
   await page.goto(`${web}/auth/login`);
   await page.getByLabel(/e-mail/i).fill('sylla@demo.test');
   await page.getByLabel(/^password/i).fill('Portale.Demo.2026');
@@ -205,6 +204,14 @@ try {
     }));
     return results;
   });
+
+  // Pictures to look at (git-ignored bench/results/): the progress page and the staff home.
+  await page.goto(`${web}/portale/avanzamento`);
+  await page.getByTestId('progress-chart').locator('svg').first().waitFor();
+  await page.screenshot({ path: `${root}bench/results/avanzamento.png`, fullPage: true });
+  await page.goto(`${web}/portale`);
+  await page.getByTestId('programme-trends').locator('li[data-metric]').first().waitFor();
+  await page.screenshot({ path: `${root}bench/results/portale-andamento.png`, fullPage: true });
 
   console.log(`\nMappa dei plessi (/portale/mappa), anagrafe completa su PostgreSQL (${apiFigures.count} plessi), Chromium headless senza GPU (WebGL su SwiftShader):`);
   console.log(`- plessi disegnati nella prima vista (gruppi + singoli): ${total}`);

@@ -16,15 +16,38 @@ function whereOf(filters: MapFilters): SQL {
 }
 
 /** The columns as comma-separated text: PostgreSQL builds them in one pass, JavaScript splits them (far cheaper than parsing rows or arrays). */
-type TextColumns = Record<'ids' | 'lon' | 'lat' | 'state' | 'level' | 'province' | 'flags', string | null>;
+type TextColumns = Record<'ids' | 'place' | 'state' | 'level' | 'flags', string | null>;
 
-const indexOf = (values: readonly string[]) => new Map(values.map((v, i) => [v, i]));
-const STATE_INDEX = indexOf(ADHESION_STATES);
-const LEVEL_INDEX = indexOf(SCHOOL_LEVELS);
-const PROVINCE_INDEX = indexOf(PROVINCES);
+/** `array['a','b']::text[]` from constants of our own (never user input). */
+function textArray(values: readonly string[]): SQL {
+  return sql.raw(`array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]::text[]`);
+}
 
 function split(text: string | null | undefined): string[] {
   return text ? text.split(',') : [];
+}
+
+/** The one query of the map (exported for the benchmark's raw-SQL reference). */
+export function mapSchoolSitesQuery(filters: MapFilters): SQL {
+  // Each plesso's place as one exact integer: ((lon + 2e6) × 2^22 + (lat + 2e6)) × 128 + province
+  // (coordinates × 1e4 stay below 2^21 in magnitude, a province index below 127; 127 = unknown).
+  return sql`
+    select string_agg(id::text, ',') as ids,
+      string_agg(coalesce(((lon + 2000000) * 4194304 + (lat + 2000000)) * 128 + province, -1 - province)::text, ',') as place,
+      string_agg(state::text, ',') as state,
+      string_agg(level::text, ',') as level,
+      string_agg(flags::text, ',') as flags
+    from (
+      select s.id,
+        round(s.longitude * ${MAP_COORD_SCALE})::bigint as lon,
+        round(s.latitude * ${MAP_COORD_SCALE})::bigint as lat,
+        coalesce(array_position(${textArray(PROVINCES)}, s.province) - 1, 127) as province,
+        array_position(${textArray(ADHESION_STATES)}, i.adhesion_state) - 1 as state,
+        coalesce(array_position(${textArray(SCHOOL_LEVELS)}, s.school_level) - 1, ${SCHOOL_LEVELS.length - 1}) as level,
+        s.participating::int + 2 * (s.detector_user_id is not null)::int as flags
+      from school_sites s join institutes i on i.id = s.institute_id
+      where ${whereOf(filters)}
+    ) as sites`;
 }
 
 /**
@@ -34,62 +57,56 @@ function split(text: string | null | undefined): string[] {
  * longitude with their coordinates as differences.
  */
 export async function mapSchoolSites(db: DbOrTx, filters: MapFilters): Promise<MapSchoolSites> {
-  const result = (await db.execute(sql`
-    select string_agg(s.id::text, ',') as ids,
-      string_agg(coalesce(round(s.longitude * ${MAP_COORD_SCALE})::int::text, ''), ',') as lon,
-      string_agg(coalesce(round(s.latitude * ${MAP_COORD_SCALE})::int::text, ''), ',') as lat,
-      string_agg(i.adhesion_state, ',') as state,
-      string_agg(s.school_level, ',') as level,
-      string_agg(s.province, ',') as province,
-      string_agg((s.participating::int + 2 * (s.detector_user_id is not null)::int)::text, ',') as flags
-    from school_sites s join institutes i on i.id = s.institute_id
-    where ${whereOf(filters)}`)) as unknown as { rows: TextColumns[] };
+  const result = (await db.execute(mapSchoolSitesQuery(filters))) as unknown as { rows: TextColumns[] };
   const row = result.rows[0];
-  const ids = split(row?.ids).map(Number);
-  const lon = split(row?.lon);
-  const lat = split(row?.lat);
-  const state = split(row?.state);
-  const level = split(row?.level);
-  const province = split(row?.province);
-  const flags = split(row?.flags).map(Number);
+  const ids = split(row?.ids);
+  const places = split(row?.place);
+  const states = split(row?.state);
+  const levels = split(row?.level);
+  const flags = split(row?.flags);
   const n = ids.length;
-
-  // Plessi in id order.
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => ids[a]! - ids[b]!);
-
-  // Distinct places (longitude, latitude, province), sorted by longitude then latitude.
-  const placeKey = (i: number) => `${lon[i]}|${lat[i]}|${province[i]}`;
-  const places = new Map<string, { lon: number | null; lat: number | null; province: number; index: number }>();
+  const id = new Float64Array(n);
+  const key = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const key = placeKey(i);
-    if (!places.has(key)) {
-      places.set(key, {
-        lon: lon[i] ? Number(lon[i]) : null,
-        lat: lat[i] ? Number(lat[i]) : null,
-        province: PROVINCE_INDEX.get(province[i]!) ?? -1,
-        index: 0,
-      });
-    }
+    id[i] = +ids[i]!;
+    key[i] = +places[i]!;
   }
-  const sortedPlaces = [...places.values()].sort((a, b) => (a.lon ?? Infinity) - (b.lon ?? Infinity) || (a.lat ?? Infinity) - (b.lat ?? Infinity) || a.province - b.province);
-  const placeLon: (number | null)[] = [];
-  const placeLat: (number | null)[] = [];
+
+  // Distinct places sorted by key (longitude, then latitude, then province); no coordinates last.
+  const distinct = [...new Set(key)].sort((a, b) => (a < 0 ? Infinity : a) - (b < 0 ? Infinity : b) || a - b);
+  const placeOf = new Map<number, number>();
+  const placeLon: (number | null)[] = new Array(distinct.length);
+  const placeLat: (number | null)[] = new Array(distinct.length);
+  const placeProvince: number[] = new Array(distinct.length);
   let previousLon = 0;
   let previousLat = 0;
-  sortedPlaces.forEach((place, index) => {
-    place.index = index;
-    if (place.lon === null || place.lat === null) {
-      placeLon.push(null);
-      placeLat.push(null);
-    } else {
-      placeLon.push(place.lon - previousLon);
-      placeLat.push(place.lat - previousLat);
-      previousLon = place.lon;
-      previousLat = place.lat;
+  distinct.forEach((k, index) => {
+    placeOf.set(k, index);
+    if (k < 0) {
+      placeLon[index] = null;
+      placeLat[index] = null;
+      placeProvince[index] = -1 - k === 127 ? -1 : -1 - k;
+      return;
     }
+    const p = k % 128;
+    const xy = (k - p) / 128;
+    const y = (xy % 4_194_304) - 2_000_000;
+    const x = Math.round((xy - (y + 2_000_000)) / 4_194_304) - 2_000_000;
+    placeLon[index] = x - previousLon;
+    placeLat[index] = y - previousLat;
+    placeProvince[index] = p === 127 ? -1 : p;
+    previousLon = x;
+    previousLat = y;
   });
 
+  // Plessi in id order (the table's order already, almost always: sorted only when needed).
+  let order: number[] | null = null;
+  for (let i = 1; i < n; i++) {
+    if (id[i]! < id[i - 1]!) {
+      order = Array.from({ length: n }, (_, k) => k).sort((a, b) => id[a]! - id[b]!);
+      break;
+    }
+  }
   const out = {
     idDelta: new Array<number>(n),
     place: new Array<number>(n),
@@ -100,21 +117,22 @@ export async function mapSchoolSites(db: DbOrTx, filters: MapFilters): Promise<M
   };
   let previousId = 0;
   for (let k = 0; k < n; k++) {
-    const i = order[k]!;
-    out.idDelta[k] = ids[i]! - previousId;
-    previousId = ids[i]!;
-    out.place[k] = places.get(placeKey(i))!.index;
-    out.state[k] = STATE_INDEX.get(state[i]!) ?? 0;
-    out.level[k] = LEVEL_INDEX.get(level[i]!) ?? SCHOOL_LEVELS.length - 1;
-    out.participating[k] = flags[i]! & 1;
-    out.detector[k] = flags[i]! >> 1;
+    const i = order ? order[k]! : k;
+    out.idDelta[k] = id[i]! - previousId;
+    previousId = id[i]!;
+    out.place[k] = placeOf.get(key[i]!)!;
+    out.state[k] = +states[i]!;
+    out.level[k] = +levels[i]!;
+    const f = +flags[i]!;
+    out.participating[k] = f & 1;
+    out.detector[k] = f >> 1;
   }
   return {
     count: n,
-    placeCount: sortedPlaces.length,
+    placeCount: distinct.length,
     scale: MAP_COORD_SCALE,
     dictionaries: { state: [...ADHESION_STATES], level: [...SCHOOL_LEVELS], province: [...PROVINCES] },
-    places: { lon: encodeColumn(placeLon), lat: encodeColumn(placeLat), province: encodeColumn(sortedPlaces.map((p) => p.province)) },
+    places: { lon: encodeColumn(placeLon), lat: encodeColumn(placeLat), province: encodeColumn(placeProvince) },
     idDelta: encodeColumn(out.idDelta),
     place: encodeColumn(out.place),
     state: encodeColumn(out.state),
