@@ -42,7 +42,14 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await listSettled(page);
   await expect(page.getByRole('table', { name: 'Rilevatori' })).toContainText('rilevatore@demo.test');
   await expectAccessibleAtBothWidths(page);
-  await page.getByLabel('Rilevatore', { exact: true }).selectOption({ label: 'Rilevatore Roberto (nessuna provincia)' });
+  // The provinces the demo detector covers.
+  await page.getByLabel('Rilevatore', { exact: true }).nth(1).selectOption({ label: 'Rilevatore Roberto' });
+  await page.getByLabel('Sigle delle province, separate da virgole').fill('pv, RM');
+  await page.getByRole('button', { name: 'Salva le province' }).click();
+  await expect(page.getByText('Province di Roberto Rilevatore: PV, RM.')).toBeVisible();
+  await listSettled(page);
+  await expect(page.getByRole('row', { name: /rilevatore@demo\.test/ })).toContainText('PV, RM');
+  await page.getByLabel('Rilevatore', { exact: true }).first().selectOption({ label: 'Rilevatore Roberto (PV, RM)' });
   await page.getByLabel('Provincia', { exact: true }).first().selectOption('PV');
   await page.getByLabel('Grado').first().selectOption('primaria');
   await page.getByLabel('Rilevatore attuale').selectOption('none');
@@ -123,4 +130,15 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await listSettled(page);
   await expect(page.getByRole('table')).toContainText(siteName);
   await expectAccessibleAtBothWidths(page);
+  await page.getByTestId('start-review').click();
+  await appReady(page);
+  const item = page.getByTestId('review-item');
+  await expect(item.getByTestId('review-visit')).toContainText(siteName);
+  await expect(item.getByTestId('review-visit-report')).toContainText('verificati gli spazi per la rilevazione');
+  await expect(item.getByTestId('review-visit')).toContainText('Roberto Rilevatore');
+  await expectAccessibleAtBothWidths(page);
+  const form = page.getByTestId('review-decision');
+  await form.getByText('Approva', { exact: true }).click();
+  await form.getByRole('button', { name: 'Registra la decisione' }).click();
+  await expect(page.getByTestId('review-outcome')).toContainText('«Approvata»');
 });

@@ -7,6 +7,8 @@ import {
   type AssignmentFilter,
   type AssignmentResult,
   type DetectorSummary,
+  type DetectorUpdate,
+  updateDetector,
 } from '@portale/shared/field-work';
 import { getPage } from '@portale/shared/pages';
 import { SCHOOL_LEVEL_LABELS, SCHOOL_LEVELS } from '@portale/shared/registry';
@@ -64,6 +66,8 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 }
 
 interface AssignResult {
+  /** The provinces form's outcome. */
+  provinces?: { ok?: string; message?: string; values?: Record<string, string> };
   preview?: AssignmentResult;
   done?: AssignmentResult;
   /** The form's values, to show the confirmation with the same target. */
@@ -91,6 +95,7 @@ function bodyOf(values: Record<string, string>, confirm: boolean): AssignmentBod
 
 export async function action({ request }: ActionFunctionArgs): Promise<AssignResult> {
   const form = await request.formData();
+  if (form.get('intent') === 'provinces') return { provinces: await saveProvinces(form) };
   const values: Record<string, string> = {};
   for (const key of [...TARGET_FIELDS, 'expectedCount']) values[key] = String(form.get(key) ?? '');
   const confirm = form.get('intent') === 'apply';
@@ -105,6 +110,57 @@ export async function action({ request }: ActionFunctionArgs): Promise<AssignRes
     }
     throw error;
   }
+}
+
+async function saveProvinces(form: FormData): Promise<NonNullable<AssignResult['provinces']>> {
+  const values = { detector: String(form.get('detector') ?? ''), provinces: String(form.get('provinces') ?? '') };
+  const userId = Number(values.detector);
+  if (!userId) return { values, message: 'Scegli il rilevatore.' };
+  const provinces = [...new Set(values.provinces.toUpperCase().split(/[\s,;]+/).filter(Boolean))];
+  const unknown = provinces.filter((p) => !ALL_PROVINCES.includes(p));
+  if (unknown.length) return { values, message: `Sigle di provincia sconosciute: ${unknown.join(', ')}.` };
+  try {
+    const detector = await callApi(updateDetector, { params: { userId }, body: { provinces: provinces as DetectorUpdate['provinces'] } });
+    return { ok: `Province di ${detector.firstName} ${detector.lastName}: ${detector.provinces.join(', ') || 'nessuna'}.` };
+  } catch (error) {
+    if (error instanceof ApiError && error.status !== 401) return { values, message: error.message };
+    throw error;
+  }
+}
+
+function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
+  const result = useActionData<AssignResult>()?.provinces;
+  const busy = useNavigation().state === 'submitting';
+  return (
+    <section aria-labelledby="province-title" className="mb-5">
+      <h2 id="province-title" className="h4">Province coperte</h2>
+      <Form method="post" className="row g-3 align-items-end">
+        <input type="hidden" name="intent" value="provinces" />
+        <div className="col-md-4">
+          <label htmlFor="provinces-detector" className="form-label">Rilevatore</label>
+          <select id="provinces-detector" name="detector" className="form-select" required defaultValue={result?.values?.detector ?? ''}>
+            <option value="">Scegli…</option>
+            {detectors.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.lastName} {d.firstName}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-md-5">
+          <label htmlFor="provinces-list" className="form-label">Sigle delle province, separate da virgole</label>
+          <input id="provinces-list" name="provinces" className="form-control" placeholder="RM, PV" defaultValue={result?.values?.provinces ?? ''} aria-describedby="provinces-outcome" />
+        </div>
+        <div className="col-md-3">
+          <button type="submit" className="btn btn-outline-primary" disabled={busy}>Salva le province</button>
+        </div>
+      </Form>
+      <div id="provinces-outcome" role="status" className="mt-2">
+        {result?.ok && <div className="alert alert-success">{result.ok}</div>}
+        {result?.message && <div className="alert alert-danger">{result.message}</div>}
+      </div>
+    </section>
+  );
 }
 
 function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
@@ -233,6 +289,7 @@ export function Component() {
     <>
       <PageHeader title={page.title} description={page.description} />
       <AssignmentForm detectors={all} />
+      <ProvincesForm detectors={all} />
       <h2 className="h4">Elenco dei rilevatori</h2>
       <FilterBar
         label="Cerca nei rilevatori"
