@@ -16,6 +16,8 @@ import { formatNumber } from '../../lib/format.ts';
 import { ITALY_BOUNDS, STATE_COLORS } from './map-labels.ts';
 
 maplibregl.setWorkerUrl(workerUrl);
+// The worker starts (and loads its script) with this chunk, before the map needs it.
+maplibregl.prewarm();
 
 const LOCALE = {
   'Map.Title': 'Mappa dei plessi',
