@@ -14,7 +14,9 @@ function concretePath(page: PageDef): string {
 }
 
 /** Pages whose h1 is the name of the record they show (a review queue's h1 names its type). */
-const RECORD_PAGES = new Set(['portal.institute', 'portal.site', 'portal.user', 'portal.reviews', 'portal.review']);
+const RECORD_PAGES = new Set(['portal.institute', 'portal.site', 'portal.user', 'portal.reviews', 'portal.review', 'portal.detector-site', 'portal.site-teachers', 'portal.site-visits']);
+/** Pages of one plesso for its detector: a detector opens only their own plessi, so plesso 1 may be a 403 (ownership, checked by the API). */
+const OWNED_RECORD_PAGES = new Set(['portal.detector-site', 'portal.site-teachers', 'portal.site-visits']);
 
 /** The h1 a user sees on an allowed page. */
 function expectedHeading(page: PageDef, account: DemoAccount | null): string {
@@ -37,6 +39,10 @@ async function expectOutcome(page: Page, def: PageDef, decision: AccessDecision,
   if (decision.kind === 'forbidden') {
     await expectErrorScreen(page, 403, TEXTS.forbidden);
     await expect(page.getByTestId('error-screen').getByText(TEXTS.forbidden), where).toBeVisible();
+    return;
+  }
+  if (OWNED_RECORD_PAGES.has(def.id) && account?.roles.includes('detector') && (await page.getByTestId('error-screen').count()) > 0) {
+    await expectErrorScreen(page, 403);
     return;
   }
   if (RECORD_PAGES.has(def.id)) {
