@@ -84,6 +84,18 @@ describe('detectors and assignment (staff)', () => {
     for (const email of ['rilevatore@demo.test', 'dirigente@demo.test', 'insegnante@demo.test', 'utenti@demo.test']) expect((await as(email).get('/api/detectors')).statusCode, email).toBe(403);
   });
 
+  it('exports the detectors as CSV and XLSX (staff only)', async () => {
+    const csv = await staff().get('/api/detectors/export?format=csv');
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(lines[0]).toContain('Plessi assegnati');
+    expect(lines).toHaveLength(3);
+    const xlsx = await staff().get('/api/detectors/export?format=xlsx');
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toMatch(/spreadsheetml/);
+    expect((await detector().get('/api/detectors/export?format=csv')).statusCode).toBe(403);
+  });
+
   it('sets the provinces of a detector (audited) and filters by province', async () => {
     const res = await staff().send('PATCH', `/api/detectors/${detectorId}`, { payload: { provinces: ['RM', 'PV', 'RM'] } });
     expect(res.statusCode).toBe(200);
