@@ -5,10 +5,19 @@ type Access = Pick<PermissionSubject, 'roles' | 'permissions'>;
 /**
  * No escalation: a staff member gives only roles and permissions whose grants they hold themselves,
  * and acts only on users whose grants they hold (a user manager cannot suspend a more powerful one).
+ * An `:own` grant (a detector's visits of their plessi, a principal's signature of their institute's
+ * adhesion) reaches only records that staff link to that person; it is covered by the same `:any`
+ * grant, and for a user manager by managing users: running the programme means creating detectors
+ * and principals, whose powers over their own records the manager does not hold in person.
  */
 export function coversGrants(actor: Access, other: Access): boolean {
   const own = grantsOf(actor);
-  for (const grant of grantsOf(other)) if (!own.has(grant)) return false;
+  const managesUsers = own.has('manage:user:any');
+  for (const grant of grantsOf(other)) {
+    if (own.has(grant)) continue;
+    if (grant.endsWith(':own') && (managesUsers || own.has(grant.replace(/:own$/, ':any') as typeof grant))) continue;
+    return false;
+  }
   return true;
 }
 

@@ -13,6 +13,11 @@ describe('coversGrants (no escalation)', () => {
     [who([], ['user.index']), who(['teacher']), true],
     [who([], ['user.index']), who(['sylla']), false],
     [who(['teacher']), who(['school.principal']), false],
+    // Record-bound (`:own`) grants: a user manager may create detectors and principals; sylla manages no users.
+    [who(['cromos']), who(['detector']), true],
+    [who(['cromos']), who(['school.principal', 'institute.first-contact']), true],
+    [who(['sylla']), who(['detector']), false],
+    [who([], ['user.index']), who(['detector']), false],
   ])('%j covers %j: %s', (actor, other, expected) => {
     expect(coversGrants(actor, other)).toBe(expected);
   });
