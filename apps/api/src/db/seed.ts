@@ -7,6 +7,7 @@ import { seedMessageTemplates } from '../modules/messages/outbox.repository.ts';
 import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.ts';
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
 import { seedDemoBookings } from '../modules/bookings/bookings-seed.ts';
+import { seedDemoFieldWork } from '../modules/field-work/field-work-seed.repository.ts';
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import type { Db } from './client.ts';
 import { seedDemoOnboarding } from './demo-onboarding.ts';
@@ -159,6 +160,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
   if (options.demo) {
     await seedDemoAccounts(db, options.appSecret);
     await seedDemoOnboarding(db);
+    await seedDemoFieldWork(db, new Date());
     await seedDemoBookings(db, new Date());
   }
   return { institutesAdded };
