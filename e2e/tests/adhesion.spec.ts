@@ -118,6 +118,8 @@ test('adesione: il dirigente demo che non ha firmato arriva alla pagina dell’a
 
 test.describe.serial('adesione di un istituto appena iscritto', () => {
   let school: Enrolled;
+  /** When the last signature code was asked: a new one may be asked 60 s later. */
+  let lastCodeAt = 0;
 
   test.beforeAll(async ({ baseURL }) => {
     test.setTimeout(60_000);
@@ -174,6 +176,7 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     await expectAccessibleAtBothWidths(page);
 
     await page.getByRole('button', { name: 'Invia il codice via SMS' }).click();
+    lastCodeAt = Date.now();
     const codeField = page.getByLabel('Codice ricevuto via SMS');
     await expect(codeField).toBeFocused();
     await expectAccessibleAtBothWidths(page);
@@ -204,5 +207,57 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     await expect(page.getByTestId('school-next-step')).toContainText('in revisione');
     await expect(home.getByRole('table')).toBeVisible();
     await expectAccessibleAtBothWidths(page);
+  });
+
+  test('lo staff chiede correzioni, il dirigente legge la nota e firma di nuovo, lo staff approva: l’istituto è attivo', async ({ page, browser, baseURL }) => {
+    test.setTimeout(240_000);
+    const NOTE = 'Aggiungete tra i plessi partecipanti anche la sede staccata e firmate di nuovo.';
+    await page.setViewportSize(DESKTOP);
+    await loginAs(page, 'sylla@demo.test');
+
+    /** Opens this institute's pending adhesion in the review screen and records a decision. */
+    async function decide(choice: 'Chiedi correzioni' | 'Approva', note?: string) {
+      await page.goto(`/portale/revisioni/adesioni?state=in_attesa&q=${school.ministryCode}`);
+      await appReady(page);
+      await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
+      await page.getByRole('table').getByRole('link').first().click();
+      await appReady(page);
+      await expect(page.getByTestId('review-adhesion')).toContainText(school.ministryCode);
+      const form = page.getByTestId('review-decision');
+      await form.getByText(choice, { exact: true }).click();
+      if (note) await form.getByLabel('Nota').fill(note);
+      await form.getByRole('button', { name: 'Registra la decisione' }).click();
+      await expect(page.getByTestId('review-outcome')).toContainText(choice === 'Approva' ? 'Approvata' : 'Da correggere');
+    }
+
+    await decide('Chiedi correzioni', NOTE);
+
+    // The principal, in a browser of their own, is sent back to the adhesion page with the note.
+    const context = await browser.newContext({ baseURL: baseURL!, locale: 'it-IT', timezoneId: 'Europe/Rome' });
+    await rememberConsentChoice(context, baseURL!);
+    const principal = await context.newPage();
+    try {
+      await principal.setViewportSize(DESKTOP);
+      await loginAs(principal, school.principal.email, PASSWORD);
+      await expect(principal).toHaveURL(/\/iscrizioni\/adesione-formale$/);
+      await expect(principal.getByRole('note').filter({ hasText: NOTE })).toBeVisible();
+      await expectAccessibleAtBothWidths(principal);
+      // A new signature code may be asked a minute after the previous one.
+      const wait = 61_000 - (Date.now() - lastCodeAt);
+      if (wait > 0) await principal.waitForTimeout(wait);
+      await principal.getByRole('button', { name: 'Invia il codice via SMS' }).click();
+      await principal.getByLabel('Codice ricevuto via SMS').fill(await signatureCode(school.principal.phone));
+      await principal.getByRole('button', { name: 'Conferma la firma' }).click();
+      await expect(principal.getByTestId('signed-notice')).toContainText('Adesione firmata');
+
+      await decide('Approva');
+
+      await principal.goto('/portale');
+      await appReady(principal);
+      await expect(principal.getByTestId('school-home')).toContainText('Attivo');
+      await expectAccessibleAtBothWidths(principal);
+    } finally {
+      await context.close();
+    }
   });
 });
