@@ -23,20 +23,30 @@ async function expectAccessibleAtBothWidths(page: Page) {
   await page.setViewportSize(DESKTOP);
 }
 
-/** The code of the newest signature SMS to a number (template sms.firma-adesione). */
-async function signatureCode(phone: string): Promise<string> {
+/** The signature SMS files written to a number (template sms.firma-adesione), newest first. */
+async function signatureSms(phone: string): Promise<string[]> {
+  const files = (await readdir(SMS_DIR).catch(() => [] as string[])).filter((f) => f.includes('sms.firma-adesione')).sort().reverse();
+  const texts: string[] = [];
+  for (const file of files) {
+    const raw = await readFile(`${SMS_DIR}/${file}`, 'utf8');
+    if (raw.includes(phone)) texts.push(raw);
+  }
+  return texts;
+}
+
+/**
+ * The code of the newest signature SMS to a number, once more than `seen` of them have been
+ * delivered (the outbox worker writes them a moment after the request).
+ */
+async function signatureCode(phone: string, seen = 0): Promise<string> {
   let code = '';
   await expect
     .poll(
       async () => {
-        const files = (await readdir(SMS_DIR).catch(() => [] as string[])).filter((f) => f.includes('sms.firma-adesione')).sort().reverse();
-        for (const file of files) {
-          const raw = await readFile(`${SMS_DIR}/${file}`, 'utf8');
-          if (!raw.includes(phone)) continue;
-          code = /\b(\d{6})\b/.exec(raw.split('\n\n').slice(1).join('\n'))?.[1] ?? '';
-          return code !== '';
-        }
-        return false;
+        const texts = await signatureSms(phone);
+        if (texts.length <= seen) return false;
+        code = /\b(\d{6})\b/.exec(texts[0]!.split('\n\n').slice(1).join('\n'))?.[1] ?? '';
+        return code !== '';
       },
       { message: `sms.firma-adesione to ${phone}`, timeout: 15_000 },
     )
@@ -245,8 +255,9 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
       // A new signature code may be asked a minute after the previous one.
       const wait = 61_000 - (Date.now() - lastCodeAt);
       if (wait > 0) await principal.waitForTimeout(wait);
+      const seen = (await signatureSms(school.principal.phone)).length;
       await principal.getByRole('button', { name: 'Invia il codice via SMS' }).click();
-      await principal.getByLabel('Codice ricevuto via SMS').fill(await signatureCode(school.principal.phone));
+      await principal.getByLabel('Codice ricevuto via SMS').fill(await signatureCode(school.principal.phone, seen));
       await principal.getByRole('button', { name: 'Conferma la firma' }).click();
       await expect(principal.getByTestId('signed-notice')).toContainText('Adesione firmata');
 
