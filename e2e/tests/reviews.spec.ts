@@ -1,4 +1,4 @@
-import { request, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   appReady,
   DESKTOP,
@@ -10,37 +10,10 @@ import {
   rememberConsentChoice,
   test,
 } from '../fixtures.ts';
+import { registerTeacher } from '../registrations.ts';
 
-const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 const QUEUE = '/portale/revisioni/insegnanti';
 
-/** Registers a teacher through the public API, as the registration form does: the registration enters the queue. */
-async function registerTeacher(webOrigin: string, lastName: string): Promise<void> {
-  const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
-  try {
-    await api.head('/sanctum/csrf-cookie');
-    const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-    const sites = await (await api.get('/api/school-sites/search?q=pavia')).json();
-    const res = await api.post('/api/registrations', {
-      headers: { 'x-xsrf-token': xsrf },
-      data: {
-        kind: 'insegnante',
-        firstName: 'Ornella',
-        lastName,
-        email: `${lastName.toLowerCase()}@esempio.it`,
-        phone: '+39 333 765 4321',
-        password: 'Quaderno-Girasole-47',
-        taxCode: 'RSSMRA85T10A562S',
-        schoolSiteId: sites.items[0].id,
-        subjects: ['Matematica'],
-        privacyAccepted: true,
-      },
-    });
-    expect(res.status(), await res.text()).toBe(202);
-  } finally {
-    await api.dispose();
-  }
-}
 
 /** The counts of the state chips, by state. */
 async function counts(page: Page): Promise<Record<string, number>> {
