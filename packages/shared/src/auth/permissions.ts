@@ -4,7 +4,7 @@ import type { Permission as DirectPermission, Role } from './roles.ts';
  * Permissions on resources, shaped `action:entity:own|any` (architecture §4, epic-stack). A role or a
  * direct permission grants a list of them; `can()` is the one question both sides ask.
  */
-export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review', 'booking', 'document', 'detector', 'visit'] as const;
+export const ENTITIES = ['institute', 'school-site', 'teacher', 'user', 'audit', 'dashboard', 'adhesion', 'review', 'booking', 'document', 'detector', 'visit', 'survey', 'access-code', 'response', 'substitution', 'action-model', 'action', 'template'] as const;
 export type Entity = (typeof ENTITIES)[number];
 /** `sign`: the principal's formal signature; `decide`: a reviewer's decision on a review item. */
 export const ACTIONS = ['read', 'update', 'export', 'create', 'manage', 'sign', 'decide'] as const;
@@ -43,22 +43,52 @@ const REGISTRY_STAFF: readonly Grant[] = [
   'export:detector:any',
   'manage:detector:any',
   'manage:school-site:any',
+  // Surveys (issue 12): staff build them, open and close them, and may make access codes for any plesso.
+  'read:survey:any',
+  'create:survey:any',
+  'update:survey:any',
+  'export:survey:any',
+  'read:access-code:any',
+  'create:access-code:any',
+  'update:access-code:any',
+  // Actions (issue 10): staff assign actions from the models, follow them and verify or send back the evidence.
+  'read:action-model:any',
+  'read:action:any',
+  'create:action:any',
+  'export:action:any',
+  'decide:action:any',
 ];
+/** Substitutions are decided by Sylla staff and the super-admin (seed-spec §6 page rule). */
+const SUBSTITUTION_DECIDERS: readonly Grant[] = ['read:substitution:any', 'export:substitution:any', 'decide:substitution:any'];
+/**
+ * Grants a user manager may give without holding them: a staff role's own duty that is not a power over
+ * people or the platform (cromos creates Sylla staff, who decide substitutions). `:own` grants are
+ * covered too (`coversGrants`).
+ */
+export const DELEGABLE_BY_USER_MANAGERS: ReadonlySet<Grant> = new Set(SUBSTITUTION_DECIDERS);
+/** The super-admin alone manages action models and templates (product §2). */
+const PLATFORM_ADMIN: readonly Grant[] = ['create:action-model:any', 'update:action-model:any', 'read:template:any', 'update:template:any'];
+/** Whoever an action is assigned to (the institute's people, a plesso's teachers) reads it and carries it out. */
+const ACTION_TARGET: readonly Grant[] = ['read:action:own', 'update:action:own'];
+/** Teachers and educators answer the open survey once and make access codes for their plesso's classes. */
+const PARTICIPANT: readonly Grant[] = ['create:response:own', 'read:access-code:own', 'create:access-code:own', 'update:access-code:own', ...ACTION_TARGET];
+/** The institute's people ask for a teacher's substitution and follow their requests. */
+const SUBSTITUTION_REQUESTER: readonly Grant[] = ['read:substitution:own', 'create:substitution:own'];
 /** A plesso's visits: its detector (`:own`, the owners of a plesso are [its detector]) and the super-admin (seed-spec §6). */
 const VISITS_ANY: readonly Grant[] = ['read:visit:any', 'create:visit:any', 'update:visit:any'];
 const USER_ADMIN: readonly Grant[] = ['read:user:any', 'export:user:any', 'create:user:any', 'update:user:any', 'manage:user:any'];
 
 /** Which role grants what. Role names appear in no `if` outside this table (architecture §2.7). */
 export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
-  'super-admin': [...REGISTRY_STAFF, ...USER_ADMIN, ...VISITS_ANY],
-  sylla: REGISTRY_STAFF,
+  'super-admin': [...REGISTRY_STAFF, ...USER_ADMIN, ...VISITS_ANY, ...SUBSTITUTION_DECIDERS, ...PLATFORM_ADMIN],
+  sylla: [...REGISTRY_STAFF, ...SUBSTITUTION_DECIDERS],
   cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
   detector: ['read:school-site:own', 'read:visit:own', 'create:visit:own', 'update:visit:own'],
   // The principal reads, prepares and signs the institute's adhesion and may withdraw it; the first contact prepares it.
-  'school.principal': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own', 'sign:adhesion:own', 'manage:adhesion:own'],
-  'institute.first-contact': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own'],
-  teacher: [],
-  educator: [],
+  'school.principal': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own', 'sign:adhesion:own', 'manage:adhesion:own', ...SUBSTITUTION_REQUESTER, ...ACTION_TARGET],
+  'institute.first-contact': ['read:institute:own', 'read:adhesion:own', 'update:adhesion:own', ...SUBSTITUTION_REQUESTER, ...ACTION_TARGET],
+  teacher: PARTICIPANT,
+  educator: PARTICIPANT,
 };
 
 /** Direct permissions of seed-spec §6: `user.index` reads the staff lists and the audit, changes nothing. */

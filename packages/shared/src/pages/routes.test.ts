@@ -55,7 +55,7 @@ const SEED_ROUTES = [
  * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
  * staff's bookings and documents (issue 12, decision 014).
  */
-const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}'];
+const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}', '/portale/indagini', '/portale/indagini/{id}'];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];
@@ -93,6 +93,8 @@ const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = 
   '/portale/prenotazioni/{id}': { roles: STAFF, permissions: [] },
   '/portale/documenti': { roles: STAFF, permissions: [] },
   '/portale/documenti/{id}': { roles: STAFF, permissions: [] },
+  '/portale/indagini': { roles: STAFF, permissions: [] },
+  '/portale/indagini/{id}': { roles: STAFF, permissions: [] },
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */

@@ -124,6 +124,9 @@ export const PAGES: readonly PageDef[] = [
   portal('portal.booking-slot', '/portale/prenotazioni/:slotId', 'Appuntamento', "L'appuntamento e le sue prenotazioni, con ricerca ed esportazione.", STAFF, { parent: 'portal.bookings' }),
   portal('portal.documents', '/portale/documenti', 'Documenti', 'I documenti della pagina Documentazione: caricamento dei PDF, sostituzione, pubblicazione e ritiro.', STAFF, { navLabel: 'Documenti' }),
   portal('portal.document', '/portale/documenti/:documentId', 'Documento', 'Il documento: anteprima, pubblicazione, dati e sostituzione del file.', STAFF, { parent: 'portal.documents' }),
+  // Not seed routes (issue 12): the staff build the surveys, open and close them, with the same rule as the other staff lists.
+  portal('portal.surveys', '/portale/indagini', 'Indagini', 'Le indagini del programma: domande, date, apertura e chiusura.', STAFF, { navLabel: 'Indagini' }),
+  portal('portal.survey', '/portale/indagini/:surveyId', 'Indagine', "L'indagine: dati, domande e loro ordine, stato e risposte raccolte.", STAFF, { parent: 'portal.surveys' }),
   portal('portal.detectors', '/portale/rilevatori', 'Rilevatori', 'I rilevatori, le loro province e i plessi assegnati.', STAFF, { navLabel: 'Rilevatori' }),
   portal('portal.substitutions', '/portale/sostituzioni', 'Sostituzioni', 'Le richieste di sostituzione degli insegnanti e le decisioni.', { roles: ['super-admin', 'sylla'], permissions: [] }, { navLabel: 'Sostituzioni' }),
   portal('portal.templates', '/portale/template', 'Template', 'I modelli dei messaggi e dei documenti, con anteprima e versioni.', { roles: ['super-admin'], permissions: [] }, { navLabel: 'Template' }),

@@ -1,4 +1,4 @@
-import { grantsOf, type PermissionSubject } from '../auth/permissions.ts';
+import { DELEGABLE_BY_USER_MANAGERS, grantsOf, type PermissionSubject } from '../auth/permissions.ts';
 
 type Access = Pick<PermissionSubject, 'roles' | 'permissions'>;
 
@@ -16,6 +16,7 @@ export function coversGrants(actor: Access, other: Access): boolean {
   for (const grant of grantsOf(other)) {
     if (own.has(grant)) continue;
     if (grant.endsWith(':own') && (managesUsers || own.has(grant.replace(/:own$/, ':any') as typeof grant))) continue;
+    if (managesUsers && DELEGABLE_BY_USER_MANAGERS.has(grant)) continue;
     return false;
   }
   return true;

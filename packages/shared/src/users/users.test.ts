@@ -10,13 +10,16 @@ describe('coversGrants (no escalation)', () => {
     [who(['cromos']), who(['sylla']), true],
     [who(['cromos']), who([], ['user.index']), true],
     [who(['sylla']), who(['cromos']), false],
-    [who([], ['user.index']), who(['teacher']), true],
+    // `user.index` manages nobody: a teacher's own grants (answering, access codes) are not its own.
+    [who([], ['user.index']), who(['teacher']), false],
     [who([], ['user.index']), who(['sylla']), false],
     [who(['teacher']), who(['school.principal']), false],
     // Record-bound (`:own`) grants: a user manager may create detectors and principals; sylla manages no users.
     [who(['cromos']), who(['detector']), true],
     [who(['cromos']), who(['school.principal', 'institute.first-contact']), true],
     [who(['sylla']), who(['detector']), false],
+    // Sylla's duty (deciding substitutions) is delegable by a user manager; a super-admin's templates are not.
+    [who(['cromos']), who(['super-admin']), false],
     [who([], ['user.index']), who(['detector']), false],
   ])('%j covers %j: %s', (actor, other, expected) => {
     expect(coversGrants(actor, other)).toBe(expected);

@@ -108,6 +108,9 @@ export const messageTemplates = pgTable(
     htmlBody: text('html_body'),
     textBody: text('text_body').notNull(),
     version: integer('version').notNull().default(1),
+    /** Who saved this version (null: the system's default); the version it restores, if any. */
+    createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    restoredFromVersion: integer('restored_from_version'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('message_templates_key_version_idx').on(t.key, t.version)],

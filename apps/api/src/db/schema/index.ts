@@ -6,3 +6,5 @@ export * from './public.ts';
 export * from './onboarding.ts';
 export * from './bookings.ts';
 export * from './field-work.ts';
+export * from './surveys.ts';
+export * from './work-items.ts';

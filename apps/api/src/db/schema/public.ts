@@ -3,6 +3,7 @@ import { id, ts } from './columns.ts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
+
 /** Messages written through the public contact form (no IP stored: the rate limit keeps it in memory). */
 export const contactMessages = pgTable(
   'contact_messages',
@@ -53,16 +54,3 @@ export const publicDocuments = pgTable(
   },
   (t) => [index('public_documents_category_idx').on(t.category, t.sortOrder)],
 );
-
-/** Surveys of the programme (bozza → aperta → chiusa). */
-export const surveys = pgTable('surveys', {
-  id: id(),
-  slug: text('slug').notNull().unique(),
-  title: text('title').notNull(),
-  purpose: text('purpose').notNull(),
-  audience: text('audience').notNull(),
-  state: text('state', { enum: ['bozza', 'aperta', 'chiusa'] }).notNull().default('bozza'),
-  opensOn: date('opens_on', { mode: 'string' }).notNull(),
-  closesOn: date('closes_on', { mode: 'string' }).notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});

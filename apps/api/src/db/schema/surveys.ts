@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { QUESTION_TYPES, SURVEY_STATES } from '@portale/shared/surveys';
+import { schoolSites } from './schools.ts';
+import { users } from './users.ts';
+import { id, ts } from './columns.ts';
+
+const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+
+/** Surveys of the programme (product §3, §5: `bozza` → `aperta` → `chiusa`). `purpose` is the description. */
+export const surveys = pgTable('surveys', {
+  id: id(),
+  slug: text('slug').notNull().unique(),
+  title: text('title').notNull(),
+  purpose: text('purpose').notNull(),
+  audience: text('audience').notNull(),
+  state: text('state', { enum: SURVEY_STATES }).notNull().default('bozza'),
+  opensOn: date('opens_on', { mode: 'string' }).notNull(),
+  closesOn: date('closes_on', { mode: 'string' }).notNull(),
+  createdByUserId: userRef('created_by_user_id'),
+  updatedByUserId: userRef('updated_by_user_id'),
+  openedAt: ts('opened_at'),
+  closedAt: ts('closed_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * A question of a survey, in `position` order. `options` are the choices of the choice types (empty
+ * for the others). Questions cannot change once the survey has answers (issue 12).
+ */
+export const surveyQuestions = pgTable(
+  'survey_questions',
+  {
+    id: id(),
+    surveyId: bigint('survey_id', { mode: 'number' })
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    type: text('type', { enum: QUESTION_TYPES }).notNull(),
+    label: text('label').notNull(),
+    help: text('help').notNull().default(''),
+    required: boolean('required').notNull().default(false),
+    options: jsonb('options').$type<string[]>().notNull().default([]),
+  },
+  (t) => [index('survey_questions_survey_idx').on(t.surveyId, t.position)],
+);
+
+/**
+ * An access code (seed-spec §5: 7 letters or digits, case-sensitive) for a survey and a plesso, and
+ * optionally a class, created by a teacher (its owner) or by staff. `uses` is changed only by a
+ * conditional update (`uses < max_uses`): the check constraint makes an over-use impossible.
+ */
+export const accessCodes = pgTable(
+  'access_codes',
+  {
+    id: id(),
+    code: text('code').notNull(),
+    surveyId: bigint('survey_id', { mode: 'number' })
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    schoolSiteId: bigint('school_site_id', { mode: 'number' })
+      .notNull()
+      .references(() => schoolSites.id, { onDelete: 'cascade' }),
+    classLabel: text('class_label'),
+    /** The teacher the code belongs to (a substitution moves it to the incoming teacher); null when staff made it. */
+    ownerUserId: userRef('owner_user_id'),
+    createdByUserId: userRef('created_by_user_id'),
+    maxUses: integer('max_uses').notNull(),
+    uses: integer('uses').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('access_codes_code_idx').on(t.code),
+    index('access_codes_owner_idx').on(t.ownerUserId, t.surveyId),
+    index('access_codes_site_idx').on(t.schoolSiteId, t.surveyId),
+    check('access_codes_code_check', sql`${t.code} ~ '^[A-Za-z0-9]{7}$'`),
+    check('access_codes_uses_check', sql`${t.maxUses} > 0 and ${t.uses} >= 0 and ${t.uses} <= ${t.maxUses}`),
+  ],
+);
+
+/**
+ * A submitted response: from a logged-in participant (`userId`, one per survey) or from one use of an
+ * access code. `answers` maps question id → value (string, string[] or number), validated against the
+ * questions. Raw answers never leave the API: results are aggregated and suppressed there.
+ */
+export const surveyResponses = pgTable(
+  'survey_responses',
+  {
+    id: id(),
+    surveyId: bigint('survey_id', { mode: 'number' })
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, { onDelete: 'set null' }),
+    userId: userRef('user_id'),
+    accessCodeId: bigint('access_code_id', { mode: 'number' }).references(() => accessCodes.id, { onDelete: 'set null' }),
+    answers: jsonb('answers').$type<Record<string, string | string[] | number>>().notNull(),
+    submittedAt: ts('submitted_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('survey_responses_user_idx').on(t.surveyId, t.userId).where(sql`${t.userId} is not null`),
+    index('survey_responses_survey_site_idx').on(t.surveyId, t.schoolSiteId),
+    index('survey_responses_code_idx').on(t.accessCodeId),
+  ],
+);

@@ -1,0 +1,47 @@
+/** Survey states (product §5): `bozza` → `aperta` → `chiusa`; results are public only when `chiusa`. */
+export const SURVEY_STATES = ['bozza', 'aperta', 'chiusa'] as const;
+export type SurveyState = (typeof SURVEY_STATES)[number];
+export const SURVEY_STATE_LABELS: Record<SurveyState, string> = {
+  bozza: 'Bozza',
+  aperta: 'Aperta',
+  chiusa: 'Chiusa',
+};
+export const SURVEY_TRANSITIONS: Record<SurveyState, readonly SurveyState[]> = {
+  bozza: ['aperta'],
+  aperta: ['chiusa'],
+  chiusa: [],
+};
+export function canTransitionSurvey(from: SurveyState, to: SurveyState): boolean {
+  return SURVEY_TRANSITIONS[from].includes(to);
+}
+
+/** Question types (product §3). `scala`: an integer 1–5. */
+export const QUESTION_TYPES = ['scelta_singola', 'scelta_multipla', 'scala', 'testo_breve', 'testo_lungo'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
+  scelta_singola: 'Scelta singola',
+  scelta_multipla: 'Scelta multipla',
+  scala: 'Scala da 1 a 5',
+  testo_breve: 'Testo breve',
+  testo_lungo: 'Testo lungo',
+};
+/** Types whose answers are options of the question (aggregated in the results). */
+export const CHOICE_QUESTION_TYPES: readonly QuestionType[] = ['scelta_singola', 'scelta_multipla'];
+export const SCALE_MIN = 1;
+export const SCALE_MAX = 5;
+export const SHORT_TEXT_MAX = 200;
+export const LONG_TEXT_MAX = 4000;
+export const QUESTION_OPTIONS_MAX = 20;
+export const SURVEY_QUESTIONS_MAX = 60;
+
+/** Access codes (seed-spec §5): exactly 7 letters or digits, case-sensitive (62^7 codes). */
+export const ACCESS_CODE_LENGTH = 7;
+export const ACCESS_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const ACCESS_CODE_MAX_USES = 500;
+/** How many codes a teacher may create in one request (one per class or per pupil). */
+export const ACCESS_CODES_PER_REQUEST_MAX = 60;
+/** The demo code always seeded for the open survey (issue 12). */
+export const DEMO_ACCESS_CODE = 'PROVA01';
+
+/** No group smaller than this is ever shown or derivable in the public results (issue 12). */
+export const RESULTS_MIN_GROUP = 5;
