@@ -45,3 +45,6 @@ export const DEMO_ACCESS_CODE = 'PROVA01';
 
 /** No group smaller than this is ever shown or derivable in the public results (issue 12). */
 export const RESULTS_MIN_GROUP = 5;
+
+/** Slugs of the demo surveys every fresh start seeds (closed with results, open to answer). */
+export const DEMO_SURVEY_SLUGS = { closed: 'indagine-pilota-2025', open: 'indagine-nazionale-2026' } as const;
