@@ -32,9 +32,9 @@ test.describe('avanzamento del programma', () => {
     await page.goto('/portale/avanzamento');
     await appReady(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Avanzamento');
-    await chartsDrawn(page, 3);
+    await chartsDrawn(page, 4);
     await expect(page.getByTestId('progress-period')).toContainText('Per settimana, dal ');
-    await expect(page.getByTestId('progress-notes')).toContainText('visite ai plessi e le risposte ai questionari');
+    await expect(page.getByTestId('progress-notes')).toContainText('Le visite svolte sono datate con il loro resoconto');
     const weeks = page.getByTestId('progress-table-istituti').locator('tbody tr');
     expect(await weeks.count()).toBeGreaterThanOrEqual(26);
     // The chart's accessible name is its summary.
@@ -68,7 +68,7 @@ test.describe('avanzamento del programma', () => {
       await form.getByRole('button', { name: 'Mostra' }).click();
       await expect(page).toHaveURL(/groupBy=region/);
       await expect(page).toHaveURL(/from=2026-01-05/);
-      await chartsDrawn(page, 2);
+      await chartsDrawn(page, 3);
       await expect(page.getByTestId('progress-period')).toContainText('Per regione, dal 5 gennaio 2026');
       await expect(page.getByTestId('progress-table-istituti').locator('tbody tr[data-key="Lazio"]')).toBeVisible();
       await expectAccessibleAtBothWidths(page);

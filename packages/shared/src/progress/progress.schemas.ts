@@ -18,8 +18,9 @@ export const PROGRESS_GROUP_LABELS: Record<ProgressGroup, string> = {
  * - participating plessi: plessi that participate, dated by their institute's enrolment (its first
  *   transition into `iscritto`);
  * - teachers registered: teacher profiles by creation; approved: `insegnanti` reviews decided
- *   `approvata`.
- * Visits and survey responses are not recorded yet: they join when their features exist.
+ *   `approvata`;
+ * - visits done: visits `svolta`, dated by their report (the plesso's region);
+ * - survey responses: responses by submission (the region of the respondent's plesso).
  */
 export const PROGRESS_METRICS = [
   'institutesEnrolled',
@@ -29,6 +30,8 @@ export const PROGRESS_METRICS = [
   'participatingSites',
   'teachersRegistered',
   'teachersApproved',
+  'visitsDone',
+  'surveyResponses',
 ] as const;
 export type ProgressMetric = (typeof PROGRESS_METRICS)[number];
 export const PROGRESS_METRIC_LABELS: Record<ProgressMetric, string> = {
@@ -39,6 +42,8 @@ export const PROGRESS_METRIC_LABELS: Record<ProgressMetric, string> = {
   participatingSites: 'Plessi partecipanti',
   teachersRegistered: 'Insegnanti registrati',
   teachersApproved: 'Insegnanti approvati',
+  visitsDone: 'Visite svolte',
+  surveyResponses: 'Risposte ai questionari',
 };
 
 /** The figures per adhesion state (as of the period's end): institutes, their plessi, the participating ones. */
@@ -105,7 +110,7 @@ export const ProgressResponseSchema = z.object({
   rows: z.array(z.object({ key: z.string(), label: z.string(), values: counts, cumulative: counts.optional() })),
   /** Sums of the rows (per week: the events of the period; per state: every institute). */
   totals: counts,
-  /** What the figures cannot show yet (visits, survey responses). */
+  /** How some figures are dated (said beside the charts). */
   notes: z.array(z.string()),
 });
 export type ProgressResponse = z.infer<typeof ProgressResponseSchema>;

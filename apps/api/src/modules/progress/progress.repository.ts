@@ -36,7 +36,8 @@ const regionFilter = (column: SQL, region: string | undefined) => (region ? sql`
 
 /**
  * Events per bucket and figure, from dated records only: adhesion transitions, the enrolment that
- * brought a participating plesso in, teacher profiles created, `insegnanti` reviews approved. Per week
+ * brought a participating plesso in, teacher profiles created, `insegnanti` reviews approved, visits
+ * done (by report), survey responses (by submission). Per week
  * the events before the period are counted too (flag `before`), per region only the period's.
  */
 export async function countEvents(db: DbOrTx, period: Period, bucket: Bucket): Promise<EventCount[]> {
@@ -66,6 +67,16 @@ export async function countEvents(db: DbOrTx, period: Period, bucket: Bucket): P
     select ${key(sql`r.decided_at`, sql`s.region`)}, 'teachersApproved', ${before(sql`r.decided_at`)}, count(*)::int
       from reviews r join teacher_profiles tp on tp.id = r.subject_id left join school_sites s on s.id = tp.school_site_id
       where r.type = 'insegnanti' and r.state = 'approvata' and r.decided_at < ${to} and ${lower(sql`r.decided_at`)} ${regionFilter(sql`s.region`, period.region)}
+      group by 1, 2, 3
+    union all
+    select ${key(sql`coalesce(v.reported_at, v.scheduled_at)`, sql`s.region`)}, 'visitsDone', ${before(sql`coalesce(v.reported_at, v.scheduled_at)`)}, count(*)::int
+      from visits v join school_sites s on s.id = v.school_site_id
+      where v.state = 'svolta' and coalesce(v.reported_at, v.scheduled_at) < ${to} and ${lower(sql`coalesce(v.reported_at, v.scheduled_at)`)} ${regionFilter(sql`s.region`, period.region)}
+      group by 1, 2, 3
+    union all
+    select ${key(sql`sr.submitted_at`, sql`s.region`)}, 'surveyResponses', ${before(sql`sr.submitted_at`)}, count(*)::int
+      from survey_responses sr left join school_sites s on s.id = sr.school_site_id
+      where sr.submitted_at < ${to} and ${lower(sql`sr.submitted_at`)} ${regionFilter(sql`s.region`, period.region)}
       group by 1, 2, 3`)) as unknown as { rows: { bucket: string; metric: string; before: boolean; n: number }[] };
   return result.rows.map((r) => ({
     bucket: r.bucket,

@@ -48,6 +48,15 @@ async function seedEvents(): Promise<{ id: number }> {
   await t.database.db.execute(sql`update school_sites set participating = true where institute_id in (${instituteA}, ${instituteB}, ${instituteC})`);
   await t.database.db.execute(sql`update teacher_profiles set created_at = '2026-11-03T08:00:00Z' where id = ${teacher.id}`);
   await t.database.db.execute(sql`insert into reviews (type, subject_id, state, submitted_at, decided_at) values ('insegnanti', ${teacher.id}, 'approvata', '2026-11-03T08:00:00Z', '2026-11-18T12:00:00Z')`);
+  // A visit to a plesso of A, reported on 5 November (planned for 4), and one still planned; a survey response of a plesso of A on 19 November.
+  const siteA = sql`(select id from school_sites where institute_id = ${instituteA} order by id limit 1)`;
+  await t.database.db.execute(sql`insert into visits (school_site_id, detector_user_id, scheduled_at, state, report, reported_at, review_state, created_at, updated_at)
+    select ${siteA}, u.id, '2026-11-04T09:00:00Z', 'svolta', 'Resoconto', '2026-11-05T15:00:00Z', 'in_attesa', '2026-11-01T09:00:00Z', '2026-11-05T15:00:00Z' from users u where u.email = 'rilevatore@demo.test'`);
+  await t.database.db.execute(sql`insert into visits (school_site_id, detector_user_id, scheduled_at, state, created_at, updated_at)
+    select ${siteA}, u.id, '2026-11-06T09:00:00Z', 'pianificata', '2026-11-01T09:00:00Z', '2026-11-01T09:00:00Z' from users u where u.email = 'rilevatore@demo.test'`);
+  await t.database.db.execute(sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on) values ('progress-test', 'Prova', 'Prova', 'Insegnanti', 'aperta', '2026-11-01', '2026-12-31')`);
+  await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers, submitted_at)
+    values ((select id from surveys where slug = 'progress-test'), ${siteA}, '{}'::jsonb, '2026-11-19T10:00:00Z')`);
   seeded = teacher;
   return teacher;
 }
@@ -78,7 +87,7 @@ describe('who may read the progress', () => {
 });
 
 describe('GET /api/progress', () => {
-  it('defaults to the 26 weeks up to today, per week, and says what it cannot show yet', async () => {
+  it('defaults to the 26 weeks up to today, per week, and says how the figures are dated', async () => {
     const data = await progress('');
     expect(data.groupBy).toBe('week');
     expect(data.to).toBe('2026-11-21');
@@ -86,8 +95,8 @@ describe('GET /api/progress', () => {
     expect(data.rows[0]!.key).toBe('2026-05-18');
     expect(data.rows.at(-1)!.key).toBe('2026-11-16');
     expect(data.rows.every((r, i) => i === 0 || Date.parse(r.key) - Date.parse(data.rows[i - 1]!.key) === 7 * 86_400_000)).toBe(true);
-    expect(data.notes.join(' ')).toMatch(/visite.*questionari/);
-    expect(data.columns.map((c) => c.key)).not.toContain('visits');
+    expect(data.notes.join(' ')).toMatch(/visite svolte.*risposte ai questionari/);
+    expect(data.columns.map((c) => c.key)).toEqual(expect.arrayContaining(['visitsDone', 'surveyResponses']));
   });
 
   it('counts the dated events of each week (Europe/Rome weeks), with running totals from before the period', async () => {
@@ -110,6 +119,10 @@ describe('GET /api/progress', () => {
     expect(diff(after, before, '2026-11-16', 'participatingSites')).toBe(Number(sitesC!.n));
     expect(diff(after, before, '2026-11-02', 'teachersRegistered')).toBe(1);
     expect(diff(after, before, '2026-11-16', 'teachersApproved')).toBe(1);
+    // The visit counts in the week of its report, the planned one not at all; the response in its week.
+    expect(diff(after, before, '2026-11-02', 'visitsDone')).toBe(1);
+    expect(after.rows.reduce((sum, r) => sum + (r.values.visitsDone ?? 0), 0) - before.rows.reduce((sum, r) => sum + (r.values.visitsDone ?? 0), 0)).toBe(1);
+    expect(diff(after, before, '2026-11-16', 'surveyResponses')).toBe(1);
     // B enrolled in March: before the period, in the running totals from the first week on.
     const firstBefore = before.rows[0]!.cumulative!;
     const firstAfter = after.rows[0]!.cumulative!;

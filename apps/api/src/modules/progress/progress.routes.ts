@@ -26,10 +26,10 @@ const addDays = (day: string, n: number) => dayOf(new Date(toDate(day).getTime()
 /** The Monday of a day's week. */
 const mondayOf = (day: string) => addDays(day, -((toDate(day).getUTCDay() + 6) % 7));
 
-/** What the figures cannot show yet: said in the answer, never shown as empty series. */
+/** How some figures are dated: said beside the charts. */
 const NOTES = [
-  'Le visite ai plessi e le risposte ai questionari non sono ancora registrate dal portale: si aggiungeranno quando lo saranno.',
   "I plessi partecipanti sono datati con l'iscrizione del loro istituto.",
+  'Le visite svolte sono datate con il loro resoconto; le risposte ai questionari con il loro invio (anche quelle anonime con codice di accesso).',
 ];
 
 /** The programme's figures grouped one way, for a period (Europe/Rome days, both included). */

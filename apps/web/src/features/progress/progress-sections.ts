@@ -14,10 +14,12 @@ export const SECTIONS: Record<ProgressGroup, SectionDef[]> = {
     { id: 'istituti', title: 'Istituti nel tempo', metrics: ['institutesEnrolled', 'institutesSigned', 'institutesActive', 'institutesWithdrawn'], kind: 'line' },
     { id: 'plessi', title: 'Plessi partecipanti nel tempo', metrics: ['participatingSites'], kind: 'line' },
     { id: 'insegnanti', title: 'Insegnanti nel tempo', metrics: ['teachersRegistered', 'teachersApproved'], kind: 'line' },
+    { id: 'visite-risposte', title: 'Visite svolte e risposte ai questionari nel tempo', metrics: ['visitsDone', 'surveyResponses'], kind: 'line' },
   ],
   region: [
     { id: 'istituti', title: 'Istituti per regione nel periodo', metrics: ['institutesEnrolled', 'institutesSigned', 'institutesActive', 'institutesWithdrawn'], kind: 'bar' },
     { id: 'plessi-insegnanti', title: 'Plessi e insegnanti per regione nel periodo', metrics: ['participatingSites', 'teachersRegistered', 'teachersApproved'], kind: 'bar' },
+    { id: 'visite-risposte', title: 'Visite svolte e risposte ai questionari per regione nel periodo', metrics: ['visitsDone', 'surveyResponses'], kind: 'bar' },
   ],
   state: [
     { id: 'istituti', title: "Istituti per stato di adesione alla fine del periodo", metrics: ['institutes'], kind: 'bar' },
