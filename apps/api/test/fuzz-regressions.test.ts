@@ -98,3 +98,18 @@ describe('the OpenAPI document says what the routes answer', () => {
     for (const schema of bodies) expect(schema.additionalProperties).toBe(false);
   });
 });
+
+describe('an id has one spelling (`01`, `0x1`, `1e0` named record 1)', () => {
+  it.each(['01', '0x1', '1e0', '1.0', '+1', '%201', '1%20'])('/api/institutes/%s is a 404, /api/institutes/1 is not', async (raw) => {
+    const res = await staff.get(`/api/institutes/${raw}`);
+    expect(res.statusCode, res.body).toBe(404);
+    expect(ApiErrorBodySchema.parse(res.json()).message).toMatch(/[a-zà-ù]/);
+    expect((await staff.get('/api/institutes/1')).statusCode).not.toBe(404);
+  });
+
+  it('the OpenAPI document still describes id params', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { parameters?: { name: string; schema: object }[] }>> }>();
+    const param = document.paths['/api/institutes/{instituteId}']!.get!.parameters!.find((p) => p.name === 'instituteId')!;
+    expect(JSON.stringify(param.schema)).toMatch(/integer|number/);
+  });
+});

@@ -1,11 +1,19 @@
 import { z } from 'zod';
 
-/** Ids are positive integers (architecture §0); anything else is a 404. */
-export const IdParamSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** The one spelling of an id in a path: digits, no sign, no leading zero (not `01`, `0x1`, `1e0`, ` 1`). */
+const CANONICAL_ID = /^[1-9]\d{0,15}$/;
+
+/**
+ * Ids are positive integers (architecture §0) written one way; anything else is a 404. A number
+ * passes as it is; a string must be canonical, so `/x/01` and `/x/1` are never two names of one record.
+ */
+export const IdParamSchema = z
+  .union([z.number(), z.string().regex(CANONICAL_ID)])
+  .pipe(z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER));
 
 /** Parses an id route param; `undefined` when it is not a positive integer. */
 export function parseId(raw: string | undefined): number | undefined {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return undefined;
+  if (!raw || !CANONICAL_ID.test(raw)) return undefined;
   const result = IdParamSchema.safeParse(raw);
   return result.success ? result.data : undefined;
 }
