@@ -30,9 +30,28 @@ export function pickQuery(search: URLSearchParams, keys: readonly string[]): Rec
   return query;
 }
 
+/** The problem a 422 (or 400) shows beside the filters; `null` for any other error (an error screen). */
+export function problemOf(error: unknown): ListProblem | null {
+  if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 400)) return null;
+  const errors: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
+  return { message: error.message, errors };
+}
+
+/** `work`'s answer, or `null` when the API refused the filters (the page shows the problem once, beside them). */
+export async function unlessInvalid<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (problemOf(error)) return null;
+    throw error;
+  }
+}
+
 /**
- * The loader of a list page: the URL's search params become the endpoint's query, sent as the user
- * wrote them (the API validates); a 422 comes back as a problem shown in the page, not an error screen.
+ * The loader of a list page, or of any page driven by filters in the URL (map, progress): the URL's
+ * search params become the endpoint's query, sent as the user wrote them (the API validates); a 422
+ * comes back as a problem shown in the page, not an error screen.
  */
 export async function loadList<E extends Endpoint>(
   endpoint: E,
@@ -46,12 +65,8 @@ export async function loadList<E extends Endpoint>(
     });
     return { query, result, problem: null };
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-      const errors: Record<string, string> = {};
-      for (const [field, messages] of Object.entries(error.body?.errors ?? {}))
-        if (messages[0]) errors[field] = messages[0];
-      return { query, result: null, problem: { message: error.message, errors } };
-    }
+    const problem = problemOf(error);
+    if (problem) return { query, result: null, problem };
     throw error;
   }
 }

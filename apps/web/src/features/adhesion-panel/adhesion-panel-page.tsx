@@ -23,10 +23,10 @@ import { ListResults } from '../../components/data-table/list-results.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ApiError, callApi } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 import { intentAction, text, type FormResult } from '../../lib/form-data.ts';
 import { formatCount, formatDate, formatNumber } from '../../lib/format.ts';
-import { loadList, pickQuery, type ListLoaderData } from '../../lib/list-loader.ts';
+import { loadList, pickQuery, unlessInvalid, type ListLoaderData } from '../../lib/list-loader.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 
 const DEFAULT_SORT = 'adhesionStateChangedAt';
@@ -126,16 +126,6 @@ type Data = ListLoaderData<typeof listAdhesions> & {
   funnel: AdhesionFunnel | null;
   preview: ReminderPreview | null;
 };
-
-/** Answers `null` for a 422 (the list shows the problem next to the filters). */
-async function unlessInvalid<T>(work: Promise<T>): Promise<T | null> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) return null;
-    throw error;
-  }
-}
 
 export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const search = new URL(request.url).searchParams;

@@ -1,11 +1,10 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import { decodeMapSchoolSites, getMapSchoolSites, MAP_FILTER_KEYS, type MapSchoolSites } from '@portale/shared/map';
+import { decodeMapSchoolSites, getMapSchoolSites, type MapSchoolSites } from '@portale/shared/map';
 import { getPage } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { pickQuery } from '../../lib/list-loader.ts';
+import { loadList, type ListProblem } from '../../lib/list-loader.ts';
 import { MapFilters } from './map-filters.tsx';
 import { MapLegend } from './map-legend.tsx';
 import { SiteCountsTable } from './site-counts-table.tsx';
@@ -17,24 +16,14 @@ const SchoolMap = lazy(() => import('./school-map.tsx'));
 interface MapData {
   query: Record<string, string>;
   data: MapSchoolSites | null;
-  problem: { message: string; errors: Record<string, string> } | null;
+  problem: ListProblem | null;
 }
 
 export async function pageData({ request }: LoaderFunctionArgs): Promise<MapData> {
-  const query = pickQuery(new URL(request.url).searchParams, MAP_FILTER_KEYS);
   // The map's code starts downloading with the data.
   void import('./school-map.tsx');
-  try {
-    const data = await callApi(getMapSchoolSites, { query } as never, { signal: request.signal });
-    return { query, data, problem: null };
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-      const errors: Record<string, string> = {};
-      for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
-      return { query, data: null, problem: { message: error.message, errors } };
-    }
-    throw error;
-  }
+  const { query, result, problem } = await loadList(getMapSchoolSites, request);
+  return { query, data: result, problem };
 }
 
 /** Staff: every plesso of the registry on a map of Italy, with its accessible twin (a table of counts). */

@@ -1,11 +1,10 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import { exportProgress, getProgress, PROGRESS_FILTER_KEYS, PROGRESS_GROUP_LABELS, type ProgressResponse } from '@portale/shared/progress';
+import { exportProgress, getProgress, PROGRESS_GROUP_LABELS, type ProgressResponse } from '@portale/shared/progress';
 import { getPage } from '@portale/shared/pages';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ApiError, callApi } from '../../lib/api-client.ts';
-import { pickQuery } from '../../lib/list-loader.ts';
+import { loadList, type ListProblem } from '../../lib/list-loader.ts';
 import { ProgressFilters } from './progress-filters.tsx';
 import { categoriesOf, dayLabel, SECTIONS, seriesOf, summaryOf } from './progress-sections.ts';
 import { ProgressTable } from './progress-table.tsx';
@@ -16,23 +15,13 @@ const ProgressChart = lazy(() => import('./progress-chart.tsx'));
 interface ProgressData {
   query: Record<string, string>;
   data: ProgressResponse | null;
-  problem: { message: string; errors: Record<string, string> } | null;
+  problem: ListProblem | null;
 }
 
 export async function pageData({ request }: LoaderFunctionArgs): Promise<ProgressData> {
-  const query = pickQuery(new URL(request.url).searchParams, PROGRESS_FILTER_KEYS);
   void import('./progress-chart.tsx');
-  try {
-    const data = await callApi(getProgress, { query } as never, { signal: request.signal });
-    return { query, data, problem: null };
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-      const errors: Record<string, string> = {};
-      for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
-      return { query, data: null, problem: { message: error.message, errors } };
-    }
-    throw error;
-  }
+  const { query, result, problem } = await loadList(getProgress, request);
+  return { query, data: result, problem };
 }
 
 function Section({ data, index }: { data: ProgressResponse; index: number }) {
