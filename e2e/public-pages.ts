@@ -10,7 +10,7 @@ export const PUBLIC_PAGES = [
   { path: '/landing/registrazioni/insegnante', h1: 'Registrazione insegnanti', key: 'Registrati come insegnante' },
   { path: '/landing/registrazioni/educatore', h1: 'Registrazione educatori', key: 'Registrati come educatrice o educatore' },
   { path: '/landing/registrazioni/altro', h1: 'Registrazione: altri partecipanti', key: 'Registrati con un altro ruolo' },
-  { path: '/indagine', h1: 'Indagine', key: 'Indagine nazionale sulle scuole 2025/26' },
+  { path: '/indagine', h1: 'Indagine', key: 'Indagine nazionale sulle scuole 2026' },
   { path: '/policy/cookie', h1: 'Cookie policy', key: 'auth._refresh_token.local' },
   { path: '/test-char-9534310001a', h1: 'Pagina di prova', key: 'àèéìòù' },
   { path: '/privacy', h1: 'Informativa sulla privacy', key: 'I tuoi diritti' },

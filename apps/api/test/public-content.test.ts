@@ -2,12 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { institutes, schoolSites } from '../src/db/schema/index.ts';
 import { seedPublicContent } from '../src/modules/public/public-seed.ts';
+import { seedDemoSurveys } from '../src/modules/surveys/surveys-seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
   await seedPublicContent(t.database.db, t.clock.now());
+  await seedDemoSurveys(t.database.db, t.clock.now());
 });
 afterAll(() => t.close());
 
@@ -71,6 +73,7 @@ describe('GET /api/public/survey', () => {
   it('answers the current survey', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/public/survey' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ title: 'Indagine nazionale sulle scuole 2025/26', state: 'aperta', opensOn: '2026-02-02', closesOn: '2026-05-29' });
+    // The open demo survey, not the closed pilot (seeded first).
+    expect(res.json()).toMatchObject({ title: 'Indagine nazionale sulle scuole 2026', state: 'aperta' });
   });
 });

@@ -9,6 +9,7 @@ import { transitionAdhesion } from '../modules/adhesions/adhesion-state.reposito
 import { seedDemoBookings } from '../modules/bookings/bookings-seed.ts';
 import { seedDemoFieldWork } from '../modules/field-work/field-work-seed.repository.ts';
 import { seedPublicContent } from '../modules/public/public-seed.ts';
+import { seedDemoSurveys } from '../modules/surveys/surveys-seed.ts';
 import type { Db } from './client.ts';
 import { seedDemoOnboarding } from './demo-onboarding.ts';
 import { seedRegistry, type RegistryProgress } from './registry.ts';
@@ -156,6 +157,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
   await seedRolesAndPermissions(db);
   await seedMessageTemplates(db);
   await seedPublicContent(db);
+  await seedDemoSurveys(db);
   const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry, options.onRegistryProgress);
   if (options.demo) {
     await seedDemoAccounts(db, options.appSecret);

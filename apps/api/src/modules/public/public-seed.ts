@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../db/transaction.ts';
 import { PRIVACY_NOTICE, REGULATION, SCHOOL_GUIDE } from './document-texts.ts';
 import { renderPdf, type PdfSpec } from './pdf-writer.ts';
-import { existingDocumentSlugs, insertDocumentOnce, insertSurveyOnce } from './public.repository.ts';
+import { existingDocumentSlugs, insertDocumentOnce } from './public.repository.ts';
 
 interface SeedDocument {
   slug: string;
@@ -21,7 +21,7 @@ const DOCUMENTS: SeedDocument[] = [
     description: "Iscrizione, firma dell'adesione, registrazione del personale, visite e questionari passo per passo." },
 ];
 
-/** The published PDFs (generated here, once) and the current survey; safe on every start. */
+/** The published PDFs (generated here, once); safe on every start. The demo surveys: `surveys-seed.ts`. */
 export async function seedPublicContent(db: DbOrTx, now: Date = new Date()): Promise<void> {
   const existing = await existingDocumentSlugs(db, DOCUMENTS.map((d) => d.slug));
   for (const doc of DOCUMENTS.filter((d) => !existing.has(d.slug))) {
@@ -38,15 +38,4 @@ export async function seedPublicContent(db: DbOrTx, now: Date = new Date()): Pro
       publishedAt: now,
     });
   }
-  await insertSurveyOnce(db, {
-    slug: 'indagine-2025-26',
-    title: 'Indagine nazionale sulle scuole 2025/26',
-    purpose:
-      "Conoscere come le scuole organizzano la didattica, usano gli spazi e le tecnologie e si prendono cura del benessere di studenti e personale, per restituire a ogni istituto un quadro confrontabile con le altre scuole del territorio.",
-    audience:
-      "Gli istituti statali iscritti al programma: dirigenti e referenti per il questionario d'istituto, insegnanti ed educatori dei plessi partecipanti, e gli studenti delle loro classi, che rispondono in forma anonima con un codice di accesso.",
-    state: 'aperta',
-    opensOn: '2026-02-02',
-    closesOn: '2026-05-29',
-  });
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Figures, PublicSurvey } from '@portale/shared/public';
 import { institutes, publicDocuments, roles, schoolSites, surveys, userRoles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
@@ -42,7 +42,7 @@ export async function findPublishedDocumentFile(db: DbOrTx, documentId: number) 
   return doc;
 }
 
-/** The survey shown on the public site (never a draft). */
+/** The survey shown on the public site (never a draft): the open one, else the latest closed. */
 export async function findCurrentSurvey(db: DbOrTx): Promise<PublicSurvey | undefined> {
   const [survey] = await db
     .select({
@@ -56,7 +56,7 @@ export async function findCurrentSurvey(db: DbOrTx): Promise<PublicSurvey | unde
     })
     .from(surveys)
     .where(ne(surveys.state, 'bozza'))
-    .orderBy(desc(surveys.state), desc(surveys.opensOn))
+    .orderBy(desc(sql`${surveys.state} = 'aperta'`), desc(surveys.opensOn))
     .limit(1);
   return survey;
 }
