@@ -1,8 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssignmentResultSchema, DetectorListResponseSchema, DetectorSiteDetailSchema, DetectorSiteListResponseSchema, MyVisitsResponseSchema, SiteVisitsResponseSchema, VisitSchema } from '@portale/shared/field-work';
 import { ReviewDetailSchema } from '@portale/shared/reviews';
-import { auditLog, institutes, reviews, roles, schoolSites, teacherProfiles, userRoles, users, visits } from '../../db/schema/index.ts';
+import { auditLog, institutes, outbox, reviews, roles, schoolSites, teacherProfiles, userRoles, users, visits } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { seedDemoFieldWork } from './field-work-seed.repository.ts';
@@ -260,6 +260,11 @@ describe('visits', () => {
     const back = VisitSchema.parse((await detector().get(`/api/school-sites/${siteIds[0]}/visits`)).json().items[0]);
     expect(back).toMatchObject({ reviewState: 'da_correggere', reviewNote: 'Indica quali classi hai visto.' });
     expect(MyVisitsResponseSchema.parse((await detector().get('/api/detectors/me/visits')).json()).toFix.map((v) => v.id)).toEqual([visitId]);
+    // The detector is told by e-mail, with the note and the link to the plesso's visits.
+    const [mail] = await t.database.db.select().from(outbox).where(eq(outbox.templateKey, 'email.revisione-visita-da-correggere')).orderBy(desc(outbox.id)).limit(1);
+    expect(mail?.subject).toBe('Resoconto da correggere: visita a Plesso di prova 0');
+    expect(mail?.textBody).toContain('Indica quali classi hai visto.');
+    expect(mail?.textBody).toContain(`/portale/istituti/plessi/${siteIds[0]}/visite`);
     const fixed = await detector().post(`/api/visits/${visitId}/report`, { report: 'Visita svolta: viste le classi 3A e 4B.', teachersMet: [teacherUserId] });
     expect(fixed.statusCode).toBe(200);
     const [next] = await t.database.db.select({ id: reviews.id }).from(reviews).where(and(eq(reviews.type, 'visite'), eq(reviews.subjectId, visitId), eq(reviews.state, 'in_attesa')));
@@ -267,6 +272,8 @@ describe('visits', () => {
     expect((await staff().post(`/api/reviews/visite/${next!.id}/decision`, { decision: 'approve' })).statusCode).toBe(200);
     const [row] = await t.database.db.select({ reviewState: visits.reviewState }).from(visits).where(eq(visits.id, visitId));
     expect(row!.reviewState).toBe('approvata');
+    const approved = await t.database.db.select({ recipient: outbox.recipient }).from(outbox).where(eq(outbox.templateKey, 'email.revisione-visita-approvata'));
+    expect(approved.length).toBeGreaterThanOrEqual(1);
   });
 
   it('cancels or misses only a planned visit (409 otherwise)', async () => {

@@ -40,4 +40,22 @@ export const REVIEWS_TEMPLATES: TemplateDefinition[] = [
     '<p>Gentile {{firstName}},</p><p>lo staff ha esaminato l’adesione formale dell’istituto <strong>{{instituteName}}</strong> ({{ministryCode}}) e non ha potuto accoglierla, per questo motivo:</p><blockquote style="white-space:pre-line">{{note}}</blockquote><p>Per chiarimenti scrivete allo staff da <a href="{{contactLink}}">{{contactLink}}</a>.</p>',
     'Gentile {{firstName}},\n\nlo staff ha esaminato l’adesione formale dell’istituto {{instituteName}} ({{ministryCode}}) e non ha potuto accoglierla, per questo motivo:\n\n{{note}}\n\nPer chiarimenti scrivete allo staff da {{contactLink}}.',
   ),
+  email(
+    'email.revisione-visita-approvata',
+    'Resoconto approvato: visita a {{siteName}}',
+    '<p>Gentile {{firstName}},</p><p>lo staff ha approvato il resoconto della visita al plesso <strong>{{siteName}}</strong> del {{visitDate}}.</p><p>Le tue visite sono in <a href="{{visitsLink}}">{{visitsLink}}</a>.</p>',
+    'Gentile {{firstName}},\n\nlo staff ha approvato il resoconto della visita al plesso {{siteName}} del {{visitDate}}.\n\nLe tue visite sono in {{visitsLink}}.',
+  ),
+  email(
+    'email.revisione-visita-da-correggere',
+    'Resoconto da correggere: visita a {{siteName}}',
+    '<p>Gentile {{firstName}},</p><p>lo staff ha esaminato il resoconto della visita al plesso <strong>{{siteName}}</strong> del {{visitDate}} e ti chiede di correggerlo:</p><blockquote style="white-space:pre-line">{{note}}</blockquote><p>Correggi il resoconto da <a href="{{visitsLink}}">{{visitsLink}}</a>: quando lo invii, torna in revisione.</p>',
+    'Gentile {{firstName}},\n\nlo staff ha esaminato il resoconto della visita al plesso {{siteName}} del {{visitDate}} e ti chiede di correggerlo:\n\n{{note}}\n\nCorreggi il resoconto da {{visitsLink}}: quando lo invii, torna in revisione.',
+  ),
+  email(
+    'email.revisione-visita-respinta',
+    'Resoconto non accolto: visita a {{siteName}}',
+    '<p>Gentile {{firstName}},</p><p>lo staff ha esaminato il resoconto della visita al plesso <strong>{{siteName}}</strong> del {{visitDate}} e non ha potuto accoglierlo, per questo motivo:</p><blockquote style="white-space:pre-line">{{note}}</blockquote><p>Le tue visite sono in <a href="{{visitsLink}}">{{visitsLink}}</a>.</p>',
+    'Gentile {{firstName}},\n\nlo staff ha esaminato il resoconto della visita al plesso {{siteName}} del {{visitDate}} e non ha potuto accoglierlo, per questo motivo:\n\n{{note}}\n\nLe tue visite sono in {{visitsLink}}.',
+  ),
 ];

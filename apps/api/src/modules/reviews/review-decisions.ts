@@ -2,6 +2,7 @@ import { REVIEW_DECISION_STATE, type ReviewDecision, type ReviewType } from '@po
 import type { AdhesionState } from '@portale/shared/registry';
 import type { Tx } from '../../db/transaction.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { formatRomeDateTime } from '../accounts/format.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './reviews.repository.ts';
@@ -34,6 +35,12 @@ const ADHESION_TEMPLATES: Record<ReviewDecision, string> = {
   approve: 'email.revisione-adesione-approvata',
   request_changes: 'email.revisione-adesione-da-correggere',
   reject: 'email.revisione-adesione-respinta',
+};
+
+const VISIT_TEMPLATES: Record<ReviewDecision, string> = {
+  approve: 'email.revisione-visita-approvata',
+  request_changes: 'email.revisione-visita-da-correggere',
+  reject: 'email.revisione-visita-respinta',
 };
 
 const SUBJECT_GONE = 'Il soggetto di questa revisione non esiste più: non è possibile decidere.';
@@ -91,9 +98,21 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
     }
   },
 
-  // A visit report: approved, sent back to its detector with the note (they fix it and resubmit), or rejected.
+  // A visit report: approved, sent back to its detector with the note (they fix it and resubmit), or rejected; the detector is told.
   async visite(tx, ctx) {
     const visit = await setVisitReviewState(tx, ctx.subjectId, REVIEW_DECISION_STATE[ctx.decision], ctx.note, ctx.at);
     if (!visit) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
+    await enqueueMessage(tx, {
+      templateKey: VISIT_TEMPLATES[ctx.decision],
+      recipient: visit.email,
+      data: {
+        firstName: visit.firstName,
+        siteName: visit.siteName,
+        visitDate: formatRomeDateTime(visit.scheduledAt),
+        note: ctx.note ?? '',
+        visitsLink: `${ctx.webUrl}/portale/istituti/plessi/${visit.schoolSiteId}/visite`,
+      },
+      now: ctx.at,
+    });
   },
 };
