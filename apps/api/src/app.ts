@@ -31,6 +31,7 @@ import { contactRoutes } from './modules/public/contact.routes.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
+import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { fieldWorkRoutes } from './modules/field-work/field-work.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
@@ -106,6 +107,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(adhesionRoutes);
   await app.register(enrolmentRoutes);
   await app.register(bookingRoutes);
+  await app.register(surveyRoutes);
   await app.register(documentRoutes);
   await app.register(fieldWorkRoutes);
   return app;

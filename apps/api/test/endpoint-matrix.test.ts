@@ -28,13 +28,14 @@ import { getPage } from '@portale/shared/pages';
 import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
 import * as reviews from '@portale/shared/reviews';
+import * as surveys from '@portale/shared/surveys';
 import * as teachers from '@portale/shared/teachers';
 import * as users from '@portale/shared/users';
 import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -49,6 +50,11 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/users': 422,
   'POST /api/adhesions/reminders': 422,
   'POST /api/booking-slots': 422,
+  // Surveys: the empty body is refused before the record is looked up; a participant's empty answers likewise.
+  'POST /api/surveys': 422,
+  'PUT /api/surveys/:surveyId/questions': 422,
+  'POST /api/surveys/:surveyId/transition': 422,
+  'POST /api/surveys/current/responses': 422,
   // The upload's title and category are in the query, checked before the body.
   'POST /api/documents': 422,
   // The reason is checked before the record is looked up.
@@ -65,7 +71,7 @@ const UNKNOWN_ID = 987_654_321;
 /** Endpoints whose record is the caller's own institute (as principal or first contact), found from the session. */
 const OWN_INSTITUTE = /^\/api\/adhesions\/current(\/|$)/;
 /** The caller's own collections (a detector's plessi and visits): an `:own` grant is enough. */
-const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$/;
+const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$/;
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
 const pageConditions = (pageId: string) => ({ guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') });
 const PORTAL = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
@@ -143,7 +149,7 @@ describe.each(ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPer
         continue;
       }
       if (OWN_COLLECTION.test(endpoint.path)) {
-        expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(conditions && canSome(user, check) ? 200 : 403);
+        expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(conditions && canSome(user, check) ? (WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 200) : 403);
         continue;
       }
       // A record that does not exist: 404 for whoever may hold the grant on some record, 403 otherwise.

@@ -83,8 +83,9 @@ export async function surveyDetail(db: DbOrTx, id: number): Promise<SurveyDetail
 
 // ---- Staff list ----
 
-const questionCountSql = sql<number>`(select count(*)::int from ${surveyQuestions} where ${surveyQuestions.surveyId} = ${surveys.id})`;
-const responseCountSql = sql<number>`(select count(*)::int from ${surveyResponses} where ${surveyResponses.surveyId} = ${surveys.id})`;
+// Correlated subqueries: the outer id is written qualified (drizzle renders a column unqualified in a single-table select).
+const questionCountSql = sql<number>`(select count(*)::int from ${surveyQuestions} sq where sq.survey_id = "surveys"."id")`;
+const responseCountSql = sql<number>`(select count(*)::int from ${surveyResponses} sr where sr.survey_id = "surveys"."id")`;
 
 const SORT_COLUMNS = {
   title: surveys.title,
