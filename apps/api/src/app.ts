@@ -32,6 +32,7 @@ import { publicRoutes } from './modules/public/public.routes.ts';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
+import { accessCodeRoutes } from './modules/surveys/access-codes.routes.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { fieldWorkRoutes } from './modules/field-work/field-work.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
@@ -108,6 +109,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(enrolmentRoutes);
   await app.register(bookingRoutes);
   await app.register(surveyRoutes);
+  await app.register(accessCodeRoutes);
   await app.register(documentRoutes);
   await app.register(fieldWorkRoutes);
   return app;

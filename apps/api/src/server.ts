@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { describeDatabaseError, openDatabase, reportConnectionLost, type Database } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seed } from './db/seed.ts';
+import { DEMO_ACCESS_CODE } from '@portale/shared/surveys';
 import { loadEnv } from './env.ts';
 import { createMailTransport, createSmsTransport } from './modules/messages/message-transports.ts';
 import { OutboxWorker } from './modules/messages/outbox.worker.ts';
@@ -20,6 +21,7 @@ function printDemoAccounts(log: (line: string) => void, outbox: { smsDir: string
   log(`Account dimostrativi (password per tutti: ${DEMO_PASSWORD})`);
   for (const account of DEMO_ACCOUNTS) log(`  ${account.email.padEnd(34)} ${account.description}`);
   log(`Staff (super-admin, sylla, cromos): secondo fattore TOTP con il segreto ${DEMO_TOTP_SECRET}`);
+  log(`Codice di accesso all'indagine aperta (studenti e famiglie, 500 utilizzi): ${DEMO_ACCESS_CODE}, all'indirizzo /${DEMO_ACCESS_CODE} del sito`);
   // The codes of the SMS (phone checks, the online signature of the adhesion) are read from these files.
   log(`SMS inviati (codici di verifica e di firma): un file .txt per messaggio in ${outbox.smsDir}`);
   if (outbox.mailDir) log(`E-mail inviate: un file .eml per messaggio in ${outbox.mailDir}`);

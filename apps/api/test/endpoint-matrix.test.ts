@@ -55,6 +55,9 @@ const WHEN_ALLOWED: Record<string, number> = {
   'PUT /api/surveys/:surveyId/questions': 422,
   'POST /api/surveys/:surveyId/transition': 422,
   'POST /api/surveys/current/responses': 422,
+  // Access codes: the empty body and the sheet without ids are refused before any plesso or code is looked up.
+  'POST /api/access-codes': 422,
+  'GET /api/access-codes/sheet.pdf': 422,
   // The upload's title and category are in the query, checked before the body.
   'POST /api/documents': 422,
   // The reason is checked before the record is looked up.
@@ -71,7 +74,7 @@ const UNKNOWN_ID = 987_654_321;
 /** Endpoints whose record is the caller's own institute (as principal or first contact), found from the session. */
 const OWN_INSTITUTE = /^\/api\/adhesions\/current(\/|$)/;
 /** The caller's own collections (a detector's plessi and visits): an `:own` grant is enough. */
-const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$/;
+const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$/;
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
 const pageConditions = (pageId: string) => ({ guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') });
 const PORTAL = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };

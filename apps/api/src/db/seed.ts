@@ -10,6 +10,7 @@ import { seedDemoBookings } from '../modules/bookings/bookings-seed.ts';
 import { seedDemoFieldWork } from '../modules/field-work/field-work-seed.repository.ts';
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import { seedDemoSurveys } from '../modules/surveys/surveys-seed.ts';
+import { seedDemoAccessCodes } from '../modules/surveys/access-codes-seed.ts';
 import type { Db } from './client.ts';
 import { seedDemoOnboarding } from './demo-onboarding.ts';
 import { seedRegistry, type RegistryProgress } from './registry.ts';
@@ -164,6 +165,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
     await seedDemoOnboarding(db);
     await seedDemoFieldWork(db, new Date());
     await seedDemoBookings(db, new Date());
+    await seedDemoAccessCodes(db, new Date());
   }
   return { institutesAdded };
 }

@@ -1,0 +1,102 @@
+import type { PDFFont, PDFPage } from 'pdf-lib';
+import type { AccessCodeSummary } from '@portale/shared/surveys';
+
+/** One card per code, 2 × 4 cards on an A4 page, with dashed borders to cut along. */
+const PAGE = { width: 595.28, height: 841.89, margin: 28 };
+const COLUMNS = 2;
+const ROWS = 4;
+
+const formatDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' }).format;
+
+/** Helvetica writes WinAnsi only: Latin-1 and the usual typographic marks; anything else becomes '?'. */
+function printable(text: string): string {
+  return text.replace(/[^\u0020-\u007e\u00a0-\u00ff\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u20ac]/g, '?');
+}
+
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(candidate, size) > width && line) {
+      lines.push(line);
+      line = word;
+    } else line = candidate;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export interface SheetOptions {
+  /** The public web origin: each card shows `{webUrl}/{code}`. */
+  webUrl: string;
+  createdAt: Date;
+}
+
+/** The last day a code works (its expiry is the midnight after that day, Europe/Rome). */
+export const lastValidDay = (expiresAt: string | Date) => formatDay(new Date(new Date(expiresAt).getTime() - 1));
+
+/**
+ * The printable sheet of access codes (pdf-lib, Helvetica): for each code its address, the code in
+ * large type, survey, plesso, class, last valid day, uses and the instructions in Italian.
+ */
+export async function renderAccessCodeSheet(codes: readonly AccessCodeSummary[], options: SheetOptions): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const BLUE = rgb(0, 0.4, 0.8);
+  const GREY = rgb(0.36, 0.44, 0.51);
+  const INK = rgb(0.1, 0.1, 0.1);
+  const pdf = await PDFDocument.create();
+  pdf.setTitle('Codici di accesso al questionario');
+  pdf.setSubject('Schede da ritagliare e consegnare a studenti e famiglie');
+  pdf.setAuthor('Portale Scuole – programma nazionale di indagine');
+  pdf.setLanguage('it-IT');
+  pdf.setCreationDate(options.createdAt);
+  pdf.setModificationDate(options.createdAt);
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const mono = await pdf.embedFont(StandardFonts.CourierBold);
+  const cardWidth = (PAGE.width - PAGE.margin * 2) / COLUMNS;
+  const cardHeight = (PAGE.height - PAGE.margin * 2) / ROWS;
+  const pad = 14;
+  const base = options.webUrl.replace(/\/+$/, '');
+
+  let page: PDFPage | undefined;
+  codes.forEach((code, index) => {
+    const slot = index % (COLUMNS * ROWS);
+    if (slot === 0) page = pdf.addPage([PAGE.width, PAGE.height]);
+    const p = page!;
+    const x0 = PAGE.margin + (slot % COLUMNS) * cardWidth;
+    const top = PAGE.height - PAGE.margin - Math.floor(slot / COLUMNS) * cardHeight;
+    p.drawRectangle({ x: x0, y: top - cardHeight, width: cardWidth, height: cardHeight, borderColor: GREY, borderWidth: 0.6, borderDashArray: [4, 3] });
+    const width = cardWidth - pad * 2;
+    let y = top - pad;
+    const line = (text: string, font: PDFFont, size: number, color = INK, gap = 2) => {
+      for (const l of wrap(printable(text), font, size, width)) {
+        p.drawText(l, { x: x0 + pad, y: y - size, size, font, color });
+        y -= size * 1.3;
+      }
+      y -= gap;
+    };
+    line('Portale Scuole – questionario anonimo', bold, 8, BLUE, 3);
+    line(code.surveyTitle, bold, 10, INK, 4);
+    line('Il tuo codice', regular, 8, GREY, 0);
+    line(code.code, mono, 24, INK, 4);
+    line('Apri questo indirizzo:', regular, 8, GREY, 0);
+    line(`${base}/${code.code}`, bold, 9, BLUE, 5);
+    line(`Plesso: ${code.schoolSiteName}`, regular, 8);
+    if (code.classLabel) line(`Classe: ${code.classLabel}`, regular, 8);
+    line(`Valido fino al ${lastValidDay(code.expiresAt)}${code.maxUses > 1 ? ` · utilizzabile ${code.maxUses} volte` : ' · utilizzabile una volta'}`, regular, 8, INK, 5);
+    line(
+      "Apri l'indirizzo con il computer, il tablet o lo smartphone e rispondi alle domande: bastano pochi minuti. Non servono nome, e-mail o registrazione: le risposte sono anonime. Il codice va scritto esattamente così, con maiuscole e minuscole.",
+      regular,
+      7.5,
+      GREY,
+    );
+  });
+  if (codes.length === 0) pdf.addPage([PAGE.width, PAGE.height]);
+  const pages = pdf.getPages();
+  pages.forEach((p, i) =>
+    p.drawText(`Codici di accesso – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`, { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY }),
+  );
+  return pdf.save();
+}

@@ -1,0 +1,27 @@
+import { randomInt } from 'node:crypto';
+import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from '@portale/shared/surveys';
+import { dateToRomeLocal, romeLocalToDate } from '@portale/shared/bookings';
+
+/** Texts a generated code must never be: the static paths beside `/api/access-codes/:code`. */
+export const RESERVED_CODES: ReadonlySet<string> = new Set(['options', 'export']);
+
+/** A code of 7 characters drawn uniformly from the 62 letters and digits (crypto.randomInt). */
+export function generateCode(): string {
+  let code = '';
+  do {
+    code = '';
+    for (let i = 0; i < ACCESS_CODE_LENGTH; i++) code += ACCESS_CODE_ALPHABET[randomInt(ACCESS_CODE_ALPHABET.length)];
+  } while (RESERVED_CODES.has(code));
+  return code;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Today in Rome, `YYYY-MM-DD`. */
+export const romeToday = (now: Date) => dateToRomeLocal(now).slice(0, 10);
+
+/** The midnight (Europe/Rome) that ends `day` (`YYYY-MM-DD`): a code expiring on `day` works all that day. */
+export function endOfRomeDay(day: string): Date {
+  const next = new Date(new Date(`${day}T12:00:00Z`).getTime() + DAY_MS).toISOString().slice(0, 10);
+  return romeLocalToDate(`${next}T00:00`)!;
+}

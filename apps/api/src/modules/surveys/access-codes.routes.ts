@@ -1,0 +1,248 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { can } from '@portale/shared/auth';
+import {
+  ACCESS_CODE_MESSAGES,
+  ACCESS_CODE_STATE_LABELS,
+  accessCodeSheet,
+  answerFieldKey,
+  createAccessCodes,
+  exportAccessCodes,
+  getAccessCodeOptions,
+  getPublicAccessCode,
+  isAccessCodeShape,
+  listAccessCodes,
+  revokeAccessCode,
+  submitAccessCodeResponse,
+  validateAnswers,
+  type AccessCodeSummary,
+} from '@portale/shared/surveys';
+import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite } from '../../lib/audit.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { FieldErrors } from '../../lib/field-errors.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { forEachBatch } from '../../lib/list.ts';
+import { authOf } from '../../plugins/authorization.ts';
+import { lastValidDay, renderAccessCodeSheet } from './access-code-sheet.ts';
+import { endOfRomeDay, generateCode, romeToday } from './access-code-values.ts';
+import * as repo from './access-codes.repository.ts';
+import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';
+
+/**
+ * Per IP, on each public endpoint. A class behind one school address opens and submits within a few
+ * minutes, so the limits leave room for that; guessing is out of reach anyway (62^7 codes).
+ */
+export const ACCESS_CODE_RATE_LIMITS = {
+  read: { max: 60, timeWindow: 60_000 },
+  submit: { max: 40, timeWindow: 60_000 },
+};
+
+const CODE_ATTEMPTS = 20;
+
+/** The one answer for any code that opens nothing (malformed, unknown, expired, revoked, used up). */
+const codeNotFound = () => new HttpError(404, 'access_code_not_found', ACCESS_CODE_MESSAGES.notFound);
+
+const EXPORT_COLUMNS: ExportColumn<AccessCodeSummary>[] = [
+  { header: 'Codice', value: (r) => r.code },
+  { header: 'Indagine', value: (r) => r.surveyTitle },
+  { header: 'Plesso', value: (r) => r.schoolSiteName },
+  { header: 'Classe', value: (r) => r.classLabel },
+  { header: 'Utilizzi', value: (r) => r.uses },
+  { header: 'Utilizzi massimi', value: (r) => r.maxUses },
+  { header: 'Valido fino al', value: (r) => lastValidDay(r.expiresAt) },
+  { header: 'Stato', value: (r) => ACCESS_CODE_STATE_LABELS[r.state] },
+  { header: 'Creato da', value: (r) => r.ownerName },
+  { header: 'Creato il', value: (r) => new Date(r.createdAt) },
+];
+
+/** The caller's own collection: an `:own` grant passes, the list is then limited to their codes. */
+function mine(request: FastifyRequest) {
+  return Promise.resolve({ ownerUserIds: [authOf(request).user.id] });
+}
+
+/** Staff see every code; a teacher or educator only the codes they own. */
+function ownerScope(request: FastifyRequest): number | undefined {
+  const user = authOf(request).user;
+  return can(user, 'read:access-code') ? undefined : user.id;
+}
+
+/** A code's owner (its teacher); unknown → 404. */
+async function codeOf(request: FastifyRequest) {
+  const { id } = request.params as { id: number };
+  const [row] = await repo.codeOwners(request.server.db, [id]);
+  return row && { ownerUserIds: [row.ownerUserId] };
+}
+
+/** The codes of a sheet: owned by the caller only when every one of them is theirs; any unknown → 404. */
+async function sheetCodesOf(request: FastifyRequest) {
+  const { ids } = request.query as { ids: number[] };
+  const rows = await repo.codeOwners(request.server.db, ids);
+  if (rows.length !== ids.length) return undefined;
+  const owners = new Set(rows.map((r) => r.ownerUserId));
+  return { ownerUserIds: owners.size === 1 ? [...owners] : [] };
+}
+
+/**
+ * The plesso a code request is for: a teacher's own (their profile's plesso, whatever the body says
+ * when it says nothing); the owners are the teachers of that plesso, so a teacher asking for another
+ * plesso is a 403. An unknown plesso is left to the handler (a 422 on the field).
+ */
+async function requestedSiteOf(request: FastifyRequest) {
+  const body = request.body as { schoolSiteId?: number };
+  const user = authOf(request).user;
+  const siteId = body.schoolSiteId ?? (await repo.teacherSchoolSite(request.server.db, user.id))?.id;
+  if (siteId === undefined) return { ownerUserIds: can(user, 'create:access-code') ? [] : [user.id] };
+  return { ownerUserIds: await repo.teachersOfSchoolSite(request.server.db, siteId) };
+}
+
+const italianDay = (day: string) => day.split('-').reverse().join('/');
+
+/** Access codes (issue 12): a teacher's codes for their plesso's classes, the printed sheet, and `/{code}`. */
+export async function accessCodeRoutes(app: FastifyInstance) {
+  const perIp = (limit: { max: number; timeWindow: number }) => ({
+    rateLimit: {
+      ...limit,
+      keyGenerator: (request: FastifyRequest) => `ip:${normalizeIP(request.ip)}`,
+      errorResponseBuilder: (_req: unknown, ctx: { ttl: number }) =>
+        new HttpError(429, 'rate_limited', ACCESS_CODE_MESSAGES.rateLimited, { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) }),
+    },
+  });
+
+  registerEndpoint(app, listAccessCodes, { resource: mine }, (request) => repo.listCodes(app.db, request.query, ownerScope(request), app.clock.now()));
+
+  registerEndpoint(app, exportAccessCodes, { resource: mine }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const now = app.clock.now();
+    const owner = ownerScope(request);
+    return sendExport(reply, {
+      format,
+      name: 'codici-di-accesso',
+      sheetName: 'Codici di accesso',
+      columns: EXPORT_COLUMNS,
+      total: await repo.countCodes(app.db, filters, owner, now),
+      today: now,
+      produce: (write) => forEachBatch(app.db, repo.codeListQuery(app.db, filters, owner, now), repo.toSummary, write),
+    });
+  });
+
+  registerEndpoint(app, getAccessCodeOptions, { resource: mine }, async (request) => {
+    const user = authOf(request).user;
+    return {
+      surveys: await repo.openSurveys(app.db),
+      schoolSite: await repo.teacherSchoolSite(app.db, user.id),
+    };
+  });
+
+  registerEndpoint(app, createAccessCodes, { resource: requestedSiteOf }, async (request, reply) => {
+    const input = request.body;
+    const user = authOf(request).user;
+    const now = app.clock.now();
+    const errors: Record<string, string[]> = {};
+    const siteId = input.schoolSiteId ?? (await repo.teacherSchoolSite(app.db, user.id))?.id;
+    if (siteId === undefined) errors.schoolSiteId = [can(user, 'create:access-code') ? ACCESS_CODE_MESSAGES.schoolSite : ACCESS_CODE_MESSAGES.noSchoolSite];
+    else if (!(await repo.schoolSiteExists(app.db, siteId))) errors.schoolSiteId = [ACCESS_CODE_MESSAGES.schoolSiteUnknown];
+    const survey = await repo.findSurveyForCodes(app.db, input.surveyId);
+    if (!survey || survey.state !== 'aperta') errors.surveyId = [survey ? ACCESS_CODE_MESSAGES.surveyNotOpen : ACCESS_CODE_MESSAGES.survey];
+    if (input.expiresOn < romeToday(now)) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresInPast];
+    else if (survey && input.expiresOn > survey.closesOn) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresAfterClose(italianDay(survey.closesOn))];
+    if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
+
+    // A teacher's codes are theirs (a substitution moves them); staff make codes that belong to nobody.
+    const ownerUserId = can(user, 'create:access-code') ? null : user.id;
+    const expiresAt = endOfRomeDay(input.expiresOn);
+    const ids = await withTransaction(app.db, async (tx) => {
+      const created: number[] = [];
+      for (let n = 0; n < input.count; n++) {
+        let id: number | undefined;
+        for (let attempt = 0; id === undefined && attempt < CODE_ATTEMPTS; attempt++) {
+          const code = generateCode();
+          id = await repo.insertCodeIfFree(tx, {
+            code,
+            surveyId: input.surveyId,
+            schoolSiteId: siteId!,
+            classLabel: input.classLabel,
+            ownerUserId,
+            createdByUserId: user.id,
+            maxUses: input.maxUses,
+            expiresAt,
+            createdAt: now,
+          });
+        }
+        if (id === undefined) throw new Error('could not draw a free access code');
+        created.push(id);
+      }
+      await auditWrite(tx, request, {
+        action: 'access-code.created',
+        entity: 'access-code',
+        entityId: created[0]!,
+        after: { ids: created, surveyId: input.surveyId, schoolSiteId: siteId, classLabel: input.classLabel, maxUses: input.maxUses, expiresOn: input.expiresOn },
+      });
+      return created;
+    });
+    reply.header('cache-control', 'no-store');
+    return { items: await repo.codeSummaries(app.db, ids, now) };
+  });
+
+  registerEndpoint(app, revokeAccessCode, { resource: codeOf }, async (request) => {
+    const { id } = request.params;
+    const now = app.clock.now();
+    await withTransaction(app.db, async (tx) => {
+      if (!(await repo.revokeCode(tx, id, now))) throw new HttpError(409, 'access_code_revoked', ACCESS_CODE_MESSAGES.alreadyRevoked);
+      await auditWrite(tx, request, { action: 'access-code.revoked', entity: 'access-code', entityId: id, before: { revokedAt: null }, after: { revokedAt: now.toISOString() } });
+    });
+    const [summary] = await repo.codeSummaries(app.db, [id], now);
+    return summary!;
+  });
+
+  registerEndpoint(app, accessCodeSheet, { resource: sheetCodesOf }, async (request, reply) => {
+    const now = app.clock.now();
+    const codes = await repo.codeSummaries(app.db, request.query.ids, now);
+    const pdf = await renderAccessCodeSheet(codes, { webUrl: app.env.publicWebUrl, createdAt: now });
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="codici-di-accesso-${romeToday(now)}.pdf"`)
+      .header('cache-control', 'private, no-store')
+      .header('content-length', String(pdf.byteLength))
+      .send(Buffer.from(pdf));
+  });
+
+  // ---- Public: /{code} ----
+
+  registerEndpoint(app, getPublicAccessCode, { config: perIp(ACCESS_CODE_RATE_LIMITS.read) }, async (request, reply) => {
+    const { code } = request.params;
+    reply.header('cache-control', 'no-store');
+    if (!isAccessCodeShape(code)) throw codeNotFound();
+    const found = await repo.findUsableCode(app.db, code, app.clock.now());
+    const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
+    if (!found || !survey) throw codeNotFound();
+    return {
+      code: found.code,
+      classLabel: found.classLabel,
+      expiresAt: found.expiresAt.toISOString(),
+      schoolSite: { name: found.schoolSiteName, municipality: found.municipality },
+      survey: toOpenSurvey(survey),
+    };
+  });
+
+  registerEndpoint(app, submitAccessCodeResponse, { config: perIp(ACCESS_CODE_RATE_LIMITS.submit) }, async (request, reply) => {
+    const { code } = request.params;
+    reply.header('cache-control', 'no-store');
+    if (!isAccessCodeShape(code)) throw codeNotFound();
+    const now = app.clock.now();
+    // Validated against the questions before any use is taken: a 422 changes nothing.
+    const found = await repo.findUsableCode(app.db, code, now);
+    const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
+    if (!found || !survey) throw codeNotFound();
+    const checked = validateAnswers(survey.questions, request.body.answers);
+    if (!checked.valid) throw new FieldErrors(Object.fromEntries(Object.entries(checked.errors).map(([id, messages]) => [answerFieldKey(id), messages])));
+    await withTransaction(app.db, async (tx) => {
+      // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
+      const taken = await repo.takeUse(tx, code, now);
+      if (!taken || taken.surveyId !== survey.id) throw codeNotFound();
+      await repo.insertCodeResponse(tx, { surveyId: taken.surveyId, schoolSiteId: taken.schoolSiteId, accessCodeId: taken.id, answers: checked.answers, submittedAt: now });
+    });
+    return { message: ACCESS_CODE_MESSAGES.thanks };
+  });
+}
