@@ -35,6 +35,7 @@ import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
 import { accessCodeRoutes } from './modules/surveys/access-codes.routes.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { fieldWorkRoutes } from './modules/field-work/field-work.routes.ts';
+import { substitutionsRoutes } from './modules/substitutions/substitutions.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -112,5 +113,6 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(accessCodeRoutes);
   await app.register(documentRoutes);
   await app.register(fieldWorkRoutes);
+  await app.register(substitutionsRoutes);
   return app;
 }

@@ -28,6 +28,7 @@ import { getPage } from '@portale/shared/pages';
 import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
 import * as reviews from '@portale/shared/reviews';
+import * as substitutions from '@portale/shared/substitutions';
 import * as surveys from '@portale/shared/surveys';
 import * as teachers from '@portale/shared/teachers';
 import * as users from '@portale/shared/users';
@@ -35,7 +36,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys, substitutions];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -50,6 +51,8 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/users': 422,
   'POST /api/adhesions/reminders': 422,
   'POST /api/booking-slots': 422,
+  // Substitutions: the empty decision is refused before the request is looked up.
+  'POST /api/substitutions/:substitutionId/decision': 422,
   // Surveys: the empty body is refused before the record is looked up; a participant's empty answers likewise.
   'POST /api/surveys': 422,
   'PUT /api/surveys/:surveyId/questions': 422,
@@ -75,6 +78,10 @@ const UNKNOWN_ID = 987_654_321;
 const OWN_INSTITUTE = /^\/api\/adhesions\/current(\/|$)/;
 /** The caller's own collections (a detector's plessi and visits): an `:own` grant is enough. */
 const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$/;
+/** Substitutions: staff read them all, a principal or first contact their institute's (an `:own` grant is enough). */
+const OWN_SUBSTITUTIONS = /^\/api\/substitutions(\/candidates)?$/;
+/** A record named in the body (the plesso of a substitution request): an `:own` grant reaches validation with the empty body. */
+const OWN_BODY_RECORD: Record<string, number> = { 'POST /api/substitutions': 422 };
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
 const pageConditions = (pageId: string) => ({ guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') });
 const PORTAL = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
@@ -151,7 +158,11 @@ describe.each(ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPer
         expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
         continue;
       }
-      if (OWN_COLLECTION.test(endpoint.path)) {
+      if (OWN_BODY_RECORD[nameOf(endpoint)] && conditions && canSome(user, check)) {
+        expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(OWN_BODY_RECORD[nameOf(endpoint)]);
+        continue;
+      }
+      if (OWN_COLLECTION.test(endpoint.path) || (OWN_SUBSTITUTIONS.test(endpoint.path) && endpoint.method === 'GET')) {
         expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(conditions && canSome(user, check) ? (WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 200) : 403);
         continue;
       }

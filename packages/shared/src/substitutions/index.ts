@@ -1,1 +1,3 @@
 export * from './substitution.constants.ts';
+export * from './substitutions.schemas.ts';
+export * from './substitutions.endpoints.ts';

@@ -4,6 +4,7 @@ import { BOOKINGS_TEMPLATES } from './message-templates.bookings.ts';
 import { ENROLMENT_TEMPLATES } from './message-templates.enrolment.ts';
 import { PUBLIC_TEMPLATES } from './message-templates.public.ts';
 import { REVIEWS_TEMPLATES } from './message-templates.reviews.ts';
+import { SUBSTITUTIONS_TEMPLATES } from './message-templates.substitutions.ts';
 
 export interface TemplateDefinition {
   key: string;
@@ -85,4 +86,5 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
   ...ADHESION_PANEL_TEMPLATES,
   ...REVIEWS_TEMPLATES,
   ...BOOKINGS_TEMPLATES,
+  ...SUBSTITUTIONS_TEMPLATES,
 ];
