@@ -33,6 +33,7 @@ import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
 import { accessCodeRoutes } from './modules/surveys/access-codes.routes.ts';
+import { actionRoutes } from './modules/actions/actions.routes.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { fieldWorkRoutes } from './modules/field-work/field-work.routes.ts';
 import { substitutionsRoutes } from './modules/substitutions/substitutions.routes.ts';
@@ -114,5 +115,6 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(documentRoutes);
   await app.register(fieldWorkRoutes);
   await app.register(substitutionsRoutes);
+  await app.register(actionRoutes);
   return app;
 }

@@ -12,6 +12,7 @@
 //   each guest comes from a new address, so no per-IP limit is reached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as accounts from '@portale/shared/accounts';
+import * as actions from '@portale/shared/actions';
 import * as accountsPassword from '@portale/shared/accounts/password';
 import * as adhesions from '@portale/shared/adhesions';
 import * as bookings from '@portale/shared/bookings';
@@ -36,7 +37,7 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys, substitutions];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys, substitutions, actions];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -70,6 +71,12 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/school-sites/:siteId/visits': 422,
   'POST /api/visits/:visitId/report': 422,
   'POST /api/visits/:visitId/outcome': 422,
+  // Actions: the empty body is refused before the record is looked up.
+  'POST /api/action-models': 422,
+  'POST /api/actions/bulk/preview': 422,
+  'POST /api/actions/bulk': 422,
+  'POST /api/actions/:actionId/transition': 422,
+  'POST /api/actions/:actionId/review': 422,
 };
 /** What a guest gets from a public endpoint when it is 401: the refresh cookie is its own credential. */
 const GUEST_WITHOUT_CREDENTIAL: Record<string, number> = { 'POST /api/auth/refresh': 401 };
@@ -77,7 +84,7 @@ const UNKNOWN_ID = 987_654_321;
 /** Endpoints whose record is the caller's own institute (as principal or first contact), found from the session. */
 const OWN_INSTITUTE = /^\/api\/adhesions\/current(\/|$)/;
 /** The caller's own collections (a detector's plessi and visits): an `:own` grant is enough. */
-const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$/;
+const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$|^\/api\/actions(\/mine)?$/;
 /** Substitutions: staff read them all, a principal or first contact their institute's (an `:own` grant is enough). */
 const OWN_SUBSTITUTIONS = /^\/api\/substitutions(\/candidates)?$/;
 /** A record named in the body (the plesso of a substitution request): an `:own` grant reaches validation with the empty body. */

@@ -4,6 +4,7 @@ import { DEV_APP_SECRET } from '../env.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { sealSecret } from '../lib/secret-box.ts';
 import { seedMessageTemplates } from '../modules/messages/outbox.repository.ts';
+import { seedDemoActions } from '../modules/actions/actions-seed.ts';
 import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.ts';
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
 import { seedDemoBookings } from '../modules/bookings/bookings-seed.ts';
@@ -165,6 +166,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
     await seedDemoOnboarding(db);
     await seedDemoFieldWork(db, new Date());
     await seedDemoBookings(db, new Date());
+    await seedDemoActions(db, new Date());
     await seedDemoAccessCodes(db, new Date());
   }
   return { institutesAdded };
