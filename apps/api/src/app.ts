@@ -37,6 +37,7 @@ import { actionRoutes } from './modules/actions/actions.routes.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { fieldWorkRoutes } from './modules/field-work/field-work.routes.ts';
 import { substitutionsRoutes } from './modules/substitutions/substitutions.routes.ts';
+import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -116,5 +117,6 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(fieldWorkRoutes);
   await app.register(substitutionsRoutes);
   await app.register(actionRoutes);
+  await app.register(templateRoutes);
   return app;
 }

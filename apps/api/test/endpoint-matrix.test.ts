@@ -32,12 +32,13 @@ import * as reviews from '@portale/shared/reviews';
 import * as substitutions from '@portale/shared/substitutions';
 import * as surveys from '@portale/shared/surveys';
 import * as teachers from '@portale/shared/teachers';
+import * as templates from '@portale/shared/templates';
 import * as users from '@portale/shared/users';
 import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys, substitutions, actions];
+const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys, templates, substitutions, actions];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
@@ -77,6 +78,9 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/actions/bulk': 422,
   'POST /api/actions/:actionId/transition': 422,
   'POST /api/actions/:actionId/review': 422,
+  // Templates: the empty draft is refused before the key is looked up.
+  'PUT /api/templates/:key': 422,
+  'POST /api/templates/:key/preview': 422,
 };
 /** What a guest gets from a public endpoint when it is 401: the refresh cookie is its own credential. */
 const GUEST_WITHOUT_CREDENTIAL: Record<string, number> = { 'POST /api/auth/refresh': 401 };

@@ -24,7 +24,7 @@ const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', d
 // Helvetica of the PDF encodes WinAnsi: Latin-1 plus a few typographic marks. Anything else becomes
 // its closest plain letter (accents dropped) or a question mark, so no name can break the rendering.
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-function winAnsi(text: string): string {
+export function winAnsi(text: string): string {
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const code = ch.codePointAt(0)!;

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { messageTemplates, outbox } from '../../db/schema/index.ts';
 import { DEFAULT_TEMPLATES } from './message-templates.defaults.ts';
-import { escapeHtml, fillPlaceholders, wrapHtml, wrapText, type TemplateData } from './template-render.ts';
+import { renderMessage, type TemplateData } from './template-render.ts';
 
 export interface MessageRequest {
   templateKey: string;
@@ -34,11 +34,8 @@ export async function enqueueMessage(db: Db, request: MessageRequest): Promise<n
     .limit(1);
   if (!template) throw new Error(`Message template not found: ${request.templateKey}`);
   if (template.channel === 'pdf') throw new Error(`Template ${request.templateKey} is a document, not a message`);
-  const subject = template.subject === null ? null : fillPlaceholders(template.subject, request.data);
   const isEmail = template.channel === 'email';
-  const htmlBody =
-    isEmail && template.htmlBody ? wrapHtml(subject ?? '', fillPlaceholders(template.htmlBody, request.data, escapeHtml)) : null;
-  const text = fillPlaceholders(template.textBody, request.data);
+  const { subject, html: htmlBody, text } = renderMessage(template, request.data);
   const [row] = await db
     .insert(outbox)
     .values({
@@ -48,7 +45,7 @@ export async function enqueueMessage(db: Db, request: MessageRequest): Promise<n
       templateVersion: template.version,
       subject,
       htmlBody,
-      textBody: isEmail ? wrapText(text) : text,
+      textBody: text,
       attachments: isEmail && request.attachments?.length ? request.attachments : null,
       nextAttemptAt: request.now,
       createdAt: request.now,

@@ -1,0 +1,175 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  exportTemplates,
+  getTemplate,
+  listTemplates,
+  listTemplateVersions,
+  previewTemplate,
+  restoreTemplateVersion,
+  TEMPLATE_CHANNEL_LABELS,
+  TEMPLATE_MESSAGES,
+  updateTemplate,
+  type TemplateDetail,
+  type TemplateSummary,
+} from '@portale/shared/templates';
+import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite } from '../../lib/audit.ts';
+import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { FieldErrors } from '../../lib/field-errors.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { documentSections, winAnsi } from '../adhesions/adhesion-document.ts';
+import { renderMessage } from '../messages/template-render.ts';
+import { renderPdf } from '../public/pdf-writer.ts';
+import { allowedPlaceholders, draftErrors, maxLengthOf, sampleData } from './template-catalog.ts';
+import * as repo from './templates.repository.ts';
+
+const EXPORT_COLUMNS: ExportColumn<TemplateSummary>[] = [
+  { header: 'Chiave', value: (r) => r.key },
+  { header: 'Canale', value: (r) => TEMPLATE_CHANNEL_LABELS[r.channel] },
+  { header: 'Oggetto o titolo', value: (r) => r.subject },
+  { header: 'Versione in uso', value: (r) => r.version },
+  { header: 'Aggiornato il', value: (r) => new Date(r.updatedAt) },
+  { header: 'Aggiornato da', value: (r) => r.updatedBy ?? 'Sistema (versione predefinita)' },
+];
+
+const notFound = () => new HttpError(404, 'not_found', TEMPLATE_MESSAGES.notFound);
+
+/** The record of a `:key` route: templates have no owner (super-admin's `:any` grants); unknown → 404. */
+async function templateOf(request: FastifyRequest) {
+  const { key } = request.params as { key: string };
+  if (!(await repo.findCurrent(request.server.db, key))) throw notFound();
+  return { ownerUserIds: [] };
+}
+
+function toDetail(row: repo.TemplateRow): TemplateDetail {
+  return {
+    ...repo.toSummary(row),
+    textBody: row.textBody,
+    hasDefaultLayout: row.channel === 'email' && row.htmlBody !== null,
+    restoredFromVersion: row.restoredFromVersion,
+    placeholders: [...allowedPlaceholders(row.key)],
+    maxLength: maxLengthOf(row.channel),
+  };
+}
+
+/** Stored templates (issue 10): list, editor, versions, preview and restore — the super-admin's. */
+export async function templateRoutes(app: FastifyInstance) {
+  registerEndpoint(app, listTemplates, { anyOnly: true }, (request) => repo.listTemplates(app.db, request.query));
+
+  registerEndpoint(app, exportTemplates, { anyOnly: true }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const rows = (await repo.filteredTemplates(app.db, filters)).map(repo.toSummary);
+    return sendExport(reply, {
+      format,
+      name: 'modelli',
+      sheetName: 'Modelli',
+      columns: EXPORT_COLUMNS,
+      total: rows.length,
+      today: app.clock.now(),
+      produce: (write) => write(rows),
+    });
+  });
+
+  registerEndpoint(app, getTemplate, { resource: templateOf }, async (request) => {
+    const row = await repo.findCurrent(app.db, request.params.key);
+    if (!row) throw notFound();
+    return toDetail(row);
+  });
+
+  registerEndpoint(app, listTemplateVersions, { resource: templateOf }, async (request) => ({
+    items: (await repo.listVersions(app.db, request.params.key)).map(repo.toVersion),
+  }));
+
+  registerEndpoint(app, updateTemplate, { resource: templateOf }, async (request) => {
+    const { key } = request.params;
+    const { baseVersion, ...draft } = request.body;
+    const saved = await withTransaction(app.db, async (tx) => {
+      const current = await repo.findCurrent(tx, key);
+      if (!current) throw notFound();
+      const errors = draftErrors(key, current.channel, draft);
+      if (Object.keys(errors).length) throw new FieldErrors(errors);
+      if (baseVersion !== current.version) throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(current.version, baseVersion));
+      if (draft.subject === current.subject && draft.textBody === current.textBody) return current;
+      const version = current.version + 1;
+      const ok = await repo.insertVersion(tx, {
+        key,
+        channel: current.channel,
+        subject: draft.subject,
+        // The editor's text is plain text / Markdown: an edited e-mail's HTML is rendered from it.
+        htmlBody: null,
+        textBody: draft.textBody,
+        version,
+        createdByUserId: request.auth?.user.id ?? null,
+        restoredFromVersion: null,
+        createdAt: app.clock.now(),
+      });
+      if (!ok) throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(version, baseVersion));
+      await auditWrite(tx, request, {
+        action: 'template.updated',
+        entity: 'template',
+        entityId: key,
+        before: { version: current.version, subject: current.subject, textBody: current.textBody },
+        after: { version, subject: draft.subject, textBody: draft.textBody },
+      });
+      return repo.findCurrent(tx, key);
+    });
+    return toDetail(saved!);
+  });
+
+  registerEndpoint(app, restoreTemplateVersion, { resource: templateOf }, async (request, reply) => {
+    const { key, version: from } = request.params;
+    const restored = await withTransaction(app.db, async (tx) => {
+      const [current, old] = [await repo.findCurrent(tx, key), await repo.findVersion(tx, key, from)];
+      if (!current) throw notFound();
+      if (!old) throw new HttpError(404, 'not_found', TEMPLATE_MESSAGES.versionNotFound);
+      if (old.version === current.version) throw new HttpError(409, 'template_current', TEMPLATE_MESSAGES.alreadyCurrent(from));
+      const version = current.version + 1;
+      const ok = await repo.insertVersion(tx, {
+        key,
+        channel: current.channel,
+        subject: old.subject,
+        htmlBody: old.htmlBody,
+        textBody: old.textBody,
+        version,
+        createdByUserId: request.auth?.user.id ?? null,
+        restoredFromVersion: from,
+        createdAt: app.clock.now(),
+      });
+      if (!ok) throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(version, current.version));
+      await auditWrite(tx, request, {
+        action: 'template.restored',
+        entity: 'template',
+        entityId: key,
+        before: { version: current.version, subject: current.subject, textBody: current.textBody },
+        after: { version, restoredFromVersion: from, subject: old.subject, textBody: old.textBody },
+      });
+      return repo.findCurrent(tx, key);
+    });
+    reply.header('location', `/api/templates/${key}`);
+    return toDetail(restored!);
+  });
+
+  registerEndpoint(app, previewTemplate, { resource: templateOf }, async (request, reply) => {
+    const { key } = request.params;
+    const current = await repo.findCurrent(app.db, key);
+    if (!current) throw notFound();
+    const draft = request.body;
+    const errors = draftErrors(key, current.channel, draft);
+    if (Object.keys(errors).length) throw new FieldErrors(errors);
+    const data = sampleData(key);
+    reply.header('cache-control', 'no-store');
+    if (current.channel === 'pdf') {
+      const sections = documentSections({ version: current.version, subject: draft.subject, textBody: draft.textBody }, data as Record<string, string>);
+      const subtitle = data.instituteName && data.ministryCode ? `${data.instituteName} – ${data.ministryCode}` : 'Anteprima con dati di esempio';
+      const pdf = await renderPdf({ title: winAnsi(draft.subject ?? ''), subtitle: winAnsi(String(subtitle)), sections }, app.clock.now());
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="anteprima-${key}.pdf"`)
+        .send(Buffer.from(pdf));
+    }
+    const message = renderMessage({ channel: current.channel, subject: draft.subject, htmlBody: null, textBody: draft.textBody }, data);
+    if (current.channel === 'sms') return { channel: 'sms' as const, text: message.text, length: message.text.length };
+    return { channel: 'email' as const, subject: message.subject ?? '', html: message.html ?? '', text: message.text };
+  });
+}
