@@ -9,6 +9,7 @@ import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
 import { seedDemoBookings } from '../modules/bookings/bookings-seed.ts';
 import { seedDemoFieldWork } from '../modules/field-work/field-work-seed.repository.ts';
+import { seedDemoSubstitutions } from '../modules/substitutions/substitutions-seed.ts';
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import { seedDemoSurveys } from '../modules/surveys/surveys-seed.ts';
 import { seedDemoAccessCodes } from '../modules/surveys/access-codes-seed.ts';
@@ -165,6 +166,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
     await seedDemoAccounts(db, options.appSecret);
     await seedDemoOnboarding(db);
     await seedDemoFieldWork(db, new Date());
+    await seedDemoSubstitutions(db, new Date());
     await seedDemoBookings(db, new Date());
     await seedDemoActions(db, new Date());
     await seedDemoAccessCodes(db, new Date());

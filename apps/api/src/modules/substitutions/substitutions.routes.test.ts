@@ -4,6 +4,7 @@ import { SubstitutionCandidatesSchema, SubstitutionCreatedSchema, SubstitutionDe
 import { accessCodes, auditLog, institutes, outbox, passwordResets, roles, schoolSites, substitutions, surveys, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { seedDemoSubstitutions } from './substitutions-seed.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();
@@ -314,5 +315,24 @@ describe('decisions', () => {
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     const decided = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(and(sql`${auditLog.action} in ('substitution.approved', 'substitution.rejected')`, eq(auditLog.entityId, String(id))));
     expect(decided[0]!.n).toBe(1);
+  });
+});
+
+describe('demo seed', () => {
+  it('adds one waiting and one rejected request in the demo first contact’s plesso, once', async () => {
+    const db = t.database.db;
+    await seedDemoSubstitutions(db, t.clock.now());
+    await seedDemoSubstitutions(db, t.clock.now());
+    const rows = await db
+      .select({ state: substitutions.state, email: users.email })
+      .from(substitutions)
+      .innerJoin(users, eq(users.id, substitutions.outgoingUserId))
+      .where(sql`${users.email} like 'insegnante.sostituzioni-%'`);
+    expect(rows.map((r) => `${r.email} ${r.state}`).sort()).toEqual(['insegnante.sostituzioni-01@demo.test richiesta', 'insegnante.sostituzioni-02@demo.test respinta']);
+    const list = SubstitutionListResponseSchema.parse((await referente().get('/api/substitutions?q=moretti')).json());
+    expect(list.items).toHaveLength(1);
+    // The demo teachers log in with the demo password.
+    const client = new ApiClient(t, nextIp());
+    expect((await client.login('insegnante.sostituzioni-04@demo.test')).statusCode).toBe(200);
   });
 });
