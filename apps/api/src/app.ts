@@ -31,6 +31,7 @@ import { contactRoutes } from './modules/public/contact.routes.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
+import { resultsRoutes } from './modules/results/results.routes.ts';
 import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
 import { accessCodeRoutes } from './modules/surveys/access-codes.routes.ts';
 import { actionRoutes } from './modules/actions/actions.routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
   await app.register(adhesionRoutes);
   await app.register(enrolmentRoutes);
   await app.register(bookingRoutes);
+  await app.register(resultsRoutes);
   await app.register(surveyRoutes);
   await app.register(accessCodeRoutes);
   await app.register(documentRoutes);

@@ -1,0 +1,273 @@
+// The public results' small-group protection (decision 017). Pure: no database, no HTTP.
+//
+// The respondents of a survey fall into atomic groups (region × school level; "unknown" for a response
+// without a plesso). A view is the national group, a region, a level or a region × level: a union of
+// atomic groups. Everything published is a count of a union of "atoms" (classes of the universe by
+// which published figures they enter); when every atom holds 0 or at least `minGroup` respondents, no
+// sum or difference of published figures can ever give a group of 1…minGroup−1 (the attacker's
+// information is constant on each atom, so anything they can pin down is a union of atoms).
+//
+// Step 1 chooses the views (their respondent totals are published); step 2, per "item" (a single-choice
+// or scale question with its "no answer" category, or one option of a multiple-choice question as
+// chosen / not chosen), chooses the cells. Both start from the obvious (groups and cells under
+// `minGroup` withheld) and then withhold more, greedily and deterministically, until every atom is safe.
+
+export type ViewKind = 'national' | 'region' | 'level' | 'regionLevel';
+
+export interface View {
+  key: string;
+  kind: ViewKind;
+  region: string | null;
+  level: string | null;
+}
+
+/** One respondent, reduced to its atomic group and the category it falls in for each item. */
+export interface RespondentCategories {
+  region: string | null;
+  level: string | null;
+  /** item id → category key. */
+  categories: Record<string, string>;
+}
+
+export interface ItemDef {
+  id: string;
+  /** Every category a respondent may fall in (the universe of the item). */
+  categories: string[];
+  /** The categories whose counts are published (a multiple-choice option publishes only "chosen"). */
+  published: string[];
+}
+
+export interface ViewResult {
+  view: View;
+  /** `null` when the view is not shown (too small, or it would make a small group derivable). */
+  respondents: number | null;
+  /** item id → category → count, `null` when protected. Only for shown views. */
+  cells: Record<string, Record<string, number | null>>;
+}
+
+export interface SuppressedResults {
+  views: Map<string, ViewResult>;
+  /** The result of one view (region and/or level, or neither); a view nobody is in shows 0. */
+  view(region: string | null, level: string | null): ViewResult;
+}
+
+const UNKNOWN = '\u0000';
+export const viewKey = (region: string | null, level: string | null) => `${region ?? '*'}|${level ?? '*'}`;
+
+/** How much a view (or its cell) is worth keeping: withholding prefers the cheapest. */
+const VIEW_WEIGHT: Record<ViewKind, number> = { national: 100, region: 5, level: 4, regionLevel: 1 };
+const UNREACHED = 1000;
+
+interface Group {
+  region: string | null;
+  level: string | null;
+  n: number;
+}
+
+interface ViewDef extends View {
+  groups: number[];
+  n: number;
+}
+
+function buildViews(groups: Group[]): ViewDef[] {
+  const views = new Map<string, ViewDef>();
+  const add = (kind: ViewKind, region: string | null, level: string | null, g: number) => {
+    const key = viewKey(region, level);
+    let v = views.get(key);
+    if (!v) views.set(key, (v = { key, kind, region, level, groups: [], n: 0 }));
+    v.groups.push(g);
+    v.n += groups[g]!.n;
+  };
+  groups.forEach((group, g) => {
+    add('national', null, null, g);
+    if (group.region !== null) add('region', group.region, null, g);
+    if (group.level !== null) add('level', null, group.level, g);
+    if (group.region !== null && group.level !== null) add('regionLevel', group.region, group.level, g);
+  });
+  // Deterministic order: national, regions, levels, crosses, each by key.
+  const order: ViewKind[] = ['national', 'region', 'level', 'regionLevel'];
+  return [...views.values()].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+interface Atom {
+  key: string;
+  count: number;
+  /** Sorted indexes of the views (step 1) or cells (step 2) that the atom is inside of. */
+  sig: number[];
+}
+
+function symmetricDifference(a: number[], b: number[]): number[] {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return [...a.filter((x) => !sb.has(x)), ...b.filter((x) => !sa.has(x))];
+}
+
+function byCountThenKey(a: Atom, b: Atom) {
+  return a.count - b.count || (a.key < b.key ? -1 : 1);
+}
+
+/**
+ * Step 1: the views whose totals are published. Views under `minGroup` are withheld; then, while two
+ * published views leave an atom of 1…minGroup−1 respondents between them (e.g. national minus a region,
+ * or a region minus its levels), the cheapest set of views separating that atom from its nearest
+ * non-empty atom is withheld too (never the national view: if it is small, nothing is shown).
+ */
+function chooseViews(views: ViewDef[], groupCount: number, groupN: number[], minGroup: number): Set<number> {
+  const national = views.findIndex((v) => v.kind === 'national');
+  if (national < 0 || views[national]!.n < minGroup) return new Set();
+  const shown = new Set(views.map((v, i) => (v.n >= minGroup ? i : -1)).filter((i) => i >= 0));
+  const memberOf: number[][] = Array.from({ length: groupCount }, () => []);
+  views.forEach((v, i) => v.groups.forEach((g) => memberOf[g]!.push(i)));
+  for (;;) {
+    const atoms = new Map<string, Atom>();
+    for (let g = 0; g < groupCount; g++) {
+      const sig = memberOf[g]!.filter((i) => shown.has(i));
+      const key = sig.join(',');
+      const atom = atoms.get(key) ?? { key, count: 0, sig };
+      atom.count += groupN[g]!;
+      atoms.set(key, atom);
+    }
+    const list = [...atoms.values()].filter((a) => a.count > 0).sort(byCountThenKey);
+    const bad = list.find((a) => a.count < minGroup);
+    if (!bad) return shown;
+    let best: { cost: number; count: number; key: string; drop: number[] } | undefined;
+    for (const other of list) {
+      if (other === bad) continue;
+      const drop = symmetricDifference(bad.sig, other.sig);
+      const cost = (bad.count + other.count < minGroup ? UNREACHED : 0) + drop.reduce((s, i) => s + VIEW_WEIGHT[views[i]!.kind], 0);
+      if (!best || cost < best.cost || (cost === best.cost && (other.count < best.count || (other.count === best.count && other.key < best.key)))) {
+        best = { cost, count: other.count, key: other.key, drop };
+      }
+    }
+    // A lone small atom is the whole survey (the national view is then small): nothing is shown.
+    if (!best || best.drop.length === 0) return new Set();
+    for (const i of best.drop) shown.delete(i);
+  }
+}
+
+/**
+ * Step 2, for one item: which cells (view × category) are published. Cells of 1…minGroup−1 are
+ * withheld; then, while an atom of (atomic group × category) pairs holds 1…minGroup−1 respondents,
+ * the cheapest cells that merge it with a neighbouring atom are withheld (the "next smallest cell"
+ * of secondary suppression, across views as well as within one).
+ */
+function chooseCells(
+  item: ItemDef,
+  views: ViewDef[],
+  shownViews: number[],
+  groupViews: number[][],
+  pairs: { g: number; c: string; n: number }[],
+  minGroup: number,
+): Set<string> {
+  const cellKey = (v: number, c: string) => `${v}\u0001${c}`;
+  const counts = new Map<string, number>();
+  for (const p of pairs) for (const v of groupViews[p.g]!) counts.set(cellKey(v, p.c), (counts.get(cellKey(v, p.c)) ?? 0) + p.n);
+  const published = new Set<string>();
+  for (const v of shownViews) {
+    for (const c of item.published) {
+      const n = counts.get(cellKey(v, c)) ?? 0;
+      if (n === 0 || n >= minGroup) published.add(cellKey(v, c));
+    }
+  }
+  for (;;) {
+    // Atoms: pairs with the same published views (the group's signature) and the same published cells.
+    const atoms = new Map<string, Atom & { groupSig: string; category: string | null }>();
+    for (const p of pairs) {
+      const gv = groupViews[p.g]!;
+      const groupSig = gv.join(',');
+      const sig = gv.filter((v) => published.has(cellKey(v, p.c)));
+      const category = sig.length > 0 ? p.c : null;
+      const key = `${groupSig}#${category === null ? '' : `${category}#${sig.join(',')}`}`;
+      const atom = atoms.get(key) ?? { key, count: 0, sig, groupSig, category };
+      atom.count += p.n;
+      atoms.set(key, atom);
+    }
+    const list = [...atoms.values()].filter((a) => a.count > 0).sort(byCountThenKey);
+    const bad = list.find((a) => a.count < minGroup);
+    if (!bad) return published;
+    let best: { cost: number; count: number; key: string; withhold: string[] } | undefined;
+    for (const other of list) {
+      if (other === bad || other.groupSig !== bad.groupSig) continue;
+      let withhold: string[];
+      if (bad.category !== null && other.category === bad.category) withhold = symmetricDifference(bad.sig, other.sig).map((v) => cellKey(v, bad.category!));
+      else withhold = [...(bad.category === null ? [] : bad.sig.map((v) => cellKey(v, bad.category!))), ...(other.category === null ? [] : other.sig.map((v) => cellKey(v, other.category!)))];
+      const cost = (bad.count + other.count < minGroup ? UNREACHED : 0) + withhold.reduce((s, k) => s + VIEW_WEIGHT[views[Number(k.split('\u0001')[0])]!.kind], 0);
+      if (!best || cost < best.cost || (cost === best.cost && (other.count < best.count || (other.count === best.count && other.key < best.key)))) {
+        best = { cost, count: other.count, key: other.key, withhold };
+      }
+    }
+    // Cannot happen once the views are safe (the pairs of one group signature add up to its respondents).
+    if (!best || best.withhold.length === 0) {
+      for (const v of shownViews) for (const c of item.published) published.delete(cellKey(v, c));
+      return published;
+    }
+    for (const k of best.withhold) published.delete(k);
+  }
+}
+
+/**
+ * The suppressed results of every view: the respondents of each shown view and, per item, each
+ * published cell. Views with nobody show 0; views and cells withheld are `null`.
+ */
+export function suppressResults(items: ItemDef[], respondents: RespondentCategories[], minGroup: number): SuppressedResults {
+  const groupIndex = new Map<string, number>();
+  const groups: Group[] = [];
+  const groupOf = respondents.map((r) => {
+    const key = `${r.region ?? UNKNOWN}|${r.level ?? UNKNOWN}`;
+    let g = groupIndex.get(key);
+    if (g === undefined) {
+      g = groups.length;
+      groupIndex.set(key, g);
+      groups.push({ region: r.region, level: r.level, n: 0 });
+    }
+    groups[g]!.n += 1;
+    return g;
+  });
+  const views = buildViews(groups);
+  const shown = chooseViews(
+    views,
+    groups.length,
+    groups.map((g) => g.n),
+    minGroup,
+  );
+  const shownViews = [...shown].sort((a, b) => a - b);
+  const groupViews: number[][] = groups.map(() => []);
+  for (const v of shownViews) for (const g of views[v]!.groups) groupViews[g]!.push(v);
+
+  const results = new Map<string, ViewResult>();
+  views.forEach((v, i) => results.set(v.key, { view: { key: v.key, kind: v.kind, region: v.region, level: v.level }, respondents: shown.has(i) ? v.n : null, cells: {} }));
+
+  for (const item of items) {
+    const tally = new Map<string, number>();
+    respondents.forEach((r, i) => {
+      const c = r.categories[item.id];
+      if (c === undefined) return;
+      const key = `${groupOf[i]}\u0001${c}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+    });
+    const pairs = [...tally.entries()].map(([k, n]) => {
+      const [g, c] = k.split('\u0001') as [string, string];
+      return { g: Number(g), c, n };
+    });
+    const published = chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
+    for (const v of shownViews) {
+      const counts: Record<string, number> = Object.fromEntries(item.published.map((c) => [c, 0]));
+      for (const p of pairs) if (views[v]!.groups.includes(p.g) && p.c in counts) counts[p.c]! += p.n;
+      const cells: Record<string, number | null> = {};
+      for (const c of item.published) cells[c] = published.has(`${v}\u0001${c}`) ? counts[c]! : null;
+      // Where something is withheld, zeros are withheld too: "protected" then says nothing about its size.
+      if (Object.values(cells).some((x) => x === null)) for (const c of item.published) if (cells[c] === 0) cells[c] = null;
+      results.get(views[v]!.key)!.cells[item.id] = cells;
+    }
+  }
+
+  return {
+    views: results,
+    view(region, level) {
+      const found = results.get(viewKey(region, level));
+      if (found) return found;
+      const kind: ViewKind = region && level ? 'regionLevel' : region ? 'region' : level ? 'level' : 'national';
+      return { view: { key: viewKey(region, level), kind, region, level }, respondents: 0, cells: {} };
+    },
+  };
+}

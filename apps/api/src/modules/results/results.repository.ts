@@ -1,0 +1,51 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Answers } from '@portale/shared/surveys';
+import { schoolSites, surveyResponses, surveys } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/transaction.ts';
+
+/** What the public results read (issue 12): closed surveys and, for one, every response's answers with its plesso's region and level. */
+
+export interface ClosedSurveyRow {
+  id: number;
+  title: string;
+  purpose: string;
+  audience: string;
+  opensOn: string;
+  closesOn: string;
+}
+
+const closedColumns = { id: surveys.id, title: surveys.title, purpose: surveys.purpose, audience: surveys.audience, opensOn: surveys.opensOn, closesOn: surveys.closesOn };
+
+/** The closed surveys, the latest closed first. */
+export async function listClosedSurveys(db: DbOrTx): Promise<ClosedSurveyRow[]> {
+  return db
+    .select(closedColumns)
+    .from(surveys)
+    .where(eq(surveys.state, 'chiusa'))
+    .orderBy(desc(sql`coalesce(${surveys.closedAt}, ${surveys.closesOn}::timestamptz)`), desc(surveys.closesOn), desc(surveys.id));
+}
+
+/** Whether the responses changed since a computation: their number and the latest id. */
+export async function responsesStamp(db: DbOrTx, surveyId: number): Promise<string> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`, last: sql<number>`coalesce(max(${surveyResponses.id}), 0)::bigint` })
+    .from(surveyResponses)
+    .where(eq(surveyResponses.surveyId, surveyId));
+  return `${row?.n ?? 0}:${row?.last ?? 0}`;
+}
+
+export interface ResponseForResults {
+  region: string | null;
+  level: string | null;
+  answers: Answers;
+}
+
+/** Every response of a survey with its plesso's region and school level (null without a plesso). Never leaves the API. */
+export async function responsesForResults(db: DbOrTx, surveyId: number): Promise<ResponseForResults[]> {
+  return db
+    .select({ region: schoolSites.region, level: schoolSites.schoolLevel, answers: surveyResponses.answers })
+    .from(surveyResponses)
+    .leftJoin(schoolSites, eq(schoolSites.id, surveyResponses.schoolSiteId))
+    .where(and(eq(surveyResponses.surveyId, surveyId)))
+    .orderBy(surveyResponses.id);
+}

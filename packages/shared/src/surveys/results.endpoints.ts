@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../http/endpoint.ts';
+import { ResultsQuerySchema, ResultsResponseSchema } from './results.schemas.ts';
+
+/** The public results of the closed surveys (issue 12): aggregated and suppressed by the API (decision 017). */
+export const getResults = defineEndpoint({
+  method: 'GET',
+  path: '/api/results',
+  permission: 'public',
+  tag: 'results',
+  summary: 'Risultati aggregati di un’indagine conclusa, per regione e grado scolastico (gruppi di almeno 5 persone)',
+  query: ResultsQuerySchema,
+  response: ResultsResponseSchema,
+});
+
+export const exportResults = defineEndpoint({
+  method: 'GET',
+  path: '/api/results/export',
+  permission: 'public',
+  tag: 'results',
+  summary: 'Esporta in CSV i risultati mostrati (stessi filtri, stesse protezioni)',
+  query: ResultsQuerySchema,
+  response: z.string(),
+  download: true,
+});

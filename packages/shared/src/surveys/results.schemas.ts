@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { optionalEnum } from '../lists/list-query.ts';
+import { REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
+import { QUESTION_TYPES, RESULTS_MIN_GROUP } from './survey.constants.ts';
+
+/** The Italian texts of the public results (API and web). */
+export const RESULTS_MESSAGES = {
+  notFound: 'Indagine non trovata tra quelle concluse.',
+  survey: 'Indagine non valida.',
+  groupTooSmall: 'Troppo poche risposte per mostrare questo gruppo',
+  groupTooSmallDetail: `Per proteggere l’anonimato non mostriamo i risultati di gruppi con meno di ${RESULTS_MIN_GROUP} persone, né quelli da cui un gruppo così piccolo si potrebbe ricavare confrontandoli con altri risultati. Prova con un filtro più ampio.`,
+  empty: 'Nessuna risposta da questo gruppo.',
+  noClosedSurvey: 'Non ci sono ancora indagini concluse: i risultati saranno pubblicati alla chiusura della prima indagine.',
+  protectedCell: 'protetto',
+  protectedCellDetail: `«protetto»: il numero è minore di ${RESULTS_MIN_GROUP}, oppure è nascosto perché, insieme agli altri numeri pubblicati, permetterebbe di ricavarne per differenza uno minore di ${RESULTS_MIN_GROUP}.`,
+} as const;
+
+/** The key of the "no answer" row (questions that are not required). */
+export const NO_ANSWER_KEY = '__nessuna';
+export const NO_ANSWER_LABEL = 'Nessuna risposta';
+
+/** `?survey=` (default: the latest closed survey), `?region=`, `?schoolLevel=`: all optional. */
+export const ResultsQuerySchema = z.object({
+  survey: z.preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    z
+      .string({ error: RESULTS_MESSAGES.survey })
+      .regex(/^[1-9]\d{0,15}$/, RESULTS_MESSAGES.survey)
+      .transform((v) => Number(v))
+      .optional(),
+  ),
+  region: optionalEnum(REGIONS, 'Regione'),
+  schoolLevel: optionalEnum(SCHOOL_LEVELS, 'Grado scolastico'),
+});
+export type ResultsQuery = z.output<typeof ResultsQuerySchema>;
+export const RESULTS_FILTER_KEYS = ['survey', 'region', 'schoolLevel'] as const;
+
+/** One row of a question's table: an option (or a scale value, or "no answer") and its count; `null` = protected. */
+export const ResultRowSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  count: z.number().int().nonnegative().nullable(),
+  /** Share of the group's respondents, in percent (one decimal); null when the count is protected. */
+  percent: z.number().nullable(),
+});
+export type ResultRow = z.infer<typeof ResultRowSchema>;
+
+/** One aggregable question (single/multiple choice, scale) of the chosen group. */
+export const QuestionResultSchema = z.object({
+  id: z.number().int(),
+  position: z.number().int(),
+  type: z.enum(QUESTION_TYPES),
+  label: z.string(),
+  rows: z.array(ResultRowSchema),
+  /** Respondents who answered: only when no row of the question is protected (else it would give one back). */
+  answered: z.number().int().nullable(),
+  /** Scale: the mean (two decimals) of the answers, only when no row is protected. */
+  mean: z.number().nullable(),
+  protectedRows: z.number().int(),
+});
+export type QuestionResult = z.infer<typeof QuestionResultSchema>;
+
+export const ClosedSurveySchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  purpose: z.string(),
+  audience: z.string(),
+  opensOn: z.string(),
+  closesOn: z.string(),
+});
+export type ClosedSurvey = z.infer<typeof ClosedSurveySchema>;
+
+/** `shown`: the figures; `suppressed`: the group is too small (or would make another derivable); `empty`: nobody in the group answered. */
+export const RESULT_STATUSES = ['shown', 'suppressed', 'empty'] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+export const ResultsResponseSchema = z.object({
+  /** The closed surveys, latest first. */
+  surveys: z.array(z.object({ id: z.number().int(), title: z.string(), closesOn: z.string() })),
+  /** The chosen survey (null when no survey is closed yet). */
+  survey: ClosedSurveySchema.nullable(),
+  region: z.enum(REGIONS).nullable(),
+  schoolLevel: z.enum(SCHOOL_LEVELS).nullable(),
+  minGroup: z.number().int(),
+  status: z.enum(RESULT_STATUSES),
+  /** Respondents of the group; null unless `shown` (0 when `empty`). */
+  respondents: z.number().int().nullable(),
+  questions: z.array(QuestionResultSchema),
+  /** Open-text questions are never published: how many the survey has. */
+  textQuestions: z.number().int(),
+});
+export type ResultsResponse = z.infer<typeof ResultsResponseSchema>;
