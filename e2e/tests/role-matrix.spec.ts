@@ -14,7 +14,7 @@ function concretePath(page: PageDef): string {
 }
 
 /** Pages whose h1 is the name of the record they show (a review queue's h1 names its type). */
-const RECORD_PAGES = new Set(['portal.institute', 'portal.site', 'portal.user', 'portal.reviews', 'portal.review', 'portal.detector-site', 'portal.site-teachers', 'portal.site-visits', 'portal.booking-slot', 'portal.document']);
+const RECORD_PAGES = new Set(['portal.institute', 'portal.site', 'portal.user', 'portal.reviews', 'portal.review', 'portal.detector-site', 'portal.site-teachers', 'portal.site-visits', 'portal.booking-slot', 'portal.document', 'portal.survey']);
 /** Pages of one plesso for its detector: a detector opens only their own plessi, so plesso 1 may be a 403 (ownership, checked by the API). */
 const OWNED_RECORD_PAGES = new Set(['portal.detector-site', 'portal.site-teachers', 'portal.site-visits']);
 

@@ -34,6 +34,8 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.booking-slot': () => import('../features/bookings/slot-page.tsx'),
   'portal.documents': () => import('../features/documents/document-list-page.tsx'),
   'portal.document': () => import('../features/documents/document-page.tsx'),
+  'portal.surveys': () => import('../features/surveys/survey-list-page.tsx'),
+  'portal.survey': () => import('../features/surveys/survey-page.tsx'),
   survey: () => import('../features/public/survey-page.tsx'),
   'cookie-policy': () => import('../features/consent/cookie-policy-page.tsx'),
   'test-char': () => import('../features/public/test-char-page.tsx'),

@@ -1,48 +1,165 @@
-import { Link } from 'react-router';
-import { getPublicSurvey } from '@portale/shared/public';
+import { Form, Link, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import { canSome } from '@portale/shared/auth';
+import { getPublicSurvey, type PublicSurvey } from '@portale/shared/public';
+import { getCurrentSurvey, getMyResponse, submitMyResponse, SURVEY_MESSAGES, type Answers, type MyResponse, type OpenSurvey } from '@portale/shared/surveys';
 import { PageHeader } from '../../components/page-header.tsx';
+import { answersFromForm, QuestionnaireAnswers, QuestionnaireFields } from '../../components/questionnaire/questionnaire.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { ApiError, callApi } from '../../lib/api-client.ts';
+import { failureResult, type FormResult } from '../../lib/form-data.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { getSession } from '../../lib/session.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
-import { usePublicData } from './use-public-data.ts';
 
 const DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' });
 const day = (iso: string) => DATE.format(new Date(`${iso}T12:00:00Z`));
-const STATE_LABELS = { bozza: 'in preparazione', aperta: 'aperta', chiusa: 'conclusa' } as const;
 
-/** The current survey: purpose, who takes part, dates; how to answer. */
+interface Data {
+  /** The open survey with its questions, or null. */
+  open: OpenSurvey | null;
+  /** Without an open survey: the latest closed one, to say what it was. */
+  latest: PublicSurvey | null;
+  /** The signed-in user may answer (teacher or educator). */
+  participant: boolean;
+  mine: MyResponse['response'];
+  /** Why a participant cannot answer now (a pending condition on the account), from the API. */
+  blocked: string | null;
+}
+
+export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+  const { signal } = request;
+  const { survey: open } = await callApi(getCurrentSurvey, {}, { signal });
+  const latest = open ? null : await callApi(getPublicSurvey, {}, { signal }).catch(() => null);
+  const user = getSession().user;
+  const participant = Boolean(open && user && canSome(user, 'create:response'));
+  let mine: MyResponse['response'] = null;
+  let blocked: string | null = null;
+  if (participant) {
+    try {
+      mine = (await callApi(getMyResponse, {}, { signal })).response;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      blocked = error.message;
+    }
+  }
+  return { open, latest, participant, mine, blocked };
+}
+
+type Outcome = FormResult & { values?: Answers; duplicate?: boolean };
+
+/** Sends the participant's answers; a refusal keeps what they wrote. */
+export async function action({ request }: ActionFunctionArgs): Promise<Outcome> {
+  const form = await request.formData();
+  const { survey } = await callApi(getCurrentSurvey, {});
+  if (!survey) return { message: SURVEY_MESSAGES.noOpenSurvey };
+  const answers = answersFromForm(survey.questions, form);
+  try {
+    const sent = await callApi(submitMyResponse, { body: { answers } });
+    return { ok: true, message: sent.message };
+  } catch (error) {
+    return { ...failureResult(error), values: answers, duplicate: error instanceof ApiError && error.status === 409 };
+  }
+}
+
+function SurveyFacts({ survey, state }: { survey: Pick<OpenSurvey, 'title' | 'purpose' | 'audience' | 'opensOn' | 'closesOn'>; state: string }) {
+  return (
+    <article aria-labelledby="survey-title">
+      <h2 id="survey-title" className="h3">
+        {survey.title}
+      </h2>
+      <p className="fw-semibold" data-testid="survey-dates">
+        Indagine {state}: dal {day(survey.opensOn)} al {day(survey.closesOn)}
+      </p>
+      <h3 className="h4 mt-4">A che cosa serve</h3>
+      <p>{survey.purpose}</p>
+      <h3 className="h4 mt-4">Chi partecipa</h3>
+      <p>{survey.audience}</p>
+    </article>
+  );
+}
+
+function HowToAnswer({ signedIn }: { signedIn: boolean }) {
+  return (
+    <section className="mt-5" aria-labelledby="come-rispondere">
+      <h2 id="come-rispondere" className="h3">
+        Come si risponde
+      </h2>
+      <ul>
+        <li>
+          Insegnanti ed educatori registrati rispondono su questa pagina dopo l’
+          {signedIn ? 'accesso con il proprio account di insegnante o educatore' : <Link to="/auth/login">accesso</Link>}.
+        </li>
+        <li>
+          Studenti e famiglie rispondono in forma anonima con un <strong>codice di accesso</strong> di sette lettere o cifre, che ricevono dall’insegnante
+          della classe: basta aprire l’indirizzo del sito seguito dal codice (per esempio <code>/Ab3dE7k</code>).
+        </li>
+        <li>Non hai un codice? Chiedilo all’insegnante o alla segreteria della tua scuola: i codici li crea l’insegnante per le sue classi.</li>
+        <li>
+          La tua scuola non partecipa ancora? Il dirigente può <Link to="/iscrizioni/iscrizione">iscriverla</Link>.
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The current survey: purpose, who takes part, dates; a teacher or educator answers it here, once. */
 export function Component() {
   const page = useCurrentPage();
-  const survey = usePublicData(getPublicSurvey);
+  const { open, latest, participant, mine, blocked } = useLoaderData<Data>();
+  const outcome = useActionData<Outcome>();
+  const signedIn = Boolean(getSession().user);
+  const answered = participant && mine !== null;
   return (
     <div className="container my-5">
       <PageHeader title={page.title} description={page.description} />
-      {survey.status === 'loading' && <p role="status">Caricamento dell’indagine…</p>}
-      {survey.status === 'error' && <p>{survey.message}</p>}
-      {survey.status === 'ready' && (
-        <article aria-labelledby="survey-title">
-          <h2 id="survey-title" className="h3">
-            {survey.data.title}
-          </h2>
-          <p className="fw-semibold" data-testid="survey-dates">
-            Indagine {STATE_LABELS[survey.data.state]}: dal {day(survey.data.opensOn)} al {day(survey.data.closesOn)}
+      {open ? (
+        <SurveyFacts survey={open} state="aperta" />
+      ) : latest ? (
+        <>
+          <SurveyFacts survey={latest} state={latest.state === 'chiusa' ? 'conclusa' : latest.state} />
+          <p className="alert alert-info">
+            {SURVEY_MESSAGES.noOpenSurvey} I risultati delle indagini concluse sono nella pagina <Link to="/risultati">Risultati</Link>.
           </p>
-          <h3 className="h4 mt-4">A che cosa serve</h3>
-          <p>{survey.data.purpose}</p>
-          <h3 className="h4 mt-4">Chi partecipa</h3>
-          <p>{survey.data.audience}</p>
-        </article>
+        </>
+      ) : (
+        <p className="alert alert-info">{SURVEY_MESSAGES.noOpenSurvey}</p>
       )}
-      <section className="mt-5" aria-labelledby="come-rispondere">
-        <h2 id="come-rispondere" className="h3">
-          Come si risponde
-        </h2>
-        <ul>
-          <li>Insegnanti ed educatori registrati trovano il questionario nel portale dopo l’<Link to="/auth/login">accesso</Link>.</li>
-          <li>Gli studenti rispondono con il codice di accesso di sette caratteri che ricevono dal loro insegnante, aprendo l’indirizzo del sito seguito dal codice.</li>
-          <li>
-            La tua scuola non partecipa ancora? Il dirigente può <Link to="/iscrizioni/iscrizione">iscriverla</Link>.
-          </li>
-        </ul>
-      </section>
+
+      {open && participant && (
+        <section className="mt-5" aria-labelledby="questionario-title">
+          <h2 id="questionario-title" className="h3">
+            {answered ? 'Le tue risposte' : 'Il questionario'}
+          </h2>
+          <div role={outcome && !outcome.ok ? 'alert' : 'status'} aria-live="polite">
+            {outcome?.message && (
+              <div className={`alert alert-${outcome.ok ? 'success' : outcome.duplicate ? 'warning' : 'danger'}`} data-testid="survey-message">
+                {outcome.message}
+              </div>
+            )}
+          </div>
+          {blocked ? (
+            <p className="alert alert-warning">
+              {blocked} Completa i passaggi richiesti nel <Link to="/portale">portale</Link>, poi torna qui.
+            </p>
+          ) : answered && mine ? (
+            <>
+              <p data-testid="survey-answered">
+                Hai già risposto a questa indagine il {formatDateTime(mine.submittedAt)}. Si può rispondere una sola volta: qui sotto trovi le risposte che hai
+                inviato.
+              </p>
+              <QuestionnaireAnswers questions={open.questions} answers={mine.answers} />
+            </>
+          ) : (
+            <Form method="post" noValidate data-testid="survey-form" aria-labelledby="questionario-title">
+              <p>Le domande contrassegnate come obbligatorie richiedono una risposta. Puoi inviare le risposte una sola volta.</p>
+              <QuestionnaireFields questions={open.questions} defaultValues={outcome?.values} errors={outcome?.errors} />
+              <SubmitButton idle="Invia le risposte" busy="Invio in corso…" />
+            </Form>
+          )}
+        </section>
+      )}
+
+      {!participant && <HowToAnswer signedIn={signedIn} />}
     </div>
   );
 }

@@ -1,0 +1,210 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import { getPage, href } from '@portale/shared/pages';
+import {
+  getSurvey,
+  QUESTION_TYPE_LABELS,
+  QuestionListInputSchema,
+  replaceSurveyQuestions,
+  SURVEY_STATE_LABELS,
+  SurveyUpdateSchema,
+  transitionSurvey,
+  updateSurvey,
+  type SurveyDetail,
+} from '@portale/shared/surveys';
+import { parseId } from '@portale/shared/validation';
+import { callApi } from '../../lib/api-client.ts';
+import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
+import { PageMeta } from '../../components/page-meta.tsx';
+import { QuestionEditor } from './question-editor.tsx';
+import { SurveyForm, surveyFormValues } from './survey-form.tsx';
+
+type Outcome = FormResult & { intent: string };
+
+const surveyIdOf = (params: LoaderFunctionArgs['params']) => parseId(params.surveyId)!;
+
+export async function pageData({ request, params }: LoaderFunctionArgs): Promise<SurveyDetail> {
+  return callApi(getSurvey, { params: { surveyId: surveyIdOf(params) } }, { signal: request.signal });
+}
+
+const INVALID = 'Alcuni dati non sono validi. Controlla i campi evidenziati.';
+
+/** Edit the data, replace the questions, open or close the survey. */
+export async function action({ request, params }: ActionFunctionArgs): Promise<Outcome> {
+  const surveyId = surveyIdOf(params);
+  const form = await request.formData();
+  const intent = text(form, 'intent');
+  try {
+    if (intent === 'questions') {
+      let questions: unknown;
+      try {
+        questions = JSON.parse(text(form, 'questions'));
+      } catch {
+        return { intent, message: INVALID };
+      }
+      const parsed = QuestionListInputSchema.safeParse({ questions });
+      if (!parsed.success) return { intent, message: INVALID, errors: issuesToErrors(parsed.error.issues) };
+      await callApi(replaceSurveyQuestions, { params: { surveyId }, body: { questions: questions as never } });
+      return { intent, ok: true, message: 'Domande salvate.' };
+    }
+    if (intent === 'open' || intent === 'close') {
+      await callApi(transitionSurvey, { params: { surveyId }, body: { to: intent === 'open' ? 'aperta' : 'chiusa' } });
+      return { intent, ok: true, message: intent === 'open' ? 'Indagine aperta: ora si può rispondere.' : 'Indagine chiusa: non si accettano più risposte.' };
+    }
+    const body = surveyFormValues(form);
+    const parsed = SurveyUpdateSchema.safeParse(body);
+    if (!parsed.success) return { intent, message: INVALID, errors: issuesToErrors(parsed.error.issues) };
+    await callApi(updateSurvey, { params: { surveyId }, body });
+    return { intent, ok: true, message: 'Modifiche salvate.' };
+  } catch (error) {
+    return { intent, ...failureResult(error) };
+  }
+}
+
+const TRANSITION_TEXTS = {
+  open: {
+    label: 'Apri l’indagine',
+    confirm: (title: string) =>
+      `Aprire «${title}»? Insegnanti, educatori e chi ha un codice di accesso potranno rispondere. Le domande non si potranno più cambiare dopo la prima risposta. Si può tenere aperta una sola indagine alla volta.`,
+  },
+  close: {
+    label: 'Chiudi l’indagine',
+    confirm: (title: string) => `Chiudere «${title}»? Non si accetteranno più risposte e l’indagine non potrà essere riaperta.`,
+  },
+} as const;
+
+/** Open or close, after a confirmation that says what will happen. */
+function TransitionControl({ action, title }: { action: 'open' | 'close'; title: string }) {
+  const texts = TRANSITION_TEXTS[action];
+  const [confirming, setConfirming] = useState(false);
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === action;
+  const box = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  const id = useId();
+  useEffect(() => {
+    if (confirming) box.current?.focus();
+    else if (wasConfirming.current) opener.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+  if (!confirming) {
+    return (
+      <button ref={opener} type="button" className={`btn ${action === 'close' ? 'btn-outline-danger' : 'btn-primary'}`} onClick={() => setConfirming(true)}>
+        {texts.label}
+      </button>
+    );
+  }
+  return (
+    <div ref={box} tabIndex={-1} role="group" aria-labelledby={`${id}-question`} className="border rounded p-3" data-testid={`confirm-${action}`}>
+      <p id={`${id}-question`} className="mb-2">
+        {texts.confirm(title)}
+      </p>
+      <Form method="post" preventScrollReset className="d-flex flex-wrap gap-2" onSubmit={() => setTimeout(() => setConfirming(false))}>
+        <input type="hidden" name="intent" value={action} />
+        <button type="submit" className={`btn ${action === 'close' ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
+          Conferma: {texts.label.charAt(0).toLowerCase() + texts.label.slice(1)}
+        </button>
+        <button type="button" className="btn btn-outline-secondary" onClick={() => setConfirming(false)}>
+          Annulla
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+/** The questions as they are, when they can no longer change. */
+function ReadOnlyQuestions({ survey }: { survey: SurveyDetail }) {
+  return (
+    <section className="mt-5" aria-labelledby="domande-title" data-testid="questions-read-only">
+      <h2 id="domande-title" className="h3">
+        Domande
+      </h2>
+      <p className="alert alert-info">
+        {survey.state === 'chiusa' ? 'L’indagine è chiusa: ' : 'L’indagine ha già ricevuto risposte: '}le domande non possono più essere modificate.
+      </p>
+      <ol>
+        {survey.questions.map((q) => (
+          <li key={q.id} className="mb-3">
+            <span className="fw-semibold">{q.label}</span> — {QUESTION_TYPE_LABELS[q.type]}
+            {q.required ? ', obbligatoria' : ', facoltativa'}
+            {q.help && <div className="small text-muted">{q.help}</div>}
+            {q.options.length > 0 && <div className="small">Opzioni: {q.options.join('; ')}</div>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** Staff: one survey — its data, its questions (editor or read-only), opening and closing, responses. */
+export function Component() {
+  const survey = useLoaderData<SurveyDetail>();
+  const outcome = useActionData<Outcome>();
+  const created = new URLSearchParams(useLocation().search).get('creata') === '1';
+  const page = getPage('portal.survey');
+  const message = outcome?.message ?? (created ? 'Indagine creata in bozza: ora aggiungi le domande.' : undefined);
+  const tone = outcome ? (outcome.ok ? 'success' : 'danger') : 'success';
+  const questionErrors = outcome?.intent === 'questions' && !outcome.ok ? (outcome.errors ?? {}) : {};
+  return (
+    <>
+      <header className="mb-4">
+        <PageMeta title={survey.title} description={page.description} />
+        <h1 className="mb-3">{survey.title}</h1>
+        <p className="lead">{page.description}</p>
+      </header>
+      <div role={tone === 'danger' ? 'alert' : 'status'} aria-live="polite">
+        {message && (
+          <div className={`alert alert-${tone}`} data-testid="survey-message">
+            {message}
+          </div>
+        )}
+      </div>
+      <dl className="row" data-testid="survey-facts">
+        <dt className="col-sm-3">Stato</dt>
+        <dd className="col-sm-9" data-testid="survey-state">
+          {SURVEY_STATE_LABELS[survey.state]}
+          {survey.openedAt && ` (aperta il ${formatDateTime(survey.openedAt)}`}
+          {survey.openedAt && survey.closedAt && `, chiusa il ${formatDateTime(survey.closedAt)}`}
+          {survey.openedAt && ')'}
+        </dd>
+        <dt className="col-sm-3">Periodo</dt>
+        <dd className="col-sm-9">
+          dal {formatDate(survey.opensOn)} al {formatDate(survey.closesOn)}
+        </dd>
+        <dt className="col-sm-3">Domande</dt>
+        <dd className="col-sm-9">{formatNumber(survey.questionCount)}</dd>
+        <dt className="col-sm-3">Risposte ricevute</dt>
+        <dd className="col-sm-9" data-testid="survey-responses">
+          {formatNumber(survey.responseCount)}
+        </dd>
+      </dl>
+      <div className="mb-4">
+        {survey.state === 'bozza' && <TransitionControl action="open" title={survey.title} />}
+        {survey.state === 'aperta' && <TransitionControl action="close" title={survey.title} />}
+        {survey.state === 'chiusa' && (
+          <p>
+            L’indagine è chiusa. I risultati aggregati sono pubblici nella pagina <Link to="/risultati">Risultati</Link>.
+          </p>
+        )}
+      </div>
+
+      {survey.questionsEditable ? (
+        <QuestionEditor initial={survey.questions} errors={questionErrors} version={`${survey.updatedAt}-${survey.questionCount}`} />
+      ) : (
+        <ReadOnlyQuestions survey={survey} />
+      )}
+
+      <section className="mt-5" aria-labelledby="modifica-title">
+        <h2 id="modifica-title" className="h3">
+          Dati dell’indagine
+        </h2>
+        <SurveyForm key={survey.updatedAt} survey={survey} errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}} intent="edit" submitLabel="Salva le modifiche" prefix="modifica" />
+      </section>
+      <p className="mt-5">
+        <Link to={href('portal.surveys')}>Torna all’elenco delle indagini</Link>
+      </p>
+    </>
+  );
+}
