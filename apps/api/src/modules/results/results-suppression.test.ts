@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { derivableCounts } from '../../../test/results-attacker.ts';
-import { suppressResults, viewKey, type ItemDef, type RespondentCategories, type SuppressedResults } from './results-suppression.ts';
+import {
+  suppressResults,
+  viewKey,
+  type ItemDef,
+  type RespondentCategories,
+  type SuppressedResults,
+} from './results-suppression.ts';
 
 const K = 5;
 
@@ -27,7 +33,10 @@ function attack(respondents: RespondentCategories[], items: ItemDef[], results: 
   // Unknowns with zero respondents matter too: the attacker does not know they are empty.
   const groups = new Map<string, { region: string | null; level: string | null }>();
   for (const r of respondents) groups.set(`${r.region}|${r.level}`, { region: r.region, level: r.level });
-  const combos: string[][] = items.reduce<string[][]>((acc, it) => acc.flatMap((a) => it.categories.map((c) => [...a, c])), [[]]);
+  const combos: string[][] = items.reduce<string[][]>(
+    (acc, it) => acc.flatMap((a) => it.categories.map((c) => [...a, c])),
+    [[]],
+  );
   for (const g of groups.values()) {
     for (const cats of combos) {
       const key = `${g.region}|${g.level}|${cats.join('|')}`;
@@ -35,16 +44,21 @@ function attack(respondents: RespondentCategories[], items: ItemDef[], results: 
     }
   }
   const cells = [...universe.values()];
-  const inView = (c: Cell, region: string | null, level: string | null) => (region === null || c.region === region) && (level === null || c.level === level);
+  const inView = (c: Cell, region: string | null, level: string | null) =>
+    (region === null || c.region === region) && (level === null || c.level === level);
   const rows: number[][] = [];
   for (const v of results.views.values()) {
     if (v.respondents === null) continue;
     rows.push(cells.map((c) => (inView(c, v.view.region, v.view.level) ? 1 : 0)));
-    expect(v.respondents).toBe(cells.filter((c) => inView(c, v.view.region, v.view.level)).reduce((s, c) => s + c.n, 0));
+    expect(v.respondents).toBe(
+      cells.filter((c) => inView(c, v.view.region, v.view.level)).reduce((s, c) => s + c.n, 0),
+    );
     items.forEach((it, i) => {
       for (const [cat, value] of Object.entries(v.cells[it.id] ?? {})) {
         if (value === null) continue;
-        const row: number[] = cells.map((c) => (inView(c, v.view.region, v.view.level) && c.cats[i] === cat ? 1 : 0));
+        const row: number[] = cells.map((c) =>
+          inView(c, v.view.region, v.view.level) && c.cats[i] === cat ? 1 : 0,
+        );
         expect(value).toBe(row.reduce<number>((s, x, j) => s + x * cells[j]!.n, 0));
         rows.push(row);
       }
@@ -53,7 +67,11 @@ function attack(respondents: RespondentCategories[], items: ItemDef[], results: 
   return { rows, values: cells.map((c) => c.n), cells };
 }
 
-function assertNoSmallGroup(respondents: RespondentCategories[], items: ItemDef[], results: SuppressedResults) {
+function assertNoSmallGroup(
+  respondents: RespondentCategories[],
+  items: ItemDef[],
+  results: SuppressedResults,
+) {
   const { rows, values } = attack(respondents, items, results);
   const leaks = derivableCounts(rows, values).filter((d) => d.count > 0 && d.count < K);
   expect(leaks, `derivable small groups: ${JSON.stringify(leaks.slice(0, 3))}`).toEqual([]);
@@ -67,10 +85,14 @@ const LEVELS = ['primaria', 'infanzia', 'secondaria_primo_grado'];
 /** Counts per atomic group (many small ones) and, for each respondent, a category per item. */
 function population(regions: number, levels: number, items: ItemDef[]) {
   const groupKeys: { region: string | null; level: string | null }[] = [{ region: null, level: null }];
-  for (const r of REGIONS.slice(0, regions)) for (const l of LEVELS.slice(0, levels)) groupKeys.push({ region: r, level: l });
+  for (const r of REGIONS.slice(0, regions))
+    for (const l of LEVELS.slice(0, levels)) groupKeys.push({ region: r, level: l });
   return fc
     .tuple(
-      fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 5, max: 12 })), { minLength: groupKeys.length, maxLength: groupKeys.length }),
+      fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 5, max: 12 })), {
+        minLength: groupKeys.length,
+        maxLength: groupKeys.length,
+      }),
       fc.boolean(),
       fc.infiniteStream(fc.nat()),
     )
@@ -81,7 +103,8 @@ function population(regions: number, levels: number, items: ItemDef[]) {
         const n = i === 0 ? (withUnknown ? Math.min(counts[i]!, 3) : 0) : counts[i]!;
         for (let k = 0; k < n; k++) {
           const categories: Record<string, string> = {};
-          for (const item of items) categories[item.id] = item.categories[it.next().value % item.categories.length]!;
+          for (const item of items)
+            categories[item.id] = item.categories[it.next().value % item.categories.length]!;
           out.push({ region: g.region, level: g.level, categories });
         }
       });
@@ -99,7 +122,8 @@ describe('views: no group of 1–4 respondents is shown or derivable', () => {
       fc.property(population(3, 3, []), (respondents) => {
         const results = suppressResults([], respondents, K);
         assertNoSmallGroup(respondents, [], results);
-        for (const v of results.views.values()) if (v.respondents !== null) expect(v.respondents === 0 || v.respondents >= K).toBe(true);
+        for (const v of results.views.values())
+          if (v.respondents !== null) expect(v.respondents === 0 || v.respondents >= K).toBe(true);
       }),
       { numRuns: 300 },
     );
@@ -128,12 +152,29 @@ describe('cells: no count of 1–4 is shown or derivable, within a view or acros
   });
 
   it('a scale question (values 1–5 and "no answer") over 2 regions × 1 level', () => {
-    const scale: ItemDef = { id: 'q3', categories: ['1', '2', '3', '4', '5', 'none'], published: ['1', '2', '3', '4', '5', 'none'] };
+    const scale: ItemDef = {
+      id: 'q3',
+      categories: ['1', '2', '3', '4', '5', 'none'],
+      published: ['1', '2', '3', '4', '5', 'none'],
+    };
     fc.assert(
       fc.property(population(2, 1, [scale]), (respondents) => {
         assertNoSmallGroup(respondents, [scale], suppressResults([scale], respondents, K));
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it("the stricter atom rule (used beyond the exact audit's sizes) is safe too", () => {
+    fc.assert(
+      fc.property(population(2, 2, [SINGLE]), (respondents) => {
+        assertNoSmallGroup(
+          respondents,
+          [SINGLE],
+          suppressResults([SINGLE], respondents, K, { exact: false }),
+        );
+      }),
+      { numRuns: 80 },
     );
   });
 
@@ -148,21 +189,36 @@ describe('cells: no count of 1–4 is shown or derivable, within a view or acros
 });
 
 describe('worked examples', () => {
-  const people = (region: string | null, level: string | null, n: number, cat = 'A'): RespondentCategories[] =>
-    Array.from({ length: n }, () => ({ region, level, categories: { q1: cat } }));
+  const people = (
+    region: string | null,
+    level: string | null,
+    n: number,
+    cat = 'A',
+  ): RespondentCategories[] => Array.from({ length: n }, () => ({ region, level, categories: { q1: cat } }));
 
   it('national minus a region: a region of 3 is refused and so is the next smallest region', () => {
-    const respondents = [...people('Lazio', 'primaria', 20), ...people('Lombardia', 'primaria', 7), ...people('Puglia', 'primaria', 3)];
+    const respondents = [
+      ...people('Lazio', 'primaria', 20),
+      ...people('Lombardia', 'primaria', 7),
+      ...people('Puglia', 'primaria', 3),
+    ];
     const r = suppressResults([], respondents, K);
     expect(r.view(null, null).respondents).toBe(30);
     expect(r.view('Puglia', null).respondents).toBeNull();
     // Lazio + Lombardia shown would give Puglia = 30 − 20 − 7.
-    expect([r.view('Lazio', null).respondents, r.view('Lombardia', null).respondents].filter((x) => x === null)).toHaveLength(1);
+    expect(
+      [r.view('Lazio', null).respondents, r.view('Lombardia', null).respondents].filter((x) => x === null),
+    ).toHaveLength(1);
     assertNoSmallGroup(respondents, [], r);
   });
 
   it('a region minus its region × level: the cross of 2 is refused with a sibling, or the region itself', () => {
-    const respondents = [...people('Lazio', 'primaria', 12), ...people('Lazio', 'infanzia', 2), ...people('Lazio', 'secondaria_primo_grado', 9), ...people('Lombardia', 'primaria', 8)];
+    const respondents = [
+      ...people('Lazio', 'primaria', 12),
+      ...people('Lazio', 'infanzia', 2),
+      ...people('Lazio', 'secondaria_primo_grado', 9),
+      ...people('Lombardia', 'primaria', 8),
+    ];
     const r = suppressResults([], respondents, K);
     expect(r.view('Lazio', 'infanzia').respondents).toBeNull();
     expect(r.view(null, 'infanzia').respondents).toBeNull();
@@ -170,8 +226,16 @@ describe('worked examples', () => {
   });
 
   it('within a view: one small option is protected with the next smallest, zeros too', () => {
-    const respondents = [...people('Lazio', 'primaria', 10, 'A'), ...people('Lazio', 'primaria', 3, 'B'), ...people('Lazio', 'primaria', 6, 'none')];
-    const item: ItemDef = { id: 'q1', categories: ['A', 'B', 'C', 'none'], published: ['A', 'B', 'C', 'none'] };
+    const respondents = [
+      ...people('Lazio', 'primaria', 10, 'A'),
+      ...people('Lazio', 'primaria', 3, 'B'),
+      ...people('Lazio', 'primaria', 6, 'none'),
+    ];
+    const item: ItemDef = {
+      id: 'q1',
+      categories: ['A', 'B', 'C', 'none'],
+      published: ['A', 'B', 'C', 'none'],
+    };
     const r = suppressResults([item], respondents, K);
     const cells = r.view(null, null).cells.q1!;
     expect(cells.B).toBeNull();
@@ -203,7 +267,19 @@ describe('the attacker itself', () => {
           ['Lazio', 20],
           ['Lombardia', 7],
           ['Puglia', null],
-        ].map(([region, n]) => [viewKey(region as string | null, null), { view: { key: viewKey(region as string | null, null), kind: region ? 'region' : 'national', region: region as string | null, level: null }, respondents: n as number | null, cells: {} }]),
+        ].map(([region, n]) => [
+          viewKey(region as string | null, null),
+          {
+            view: {
+              key: viewKey(region as string | null, null),
+              kind: region ? 'region' : 'national',
+              region: region as string | null,
+              level: null,
+            },
+            respondents: n as number | null,
+            cells: {},
+          },
+        ]),
       ),
       view: () => {
         throw new Error('unused');

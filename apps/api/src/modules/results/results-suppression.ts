@@ -2,15 +2,18 @@
 //
 // The respondents of a survey fall into atomic groups (region × school level; "unknown" for a response
 // without a plesso). A view is the national group, a region, a level or a region × level: a union of
-// atomic groups. Everything published is a count of a union of "atoms" (classes of the universe by
-// which published figures they enter); when every atom holds 0 or at least `minGroup` respondents, no
-// sum or difference of published figures can ever give a group of 1…minGroup−1 (the attacker's
-// information is constant on each atom, so anything they can pin down is a union of atoms).
+// atomic groups. Step 1 chooses the views whose respondents are published; step 2, per "item" (a
+// single-choice or scale question with its "no answer" category, or one option of a multiple-choice
+// question as chosen / not chosen), chooses the published cells (view × category).
 //
-// Step 1 chooses the views (their respondent totals are published); step 2, per "item" (a single-choice
-// or scale question with its "no answer" category, or one option of a multiple-choice question as
-// chosen / not chosen), chooses the cells. Both start from the obvious (groups and cells under
-// `minGroup` withheld) and then withhold more, greedily and deterministically, until every atom is safe.
+// Each step is the exact audit of `results-audit.ts`: withhold what is under `minGroup`, then, while
+// sums and differences of what is left give a group of 1…minGroup−1, withhold the cheapest figure of
+// that derivation (a region × level before a level or a region, never the national view; the smallest
+// first). Beyond the audit's sizes the stricter "atom" rule below is used instead: everything
+// published is a count of a union of atoms (classes of the universe by which published figures they
+// enter), and every atom holds 0 or at least `minGroup`, so no combination can isolate fewer.
+
+import { auditWithhold, AUDIT_MAX_SMALL, AUDIT_MAX_UNKNOWNS, type AuditRow } from './results-audit.ts';
 
 export type ViewKind = 'national' | 'region' | 'level' | 'regionLevel';
 
@@ -86,7 +89,9 @@ function buildViews(groups: Group[]): ViewDef[] {
   });
   // Deterministic order: national, regions, levels, crosses, each by key.
   const order: ViewKind[] = ['national', 'region', 'level', 'regionLevel'];
-  return [...views.values()].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...views.values()].sort(
+    (a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
 }
 
 interface Atom {
@@ -107,7 +112,7 @@ function byCountThenKey(a: Atom, b: Atom) {
 }
 
 /**
- * Step 1: the views whose totals are published. Views under `minGroup` are withheld; then, while two
+ * Step 1 by the atom rule: the views whose totals are published. Views under `minGroup` are withheld; then, while two
  * published views leave an atom of 1…minGroup−1 respondents between them (e.g. national minus a region,
  * or a region minus its levels), the cheapest set of views separating that atom from its nearest
  * non-empty atom is withheld too (never the national view: if it is small, nothing is shown).
@@ -134,8 +139,15 @@ function chooseViews(views: ViewDef[], groupCount: number, groupN: number[], min
     for (const other of list) {
       if (other === bad) continue;
       const drop = symmetricDifference(bad.sig, other.sig);
-      const cost = (bad.count + other.count < minGroup ? UNREACHED : 0) + drop.reduce((s, i) => s + VIEW_WEIGHT[views[i]!.kind], 0);
-      if (!best || cost < best.cost || (cost === best.cost && (other.count < best.count || (other.count === best.count && other.key < best.key)))) {
+      const cost =
+        (bad.count + other.count < minGroup ? UNREACHED : 0) +
+        drop.reduce((s, i) => s + VIEW_WEIGHT[views[i]!.kind], 0);
+      if (
+        !best ||
+        cost < best.cost ||
+        (cost === best.cost &&
+          (other.count < best.count || (other.count === best.count && other.key < best.key)))
+      ) {
         best = { cost, count: other.count, key: other.key, drop };
       }
     }
@@ -146,7 +158,7 @@ function chooseViews(views: ViewDef[], groupCount: number, groupN: number[], min
 }
 
 /**
- * Step 2, for one item: which cells (view × category) are published. Cells of 1…minGroup−1 are
+ * Step 2 by the atom rule, for one item: which cells (view × category) are published. Cells of 1…minGroup−1 are
  * withheld; then, while an atom of (atomic group × category) pairs holds 1…minGroup−1 respondents,
  * the cheapest cells that merge it with a neighbouring atom are withheld (the "next smallest cell"
  * of secondary suppression, across views as well as within one).
@@ -161,7 +173,8 @@ function chooseCells(
 ): Set<string> {
   const cellKey = (v: number, c: string) => `${v}\u0001${c}`;
   const counts = new Map<string, number>();
-  for (const p of pairs) for (const v of groupViews[p.g]!) counts.set(cellKey(v, p.c), (counts.get(cellKey(v, p.c)) ?? 0) + p.n);
+  for (const p of pairs)
+    for (const v of groupViews[p.g]!) counts.set(cellKey(v, p.c), (counts.get(cellKey(v, p.c)) ?? 0) + p.n);
   const published = new Set<string>();
   for (const v of shownViews) {
     for (const c of item.published) {
@@ -189,10 +202,22 @@ function chooseCells(
     for (const other of list) {
       if (other === bad || other.groupSig !== bad.groupSig) continue;
       let withhold: string[];
-      if (bad.category !== null && other.category === bad.category) withhold = symmetricDifference(bad.sig, other.sig).map((v) => cellKey(v, bad.category!));
-      else withhold = [...(bad.category === null ? [] : bad.sig.map((v) => cellKey(v, bad.category!))), ...(other.category === null ? [] : other.sig.map((v) => cellKey(v, other.category!)))];
-      const cost = (bad.count + other.count < minGroup ? UNREACHED : 0) + withhold.reduce((s, k) => s + VIEW_WEIGHT[views[Number(k.split('\u0001')[0])]!.kind], 0);
-      if (!best || cost < best.cost || (cost === best.cost && (other.count < best.count || (other.count === best.count && other.key < best.key)))) {
+      if (bad.category !== null && other.category === bad.category)
+        withhold = symmetricDifference(bad.sig, other.sig).map((v) => cellKey(v, bad.category!));
+      else
+        withhold = [
+          ...(bad.category === null ? [] : bad.sig.map((v) => cellKey(v, bad.category!))),
+          ...(other.category === null ? [] : other.sig.map((v) => cellKey(v, other.category!))),
+        ];
+      const cost =
+        (bad.count + other.count < minGroup ? UNREACHED : 0) +
+        withhold.reduce((s, k) => s + VIEW_WEIGHT[views[Number(k.split('\u0001')[0])]!.kind], 0);
+      if (
+        !best ||
+        cost < best.cost ||
+        (cost === best.cost &&
+          (other.count < best.count || (other.count === best.count && other.key < best.key)))
+      ) {
         best = { cost, count: other.count, key: other.key, withhold };
       }
     }
@@ -205,11 +230,73 @@ function chooseCells(
   }
 }
 
+/** Step 1 by the exact audit: the views whose totals are published (undefined when too large to audit). */
+function exactViews(views: ViewDef[], groups: Group[], minGroup: number): Set<number> | undefined {
+  const national = views.findIndex((v) => v.kind === 'national');
+  if (national < 0 || views[national]!.n < minGroup) return new Set();
+  const counts = groups.map((g) => g.n);
+  if (counts.length > AUDIT_MAX_UNKNOWNS || counts.filter((n) => n < minGroup).length > AUDIT_MAX_SMALL)
+    return undefined;
+  const rows: AuditRow[] = views.map((v) => ({
+    cols: v.groups,
+    withholdable: v.kind !== 'national',
+    weight: VIEW_WEIGHT[v.kind],
+    size: v.n,
+  }));
+  const withheld = auditWithhold(counts, rows, minGroup);
+  if (!withheld) return undefined;
+  return new Set(views.map((_, i) => i).filter((i) => !withheld.has(i)));
+}
+
+/** Step 2 by the exact audit, for one item: the published cells `${view}\u0001${category}` (undefined when too large to audit). */
+function exactCells(
+  item: ItemDef,
+  views: ViewDef[],
+  shownViews: number[],
+  pairs: { g: number; c: string; n: number }[],
+  minGroup: number,
+): Set<string> | undefined {
+  const counts = pairs.map((p) => p.n);
+  if (counts.length > AUDIT_MAX_UNKNOWNS || counts.filter((n) => n < minGroup).length > AUDIT_MAX_SMALL)
+    return undefined;
+  const rows: AuditRow[] = [];
+  const keys: (string | null)[] = [];
+  for (const v of shownViews) {
+    const inView = new Set(views[v]!.groups);
+    rows.push({
+      cols: pairs.map((p, j) => (inView.has(p.g) ? j : -1)).filter((j) => j >= 0),
+      withholdable: false,
+      weight: 0,
+      size: views[v]!.n,
+    });
+    keys.push(null);
+    for (const c of item.published) {
+      const cols = pairs.map((p, j) => (inView.has(p.g) && p.c === c ? j : -1)).filter((j) => j >= 0);
+      rows.push({
+        cols,
+        withholdable: true,
+        weight: VIEW_WEIGHT[views[v]!.kind],
+        size: cols.reduce((s, j) => s + counts[j]!, 0),
+      });
+      keys.push(`${v}\u0001${c}`);
+    }
+  }
+  const withheld = auditWithhold(counts, rows, minGroup);
+  if (!withheld) return undefined;
+  return new Set(keys.filter((k, i): k is string => k !== null && !withheld.has(i)));
+}
+
 /**
  * The suppressed results of every view: the respondents of each shown view and, per item, each
  * published cell. Views with nobody show 0; views and cells withheld are `null`.
  */
-export function suppressResults(items: ItemDef[], respondents: RespondentCategories[], minGroup: number): SuppressedResults {
+export function suppressResults(
+  items: ItemDef[],
+  respondents: RespondentCategories[],
+  minGroup: number,
+  options: { exact?: boolean } = {},
+): SuppressedResults {
+  const exact = options.exact ?? true;
   const groupIndex = new Map<string, number>();
   const groups: Group[] = [];
   const groupOf = respondents.map((r) => {
@@ -224,18 +311,26 @@ export function suppressResults(items: ItemDef[], respondents: RespondentCategor
     return g;
   });
   const views = buildViews(groups);
-  const shown = chooseViews(
-    views,
-    groups.length,
-    groups.map((g) => g.n),
-    minGroup,
-  );
+  const shown =
+    (exact ? exactViews(views, groups, minGroup) : undefined) ??
+    chooseViews(
+      views,
+      groups.length,
+      groups.map((g) => g.n),
+      minGroup,
+    );
   const shownViews = [...shown].sort((a, b) => a - b);
   const groupViews: number[][] = groups.map(() => []);
   for (const v of shownViews) for (const g of views[v]!.groups) groupViews[g]!.push(v);
 
   const results = new Map<string, ViewResult>();
-  views.forEach((v, i) => results.set(v.key, { view: { key: v.key, kind: v.kind, region: v.region, level: v.level }, respondents: shown.has(i) ? v.n : null, cells: {} }));
+  views.forEach((v, i) =>
+    results.set(v.key, {
+      view: { key: v.key, kind: v.kind, region: v.region, level: v.level },
+      respondents: shown.has(i) ? v.n : null,
+      cells: {},
+    }),
+  );
 
   for (const item of items) {
     const tally = new Map<string, number>();
@@ -249,14 +344,17 @@ export function suppressResults(items: ItemDef[], respondents: RespondentCategor
       const [g, c] = k.split('\u0001') as [string, string];
       return { g: Number(g), c, n };
     });
-    const published = chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
+    const published =
+      (exact ? exactCells(item, views, shownViews, pairs, minGroup) : undefined) ??
+      chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
     for (const v of shownViews) {
       const counts: Record<string, number> = Object.fromEntries(item.published.map((c) => [c, 0]));
       for (const p of pairs) if (views[v]!.groups.includes(p.g) && p.c in counts) counts[p.c]! += p.n;
       const cells: Record<string, number | null> = {};
       for (const c of item.published) cells[c] = published.has(`${v}\u0001${c}`) ? counts[c]! : null;
       // Where something is withheld, zeros are withheld too: "protected" then says nothing about its size.
-      if (Object.values(cells).some((x) => x === null)) for (const c of item.published) if (cells[c] === 0) cells[c] = null;
+      if (Object.values(cells).some((x) => x === null))
+        for (const c of item.published) if (cells[c] === 0) cells[c] = null;
       results.get(views[v]!.key)!.cells[item.id] = cells;
     }
   }
@@ -266,7 +364,8 @@ export function suppressResults(items: ItemDef[], respondents: RespondentCategor
     view(region, level) {
       const found = results.get(viewKey(region, level));
       if (found) return found;
-      const kind: ViewKind = region && level ? 'regionLevel' : region ? 'region' : level ? 'level' : 'national';
+      const kind: ViewKind =
+        region && level ? 'regionLevel' : region ? 'region' : level ? 'level' : 'national';
       return { view: { key: viewKey(region, level), kind, region, level }, respondents: 0, cells: {} };
     },
   };

@@ -14,7 +14,14 @@ export interface ClosedSurveyRow {
   closesOn: string;
 }
 
-const closedColumns = { id: surveys.id, title: surveys.title, purpose: surveys.purpose, audience: surveys.audience, opensOn: surveys.opensOn, closesOn: surveys.closesOn };
+const closedColumns = {
+  id: surveys.id,
+  title: surveys.title,
+  purpose: surveys.purpose,
+  audience: surveys.audience,
+  opensOn: surveys.opensOn,
+  closesOn: surveys.closesOn,
+};
 
 /** The closed surveys, the latest closed first. */
 export async function listClosedSurveys(db: DbOrTx): Promise<ClosedSurveyRow[]> {
@@ -22,13 +29,20 @@ export async function listClosedSurveys(db: DbOrTx): Promise<ClosedSurveyRow[]> 
     .select(closedColumns)
     .from(surveys)
     .where(eq(surveys.state, 'chiusa'))
-    .orderBy(desc(sql`coalesce(${surveys.closedAt}, ${surveys.closesOn}::timestamptz)`), desc(surveys.closesOn), desc(surveys.id));
+    .orderBy(
+      desc(sql`coalesce(${surveys.closedAt}, ${surveys.closesOn}::timestamptz)`),
+      desc(surveys.closesOn),
+      desc(surveys.id),
+    );
 }
 
 /** Whether the responses changed since a computation: their number and the latest id. */
 export async function responsesStamp(db: DbOrTx, surveyId: number): Promise<string> {
   const [row] = await db
-    .select({ n: sql<number>`count(*)::int`, last: sql<number>`coalesce(max(${surveyResponses.id}), 0)::bigint` })
+    .select({
+      n: sql<number>`count(*)::int`,
+      last: sql<number>`coalesce(max(${surveyResponses.id}), 0)::bigint`,
+    })
     .from(surveyResponses)
     .where(eq(surveyResponses.surveyId, surveyId));
   return `${row?.n ?? 0}:${row?.last ?? 0}`;

@@ -40,13 +40,23 @@ const POPULATION: [string, (typeof SCHOOL_LEVELS)[number], number][] = [
 const TOTAL = POPULATION.reduce((s, p) => s + p[2], 0);
 
 async function insertSurvey(slug: string, state: string, closedAt: string | null): Promise<number> {
-  const [row] = await rows<{ id: number }>(sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
+  const [row] = await rows<{
+    id: number;
+  }>(sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
     values (${slug}, ${`Indagine ${slug}`}, 'Scopo di prova abbastanza lungo.', 'Insegnanti', ${state}, '2026-01-10', '2026-03-10', ${closedAt}) returning id::int as id`);
   return Number(row!.id);
 }
 
-async function insertQuestion(surveyId: number, position: number, type: string, required: boolean, options: string[]): Promise<number> {
-  const [row] = await rows<{ id: number }>(sql`insert into survey_questions (survey_id, position, type, label, required, options)
+async function insertQuestion(
+  surveyId: number,
+  position: number,
+  type: string,
+  required: boolean,
+  options: string[],
+): Promise<number> {
+  const [row] = await rows<{
+    id: number;
+  }>(sql`insert into survey_questions (survey_id, position, type, label, required, options)
     values (${surveyId}, ${position}, ${type}, ${`Domanda ${position}`}, ${required}, ${JSON.stringify(options)}::jsonb) returning id::int as id`);
   return Number(row!.id);
 }
@@ -71,7 +81,9 @@ beforeAll(async () => {
     scale: await insertQuestion(simpleId, 3, 'scala', true, []),
     text: await insertQuestion(simpleId, 4, 'testo_breve', false, []),
   };
-  const [one] = await rows<{ id: number }>(sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`);
+  const [one] = await rows<{ id: number }>(
+    sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`,
+  );
   for (let seq = 0; seq < TOTAL; seq++) {
     const answers = {
       [simpleQuestionIds.single]: ['A', 'A', 'B', 'A', 'C'][seq % 5]!,
@@ -79,11 +91,15 @@ beforeAll(async () => {
       [simpleQuestionIds.scale]: (seq % 5) + 1,
       [simpleQuestionIds.text]: `${SECRET_TEXT} ${seq}`,
     };
-    await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${simpleId}, ${one!.id}, ${JSON.stringify(answers)}::jsonb)`);
+    await t.database.db.execute(
+      sql`insert into survey_responses (survey_id, school_site_id, answers) values (${simpleId}, ${one!.id}, ${JSON.stringify(answers)}::jsonb)`,
+    );
   }
   let seq = 0;
   for (const [region, level, n] of POPULATION) {
-    const [site] = await rows<{ id: number }>(sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`);
+    const [site] = await rows<{ id: number }>(
+      sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`,
+    );
     expect(site, `${region} ${level}`).toBeDefined();
     for (let i = 0; i < n; i++, seq++) {
       const answers = {
@@ -92,13 +108,20 @@ beforeAll(async () => {
         [questionIds.scale]: (seq % 5) + 1,
         [questionIds.text]: `${SECRET_TEXT} ${seq}`,
       };
-      await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${closedId}, ${site!.id}, ${JSON.stringify(answers)}::jsonb)`);
+      await t.database.db.execute(
+        sql`insert into survey_responses (survey_id, school_site_id, answers) values (${closedId}, ${site!.id}, ${JSON.stringify(answers)}::jsonb)`,
+      );
     }
     // The open and draft surveys have answers too: never published.
-    await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${openId}, ${site!.id}, '{}'::jsonb), (${draftId}, ${site!.id}, '{}'::jsonb)`);
+    await t.database.db.execute(
+      sql`insert into survey_responses (survey_id, school_site_id, answers) values (${openId}, ${site!.id}, '{}'::jsonb), (${draftId}, ${site!.id}, '{}'::jsonb)`,
+    );
   }
   // The older closed survey: 3 respondents only.
-  for (let i = 0; i < 3; i++) await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${olderClosedId}, null, '{}'::jsonb)`);
+  for (let i = 0; i < 3; i++)
+    await t.database.db.execute(
+      sql`insert into survey_responses (survey_id, school_site_id, answers) values (${olderClosedId}, null, '{}'::jsonb)`,
+    );
 }, 180_000);
 afterAll(() => t.close());
 
@@ -148,7 +171,11 @@ describe('GET /api/results: only closed surveys, for anyone', () => {
     expect(res.body).not.toContain(SECRET_TEXT);
     const data = ResultsResponseSchema.parse(res.json());
     expect(data.textQuestions).toBe(1);
-    expect(data.questions.map((q) => q.id)).toEqual([simpleQuestionIds.single, simpleQuestionIds.multiple, simpleQuestionIds.scale]);
+    expect(data.questions.map((q) => q.id)).toEqual([
+      simpleQuestionIds.single,
+      simpleQuestionIds.multiple,
+      simpleQuestionIds.scale,
+    ]);
     const [single, multiple, scale] = data.questions;
     expect(single!.rows.map((r) => r.key)).toEqual(['A', 'B', 'C']);
     // seq % 5 → A, A, B, A, C over 45 respondents: 27, 9, 9.
@@ -174,14 +201,19 @@ describe('k-anonymity (decision 017): no group of 1–4 is shown or derivable', 
     ...SCHOOL_LEVELS.map((level) => ({ region: null, level })),
     ...regions.flatMap((region) => SCHOOL_LEVELS.map((level) => ({ region, level }))),
   ];
-  const queryOf = (v: { region: string | null; level: string | null }) => new URLSearchParams({ ...(v.region ? { region: v.region } : {}), ...(v.level ? { schoolLevel: v.level } : {}) }).toString();
+  const queryOf = (v: { region: string | null; level: string | null }) =>
+    new URLSearchParams({
+      ...(v.region ? { region: v.region } : {}),
+      ...(v.level ? { schoolLevel: v.level } : {}),
+    }).toString();
   let all: { view: (typeof views)[number]; data: ResultsResponse }[];
 
   beforeAll(async () => {
     all = [];
     for (const view of views) all.push({ view, data: await results(queryOf(view)) });
   });
-  const of = (region: string | null, level: string | null) => all.find((a) => a.view.region === region && a.view.level === level)!.data;
+  const of = (region: string | null, level: string | null) =>
+    all.find((a) => a.view.region === region && a.view.level === level)!.data;
 
   it('small groups are refused with the message, not an error: Lazio infanzia (3), Lombardia secondaria I (2), infanzia (3)', () => {
     for (const [region, level] of [
@@ -201,9 +233,28 @@ describe('k-anonymity (decision 017): no group of 1–4 is shown or derivable', 
   it('the complementary attack: national − region, region − region × level, level − region × level never gives 1–4', () => {
     const n = (region: string | null, level: string | null) => of(region, level).respondents;
     const pairs: [[string | null, string | null], [string | null, string | null]][] = [];
-    for (const r of regions) pairs.push([[null, null], [r, null]]);
-    for (const l of SCHOOL_LEVELS) pairs.push([[null, null], [null, l]]);
-    for (const r of regions) for (const l of SCHOOL_LEVELS) pairs.push([[r, null], [r, l]], [[null, l], [r, l]]);
+    for (const r of regions)
+      pairs.push([
+        [null, null],
+        [r, null],
+      ]);
+    for (const l of SCHOOL_LEVELS)
+      pairs.push([
+        [null, null],
+        [null, l],
+      ]);
+    for (const r of regions)
+      for (const l of SCHOOL_LEVELS)
+        pairs.push(
+          [
+            [r, null],
+            [r, l],
+          ],
+          [
+            [null, l],
+            [r, l],
+          ],
+        );
     for (const [parent, child] of pairs) {
       const a = n(...parent);
       const b = n(...child);
@@ -216,7 +267,10 @@ describe('k-anonymity (decision 017): no group of 1–4 is shown or derivable', 
         for (const row of q.rows) {
           const other = cq.find((x) => x.id === q.id)?.rows.find((r) => r.key === row.key)?.count;
           if (row.count === null || other === null || other === undefined) continue;
-          expect(row.count - other === 0 || row.count - other >= 5, `${q.label} ${row.key}: ${parent} − ${child}`).toBe(true);
+          expect(
+            row.count - other === 0 || row.count - other >= 5,
+            `${q.label} ${row.key}: ${parent} − ${child}`,
+          ).toBe(true);
         }
       }
     }
@@ -231,16 +285,22 @@ describe('k-anonymity (decision 017): no group of 1–4 is shown or derivable', 
     let seq = 0;
     const values = new Array<number>(groups.length * cats.length).fill(0);
     POPULATION.forEach(([, , n], g) => {
-      for (let i = 0; i < n; i++, seq++) values[g * cats.length + cats.indexOf(['A', 'A', 'B', 'A', 'C'][seq % 5]!)]! += 1;
+      for (let i = 0; i < n; i++, seq++)
+        values[g * cats.length + cats.indexOf(['A', 'A', 'B', 'A', 'C'][seq % 5]!)]! += 1;
     });
-    const inView = (g: number, v: { region: string | null; level: string | null }) => (v.region === null || groups[g]!.r === v.region) && (v.level === null || groups[g]!.l === v.level);
+    const inView = (g: number, v: { region: string | null; level: string | null }) =>
+      (v.region === null || groups[g]!.r === v.region) && (v.level === null || groups[g]!.l === v.level);
     const published: number[][] = [];
     for (const { view, data } of all) {
       if (data.status !== 'shown') continue;
       published.push(values.map((_, i) => (inView(Math.floor(i / cats.length), view) ? 1 : 0)));
       for (const row of data.questions.find((q) => q.id === questionIds.single)!.rows) {
         if (row.count === null) continue;
-        published.push(values.map((_, i) => (inView(Math.floor(i / cats.length), view) && cats[i % cats.length] === row.key ? 1 : 0)));
+        published.push(
+          values.map((_, i) =>
+            inView(Math.floor(i / cats.length), view) && cats[i % cats.length] === row.key ? 1 : 0,
+          ),
+        );
       }
     }
     const leaks = derivableCounts(published, values).filter((d) => d.count > 0 && d.count < 5);
@@ -256,7 +316,10 @@ describe('k-anonymity (decision 017): no group of 1–4 is shown or derivable', 
           expect(q.answered).toBeNull();
           expect(q.mean).toBeNull();
           // A lone protected row is the respondents minus the others: then it must not be small.
-          if (q.type !== 'scelta_multipla' && protectedRows === 1) expect(data.respondents! - q.rows.reduce((s, r) => s + (r.count ?? 0), 0)).toBeGreaterThanOrEqual(5);
+          if (q.type !== 'scelta_multipla' && protectedRows === 1)
+            expect(data.respondents! - q.rows.reduce((s, r) => s + (r.count ?? 0), 0)).toBeGreaterThanOrEqual(
+              5,
+            );
         }
         for (const r of q.rows) if (r.count !== null) expect(r.count === 0 || r.count >= 5).toBe(true);
       }
@@ -274,7 +337,13 @@ describe('GET /api/results/export', () => {
       .map((line) => line.split(';').map((f) => f.replace(/^"|"$/g, '').replace(/""/g, '"')));
   }
 
-  for (const query of ['', 'region=Lazio', 'region=Lombardia', 'schoolLevel=primaria', 'region=Lazio&schoolLevel=infanzia']) {
+  for (const query of [
+    '',
+    'region=Lazio',
+    'region=Lombardia',
+    'schoolLevel=primaria',
+    'region=Lazio&schoolLevel=infanzia',
+  ]) {
     it(`is exactly what the JSON shows (${query || 'national'})`, async () => {
       const data = await results(query);
       const res = await guest().get(`/api/results/export${query ? `?${query}` : ''}`);
@@ -282,7 +351,14 @@ describe('GET /api/results/export', () => {
       expect(res.headers['content-type']).toContain('text/csv');
       expect(res.body).not.toContain(SECRET_TEXT);
       const [header, ...lines] = parseCsv(res.body);
-      expect(header).toEqual(['Indagine', 'Gruppo', 'Domanda', 'Risposta', 'Numero', 'Percentuale sui rispondenti']);
+      expect(header).toEqual([
+        'Indagine',
+        'Gruppo',
+        'Domanda',
+        'Risposta',
+        'Numero',
+        'Percentuale sui rispondenti',
+      ]);
       if (data.status === 'suppressed') {
         expect(lines).toHaveLength(1);
         expect(lines[0]![4]).toBe(RESULTS_MESSAGES.groupTooSmall);
@@ -291,7 +367,12 @@ describe('GET /api/results/export', () => {
       expect(lines[0]!.slice(2, 5)).toEqual(['Rispondenti', '', String(data.respondents)]);
       const expected: string[][] = [];
       for (const q of data.questions) {
-        for (const r of q.rows) expected.push([q.label, r.label, r.count === null ? RESULTS_MESSAGES.protectedCell : String(r.count)]);
+        for (const r of q.rows)
+          expected.push([
+            q.label,
+            r.label,
+            r.count === null ? RESULTS_MESSAGES.protectedCell : String(r.count),
+          ]);
         if (q.answered !== null) expected.push([q.label, 'Totale risposte', String(q.answered)]);
         if (q.mean !== null) expected.push([q.label, 'Media', q.mean.toFixed(2).replace('.', ',')]);
       }
@@ -302,10 +383,17 @@ describe('GET /api/results/export', () => {
 
   it('neutralises a formula in a question or an option', async () => {
     const id = await insertSurvey('formula', 'chiusa', '2026-01-01T00:00:00Z');
-    const q = await rows<{ id: number }>(sql`insert into survey_questions (survey_id, position, type, label, required, options)
+    const q = await rows<{
+      id: number;
+    }>(sql`insert into survey_questions (survey_id, position, type, label, required, options)
       values (${id}, 1, 'scelta_singola', '=HYPERLINK("x")', true, '["+1", "-2"]'::jsonb) returning id::int as id`);
-    const [site] = await rows<{ id: number }>(sql`select id::int as id from school_sites order by id limit 1`);
-    for (let i = 0; i < 10; i++) await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${site!.id}, ${JSON.stringify({ [q[0]!.id]: i % 2 ? '+1' : '-2' })}::jsonb)`);
+    const [site] = await rows<{ id: number }>(
+      sql`select id::int as id from school_sites order by id limit 1`,
+    );
+    for (let i = 0; i < 10; i++)
+      await t.database.db.execute(
+        sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${site!.id}, ${JSON.stringify({ [q[0]!.id]: i % 2 ? '+1' : '-2' })}::jsonb)`,
+      );
     const res = await guest().get(`/api/results/export?survey=${id}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(`"'=HYPERLINK(""x"")"`);

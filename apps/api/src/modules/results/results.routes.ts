@@ -18,14 +18,25 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { findQuestions } from '../surveys/surveys.repository.ts';
-import { listClosedSurveys, responsesForResults, responsesStamp, type ResponseForResults } from './results.repository.ts';
-import { suppressResults, type ItemDef, type RespondentCategories, type SuppressedResults } from './results-suppression.ts';
+import {
+  listClosedSurveys,
+  responsesForResults,
+  responsesStamp,
+  type ResponseForResults,
+} from './results.repository.ts';
+import {
+  suppressResults,
+  type ItemDef,
+  type RespondentCategories,
+  type SuppressedResults,
+} from './results-suppression.ts';
 
 const CHOSEN = 'scelta';
 const NOT_CHOSEN = 'non-scelta';
 const SCALE_VALUES = Array.from({ length: SCALE_MAX - SCALE_MIN + 1 }, (_, i) => String(SCALE_MIN + i));
 
-const isAggregable = (q: SurveyQuestion) => q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala';
+const isAggregable = (q: SurveyQuestion) =>
+  q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala';
 const optionItem = (q: SurveyQuestion, index: number) => `${q.id}:${index}`;
 
 /** The items the suppression works on (decision 017): a single-choice or scale question, or one option of a multiple choice. */
@@ -33,10 +44,16 @@ function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
   const items: ItemDef[] = [];
   for (const q of questions) {
     if (q.type === 'scelta_multipla') {
-      q.options.forEach((_, i) => items.push({ id: optionItem(q, i), categories: [CHOSEN, NOT_CHOSEN], published: [CHOSEN] }));
+      q.options.forEach((_, i) =>
+        items.push({ id: optionItem(q, i), categories: [CHOSEN, NOT_CHOSEN], published: [CHOSEN] }),
+      );
     } else if (q.type === 'scelta_singola' || q.type === 'scala') {
       const values = q.type === 'scala' ? SCALE_VALUES : q.options;
-      items.push({ id: String(q.id), categories: [...values, NO_ANSWER_KEY], published: q.required ? values : [...values, NO_ANSWER_KEY] });
+      items.push({
+        id: String(q.id),
+        categories: [...values, NO_ANSWER_KEY],
+        published: q.required ? values : [...values, NO_ANSWER_KEY],
+      });
     }
   }
   return items;
@@ -49,11 +66,15 @@ function categoriesOf(questions: SurveyQuestion[], response: ResponseForResults)
     const value = response.answers[String(q.id)];
     if (q.type === 'scelta_multipla') {
       const chosen = new Set(Array.isArray(value) ? value : []);
-      q.options.forEach((option, i) => (categories[optionItem(q, i)] = chosen.has(option) ? CHOSEN : NOT_CHOSEN));
+      q.options.forEach(
+        (option, i) => (categories[optionItem(q, i)] = chosen.has(option) ? CHOSEN : NOT_CHOSEN),
+      );
     } else if (q.type === 'scelta_singola') {
-      categories[String(q.id)] = typeof value === 'string' && q.options.includes(value) ? value : NO_ANSWER_KEY;
+      categories[String(q.id)] =
+        typeof value === 'string' && q.options.includes(value) ? value : NO_ANSWER_KEY;
     } else if (q.type === 'scala') {
-      categories[String(q.id)] = typeof value === 'number' && SCALE_VALUES.includes(String(value)) ? String(value) : NO_ANSWER_KEY;
+      categories[String(q.id)] =
+        typeof value === 'number' && SCALE_VALUES.includes(String(value)) ? String(value) : NO_ANSWER_KEY;
     }
   }
   return { region: response.region, level: response.level, categories };
@@ -90,9 +111,19 @@ async function computed(app: FastifyInstance, surveyId: number): Promise<Compute
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** One question of one shown view: its rows (null = protected), and the total and mean only when nothing is protected. */
-function questionResult(q: SurveyQuestion, cells: Record<string, Record<string, number | null>>, respondents: number): QuestionResult {
-  const percent = (count: number | null) => (count === null || respondents === 0 ? null : round((count / respondents) * 100, 1));
-  const row = (key: string, label: string, count: number | null) => ({ key, label, count, percent: percent(count) });
+function questionResult(
+  q: SurveyQuestion,
+  cells: Record<string, Record<string, number | null>>,
+  respondents: number,
+): QuestionResult {
+  const percent = (count: number | null) =>
+    count === null || respondents === 0 ? null : round((count / respondents) * 100, 1);
+  const row = (key: string, label: string, count: number | null) => ({
+    key,
+    label,
+    count,
+    percent: percent(count),
+  });
   let rows: QuestionResult['rows'];
   if (q.type === 'scelta_multipla') {
     rows = q.options.map((option, i) => row(option, option, cells[optionItem(q, i)]?.[CHOSEN] ?? null));
@@ -104,9 +135,22 @@ function questionResult(q: SurveyQuestion, cells: Record<string, Record<string, 
   }
   const protectedRows = rows.filter((r) => r.count === null).length;
   const answerRows = rows.filter((r) => r.key !== NO_ANSWER_KEY);
-  const answered = q.type !== 'scelta_multipla' && protectedRows === 0 ? answerRows.reduce((s, r) => s + r.count!, 0) : null;
-  const mean = q.type === 'scala' && answered ? round(answerRows.reduce((s, r) => s + Number(r.key) * r.count!, 0) / answered, 2) : null;
-  return { id: q.id, position: q.position, type: q.type, label: q.label, rows, answered, mean, protectedRows };
+  const answered =
+    q.type !== 'scelta_multipla' && protectedRows === 0 ? answerRows.reduce((s, r) => s + r.count!, 0) : null;
+  const mean =
+    q.type === 'scala' && answered
+      ? round(answerRows.reduce((s, r) => s + Number(r.key) * r.count!, 0) / answered, 2)
+      : null;
+  return {
+    id: q.id,
+    position: q.position,
+    type: q.type,
+    label: q.label,
+    rows,
+    answered,
+    mean,
+    protectedRows,
+  };
 }
 
 /** The public results of a closed survey for a group (decision 017). Raw answers never leave this function. */
@@ -120,14 +164,22 @@ export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Prom
     schoolLevel: query.schoolLevel ?? null,
     minGroup: RESULTS_MIN_GROUP,
   };
-  if (!survey) return { ...base, survey: null, status: 'empty', respondents: null, questions: [], textQuestions: 0 };
+  if (!survey)
+    return { ...base, survey: null, status: 'empty', respondents: null, questions: [], textQuestions: 0 };
   const { questions, results } = await computed(app, survey.id);
-  const textQuestions = (await findQuestions(app.db, survey.id)).filter((q) => q.type === 'testo_breve' || q.type === 'testo_lungo').length;
+  const textQuestions = (await findQuestions(app.db, survey.id)).filter(
+    (q) => q.type === 'testo_breve' || q.type === 'testo_lungo',
+  ).length;
   const view = results.view(query.region ?? null, query.schoolLevel ?? null);
   const common = { ...base, survey, textQuestions };
   if (view.respondents === null) return { ...common, status: 'suppressed', respondents: null, questions: [] };
   if (view.respondents === 0) return { ...common, status: 'empty', respondents: 0, questions: [] };
-  return { ...common, status: 'shown', respondents: view.respondents, questions: questions.map((q) => questionResult(q, view.cells, view.respondents!)) };
+  return {
+    ...common,
+    status: 'shown',
+    respondents: view.respondents,
+    questions: questions.map((q) => questionResult(q, view.cells, view.respondents!)),
+  };
 }
 
 interface CsvRow {
@@ -137,16 +189,30 @@ interface CsvRow {
   percent: string;
 }
 
-const italianNumber = (x: number, digits: number) => x.toLocaleString('it-IT', { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+const italianNumber = (x: number, digits: number) =>
+  x.toLocaleString('it-IT', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  });
 
 /** Exactly what the page shows, one line per figure (the group's respondents first). */
 export function csvRowsOf(data: ResultsResponse): CsvRow[] {
-  if (data.status === 'suppressed') return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: '' }];
+  if (data.status === 'suppressed')
+    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: '' }];
   const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: '' }];
   for (const q of data.questions) {
-    for (const r of q.rows) out.push({ question: q.label, answer: r.label, count: r.count ?? RESULTS_MESSAGES.protectedCell, percent: r.percent === null ? '' : italianNumber(r.percent, 1) });
-    if (q.answered !== null) out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: '' });
-    if (q.mean !== null) out.push({ question: q.label, answer: 'Media', count: italianNumber(q.mean, 2), percent: '' });
+    for (const r of q.rows)
+      out.push({
+        question: q.label,
+        answer: r.label,
+        count: r.count ?? RESULTS_MESSAGES.protectedCell,
+        percent: r.percent === null ? '' : italianNumber(r.percent, 1),
+      });
+    if (q.answered !== null)
+      out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: '' });
+    if (q.mean !== null)
+      out.push({ question: q.label, answer: 'Media', count: italianNumber(q.mean, 2), percent: '' });
   }
   return out;
 }
@@ -158,7 +224,10 @@ export async function resultsRoutes(app: FastifyInstance) {
   registerEndpoint(app, exportResults, {}, async (request, reply) => {
     const data = await resultsOf(app, request.query);
     const rows = csvRowsOf(data);
-    const group = [data.region ?? 'Tutte le regioni', data.schoolLevel ? SCHOOL_LEVEL_LABELS[data.schoolLevel] : 'Tutti i gradi'].join(', ');
+    const group = [
+      data.region ?? 'Tutte le regioni',
+      data.schoolLevel ? SCHOOL_LEVEL_LABELS[data.schoolLevel] : 'Tutti i gradi',
+    ].join(', ');
     const columns: ExportColumn<CsvRow>[] = [
       { header: 'Indagine', value: () => data.survey?.title ?? '' },
       { header: 'Gruppo', value: () => group },
@@ -167,6 +236,14 @@ export async function resultsRoutes(app: FastifyInstance) {
       { header: 'Numero', value: (r) => r.count },
       { header: 'Percentuale sui rispondenti', value: (r) => r.percent },
     ];
-    return sendExport(reply, { format: 'csv', name: 'risultati', sheetName: 'Risultati', columns, total: rows.length, today: app.clock.now(), produce: (write) => write(rows) });
+    return sendExport(reply, {
+      format: 'csv',
+      name: 'risultati',
+      sheetName: 'Risultati',
+      columns,
+      total: rows.length,
+      today: app.clock.now(),
+      produce: (write) => write(rows),
+    });
   });
 }
