@@ -37,6 +37,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.surveys': () => import('../features/surveys/survey-list-page.tsx'),
   'portal.survey': () => import('../features/surveys/survey-page.tsx'),
   survey: () => import('../features/public/survey-page.tsx'),
+  'access-code': () => import('../features/access-codes/access-code-page.tsx'),
   'cookie-policy': () => import('../features/consent/cookie-policy-page.tsx'),
   'test-char': () => import('../features/public/test-char-page.tsx'),
   edu: landingPage,
@@ -116,10 +117,9 @@ function pageRoute(page: PageDef): RouteObject {
     lazy: lazyPage(load),
     loader: async (args) => {
       const { params, request } = args;
-      if (page.id === 'access-code') {
-        // Format first (seed §5); a well-formed code that opens nothing is the same 404.
-        const token = params.token ?? '';
-        throw data({ message: SEED_ERRORS.tokenNotFound(fullPath(request)), valid: isValidToken(token) }, { status: 404 });
+      if (page.id === 'access-code' && !isValidToken(params.token ?? '')) {
+        // Format first (seed §5); a well-formed code that opens nothing is the same 404 (the page's own data).
+        throw data({ message: SEED_ERRORS.tokenNotFound(fullPath(request)), valid: false }, { status: 404 });
       }
       assertParams(params, request);
       await runGuards(page, request);

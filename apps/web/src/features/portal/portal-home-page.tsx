@@ -11,6 +11,7 @@ import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } f
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
+import { isTeacher, loadTeacherHome, TeacherHome, type TeacherHomeResult } from './teacher-home.tsx';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
 const SECTIONS = PAGES.filter((p) => p.access && !p.path.includes(':') && p.id !== 'portal.home');
@@ -24,10 +25,13 @@ interface HomeData {
   school?: SchoolHomeResult | null;
   /** A detector's next visits and plessi; null for everyone else. */
   detector?: DetectorHomeResult | null;
+  /** A teacher's open survey and the access codes of their classes; null for everyone else. */
+  teacher?: TeacherHomeResult | null;
 }
 
 /** Staff get the key figures; nobody else sends the request (it would be a 403). */
 export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeData> {
+  if (isTeacher(getSession().user)) return { summary: null, summaryProblem: null, teacher: await loadTeacherHome(request.signal) };
   if (isDetector(getSession().user)) return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
   if (isSchoolPerson(getSession().user)) return { summary: null, summaryProblem: null, school: await loadSchoolHome(request.signal) };
   if (!can(getSession().user, 'read:dashboard')) return { summary: null, summaryProblem: null };
@@ -52,6 +56,12 @@ export function Component() {
       {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
       {data?.detector?.visits && <DetectorHome visits={data.detector.visits} sites={data.detector.sites} />}
+      {data?.teacher?.home && <TeacherHome home={data.teacher.home} />}
+      {data?.teacher?.problem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.teacher.problem}
+        </div>
+      )}
       {data?.detector?.problem && (
         <div className="alert alert-warning mb-5" role="alert">
           {data.detector.problem}

@@ -1,0 +1,331 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useRevalidator } from 'react-router';
+import { can, canSome, type SessionUser } from '@portale/shared/auth';
+import {
+  ACCESS_CODE_MAX_USES,
+  ACCESS_CODE_STATE_LABELS,
+  ACCESS_CODES_PER_REQUEST_MAX,
+  accessCodeSheet,
+  AccessCodeInputSchema,
+  CLASS_LABEL_MAX,
+  createAccessCodes,
+  getAccessCodeOptions,
+  getMyResponse,
+  listAccessCodes,
+  revokeAccessCode,
+  type AccessCodeOptions,
+  type AccessCodeSummary,
+} from '@portale/shared/surveys';
+import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
+import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
+
+/** Teachers and educators: they make codes for their own plesso (staff make them for any and get the staff home). */
+export function isTeacher(user: SessionUser | null): boolean {
+  return canSome(user, 'create:access-code') && !can(user, 'create:access-code');
+}
+
+export interface TeacherHomeData {
+  options: AccessCodeOptions;
+  codes: AccessCodeSummary[];
+  total: number;
+  /** When the teacher answered the open survey (null: not yet, or no open survey). */
+  answeredAt: string | null;
+}
+export type TeacherHomeResult = { home: TeacherHomeData; problem: null } | { home: null; problem: string };
+
+/** The open survey, the teacher's codes (newest first) and whether they answered. */
+export async function loadTeacherHome(signal: AbortSignal): Promise<TeacherHomeResult> {
+  try {
+    const [options, list, mine] = await Promise.all([
+      callApi(getAccessCodeOptions, {}, { signal }),
+      callApi(listAccessCodes, { query: { pageSize: 100, sort: '-createdAt' } } as never, { signal }),
+      callApi(getMyResponse, {}, { signal }).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status !== 401) return { response: null };
+        throw error;
+      }),
+    ]);
+    return { home: { options, codes: list.items, total: list.total, answeredAt: mine.response?.submittedAt ?? null }, problem: null };
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status === 401) throw error;
+    return { home: null, problem: 'L’indagine e i tuoi codici di accesso non sono disponibili in questo momento. Riprova più tardi.' };
+  }
+}
+
+/** The last day a code works (its expiry is the midnight after it). */
+const lastDay = (expiresAt: string) => formatDate(new Date(new Date(expiresAt).getTime() - 1).toISOString());
+const romeToday = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
+
+type Notice = { kind: 'success' | 'danger' | 'info'; text: string };
+
+async function printSheet(ids: number[], onNotice: (n: Notice) => void) {
+  try {
+    await downloadFile(accessCodeSheet, { query: { ids: ids.join(',') } }, undefined, { fallbackName: 'codici-di-accesso.pdf' });
+    onNotice({ kind: 'success', text: `Foglio dei codici scaricato (${ids.length === 1 ? '1 codice' : `${formatNumber(ids.length)} codici`}): aprilo e stampalo.` });
+  } catch (error) {
+    onNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Non è stato possibile scaricare il foglio. Riprova più tardi.' });
+  }
+}
+
+function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; onCreated: (codes: AccessCodeSummary[]) => void }) {
+  const survey = options.surveys[0]!;
+  const [values, setValues] = useState({ classLabel: '', count: '1', maxUses: '25', expiresOn: survey.closesOn });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const set = (name: keyof typeof values, value: string) => setValues((v) => ({ ...v, [name]: value }));
+  const id = (field: string) => `codici-${field}`;
+  const described = (field: string, hint?: boolean) => {
+    const ids = [hint ? `${id(field)}-hint` : null, errors[field] ? `${id(field)}-error` : null].filter(Boolean).join(' ');
+    return { ...(ids ? { 'aria-describedby': ids } : {}), ...(errors[field] ? { 'aria-invalid': true as const } : {}) };
+  };
+  const error = (field: string) =>
+    errors[field] ? (
+      <p id={`${id(field)}-error`} className="text-danger small mt-1 mb-0">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    const input = { surveyId: survey.id, ...(options.schoolSite ? { schoolSiteId: options.schoolSite.id } : {}), ...values };
+    const parsed = AccessCodeInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+      setErrors(found);
+      setProblem('Alcuni dati non sono validi. Controlla i campi evidenziati.');
+      return;
+    }
+    setSending(true);
+    try {
+      const { items } = await callApi(createAccessCodes, { body: parsed.data });
+      setErrors({});
+      setValues((v) => ({ ...v, classLabel: '' }));
+      onCreated(items);
+    } catch (failure) {
+      const found: Record<string, string> = {};
+      if (failure instanceof ApiError) for (const [field, messages] of Object.entries(failure.body?.errors ?? {})) if (messages[0]) found[field] = messages[0];
+      setErrors(found);
+      setProblem(failure instanceof Error ? failure.message : 'Non è stato possibile creare i codici. Riprova più tardi.');
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={submit} aria-labelledby="crea-codici" className="card card-bg p-4 mb-4" data-testid="create-codes-form">
+      <h4 id="crea-codici" className="h6 mb-3">
+        Crea i codici per una classe
+      </h4>
+      <div role="alert">{problem && <div className="alert alert-danger">{problem}</div>}</div>
+      {errors.surveyId && <p className="text-danger small">{errors.surveyId}</p>}
+      {errors.schoolSiteId && <p className="text-danger small">{errors.schoolSiteId}</p>}
+      <div className="row g-3">
+        <div className="col-md-6">
+          <label htmlFor={id('classLabel')} className="form-label">
+            Classe
+          </label>
+          <input id={id('classLabel')} className="form-control" maxLength={CLASS_LABEL_MAX} value={values.classLabel} onChange={(e) => set('classLabel', e.target.value)} {...described('classLabel', true)} />
+          <p id={`${id('classLabel')}-hint`} className="small text-muted mb-0">
+            Per esempio «3ª B»: comparirà sul foglio da stampare.
+          </p>
+          {error('classLabel')}
+        </div>
+        <div className="col-md-6">
+          <label htmlFor={id('expiresOn')} className="form-label">
+            Valido fino al
+          </label>
+          <input id={id('expiresOn')} type="date" className="form-control" min={romeToday()} max={survey.closesOn} value={values.expiresOn} onChange={(e) => set('expiresOn', e.target.value)} {...described('expiresOn', true)} />
+          <p id={`${id('expiresOn')}-hint`} className="small text-muted mb-0">
+            Al più tardi il {formatDate(survey.closesOn)}, giorno di chiusura dell’indagine.
+          </p>
+          {error('expiresOn')}
+        </div>
+        <div className="col-md-6">
+          <label htmlFor={id('count')} className="form-label">
+            Quanti codici
+          </label>
+          <input id={id('count')} type="number" inputMode="numeric" min={1} max={ACCESS_CODES_PER_REQUEST_MAX} className="form-control" value={values.count} onChange={(e) => set('count', e.target.value)} {...described('count', true)} />
+          <p id={`${id('count')}-hint`} className="small text-muted mb-0">
+            Uno per tutta la classe, oppure uno per ogni studente o famiglia (al massimo {ACCESS_CODES_PER_REQUEST_MAX}).
+          </p>
+          {error('count')}
+        </div>
+        <div className="col-md-6">
+          <label htmlFor={id('maxUses')} className="form-label">
+            Utilizzi per codice
+          </label>
+          <input id={id('maxUses')} type="number" inputMode="numeric" min={1} max={ACCESS_CODE_MAX_USES} className="form-control" value={values.maxUses} onChange={(e) => set('maxUses', e.target.value)} {...described('maxUses', true)} />
+          <p id={`${id('maxUses')}-hint`} className="small text-muted mb-0">
+            Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe).
+          </p>
+          {error('maxUses')}
+        </div>
+      </div>
+      <div className="mt-3">
+        <button type="submit" className="btn btn-primary" disabled={sending}>
+          {sending ? 'Creazione in corso…' : 'Crea i codici'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: Notice) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const revalidator = useRevalidator();
+  async function revoke() {
+    setBusy(true);
+    try {
+      await callApi(revokeAccessCode, { params: { id: code.id } });
+      onNotice({ kind: 'success', text: `Il codice ${code.code} è stato revocato: non apre più il questionario.` });
+      void revalidator.revalidate();
+    } catch (error) {
+      onNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Revoca non riuscita. Riprova più tardi.' });
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  }
+  return (
+    <tr data-testid={`code-${code.code}`}>
+      <th scope="row" data-label="Codice">
+        <code className="fs-6">{code.code}</code>
+      </th>
+      <td data-label="Classe">{code.classLabel ?? '—'}</td>
+      <td data-label="Utilizzi">
+        {formatNumber(code.uses)} su {formatNumber(code.maxUses)}
+      </td>
+      <td data-label="Valido fino al">{lastDay(code.expiresAt)}</td>
+      <td data-label="Stato">{ACCESS_CODE_STATE_LABELS[code.state]}</td>
+      <td data-label="Azioni">
+        {code.state === 'usable' &&
+          (confirming ? (
+            <span className="d-inline-flex flex-wrap gap-2">
+              <button type="button" className="btn btn-danger btn-xs" onClick={revoke} disabled={busy}>
+                Sì, revoca {code.code}
+              </button>
+              <button type="button" className="btn btn-outline-secondary btn-xs" onClick={() => setConfirming(false)}>
+                Annulla
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="btn btn-outline-danger btn-xs" onClick={() => setConfirming(true)} aria-label={`Revoca il codice ${code.code}`}>
+              Revoca
+            </button>
+          ))}
+      </td>
+    </tr>
+  );
+}
+
+/** `/portale` for a teacher or educator: the open survey to answer and the access codes of their classes. */
+export function TeacherHome({ home }: { home: TeacherHomeData }) {
+  const { options, codes } = home;
+  const survey = options.surveys[0];
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [created, setCreated] = useState<AccessCodeSummary[]>([]);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const revalidator = useRevalidator();
+  const usable = codes.filter((c) => c.state === 'usable');
+  const show = (n: Notice) => {
+    setNotice(n);
+    requestAnimationFrame(() => noticeRef.current?.focus());
+  };
+  useEffect(() => setCreated((list) => list.filter((c) => codes.some((x) => x.id === c.id))), [codes]);
+
+  return (
+    <section aria-labelledby="indagine-e-codici" className="mb-5" data-testid="teacher-home">
+      <h2 id="indagine-e-codici" className="h4">
+        L’indagine
+      </h2>
+      {survey ? (
+        <div className="card card-bg mb-4" data-testid="teacher-survey">
+          <div className="card-body">
+            <h3 className="h5 mb-1">{survey.title}</h3>
+            <p className="mb-2">Aperta fino al {formatDate(survey.closesOn)}.</p>
+            {home.answeredAt ? (
+              <p className="mb-0">
+                Hai risposto il {formatDateTime(home.answeredAt)}. <Link to="/indagine">Rivedi le tue risposte</Link>
+              </p>
+            ) : (
+              <Link to="/indagine" className="btn btn-primary btn-sm">
+                Rispondi all’indagine
+              </Link>
+            )}
+          </div>
+        </div>
+      ) : (
+        <p>In questo momento non c’è un’indagine aperta.</p>
+      )}
+
+      <h3 className="h5" id="codici-classi">
+        I codici di accesso delle tue classi
+      </h3>
+      <p>
+        Studenti e famiglie rispondono in forma anonima aprendo l’indirizzo del sito seguito dal codice (per esempio <code>/{codes[0]?.code ?? 'Ab3dE9x'}</code>).
+        {options.schoolSite ? ` I codici valgono per il plesso ${options.schoolSite.name}.` : ''}
+      </p>
+      <div ref={noticeRef} tabIndex={-1} role="status" aria-live="polite" data-testid="codes-notice">
+        {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
+      </div>
+      {created.length > 0 && (
+        <div className="alert alert-success" data-testid="codes-created">
+          <p className="mb-2">
+            {created.length === 1 ? 'Creato 1 codice' : `Creati ${formatNumber(created.length)} codici`} per la classe {created[0]!.classLabel}:{' '}
+            {created.map((c) => c.code).join(', ')}.
+          </p>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => printSheet(created.map((c) => c.id), show)}>
+            Stampa i codici appena creati
+          </button>
+        </div>
+      )}
+      {survey && options.schoolSite ? (
+        <CreateCodesForm
+          options={options}
+          onCreated={(items) => {
+            setCreated(items);
+            setNotice(null);
+            void revalidator.revalidate();
+          }}
+        />
+      ) : (
+        survey && <p className="alert alert-info">Per creare i codici indica il tuo plesso nel profilo.</p>
+      )}
+      {codes.length === 0 ? (
+        <p className="text-muted">Non hai ancora creato codici di accesso.</p>
+      ) : (
+        <>
+          <div className="d-flex flex-wrap gap-2 mb-3">
+            <button type="button" className="btn btn-outline-primary" disabled={usable.length === 0} onClick={() => printSheet(usable.map((c) => c.id), show)}>
+              Stampa i codici
+            </button>
+            <span className="small text-muted align-self-center">Un foglio PDF con una scheda per ogni codice ancora valido.</span>
+          </div>
+          <div className="table-responsive">
+            <table className="table" aria-labelledby="codici-classi" data-testid="teacher-codes">
+              <thead>
+                <tr>
+                  <th scope="col">Codice</th>
+                  <th scope="col">Classe</th>
+                  <th scope="col">Utilizzi</th>
+                  <th scope="col">Valido fino al</th>
+                  <th scope="col">Stato</th>
+                  <th scope="col">Azioni</th>
+                </tr>
+              </thead>
+              <tbody>
+                {codes.map((code) => (
+                  <CodeRow key={code.id} code={code} onNotice={show} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {home.total > codes.length && <p className="small text-muted">Sono mostrati i {formatNumber(codes.length)} codici più recenti su {formatNumber(home.total)}.</p>}
+        </>
+      )}
+    </section>
+  );
+}
