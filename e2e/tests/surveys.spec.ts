@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
 
 const STAFF = 'cromos@demo.test';
 const TEACHER = 'insegnante@demo.test';
@@ -85,12 +85,26 @@ test.describe('indagini', () => {
     await expect(editor.getByText('Ci sono modifiche non salvate.')).toBeVisible();
     await expectAccessibleAtBothWidths(page);
 
+    // Reorder by mouse: drag the third question by its handle to the top (all cards in view).
+    await page.setViewportSize({ width: DESKTOP.width, height: 2400 });
+    const handle = editor.getByRole('button', { name: 'Trascina per spostare la domanda 3 «Quanto è attrezzato?»' });
+    const from = (await handle.boundingBox())!;
+    const top = (await editor.getByTestId('editor-question').first().boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 20, { steps: 5 });
+    await page.mouse.move(from.x + from.width / 2, top.y + 10, { steps: 20 });
+    await page.mouse.up();
+    await expectOrder(page, ['Quanto è attrezzato?', 'Che cosa manca?', 'Quale laboratorio usi di più?']);
+    await expect(page.getByTestId('question-announcement')).toHaveText('Domanda 3 «Quanto è attrezzato?» spostata in posizione 1 di 3.');
+    await page.setViewportSize(DESKTOP);
+
     await editor.getByRole('button', { name: 'Salva le domande' }).click();
     await expect(page.getByTestId('survey-message')).toHaveText('Domande salvate.');
     await expect(editor.getByText('Ci sono modifiche non salvate.')).toHaveCount(0);
     await page.reload();
     await appReady(page);
-    await expectOrder(page, ['Che cosa manca?', 'Quale laboratorio usi di più?', 'Quanto è attrezzato?']);
+    await expectOrder(page, ['Quanto è attrezzato?', 'Che cosa manca?', 'Quale laboratorio usi di più?']);
     await expect(page.getByTestId('survey-responses')).toHaveText('0');
 
     // Opening asks for confirmation; another survey is open, so it is refused with the reason.
