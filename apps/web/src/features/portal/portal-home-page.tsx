@@ -1,5 +1,5 @@
 import { Card, CardBody, CardText, CardTitle } from 'design-react-kit';
-import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { Link, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { can, evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
 import { getDashboardSummary, type DashboardSummary } from '@portale/shared/dashboard';
 import { PAGES } from '@portale/shared/pages';
@@ -11,6 +11,7 @@ import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } f
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
+import { loadSubstitutionRequests, mayRequestSubstitutions, SUBSTITUTION_INTENT, SubstitutionRequest, substitutionRequestAction, type SubstitutionRequestResult } from './substitution-request.tsx';
 import { isTeacher, loadTeacherHome, TeacherHome, type TeacherHomeResult } from './teacher-home.tsx';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
@@ -23,6 +24,8 @@ interface HomeData {
   summaryProblem: string | null;
   /** A principal's or first contact's institute, plessi and teachers; null for everyone else. */
   school?: SchoolHomeResult | null;
+  /** A principal's or first contact's substitution requests and the form's choices. */
+  substitutions?: SubstitutionRequestResult | null;
   /** A detector's next visits and plessi; null for everyone else. */
   detector?: DetectorHomeResult | null;
   /** A teacher's open survey and the access codes of their classes; null for everyone else. */
@@ -33,7 +36,13 @@ interface HomeData {
 export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeData> {
   if (isTeacher(getSession().user)) return { summary: null, summaryProblem: null, teacher: await loadTeacherHome(request.signal) };
   if (isDetector(getSession().user)) return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
-  if (isSchoolPerson(getSession().user)) return { summary: null, summaryProblem: null, school: await loadSchoolHome(request.signal) };
+  if (isSchoolPerson(getSession().user)) {
+    const [school, substitutions] = await Promise.all([
+      loadSchoolHome(request.signal),
+      mayRequestSubstitutions(getSession().user) ? loadSubstitutionRequests(request.signal) : Promise.resolve(null),
+    ]);
+    return { summary: null, summaryProblem: null, school, substitutions };
+  }
   if (!can(getSession().user, 'read:dashboard')) return { summary: null, summaryProblem: null };
   try {
     return { summary: await callApi(getDashboardSummary, {}, { signal: request.signal }), summaryProblem: null };
@@ -41,6 +50,13 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeDat
     if (!(error instanceof ApiError) || error.status === 401) throw error;
     return { summary: null, summaryProblem: 'Le cifre del programma non sono disponibili in questo momento. Riprova più tardi.' };
   }
+}
+
+/** The home's forms, each named by its intent. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  if (form.get('intent') === SUBSTITUTION_INTENT) return substitutionRequestAction(form);
+  return null;
 }
 
 /** Portal home: the key figures (staff), who you are, your roles and what the portal lets you do. */
@@ -55,6 +71,12 @@ export function Component() {
       {data?.summary && <KeyFigures summary={data.summary} />}
       {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
+      {data?.substitutions?.data && <SubstitutionRequest data={data.substitutions.data} />}
+      {data?.substitutions?.problem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.substitutions.problem}
+        </div>
+      )}
       {data?.detector?.visits && <DetectorHome visits={data.detector.visits} sites={data.detector.sites} />}
       {data?.teacher?.home && <TeacherHome home={data.teacher.home} />}
       {data?.teacher?.problem && (
