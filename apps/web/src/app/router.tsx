@@ -68,6 +68,8 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.detector-site': () => import('../features/field-work/detector-site-page.tsx'),
   'portal.site-teachers': () => import('../features/field-work/site-teachers-page.tsx'),
   'portal.site-visits': () => import('../features/field-work/site-visits-page.tsx'),
+  'portal.actions': () => import('../features/actions/actions-page.tsx'),
+  'portal.action-models': () => import('../features/actions/action-models-page.tsx'),
   'portal.substitutions': () => import('../features/substitutions/substitutions-page.tsx'),
   'portal.progress': () => import('../features/progress/progress-page.tsx'),
   enrolment: () => import('../features/enrolment/enrolment-page.tsx'),

@@ -155,6 +155,7 @@ export const ActionFiltersSchema = z.object({
   state: optionalEnum(ACTION_STATES, 'Stato'),
   target: optionalEnum(ACTION_TARGETS, 'Destinatari'),
   region: optionalEnum(REGIONS, 'Regione'),
+  province: optionalEnum(PROVINCES, 'Provincia'),
   overdue: QueryBooleanSchema,
   sort: sortSchema(ACTION_SORTS),
 });

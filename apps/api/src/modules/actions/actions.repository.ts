@@ -120,6 +120,7 @@ const tps = alias(schoolSites, 'target_teacher_site');
 const targetName = sql`coalesce(${ti.name}, ${ts.name}, ${tu.lastName} || ' ' || ${tu.firstName})`;
 const targetSearch = sql`coalesce(${ti.searchText}, ${ts.searchText}, ${tu.searchText})`;
 const targetRegion = sql`coalesce(${ti.region}, ${ts.region}, ${tps.region})`;
+const targetProvince = sql`coalesce(${ti.province}, ${ts.province}, ${tps.province})`;
 
 function overdueExpr(today: string): SQL {
   return sql`(${actions.dueOn} < ${today}::date and ${actions.state} in ('da_fare', 'in_corso'))`;
@@ -137,7 +138,7 @@ function summaryFields(today: string) {
     targetName,
     targetCode: sql`coalesce(${ti.ministryCode}, ${ts.ministryCode}, ${tu.email})`,
     region: targetRegion,
-    province: sql`coalesce(${ti.province}, ${ts.province}, ${tps.province})`,
+    province: targetProvince,
     dueOn: sql`to_char(${actions.dueOn}, 'YYYY-MM-DD')`,
     state: actions.state,
     overdue: overdueExpr(today),
@@ -202,6 +203,7 @@ function actionWhere(filters: Filters, scope: ActionScope, today: string): SQL |
     filters.state ? eq(actions.state, filters.state) : undefined,
     filters.target ? eq(actions.target, filters.target) : undefined,
     filters.region ? sql`${targetRegion} = ${filters.region}` : undefined,
+    filters.province ? sql`${targetProvince} = ${filters.province}` : undefined,
     filters.overdue === undefined ? undefined : filters.overdue ? overdueExpr(today) : sql`not ${overdueExpr(today)}`,
   );
 }

@@ -245,6 +245,7 @@ describe('an action: owners, transitions and evidence', () => {
     expect((await guest().get('/api/actions')).statusCode).toBe(401);
     const lomb = ActionListResponseSchema.parse((await staff().get('/api/actions?region=Lombardia&target=istituto&sort=-dueOn')).json());
     expect(lomb.total).toBe(30);
+    expect(ActionListResponseSchema.parse((await staff().get('/api/actions?province=PV&target=istituto')).json()).total).toBe(10);
     const search = ActionListResponseSchema.parse((await staff().get('/api/actions?q=MIAC00003X')).json());
     expect(search.items.map((a) => a.targetCode)).toEqual(['MIAC00003X']);
     expect((await staff().get('/api/actions?state=finita')).statusCode).toBe(422);

@@ -8,6 +8,7 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } from './detector-home.tsx';
+import { DueActions, loadDueActions, mayHaveDueActions, type DueActionsResult } from './due-actions.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
@@ -26,14 +27,22 @@ interface HomeData {
   school?: SchoolHomeResult | null;
   /** A principal's or first contact's substitution requests and the form's choices. */
   substitutions?: SubstitutionRequestResult | null;
+  /** The actions assigned to a principal, first contact or teacher; null for everyone else. */
+  dueActions?: DueActionsResult | null;
   /** A detector's next visits and plessi; null for everyone else. */
   detector?: DetectorHomeResult | null;
   /** A teacher's open survey and the access codes of their classes; null for everyone else. */
   teacher?: TeacherHomeResult | null;
 }
 
+/** Each home's data, and the due actions of whoever actions are assigned to. */
+export async function pageData(args: LoaderFunctionArgs): Promise<HomeData> {
+  const [home, dueActions] = await Promise.all([homeData(args), mayHaveDueActions(getSession().user) ? loadDueActions(args.request.signal) : null]);
+  return { ...home, dueActions };
+}
+
 /** Staff get the key figures; nobody else sends the request (it would be a 403). */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<HomeData> {
+async function homeData({ request }: LoaderFunctionArgs): Promise<HomeData> {
   if (isTeacher(getSession().user)) return { summary: null, summaryProblem: null, teacher: await loadTeacherHome(request.signal) };
   if (isDetector(getSession().user)) return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
   if (isSchoolPerson(getSession().user)) {
@@ -75,6 +84,12 @@ export function Component() {
       {data?.substitutions?.problem && (
         <div className="alert alert-warning mb-5" role="alert">
           {data.substitutions.problem}
+        </div>
+      )}
+      {data?.dueActions?.data && <DueActions data={data.dueActions.data} />}
+      {data?.dueActions?.problem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.dueActions.problem}
         </div>
       )}
       {data?.detector?.visits && <DetectorHome visits={data.detector.visits} sites={data.detector.sites} />}

@@ -1,0 +1,292 @@
+import { Form, Link, useActionData, useLoaderData, useLocation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  ACTION_EVIDENCE,
+  ACTION_EVIDENCE_LABELS,
+  ACTION_TARGET_LABELS,
+  ACTION_TARGETS,
+  ActionModelCreateSchema,
+  ActionModelUpdateSchema,
+  createActionModel,
+  getActionModel,
+  listActionModels,
+  updateActionModel,
+  type ActionModel,
+} from '@portale/shared/actions';
+import { getPage } from '@portale/shared/pages';
+import { DataTable, listColumnHelper } from '../../components/data-table/data-table.tsx';
+import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
+import { sortOptionsOf } from '../../components/data-table/list-params.ts';
+import { ListProblem } from '../../components/data-table/list-problem.tsx';
+import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
+import { Pager } from '../../components/data-table/pager.tsx';
+import { useListParams } from '../../components/data-table/use-list-params.ts';
+import { FormMessage } from '../../components/form-field.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { SubmitButton } from '../../components/submit-button.tsx';
+import { ApiError, callApi } from '../../lib/api-client.ts';
+import { formatDate, formatNumber } from '../../lib/format.ts';
+import { failureResult, issuesToErrors, text, type FieldErrors, type FormResult } from '../../lib/form-data.ts';
+import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
+
+const DEFAULT_SORT = 'title';
+const EMPTY: ActionModel[] = [];
+const EDIT_PARAM = 'modifica';
+
+function EditLink({ model }: { model: ActionModel }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  params.set(EDIT_PARAM, String(model.id));
+  return (
+    <Link to={`?${params.toString()}#modifica-modello`} preventScrollReset>
+      {model.title}
+    </Link>
+  );
+}
+
+const column = listColumnHelper<ActionModel>();
+const COLUMNS = [
+  column.accessor('title', { header: 'Modello', meta: { rowHeader: true }, cell: (c) => <EditLink model={c.row.original} /> }),
+  column.accessor('category', { header: 'Categoria' }),
+  column.accessor('target', { header: 'Destinatari', cell: (c) => ACTION_TARGET_LABELS[c.getValue()] }),
+  column.accessor('defaultDurationDays', { header: 'Durata', enableSorting: false, cell: (c) => `${formatNumber(c.getValue())} giorni` }),
+  column.accessor('evidence', { header: 'Prova richiesta', enableSorting: false, cell: (c) => ACTION_EVIDENCE_LABELS[c.getValue()] }),
+  column.accessor('actionCount', { header: 'Azioni', enableSorting: false, cell: (c) => formatNumber(c.getValue()) }),
+  column.accessor('active', { header: 'Attivo', enableSorting: false, cell: (c) => (c.getValue() ? 'Sì' : <span className="badge bg-secondary">Disattivato</span>) }),
+  column.accessor('createdAt', { header: 'Creato il', cell: (c) => formatDate(c.getValue()) }),
+];
+const SORT_OPTIONS = sortOptionsOf([
+  { value: 'title', label: 'Titolo' },
+  { value: 'category', label: 'Categoria' },
+  { value: 'target', label: 'Destinatari' },
+  { value: 'createdAt', label: 'Data di creazione' },
+]);
+const FILTERS: SelectFilter[] = [
+  { name: 'target', label: 'Destinatari', anyLabel: 'Tutti', options: ACTION_TARGETS.map((t) => ({ value: t, label: ACTION_TARGET_LABELS[t] })) },
+  { name: 'active', label: 'Stato', anyLabel: 'Tutti', options: [{ value: 'true', label: 'Attivi' }, { value: 'false', label: 'Disattivati' }] },
+];
+
+interface Data extends ListLoaderData<typeof listActionModels> {
+  editing: ActionModel | null;
+  editProblem: string | null;
+}
+
+export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+  const id = Number(new URL(request.url).searchParams.get(EDIT_PARAM));
+  const list = await loadList(listActionModels, request);
+  if (!Number.isInteger(id) || id <= 0) return { ...list, editing: null, editProblem: null };
+  try {
+    return { ...list, editing: await callApi(getActionModel, { params: { modelId: id } }, { signal: request.signal }), editProblem: null };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { ...list, editing: null, editProblem: 'Il modello da modificare non esiste.' };
+    throw error;
+  }
+}
+
+function values(form: FormData) {
+  const duration = text(form, 'defaultDurationDays').trim();
+  return {
+    title: text(form, 'title'),
+    description: text(form, 'description'),
+    category: text(form, 'category'),
+    defaultDurationDays: duration === '' ? undefined : Number(duration),
+    evidence: text(form, 'evidence') || undefined,
+  };
+}
+
+type Outcome = FormResult & { intent?: string };
+
+export async function action({ request }: ActionFunctionArgs): Promise<Outcome> {
+  const form = await request.formData();
+  const intent = text(form, 'intent');
+  const invalid = (errors: FieldErrors): Outcome => ({ intent, message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors });
+  try {
+    if (intent === 'create') {
+      const body = { ...values(form), target: text(form, 'target') || undefined };
+      const parsed = ActionModelCreateSchema.safeParse(body);
+      if (!parsed.success) return invalid(issuesToErrors(parsed.error.issues));
+      const model = await callApi(createActionModel, { body: parsed.data });
+      return { intent, ok: true, message: `Modello «${model.title}» creato.` };
+    }
+    const modelId = Number(text(form, 'modelId'));
+    const body = { ...values(form), active: form.get('active') === 'true' };
+    const parsed = ActionModelUpdateSchema.safeParse(body);
+    if (!parsed.success) return invalid(issuesToErrors(parsed.error.issues));
+    const model = await callApi(updateActionModel, { params: { modelId }, body: parsed.data });
+    return { intent, ok: true, message: `Modello «${model.title}» salvato${model.active ? '' : ' (disattivato: non si assegnano nuove azioni)'}.` };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw error;
+    return { intent, ...failureResult(error) };
+  }
+}
+
+function Field(props: { name: string; label: string; hint?: string; errors: FieldErrors; prefix: string; children: (describedBy: string | undefined, id: string) => React.ReactNode }) {
+  const id = `${props.prefix}-${props.name}`;
+  const error = props.errors[props.name];
+  const describedBy = [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="mb-3">
+      <label className="form-label fw-semibold" htmlFor={id}>
+        {props.label}
+      </label>
+      {props.children(describedBy, id)}
+      {props.hint && (
+        <p id={`${id}-hint`} className="small text-muted mb-0">
+          {props.hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="text-danger small mt-1 mb-0">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Create (no model) or edit a model; the target is fixed once created. */
+function ModelForm({ model, prefix, outcome }: { model?: ActionModel; prefix: string; outcome: Outcome | undefined }) {
+  const errors = outcome?.errors ?? {};
+  const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const } : {});
+  return (
+    <Form method="post" noValidate preventScrollReset key={model ? `${model.id}-${model.updatedAt}` : `new-${outcome?.ok ? 'saved' : ''}`} data-testid={`${prefix}-form`}>
+      <input type="hidden" name="intent" value={model ? 'update' : 'create'} />
+      {model && <input type="hidden" name="modelId" value={model.id} />}
+      <div className="row">
+        <div className="col-12 col-md-8">
+          <Field name="title" label="Titolo" errors={errors} prefix={prefix}>
+            {(d, id) => <input id={id} name="title" className="form-control" defaultValue={model?.title ?? ''} aria-describedby={d} {...invalid('title')} />}
+          </Field>
+        </div>
+        <div className="col-12 col-md-4">
+          <Field name="category" label="Categoria" hint="Ad esempio Organizzazione, Formazione." errors={errors} prefix={prefix}>
+            {(d, id) => <input id={id} name="category" className="form-control" defaultValue={model?.category ?? ''} aria-describedby={d} {...invalid('category')} />}
+          </Field>
+        </div>
+        <div className="col-12">
+          <Field name="description" label="Descrizione (cosa deve fare il destinatario)" errors={errors} prefix={prefix}>
+            {(d, id) => <textarea id={id} name="description" className="form-control" rows={3} defaultValue={model?.description ?? ''} aria-describedby={d} {...invalid('description')} />}
+          </Field>
+        </div>
+        <div className="col-12 col-md-4">
+          {model ? (
+            <div className="mb-3">
+              <p className="form-label fw-semibold mb-1">Destinatari</p>
+              <p className="mb-0">{ACTION_TARGET_LABELS[model.target]} (non modificabile)</p>
+            </div>
+          ) : (
+            <Field name="target" label="Destinatari" errors={errors} prefix={prefix}>
+              {(d, id) => (
+                <div className="select-wrapper">
+                  <select id={id} name="target" className="form-select" defaultValue="" aria-describedby={d} {...invalid('target')}>
+                    <option value="">Scegli…</option>
+                    {ACTION_TARGETS.map((t) => (
+                      <option key={t} value={t}>
+                        {ACTION_TARGET_LABELS[t]}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+            </Field>
+          )}
+        </div>
+        <div className="col-12 col-md-4">
+          <Field name="defaultDurationDays" label="Durata in giorni" hint="Da 1 a 365: la scadenza proposta." errors={errors} prefix={prefix}>
+            {(d, id) => (
+              <input id={id} name="defaultDurationDays" type="number" min={1} max={365} inputMode="numeric" className="form-control" defaultValue={model?.defaultDurationDays ?? 30} aria-describedby={d} {...invalid('defaultDurationDays')} />
+            )}
+          </Field>
+        </div>
+        <div className="col-12 col-md-4">
+          <Field name="evidence" label="Prova richiesta" errors={errors} prefix={prefix}>
+            {(d, id) => (
+              <div className="select-wrapper">
+                <select id={id} name="evidence" className="form-select" defaultValue={model?.evidence ?? 'nessuna'} aria-describedby={d} {...invalid('evidence')}>
+                  {ACTION_EVIDENCE.map((e) => (
+                    <option key={e} value={e}>
+                      {ACTION_EVIDENCE_LABELS[e]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </Field>
+        </div>
+      </div>
+      {model && (
+        <div className="form-check mb-3">
+          <input id={`${prefix}-active`} name="active" value="true" type="checkbox" className="form-check-input" defaultChecked={model.active} />
+          <label className="form-check-label" htmlFor={`${prefix}-active`}>
+            Attivo: si possono assegnare nuove azioni da questo modello
+          </label>
+        </div>
+      )}
+      <SubmitButton idle={model ? 'Salva il modello' : 'Crea il modello'} busy="Salvataggio in corso…" />
+    </Form>
+  );
+}
+
+/** Super-admin: the action models (list pattern), their creation and edit (deactivate, never delete). */
+export function Component() {
+  const { query, result, problem, editing, editProblem } = useLoaderData<Data>();
+  const outcome = useActionData<Outcome>();
+  const page = getPage('portal.action-models');
+  const list = useListParams(DEFAULT_SORT);
+  const location = useLocation();
+  const closeParams = new URLSearchParams(location.search);
+  closeParams.delete(EDIT_PARAM);
+  const closeHref = `?${closeParams.toString()}`;
+  const createOutcome = outcome?.intent === 'create' ? outcome : undefined;
+  const updateOutcome = outcome?.intent === 'update' ? outcome : undefined;
+  return (
+    <>
+      <PageHeader title={page.title} description={page.description} />
+      {editing && (
+        <section aria-labelledby="modifica-modello" className="mb-5 p-3 border rounded">
+          <h2 id="modifica-modello" className="h4">
+            Modifica «{editing.title}»
+          </h2>
+          <FormMessage message={updateOutcome?.message} tone={updateOutcome?.ok ? 'success' : 'danger'} />
+          <ModelForm model={editing} prefix="modifica" outcome={updateOutcome} />
+          <Link to={closeHref} className="d-inline-block mt-2" preventScrollReset>
+            Chiudi la modifica
+          </Link>
+        </section>
+      )}
+      {editProblem && (
+        <div className="alert alert-warning" role="alert">
+          {editProblem}
+        </div>
+      )}
+      <h2 className="h4">Elenco dei modelli</h2>
+      <FilterBar
+        label="Cerca nei modelli"
+        query={query}
+        search={{ label: 'Cerca', hint: 'Parte del titolo o della categoria.' }}
+        selects={FILTERS}
+        sortOptions={SORT_OPTIONS}
+        defaultSort={DEFAULT_SORT}
+        errors={problem?.errors}
+      />
+      {problem && <ListProblem problem={problem} />}
+      <DataTable
+        caption="Modelli di azione"
+        summary={listSummary(result, { one: 'modello trovato', many: 'modelli trovati' })}
+        columns={COLUMNS}
+        data={result?.items ?? EMPTY}
+        sort={list.sort}
+        onSortChange={list.setSort}
+        getRowId={(row) => String(row.id)}
+        empty={<ListEmpty refused={Boolean(problem)} page={list.page} total={result?.total ?? 0} firstPageHref={list.hrefWith({ page: null })} noMatch="Nessun modello corrisponde alla ricerca e ai filtri." />}
+      />
+      {result && <Pager page={result.page} pageSize={result.pageSize} total={result.total} hrefFor={(n) => list.hrefWith({ page: n })} />}
+      <section aria-labelledby="nuovo-modello" className="mt-5">
+        <h2 id="nuovo-modello" className="h4">
+          Nuovo modello
+        </h2>
+        <FormMessage message={createOutcome?.message} tone={createOutcome?.ok ? 'success' : 'danger'} />
+        <ModelForm prefix="nuovo" outcome={createOutcome} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,518 @@
+import { useState } from 'react';
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  ACTION_STATE_LABELS,
+  ACTION_STATES,
+  ACTION_TARGET_LABELS,
+  ACTION_TARGETS,
+  ACTION_EVIDENCE_LABELS,
+  assignActionBulk,
+  downloadActionEvidence,
+  exportActions,
+  getAction,
+  getActionModel,
+  listActionModels,
+  listActions,
+  previewActionBulk,
+  reviewAction,
+  type ActionBulkPreviewResult,
+  type ActionBulkResult,
+  type ActionDetail,
+  type ActionModel,
+  type ActionState,
+  type ActionSummary,
+  type ActionTargetFilter,
+} from '@portale/shared/actions';
+import { getPage } from '@portale/shared/pages';
+import { ADHESION_STATE_LABELS, ADHESION_STATES, PROVINCES_BY_REGION, REGIONS } from '@portale/shared/registry';
+import { REVIEW_STATE_LABELS, REVIEW_STATES } from '@portale/shared/reviews';
+import { listColumnHelper } from '../../components/data-table/data-table.tsx';
+import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
+import { sortOptionsOf } from '../../components/data-table/list-params.ts';
+import { ListResults } from '../../components/data-table/list-results.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
+import { formatBytes, formatCount, formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
+import { failureResult, text, type FieldErrors } from '../../lib/form-data.ts';
+import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
+
+const DEFAULT_SORT = 'dueOn';
+const DETAIL_PARAM = 'azione';
+const ACTION_STATE_BADGES: Record<ActionState, string> = {
+  da_fare: 'bg-secondary',
+  in_corso: 'bg-primary',
+  completata: 'bg-warning text-dark',
+  verificata: 'bg-success',
+};
+
+function StateBadge({ state, overdue }: { state: ActionState; overdue: boolean }) {
+  return (
+    <>
+      <span className={`badge ${ACTION_STATE_BADGES[state]}`}>{ACTION_STATE_LABELS[state]}</span>
+      {overdue && <span className="badge bg-danger ms-1">Scaduta</span>}
+    </>
+  );
+}
+
+function DetailLink({ action }: { action: ActionSummary }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  params.set(DETAIL_PARAM, String(action.id));
+  return (
+    <Link to={`?${params.toString()}#dettaglio-azione`} preventScrollReset>
+      {action.targetName}
+    </Link>
+  );
+}
+
+const column = listColumnHelper<ActionSummary>();
+const COLUMNS = [
+  column.accessor('targetName', { header: 'Destinatario', meta: { rowHeader: true }, cell: (c) => <DetailLink action={c.row.original} /> }),
+  column.accessor('target', { header: 'Tipo', enableSorting: false, cell: (c) => `${ACTION_TARGET_LABELS[c.getValue()]} · ${c.row.original.targetCode}` }),
+  column.accessor('modelTitle', { header: 'Azione' }),
+  column.accessor('dueOn', { header: 'Scadenza', cell: (c) => formatDate(c.getValue()) }),
+  column.accessor('state', { header: 'Stato', cell: (c) => <StateBadge state={c.getValue()} overdue={c.row.original.overdue} /> }),
+  column.accessor('province', { header: 'Provincia', enableSorting: false, cell: (c) => c.getValue() ?? '' }),
+];
+const SORT_OPTIONS = sortOptionsOf([
+  { value: 'dueOn', label: 'Scadenza' },
+  { value: 'state', label: 'Stato' },
+  { value: 'targetName', label: 'Destinatario' },
+  { value: 'modelTitle', label: 'Azione' },
+  { value: 'createdAt', label: 'Data di assegnazione' },
+]);
+const STATIC_FILTERS: SelectFilter[] = [
+  { name: 'state', label: 'Stato', anyLabel: 'Tutti gli stati', options: ACTION_STATES.map((s) => ({ value: s, label: ACTION_STATE_LABELS[s] })) },
+  { name: 'target', label: 'Destinatari', anyLabel: 'Tutti', options: ACTION_TARGETS.map((t) => ({ value: t, label: ACTION_TARGET_LABELS[t] })) },
+  { name: 'overdue', label: 'Scadenza', anyLabel: 'Tutte', options: [{ value: 'true', label: 'Scadute' }, { value: 'false', label: 'Non scadute' }] },
+];
+
+interface Data extends ListLoaderData<typeof listActions> {
+  models: ActionModel[];
+  detail: ActionDetail | null;
+  detailProblem: string | null;
+}
+
+export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+  const id = Number(new URL(request.url).searchParams.get(DETAIL_PARAM));
+  const [list, models] = await Promise.all([
+    loadList(listActions, request),
+    callApi(listActionModels, { query: { pageSize: 100, sort: 'title' } } as never, { signal: request.signal }),
+  ]);
+  const base = { ...list, models: models.items, detail: null, detailProblem: null };
+  if (!Number.isInteger(id) || id <= 0) return base;
+  try {
+    return { ...base, detail: await callApi(getAction, { params: { actionId: id } }, { signal: request.signal }) };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { ...base, detailProblem: 'L’azione richiesta non esiste.' };
+    throw error;
+  }
+}
+
+interface Outcome {
+  intent: string;
+  ok?: boolean;
+  message?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string>;
+  preview?: ActionBulkPreviewResult;
+  done?: ActionBulkResult;
+}
+
+const BULK_FIELDS = ['modelId', 'q', 'region', 'province', 'adhesionState', 'participating', 'reviewState', 'expectedCount', 'dueOn'] as const;
+
+/** The filter of the bulk form for the model's target: only the fields that apply to it. */
+function filterOf(values: Record<string, string>, target: ActionModel['target']): ActionTargetFilter {
+  const filter: ActionTargetFilter = {};
+  if (values.q?.trim()) filter.q = values.q.trim();
+  if (values.region) filter.region = values.region as ActionTargetFilter['region'];
+  if (values.province) filter.province = values.province as ActionTargetFilter['province'];
+  if (target === 'istituto' && values.adhesionState) filter.adhesionState = values.adhesionState as ActionTargetFilter['adhesionState'];
+  if (target === 'plesso' && values.participating === 'true') filter.participating = true;
+  if (target === 'insegnante' && values.reviewState) filter.reviewState = values.reviewState as ActionTargetFilter['reviewState'];
+  return filter;
+}
+
+export async function action({ request }: ActionFunctionArgs): Promise<Outcome> {
+  const form = await request.formData();
+  const intent = text(form, 'intent');
+  try {
+    if (intent === 'verify' || intent === 'send-back') {
+      const actionId = Number(text(form, 'actionId'));
+      const note = text(form, 'note');
+      const result = await callApi(reviewAction, { params: { actionId }, body: intent === 'verify' ? { to: 'verificata', ...(note.trim() ? { note } : {}) } : { to: 'in_corso', note } });
+      return { intent, ok: true, message: result.state === 'verificata' ? 'Azione verificata.' : 'Azione rimandata al destinatario con la nota.' };
+    }
+    const values: Record<string, string> = {};
+    for (const key of BULK_FIELDS) values[key] = text(form, key);
+    const modelId = Number(values.modelId);
+    if (!modelId) return { intent, values, message: 'Controlla i campi evidenziati.', errors: { modelId: 'Scegli il modello di azione.' } };
+    const model = await callApi(getActionModel, { params: { modelId } });
+    const filter = filterOf(values, model.target);
+    if (intent === 'preview') return { intent, values, preview: await callApi(previewActionBulk, { body: { modelId, filter } }) };
+    const done = await callApi(assignActionBulk, { body: { modelId, filter, expectedCount: Number(values.expectedCount), ...(values.dueOn ? { dueOn: values.dueOn } : {}) } });
+    return { intent, values, ok: true, done };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw error;
+    return { intent, values: Object.fromEntries(BULK_FIELDS.map((k) => [k, text(form, k)])), ...failureResult(error) };
+  }
+}
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <p id={id} className="text-danger small mt-1 mb-0">
+      {message}
+    </p>
+  ) : null;
+}
+
+function BulkForm({ models }: { models: ActionModel[] }) {
+  const outcome = useActionData<Outcome>();
+  const navigation = useNavigation();
+  const bulk = outcome && (outcome.intent === 'preview' || outcome.intent === 'apply') ? outcome : undefined;
+  const v = bulk?.values ?? {};
+  const active = models.filter((m) => m.active);
+  const [modelId, setModelId] = useState(v.modelId ?? '');
+  const [region, setRegion] = useState(v.region ?? '');
+  const model = active.find((m) => String(m.id) === modelId);
+  const submittingIntent = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
+  const busy = submittingIntent === 'preview' || submittingIntent === 'apply';
+  const errors = bulk?.errors ?? {};
+  const filterError = Object.entries(errors).find(([k]) => k.startsWith('filter') || k === 'targetIds')?.[1];
+  const provinces = region ? PROVINCES_BY_REGION[region as (typeof REGIONS)[number]] : REGIONS.flatMap((r) => PROVINCES_BY_REGION[r]).sort();
+  const preview = bulk?.intent === 'preview' ? bulk.preview : undefined;
+  return (
+    <section aria-labelledby="assegna-azioni" className="mb-5">
+      <h2 id="assegna-azioni" className="h4">
+        Assegna azioni
+      </h2>
+      <p>
+        Scegli il modello e i destinatari (ad esempio tutti gli istituti attivi di una regione). Prima conta i destinatari, poi conferma:
+        le azioni si creano tutte insieme e chi ha già un’azione dello stesso modello la conserva.
+      </p>
+      <Form method="post" className="row g-3" preventScrollReset data-testid="bulk-form">
+        <div className="col-md-6">
+          <label htmlFor="bulk-model" className="form-label">
+            Modello
+          </label>
+          <div className="select-wrapper">
+            <select
+              id="bulk-model"
+              name="modelId"
+              className="form-select"
+              value={modelId}
+              onChange={(e) => setModelId(e.target.value)}
+              aria-invalid={errors.modelId ? true : undefined}
+              aria-describedby={errors.modelId ? 'bulk-model-error' : undefined}
+            >
+              <option value="">Scegli…</option>
+              {active.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.title} ({ACTION_TARGET_LABELS[m.target]}, {m.defaultDurationDays} giorni)
+                </option>
+              ))}
+            </select>
+          </div>
+          <FieldError id="bulk-model-error" message={errors.modelId} />
+        </div>
+        <div className="col-md-6">
+          <label htmlFor="bulk-q" className="form-label">
+            Nome o codice del destinatario
+          </label>
+          <input id="bulk-q" name="q" className="form-control" maxLength={100} defaultValue={v.q ?? ''} />
+        </div>
+        <div className="col-md-3">
+          <label htmlFor="bulk-region" className="form-label">
+            Regione
+          </label>
+          <div className="select-wrapper">
+            <select id="bulk-region" name="region" className="form-select" value={region} onChange={(e) => setRegion(e.target.value)}>
+              <option value="">Tutte le regioni</option>
+              {REGIONS.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="col-md-3">
+          <label htmlFor="bulk-province" className="form-label">
+            Provincia
+          </label>
+          <div className="select-wrapper">
+            <select id="bulk-province" name="province" className="form-select" defaultValue={v.province ?? ''} key={region}>
+              <option value="">Tutte le province</option>
+              {provinces.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {model?.target === 'istituto' && (
+          <div className="col-md-3">
+            <label htmlFor="bulk-adhesion" className="form-label">
+              Stato di adesione
+            </label>
+            <div className="select-wrapper">
+              <select id="bulk-adhesion" name="adhesionState" className="form-select" defaultValue={v.adhesionState ?? ''}>
+                <option value="">Tutti</option>
+                {ADHESION_STATES.map((s) => (
+                  <option key={s} value={s}>
+                    {ADHESION_STATE_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+        )}
+        {model?.target === 'plesso' && (
+          <div className="col-md-3 d-flex align-items-end">
+            <div className="form-check">
+              <input id="bulk-participating" name="participating" type="checkbox" value="true" className="form-check-input" defaultChecked={v.participating === 'true'} />
+              <label htmlFor="bulk-participating" className="form-check-label">
+                Solo i plessi partecipanti
+              </label>
+            </div>
+          </div>
+        )}
+        {model?.target === 'insegnante' && (
+          <div className="col-md-3">
+            <label htmlFor="bulk-review" className="form-label">
+              Stato della registrazione
+            </label>
+            <div className="select-wrapper">
+              <select id="bulk-review" name="reviewState" className="form-select" defaultValue={v.reviewState ?? ''}>
+                <option value="">Tutti</option>
+                {REVIEW_STATES.map((s) => (
+                  <option key={s} value={s}>
+                    {REVIEW_STATE_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+        )}
+        <div className="col-md-3 d-flex align-items-end">
+          <button type="submit" name="intent" value="preview" className="btn btn-outline-primary" disabled={busy}>
+            Conta i destinatari
+          </button>
+        </div>
+        <FieldError id="bulk-filter-error" message={filterError} />
+        {preview && (
+          <div className="col-12" data-testid="bulk-preview">
+            <div className="alert alert-info" role="status">
+              <p className="mb-2">
+                <strong>{formatCount(preview.matched, 'destinatario', 'destinatari')}</strong> {preview.matched === 1 ? 'corrisponde' : 'corrispondono'}: {formatCount(preview.toCreate, 'nuova azione', 'nuove azioni')} da creare,{' '}
+                {formatNumber(preview.existing)} già presenti.
+              </p>
+              {preview.toCreate > 0 ? (
+                <div className="row g-3 align-items-end">
+                  <input type="hidden" name="expectedCount" value={preview.matched} />
+                  <div className="col-md-4">
+                    <label htmlFor="bulk-due" className="form-label">
+                      Scadenza
+                    </label>
+                    <input id="bulk-due" name="dueOn" type="date" className="form-control" defaultValue={preview.dueOn} aria-describedby="bulk-due-hint" />
+                    <p id="bulk-due-hint" className="small mb-0">
+                      Proposta dal modello: {formatDate(preview.dueOn)}.
+                    </p>
+                  </div>
+                  <div className="col-md-8">
+                    <button type="submit" name="intent" value="apply" className="btn btn-primary" disabled={busy}>
+                      Conferma: crea {formatCount(preview.toCreate, 'azione', 'azioni')}
+                    </button>
+                  </div>
+                </div>
+              ) : (
+                <p className="mb-0">Nessuna azione nuova da creare: cambia il modello o il filtro.</p>
+              )}
+            </div>
+          </div>
+        )}
+      </Form>
+      <div role="status" data-testid="bulk-result" className="mt-3">
+        {busy && (
+          <div className="d-flex align-items-center gap-2" aria-busy="true">
+            <span className="spinner-border spinner-border-sm" aria-hidden="true" />
+            <span>{submittingIntent === 'apply' ? 'Assegnazione in corso: le azioni vengono create in un’unica operazione…' : 'Conteggio dei destinatari in corso…'}</span>
+          </div>
+        )}
+        {!busy && bulk?.done && (
+          <div className="alert alert-success mb-0">
+            {formatCount(bulk.done.created, 'azione creata', 'azioni create')}, {formatNumber(bulk.done.existing)} già presenti. Scadenza: {formatDate(bulk.done.dueOn)}.
+          </div>
+        )}
+      </div>
+      {!busy && bulk?.message && !bulk.ok && (
+        <div className="alert alert-danger mt-3" role="alert">
+          {bulk.message}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail; closeHref: string }) {
+  const outcome = useActionData<Outcome>();
+  const review = outcome && (outcome.intent === 'verify' || outcome.intent === 'send-back') ? outcome : undefined;
+  const [problem, setProblem] = useState<string | null>(null);
+  const busy = useNavigation().state === 'submitting';
+  const download = () => {
+    setProblem(null);
+    downloadFile(downloadActionEvidence, { params: { actionId: detail.id } }, undefined, { fallbackName: detail.evidenceFile?.name ?? 'prova' }).catch((e: Error) => setProblem(e.message));
+  };
+  return (
+    <section aria-labelledby="dettaglio-azione" className="mb-5 p-3 border rounded" data-testid="action-detail">
+      <h2 id="dettaglio-azione" className="h4">
+        {detail.modelTitle}: {detail.targetName}
+      </h2>
+      <dl className="row mb-3">
+        <dt className="col-sm-4">Destinatario</dt>
+        <dd className="col-sm-8">
+          {ACTION_TARGET_LABELS[detail.target]} · {detail.targetCode}
+          {detail.province ? ` · ${detail.province}` : ''}
+        </dd>
+        <dt className="col-sm-4">Stato</dt>
+        <dd className="col-sm-8">
+          <StateBadge state={detail.state} overdue={detail.overdue} />
+        </dd>
+        <dt className="col-sm-4">Scadenza</dt>
+        <dd className="col-sm-8">{formatDate(detail.dueOn)}</dd>
+        <dt className="col-sm-4">Cosa fare</dt>
+        <dd className="col-sm-8">{detail.description || '—'}</dd>
+        <dt className="col-sm-4">Prova richiesta</dt>
+        <dd className="col-sm-8">{ACTION_EVIDENCE_LABELS[detail.evidence]}</dd>
+        {detail.completedAt && (
+          <>
+            <dt className="col-sm-4">Completata</dt>
+            <dd className="col-sm-8">
+              {formatDateTime(detail.completedAt)}
+              {detail.completedBy ? ` da ${detail.completedBy.firstName} ${detail.completedBy.lastName}` : ''}
+            </dd>
+          </>
+        )}
+        {detail.evidenceText && (
+          <>
+            <dt className="col-sm-4">Testo di prova</dt>
+            <dd className="col-sm-8" style={{ whiteSpace: 'pre-wrap' }}>
+              {detail.evidenceText}
+            </dd>
+          </>
+        )}
+        {detail.evidenceFile && (
+          <>
+            <dt className="col-sm-4">File di prova</dt>
+            <dd className="col-sm-8">
+              <button type="button" className="btn btn-sm btn-outline-primary" onClick={download}>
+                Scarica {detail.evidenceFile.name} ({formatBytes(detail.evidenceFile.sizeBytes)})
+              </button>
+            </dd>
+          </>
+        )}
+        {detail.staffNote && (
+          <>
+            <dt className="col-sm-4">Nota dello staff</dt>
+            <dd className="col-sm-8">{detail.staffNote}</dd>
+          </>
+        )}
+        {detail.verifiedAt && (
+          <>
+            <dt className="col-sm-4">Verificata</dt>
+            <dd className="col-sm-8">
+              {formatDateTime(detail.verifiedAt)}
+              {detail.verifiedBy ? ` da ${detail.verifiedBy.firstName} ${detail.verifiedBy.lastName}` : ''}
+            </dd>
+          </>
+        )}
+      </dl>
+      {problem && (
+        <div className="alert alert-danger" role="alert">
+          {problem}
+        </div>
+      )}
+      {detail.state === 'completata' && (
+        <Form method="post" preventScrollReset className="mb-3" data-testid="review-form">
+          <input type="hidden" name="actionId" value={detail.id} />
+          <label htmlFor="review-note" className="form-label">
+            Nota per il destinatario (obbligatoria per rimandare indietro)
+          </label>
+          <textarea
+            id="review-note"
+            name="note"
+            className="form-control mb-2"
+            rows={2}
+            maxLength={2000}
+            aria-invalid={review?.errors?.note ? true : undefined}
+            aria-describedby={review?.errors?.note ? 'review-note-error' : undefined}
+          />
+          <FieldError id="review-note-error" message={review?.errors?.note} />
+          <div className="d-flex flex-wrap gap-2 mt-2">
+            <button type="submit" name="intent" value="verify" className="btn btn-success" disabled={busy}>
+              Verifica
+            </button>
+            <button type="submit" name="intent" value="send-back" className="btn btn-outline-danger" disabled={busy}>
+              Rimanda indietro
+            </button>
+          </div>
+        </Form>
+      )}
+      <div role="status">{review?.ok && <div className="alert alert-success">{review.message}</div>}</div>
+      {review && !review.ok && review.message && (
+        <div className="alert alert-danger" role="alert">
+          {review.message}
+        </div>
+      )}
+      <Link to={closeHref} preventScrollReset>
+        Chiudi il dettaglio
+      </Link>
+    </section>
+  );
+}
+
+/** Staff: every action (list pattern, overdue filter), the bulk assignment and the verification of evidence. */
+export function Component() {
+  const { query, result, problem, models, detail, detailProblem } = useLoaderData<Data>();
+  const page = getPage('portal.actions');
+  const location = useLocation();
+  const closeParams = new URLSearchParams(location.search);
+  closeParams.delete(DETAIL_PARAM);
+  const modelFilter: SelectFilter = { name: 'modelId', label: 'Modello', anyLabel: 'Tutti i modelli', options: models.map((m) => ({ value: String(m.id), label: m.title })) };
+  return (
+    <>
+      <PageHeader title={page.title} description={page.description} />
+      {detail && <ActionDetailPanel key={`${detail.id}-${detail.updatedAt}`} detail={detail} closeHref={`?${closeParams.toString()}`} />}
+      {detailProblem && (
+        <div className="alert alert-warning" role="alert">
+          {detailProblem}
+        </div>
+      )}
+      <BulkForm models={models} />
+      <h2 className="h4">Elenco delle azioni</h2>
+      <FilterBar
+        label="Cerca nelle azioni"
+        query={query}
+        search={{ label: 'Cerca', hint: 'Nome o codice meccanografico dell’istituto o del plesso, nome o e-mail dell’insegnante.' }}
+        geography
+        selects={[modelFilter, ...STATIC_FILTERS]}
+        sortOptions={SORT_OPTIONS}
+        defaultSort={DEFAULT_SORT}
+        errors={problem?.errors}
+      />
+      <ListResults
+        query={query}
+        result={result}
+        problem={problem}
+        caption="Azioni"
+        columns={COLUMNS}
+        defaultSort={DEFAULT_SORT}
+        nouns={{ one: 'azione trovata', many: 'azioni trovate' }}
+        noMatch="Nessuna azione corrisponde alla ricerca e ai filtri."
+        exportEndpoint={exportActions}
+        exportName="azioni"
+      />
+    </>
+  );
+}
