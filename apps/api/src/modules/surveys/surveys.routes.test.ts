@@ -288,4 +288,14 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(closed.json().message).toBe(SURVEY_MESSAGES.noOpenSurvey);
     expect((await setQuestions(survey.id)).statusCode).toBe(409);
   });
+
+  it('two drafts opened at the same time: exactly one opens', async () => {
+    const drafts = [await newSurvey(), await newSurvey(), await newSurvey()];
+    for (const d of drafts) expect((await setQuestions(d.id)).statusCode).toBe(200);
+    const results = await Promise.all(drafts.map((d) => transition(d.id, 'aperta')));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const winner = drafts[results.findIndex((r) => r.statusCode === 200)]!;
+    expect((await rows(sql`select id from surveys where state = 'aperta'`)).map((r) => Number((r as { id: number }).id))).toEqual([winner.id]);
+    expect((await (await guest()).get('/api/surveys/current')).json().survey.id).toBe(winner.id);
+  });
 });
