@@ -148,7 +148,10 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
     <section aria-labelledby="sostituzione-title" className="card card-bg mb-5" data-testid="substitution-panel">
       <div className="card-body">
         <h2 id="sostituzione-title" className="h4">
-          Sostituzione di {s.outgoingName} <StateBadge state={s.state} />
+          Sostituzione di {s.outgoingName}{' '}
+          <span className="fs-6 align-middle">
+            <StateBadge state={s.state} />
+          </span>
         </h2>
         <dl className="row">
           <Fact label="Plesso">
@@ -281,7 +284,7 @@ export function Component() {
         </div>
       )}
       {open && <DecisionPanel key={open.id} s={open} />}
-      <h2 className="h4">Richieste di sostituzione</h2>
+      <h2 className="h4 mb-5">Richieste di sostituzione</h2>
       <FilterBar
         label="Cerca nelle sostituzioni"
         query={query}
