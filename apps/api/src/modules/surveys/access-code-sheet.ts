@@ -1,10 +1,10 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { AccessCodeSummary } from '@portale/shared/surveys';
 
-/** One card per code, 2 × 4 cards on an A4 page, with dashed borders to cut along. */
+/** One card per code, 2 × 3 cards on an A4 page, with dashed borders to cut along. */
 const PAGE = { width: 595.28, height: 841.89, margin: 28 };
 const COLUMNS = 2;
-const ROWS = 4;
+const ROWS = 3;
 
 const formatDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' }).format;
 
@@ -70,27 +70,33 @@ export async function renderAccessCodeSheet(codes: readonly AccessCodeSummary[],
     p.drawRectangle({ x: x0, y: top - cardHeight, width: cardWidth, height: cardHeight, borderColor: GREY, borderWidth: 0.6, borderDashArray: [4, 3] });
     const width = cardWidth - pad * 2;
     let y = top - pad;
-    const line = (text: string, font: PDFFont, size: number, color = INK, gap = 2) => {
-      for (const l of wrap(printable(text), font, size, width)) {
+    const line = (text: string, font: PDFFont, size: number, color = INK, gap = 2, maxLines = 3) => {
+      const lines = wrap(printable(text), font, size, width);
+      if (lines.length > maxLines) lines.splice(maxLines - 1, lines.length, `${lines[maxLines - 1]!.replace(/\s*\S+$/, '')}…`);
+      for (const l of lines) {
+        // Never into the card below (only reachable with every field at its longest).
+        if (y - size < top - cardHeight + pad / 2) break;
         p.drawText(l, { x: x0 + pad, y: y - size, size, font, color });
         y -= size * 1.3;
       }
       y -= gap;
     };
     line('Portale Scuole – questionario anonimo', bold, 8, BLUE, 3);
-    line(code.surveyTitle, bold, 10, INK, 4);
+    line(code.surveyTitle, bold, 10, INK, 4, 2);
     line('Il tuo codice', regular, 8, GREY, 0);
-    line(code.code, mono, 24, INK, 4);
+    line(code.code, mono, 26, INK, 6);
     line('Apri questo indirizzo:', regular, 8, GREY, 0);
-    line(`${base}/${code.code}`, bold, 9, BLUE, 5);
-    line(`Plesso: ${code.schoolSiteName}`, regular, 8);
-    if (code.classLabel) line(`Classe: ${code.classLabel}`, regular, 8);
+    line(`${base}/${code.code}`, bold, 9, BLUE, 5, 2);
+    line(`Plesso: ${code.schoolSiteName}`, regular, 8, INK, 2, 2);
+    if (code.classLabel) line(`Classe: ${code.classLabel}`, regular, 8, INK, 2, 1);
     line(`Valido fino al ${lastValidDay(code.expiresAt)}${code.maxUses > 1 ? ` · utilizzabile ${code.maxUses} volte` : ' · utilizzabile una volta'}`, regular, 8, INK, 5);
     line(
       "Apri l'indirizzo con il computer, il tablet o lo smartphone e rispondi alle domande: bastano pochi minuti. Non servono nome, e-mail o registrazione: le risposte sono anonime. Il codice va scritto esattamente così, con maiuscole e minuscole.",
       regular,
-      7.5,
+      8,
       GREY,
+      2,
+      6,
     );
   });
   if (codes.length === 0) pdf.addPage([PAGE.width, PAGE.height]);
