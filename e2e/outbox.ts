@@ -59,3 +59,8 @@ export async function smsCode(phoneE164: string): Promise<string> {
   if (!code) throw new Error(`No code in the SMS to ${phoneE164}`);
   return code;
 }
+
+/** The decoded text (headers, text and HTML parts) of the newest e-mail of a template to an address. */
+export function mailText(recipient: string, templateKey: string): Promise<string> {
+  return newest(MAIL_DIR, '.eml', templateKey, recipient, decodeMail);
+}
