@@ -13,6 +13,7 @@ import { seedDemoSubstitutions } from '../modules/substitutions/substitutions-se
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import { seedDemoSurveys } from '../modules/surveys/surveys-seed.ts';
 import { seedDemoAccessCodes } from '../modules/surveys/access-codes-seed.ts';
+import { seedDemoResponses } from '../modules/surveys/responses-seed.ts';
 import type { Db } from './client.ts';
 import { seedDemoOnboarding } from './demo-onboarding.ts';
 import { seedRegistry, type RegistryProgress } from './registry.ts';
@@ -170,6 +171,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
     await seedDemoBookings(db, new Date());
     await seedDemoActions(db, new Date());
     await seedDemoAccessCodes(db, new Date());
+    await seedDemoResponses(db, new Date());
   }
   return { institutesAdded };
 }
