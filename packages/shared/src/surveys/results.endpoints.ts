@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
-import { ResultsQuerySchema, ResultsResponseSchema } from './results.schemas.ts';
+import { ResultsExportQuerySchema, ResultsQuerySchema, ResultsResponseSchema } from './results.schemas.ts';
 
 /** The public results of the closed surveys (issue 12): aggregated and suppressed by the API (decision 017). */
 export const getResults = defineEndpoint({
@@ -18,8 +18,8 @@ export const exportResults = defineEndpoint({
   path: '/api/results/export',
   permission: 'public',
   tag: 'results',
-  summary: 'Esporta in CSV i risultati mostrati (stessi filtri, stesse protezioni)',
-  query: ResultsQuerySchema,
+  summary: 'Esporta i risultati mostrati in CSV o XLSX (stessi filtri, stesse protezioni)',
+  query: ResultsExportQuerySchema,
   response: z.string(),
   download: true,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalEnum } from '../lists/list-query.ts';
+import { ExportFormatSchema, optionalEnum } from '../lists/list-query.ts';
 import { REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
 import { QUESTION_TYPES, RESULTS_MIN_GROUP } from './survey.constants.ts';
 
@@ -33,6 +33,8 @@ export const ResultsQuerySchema = z.object({
   schoolLevel: optionalEnum(SCHOOL_LEVELS, 'Grado scolastico'),
 });
 export type ResultsQuery = z.output<typeof ResultsQuerySchema>;
+/** The export: the same filters, as CSV (default) or XLSX. */
+export const ResultsExportQuerySchema = z.object({ ...ResultsQuerySchema.shape, ...ExportFormatSchema.shape });
 export const RESULTS_FILTER_KEYS = ['survey', 'region', 'schoolLevel'] as const;
 
 /** One row of a question's table: an option (or a scale value, or "no answer") and its count; `null` = protected. */

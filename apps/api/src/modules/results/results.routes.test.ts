@@ -381,6 +381,13 @@ describe('GET /api/results/export', () => {
     });
   }
 
+  it('also as XLSX', async () => {
+    const res = await guest().get('/api/results/export?format=xlsx&region=Lazio');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect((await guest().get('/api/results/export?format=pdf')).statusCode).toBe(422);
+  });
+
   it('neutralises a formula in a question or an option', async () => {
     const id = await insertSurvey('formula', 'chiusa', '2026-01-01T00:00:00Z');
     const q = await rows<{

@@ -222,7 +222,8 @@ export async function resultsRoutes(app: FastifyInstance) {
   registerEndpoint(app, getResults, {}, (request) => resultsOf(app, request.query));
 
   registerEndpoint(app, exportResults, {}, async (request, reply) => {
-    const data = await resultsOf(app, request.query);
+    const { format, ...query } = request.query;
+    const data = await resultsOf(app, query);
     const rows = csvRowsOf(data);
     const group = [
       data.region ?? 'Tutte le regioni',
@@ -237,7 +238,7 @@ export async function resultsRoutes(app: FastifyInstance) {
       { header: 'Percentuale sui rispondenti', value: (r) => r.percent },
     ];
     return sendExport(reply, {
-      format: 'csv',
+      format,
       name: 'risultati',
       sheetName: 'Risultati',
       columns,
