@@ -48,6 +48,12 @@ test.describe('codici di accesso', () => {
       await expect(page.getByTestId('codes-notice')).toContainText('Foglio dei codici scaricato (2 codici)');
     });
 
+    await test.step('the codes export as CSV', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /CSV/ }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^codici-di-accesso-.*\.csv$/);
+      expect((await readFile((await download.path())!)).toString('utf8')).toContain(used);
+    });
+
     await test.step('the teacher revokes one code', async () => {
       const row = page.getByTestId(`code-${revoked}`);
       await row.getByRole('button', { name: `Revoca il codice ${revoked}` }).click();

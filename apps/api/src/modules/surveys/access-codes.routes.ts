@@ -31,12 +31,14 @@ import * as repo from './access-codes.repository.ts';
 import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';
 
 /**
- * Per IP, on each public endpoint. A class behind one school address opens and submits within a few
- * minutes, so the limits leave room for that; guessing is out of reach anyway (62^7 codes).
+ * Per IP, on each public endpoint. A whole class behind one school address may open (and reload) the
+ * questionnaire and send it within the same minute, so the limits leave room for that. Guessing stays
+ * impractical: 62^7 ≈ 3.5·10^12 codes, so with 100.000 valid codes out there one address trying 300 a
+ * minute needs about 80 days of non-stop tries for a single hit (which opens one anonymous form).
  */
 export const ACCESS_CODE_RATE_LIMITS = {
-  read: { max: 60, timeWindow: 60_000 },
-  submit: { max: 40, timeWindow: 60_000 },
+  read: { max: 300, timeWindow: 60_000 },
+  submit: { max: 100, timeWindow: 60_000 },
 };
 
 const CODE_ATTEMPTS = 20;

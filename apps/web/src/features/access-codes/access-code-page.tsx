@@ -52,6 +52,8 @@ const notFound = (request: Request) => {
  * the thank-you must not turn into the 404. Read once; any later visit asks the API again.
  */
 let justSent: PublicAccessCode | null = null;
+/** The code the page shows, so that sending it does not ask the API for its questions again. */
+let shown: PublicAccessCode | null = null;
 
 export async function pageData({ params, request }: LoaderFunctionArgs): Promise<PublicAccessCode> {
   if (justSent && justSent.code === params.token) {
@@ -60,7 +62,8 @@ export async function pageData({ params, request }: LoaderFunctionArgs): Promise
     return opened;
   }
   try {
-    return await callApi(getPublicAccessCode, { params: { code: params.token ?? '' } }, { signal: request.signal });
+    shown = await callApi(getPublicAccessCode, { params: { code: params.token ?? '' } }, { signal: request.signal });
+    return shown;
   } catch (error) {
     if (error instanceof ApiError && error.status === 429) throw data({ message: ACCESS_CODE_MESSAGES.rateLimited }, { status: 429 });
     if (error instanceof ApiError && error.status !== 0 && error.status < 500) throw notFound(request);
@@ -73,7 +76,7 @@ type ActionResult = { sent: true; message: string } | { sent: false; message: st
 export async function action({ params, request }: ActionFunctionArgs): Promise<ActionResult> {
   const code = params.token ?? '';
   const form = await request.formData();
-  const opened = await pageData({ params, request, context: undefined } as unknown as LoaderFunctionArgs);
+  const opened = shown?.code === code ? shown : await pageData({ params, request, context: undefined } as unknown as LoaderFunctionArgs);
   const answers = answersFromForm(opened.survey.questions, form);
   try {
     const body = await callApi(submitAccessCodeResponse, { params: { code }, body: { answers } });

@@ -9,6 +9,7 @@ import {
   AccessCodeInputSchema,
   CLASS_LABEL_MAX,
   createAccessCodes,
+  exportAccessCodes,
   getAccessCodeOptions,
   getMyResponse,
   listAccessCodes,
@@ -16,6 +17,7 @@ import {
   type AccessCodeOptions,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
+import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 
@@ -54,6 +56,8 @@ export async function loadTeacherHome(signal: AbortSignal): Promise<TeacherHomeR
 /** The last day a code works (its expiry is the midnight after it). */
 const lastDay = (expiresAt: string) => formatDate(new Date(new Date(expiresAt).getTime() - 1).toISOString());
 const romeToday = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
+
+const EXPORT_QUERY = { sort: '-createdAt' };
 
 type Notice = { kind: 'success' | 'danger' | 'info'; text: string };
 
@@ -304,6 +308,7 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
             </button>
             <span className="small text-muted align-self-center">Un foglio PDF con una scheda per ogni codice ancora valido.</span>
           </div>
+          <ExportButton endpoint={exportAccessCodes} query={EXPORT_QUERY} total={home.total} fileBase="codici-di-accesso" />
           <div className="table-responsive">
             <table className="table" aria-labelledby="codici-classi" data-testid="teacher-codes">
               <thead>
