@@ -13,6 +13,7 @@ import {
   ActionListQuerySchema,
   ActionListResponseSchema,
   ActionModelCreateSchema,
+  ActionModelFiltersSchema,
   ActionModelListQuerySchema,
   ActionModelListResponseSchema,
   ActionModelSchema,
@@ -35,6 +36,17 @@ export const listActionModels = defineEndpoint({
   summary: 'Modelli di azione, con ricerca, filtri e ordinamento',
   query: ActionModelListQuerySchema,
   response: ActionModelListResponseSchema,
+});
+
+export const exportActionModels = defineEndpoint({
+  method: 'GET',
+  path: '/api/action-models/export',
+  permission: 'read:action-model',
+  tag: 'actions',
+  summary: 'Esporta i modelli di azione filtrati (CSV o XLSX)',
+  query: ActionModelFiltersSchema.extend(ExportFormatSchema.shape),
+  response: z.string(),
+  download: true,
 });
 
 export const createActionModel = defineEndpoint({

@@ -62,14 +62,14 @@ export const ActionModelSchema = z.object({
 export type ActionModel = z.infer<typeof ActionModelSchema>;
 
 export const ACTION_MODEL_SORTS = ['title', 'category', 'target', 'createdAt'] as const;
-export const ActionModelListQuerySchema = z
-  .object({
-    q: SearchTextSchema,
-    target: optionalEnum(ACTION_TARGETS, 'Destinatari'),
-    active: QueryBooleanSchema,
-    sort: sortSchema(ACTION_MODEL_SORTS),
-  })
-  .extend(PaginationSchema.shape);
+export const ActionModelFiltersSchema = z.object({
+  q: SearchTextSchema,
+  target: optionalEnum(ACTION_TARGETS, 'Destinatari'),
+  active: QueryBooleanSchema,
+  sort: sortSchema(ACTION_MODEL_SORTS),
+});
+export type ActionModelFilters = z.output<typeof ActionModelFiltersSchema>;
+export const ActionModelListQuerySchema = ActionModelFiltersSchema.extend(PaginationSchema.shape);
 export type ActionModelListQuery = z.output<typeof ActionModelListQuerySchema>;
 export const ActionModelListResponseSchema = listResponseSchema(ActionModelSchema);
 

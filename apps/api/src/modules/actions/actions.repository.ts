@@ -25,7 +25,7 @@ const OPEN_STATES: readonly ActionState[] = ['da_fare', 'in_corso'];
 
 const modelActionCount = sql<number>`(select count(*)::int from ${actions} where ${actions.modelId} = ${actionModels.id})`;
 
-const modelFields = {
+const modelFields = aliased({
   id: actionModels.id,
   title: actionModels.title,
   description: actionModels.description,
@@ -37,11 +37,11 @@ const modelFields = {
   actionCount: modelActionCount,
   createdAt: actionModels.createdAt,
   updatedAt: actionModels.updatedAt,
-};
+});
 
-type ModelRow = { [K in keyof typeof modelFields]: unknown };
+type ModelRow = Record<string, unknown>;
 
-function toModel(r: ModelRow): ActionModel {
+export function toModel(r: ModelRow): ActionModel {
   return {
     id: rowValue.int(r.id),
     title: rowValue.text(r.title),
@@ -57,7 +57,9 @@ function toModel(r: ModelRow): ActionModel {
   };
 }
 
-function modelWhere(query: Omit<ActionModelListQuery, 'page' | 'pageSize' | 'sort'>): SQL | undefined {
+type ModelFilters = Omit<ActionModelListQuery, 'page' | 'pageSize'>;
+
+function modelWhere(query: ModelFilters): SQL | undefined {
   const words = searchWords(query.q);
   return and(
     ...words.map((w) => sql`lower(${actionModels.title} || ' ' || ${actionModels.category}) like ${`%${likeLiteral(w)}%`}`),
@@ -66,21 +68,24 @@ function modelWhere(query: Omit<ActionModelListQuery, 'page' | 'pageSize' | 'sor
   );
 }
 
+const MODEL_SORTS = { title: actionModels.title, category: actionModels.category, target: actionModels.target, createdAt: actionModels.createdAt };
+
+export function modelListQuery(db: DbOrTx, query: ModelFilters) {
+  return db
+    .select(modelFields)
+    .from(actionModels)
+    .where(modelWhere(query))
+    .orderBy(...orderByOf(query.sort ?? { column: 'title', direction: 'asc' }, MODEL_SORTS, actionModels.id));
+}
+
+export async function countModels(db: DbOrTx, query: ModelFilters): Promise<number> {
+  return rowValue.int((await db.select({ n: countAll }).from(actionModels).where(modelWhere(query)))[0]?.n ?? 0);
+}
+
 export function listModels(db: DbOrTx, query: ActionModelListQuery): Promise<Page<ActionModel>> {
-  const where = modelWhere(query);
-  const sorts = { title: actionModels.title, category: actionModels.category, target: actionModels.target, createdAt: actionModels.createdAt };
   return paginate(
-    async (limit, offset) =>
-      (
-        await db
-          .select(modelFields)
-          .from(actionModels)
-          .where(where)
-          .orderBy(...orderByOf(query.sort ?? { column: 'title', direction: 'asc' }, sorts, actionModels.id))
-          .limit(limit)
-          .offset(offset)
-      ).map(toModel),
-    async () => rowValue.int((await db.select({ n: countAll }).from(actionModels).where(where))[0]?.n ?? 0),
+    async (limit, offset) => (await modelListQuery(db, query).limit(limit).offset(offset)).map(toModel),
+    () => countModels(db, query),
     query.page,
     query.pageSize,
   );

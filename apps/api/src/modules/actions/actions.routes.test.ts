@@ -362,6 +362,11 @@ describe('export and seed', () => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.rawPayload.subarray(0, 2).toString('latin1')).toBe('PK');
     expect((await principal().get('/api/actions/export')).statusCode).toBe(403);
+    const models = ActionModelListResponseSchema.parse((await staff().get('/api/action-models?pageSize=100')).json());
+    const modelCsv = await staff().get('/api/action-models/export?format=csv');
+    expect(modelCsv.statusCode).toBe(200);
+    expect(modelCsv.body.replace(/^\uFEFF/, '').trim().split(/\r?\n/).length - 1).toBe(models.total);
+    expect((await principal().get('/api/action-models/export')).statusCode).toBe(403);
     expect((await guest().get('/api/actions/export')).statusCode).toBe(401);
   });
 

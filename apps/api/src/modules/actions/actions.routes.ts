@@ -10,6 +10,7 @@ import {
   canTransitionAction,
   createActionModel,
   downloadActionEvidence,
+  exportActionModels,
   exportActions,
   getAction,
   getActionModel,
@@ -22,6 +23,7 @@ import {
   updateActionModel,
   uploadActionEvidence,
   type ActionBulkPreviewBody,
+  type ActionModel,
   type ActionState,
   type ActionSummary,
   type ActionTarget,
@@ -52,6 +54,18 @@ const EXPORT_COLUMNS: ExportColumn<ActionSummary>[] = [
   { header: 'Prova', value: (r) => ACTION_EVIDENCE_LABELS[r.evidence] },
   { header: 'Completata il', value: (r) => (r.completedAt ? new Date(r.completedAt) : null) },
   { header: 'Verificata il', value: (r) => (r.verifiedAt ? new Date(r.verifiedAt) : null) },
+];
+
+const MODEL_EXPORT_COLUMNS: ExportColumn<ActionModel>[] = [
+  { header: 'Titolo', value: (r) => r.title },
+  { header: 'Categoria', value: (r) => r.category },
+  { header: 'Descrizione', value: (r) => r.description },
+  { header: 'Destinatari', value: (r) => ACTION_TARGET_LABELS[r.target] },
+  { header: 'Durata (giorni)', value: (r) => r.defaultDurationDays },
+  { header: 'Prova richiesta', value: (r) => ACTION_EVIDENCE_LABELS[r.evidence] },
+  { header: 'Attivo', value: (r) => r.active },
+  { header: 'Azioni', value: (r) => r.actionCount },
+  { header: 'Creato il', value: (r) => new Date(r.createdAt) },
 ];
 
 /** Raw evidence types the upload route reads (the file is the body, no multipart); the content is checked by its magic bytes. */
@@ -147,6 +161,19 @@ export async function actionRoutes(app: FastifyInstance) {
   // --- Models ---
 
   registerEndpoint(app, listActionModels, {}, (request) => repo.listModels(app.db, request.query));
+
+  registerEndpoint(app, exportActionModels, {}, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    return sendExport(reply, {
+      format,
+      name: 'modelli-di-azione',
+      sheetName: 'Modelli di azione',
+      columns: MODEL_EXPORT_COLUMNS,
+      total: await repo.countModels(app.db, filters),
+      today: app.clock.now(),
+      produce: (write) => forEachBatch(app.db, repo.modelListQuery(app.db, filters), repo.toModel, write),
+    });
+  });
 
   registerEndpoint(app, createActionModel, {}, async (request, reply) => {
     const userId = authOf(request).user.id;

@@ -7,19 +7,17 @@ import {
   ActionModelCreateSchema,
   ActionModelUpdateSchema,
   createActionModel,
+  exportActionModels,
   getActionModel,
   listActionModels,
   updateActionModel,
   type ActionModel,
 } from '@portale/shared/actions';
 import { getPage } from '@portale/shared/pages';
-import { DataTable, listColumnHelper } from '../../components/data-table/data-table.tsx';
+import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
-import { ListProblem } from '../../components/data-table/list-problem.tsx';
-import { ListEmpty, listSummary } from '../../components/data-table/list-summary.tsx';
-import { Pager } from '../../components/data-table/pager.tsx';
-import { useListParams } from '../../components/data-table/use-list-params.ts';
+import { ListResults } from '../../components/data-table/list-results.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -29,7 +27,6 @@ import { failureResult, issuesToErrors, text, type FieldErrors, type FormResult 
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 
 const DEFAULT_SORT = 'title';
-const EMPTY: ActionModel[] = [];
 const EDIT_PARAM = 'modifica';
 
 function EditLink({ model }: { model: ActionModel }) {
@@ -231,7 +228,6 @@ export function Component() {
   const { query, result, problem, editing, editProblem } = useLoaderData<Data>();
   const outcome = useActionData<Outcome>();
   const page = getPage('portal.action-models');
-  const list = useListParams(DEFAULT_SORT);
   const location = useLocation();
   const closeParams = new URLSearchParams(location.search);
   closeParams.delete(EDIT_PARAM);
@@ -268,18 +264,18 @@ export function Component() {
         defaultSort={DEFAULT_SORT}
         errors={problem?.errors}
       />
-      {problem && <ListProblem problem={problem} />}
-      <DataTable
+      <ListResults
+        query={query}
+        result={result}
+        problem={problem}
         caption="Modelli di azione"
-        summary={listSummary(result, { one: 'modello trovato', many: 'modelli trovati' })}
         columns={COLUMNS}
-        data={result?.items ?? EMPTY}
-        sort={list.sort}
-        onSortChange={list.setSort}
-        getRowId={(row) => String(row.id)}
-        empty={<ListEmpty refused={Boolean(problem)} page={list.page} total={result?.total ?? 0} firstPageHref={list.hrefWith({ page: null })} noMatch="Nessun modello corrisponde alla ricerca e ai filtri." />}
+        defaultSort={DEFAULT_SORT}
+        nouns={{ one: 'modello trovato', many: 'modelli trovati' }}
+        noMatch="Nessun modello corrisponde alla ricerca e ai filtri."
+        exportEndpoint={exportActionModels}
+        exportName="modelli-di-azione"
       />
-      {result && <Pager page={result.page} pageSize={result.pageSize} total={result.total} hrefFor={(n) => list.hrefWith({ page: n })} />}
       <section aria-labelledby="nuovo-modello" className="mt-5">
         <h2 id="nuovo-modello" className="h4">
           Nuovo modello
