@@ -57,7 +57,7 @@ interface Props {
   initial: readonly SurveyQuestion[];
   /** Messages of the last save, keyed `questions.<index>.<field>` (the index of the list that was sent). */
   errors: Record<string, string>;
-  /** Changes whenever a save succeeded (resets the editor to what the server stored). */
+  /** The stored questions' ids: a save replaces them, which resets the editor to what the server stored (a data edit does not). */
   version: string;
 }
 

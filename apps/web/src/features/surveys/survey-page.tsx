@@ -191,7 +191,7 @@ export function Component() {
       </div>
 
       {survey.questionsEditable ? (
-        <QuestionEditor initial={survey.questions} errors={questionErrors} version={`${survey.updatedAt}-${survey.questionCount}`} />
+        <QuestionEditor initial={survey.questions} errors={questionErrors} version={survey.questions.map((q) => q.id).join(',')} />
       ) : (
         <ReadOnlyQuestions survey={survey} />
       )}
