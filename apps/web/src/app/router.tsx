@@ -36,6 +36,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.document': () => import('../features/documents/document-page.tsx'),
   'portal.surveys': () => import('../features/surveys/survey-list-page.tsx'),
   'portal.survey': () => import('../features/surveys/survey-page.tsx'),
+  results: () => import('../features/results/results-page.tsx'),
   survey: () => import('../features/public/survey-page.tsx'),
   'access-code': () => import('../features/access-codes/access-code-page.tsx'),
   'cookie-policy': () => import('../features/consent/cookie-policy-page.tsx'),
