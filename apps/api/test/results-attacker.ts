@@ -1,4 +1,4 @@
-// The attacker of the public results' tests (decision 017): every published figure, combined by any
+// The attacker of the public results' tests (decision 018): every published figure, combined by any
 // sums and differences, exactly (linear algebra over the rationals).
 
 /**

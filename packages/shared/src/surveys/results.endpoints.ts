@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { ResultsExportQuerySchema, ResultsQuerySchema, ResultsResponseSchema } from './results.schemas.ts';
 
-/** The public results of the closed surveys (issue 12): aggregated and suppressed by the API (decision 017). */
+/** The public results of the closed surveys (issue 12): aggregated and suppressed by the API (decision 018). */
 export const getResults = defineEndpoint({
   method: 'GET',
   path: '/api/results',

@@ -1,4 +1,4 @@
-// The exact audit of the public results (decision 017): which groups of 1…minGroup−1 respondents can be
+// The exact audit of the public results (decision 018): which groups of 1…minGroup−1 respondents can be
 // derived, by any sums and differences, from a set of published counts, and which figures to withhold
 // until none can. Pure: no database, no HTTP.
 //

@@ -1,4 +1,4 @@
-// The public results' small-group protection (decision 017). Pure: no database, no HTTP.
+// The public results' small-group protection (decision 018). Pure: no database, no HTTP.
 //
 // The respondents of a survey fall into atomic groups (region × school level; "unknown" for a response
 // without a plesso). A view is the national group, a region, a level or a region × level: a union of

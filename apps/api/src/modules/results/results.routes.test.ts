@@ -193,7 +193,7 @@ describe('GET /api/results: only closed surveys, for anyone', () => {
   });
 });
 
-describe('k-anonymity (decision 017): no group of 1–4 is shown or derivable', () => {
+describe('k-anonymity (decision 018): no group of 1–4 is shown or derivable', () => {
   const regions = ['Lazio', 'Lombardia'];
   const views = [
     { region: null, level: null },

@@ -39,7 +39,7 @@ const isAggregable = (q: SurveyQuestion) =>
   q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala';
 const optionItem = (q: SurveyQuestion, index: number) => `${q.id}:${index}`;
 
-/** The items the suppression works on (decision 017): a single-choice or scale question, or one option of a multiple choice. */
+/** The items the suppression works on (decision 018): a single-choice or scale question, or one option of a multiple choice. */
 function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
   const items: ItemDef[] = [];
   for (const q of questions) {
@@ -153,7 +153,7 @@ function questionResult(
   };
 }
 
-/** The public results of a closed survey for a group (decision 017). Raw answers never leave this function. */
+/** The public results of a closed survey for a group (decision 018). Raw answers never leave this function. */
 export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Promise<ResultsResponse> {
   const closed = await listClosedSurveys(app.db);
   const survey = query.survey === undefined ? closed[0] : closed.find((s) => s.id === query.survey);

@@ -6,7 +6,7 @@ import { findSurveyBySlug } from './surveys.repository.ts';
 
 /**
  * Who answered the closed demo survey: enough for charts in several regions and levels, and small
- * groups to show the suppression (decision 017). With the sample registry (Rome and Pavia only):
+ * groups to show the suppression (decision 018). With the sample registry (Rome and Pavia only):
  * Lazio and Lombardia are shown, Lazio × infanzia (3) is refused, and so is what would give it away.
  * With the full registry, Toscana has fewer than 5 respondents. Groups without a plesso are skipped.
  */

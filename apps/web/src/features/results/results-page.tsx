@@ -167,7 +167,7 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
   );
 }
 
-/** Anyone: the closed surveys' aggregated results, by region and school level, protected (decision 017). */
+/** Anyone: the closed surveys' aggregated results, by region and school level, protected (decision 018). */
 export function Component() {
   const { query, data, problem } = useLoaderData<ResultsData>();
   const page = useCurrentPage();
