@@ -9,7 +9,7 @@ const CANONICAL_ID = /^[1-9]\d{0,15}$/;
  */
 export const IdParamSchema = z
   .union([z.number(), z.string().regex(CANONICAL_ID)])
-  .pipe(z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+  .pipe(z.coerce.number<string | number>().int().positive().max(Number.MAX_SAFE_INTEGER));
 
 /** Parses an id route param; `undefined` when it is not a positive integer. */
 export function parseId(raw: string | undefined): number | undefined {
