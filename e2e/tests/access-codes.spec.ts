@@ -120,5 +120,8 @@ test.describe('codici di accesso', () => {
     // The same shape with another case is another code: unknown, the 404 page.
     await page.goto('/prova01');
     await expectErrorScreen(page, 404, 'Page Not Found: /prova01');
+    // Well-formed but the name of an API path beside the codes: a code like any unknown one.
+    await page.goto('/options');
+    await expectErrorScreen(page, 404, 'Page Not Found: /options');
   });
 });

@@ -6,6 +6,8 @@ import { ACCESS_CODE_LENGTH, ACCESS_CODE_MAX_USES, ACCESS_CODES_PER_REQUEST_MAX 
 /** Seed-spec §5: exactly 7 letters or digits. Anything else opens nothing (the same 404 as an unknown code). */
 export const ACCESS_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{${ACCESS_CODE_LENGTH}}$`);
 export const isAccessCodeShape = (value: string): boolean => ACCESS_CODE_PATTERN.test(value);
+/** Well-formed texts that are never a code: the static API paths beside `/api/access-codes/:code`. */
+export const ACCESS_CODE_RESERVED: readonly string[] = ['options', 'export'];
 
 /** Where a code stands, derived from its uses, expiry and revocation (a revoked code is `revoked` first). */
 export const ACCESS_CODE_STATES = ['usable', 'expired', 'exhausted', 'revoked'] as const;

@@ -1,9 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from '@portale/shared/surveys';
+import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH, ACCESS_CODE_RESERVED } from '@portale/shared/surveys';
 import { dateToRomeLocal, romeLocalToDate } from '@portale/shared/bookings';
 
-/** Texts a generated code must never be: the static paths beside `/api/access-codes/:code`. */
-export const RESERVED_CODES: ReadonlySet<string> = new Set(['options', 'export']);
+const RESERVED_CODES: ReadonlySet<string> = new Set(ACCESS_CODE_RESERVED);
 
 /** A code of 7 characters drawn uniformly from the 62 letters and digits (crypto.randomInt). */
 export function generateCode(): string {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { data, Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { SEED_ERRORS } from '@portale/shared/http';
-import { ACCESS_CODE_MESSAGES, getPublicAccessCode, submitAccessCodeResponse, type Answers, type PublicAccessCode } from '@portale/shared/surveys';
+import { ACCESS_CODE_MESSAGES, ACCESS_CODE_RESERVED, getPublicAccessCode, submitAccessCodeResponse, type Answers, type PublicAccessCode } from '@portale/shared/surveys';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { answersFromForm, QuestionnaireFields } from '../../components/questionnaire/questionnaire.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -61,6 +61,8 @@ export async function pageData({ params, request }: LoaderFunctionArgs): Promise
     justSent = null;
     return opened;
   }
+  // Not a code but a static API path (it would answer something else): the same 404.
+  if (ACCESS_CODE_RESERVED.includes(params.token ?? '')) throw notFound(request);
   try {
     shown = await callApi(getPublicAccessCode, { params: { code: params.token ?? '' } }, { signal: request.signal });
     return shown;
