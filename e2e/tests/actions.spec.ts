@@ -56,6 +56,14 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await expect(page.getByText(`Modello «${title}» creato.`)).toBeVisible();
   await listSettled(page);
   await expect(page.getByRole('table', { name: 'Modelli di azione' })).toContainText(title);
+  // Edit it: the form opens with the focus on its heading.
+  await page.getByRole('table', { name: 'Modelli di azione' }).getByRole('link', { name: title }).click();
+  await expect(page.getByRole('heading', { name: `Modifica «${title}»` })).toBeFocused();
+  const edit = page.getByTestId('modifica-form');
+  await edit.getByLabel('Durata in giorni').fill('25');
+  await edit.getByRole('button', { name: 'Salva il modello' }).click();
+  await expect(page.getByText(`Modello «${title}» salvato.`)).toBeVisible();
+  await expectAccessibleAtBothWidths(page);
 
   // Staff: assign it in bulk to the institutes matching the demo institute's code, counted then confirmed.
   const staffContext = await browser.newContext({ baseURL: baseURL! });
@@ -77,7 +85,7 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await expect(s.getByRole('table', { name: 'Azioni' }).getByText('Scaduta').first()).toBeVisible();
 
   const bulk = s.getByTestId('bulk-form');
-  await bulk.getByLabel('Modello').selectOption({ label: `${title} (Istituto, 20 giorni)` });
+  await bulk.getByLabel('Modello').selectOption({ label: `${title} (Istituto, 25 giorni)` });
   await bulk.getByLabel('Nome o codice del destinatario').fill(code);
   await bulk.getByRole('button', { name: 'Conta i destinatari' }).click();
   const preview = s.getByTestId('bulk-preview');

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Form, Link, useActionData, useLoaderData, useLocation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import {
   ACTION_EVIDENCE,
@@ -233,13 +234,19 @@ export function Component() {
   closeParams.delete(EDIT_PARAM);
   const closeHref = `?${closeParams.toString()}`;
   const createOutcome = outcome?.intent === 'create' ? outcome : undefined;
+  // Opened from a row far below: bring the edit form into view and move the focus to its heading.
+  const editHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    editHeading.current?.scrollIntoView({ block: 'start' });
+    editHeading.current?.focus({ preventScroll: true });
+  }, [editing?.id]);
   const updateOutcome = outcome?.intent === 'update' ? outcome : undefined;
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
       {editing && (
         <section aria-labelledby="modifica-modello" className="mb-5 p-3 border rounded">
-          <h2 id="modifica-modello" className="h4">
+          <h2 id="modifica-modello" className="h4" tabIndex={-1} ref={editHeading}>
             Modifica «{editing.title}»
           </h2>
           <FormMessage message={updateOutcome?.message} tone={updateOutcome?.ok ? 'success' : 'danger'} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import {
   ACTION_STATE_LABELS,
@@ -360,13 +360,19 @@ function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail; closeH
   const review = outcome && (outcome.intent === 'verify' || outcome.intent === 'send-back') ? outcome : undefined;
   const [problem, setProblem] = useState<string | null>(null);
   const busy = useNavigation().state === 'submitting';
+  // Opened from a row far below: bring the panel into view and move the focus to its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [detail.id]);
   const download = () => {
     setProblem(null);
     downloadFile(downloadActionEvidence, { params: { actionId: detail.id } }, undefined, { fallbackName: detail.evidenceFile?.name ?? 'prova' }).catch((e: Error) => setProblem(e.message));
   };
   return (
     <section aria-labelledby="dettaglio-azione" className="mb-5 p-3 border rounded" data-testid="action-detail">
-      <h2 id="dettaglio-azione" className="h4">
+      <h2 id="dettaglio-azione" className="h4" tabIndex={-1} ref={heading}>
         {detail.modelTitle}: {detail.targetName}
       </h2>
       <dl className="row mb-3">
@@ -483,7 +489,7 @@ export function Component() {
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
-      {detail && <ActionDetailPanel key={`${detail.id}-${detail.updatedAt}`} detail={detail} closeHref={`?${closeParams.toString()}`} />}
+      {detail && <ActionDetailPanel key={detail.id} detail={detail} closeHref={`?${closeParams.toString()}`} />}
       {detailProblem && (
         <div className="alert alert-warning" role="alert">
           {detailProblem}
