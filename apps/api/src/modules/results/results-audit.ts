@@ -21,10 +21,14 @@ export interface AuditRow {
 }
 
 /** Beyond these sizes the enumeration could be slow: the caller falls back to the (stricter) atom rule. */
-export const AUDIT_MAX_UNKNOWNS = 1500;
-export const AUDIT_MAX_SMALL = 160;
+export const AUDIT_MAX_UNKNOWNS = 800;
+export const AUDIT_MAX_SMALL = 600;
+/** Withholding rounds before giving up on the exact audit (the caller then uses the atom rule). */
+export const AUDIT_MAX_ROUNDS = 300;
 
 const EPS = 1e-7;
+/** Disjoint leaks fixed per round (each round recomputes the reduction). */
+const LEAKS_PER_ROUND = 25;
 
 interface Reduced {
   /** Pivot column of each reduced row. */
@@ -101,7 +105,7 @@ function weights(n: number, seed: number): Float64Array {
  * A derivable set of unknowns with 1 ≤ Σ counts < minGroup, or undefined. `kernelOf(j)` is the kernel
  * coordinates of unknown j; T is derivable when they add up to zero over T.
  */
-function findLeak(counts: number[], red: Reduced, minGroup: number): number[] | undefined {
+function findLeaks(counts: number[], red: Reduced, minGroup: number, max: number): number[][] {
   const { pivots, rref, free } = red;
   const freeIndex = new Map(free.map((f, t) => [f, t]));
   const pivotRow = new Map(pivots.map((p, i) => [p, i]));
@@ -116,94 +120,114 @@ function findLeak(counts: number[], red: Reduced, minGroup: number): number[] | 
     return v;
   };
   const small = counts.map((n, j) => (n > 0 && n < minGroup ? j : -1)).filter((j) => j >= 0);
-  if (small.length === 0) return undefined;
+  if (small.length === 0) return [];
   const kernels = new Map(small.map((j) => [j, kernelOf(j)]));
   const r1 = weights(free.length, 12345);
-  const r2 = weights(free.length, 67890);
-  const fp = new Map(
-    small.map((j) => [
-      j,
-      [
-        kernels.get(j)!.reduce((s, x, k) => s + x * r1[k]!, 0),
-        kernels.get(j)!.reduce((s, x, k) => s + x * r2[k]!, 0),
-      ] as const,
-    ]),
-  );
+  const fp = new Map(small.map((j) => [j, kernels.get(j)!.reduce((s, x, k) => s + x * r1[k]!, 0)]));
   const isZero = (set: number[]) => {
     const sum = new Float64Array(free.length);
     for (const j of set) kernels.get(j)!.forEach((x, k) => (sum[k]! += x));
     return sum.every((x) => Math.abs(x) < 1e-6);
   };
-  // Sets by size, smallest first: Σ counts < minGroup bounds both the size and the members.
-  const chosen: number[] = [];
-  const search = (
-    start: number,
-    size: number,
-    total: number,
-    f1: number,
-    f2: number,
-  ): number[] | undefined => {
-    if (chosen.length === size)
-      return Math.abs(f1) < 1e-6 && Math.abs(f2) < 1e-6 && isZero(chosen) ? [...chosen] : undefined;
-    for (let i = start; i < small.length; i++) {
-      const j = small[i]!;
-      const n = counts[j]!;
-      if (total + n >= minGroup) continue;
-      chosen.push(j);
-      const [a, b] = fp.get(j)!;
-      const found = search(i + 1, size, total + n, f1 + a, f2 + b);
-      chosen.pop();
-      if (found) return found;
+  // Candidates are matched by a random projection of their kernel coordinates (buckets of 1e-4, and
+  // the neighbouring buckets), then checked exactly: meet in the middle, O(k²) for sets of up to 4.
+  const bucket = (f: number) => Math.round(f * 1e4);
+  const near = <T>(map: Map<number, T[]>, f: number): T[] => [
+    ...(map.get(bucket(f) - 1) ?? []),
+    ...(map.get(bucket(f)) ?? []),
+    ...(map.get(bucket(f) + 1) ?? []),
+  ];
+  const taken = new Set<number>();
+  const c = (j: number) => counts[j]!;
+  const findOne = (): number[] | undefined => {
+    const live = small.filter((j) => !taken.has(j));
+    for (const j of live) if (Math.abs(fp.get(j)!) < 1e-4 && isZero([j])) return [j];
+    const singles = new Map<number, number[]>();
+    for (const j of live) singles.set(bucket(fp.get(j)!), [...(singles.get(bucket(fp.get(j)!)) ?? []), j]);
+    for (const j of live)
+      for (const k of near(singles, -fp.get(j)!))
+        if (k > j && c(j) + c(k) < minGroup && isZero([j, k])) return [j, k];
+    const pairs: [number, number][] = [];
+    for (let a = 0; a < live.length; a++)
+      for (let b = a + 1; b < live.length; b++)
+        if (c(live[a]!) + c(live[b]!) <= minGroup - 2) pairs.push([live[a]!, live[b]!]);
+    for (const [i, j] of pairs)
+      for (const k of near(singles, -(fp.get(i)! + fp.get(j)!)))
+        if (k > j && c(i) + c(j) + c(k) < minGroup && isZero([i, j, k])) return [i, j, k];
+    if (minGroup - 1 < 4) return undefined;
+    const pairMap = new Map<number, [number, number][]>();
+    for (const pr of pairs) {
+      const key = bucket(fp.get(pr[0])! + fp.get(pr[1])!);
+      pairMap.set(key, [...(pairMap.get(key) ?? []), pr]);
+    }
+    for (const [i, j] of pairs) {
+      for (const [k, l] of near(pairMap, -(fp.get(i)! + fp.get(j)!))) {
+        if (k > j && c(i) + c(j) + c(k) + c(l) < minGroup && isZero([i, j, k, l])) return [i, j, k, l];
+      }
     }
     return undefined;
   };
-  for (let size = 1; size < minGroup; size++) {
-    const found = search(0, size, 0, 0, 0);
-    if (found) return found;
+  // Disjoint leaks, smallest sets first, up to `max`: one round of withholding fixes them all.
+  const leaks: number[][] = [];
+  for (
+    let found = findOne();
+    found && leaks.length < max;
+    found = leaks.length < max ? findOne() : undefined
+  ) {
+    leaks.push(found);
+    for (const j of found) taken.add(j);
   }
-  return undefined;
+  return leaks;
 }
 
 /**
  * The rows to withhold so that no group of 1…minGroup−1 is derivable from the others: first every
  * withholdable row under minGroup, then, while a leak remains, the cheapest withholdable row of one
  * way of deriving it. Returns undefined when even withholding everything withholdable leaves a leak
- * (the fixed rows leak by themselves).
+ * (the fixed rows leak by themselves) or when it takes more than AUDIT_MAX_ROUNDS rounds.
  */
 export function auditWithhold(counts: number[], rows: AuditRow[], minGroup: number): Set<number> | undefined {
+  // The leak search enumerates sets of up to 4 unknowns: enough for groups under 5.
+  if (minGroup > 5) return undefined;
   const withheld = new Set<number>();
   rows.forEach((r, i) => {
     if (r.withholdable && r.size > 0 && r.size < minGroup) withheld.add(i);
   });
-  for (;;) {
+  for (let round = 0; round < AUDIT_MAX_ROUNDS; round++) {
     const active = rows.map((_, i) => i).filter((i) => !withheld.has(i));
     const red = reduce(
       active.map((i) => rows[i]!.cols),
       counts.length,
     );
-    const leak = findLeak(counts, red, minGroup);
-    if (!leak) return withheld;
-    // One way of deriving it: 1_T = Σ over reduced rows of (1_T at the pivot) × that row, each a combination of the active rows.
-    const inT = new Set(leak);
-    const alpha = new Float64Array(active.length);
-    red.pivots.forEach((p, i) => {
-      if (!inT.has(p)) return;
-      const combo = red.combos[i]!;
-      for (let k = 0; k < active.length; k++) alpha[k]! += combo[k]!;
-    });
-    let best = -1;
-    active.forEach((rowIndex, k) => {
-      const r = rows[rowIndex]!;
-      if (!r.withholdable || Math.abs(alpha[k]!) < EPS) return;
-      const b = best < 0 ? undefined : rows[best]!;
-      if (
-        !b ||
-        r.weight < b.weight ||
-        (r.weight === b.weight && (r.size < b.size || (r.size === b.size && rowIndex < best)))
-      )
-        best = rowIndex;
-    });
-    if (best < 0) return undefined;
-    withheld.add(best);
+    const leaks = findLeaks(counts, red, minGroup, LEAKS_PER_ROUND);
+    if (leaks.length === 0) return withheld;
+    let progress = false;
+    for (const leak of leaks) {
+      // One way of deriving it: 1_T = Σ over reduced rows of (1_T at the pivot) × that row, each a combination of the active rows.
+      const inT = new Set(leak);
+      const alpha = new Float64Array(active.length);
+      red.pivots.forEach((p, i) => {
+        if (!inT.has(p)) return;
+        const combo = red.combos[i]!;
+        for (let k = 0; k < active.length; k++) alpha[k]! += combo[k]!;
+      });
+      let best = -1;
+      active.forEach((rowIndex, k) => {
+        const r = rows[rowIndex]!;
+        if (!r.withholdable || Math.abs(alpha[k]!) < EPS) return;
+        const b = best < 0 ? undefined : rows[best]!;
+        if (
+          !b ||
+          r.weight < b.weight ||
+          (r.weight === b.weight && (r.size < b.size || (r.size === b.size && rowIndex < best)))
+        )
+          best = rowIndex;
+      });
+      if (best < 0) return undefined;
+      if (!withheld.has(best)) progress = true;
+      withheld.add(best);
+    }
+    if (!progress) return undefined;
   }
+  return undefined;
 }
