@@ -69,7 +69,8 @@ async function walkMatrix(page: Page, account: DemoAccount | null) {
 }
 
 test.describe('role × route matrix', () => {
-  test.describe.configure({ timeout: 180_000 });
+  // Every page of the table (about 60) with a full load and an axe check each: minutes on a busy 2-core machine.
+  test.describe.configure({ timeout: 360_000 });
 
   test('guest is sent to login on every guarded route', async ({ page }) => {
     await walkMatrix(page, null);
