@@ -1,5 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { appReady, expect, expectAccessibleAtBothWidths, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  pathOf,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 // The demo's closed pilot survey (seed: responses-seed.ts): 53 respondents in Lazio and Lombardia;
 // Lazio × infanzia has 3 and is refused, with what would give it away.
@@ -9,13 +16,17 @@ test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, b
 test.describe('risultati pubblici delle indagini', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('un ospite vede grafici e tabelle, filtra per regione, trova un gruppo troppo piccolo e scarica il CSV', async ({ page }) => {
+  test('un ospite vede grafici e tabelle, filtra per regione, trova un gruppo troppo piccolo e scarica il CSV', async ({
+    page,
+  }) => {
     await test.step('i risultati nazionali dell’indagine conclusa: grafico, sintesi e tabella per domanda', async () => {
       await page.goto('/risultati');
       await appReady(page);
       await expect(page.getByRole('heading', { level: 1, name: 'Risultati' })).toBeVisible();
       await expect(page.getByRole('heading', { level: 2, name: 'Indagine pilota 2025' })).toBeVisible();
-      await expect(page.getByTestId('results-group')).toHaveText('Tutta Italia, tutti i gradi scolastici: 53 persone hanno risposto.');
+      await expect(page.getByTestId('results-group')).toHaveText(
+        'Tutta Italia, tutti i gradi scolastici: 53 persone hanno risposto.',
+      );
       const questions = page.getByTestId('results-question');
       await expect(questions).toHaveCount(4);
       await expect(page.getByTestId('results-chart').locator('svg')).toHaveCount(4, { timeout: 20_000 });
@@ -37,7 +48,9 @@ test.describe('risultati pubblici delle indagini', () => {
       await page.getByLabel('Regione').selectOption('Lazio');
       await page.getByRole('button', { name: 'Mostra i risultati' }).click();
       await expect.poll(() => pathOf(page)).toContain('region=Lazio');
-      await expect(page.getByTestId('results-group')).toHaveText('Lazio, tutti i gradi scolastici: 33 persone hanno risposto.');
+      await expect(page.getByTestId('results-group')).toHaveText(
+        'Lazio, tutti i gradi scolastici: 33 persone hanno risposto.',
+      );
       await expect(page.getByTestId('results-chart').locator('svg')).toHaveCount(4, { timeout: 20_000 });
     });
 
@@ -47,7 +60,9 @@ test.describe('risultati pubblici delle indagini', () => {
       await expect.poll(() => pathOf(page)).toContain('schoolLevel=infanzia');
       const refused = page.getByTestId('results-suppressed');
       await expect(refused).toBeVisible();
-      await expect(refused.getByRole('heading', { level: 3 })).toHaveText('Troppo poche risposte per mostrare questo gruppo');
+      await expect(refused.getByRole('heading', { level: 3 })).toHaveText(
+        'Troppo poche risposte per mostrare questo gruppo',
+      );
       await expect(page.getByTestId('results-question')).toHaveCount(0);
       await expectAccessibleAtBothWidths(page);
       // Lazio × primaria (18) is refused too: with Lazio and the other levels it would give infanzia away.
@@ -59,11 +74,18 @@ test.describe('risultati pubblici delle indagini', () => {
     await test.step('il CSV scaricato contiene esattamente ciò che la pagina mostra', async () => {
       await page.goto('/risultati?region=Lombardia');
       await appReady(page);
-      await expect(page.getByTestId('results-group')).toHaveText('Lombardia, tutti i gradi scolastici: 20 persone hanno risposto.');
+      await expect(page.getByTestId('results-group')).toHaveText(
+        'Lombardia, tutti i gradi scolastici: 20 persone hanno risposto.',
+      );
       const cells = await page
         .getByTestId('results-table')
         .locator('tbody tr')
-        .evaluateAll((rows) => rows.map((r) => [r.querySelector('th')!.textContent!.trim(), r.querySelectorAll('td')[0]!.textContent!.trim()]));
+        .evaluateAll((rows) =>
+          rows.map((r) => [
+            r.querySelector('th')!.textContent!.trim(),
+            r.querySelectorAll('td')[0]!.textContent!.trim(),
+          ]),
+        );
       const downloading = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Esporta CSV' }).click();
       const download = await downloading;
@@ -75,7 +97,14 @@ test.describe('risultati pubblici delle indagini', () => {
         .trim()
         .split('\r\n')
         .map((l) => l.split(';'));
-      expect(lines[0]).toEqual(['Indagine', 'Gruppo', 'Domanda', 'Risposta', 'Numero', 'Percentuale sui rispondenti']);
+      expect(lines[0]).toEqual([
+        'Indagine',
+        'Gruppo',
+        'Domanda',
+        'Risposta',
+        'Numero',
+        'Percentuale sui rispondenti',
+      ]);
       expect(lines[1]!.slice(1, 5)).toEqual(['Lombardia, Tutti i gradi', 'Rispondenti', '', '20']);
       const answerLines = lines.slice(2).filter((l) => l[3] !== 'Totale risposte' && l[3] !== 'Media');
       expect(answerLines.map((l) => [l[3], l[4]])).toEqual(cells.map(([label, count]) => [label, count]));

@@ -12,7 +12,8 @@ export function kernel(rows: number[][], width: number): number[][] {
   let r = 0;
   for (let c = 0; c < width && r < m.length; c++) {
     let p = -1;
-    for (let i = r; i < m.length; i++) if (Math.abs(m[i]![c]!) > 1e-9) p = p < 0 || Math.abs(m[i]![c]!) > Math.abs(m[p]![c]!) ? i : p;
+    for (let i = r; i < m.length; i++)
+      if (Math.abs(m[i]![c]!) > 1e-9) p = p < 0 || Math.abs(m[i]![c]!) > Math.abs(m[p]![c]!) ? i : p;
     if (p < 0) continue;
     [m[r], m[p]] = [m[p]!, m[r]!];
     const pv = m[r]![c]!;
@@ -54,4 +55,3 @@ export function derivableCounts(rows: number[][], values: number[]): { subset: n
   }
   return out;
 }
-

@@ -8,7 +8,8 @@ export const getResults = defineEndpoint({
   path: '/api/results',
   permission: 'public',
   tag: 'results',
-  summary: 'Risultati aggregati di un’indagine conclusa, per regione e grado scolastico (gruppi di almeno 5 persone)',
+  summary:
+    'Risultati aggregati di un’indagine conclusa, per regione e grado scolastico (gruppi di almeno 5 persone)',
   query: ResultsQuerySchema,
   response: ResultsResponseSchema,
 });

@@ -10,7 +10,8 @@ export const RESULTS_MESSAGES = {
   groupTooSmall: 'Troppo poche risposte per mostrare questo gruppo',
   groupTooSmallDetail: `Per proteggere l’anonimato non mostriamo i risultati di gruppi con meno di ${RESULTS_MIN_GROUP} persone, né quelli da cui un gruppo così piccolo si potrebbe ricavare confrontandoli con altri risultati. Prova con un filtro più ampio.`,
   empty: 'Nessuna risposta da questo gruppo.',
-  noClosedSurvey: 'Non ci sono ancora indagini concluse: i risultati saranno pubblicati alla chiusura della prima indagine.',
+  noClosedSurvey:
+    'Non ci sono ancora indagini concluse: i risultati saranno pubblicati alla chiusura della prima indagine.',
   protectedCell: 'protetto',
   protectedCellDetail: `«protetto»: il numero è minore di ${RESULTS_MIN_GROUP}, oppure è nascosto perché, insieme agli altri numeri pubblicati, permetterebbe di ricavarne per differenza uno minore di ${RESULTS_MIN_GROUP}.`,
 } as const;
@@ -34,7 +35,10 @@ export const ResultsQuerySchema = z.object({
 });
 export type ResultsQuery = z.output<typeof ResultsQuerySchema>;
 /** The export: the same filters, as CSV (default) or XLSX. */
-export const ResultsExportQuerySchema = z.object({ ...ResultsQuerySchema.shape, ...ExportFormatSchema.shape });
+export const ResultsExportQuerySchema = z.object({
+  ...ResultsQuerySchema.shape,
+  ...ExportFormatSchema.shape,
+});
 export const RESULTS_FILTER_KEYS = ['survey', 'region', 'schoolLevel'] as const;
 
 /** One row of a question's table: an option (or a scale value, or "no answer") and its count; `null` = protected. */

@@ -65,7 +65,11 @@ export async function responsesForResults(db: DbOrTx, surveyId: number): Promise
 }
 
 /** A plesso of a region and level for the demo responses: participating ones first, then by id (deterministic). */
-export async function findDemoSchoolSite(db: DbOrTx, region: string, level: string): Promise<number | undefined> {
+export async function findDemoSchoolSite(
+  db: DbOrTx,
+  region: string,
+  level: string,
+): Promise<number | undefined> {
   const [row] = await db
     .select({ id: schoolSites.id })
     .from(schoolSites)
@@ -76,11 +80,18 @@ export async function findDemoSchoolSite(db: DbOrTx, region: string, level: stri
 }
 
 export async function hasResponses(db: DbOrTx, surveyId: number): Promise<boolean> {
-  const [row] = await db.select({ id: surveyResponses.id }).from(surveyResponses).where(eq(surveyResponses.surveyId, surveyId)).limit(1);
+  const [row] = await db
+    .select({ id: surveyResponses.id })
+    .from(surveyResponses)
+    .where(eq(surveyResponses.surveyId, surveyId))
+    .limit(1);
   return row !== undefined;
 }
 
 /** Anonymous demo responses (no user, no access code), in one statement. */
-export async function insertDemoResponses(db: DbOrTx, rows: { surveyId: number; schoolSiteId: number; answers: Answers; submittedAt: Date }[]): Promise<void> {
+export async function insertDemoResponses(
+  db: DbOrTx,
+  rows: { surveyId: number; schoolSiteId: number; answers: Answers; submittedAt: Date }[],
+): Promise<void> {
   if (rows.length > 0) await db.insert(surveyResponses).values(rows);
 }

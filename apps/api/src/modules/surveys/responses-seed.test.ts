@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SURVEY_SLUGS, ResultsResponseSchema, validateAnswers, type ResultsResponse } from '@portale/shared/surveys';
+import {
+  DEMO_SURVEY_SLUGS,
+  ResultsResponseSchema,
+  validateAnswers,
+  type ResultsResponse,
+} from '@portale/shared/surveys';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { seedDemoResponses } from './responses-seed.ts';
@@ -28,9 +33,13 @@ describe('demo responses', () => {
     await seedDemoResponses(t.database.db, t.clock.now());
     const closed = (await findSurveyBySlug(t.database.db, DEMO_SURVEY_SLUGS.closed))!;
     const open = (await findSurveyBySlug(t.database.db, DEMO_SURVEY_SLUGS.open))!;
-    const rows = ((await t.database.db.execute(sql`select r.survey_id::int as survey, r.answers, s.region, r.submitted_at as at from survey_responses r join school_sites s on s.id = r.school_site_id`)) as unknown as {
-      rows: { survey: number; answers: Record<string, unknown>; region: string; at: string }[];
-    }).rows;
+    const rows = (
+      (await t.database.db.execute(
+        sql`select r.survey_id::int as survey, r.answers, s.region, r.submitted_at as at from survey_responses r join school_sites s on s.id = r.school_site_id`,
+      )) as unknown as {
+        rows: { survey: number; answers: Record<string, unknown>; region: string; at: string }[];
+      }
+    ).rows;
     const ofClosed = rows.filter((r) => r.survey === closed.id);
     expect(ofClosed).toHaveLength(18 + 12 + 3 + 11 + 9);
     expect(new Set(ofClosed.map((r) => r.region))).toEqual(new Set(['Lazio', 'Lombardia']));
@@ -48,7 +57,8 @@ describe('demo responses', () => {
     expect(national.status).toBe('shown');
     expect(national.respondents).toBe(53);
     // Nationally only the school-level question hides rows (infanzia has 3 respondents, and one more row goes with it).
-    for (const q of national.questions.slice(1)) for (const r of q.rows) expect(r.count, `${q.label} ${r.label}`).not.toBeNull();
+    for (const q of national.questions.slice(1))
+      for (const r of q.rows) expect(r.count, `${q.label} ${r.label}`).not.toBeNull();
     expect(national.questions[0]!.protectedRows).toBe(2);
     expect((await results('region=Lazio')).status).toBe('shown');
     expect((await results('region=Lombardia')).status).toBe('shown');

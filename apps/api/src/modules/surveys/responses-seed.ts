@@ -1,5 +1,11 @@
 import type { SchoolLevel } from '@portale/shared/registry';
-import { DEMO_SURVEY_SLUGS, SCALE_MAX, SCALE_MIN, type Answers, type SurveyQuestion } from '@portale/shared/surveys';
+import {
+  DEMO_SURVEY_SLUGS,
+  SCALE_MAX,
+  SCALE_MIN,
+  type Answers,
+  type SurveyQuestion,
+} from '@portale/shared/surveys';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { findDemoSchoolSite, hasResponses, insertDemoResponses } from '../results/results.repository.ts';
 import { findSurveyBySlug } from './surveys.repository.ts';
@@ -26,7 +32,13 @@ const DEMO_OPEN_GROUPS: { region: string; level: SchoolLevel; n: number }[] = [
   { region: 'Lombardia', level: 'primaria', n: 2 },
 ];
 
-const LEVEL_OPTION: Record<SchoolLevel, number> = { infanzia: 0, primaria: 1, secondaria_primo_grado: 2, secondaria_secondo_grado: 3, altro: 1 };
+const LEVEL_OPTION: Record<SchoolLevel, number> = {
+  infanzia: 0,
+  primaria: 1,
+  secondaria_primo_grado: 2,
+  secondaria_secondo_grado: 3,
+  altro: 1,
+};
 const SCALE_WEIGHTS = [3, 4, 6, 7, 5];
 const WORDS = ['Cortile', 'Palestra', 'Laboratori', 'Biblioteca', 'Connessione', 'Arredi'];
 
@@ -61,20 +73,38 @@ export function demoAnswers(questions: SurveyQuestion[], level: SchoolLevel, ind
     if (!q.required && random() < 0.12) continue;
     const key = String(q.id);
     if (q.type === 'scelta_singola') {
-      answers[key] = q.options.length === 4 && /ordine di scuola/i.test(q.label) ? q.options[LEVEL_OPTION[level]]! : q.options[weighted(random, q.options.map((_, i) => q.options.length - i + 1))]!;
+      answers[key] =
+        q.options.length === 4 && /ordine di scuola/i.test(q.label)
+          ? q.options[LEVEL_OPTION[level]]!
+          : q.options[
+              weighted(
+                random,
+                q.options.map((_, i) => q.options.length - i + 1),
+              )
+            ]!;
     } else if (q.type === 'scelta_multipla') {
       const chosen = q.options.filter((_, i) => random() < [0.75, 0.6, 0.45, 0.65, 0.35][i % 5]!);
       answers[key] = chosen.length > 0 ? chosen : [q.options[0]!];
     } else if (q.type === 'scala') {
       answers[key] = Math.min(SCALE_MAX, SCALE_MIN + weighted(random, SCALE_WEIGHTS));
     } else if (random() < 0.5) {
-      answers[key] = q.type === 'testo_breve' ? WORDS[Math.floor(random() * WORDS.length)]! : 'Più tempo per progettare insieme ai colleghi.';
+      answers[key] =
+        q.type === 'testo_breve'
+          ? WORDS[Math.floor(random() * WORDS.length)]!
+          : 'Più tempo per progettare insieme ai colleghi.';
     }
   }
   return answers;
 }
 
-async function seedResponses(db: DbOrTx, slug: string, groups: typeof DEMO_CLOSED_GROUPS, firstDay: Date, days: number, seed: number): Promise<number> {
+async function seedResponses(
+  db: DbOrTx,
+  slug: string,
+  groups: typeof DEMO_CLOSED_GROUPS,
+  firstDay: Date,
+  days: number,
+  seed: number,
+): Promise<number> {
   const survey = await findSurveyBySlug(db, slug);
   if (!survey || (await hasResponses(db, survey.id))) return 0;
   const rows: Parameters<typeof insertDemoResponses>[1] = [];
@@ -83,7 +113,12 @@ async function seedResponses(db: DbOrTx, slug: string, groups: typeof DEMO_CLOSE
     const site = await findDemoSchoolSite(db, group.region, group.level);
     if (site === undefined) continue;
     for (let i = 0; i < group.n; i++, index++) {
-      rows.push({ surveyId: survey.id, schoolSiteId: site, answers: demoAnswers(survey.questions, group.level, index), submittedAt: new Date(firstDay.getTime() + (index % days) * 86_400_000 + (index % 9) * 3_600_000) });
+      rows.push({
+        surveyId: survey.id,
+        schoolSiteId: site,
+        answers: demoAnswers(survey.questions, group.level, index),
+        submittedAt: new Date(firstDay.getTime() + (index % days) * 86_400_000 + (index % 9) * 3_600_000),
+      });
     }
   }
   await insertDemoResponses(db, rows);
@@ -95,6 +130,20 @@ async function seedResponses(db: DbOrTx, slug: string, groups: typeof DEMO_CLOSE
  * one. Idempotent: a survey that has any response is left alone.
  */
 export async function seedDemoResponses(db: DbOrTx, now: Date): Promise<void> {
-  await seedResponses(db, DEMO_SURVEY_SLUGS.closed, DEMO_CLOSED_GROUPS, new Date(now.getTime() - 115 * 86_400_000), 80, 0);
-  await seedResponses(db, DEMO_SURVEY_SLUGS.open, DEMO_OPEN_GROUPS, new Date(now.getTime() - 6 * 86_400_000), 5, 1000);
+  await seedResponses(
+    db,
+    DEMO_SURVEY_SLUGS.closed,
+    DEMO_CLOSED_GROUPS,
+    new Date(now.getTime() - 115 * 86_400_000),
+    80,
+    0,
+  );
+  await seedResponses(
+    db,
+    DEMO_SURVEY_SLUGS.open,
+    DEMO_OPEN_GROUPS,
+    new Date(now.getTime() - 6 * 86_400_000),
+    5,
+    1000,
+  );
 }

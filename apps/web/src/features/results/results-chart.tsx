@@ -29,9 +29,18 @@ export default function ResultsChart({ labels, values, summary }: ResultsChartPr
       aria: { enabled: true, label: { description: summary } },
       color: ['#0066cc'],
       textStyle: { fontFamily: 'Titillium Web, Geneva, Tahoma, sans-serif', color: '#1a1a1a' },
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => (v === null || v === undefined || v === '-' ? 'protetto' : integer.format(Number(v))) },
+      tooltip: {
+        trigger: 'axis',
+        axisPointer: { type: 'shadow' },
+        valueFormatter: (v: unknown) =>
+          v === null || v === undefined || v === '-' ? 'protetto' : integer.format(Number(v)),
+      },
       grid: { left: 8, right: 40, top: 8, bottom: 8, containLabel: true },
-      xAxis: { type: 'value', minInterval: 1, axisLabel: { formatter: (v: number) => integer.format(v), color: '#1a1a1a' } },
+      xAxis: {
+        type: 'value',
+        minInterval: 1,
+        axisLabel: { formatter: (v: number) => integer.format(v), color: '#1a1a1a' },
+      },
       yAxis: {
         type: 'category',
         inverse: true,
@@ -43,7 +52,13 @@ export default function ResultsChart({ labels, values, summary }: ResultsChartPr
           type: 'bar',
           name: 'Risposte',
           data: values.map((v) => (v === null ? '-' : v)),
-          label: { show: true, position: 'right', color: '#1a1a1a', formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? integer.format(p.value) : '') },
+          label: {
+            show: true,
+            position: 'right',
+            color: '#1a1a1a',
+            formatter: (p: { value: unknown }) =>
+              typeof p.value === 'number' ? integer.format(p.value) : '',
+          },
         },
       ],
     });
@@ -54,5 +69,13 @@ export default function ResultsChart({ labels, values, summary }: ResultsChartPr
       chart.dispose();
     };
   }, [labels, values, summary]);
-  return <div ref={container} role="img" aria-label={summary} style={{ width: '100%', height: Math.max(160, 48 * labels.length + 32) }} data-testid="results-chart" />;
+  return (
+    <div
+      ref={container}
+      role="img"
+      aria-label={summary}
+      style={{ width: '100%', height: Math.max(160, 48 * labels.length + 32) }}
+      data-testid="results-chart"
+    />
+  );
 }

@@ -1,7 +1,13 @@
 import { useId } from 'react';
 import { Form, Link, useLoaderData, useLocation, useSubmit, type LoaderFunctionArgs } from 'react-router';
 import { REGIONS, SCHOOL_LEVEL_LABELS, SCHOOL_LEVELS } from '@portale/shared/registry';
-import { exportResults, getResults, RESULTS_FILTER_KEYS, RESULTS_MESSAGES, type ResultsResponse } from '@portale/shared/surveys';
+import {
+  exportResults,
+  getResults,
+  RESULTS_FILTER_KEYS,
+  RESULTS_MESSAGES,
+  type ResultsResponse,
+} from '@portale/shared/surveys';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -26,7 +32,8 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Results
   } catch (error) {
     if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
       const errors: Record<string, string> = {};
-      for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
+      for (const [field, messages] of Object.entries(error.body?.errors ?? {}))
+        if (messages[0]) errors[field] = messages[0];
       return { query, data: null, problem: { message: error.message, errors } };
     }
     throw error;
@@ -34,13 +41,25 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Results
 }
 
 const groupName = (region: string | null, level: string | null) =>
-  [region ?? 'Tutta Italia', level ? SCHOOL_LEVEL_LABELS[level as keyof typeof SCHOOL_LEVEL_LABELS] : 'tutti i gradi scolastici'].join(', ');
+  [
+    region ?? 'Tutta Italia',
+    level ? SCHOOL_LEVEL_LABELS[level as keyof typeof SCHOOL_LEVEL_LABELS] : 'tutti i gradi scolastici',
+  ].join(', ');
 
-function Filters({ data, query, errors }: { data: ResultsResponse | null; query: Record<string, string>; errors: Record<string, string> }) {
+function Filters({
+  data,
+  query,
+  errors,
+}: {
+  data: ResultsResponse | null;
+  query: Record<string, string>;
+  errors: Record<string, string>;
+}) {
   const id = useId();
   const { pathname } = useLocation();
   const submit = useSubmit();
-  const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {});
+  const invalid = (name: string) =>
+    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {};
   const error = (name: string) =>
     errors[name] ? (
       <p id={`${id}-${name}-error`} className="text-danger small mt-1 mb-0">
@@ -57,7 +76,8 @@ function Filters({ data, query, errors }: { data: ResultsResponse | null; query:
       onSubmit={(event) => {
         event.preventDefault();
         const params = new URLSearchParams();
-        for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === 'string' && value) params.set(key, value);
+        for (const [key, value] of new FormData(event.currentTarget))
+          if (typeof value === 'string' && value) params.set(key, value);
         void submit(params, { method: 'get', action: pathname, preventScrollReset: true });
       }}
     >
@@ -66,7 +86,11 @@ function Filters({ data, query, errors }: { data: ResultsResponse | null; query:
           <div className="col-12 col-lg-4">
             <div className="select-wrapper">
               <label htmlFor={`${id}-survey`}>Indagine</label>
-              <select id={`${id}-survey`} name="survey" defaultValue={query.survey ?? String(data.survey?.id ?? '')}>
+              <select
+                id={`${id}-survey`}
+                name="survey"
+                defaultValue={query.survey ?? String(data.survey?.id ?? '')}
+              >
                 {data.surveys.map((s) => (
                   <option key={s.id} value={s.id}>
                     {s.title} (chiusa il {formatDate(`${s.closesOn}T12:00:00Z`)})
@@ -76,11 +100,18 @@ function Filters({ data, query, errors }: { data: ResultsResponse | null; query:
             </div>
           </div>
         )}
-        {data && data.surveys.length === 1 && <input type="hidden" name="survey" value={query.survey ?? ''} />}
+        {data && data.surveys.length === 1 && (
+          <input type="hidden" name="survey" value={query.survey ?? ''} />
+        )}
         <div className="col-12 col-sm-6 col-lg-4">
           <div className="select-wrapper">
             <label htmlFor={`${id}-region`}>Regione</label>
-            <select id={`${id}-region`} name="region" defaultValue={query.region ?? ''} {...invalid('region')}>
+            <select
+              id={`${id}-region`}
+              name="region"
+              defaultValue={query.region ?? ''}
+              {...invalid('region')}
+            >
               <option value="">Tutte le regioni</option>
               {REGIONS.map((r) => (
                 <option key={r} value={r}>
@@ -94,7 +125,12 @@ function Filters({ data, query, errors }: { data: ResultsResponse | null; query:
         <div className="col-12 col-sm-6 col-lg-4">
           <div className="select-wrapper">
             <label htmlFor={`${id}-schoolLevel`}>Grado scolastico</label>
-            <select id={`${id}-schoolLevel`} name="schoolLevel" defaultValue={query.schoolLevel ?? ''} {...invalid('schoolLevel')}>
+            <select
+              id={`${id}-schoolLevel`}
+              name="schoolLevel"
+              defaultValue={query.schoolLevel ?? ''}
+              {...invalid('schoolLevel')}
+            >
               <option value="">Tutti i gradi</option>
               {SCHOOL_LEVELS.map((l) => (
                 <option key={l} value={l}>
@@ -110,7 +146,10 @@ function Filters({ data, query, errors }: { data: ResultsResponse | null; query:
         <button type="submit" className="btn btn-primary">
           Mostra i risultati
         </button>
-        <Link to={query.survey ? `${pathname}?survey=${query.survey}` : pathname} className="btn btn-outline-primary">
+        <Link
+          to={query.survey ? `${pathname}?survey=${query.survey}` : pathname}
+          className="btn btn-outline-primary"
+        >
           Tutta Italia
         </Link>
       </div>
@@ -121,7 +160,10 @@ function Filters({ data, query, errors }: { data: ResultsResponse | null; query:
 function Results({ data, query }: { data: ResultsResponse; query: Record<string, string> }) {
   const survey = data.survey!;
   const group = groupName(data.region, data.schoolLevel);
-  const rows = data.questions.reduce((s, q) => s + q.rows.length + (q.answered !== null ? 1 : 0) + (q.mean !== null ? 1 : 0), 1);
+  const rows = data.questions.reduce(
+    (s, q) => s + q.rows.length + (q.answered !== null ? 1 : 0) + (q.mean !== null ? 1 : 0),
+    1,
+  );
   return (
     <>
       <section aria-labelledby="indagine" className="mb-4">
@@ -130,11 +172,14 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
         </h2>
         <p className="mb-1">{survey.purpose}</p>
         <p className="small text-muted">
-          Chi ha partecipato: {survey.audience} Aperta dal {formatDate(`${survey.opensOn}T12:00:00Z`)} al {formatDate(`${survey.closesOn}T12:00:00Z`)}.
+          Chi ha partecipato: {survey.audience} Aperta dal {formatDate(`${survey.opensOn}T12:00:00Z`)} al{' '}
+          {formatDate(`${survey.closesOn}T12:00:00Z`)}.
         </p>
       </section>
       <p className="fw-semibold" role="status" data-testid="results-group">
-        {data.status === 'shown' ? `${group}: ${data.respondents === 1 ? '1 persona ha risposto' : `${formatNumber(data.respondents ?? 0)} persone hanno risposto`}.` : `${group}.`}
+        {data.status === 'shown'
+          ? `${group}: ${data.respondents === 1 ? '1 persona ha risposto' : `${formatNumber(data.respondents ?? 0)} persone hanno risposto`}.`
+          : `${group}.`}
       </p>
       {data.status === 'suppressed' && (
         <div className="alert alert-info" data-testid="results-suppressed">
@@ -155,8 +200,10 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
         <>
           <h2 className="h3 mt-5">Risultati per domanda</h2>
           <p className="small">
-            Per proteggere l’anonimato non mostriamo mai gruppi di meno di {data.minGroup} persone, né numeri da cui un gruppo così piccolo si potrebbe ricavare confrontando filtri diversi.
-            {data.textQuestions > 0 && ` Le risposte alle domande aperte (${data.textQuestions}) non sono pubblicate.`}
+            Per proteggere l’anonimato non mostriamo mai gruppi di meno di {data.minGroup} persone, né numeri
+            da cui un gruppo così piccolo si potrebbe ricavare confrontando filtri diversi.
+            {data.textQuestions > 0 &&
+              ` Le risposte alle domande aperte (${data.textQuestions}) non sono pubblicate.`}
           </p>
           {data.questions.map((q) => (
             <QuestionSection key={q.id} question={q} respondents={data.respondents ?? 0} />

@@ -14,9 +14,13 @@ export function summaryOf(q: QuestionResult, respondents: number): string {
   const shown = q.rows.filter((r) => r.count !== null);
   const top = [...shown].sort((a, b) => b.count! - a.count!)[0];
   const parts = [`${q.label} Risposte di ${formatCount(respondents)}.`];
-  if (top && top.count! > 0) parts.push(`La più scelta: «${top.label}», ${formatNumber(top.count!)}${top.percent !== null ? ` (${formatPercent(top.percent)})` : ''}.`);
+  if (top && top.count! > 0)
+    parts.push(
+      `La più scelta: «${top.label}», ${formatNumber(top.count!)}${top.percent !== null ? ` (${formatPercent(top.percent)})` : ''}.`,
+    );
   parts.push(shown.map((r) => `${r.label}: ${formatNumber(r.count!)}`).join('; ') + '.');
-  if (q.protectedRows > 0) parts.push(q.protectedRows === 1 ? '1 risposta protetta.' : `${q.protectedRows} risposte protette.`);
+  if (q.protectedRows > 0)
+    parts.push(q.protectedRows === 1 ? '1 risposta protetta.' : `${q.protectedRows} risposte protette.`);
   if (q.mean !== null) parts.push(`Media ${meanFormat.format(q.mean)} su 5.`);
   return parts.join(' ');
 }
@@ -26,7 +30,13 @@ function formatCount(n: number) {
 }
 
 /** One aggregable question: its summary, its chart and its data table (protected rows say so). */
-export function QuestionSection({ question: q, respondents }: { question: QuestionResult; respondents: number }) {
+export function QuestionSection({
+  question: q,
+  respondents,
+}: {
+  question: QuestionResult;
+  respondents: number;
+}) {
   const labels = useMemo(() => q.rows.map((r) => r.label), [q]);
   const values = useMemo(() => q.rows.map((r) => r.count), [q]);
   const summary = summaryOf(q, respondents);
@@ -39,7 +49,9 @@ export function QuestionSection({ question: q, respondents }: { question: Questi
       </h3>
       <p className="small text-muted mb-2">
         {QUESTION_TYPE_LABELS[q.type]}
-        {q.type === 'scelta_multipla' ? ': ogni persona poteva scegliere più risposte, le percentuali sono sul totale dei rispondenti.' : '.'}
+        {q.type === 'scelta_multipla'
+          ? ': ogni persona poteva scegliere più risposte, le percentuali sono sul totale dei rispondenti.'
+          : '.'}
       </p>
       <p data-testid="results-summary">{summary}</p>
       <Suspense fallback={<div className="border p-4 mb-3">Caricamento del grafico…</div>}>
@@ -100,7 +112,8 @@ export function QuestionSection({ question: q, respondents }: { question: Questi
       </div>
       {q.protectedRows > 0 && (
         <p id={noteId} className="small" data-testid="results-protected-note">
-          {RESULTS_MESSAGES.protectedCellDetail} Per questo non mostriamo nemmeno il totale{q.type === 'scala' ? ' e la media' : ''} della domanda.
+          {RESULTS_MESSAGES.protectedCellDetail} Per questo non mostriamo nemmeno il totale
+          {q.type === 'scala' ? ' e la media' : ''} della domanda.
         </p>
       )}
     </section>
