@@ -83,25 +83,30 @@ function categoriesOf(questions: SurveyQuestion[], response: ResponseForResults)
 interface Computed {
   stamp: string;
   questions: SurveyQuestion[];
+  textQuestions: number;
   results: SuppressedResults;
 }
 
-/** Closed surveys do not change: their suppressed results are computed once (again only if the responses change). */
-const cache = new Map<number, Computed>();
+/** Closed surveys do not change: their suppressed results are computed once per app (again only if the responses change). */
+const caches = new WeakMap<FastifyInstance, Map<number, Computed>>();
 const CACHE_MAX = 20;
 
 async function computed(app: FastifyInstance, surveyId: number): Promise<Computed> {
+  let cache = caches.get(app);
+  if (!cache) caches.set(app, (cache = new Map()));
   const stamp = await responsesStamp(app.db, surveyId);
   const hit = cache.get(surveyId);
   if (hit && hit.stamp === stamp) return hit;
-  const questions = (await findQuestions(app.db, surveyId)).filter(isAggregable);
+  const all = await findQuestions(app.db, surveyId);
+  const questions = all.filter(isAggregable);
+  const textQuestions = all.filter((q) => q.type === 'testo_breve' || q.type === 'testo_lungo').length;
   const responses = await responsesForResults(app.db, surveyId);
   const results = suppressResults(
     itemsOf(questions),
     responses.map((r) => categoriesOf(questions, r)),
     RESULTS_MIN_GROUP,
   );
-  const value = { stamp, questions, results };
+  const value = { stamp, questions, textQuestions, results };
   cache.delete(surveyId);
   cache.set(surveyId, value);
   while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
@@ -166,10 +171,7 @@ export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Prom
   };
   if (!survey)
     return { ...base, survey: null, status: 'empty', respondents: null, questions: [], textQuestions: 0 };
-  const { questions, results } = await computed(app, survey.id);
-  const textQuestions = (await findQuestions(app.db, survey.id)).filter(
-    (q) => q.type === 'testo_breve' || q.type === 'testo_lungo',
-  ).length;
+  const { questions, textQuestions, results } = await computed(app, survey.id);
   const view = results.view(query.region ?? null, query.schoolLevel ?? null);
   const common = { ...base, survey, textQuestions };
   if (view.respondents === null) return { ...common, status: 'suppressed', respondents: null, questions: [] };
