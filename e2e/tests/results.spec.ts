@@ -11,7 +11,16 @@ import {
 // The demo's closed pilot survey (seed: responses-seed.ts): 53 respondents in Lazio and Lombardia;
 // Lazio × infanzia has 3 and is refused, with what would give it away.
 
-test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
+test.beforeEach(async ({ context, baseURL }) => {
+  await rememberConsentChoice(context, baseURL!);
+  // The charts must not need anything the Content-Security-Policy forbids.
+  await context.addInitScript(() => {
+    const found: string[] = ((window as unknown as { cspViolations: string[] }).cspViolations = []);
+    document.addEventListener('securitypolicyviolation', (e) =>
+      found.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`),
+    );
+  });
+});
 
 test.describe('risultati pubblici delle indagini', () => {
   test.describe.configure({ timeout: 180_000 });
@@ -41,6 +50,9 @@ test.describe('risultati pubblici delle indagini', () => {
       await expect(questions.nth(2).getByRole('table')).toContainText(/Media \(da 1 a 5\)\s*\d,\d\d/);
       // Open answers are never published.
       await expect(page.getByText('Le risposte alle domande aperte (2) non sono pubblicate.')).toBeVisible();
+      expect(
+        await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+      ).toEqual([]);
       await expectAccessibleAtBothWidths(page);
     });
 
