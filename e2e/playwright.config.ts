@@ -19,6 +19,24 @@ process.env.E2E_WEB_ROOT ??= snapshotWebBuild(repoRoot);
 const webRoot = process.env.E2E_WEB_ROOT;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Debian's Chromium, as every project drives it: the tests never download a browser. */
+const CHROMIUM_USE = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    // Debian's Chromium: the tests never download a browser.
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results/e2e-artifacts',
@@ -43,22 +61,15 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          // Debian's Chromium: the tests never download a browser.
-          executablePath: CHROMIUM,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
+      // Journeys change what the other specs rely on (e.g. close the demo open survey): they run last.
+      testIgnore: '**/journeys/**',
+      use: CHROMIUM_USE,
+    },
+    {
+      name: 'journeys',
+      testMatch: '**/journeys/**/*.spec.ts',
+      dependencies: ['chromium'],
+      use: CHROMIUM_USE,
     },
   ],
   webServer: [

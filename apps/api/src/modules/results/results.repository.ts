@@ -20,7 +20,8 @@ const closedColumns = {
   purpose: surveys.purpose,
   audience: surveys.audience,
   opensOn: surveys.opensOn,
-  closesOn: surveys.closesOn,
+  /** The day it closed (Europe/Rome): staff may close a survey before its planned last day. */
+  closesOn: sql<string>`coalesce(to_char(${surveys.closedAt} at time zone 'Europe/Rome', 'YYYY-MM-DD'), ${surveys.closesOn}::text)`,
 };
 
 /** The closed surveys, the latest closed first. */
