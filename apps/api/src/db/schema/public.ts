@@ -1,4 +1,4 @@
-import { bigint, customType, date, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, customType, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { id, ts } from './columns.ts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
