@@ -5,6 +5,7 @@ import { ENROLMENT_TEMPLATES } from './message-templates.enrolment.ts';
 import { PUBLIC_TEMPLATES } from './message-templates.public.ts';
 import { REVIEWS_TEMPLATES } from './message-templates.reviews.ts';
 import { SUBSTITUTIONS_TEMPLATES } from './message-templates.substitutions.ts';
+import { SURVEYS_TEMPLATES } from './message-templates.surveys.ts';
 
 export interface TemplateDefinition {
   key: string;
@@ -87,4 +88,5 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
   ...REVIEWS_TEMPLATES,
   ...BOOKINGS_TEMPLATES,
   ...SUBSTITUTIONS_TEMPLATES,
+  ...SURVEYS_TEMPLATES,
 ];

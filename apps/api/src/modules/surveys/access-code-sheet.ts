@@ -1,5 +1,6 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { AccessCodeSummary } from '@portale/shared/surveys';
+import { fillPlaceholders } from '../messages/template-render.ts';
 
 /** One card per code, 2 × 3 cards on an A4 page, with dashed borders to cut along. */
 const PAGE = { width: 595.28, height: 841.89, margin: 28 };
@@ -27,10 +28,20 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
   return lines;
 }
 
+/** What a card shows of a code. */
+export type SheetCode = Pick<AccessCodeSummary, 'code' | 'surveyTitle' | 'schoolSiteName' | 'classLabel' | 'expiresAt' | 'maxUses'>;
+
 export interface SheetOptions {
   /** The public web origin: each card shows `{webUrl}/{code}`. */
   webUrl: string;
   createdAt: Date;
+  /** The stored template `documento.codici-accesso` in use: the sheet's title and each card's instructions. */
+  template: { subject: string | null; textBody: string };
+}
+
+/** The values of the sheet template's placeholders for one code. */
+export function sheetCardData(code: Pick<AccessCodeSummary, 'code' | 'surveyTitle' | 'expiresAt'>): Record<string, string> {
+  return { code: code.code, surveyTitle: code.surveyTitle, lastDay: lastValidDay(code.expiresAt) };
 }
 
 /** The last day a code works (its expiry is the midnight after that day, Europe/Rome). */
@@ -40,13 +51,14 @@ export const lastValidDay = (expiresAt: string | Date) => formatDay(new Date(new
  * The printable sheet of access codes (pdf-lib, Helvetica): for each code its address, the code in
  * large type, survey, plesso, class, last valid day, uses and the instructions in Italian.
  */
-export async function renderAccessCodeSheet(codes: readonly AccessCodeSummary[], options: SheetOptions): Promise<Uint8Array> {
+export async function renderAccessCodeSheet(codes: readonly SheetCode[], options: SheetOptions): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const BLUE = rgb(0, 0.4, 0.8);
   const GREY = rgb(0.36, 0.44, 0.51);
   const INK = rgb(0.1, 0.1, 0.1);
   const pdf = await PDFDocument.create();
-  pdf.setTitle('Codici di accesso al questionario');
+  const title = options.template.subject ?? 'Codici di accesso al questionario';
+  pdf.setTitle(title);
   pdf.setSubject('Schede da ritagliare e consegnare a studenti e famiglie');
   pdf.setAuthor('Portale Scuole – programma nazionale di indagine');
   pdf.setLanguage('it-IT');
@@ -90,19 +102,12 @@ export async function renderAccessCodeSheet(codes: readonly AccessCodeSummary[],
     line(`Plesso: ${code.schoolSiteName}`, regular, 8, INK, 2, 2);
     if (code.classLabel) line(`Classe: ${code.classLabel}`, regular, 8, INK, 2, 1);
     line(`Valido fino al ${lastValidDay(code.expiresAt)}${code.maxUses > 1 ? ` · utilizzabile ${code.maxUses} volte` : ' · utilizzabile una volta'}`, regular, 8, INK, 5);
-    line(
-      "Apri l'indirizzo con il computer, il tablet o lo smartphone e rispondi alle domande: bastano pochi minuti. Non servono nome, e-mail o registrazione: le risposte sono anonime. Il codice va scritto esattamente così, con maiuscole e minuscole.",
-      regular,
-      8,
-      GREY,
-      2,
-      6,
-    );
+    line(fillPlaceholders(options.template.textBody, sheetCardData(code)), regular, 8, GREY, 2, 6);
   });
   if (codes.length === 0) pdf.addPage([PAGE.width, PAGE.height]);
   const pages = pdf.getPages();
   pages.forEach((p, i) =>
-    p.drawText(`Codici di accesso – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`, { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY }),
+    p.drawText(printable(`${title} – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`), { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY }),
   );
   return pdf.save();
 }

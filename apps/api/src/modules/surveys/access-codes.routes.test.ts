@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCESS_CODE_MESSAGES,
@@ -14,6 +15,7 @@ import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { institutes, schoolSites } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../messages/message-templates.surveys.ts';
 import { DEMO_ACCESS_CODE_USES, DEMO_CODES_TEACHER, seedDemoAccessCodes } from './access-codes-seed.ts';
 import { ACCESS_CODE_RATE_LIMITS } from './access-codes.routes.ts';
 import { seedDemoSurveys } from './surveys-seed.ts';
@@ -225,6 +227,24 @@ describe('a teacher’s and staff’s codes', () => {
     expect((await teacher().get(`/api/access-codes/sheet.pdf?ids=${made[0]!.id},987654`)).statusCode).toBe(404);
     expect((await teacher().get('/api/access-codes/sheet.pdf?ids=uno')).statusCode).toBe(422);
     expect((await teacher().get('/api/access-codes/sheet.pdf')).statusCode).toBe(422);
+  });
+
+  it('is rendered from the stored template documento.codici-accesso: an edit changes the next sheet, the preview is the sheet', async () => {
+    const admin = as('superadmin@demo.test');
+    const current = await admin.get(`/api/templates/${ACCESS_CODE_SHEET_TEMPLATE_KEY}`);
+    expect(current.statusCode, current.body).toBe(200);
+    const saved = await admin.send('PUT', `/api/templates/${ACCESS_CODE_SHEET_TEMPLATE_KEY}`, {
+      payload: { baseVersion: current.json().version, subject: 'Codici della classe', textBody: 'Rispondi a {{surveyTitle}} con {{code}} entro il {{lastDay}}.' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const [made] = await createAs(teacher(), { count: 1 });
+    const sheet = await teacher().get(`/api/access-codes/sheet.pdf?ids=${made!.id}`);
+    expect((await PDFDocument.load(sheet.rawPayload)).getTitle()).toBe('Codici della classe');
+    const unknown = await admin.send('PUT', `/api/templates/${ACCESS_CODE_SHEET_TEMPLATE_KEY}`, { payload: { baseVersion: saved.json().version, subject: 'Codici', textBody: 'Ciao {{firstName}}' } });
+    expect(unknown.statusCode).toBe(422);
+    const preview = await admin.post(`/api/templates/${ACCESS_CODE_SHEET_TEMPLATE_KEY}/preview`, { subject: 'Anteprima dei codici', textBody: 'Usa {{code}}.' });
+    expect(preview.headers['content-type']).toMatch(/^application\/pdf/);
+    expect((await PDFDocument.load(preview.rawPayload)).getTitle()).toBe('Anteprima dei codici');
   });
 });
 

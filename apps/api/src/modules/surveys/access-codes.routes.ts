@@ -25,10 +25,15 @@ import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
+import { ACCESS_CODE_SHEET_TEMPLATE_KEY, SURVEYS_TEMPLATES } from '../messages/message-templates.surveys.ts';
+import { findCurrent } from '../templates/templates.repository.ts';
 import { lastValidDay, renderAccessCodeSheet } from './access-code-sheet.ts';
 import { endOfRomeDay, generateCode, romeToday } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';
 import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';
+
+/** The sheet's template before the stored ones are seeded. */
+const SHEET_DEFAULT = SURVEYS_TEMPLATES.find((t) => t.key === ACCESS_CODE_SHEET_TEMPLATE_KEY)!;
 
 /**
  * Per IP, on each public endpoint. A whole class behind one school address may open (and reload) the
@@ -201,7 +206,8 @@ export async function accessCodeRoutes(app: FastifyInstance) {
   registerEndpoint(app, accessCodeSheet, { resource: sheetCodesOf }, async (request, reply) => {
     const now = app.clock.now();
     const codes = await repo.codeSummaries(app.db, request.query.ids, now);
-    const pdf = await renderAccessCodeSheet(codes, { webUrl: app.env.publicWebUrl, createdAt: now });
+    const template = (await findCurrent(app.db, ACCESS_CODE_SHEET_TEMPLATE_KEY)) ?? SHEET_DEFAULT;
+    const pdf = await renderAccessCodeSheet(codes, { webUrl: app.env.publicWebUrl, createdAt: now, template });
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', `attachment; filename="codici-di-accesso-${romeToday(now)}.pdf"`)

@@ -82,6 +82,8 @@ const SAMPLE: TemplateData = {
   certifiedEmail: 'rmic000000@pec.istruzione.it',
   schoolSites: '- Plesso Centrale (RMEE000001), Primaria, Roma (RM)\n- Plesso Nord (RMMM000002), Secondaria di primo grado, Roma (RM)',
   documentSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  surveyTitle: 'Indagine nazionale sulle scuole 2026',
+  lastDay: '31/01/2027',
 };
 
 /** The example values of a template's placeholders (a name without an example shows as «name»). */

@@ -20,7 +20,9 @@ import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { documentSections, winAnsi } from '../adhesions/adhesion-document.ts';
 import { renderMessage } from '../messages/template-render.ts';
+import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../messages/message-templates.surveys.ts';
 import { renderPdf } from '../public/pdf-writer.ts';
+import { renderAccessCodeSheet } from '../surveys/access-code-sheet.ts';
 import { allowedPlaceholders, draftErrors, maxLengthOf, sampleData } from './template-catalog.ts';
 import * as repo from './templates.repository.ts';
 
@@ -159,6 +161,17 @@ export async function templateRoutes(app: FastifyInstance) {
     if (Object.keys(errors).length) throw new FieldErrors(errors);
     const data = sampleData(key);
     reply.header('cache-control', 'no-store');
+    if (key === ACCESS_CODE_SHEET_TEMPLATE_KEY) {
+      // The sheet as it prints: two example cards with the draft's title and instructions.
+      const expiresAt = new Date(Date.UTC(2027, 0, 31, 23)).toISOString();
+      const sample = { surveyTitle: String(data.surveyTitle), schoolSiteName: 'Plesso Centrale (RMEE000001)', expiresAt };
+      const codes = [
+        { ...sample, code: 'Ab3dE5g', classLabel: '3A', maxUses: 1 },
+        { ...sample, code: 'Xy7kP2q', classLabel: '3A', maxUses: 1 },
+      ];
+      const pdf = await renderAccessCodeSheet(codes, { webUrl: app.env.publicWebUrl, createdAt: app.clock.now(), template: draft });
+      return reply.type('application/pdf').header('content-disposition', `inline; filename="anteprima-${key}.pdf"`).send(Buffer.from(pdf));
+    }
     if (current.channel === 'pdf') {
       const sections = documentSections({ version: current.version, subject: draft.subject, textBody: draft.textBody }, data as Record<string, string>);
       const subtitle = data.instituteName && data.ministryCode ? `${data.instituteName} – ${data.ministryCode}` : 'Anteprima con dati di esempio';
