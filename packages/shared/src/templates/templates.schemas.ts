@@ -15,6 +15,8 @@ export const TEMPLATE_MESSAGES = {
     `${names.length === 1 ? `Il segnaposto {{${names[0]}}} non è previsto` : `I segnaposto ${names.map((n) => `{{${n}}}`).join(', ')} non sono previsti`} per questo modello. ${
       allowed.length ? `Puoi usare: ${allowed.map((n) => `{{${n}}}`).join(', ')}.` : 'Questo modello non ha segnaposto.'
     }`,
+  missingPlaceholder: (names: string[]) =>
+    `${names.length === 1 ? `Il testo deve contenere {{${names[0]}}}` : `Il testo deve contenere ${names.map((n) => `{{${n}}}`).join(' e ')}`}: è ciò che il messaggio consegna al destinatario, senza non gli serve.`,
   baseVersion: 'Indica la versione da cui sei partito.',
   stale: (current: number, base: number) =>
     `Il modello è stato modificato da qualcun altro mentre lo stavi modificando (ora è alla versione ${current}, tu eri partito dalla ${base}). Ricarica la pagina e riapplica le modifiche.`,

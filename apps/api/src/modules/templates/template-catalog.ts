@@ -13,6 +13,17 @@ export const ALLOWED_PLACEHOLDERS: ReadonlyMap<string, readonly string[]> = new 
 
 export const allowedPlaceholders = (key: string): readonly string[] => ALLOWED_PLACEHOLDERS.get(key) ?? [];
 
+/** What an e-mail or SMS exists to deliver: the link to open, the code to type, the link to cancel. */
+const DELIVERED = ['link', 'code', 'cancelLink'];
+
+/**
+ * The placeholders an edited message must keep in its text: those of `DELIVERED` its default text
+ * has (a password reset without its link reaches the user and is useless). Documents have none.
+ */
+export const REQUIRED_PLACEHOLDERS: ReadonlyMap<string, readonly string[]> = new Map(
+  DEFAULT_TEMPLATES.map((t: TemplateDefinition) => [t.key, t.channel === 'pdf' ? [] : placeholdersOf(t.textBody).filter((name) => DELIVERED.includes(name))]),
+);
+
 export const maxLengthOf = (channel: TemplateChannel) => (channel === 'sms' ? TEMPLATE_SMS_MAX : TEMPLATE_BODY_MAX);
 
 /** Per-field Italian errors of a draft for a key (empty: it can be saved and previewed). */
@@ -30,6 +41,11 @@ export function draftErrors(key: string, channel: TemplateChannel, draft: { subj
     try {
       const unknown = placeholdersOf(text).filter((name) => !allowed.includes(name));
       if (unknown.length) add(field, TEMPLATE_MESSAGES.unknownPlaceholder(unknown, [...allowed]));
+      if (field === 'textBody') {
+        const used = placeholdersOf(text);
+        const missing = (REQUIRED_PLACEHOLDERS.get(key) ?? []).filter((name) => !used.includes(name));
+        if (missing.length) add(field, TEMPLATE_MESSAGES.missingPlaceholder(missing));
+      }
     } catch (error) {
       if (!(error instanceof TemplateSyntaxError)) throw error;
       add(field, error.message);

@@ -143,6 +143,11 @@ describe('editing', () => {
     expect(long.json().errors.textBody[0]).toContain(`al massimo ${TEMPLATE_SMS_MAX} caratteri`);
     const subject = await put(admin(), 'sms.codice', { baseVersion: 1, subject: 'Oggetto', textBody: '{{code}}' });
     expect(subject.json().errors.subject).toEqual([TEMPLATE_MESSAGES.noSubject]);
+    // What the message delivers must stay: a reset e-mail without its link, an SMS without its code.
+    const noLink = await put(admin(), 'email.reset-password', { baseVersion: 1, subject: 'Nuova password', textBody: 'Gentile {{firstName}}, scegli una nuova password.' });
+    expect(noLink.statusCode).toBe(422);
+    expect(noLink.json().errors.textBody).toEqual([TEMPLATE_MESSAGES.missingPlaceholder(['link'])]);
+    expect((await put(admin(), 'sms.codice', { baseVersion: 1, textBody: 'Il tuo codice arriverà.' })).json().errors.textBody).toEqual([TEMPLATE_MESSAGES.missingPlaceholder(['code'])]);
     const empty = await put(admin(), 'email.verifica', { baseVersion: 1, subject: '', textBody: '  ' });
     expect(Object.keys(empty.json().errors).sort()).toEqual(['textBody']);
     // Nothing was written.
