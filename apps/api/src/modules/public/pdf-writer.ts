@@ -13,7 +13,8 @@ export interface PdfSpec {
 
 const PAGE = { width: 595.28, height: 841.89, margin: 56 };
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+/** The words of `text` in lines no wider than `width` at `size` (a longer single word stays whole). */
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {

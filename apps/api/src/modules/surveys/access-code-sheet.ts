@@ -1,6 +1,8 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { AccessCodeSummary } from '@portale/shared/surveys';
+import { winAnsi } from '../adhesions/adhesion-document.ts';
 import { fillPlaceholders } from '../messages/template-render.ts';
+import { wrap } from '../public/pdf-writer.ts';
 
 /** One card per code, 2 × 3 cards on an A4 page, with dashed borders to cut along. */
 const PAGE = { width: 595.28, height: 841.89, margin: 28 };
@@ -8,25 +10,6 @@ const COLUMNS = 2;
 const ROWS = 3;
 
 const formatDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' }).format;
-
-/** Helvetica writes WinAnsi only: Latin-1 and the usual typographic marks; anything else becomes '?'. */
-function printable(text: string): string {
-  return text.replace(/[^\u0020-\u007e\u00a0-\u00ff\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u20ac]/g, '?');
-}
-
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) > width && line) {
-      lines.push(line);
-      line = word;
-    } else line = candidate;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
 
 /** What a card shows of a code. */
 export type SheetCode = Pick<AccessCodeSummary, 'code' | 'surveyTitle' | 'schoolSiteName' | 'classLabel' | 'expiresAt' | 'maxUses'>;
@@ -83,7 +66,7 @@ export async function renderAccessCodeSheet(codes: readonly SheetCode[], options
     const width = cardWidth - pad * 2;
     let y = top - pad;
     const line = (text: string, font: PDFFont, size: number, color = INK, gap = 2, maxLines = 3) => {
-      const lines = wrap(printable(text), font, size, width);
+      const lines = wrap(winAnsi(text), font, size, width);
       if (lines.length > maxLines) lines.splice(maxLines - 1, lines.length, `${lines[maxLines - 1]!.replace(/\s*\S+$/, '')}…`);
       for (const l of lines) {
         // Never into the card below (only reachable with every field at its longest).
@@ -107,7 +90,7 @@ export async function renderAccessCodeSheet(codes: readonly SheetCode[], options
   if (codes.length === 0) pdf.addPage([PAGE.width, PAGE.height]);
   const pages = pdf.getPages();
   pages.forEach((p, i) =>
-    p.drawText(printable(`${title} – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`), { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY }),
+    p.drawText(winAnsi(`${title} – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`), { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY }),
   );
   return pdf.save();
 }
