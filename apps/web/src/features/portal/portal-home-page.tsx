@@ -4,6 +4,7 @@ import { can, evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/sh
 import { getDashboardSummary, type DashboardSummary } from '@portale/shared/dashboard';
 import { PAGES } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
+import { withdrawalAction, WITHDRAW_INTENT } from '../../components/withdrawal-form.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
@@ -65,6 +66,7 @@ async function homeData({ request }: LoaderFunctionArgs): Promise<HomeData> {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get('intent') === SUBSTITUTION_INTENT) return substitutionRequestAction(form);
+  if (form.get('intent') === WITHDRAW_INTENT) return withdrawalAction(form, Number(form.get('instituteId')));
   return null;
 }
 

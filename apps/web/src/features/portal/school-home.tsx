@@ -1,9 +1,12 @@
-import { Link } from 'react-router';
+import { Link, useActionData } from 'react-router';
 import { getSchoolHome, type SchoolHome as SchoolHomeData } from '@portale/shared/adhesions';
 import { can, canSome, evaluateAccess, type SessionUser } from '@portale/shared/auth';
 import { getPage, href } from '@portale/shared/pages';
 import { SCHOOL_LEVEL_LABELS, TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
+import { FormMessage } from '../../components/form-field.tsx';
+import { WithdrawalForm, WITHDRAW_INTENT } from '../../components/withdrawal-form.tsx';
+import type { FormResult } from '../../lib/form-data.ts';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatCount, formatDate } from '../../lib/format.ts';
 
@@ -33,6 +36,10 @@ export function SchoolHome({ home, user }: { home: SchoolHomeData; user: Session
   const participating = schoolSites.filter((s) => s.participating);
   const institutePage = getPage('portal.institute');
   const mayOpenInstitute = evaluateAccess(institutePage, user).kind === 'allow';
+  const result = useActionData<(FormResult & { intent?: string }) | undefined>();
+  const withdrawn = result?.intent === WITHDRAW_INTENT && result.ok;
+  // The principal of an active institute may withdraw it (product §5); the API checks it again.
+  const mayWithdraw = institute.adhesionState === 'attivo' && home.viewerRole === 'principal' && can(user, 'manage:adhesion', { ownerUserIds: [user.id] });
   return (
     <section aria-labelledby="il-tuo-istituto" className="mb-5" data-testid="school-home">
       <h2 id="il-tuo-istituto" className="h4">
@@ -54,6 +61,8 @@ export function SchoolHome({ home, user }: { home: SchoolHomeData; user: Session
           <p className="mb-0" data-testid="school-next-step">
             <strong>Prossimo passo:</strong> {nextStep.message} {nextStep.link && <Link to={nextStep.link.to}>{nextStep.link.label}</Link>}
           </p>
+          {mayWithdraw && <WithdrawalForm result={result} instituteId={institute.id} />}
+          {withdrawn && !mayWithdraw && <FormMessage message={result.message} tone="success" />}
         </div>
       </div>
 

@@ -5,7 +5,6 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
 } from 'react-router';
-import { withdrawAdhesion } from '@portale/shared/adhesions';
 import { can } from '@portale/shared/auth';
 import { href } from '@portale/shared/pages';
 import {
@@ -19,7 +18,7 @@ import { AuditLog } from '../../components/audit-log.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
-import { orFailure, text } from '../../lib/form-data.ts';
+import { text } from '../../lib/form-data.ts';
 import { loadAudit } from '../../lib/load-audit.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
@@ -30,7 +29,7 @@ import { InstitutePeople } from './institute-people.tsx';
 import { AUDIT_ACTION_LABELS, FIELD_LABELS } from './registry-labels.ts';
 import { changedFields, saveChanges, type EditResult } from './registry-edit.ts';
 import { Fact, Section } from './section.tsx';
-import { WithdrawalForm, WITHDRAW_INTENT } from './withdrawal-form.tsx';
+import { withdrawalAction, WithdrawalForm, WITHDRAW_INTENT } from '../../components/withdrawal-form.tsx';
 
 /** Who owns an institute for `:own` grants: its principal and first contact. */
 export function ownersOf(institute: Pick<InstituteDetail, 'principal' | 'firstContact'>) {
@@ -50,11 +49,7 @@ export async function pageData({ params, request }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs): Promise<EditResult & { intent?: string }> {
   const instituteId = Number(params.instituteId);
   const form = await request.formData();
-  if (text(form, 'intent') === WITHDRAW_INTENT) {
-    const outcome = await orFailure(() => callApi(withdrawAdhesion, { params: { instituteId }, body: { reason: text(form, 'reason') } }));
-    if ('adhesionState' in outcome) return { intent: WITHDRAW_INTENT, ok: true, message: 'Adesione ritirata. Il dirigente e il referente sono stati avvisati.' };
-    return { intent: WITHDRAW_INTENT, ...outcome };
-  }
+  if (text(form, 'intent') === WITHDRAW_INTENT) return withdrawalAction(form, instituteId);
   const changes = changedFields(form, INSTITUTE_EDIT_FIELDS);
   return saveChanges(InstituteUpdateSchema, changes, (body) =>
     callApi(updateInstitute, { params: { instituteId }, body }),

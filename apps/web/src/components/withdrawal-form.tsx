@@ -1,12 +1,24 @@
 import { useId } from 'react';
 import { Form, useNavigation } from 'react-router';
-import { FormMessage } from '../../components/form-field.tsx';
-import type { FormResult } from '../../lib/form-data.ts';
+import { withdrawAdhesion } from '@portale/shared/adhesions';
+import { callApi } from '../lib/api-client.ts';
+import { orFailure, text, type FormResult } from '../lib/form-data.ts';
+import { FormMessage } from './form-field.tsx';
 
 export const WITHDRAW_INTENT = 'withdraw';
 
-/** Withdrawal of an active institute's adhesion (product §5): a reason is required and kept in the history. */
-export function WithdrawalForm({ result }: { result: (FormResult & { intent?: string }) | undefined }) {
+/** Submits a withdrawal form (staff on the institute page, the principal on their home): the API checks who may. */
+export async function withdrawalAction(form: FormData, instituteId: number): Promise<FormResult & { intent: string }> {
+  const outcome = await orFailure(() => callApi(withdrawAdhesion, { params: { instituteId }, body: { reason: text(form, 'reason') } }));
+  if ('adhesionState' in outcome) return { intent: WITHDRAW_INTENT, ok: true, message: 'Adesione ritirata. Il dirigente e il referente sono stati avvisati.' };
+  return { intent: WITHDRAW_INTENT, ...outcome };
+}
+
+/**
+ * Withdrawal of an active institute's adhesion (product §5): a reason is required and kept in the
+ * history. `instituteId` travels in the form when the page has no institute in its URL (the home).
+ */
+export function WithdrawalForm({ result, instituteId }: { result: (FormResult & { intent?: string }) | undefined; instituteId?: number }) {
   const id = useId();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === WITHDRAW_INTENT;
@@ -23,6 +35,7 @@ export function WithdrawalForm({ result }: { result: (FormResult & { intent?: st
       </p>
       {mine?.message && <FormMessage message={mine.message} tone={mine.ok ? 'success' : 'danger'} />}
       <input type="hidden" name="intent" value={WITHDRAW_INTENT} />
+      {instituteId !== undefined && <input type="hidden" name="instituteId" value={instituteId} />}
       <div className="form-group">
         <label htmlFor={`${id}-reason`} className="active">
           Motivo del ritiro (obbligatorio)
