@@ -181,6 +181,15 @@ export function Component() {
         {result?.intent === WITHDRAW_INTENT && result.ok && <FormMessage message={result.message} tone="success" />}
       </Section>
 
+      {can(user, 'read:action') && (
+        <Section id="azioni" title="Azioni">
+          <p>
+            <Link to={`${href('portal.actions')}?q=${encodeURIComponent(i.ministryCode)}`}>Le azioni assegnate all’istituto</Link>, con il loro stato, le scadenze e le
+            evidenze.
+          </p>
+        </Section>
+      )}
+
       {audit && (
         <Section id="storico" title="Storico delle modifiche">
           <AuditLog
