@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import {
   ACTION_STATE_LABELS,
@@ -44,6 +44,38 @@ const ACTION_STATE_BADGES: Record<ActionState, string> = {
   completata: 'bg-warning text-dark',
   verificata: 'bg-success',
 };
+
+
+/** One select of the bulk filter: its label, "all" first, then the options as [value, label]. */
+function BulkSelect({ id, name, label, allLabel, options, value, onChange, defaultValue }: {
+  id: string;
+  name: string;
+  label: string;
+  allLabel: string;
+  options: readonly (readonly [string, string])[];
+  value?: string;
+  onChange?: (value: string) => void;
+  defaultValue?: string | undefined;
+}) {
+  const controlled = onChange ? { value, onChange: (e: ChangeEvent<HTMLSelectElement>) => onChange(e.target.value) } : { defaultValue: defaultValue ?? '' };
+  return (
+    <div className="col-md-3">
+      <label htmlFor={id} className="form-label">
+        {label}
+      </label>
+      <div className="select-wrapper">
+        <select id={id} name={name} className="form-select" {...controlled}>
+          <option value="">{allLabel}</option>
+          {options.map(([optionValue, optionLabel]) => (
+            <option key={optionValue} value={optionValue}>
+              {optionLabel}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
 
 function StateBadge({ state, overdue }: { state: ActionState; overdue: boolean }) {
   return (
@@ -221,52 +253,10 @@ function BulkForm({ models }: { models: ActionModel[] }) {
           </label>
           <input id="bulk-q" name="q" className="form-control" maxLength={100} defaultValue={v.q ?? ''} />
         </div>
-        <div className="col-md-3">
-          <label htmlFor="bulk-region" className="form-label">
-            Regione
-          </label>
-          <div className="select-wrapper">
-            <select id="bulk-region" name="region" className="form-select" value={region} onChange={(e) => setRegion(e.target.value)}>
-              <option value="">Tutte le regioni</option>
-              {REGIONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <div className="col-md-3">
-          <label htmlFor="bulk-province" className="form-label">
-            Provincia
-          </label>
-          <div className="select-wrapper">
-            <select id="bulk-province" name="province" className="form-select" defaultValue={v.province ?? ''} key={region}>
-              <option value="">Tutte le province</option>
-              {provinces.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <BulkSelect id="bulk-region" name="region" label="Regione" allLabel="Tutte le regioni" options={REGIONS.map((r) => [r, r])} value={region} onChange={setRegion} />
+        <BulkSelect id="bulk-province" name="province" label="Provincia" allLabel="Tutte le province" options={provinces.map((p) => [p, p])} defaultValue={v.province} key={region} />
         {model?.target === 'istituto' && (
-          <div className="col-md-3">
-            <label htmlFor="bulk-adhesion" className="form-label">
-              Stato di adesione
-            </label>
-            <div className="select-wrapper">
-              <select id="bulk-adhesion" name="adhesionState" className="form-select" defaultValue={v.adhesionState ?? ''}>
-                <option value="">Tutti</option>
-                {ADHESION_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {ADHESION_STATE_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
+          <BulkSelect id="bulk-adhesion" name="adhesionState" label="Stato di adesione" allLabel="Tutti" options={ADHESION_STATES.map((st) => [st, ADHESION_STATE_LABELS[st]])} defaultValue={v.adhesionState} />
         )}
         {model?.target === 'plesso' && (
           <div className="col-md-3 d-flex align-items-end">
@@ -279,21 +269,7 @@ function BulkForm({ models }: { models: ActionModel[] }) {
           </div>
         )}
         {model?.target === 'insegnante' && (
-          <div className="col-md-3">
-            <label htmlFor="bulk-review" className="form-label">
-              Stato della registrazione
-            </label>
-            <div className="select-wrapper">
-              <select id="bulk-review" name="reviewState" className="form-select" defaultValue={v.reviewState ?? ''}>
-                <option value="">Tutti</option>
-                {REVIEW_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {REVIEW_STATE_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </div>
+          <BulkSelect id="bulk-review" name="reviewState" label="Stato della registrazione" allLabel="Tutti" options={REVIEW_STATES.map((st) => [st, REVIEW_STATE_LABELS[st]])} defaultValue={v.reviewState} />
         )}
         <div className="col-md-3 d-flex align-items-end">
           <button type="submit" name="intent" value="preview" className="btn btn-outline-primary" disabled={busy}>
