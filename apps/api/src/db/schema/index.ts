@@ -8,3 +8,4 @@ export * from './bookings.ts';
 export * from './field-work.ts';
 export * from './surveys.ts';
 export * from './work-items.ts';
+export * from './data-changes.ts';

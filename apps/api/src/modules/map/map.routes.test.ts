@@ -130,6 +130,68 @@ describe('GET /api/map/school-sites', () => {
     expect(changed.headers.etag).not.toBe(etag);
     expect(decodeMapSchoolSites(MapSchoolSitesSchema.parse(changed.json()))[0]!.state).toBe('attivo');
   });
+
+  it('answers from memory while the data is unchanged, and anew after any write it depends on (decision 020)', async () => {
+    const first = async (query = '') => {
+      const res = await staff().get(`/api/map/school-sites${query}`);
+      expect(res.statusCode).toBe(200);
+      return { etag: String(res.headers.etag), sites: decodeMapSchoolSites(MapSchoolSitesSchema.parse(res.json())) };
+    };
+    const version = async () => (await rows<{ v: string }>(sql`select coalesce(sum(weight), 0)::text as v from data_changes where topic = 'map'`))[0]!.v;
+    const [site] = await rows<{ id: number; institute_id: number }>(sql`select id::int, institute_id::int from school_sites where province = 'PV' order by id limit 1`);
+    const id = Number(site!.id);
+    const before = await first();
+    const at = await version();
+
+    // A write to what the map does not show (the name) keeps the version and the answer.
+    await t.database.db.execute(sql`update school_sites set name = name || ' ' where id = ${id}`);
+    expect(await version()).toBe(at);
+    expect((await first()).etag).toBe(before.etag);
+
+    // Every column the map shows: each write is seen by the very next call.
+    const edits = [
+      [sql`update school_sites set participating = not participating where id = ${id}`, (s: (typeof before.sites)[number]) => s.participating],
+      [
+        sql`update school_sites set detector_user_id = case when detector_user_id is null then (select id from users order by id limit 1) end where id = ${id}`,
+        (s: (typeof before.sites)[number]) => s.detector,
+      ],
+      [sql`update school_sites set latitude = latitude + 0.01 where id = ${id}`, (s: (typeof before.sites)[number]) => s.lat],
+      [
+        sql`update school_sites set school_level = case when school_level = 'infanzia' then 'primaria' else 'infanzia' end where id = ${id}`,
+        (s: (typeof before.sites)[number]) => s.level,
+      ],
+      [
+        sql`update institutes set adhesion_state = case when adhesion_state = 'adesione_firmata' then 'attivo' else 'adesione_firmata' end where id = ${site!.institute_id}`,
+        (s: (typeof before.sites)[number]) => s.state,
+      ],
+    ] as const;
+    let etag = before.etag;
+    for (const [statement, read] of edits) {
+      const old = read((await first()).sites.find((s) => s.id === id)!);
+      await t.database.db.execute(statement);
+      const now = await first();
+      expect(now.etag).not.toBe(etag);
+      expect(read(now.sites.find((s) => s.id === id)!)).not.toEqual(old);
+      etag = now.etag;
+    }
+    // Through a filter too, and for a deleted plesso.
+    const inPv = (await first('?province=PV')).sites.length;
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`delete from school_sites where id = ${id}`);
+    });
+    expect((await first('?province=PV')).sites.length).toBe(inPv - 1);
+    expect((await first()).sites.some((s) => s.id === id)).toBe(false);
+
+    // Many writes fold into one row of the same weight: the version keeps growing, the answers stay right.
+    const [other] = await rows<{ id: number }>(sql`select id::int from school_sites where province = 'PV' order by id limit 1`);
+    for (let i = 0; i < 70; i++) {
+      await t.database.db.execute(sql`update school_sites set participating = ${i % 2 === 0} where id = ${other!.id}`);
+      if (i % 10 === 9) expect((await first()).sites.find((s) => s.id === Number(other!.id))!.participating).toBe(i % 2 === 0);
+    }
+    const [{ n }] = (await rows<{ n: number }>(sql`select count(*)::int as n from data_changes where topic = 'map'`)) as [{ n: number }];
+    expect(n).toBeLessThanOrEqual(65);
+    expect(BigInt(await version())).toBeGreaterThan(BigInt(at) + 70n);
+  });
 });
 
 describe('GET /api/map/boundaries', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMapBoundaries, getMapSchoolSites, type BoundaryLayer } from '@portale/shared/map';
+import { dataVersion } from '../../lib/data-version.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { mapSchoolSites } from './map.repository.ts';
 
@@ -65,9 +66,19 @@ export async function mapRoutes(app: FastifyInstance) {
   const boundaries = new Map<BoundaryLayer, Promise<Encoded>>();
   const boundaryFile = (layer: BoundaryLayer) => join(app.env.DATA_DIR, 'geo', layer === 'regioni' ? 'regioni.geojson' : 'province.geojson');
 
+  // The answer of each filter set, kept while the data it was built from is unchanged (decision 020):
+  // a call costs one indexed read of the data version, and the query runs again only after a write.
+  const byVersion = new Map<string, Encoded>();
   registerEndpoint(app, getMapSchoolSites, {}, async (request, reply) => {
-    const data = await mapSchoolSites(app.db, request.query);
-    return sendCached(request, reply, answers.encode(JSON.stringify(data)));
+    const key = `${await dataVersion(app.db, 'map')} ${JSON.stringify(Object.entries(request.query).sort())}`;
+    let entry = byVersion.get(key);
+    if (!entry) {
+      // Built after the version was read: at least as new as that version, never older.
+      entry = answers.encode(JSON.stringify(await mapSchoolSites(app.db, request.query)));
+      byVersion.set(key, entry);
+      while (byVersion.size > 16) byVersion.delete(byVersion.keys().next().value!);
+    }
+    return sendCached(request, reply, entry);
   });
 
   registerEndpoint(app, getMapBoundaries, {}, async (request, reply) => {
