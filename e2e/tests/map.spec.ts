@@ -9,6 +9,7 @@ const PHONE = { width: 375, height: 800 };
 interface Hook {
   drawnTotal(): number;
   focusSite(id: number): Promise<{ x: number; y: number } | null>;
+  siteIds(): number[];
   firstClustersAt: number | null;
   map: { getSource(id: string): { getData(): Promise<{ features: { id: number }[] }> } | undefined; loaded(): boolean; areTilesLoaded(): boolean };
 }
@@ -95,10 +96,7 @@ test.describe('mappa dei plessi', () => {
     await test.step('selezionare un plesso apre i suoi dati e il link alla scheda', async () => {
       await page.goto('/portale/mappa?province=PV');
       await mapDrawn(page);
-      const id = await page.evaluate(async () => {
-        const data = await (window as WithHook).__portaleMap!.map.getSource('sites')!.getData();
-        return data.features[0]!.id;
-      });
+      const id = await page.evaluate(() => (window as WithHook).__portaleMap!.siteIds()[0]!);
       // The point's position is in the viewport's pixels: the map must be on screen.
       await page.getByTestId('school-map').scrollIntoViewIfNeeded();
       const point = await page.evaluate((siteId) => (window as WithHook).__portaleMap!.focusSite(siteId), id);

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { decodeMapSchoolSites, getMapSchoolSites, type MapSchoolSites } from '@portale/shared/map';
 import { getPage } from '@portale/shared/pages';
@@ -10,8 +10,10 @@ import { MapLegend } from './map-legend.tsx';
 import { SiteCountsTable } from './site-counts-table.tsx';
 import './map.css';
 
-// MapLibre (WebGL, ~250 KB gzip) arrives only with this page, after its data: never on other pages.
-const SchoolMap = lazy(() => import('./school-map.tsx'));
+// MapLibre (WebGL, ~250 KB gzip) arrives only with this page, together with its data: never on other
+// pages. The loader waits for both, so the page renders the map at once: a lazy component would show a
+// fallback first, and React holds a revealed fallback for up to 300 ms.
+let schoolMapModule: typeof import('./school-map.tsx') | null = null;
 
 interface MapData {
   query: Record<string, string>;
@@ -20,15 +22,15 @@ interface MapData {
 }
 
 export async function pageData({ request }: LoaderFunctionArgs): Promise<MapData> {
-  // The map's code starts downloading with the data.
-  void import('./school-map.tsx');
-  const { query, result, problem } = await loadList(getMapSchoolSites, request);
+  const [module, { query, result, problem }] = await Promise.all([import('./school-map.tsx'), loadList(getMapSchoolSites, request)]);
+  schoolMapModule = module;
   return { query, data: result, problem };
 }
 
 /** Staff: every plesso of the registry on a map of Italy, with its accessible twin (a table of counts). */
 export function Component() {
   const { query, data, problem } = useLoaderData<MapData>();
+  const SchoolMap = schoolMapModule!.default;
   const page = getPage('portal.map');
   const sites = useMemo(() => (data ? decodeMapSchoolSites(data) : []), [data]);
   const filtered = Object.keys(query).length > 0;
@@ -64,9 +66,7 @@ export function Component() {
                       Trascina o usa le frecce per spostarti, i tasti + e − o i pulsanti per ingrandire; seleziona un gruppo per aprirlo e un
                       plesso per vederne i dati. La tabella sotto la mappa riporta gli stessi plessi.
                     </p>
-                    <Suspense fallback={<div className="school-map-loading p-4 border">Caricamento della mappa…</div>}>
-                      <SchoolMap sites={sites} />
-                    </Suspense>
+                    <SchoolMap sites={sites} />
                   </section>
                 </div>
                 <div className="col-12 col-lg-3">
