@@ -68,7 +68,8 @@ const CLEANUP_EVERY_MS = 5 * 60_000;
  *   limit by what it receives in one `flushMs` for that key, and a request costs no database round trip.
  */
 export class PostgresCounter implements RateCounter {
-  private readonly pending = new Map<string, { windowEnd: number; known: number; unsent: number }>();
+  /** Batched mode: per `windowMs|key`, its stored (hashed) key and the hits known and not yet sent. */
+  private readonly pending = new Map<string, { stored: string; windowEnd: number; known: number; unsent: number }>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private nextCleanup: number;
@@ -91,17 +92,18 @@ export class PostgresCounter implements RateCounter {
   async hit(key: string, windowMs: number): Promise<WindowCount> {
     const now = this.clock.now().getTime();
     const windowEnd = windowEndOf(now, windowMs);
-    const stored = this.storedKey(key, windowMs);
     if (this.mode.kind === 'exact') {
-      const [row] = await addHits(this.db, [{ key: stored, windowEnd, hits: 1 }]);
+      const [row] = await addHits(this.db, [{ key: this.storedKey(key, windowMs), windowEnd, hits: 1 }]);
       this.maybeCleanup(now);
       const end = new Date(row!.window_end).getTime();
       return { count: row!.hits, resetInMs: Math.max(0, end - now) };
     }
-    let entry = this.pending.get(stored);
+    // Batched: the keyed hash is computed once per key and window, not on every request.
+    const id = `${windowMs}|${key}`;
+    let entry = this.pending.get(id);
     if (!entry || entry.windowEnd < windowEnd) {
-      entry = { windowEnd, known: 0, unsent: 0 };
-      this.pending.set(stored, entry);
+      entry = { stored: entry?.stored ?? this.storedKey(key, windowMs), windowEnd, known: 0, unsent: 0 };
+      this.pending.set(id, entry);
     }
     entry.unsent += 1;
     this.timer ??= setTimeout(() => void this.flush(), this.mode.flushMs).unref();
@@ -114,25 +116,27 @@ export class PostgresCounter implements RateCounter {
     this.flushing = this.flushing.then(async () => {
       const now = this.clock.now().getTime();
       const batch: { key: string; windowEnd: number; hits: number }[] = [];
-      for (const [key, entry] of this.pending) {
+      const byStored = new Map<string, { stored: string; windowEnd: number; known: number; unsent: number }>();
+      for (const [id, entry] of this.pending) {
         if (entry.unsent > 0) {
-          batch.push({ key, windowEnd: entry.windowEnd, hits: entry.unsent });
+          batch.push({ key: entry.stored, windowEnd: entry.windowEnd, hits: entry.unsent });
+          byStored.set(entry.stored, entry);
           entry.unsent = 0;
         } else if (entry.windowEnd <= now) {
-          this.pending.delete(key);
+          this.pending.delete(id);
         }
       }
       if (batch.length === 0) return;
       try {
         for (const row of await addHits(this.db, batch)) {
-          const entry = this.pending.get(row.key);
+          const entry = byStored.get(row.key);
           if (entry && new Date(row.window_end).getTime() === entry.windowEnd) entry.known = row.hits;
         }
         this.maybeCleanup(now);
       } catch (error) {
         // The database is unreachable: keep counting here and send the hits with the next flush.
         for (const b of batch) {
-          const entry = this.pending.get(b.key);
+          const entry = byStored.get(b.key);
           if (entry?.windowEnd === b.windowEnd) entry.unsent += b.hits;
         }
         if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), 5_000).unref();

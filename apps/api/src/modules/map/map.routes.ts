@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMapBoundaries, getMapSchoolSites, type BoundaryLayer } from '@portale/shared/map';
-import { dataVersion } from '../../lib/data-version.ts';
+import { dataVersion } from '../../lib/data-version.repository.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { mapSchoolSites } from './map.repository.ts';
 
