@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { institutes, schoolSites } from '../src/db/schema/index.ts';
+import { institutes, roles, schoolSites, userRoles, users } from '../src/db/schema/index.ts';
 import { seedPublicContent } from '../src/modules/public/public-seed.ts';
 import { seedDemoSurveys } from '../src/modules/surveys/surveys-seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
@@ -30,6 +30,31 @@ describe('GET /api/public/figures', () => {
     await t.database.db.update(institutes).set({ adhesionState: 'nessuna' }).where(eq(institutes.id, first!.id));
     const after = (await t.app.inject({ method: 'GET', url: '/api/public/figures' })).json();
     expect(after.institutesEnrolled).toBe(1);
+  });
+
+  it('is counted again after every write it depends on, and only then (decision 020)', async () => {
+    const figures = async () => (await t.app.inject({ method: 'GET', url: '/api/public/figures' })).json<Record<string, number>>();
+    const count = async (query: ReturnType<typeof sql>) => ((await t.database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    const version = () => count(sql`select coalesce(sum(weight), 0)::int as n from data_changes where topic = 'figures'`);
+    const before = await figures();
+    const at = await version();
+    // A write to what the figures do not count keeps the version.
+    await t.database.db.update(schoolSites).set({ name: 'Plesso A (rinominato)' }).where(eq(schoolSites.ministryCode, 'RMEE8AB01A'));
+    expect(await version()).toBe(at);
+
+    await t.database.db.update(schoolSites).set({ participating: true }).where(eq(schoolSites.ministryCode, 'RMEE8AB02B'));
+    expect((await figures()).participatingSites).toBe(before.participatingSites! + 1);
+
+    const [teacher] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'teacher'));
+    const [staff] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'sylla@demo.test'));
+    const row = { userId: staff!.id, roleId: teacher!.id };
+    await t.database.db.insert(userRoles).values(row);
+    expect((await figures()).registeredTeachers).toBe(before.registeredTeachers! + 1);
+    await t.database.db.delete(userRoles).where(and(eq(userRoles.userId, row.userId), eq(userRoles.roleId, row.roleId)));
+    expect((await figures()).registeredTeachers).toBe(before.registeredTeachers);
+
+    await t.database.db.update(institutes).set({ adhesionState: 'iscritto' }).where(eq(institutes.adhesionState, 'nessuna'));
+    expect((await figures()).institutesEnrolled).toBe(await count(sql`select count(*)::int as n from institutes where adhesion_state <> 'nessuna'`));
   });
 });
 

@@ -7,6 +7,7 @@ import {
   getPublicSurvey,
   listPublicDocuments,
 } from '@portale/shared/public';
+import { dataVersion } from '../../lib/data-version.repository.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import * as repo from './public.repository.ts';
@@ -15,8 +16,12 @@ const PUBLIC_CACHE = 'public, max-age=60';
 
 /** Read-only public endpoints: key figures, published documents, the current survey. */
 export async function publicRoutes(app: FastifyInstance) {
+  // The figures are counted again only after a write they depend on (decision 020): a call is one indexed read.
+  let counted: { version: string; figures: Awaited<ReturnType<typeof repo.countFigures>> } | null = null;
   registerEndpoint(app, getPublicFigures, {}, async (_request, reply) => {
-    const figures = await repo.countFigures(app.db);
+    const version = await dataVersion(app.db, 'figures');
+    if (counted?.version !== version) counted = { version, figures: await repo.countFigures(app.db) };
+    const figures = counted.figures;
     reply.header('cache-control', PUBLIC_CACHE);
     return { ...figures, updatedAt: app.clock.now().toISOString() };
   });
