@@ -5,7 +5,8 @@
 // - frames per second while panning and zooming (requestAnimationFrame callbacks and frames MapLibre
 //   drew, during scripted pans and zooms over the clusters of the whole country);
 // - GET /api/map/school-sites for the whole country (gzip): time and size, the 304 of a revalidation,
-//   beside the raw SQL the repository runs, timed in the same run on the same database.
+//   the first call after a write (the answer is built again: decision 020), beside the raw SQL the
+//   repository runs, timed in the same run on the same database.
 // Run `npm run build` first. Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs:
 // the database `portale_bench`, created and seeded with the whole registry when missing).
 import { execFileSync } from 'node:child_process';
@@ -85,6 +86,19 @@ async function measureApi(api, token, origin) {
   }
   const client = new pg.Client({ connectionString: benchUrl });
   await client.connect();
+  // The first call after a write builds the answer again (decision 020): a plesso's participation is
+  // flipped before each call, then put back.
+  const afterWrite = [];
+  const { rows: [site] } = await client.query('select id, participating from school_sites order by id limit 1');
+  for (let i = 0; i < 7; i++) {
+    await client.query('update school_sites set participating = not participating where id = $1', [site.id]);
+    const started = performance.now();
+    const res = await fetch(`${api}/api/map/school-sites`, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`map API answered ${res.status}`);
+    afterWrite.push(performance.now() - started);
+  }
+  await client.query('update school_sites set participating = $2 where id = $1', [site.id, site.participating]);
   const sqlTimes = [];
   for (let i = 0; i < API_RUNS + 2; i++) {
     const started = performance.now();
@@ -93,7 +107,7 @@ async function measureApi(api, token, origin) {
   }
   const { rows } = await client.query('select count(*)::int as n from school_sites');
   await client.end();
-  return { times, revalidations, sqlTimes, bytes, raw, count: rows[0].n };
+  return { times, revalidations, afterWrite, sqlTimes, bytes, raw, count: rows[0].n };
 }
 
 const [apiPort, webPort] = [await freePort(), await freePort()];
@@ -221,6 +235,7 @@ try {
   console.log(`\nGET /api/map/school-sites, tutta Italia (${API_RUNS} chiamate dopo 2 di riscaldamento, gzip):`);
   console.log(`- risposta 200: mediana ${fmt(median(apiFigures.times))} ms, p90 ${fmt(p90(apiFigures.times))} ms; ${fmt(apiFigures.bytes / 1024)} KiB gzip (${fmt(apiFigures.raw / 1024)} KiB JSON)`);
   console.log(`- rivalidazione con If-None-Match (304): mediana ${fmt(median(apiFigures.revalidations))} ms`);
+  console.log(`- prima chiamata dopo una scrittura (la risposta si ricostruisce): mediana ${fmt(median(apiFigures.afterWrite))} ms, p90 ${fmt(p90(apiFigures.afterWrite))} ms`);
   console.log(`- riferimento: la sola query SQL del repository con pg: mediana ${fmt(median(apiFigures.sqlTimes))} ms, p90 ${fmt(p90(apiFigures.sqlTimes))} ms`);
 } finally {
   await browser?.close();

@@ -294,14 +294,17 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     map.on('render', onRender);
 
     map.on('load', () => {
-      // Sea, land with the province borders, region borders; points on top. Boundaries come from our
+      // Sea, land, province and region borders; points on top. Boundaries come from our
       // API. Borders are fill outlines (one-pixel lines) over geometry simplified to ~2 px per tile:
       // line layers of the full geometry halved the frame rate of a map drawn without a GPU.
       for (const layer of ['regioni', 'province'] as const) {
         map.addSource(layer, { type: 'geojson', data: EMPTY, tolerance: 2, maxzoom: 10 });
       }
-      map.addLayer({ id: 'land', type: 'fill', source: 'province', paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#a9b3bd' } });
-      map.addLayer({ id: 'region-lines', type: 'fill', source: 'regioni', paint: { 'fill-color': 'rgba(0, 0, 0, 0)', 'fill-outline-color': '#5f6b78' } });
+      // The whole country: land and region borders in one pass. Closer (zoom 6): land with the province
+      // borders, and the region borders over them.
+      map.addLayer({ id: 'land', type: 'fill', source: 'regioni', maxzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#5f6b78' } });
+      map.addLayer({ id: 'land-provinces', type: 'fill', source: 'province', minzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#a9b3bd' } });
+      map.addLayer({ id: 'region-lines', type: 'fill', source: 'regioni', minzoom: 6, paint: { 'fill-color': 'rgba(0, 0, 0, 0)', 'fill-outline-color': '#5f6b78' } });
       const places = toPlaces(sitesRef.current);
       map.addSource('places', {
         type: 'geojson',
