@@ -10,6 +10,7 @@
 //   BENCH_RAMP_SECONDS     users start evenly over this time (default: a quarter of BENCH_SECONDS, at most 10)
 //   BENCH_ME_SECONDS (8)   length of each /api/auth/me measurement
 //   BENCH_NODE_ARGS        extra node options for the API (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
+//   BENCH_ONLY=me          only the GET /api/auth/me measurements (no mixed load)
 //   DATABASE_URL           server to use (default postgres://postgres@127.0.0.1:5432/postgres); the
 //                          script creates and keeps the database `portale_bench` (as bench/registry.mjs).
 //
@@ -35,6 +36,7 @@ const USERS = Number(process.env.BENCH_USERS ?? 200);
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
 const ME_SECONDS = Number(process.env.BENCH_ME_SECONDS ?? 8);
 const RAMP_MS = 1000 * Number(process.env.BENCH_RAMP_SECONDS ?? Math.min(10, SECONDS / 4));
+const ONLY_ME = process.env.BENCH_ONLY === 'me';
 const STAFF = Math.ceil(USERS * 0.6);
 const PASSWORD = 'Portale.Demo.2026';
 const WEB_ORIGIN = 'http://127.0.0.1:3000';
@@ -366,13 +368,16 @@ async function main() {
     started.push(bare);
 
     const load1 = loadavg()[0];
-    const bareMix = await runBareMix(bare.base, SECONDS);
-    const { stats: mix, users } = await runMix(api.base, SECONDS);
-    const load2 = loadavg()[0];
-    // Put back every plesso left turned over.
-    for (const user of users.filter((u) => u.edited)) {
-      user.stats = new Stats();
-      await user.call('ripristino', 'PATCH', `/api/school-sites/${user.edited.id}`, { participating: user.edited.participating });
+    let mixResult;
+    if (!ONLY_ME) {
+      const bareMix = await runBareMix(bare.base, SECONDS);
+      const { stats: mix, users } = await runMix(api.base, SECONDS);
+      mixResult = { bareMix, mix, load2: loadavg()[0] };
+      // Put back every plesso left turned over.
+      for (const user of users.filter((u) => u.edited)) {
+        user.stats = new Stats();
+        await user.call('ripristino', 'PATCH', `/api/school-sites/${user.edited.id}`, { participating: user.edited.participating });
+      }
     }
     await api.stop();
     started.splice(started.indexOf(api), 1);
@@ -398,14 +403,20 @@ async function main() {
     await stopAll();
     rmSync(pgliteDir, { recursive: true, force: true });
 
-    console.log(`\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load2, 1)} dopo il misto; latenze in ms.`);
-    console.log(`Misto: ${USERS} utenti contemporanei (${STAFF} staff, ${USERS - STAFF} insegnanti) per ${SECONDS} s, pausa media ${THINK_MS} ms tra i clic, ciascuno con il proprio indirizzo; limiti di produzione.`);
-    printTable('Riferimento: Fastify nudo, stessi utenti e pause (una GET di un JSON fisso per clic)', bareMix.rows(SECONDS));
-    const mixRows = mix.rows(SECONDS);
-    printTable('API su PostgreSQL con l’intera anagrafe', mixRows);
-    const ref = bareMix.rows(SECONDS).overall;
-    console.log(`\nAPI/Fastify nudo: req/s ${fmt((100 * mixRows.overall.rps) / ref.rps, 1)} %, p95 ${fmt(mixRows.overall.p95)} ms contro ${fmt(ref.p95)} ms; obiettivo: 0 errori, p95 ≤ 100 ms.`);
-    console.log(`Senza gli accessi (argon2id, ${USERS} quasi insieme all’avvio): p50 ${fmt(mixRows.withoutLogins.p50)} p95 ${fmt(mixRows.withoutLogins.p95)} p99 ${fmt(mixRows.withoutLogins.p99)} ms.`);
+    const load3 = loadavg()[0];
+    if (mixResult) {
+      const { bareMix, mix, load2 } = mixResult;
+      console.log(`\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load2, 1)} dopo il misto; latenze in ms.`);
+      console.log(`Misto: ${USERS} utenti contemporanei (${STAFF} staff, ${USERS - STAFF} insegnanti) per ${SECONDS} s, pausa media ${THINK_MS} ms tra i clic, ciascuno con il proprio indirizzo; limiti di produzione.`);
+      printTable('Riferimento: Fastify nudo, stessi utenti e pause (una GET di un JSON fisso per clic)', bareMix.rows(SECONDS));
+      const mixRows = mix.rows(SECONDS);
+      printTable('API su PostgreSQL con l’intera anagrafe', mixRows);
+      const ref = bareMix.rows(SECONDS).overall;
+      console.log(`\nAPI/Fastify nudo: req/s ${fmt((100 * mixRows.overall.rps) / ref.rps, 1)} %, p95 ${fmt(mixRows.overall.p95)} ms contro ${fmt(ref.p95)} ms; obiettivo: 0 errori, p95 ≤ 100 ms.`);
+      console.log(`Senza gli accessi (argon2id, ${USERS} quasi insieme all’avvio): p50 ${fmt(mixRows.withoutLogins.p50)} p95 ${fmt(mixRows.withoutLogins.p95)} p99 ${fmt(mixRows.withoutLogins.p99)} ms.`);
+    } else {
+      console.log(`\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load3, 1)} dopo le misure; latenze in ms.`);
+    }
 
     console.log('\nGET /api/auth/me con token valido contro Fastify nudo (autocannon, 20 connessioni, ' + `${ME_SECONDS} s ciascuno; limite per utente sollevato per la misura):`);
     console.log('| Database | API req/s | API p50 | API p95 | errori | Fastify nudo req/s | rapporto | obiettivo |');

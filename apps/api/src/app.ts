@@ -1,4 +1,5 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
@@ -65,6 +66,10 @@ export async function buildApp({ env, database, clock = systemClock, logger }: A
     logger: logger ?? {
       level: env.LOG_LEVEL,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      // Asynchronous writes to stdout (decision 021): a request does not wait for the write of its
+      // log lines; lines that arrive while a write is in progress go out together with the next one.
+      // pino flushes what is left synchronously when the process exits (process.exit, a crash).
+      stream: pino.destination({ dest: 1, sync: false }),
     },
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: 1_048_576,

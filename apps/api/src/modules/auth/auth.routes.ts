@@ -98,6 +98,7 @@ export async function authRoutes(app: FastifyInstance) {
       clearRefreshCookie(reply);
       if (result.kind === 'reused') {
         await revokeSession(app.db, result.sessionId, 'refresh_token_reuse', now);
+        await app.sessions.invalidate({ kind: 'session', sessionId: result.sessionId });
         await app.audit({
           action: 'auth.refresh.reuse',
           actorUserId: result.userId,
@@ -111,6 +112,7 @@ export async function authRoutes(app: FastifyInstance) {
     const user = await findAuthUser(app.db, result.userId);
     if (!user || user.status !== 'active') {
       await revokeSession(app.db, result.tokens.sessionId, 'user_inactive', now);
+      await app.sessions.invalidate({ kind: 'session', sessionId: result.tokens.sessionId });
       clearRefreshCookie(reply);
       throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
     }
@@ -134,6 +136,8 @@ export async function authRoutes(app: FastifyInstance) {
       request.auth?.sessionId ?? (refresh ? await sessionIdOfRefreshToken(app.db, refresh) : undefined);
     if (sessionId) {
       await revokeSession(app.db, sessionId, 'logout', now);
+      // Before the answer: the very next request with this session's token is refused on every instance.
+      await app.sessions.invalidate({ kind: 'session', sessionId });
       await app.audit({
         action: 'auth.logout',
         actorUserId: request.auth?.user.id ?? null,

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
@@ -58,6 +59,17 @@ export interface Authentication {
   user: AuthUser;
   tokenId: number;
   sessionId: number;
+  /** The earlier of the token's and the session's end: the authentication holds until then at most. */
+  validUntil: Date;
+}
+
+/**
+ * A bearer token `<id>|<secret>` as its id and the SHA-256 of its secret (hex, as `sha256`; the
+ * one-shot `hash` because this runs on every authenticated request); undefined when malformed.
+ */
+export function parseBearer(bearer: string): { id: number; hash: string } | undefined {
+  const match = /^(\d{1,15})\|([A-Za-z0-9_-]{20,128})$/.exec(bearer);
+  return match ? { id: Number(match[1]), hash: hash('sha256', match[2]!, 'hex') } : undefined;
 }
 
 /**
@@ -69,15 +81,14 @@ export interface Authentication {
  * for the write. `undefined` for an unknown, dead or mismatched token and for a suspended user.
  */
 export async function authenticateAccessToken(db: Db, bearer: string, now: Date): Promise<Authentication | undefined> {
-  const match = /^(\d{1,15})\|([A-Za-z0-9_-]{20,128})$/.exec(bearer);
-  if (!match) return undefined;
-  const id = Number(match[1]);
-  const hash = sha256(match[2]!);
+  const parsed = parseBearer(bearer);
+  if (!parsed) return undefined;
+  const { id, hash } = parsed;
   const at = now.toISOString();
   const staleBefore = new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString();
   const result = await db.execute(sql`
     with token as (
-      select t.id, t.session_id, t.user_id, t.token_hash, t.last_used_at
+      select t.id, t.session_id, t.user_id, t.token_hash, t.last_used_at, least(t.expires_at, s.expires_at) as valid_until
       from access_tokens t join auth_sessions s on s.id = t.session_id
       where t.id = ${id} and t.revoked_at is null and t.expires_at > ${at}::timestamptz
         and s.revoked_at is null and s.expires_at > ${at}::timestamptz
@@ -93,13 +104,14 @@ export async function authenticateAccessToken(db: Db, bearer: string, now: Date)
     touched_session as (
       update auth_sessions set last_used_at = ${at}::timestamptz where id in (select session_id from touched_token)
     )
-    select token.id::text as token_id, token.session_id::text as session_id, token.token_hash, ${AUTH_USER_COLUMNS}
+    select token.id::text as token_id, token.session_id::text as session_id, token.token_hash,
+      (extract(epoch from token.valid_until) * 1000)::float8 as valid_until_ms, ${AUTH_USER_COLUMNS}
     from token join users u on u.id = token.user_id`);
-  const [row] = (result as unknown as { rows: (AuthUserRow & { token_id: string; session_id: string; token_hash: string })[] }).rows;
+  const [row] = (result as unknown as { rows: (AuthUserRow & { token_id: string; session_id: string; token_hash: string; valid_until_ms: number })[] }).rows;
   if (!row || !safeEqual(row.token_hash, hash)) return undefined;
   const user = authUserOf(row);
   if (user.status !== 'active') return undefined;
-  return { user, tokenId: Number(row.token_id), sessionId: Number(row.session_id) };
+  return { user, tokenId: Number(row.token_id), sessionId: Number(row.session_id), validUntil: new Date(Number(row.valid_until_ms)) };
 }
 
 /** The session a refresh token belongs to, whatever its state (XSRF binding). */
