@@ -36,8 +36,6 @@ const LOCALE = {
  * of plessi: the clustering works on places, not plessi, and is eight times cheaper.
  */
 const SINGLE_ZOOM = 14;
-/** From this zoom on, the single plessi are prepared (once), ahead of SINGLE_ZOOM. */
-const PREPARE_SINGLES_ZOOM = 11;
 /** Spacing of plessi that share a place (the municipality's centroid), in degrees: about 25 m. */
 const SPREAD = 0.00025;
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
@@ -195,7 +193,8 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     map.addControl(new maplibregl.AttributionControl({ compact: true, customAttribution: 'Confini: ISTAT; openpolis/geojson-italy (CC BY 4.0)' }), 'bottom-right');
 
     const labels = new Map<string, InstanceType<typeof maplibregl.Marker>>();
-    // The single plessi (spread around their place) are built once the map nears SINGLE_ZOOM, not before.
+    // The single plessi (spread around their place) are built after the clusters are drawn, when the
+    // browser is idle (or at once if the map gets near them first): not in the way of the first view.
     let singlesOf: readonly MapSchoolSite[] | null = null;
     let singles: ReturnType<typeof toFeatures> | null = null;
     const prepareSingles = () => {
@@ -206,11 +205,12 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
       source.setData(singles);
       return singles;
     };
+    const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work, { timeout: 3000 }) : setTimeout(work, 500));
     resetSingles.current = () => {
       singlesOf = null;
       singles = null;
       (map.getSource('sites') as GeoJSONSource | undefined)?.setData(EMPTY);
-      if (map.getZoom() >= PREPARE_SINGLES_ZOOM) prepareSingles();
+      whenIdle(prepareSingles);
     };
     /** The key and the number of plessi of a drawn cluster, place or single plesso. */
     const counted = (f: MapGeoJSONFeature): [string, number] =>
@@ -276,7 +276,7 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
       labels.clear();
     });
     map.on('zoomend', () => {
-      if (map.getZoom() >= PREPARE_SINGLES_ZOOM) prepareSingles();
+      if (map.getZoom() >= SINGLE_ZOOM - 1) prepareSingles();
     });
     // The first frame with the plessi clustered: what the benchmark times from navigation.
     const onRender = () => {
@@ -284,6 +284,7 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
       hook.firstClustersAt = performance.now();
       performance.mark('portale-map-first-clusters');
       map.off('render', onRender);
+      whenIdle(prepareSingles);
       // The boundaries follow the plessi: the workers prepare the clusters first.
       for (const layer of ['regioni', 'province'] as const) {
         callApi(getMapBoundaries, { query: { layer } })
@@ -342,7 +343,6 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
       map.addLayer({ id: 'sites', type: 'circle', source: 'sites', minzoom: SINGLE_ZOOM, paint: singlePaint as never });
       const bounds = boundsOf(places.features);
       if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 12, duration: 0 });
-      if (map.getZoom() >= PREPARE_SINGLES_ZOOM) prepareSingles();
     });
 
     map.on('click', 'clusters', (event) => {
