@@ -8,7 +8,7 @@
 //   BENCH_SECONDS (60)     length of the mixed load      BENCH_USERS (200)   users at once
 //   BENCH_THINK_MS (1000)  mean pause between a user's clicks (0: as fast as possible)
 //   BENCH_RAMP_SECONDS     users start evenly over this time (default: a quarter of BENCH_SECONDS, at most 10)
-//   BENCH_ME_SECONDS (8)   length of each /api/auth/me measurement
+//   BENCH_ME_SECONDS (8)   length of each /api/auth/me measurement (each server is first warmed up for 2 s)
 //   BENCH_NODE_ARGS        extra node options for the API (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof")
 //   BENCH_ONLY=me          only the GET /api/auth/me measurements (no mixed load)
 //   DATABASE_URL           server to use (default postgres://postgres@127.0.0.1:5432/postgres); the
@@ -339,6 +339,12 @@ async function startBare(bodyFile) {
   return { ...server, base: `http://127.0.0.1:${port}` };
 }
 
+/** Two seconds of the same load on each server first, so that neither is measured while still compiling its code. */
+async function warmUp(bareBase, meUrl, token) {
+  await load(`${bareBase}/`, { connections: 20, duration: 2 });
+  await load(meUrl, { connections: 20, duration: 2, headers: { authorization: `Bearer ${token}` } });
+}
+
 function printTable(title, { rows, overall }) {
   console.log(`\n${title}`);
   console.log('| Richieste | numero | req/s | p50 | p95 | p99 | errori |');
@@ -388,6 +394,7 @@ async function main() {
     api = await startApi({ DATABASE_URL: benchUrl, SEED_REGISTRY: 'full', ...lifted }, 'load-api.log');
     started.push(api);
     let token = await login(api.base, 'bench.staff.0@bench.test');
+    await warmUp(bare.base, `${api.base}/api/auth/me`, token);
     const barePg = await load(`${bare.base}/`, { connections: 20, duration: ME_SECONDS });
     const mePg = await load(`${api.base}/api/auth/me`, { connections: 20, duration: ME_SECONDS, headers: { authorization: `Bearer ${token}` } });
     await api.stop();
@@ -398,6 +405,7 @@ async function main() {
     api = await startApi({ PGLITE_DIR: pgliteDir, SEED_REGISTRY: 'none', ...lifted }, 'load-api-pglite.log');
     started.push(api);
     token = await login(api.base, 'insegnante@demo.test');
+    await warmUp(bare.base, `${api.base}/api/auth/me`, token);
     const bareLite = await load(`${bare.base}/`, { connections: 20, duration: ME_SECONDS });
     const meLite = await load(`${api.base}/api/auth/me`, { connections: 20, duration: ME_SECONDS, headers: { authorization: `Bearer ${token}` } });
     await stopAll();

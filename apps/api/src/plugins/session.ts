@@ -137,6 +137,12 @@ export const session = fp(async (app: FastifyInstance) => {
     }
     return payload;
   });
+  // A response that ended without onSend (the client went away first) still invalidates.
+  app.addHook('onResponse', async (request) => {
+    if (!wrote.has(request)) return;
+    wrote.delete(request);
+    await invalidations.publish({ kind: 'all' });
+  });
   app.addHook('onReady', async () => {
     const missing = SESSION_NEUTRAL_ROUTES.filter((key) => !seen.has(key));
     if (missing.length > 0)

@@ -59,6 +59,8 @@ export class PostgresInvalidations implements SessionInvalidations {
   private client: pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  /** One warning per outage, not one per reconnection attempt. */
+  private warned = false;
 
   constructor(
     private readonly cache: SessionCache,
@@ -100,6 +102,8 @@ export class PostgresInvalidations implements SessionInvalidations {
     }
     this.client = client;
     this.cache.setEnabled(true);
+    if (this.warned) this.log.info({}, 'session cache on again: the invalidation listener is connected');
+    this.warned = false;
   }
 
   private lost(client: pg.Client, error?: Error) {
