@@ -6,7 +6,12 @@ import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
 import { SessionCache } from '../src/modules/auth/session-cache.ts';
-import { decodeScope, encodeScope, SESSION_CHANNEL } from '../src/modules/auth/session-invalidations.ts';
+import {
+  decodeScope,
+  encodeScope,
+  PostgresInvalidations,
+  SESSION_CHANNEL,
+} from '../src/modules/auth/session-invalidations.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
@@ -98,6 +103,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     const appB = await buildApp({ env: a.env, database: databaseB, clock: a.clock, logger: false });
     await appB.ready();
     b = { ...a, app: appB, database: databaseB, close: async () => {} };
+    // Each instance caches once its first probe has come back through its listener.
+    await within(5000, async () => a.app.sessions.cache.enabled && b.app.sessions.cache.enabled);
   }, 60_000);
 
   afterAll(async () => {
@@ -180,5 +187,24 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     // It reconnects by itself, and caches again.
     await within(5000, async () => a.app.sessions.cache.enabled && b.app.sessions.cache.enabled);
     await cachedOnB(onA);
+  });
+
+  it('a listener that silently receives nothing (a half-open connection, a transaction-pooling proxy) turns the cache off within two heartbeats', async () => {
+    const cache = new SessionCache({ ttlMs: 10_000, maxEntries: 10 });
+    const warnings: string[] = [];
+    const log = { info() {}, error() {}, warn: (_: object, message: string) => void warnings.push(message) };
+    const listener = new PostgresInvalidations(cache, admin(), log, 100);
+    try {
+      await listener.start();
+      await within(2000, async () => cache.enabled);
+      // The connection stays up but hears nothing more.
+      await (listener as unknown as { client: pg.Client }).client.query(`UNLISTEN ${SESSION_CHANNEL}`);
+      await within(1000, async () => !cache.enabled);
+      expect(warnings).toHaveLength(1);
+      // It listens again by itself.
+      await within(5000, async () => cache.enabled);
+    } finally {
+      await listener.close();
+    }
   });
 });

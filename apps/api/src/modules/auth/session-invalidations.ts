@@ -7,6 +7,8 @@ export const SESSION_CHANNEL = 'portale_session_cache';
 
 /** How long the listener waits before connecting again after losing its connection. */
 const RECONNECT_MS = 1000;
+/** How often an instance checks that its own notifications come back through its listener. */
+export const HEARTBEAT_MS = 2000;
 
 export interface SessionInvalidations {
   /**
@@ -50,14 +52,22 @@ export function localInvalidations(cache: SessionCache): SessionInvalidations {
 
 /**
  * Invalidations across API instances through PostgreSQL LISTEN/NOTIFY on the application's own
- * database. A connection of its own LISTENs; while it is not listening (starting, or lost until it
- * reconnects) the cache is off, because a notification could be missed; when it listens again, the
- * cache starts empty. A publisher skips its own notifications (it has already applied them).
+ * database. A connection of its own LISTENs. The cache is on only while notifications are known to
+ * arrive: after the LISTEN, the instance sends itself a probe through the pool and turns the cache on
+ * when the probe comes back; then it sends one every `heartbeatMs`, and if one has not come back by
+ * the next, it treats the listener as lost (a half-open connection, or a DATABASE_URL that points at
+ * a transaction-pooling proxy, where LISTEN silently receives nothing). A lost listener turns the
+ * cache off at once (every request reads the database) and reconnects every second; the cache comes
+ * back empty. A publisher skips its own notifications (it has already applied them).
  */
 export class PostgresInvalidations implements SessionInvalidations {
   private readonly instanceId = randomUUID();
   private client: pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** The probe sent and not yet received back, if any. */
+  private pendingProbe: string | undefined;
+  private probes = 0;
   private closed = false;
   /** One warning per outage, not one per reconnection attempt. */
   private warned = false;
@@ -66,11 +76,12 @@ export class PostgresInvalidations implements SessionInvalidations {
     private readonly cache: SessionCache,
     private readonly pool: pg.Pool,
     private readonly log: Log,
+    private readonly heartbeatMs = HEARTBEAT_MS,
   ) {
     cache.setEnabled(false);
   }
 
-  /** Connects and listens; the cache is turned on once the LISTEN has succeeded. */
+  /** Connects and listens; the cache is turned on when the first probe comes back. */
   async start(): Promise<void> {
     const client = new pg.Client(this.pool.options);
     let lost = false;
@@ -82,12 +93,17 @@ export class PostgresInvalidations implements SessionInvalidations {
     client.on('error', onLost);
     client.on('end', () => onLost());
     client.on('notification', (message) => {
-      if (message.channel !== SESSION_CHANNEL) return;
+      if (message.channel !== SESSION_CHANNEL || lost) return;
       const payload = message.payload ?? '';
       const space = payload.indexOf(' ');
       const from = space >= 0 ? payload.slice(0, space) : '';
-      if (from === this.instanceId) return;
-      this.cache.invalidate(decodeScope(space >= 0 ? payload.slice(space + 1) : payload));
+      const body = space >= 0 ? payload.slice(space + 1) : payload;
+      if (from !== this.instanceId) {
+        this.cache.invalidate(decodeScope(body));
+      } else if (body === this.pendingProbe) {
+        this.pendingProbe = undefined;
+        if (!this.cache.enabled) this.listening();
+      }
     });
     try {
       await client.connect();
@@ -101,20 +117,46 @@ export class PostgresInvalidations implements SessionInvalidations {
       return;
     }
     this.client = client;
+    this.pendingProbe = undefined;
+    const beat = () => {
+      if (this.client !== client) return;
+      if (this.pendingProbe) {
+        onLost(new Error(`no notification came back within ${this.heartbeatMs} ms`));
+        return;
+      }
+      this.probes += 1;
+      this.pendingProbe = `probe:${this.probes}`;
+      this.pool
+        .query('select pg_notify($1, $2)', [SESSION_CHANNEL, `${this.instanceId} ${this.pendingProbe}`])
+        .catch(onLost);
+      this.heartbeat = setTimeout(beat, this.heartbeatMs);
+      this.heartbeat.unref();
+    };
+    beat();
+  }
+
+  private listening() {
     this.cache.setEnabled(true);
-    if (this.warned) this.log.info({}, 'session cache on again: the invalidation listener is connected');
+    if (this.warned)
+      this.log.info({}, 'session cache on again: invalidations from the other instances arrive');
     this.warned = false;
   }
 
   private lost(client: pg.Client, error?: Error) {
     this.cache.setEnabled(false);
-    if (this.client === client) this.client = undefined;
+    if (this.client === client) {
+      this.client = undefined;
+      if (this.heartbeat) clearTimeout(this.heartbeat);
+    }
     client.end().catch(() => {});
     if (this.closed) return;
-    this.log.warn(
-      { err: error },
-      'session cache off: the invalidation listener lost its database connection; reconnecting',
-    );
+    if (!this.warned) {
+      this.log.warn(
+        { err: error },
+        'session cache off: invalidations from the other instances may not arrive; listening again every second',
+      );
+    }
+    this.warned = true;
     this.retry ??= setTimeout(() => {
       this.retry = undefined;
       if (!this.closed) void this.start();
@@ -141,6 +183,7 @@ export class PostgresInvalidations implements SessionInvalidations {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.heartbeat) clearTimeout(this.heartbeat);
     const client = this.client;
     this.client = undefined;
     this.cache.setEnabled(false);
