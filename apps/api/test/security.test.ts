@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_PATHS } from '@portale/shared/http';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
+import { helmetHeaders } from '../src/plugins/security.ts';
 
 const WEB = 'http://127.0.0.1:3000';
 let t: TestApp;
@@ -27,6 +28,13 @@ describe('security headers', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers.server).toBeUndefined();
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-site');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['x-permitted-cross-domain-policies']).toBe('none');
+    // Every header helmet sets, computed once at start.
+    for (const [name, value] of Object.entries(helmetHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } } }))) {
+      if (name !== 'content-security-policy' && name !== 'cross-origin-resource-policy' && name !== 'referrer-policy') expect(res.headers[name], name).toBe(value);
+    }
   });
 
   it('keep no-store on authenticated answers', async () => {
