@@ -1,5 +1,4 @@
 import { data, redirect } from 'react-router';
-import { getPhoneVerification } from '@portale/shared/accounts';
 import { evaluateAccess } from '@portale/shared/auth';
 import { AUTH_COOKIES } from '@portale/shared/http';
 import { REDIRECTS, type PageDef } from '@portale/shared/pages';
@@ -12,6 +11,7 @@ export const PHONE_VERIFICATION_PARAM = 'verifica';
 
 async function hasVerifiedPhone(verificationId: string): Promise<boolean> {
   try {
+    const { getPhoneVerification } = await import('@portale/shared/accounts');
     const result = await callApi(getPhoneVerification, { params: { verificationId } });
     return result.verified;
   } catch (error) {

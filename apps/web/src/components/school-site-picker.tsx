@@ -1,6 +1,21 @@
 import { useEffect, useId, useState } from 'react';
-import { searchSchoolSiteOptions, type SchoolSiteOption } from '@portale/shared/accounts';
+import type { SchoolSiteOption } from '@portale/shared/accounts';
 import { callApi } from '../lib/api-client.ts';
+
+/**
+ * The search contract comes with the account schemas (and the phone-number metadata they validate with,
+ * about 36 KB gzip), which a page with this picker does not need for its first paint: they load when
+ * the search field is first focused or searched. A failed load is tried again next time.
+ */
+let accounts: Promise<typeof import('@portale/shared/accounts')> | undefined;
+function loadAccounts() {
+  accounts ??= import('@portale/shared/accounts').catch((error: unknown) => {
+    accounts = undefined;
+    throw error;
+  });
+  return accounts;
+}
+const preloadAccounts = () => void loadAccounts().catch(() => {});
 
 /** Plesso search over the national registry (name, comune or codice meccanografico) with a radio list. */
 export function SchoolSitePicker({ name = 'schoolSiteId', error, required = false }: { name?: string; error?: string | undefined; required?: boolean }) {
@@ -17,7 +32,8 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
     }
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      callApi(searchSchoolSiteOptions, { query: { q } }, { signal: controller.signal })
+      loadAccounts()
+        .then(({ searchSchoolSiteOptions }) => callApi(searchSchoolSiteOptions, { query: { q } }, { signal: controller.signal }))
         .then((body) => setItems(body.items))
         .catch(() => setItems([]));
     }, 250);
@@ -36,7 +52,7 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
         <label htmlFor={`${id}-q`} className="active">
           Cerca il plesso per nome, comune o codice meccanografico
         </label>
-        <input id={`${id}-q`} type="search" className="form-control" value={query} onChange={(e) => setQuery(e.target.value)} autoComplete="off" {...invalid} />
+        <input id={`${id}-q`} type="search" className="form-control" value={query} onFocus={preloadAccounts} onChange={(e) => setQuery(e.target.value)} autoComplete="off" {...invalid} />
       </div>
       <input type="hidden" name={name} value={selected?.id ?? ''} />
       <p className="small" aria-live="polite" data-testid="school-site-status">
