@@ -170,7 +170,8 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     try {
       map = new maplibregl.Map({
         container: container.current,
-        style: { version: 8, sources: {}, layers: [{ id: 'sea', type: 'background', paint: { 'background-color': '#dbe8f2' } }] },
+        // No background layer: the sea is the container's CSS background (one full-canvas pass less per frame).
+        style: { version: 8, sources: {}, layers: [] },
         bounds: ITALY_BOUNDS,
         maxZoom: 17,
         minZoom: 4,
@@ -295,17 +296,16 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     map.on('render', onRender);
 
     map.on('load', () => {
-      // Sea, land, province and region borders; points on top. Boundaries come from our
-      // API. Borders are fill outlines (one-pixel lines) over geometry simplified to ~2 px per tile:
-      // line layers of the full geometry halved the frame rate of a map drawn without a GPU.
+      // Land and borders, points on top. Boundaries come from our API. Borders are fill outlines
+      // (one-pixel lines) over geometry simplified to ~2 px per tile: line layers cost more.
       for (const layer of ['regioni', 'province'] as const) {
         map.addSource(layer, { type: 'geojson', data: EMPTY, tolerance: 2, maxzoom: 10 });
       }
-      // The whole country: land and region borders in one pass. Closer (zoom 6): land with the province
-      // borders, and the region borders over them.
+      // One fill pass of the land, with the borders as its outline: the whole country with the region
+      // borders; closer (zoom 6), the province borders. Each full-canvas pass costs a map drawn without
+      // a GPU a third of its frame rate (bench/map-browser.mjs), so there is no second one.
       map.addLayer({ id: 'land', type: 'fill', source: 'regioni', maxzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#5f6b78' } });
-      map.addLayer({ id: 'land-provinces', type: 'fill', source: 'province', minzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#a9b3bd' } });
-      map.addLayer({ id: 'region-lines', type: 'fill', source: 'regioni', minzoom: 6, paint: { 'fill-color': 'rgba(0, 0, 0, 0)', 'fill-outline-color': '#5f6b78' } });
+      map.addLayer({ id: 'land-provinces', type: 'fill', source: 'province', minzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#8f9baa' } });
       const places = toPlaces(sitesRef.current);
       map.addSource('places', {
         type: 'geojson',
