@@ -7,7 +7,7 @@
 // - GET /api/map/school-sites for the whole country (gzip): time and size, the 304 of a revalidation,
 //   the first call after a write (the answer is built again: decision 020), beside the raw SQL the
 //   repository runs, timed in the same run on the same database.
-// Run `npm run build` first. Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs:
+// Run `npm run build` first (not needed with BENCH_ONLY=api: the API figures alone). Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs:
 // the database `portale_bench`, created and seeded with the whole registry when missing).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 
 // The repository's own query for the whole country (bench/lib/map-sql.ts prints it).
-const RAW = JSON.parse(execFileSync('npx', ['tsx', 'bench/lib/map-sql.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_NO_WARNINGS: '1' } }));
+const RAW = JSON.parse(
+  execFileSync('npx', ['tsx', 'bench/lib/map-sql.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+  }),
+);
 
 async function ensureDatabase() {
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -79,7 +85,9 @@ async function measureApi(api, token, origin) {
   const revalidations = [];
   for (let i = 0; i < API_RUNS; i++) {
     const started = performance.now();
-    const res = await fetch(`${api}/api/map/school-sites`, { headers: { ...headers, 'if-none-match': etag } });
+    const res = await fetch(`${api}/api/map/school-sites`, {
+      headers: { ...headers, 'if-none-match': etag },
+    });
     await res.arrayBuffer();
     if (res.status !== 304) throw new Error(`revalidation answered ${res.status}`);
     revalidations.push(performance.now() - started);
@@ -89,7 +97,9 @@ async function measureApi(api, token, origin) {
   // The first call after a write builds the answer again (decision 020): a plesso's participation is
   // flipped before each call, then put back.
   const afterWrite = [];
-  const { rows: [site] } = await client.query('select id, participating from school_sites order by id limit 1');
+  const {
+    rows: [site],
+  } = await client.query('select id, participating from school_sites order by id limit 1');
   for (let i = 0; i < 7; i++) {
     await client.query('update school_sites set participating = not participating where id = $1', [site.id]);
     const started = performance.now();
@@ -98,7 +108,10 @@ async function measureApi(api, token, origin) {
     if (res.status !== 200) throw new Error(`map API answered ${res.status}`);
     afterWrite.push(performance.now() - started);
   }
-  await client.query('update school_sites set participating = $2 where id = $1', [site.id, site.participating]);
+  await client.query('update school_sites set participating = $2 where id = $1', [
+    site.id,
+    site.participating,
+  ]);
   const sqlTimes = [];
   for (let i = 0; i < API_RUNS + 2; i++) {
     const started = performance.now();
@@ -108,6 +121,26 @@ async function measureApi(api, token, origin) {
   const { rows } = await client.query('select count(*)::int as n from school_sites');
   await client.end();
   return { times, revalidations, afterWrite, sqlTimes, bytes, raw, count: rows[0].n };
+}
+
+/** BENCH_ONLY=api: the API figures alone, without the browser. */
+const ONLY_API = process.env.BENCH_ONLY === 'api';
+class ApiOnly extends Error {}
+
+function printApi(apiFigures) {
+  console.log(
+    `\nGET /api/map/school-sites, tutta Italia (${API_RUNS} chiamate dopo 2 di riscaldamento, gzip):`,
+  );
+  console.log(
+    `- risposta 200: mediana ${fmt(median(apiFigures.times))} ms, p90 ${fmt(p90(apiFigures.times))} ms; ${fmt(apiFigures.bytes / 1024)} KiB gzip (${fmt(apiFigures.raw / 1024)} KiB JSON)`,
+  );
+  console.log(`- rivalidazione con If-None-Match (304): mediana ${fmt(median(apiFigures.revalidations))} ms`);
+  console.log(
+    `- prima chiamata dopo una scrittura (la risposta si ricostruisce): mediana ${fmt(median(apiFigures.afterWrite))} ms, p90 ${fmt(p90(apiFigures.afterWrite))} ms`,
+  );
+  console.log(
+    `- riferimento: la sola query SQL del repository con pg: mediana ${fmt(median(apiFigures.sqlTimes))} ms, p90 ${fmt(p90(apiFigures.sqlTimes))} ms`,
+  );
 }
 
 const [apiPort, webPort] = [await freePort(), await freePort()];
@@ -120,28 +153,61 @@ try {
   console.log('Avvio dell’API su PostgreSQL (al primo avvio carica l’intera anagrafe)…');
   servers.push(
     await startServer(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-      env: { DATABASE_URL: benchUrl, HOST: '127.0.0.1', PORT: String(apiPort), NODE_ENV: 'test', LOG_LEVEL: 'warn', MFA_ROLES: '', SEED_REGISTRY: 'full', WEB_ORIGIN: web, RATE_LIMIT_MAX: '100000', RATE_LIMIT_USER_MAX: '100000' },
+      env: {
+        DATABASE_URL: benchUrl,
+        HOST: '127.0.0.1',
+        PORT: String(apiPort),
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        MFA_ROLES: '',
+        SEED_REGISTRY: 'full',
+        WEB_ORIGIN: web,
+        RATE_LIMIT_MAX: '100000',
+        RATE_LIMIT_USER_MAX: '100000',
+      },
       readyUrl: `http://127.0.0.1:${apiPort}/api/health`,
     }),
   );
-  servers.push(
-    await startServer(process.execPath, ['apps/web/server/serve.mjs'], {
-      env: { HOST: '127.0.0.1', PORT: String(webPort), API_ORIGIN: api, LOG_LEVEL: 'warn' },
-      readyUrl: `http://127.0.0.1:${webPort}/build.json`,
-    }),
-  );
+  if (!ONLY_API)
+    servers.push(
+      await startServer(process.execPath, ['apps/web/server/serve.mjs'], {
+        env: { HOST: '127.0.0.1', PORT: String(webPort), API_ORIGIN: api, LOG_LEVEL: 'warn' },
+        readyUrl: `http://127.0.0.1:${webPort}/build.json`,
+      }),
+    );
 
   const token = await apiToken(api, web);
   const apiFigures = await measureApi(api, token, web);
+  if (ONLY_API) {
+    printApi(apiFigures);
+    throw new ApiOnly();
+  }
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  const context = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    locale: 'it-IT',
+    timezoneId: 'Europe/Rome',
+    viewport: { width: 1280, height: 900 },
+  });
   // A visitor who already chose about cookies (the banner would cover the map).
   await context.addCookies(
-    [['ncc_c', 'necessarianalitici'], ['ncc_e', 'necessari'], ['ncc_v', '2026-01'], ['ncc_r', String(Date.now())]].map(([name, value]) => ({ name, value, url: web })),
+    [
+      ['ncc_c', 'necessarianalitici'],
+      ['ncc_e', 'necessari'],
+      ['ncc_v', '2026-01'],
+      ['ncc_r', String(Date.now())],
+    ].map(([name, value]) => ({ name, value, url: web })),
   );
   const page = await context.newPage();
   await page.goto(`${web}/auth/login`);
@@ -150,14 +216,17 @@ try {
   await page.getByRole('button', { name: /accedi/i }).click();
   await page.waitForURL(`${web}/portale`);
 
-  const firstClusters = () => page.waitForFunction(() => window.__portaleMap?.firstClustersAt ?? null, null, { timeout: 60_000 });
+  const firstClusters = () =>
+    page.waitForFunction(() => window.__portaleMap?.firstClustersAt ?? null, null, { timeout: 60_000 });
   const fullLoad = [];
   const inApp = [];
   for (let i = 0; i < RUNS; i++) {
     // A full page load: navigation start (performance.timeOrigin) to the first clustered view.
     await page.goto(`${web}/portale/mappa`);
     await firstClusters();
-    fullLoad.push(await page.evaluate(() => performance.getEntriesByName('portale-map-first-clusters')[0].startTime));
+    fullLoad.push(
+      await page.evaluate(() => performance.getEntriesByName('portale-map-first-clusters')[0].startTime),
+    );
 
     // Inside the app: the click on the side menu's link to the first clustered view.
     await page.goto(`${web}/portale`);
@@ -198,24 +267,34 @@ try {
       map.off('render', onRender);
       return { label, fps: frames / seconds, drawnFps: drawn / seconds, longest, seconds };
     };
-    const ease = (options) => new Promise((resolve) => { map.once('moveend', resolve); map.easeTo({ ...options, duration: 1500, essential: true }); });
+    const ease = (options) =>
+      new Promise((resolve) => {
+        map.once('moveend', resolve);
+        map.easeTo({ ...options, duration: 1500, essential: true });
+      });
     const results = [];
     map.jumpTo({ center: [12.5, 42.0], zoom: 5.2 });
     await new Promise((resolve) => map.once('idle', resolve));
-    results.push(await run('spostamenti sull’Italia (zoom 5,2)', async () => {
-      await ease({ center: [9.2, 45.5] });
-      await ease({ center: [14.3, 40.9] });
-      await ease({ center: [12.5, 42.0] });
-    }));
-    results.push(await run('zoom da 5 a 11 e ritorno (Roma)', async () => {
-      await ease({ center: [12.5, 41.9], zoom: 11 });
-      await ease({ center: [12.5, 42.0], zoom: 5.2 });
-    }));
-    results.push(await run('spostamenti a zoom 9 (Milano → Torino)', async () => {
-      map.jumpTo({ center: [9.19, 45.46], zoom: 9 });
-      await ease({ center: [7.68, 45.07] });
-      await ease({ center: [9.19, 45.46] });
-    }));
+    results.push(
+      await run('spostamenti sull’Italia (zoom 5,2)', async () => {
+        await ease({ center: [9.2, 45.5] });
+        await ease({ center: [14.3, 40.9] });
+        await ease({ center: [12.5, 42.0] });
+      }),
+    );
+    results.push(
+      await run('zoom da 5 a 11 e ritorno (Roma)', async () => {
+        await ease({ center: [12.5, 41.9], zoom: 11 });
+        await ease({ center: [12.5, 42.0], zoom: 5.2 });
+      }),
+    );
+    results.push(
+      await run('spostamenti a zoom 9 (Milano → Torino)', async () => {
+        map.jumpTo({ center: [9.19, 45.46], zoom: 9 });
+        await ease({ center: [7.68, 45.07] });
+        await ease({ center: [9.19, 45.46] });
+      }),
+    );
     return results;
   });
 
@@ -227,16 +306,23 @@ try {
   await page.getByTestId('programme-trends').locator('li[data-metric]').first().waitFor();
   await page.screenshot({ path: `${root}bench/results/portale-andamento.png`, fullPage: true });
 
-  console.log(`\nMappa dei plessi (/portale/mappa), anagrafe completa su PostgreSQL (${apiFigures.count} plessi), Chromium headless senza GPU (WebGL su SwiftShader):`);
+  console.log(
+    `\nMappa dei plessi (/portale/mappa), anagrafe completa su PostgreSQL (${apiFigures.count} plessi), Chromium headless senza GPU (WebGL su SwiftShader):`,
+  );
   console.log(`- plessi disegnati nella prima vista (gruppi + singoli): ${total}`);
-  console.log(`- dalla navigazione alla prima vista a gruppi, caricamento completo della pagina: mediana ${fmt(median(fullLoad), 0)} ms (prove: ${fullLoad.map((x) => x.toFixed(0)).join(', ')})`);
-  console.log(`- dal clic sul menu alla prima vista a gruppi (navigazione nell'app): mediana ${fmt(median(inApp), 0)} ms (prove: ${inApp.map((x) => x.toFixed(0)).join(', ')})`);
-  for (const m of motion) console.log(`- ${m.label}: ${fmt(m.fps, 0)} fotogrammi/s (requestAnimationFrame), ${fmt(m.drawnFps, 0)} disegnati da MapLibre/s, fotogramma più lungo ${fmt(m.longest, 0)} ms, in ${fmt(m.seconds, 1)} s`);
-  console.log(`\nGET /api/map/school-sites, tutta Italia (${API_RUNS} chiamate dopo 2 di riscaldamento, gzip):`);
-  console.log(`- risposta 200: mediana ${fmt(median(apiFigures.times))} ms, p90 ${fmt(p90(apiFigures.times))} ms; ${fmt(apiFigures.bytes / 1024)} KiB gzip (${fmt(apiFigures.raw / 1024)} KiB JSON)`);
-  console.log(`- rivalidazione con If-None-Match (304): mediana ${fmt(median(apiFigures.revalidations))} ms`);
-  console.log(`- prima chiamata dopo una scrittura (la risposta si ricostruisce): mediana ${fmt(median(apiFigures.afterWrite))} ms, p90 ${fmt(p90(apiFigures.afterWrite))} ms`);
-  console.log(`- riferimento: la sola query SQL del repository con pg: mediana ${fmt(median(apiFigures.sqlTimes))} ms, p90 ${fmt(p90(apiFigures.sqlTimes))} ms`);
+  console.log(
+    `- dalla navigazione alla prima vista a gruppi, caricamento completo della pagina: mediana ${fmt(median(fullLoad), 0)} ms (prove: ${fullLoad.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  console.log(
+    `- dal clic sul menu alla prima vista a gruppi (navigazione nell'app): mediana ${fmt(median(inApp), 0)} ms (prove: ${inApp.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  for (const m of motion)
+    console.log(
+      `- ${m.label}: ${fmt(m.fps, 0)} fotogrammi/s (requestAnimationFrame), ${fmt(m.drawnFps, 0)} disegnati da MapLibre/s, fotogramma più lungo ${fmt(m.longest, 0)} ms, in ${fmt(m.seconds, 1)} s`,
+    );
+  printApi(apiFigures);
+} catch (error) {
+  if (!(error instanceof ApiOnly)) throw error;
 } finally {
   await browser?.close();
   for (const server of servers.reverse()) await server.stop();

@@ -65,7 +65,8 @@ export type MapSchoolSites = z.infer<typeof MapSchoolSitesSchema>;
 
 /** A column of `MapSchoolSitesSchema` from numbers (null = missing). */
 export function encodeColumn(values: readonly (number | null)[]): string {
-  return values.map((v) => (v === null ? '' : String(v))).join(',');
+  // `join` writes null as an empty field and numbers as `String` does.
+  return values.join(',');
 }
 
 /** A column back into numbers (null = missing); its length must be `length`. */

@@ -27,7 +27,8 @@ class EncodedCache {
       return hit;
     }
     const bytes = Buffer.from(json);
-    const entry = { etag, json: bytes, gzip: gzipSync(bytes, { level: 6 }) };
+    // Level 4: half the time of the default 6 for 4 % more bytes (the map: 13 ms against 31, 171 KB against 165).
+    const entry = { etag, json: bytes, gzip: gzipSync(bytes, { level: 4 }) };
     this.entries.set(etag, entry);
     while (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
     return entry;
