@@ -37,7 +37,7 @@ async function drawnTotal(page: Page): Promise<number> {
 }
 
 async function mapDrawn(page: Page) {
-  await expect(page.getByTestId('school-map').locator('canvas')).toBeVisible();
+  await expect(page.getByTestId('school-map').locator('canvas.maplibregl-canvas')).toBeVisible();
   await expect.poll(() => page.evaluate(() => (window as WithHook).__portaleMap?.firstClustersAt ?? null), { timeout: 20_000 }).not.toBeNull();
 }
 

@@ -13,6 +13,7 @@ import { getMapBoundaries, type MapSchoolSite } from '@portale/shared/map';
 import { href } from '@portale/shared/pages';
 import { callApi } from '../../lib/api-client.ts';
 import { formatNumber } from '../../lib/format.ts';
+import { attachBaseMap } from './base-map.ts';
 import { ITALY_BOUNDS, STATE_COLORS } from './map-labels.ts';
 
 maplibregl.setWorkerUrl(workerUrl);
@@ -170,7 +171,8 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     try {
       map = new maplibregl.Map({
         container: container.current,
-        // No background layer: the sea is the container's CSS background (one full-canvas pass less per frame).
+        // No background layer: the sea is the container's CSS background, the land is drawn under the
+        // map's canvas by base-map.ts (decision 022).
         style: { version: 8, sources: {}, layers: [] },
         bounds: ITALY_BOUNDS,
         maxZoom: 17,
@@ -190,6 +192,7 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     }
     mapRef.current = map;
     map.touchZoomRotate.disableRotation();
+    const baseMap = attachBaseMap(map);
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     map.addControl(new maplibregl.AttributionControl({ compact: true, customAttribution: 'Confini: ISTAT; openpolis/geojson-italy (CC BY 4.0)' }), 'bottom-right');
 
@@ -286,26 +289,16 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
       performance.mark('portale-map-first-clusters');
       map.off('render', onRender);
       whenIdle(prepareSingles);
-      // The boundaries follow the plessi: the workers prepare the clusters first.
+      // The boundaries follow the plessi: the first view is not kept waiting for them.
       for (const layer of ['regioni', 'province'] as const) {
         callApi(getMapBoundaries, { query: { layer } })
-          .then((data) => (map.getSource(layer) as GeoJSONSource | undefined)?.setData(data as unknown as FeatureCollection))
+          .then((data) => baseMap.setData(layer, data as unknown as FeatureCollection))
           .catch(() => undefined);
       }
     };
     map.on('render', onRender);
 
     map.on('load', () => {
-      // Land and borders, points on top. Boundaries come from our API. Borders are fill outlines
-      // (one-pixel lines) over geometry simplified to ~2 px per tile: line layers cost more.
-      for (const layer of ['regioni', 'province'] as const) {
-        map.addSource(layer, { type: 'geojson', data: EMPTY, tolerance: 2, maxzoom: 10 });
-      }
-      // One fill pass of the land, with the borders as its outline: the whole country with the region
-      // borders; closer (zoom 6), the province borders. Each full-canvas pass costs a map drawn without
-      // a GPU a third of its frame rate (bench/map-browser.mjs), so there is no second one.
-      map.addLayer({ id: 'land', type: 'fill', source: 'regioni', maxzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#5f6b78' } });
-      map.addLayer({ id: 'land-provinces', type: 'fill', source: 'province', minzoom: 6, paint: { 'fill-color': '#f4f5f6', 'fill-outline-color': '#8f9baa' } });
       const places = toPlaces(sitesRef.current);
       map.addSource('places', {
         type: 'geojson',
@@ -383,6 +376,7 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     return () => {
       for (const marker of labels.values()) marker.remove();
       popupRef.current?.remove();
+      baseMap.remove();
       map.remove();
       mapRef.current = null;
       if (window.__portaleMap === hook) delete window.__portaleMap;
