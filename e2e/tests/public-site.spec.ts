@@ -41,19 +41,86 @@ test('home shows live key figures from the API', async ({ page }) => {
   await expect(page.getByTestId('figure-registeredTeachers')).toHaveText(/^\d[\d.]*$/);
 });
 
-test('the home page is in the HTML before any script runs, and the app takes over without duplicating it', async ({ page, request }) => {
-  const html = await (await request.get('/')).text();
-  expect(html).toMatch(/<div id="root" data-prerendered(="")?>/);
-  expect(html).toContain('L’indagine nazionale che dà voce alle scuole italiane</h1>');
-  expect(html).toContain('Informativa privacy');
-  expect(await (await request.get('/team')).text()).toContain('<div id="root"></div>');
-  for (const template of ['/home.html', '/index.html']) expect(await (await request.get(template)).text()).not.toContain('%PORTALE_');
+/**
+ * Every page rendered at build time (apps/web/scripts/post-build.mjs): the public routes of the route
+ * table that a guest sees the same before any API answer. The others need the API (pageData) or the
+ * address bar (the link's token) to render, and get the empty app.
+ */
+const NOT_PRERENDERED = ['/indagine', '/prenotazioni', '/risultati', '/auth/reset-password', '/verifica/email-verificata', '/portale', '/pagina-che-non-esiste'];
+const PRERENDERED = [
+  ...PAGES.filter((p) => !NOT_PRERENDERED.includes(p.path)).map(({ path, h1 }) => ({ path, h1 })),
+  { path: '/auth/login', h1: 'Accedi' },
+  { path: '/auth/forgot-password', h1: 'Password dimenticata' },
+];
 
+test('only the pages a guest sees the same before any API answer are in the HTML, with their own head', async ({ request }) => {
+  for (const { path, h1 } of PRERENDERED) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).toMatch(/<div id="root" data-prerendered(="")?>/);
+    expect(html, path).toMatch(new RegExp(`<h1[^>]*>${h1}</h1>`));
+    expect(html, path).toContain('Informativa privacy');
+    expect(html, path).toMatch(/<style>[^<]*Titillium Web/);
+    if (path !== '/') expect(html, path).toMatch(/<title>[^<]+ \| Portale Scuole<\/title>/);
+    // A form is inert, its controls disabled, until the app has taken over (nothing typed is lost).
+    for (const form of html.match(/<form[^>]*>[\s\S]*?<\/form>/g) ?? []) {
+      expect(form, path).toMatch(/^<form inert/);
+      expect(form, path).not.toMatch(/<(input|select|textarea|button)(?![^>]*disabled)[\s>]/);
+    }
+  }
+  for (const path of NOT_PRERENDERED) expect(await (await request.get(path)).text(), path).toContain('<div id="root"></div>');
+  expect(await (await request.get('/team?x=1')).text()).toContain('<h1 class="mb-3">Team</h1>');
+  for (const template of ['/prerendered/index.html', '/prerendered/team.html', '/index.html']) {
+    expect(await (await request.get(template)).text()).not.toContain('%PORTALE_');
+  }
+});
+
+for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
+  test.describe(`prerendered pages at ${viewport.width}px`, () => {
+    test.use({ viewport });
+    for (const { path, h1 } of PRERENDERED) {
+      test(`${path} is painted from the HTML, then the app takes over without errors`, async ({ page }) => {
+        const errors: string[] = [];
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        page.on('pageerror', (error) => errors.push(error.message));
+        await page.goto(path, { waitUntil: 'commit' });
+        await appReady(page);
+        await expect(page.locator('h1')).toHaveCount(1);
+        await expect(page.locator('h1')).toHaveText(h1);
+        await expect(page.locator('#main-content')).toHaveCount(1);
+        await expect(page.locator('form[inert]')).toHaveCount(0);
+        await expectNoAxeViolations(page);
+        expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+        expect(errors).toEqual([]);
+      });
+    }
+  });
+}
+
+test('the home page is taken over by the app, which fills in the key figures', async ({ page }) => {
   await page.goto('/');
   await appReady(page);
-  await expect(page.locator('h1')).toHaveCount(1);
-  await expect(page.locator('#main-content')).toHaveCount(1);
   await expect(page.getByTestId('figure-institutesEnrolled')).toHaveText(/^\d[\d.]*$/);
+});
+
+test('a prerendered form cannot be typed into before the app takes over; then it works', async ({ page }) => {
+  // The app's code is held back: the page stays as the HTML painted it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/auth/login', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Accedi' })).toBeVisible();
+  await expect(page.locator('#root[data-prerendered] form[inert]')).toHaveCount(1);
+  await expect(page.locator('#email')).toBeDisabled();
+  release();
+  await page.getByLabel('Indirizzo e-mail').fill('nessuno@example.it');
+  await appReady(page);
+  await expect(page.getByLabel('Indirizzo e-mail')).toHaveValue('nessuno@example.it');
+  await expect(page.getByLabel('Indirizzo e-mail')).toBeEnabled();
 });
 
 test('a document downloads as a PDF', async ({ page }) => {

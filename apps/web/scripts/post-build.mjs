@@ -1,14 +1,18 @@
 // After `vite build` (see docs/decisions/008-prerendered-home.md):
 // 1. preloads the four Titillium Web faces (300 for lead paragraphs, 400, 600, 700), in index.html;
-// 2. renders the home page with a server build of src/prerender.tsx into a copy of index.html,
-//    inlines the CSS that page needs (beasties) and moves the full stylesheet to the end of the body,
-//    so the first paint waits for nothing but the HTML and the fonts; the app's code is fetched only
-//    after that paint (a small boot script). server/serve.mjs answers `/` with home.html.
+// 2. renders every public route of the route table that a guest sees the same before any API answer
+//    (bench/lib/public-routes.mjs: layout 'default', no URL params, only the 'unauth' guard; the page's
+//    module from the router's PAGE_MODULES) with a server build of src/prerender.tsx, each into a copy
+//    of index.html; inlines the CSS that page needs (beasties) and moves the full stylesheet to the end
+//    of the body, so the first paint waits for nothing but the HTML and the fonts. The app's code is
+//    fetched only after that paint (a small boot script). Forms stay inert until the app has taken over.
+//    dist/prerendered.json maps each path to its file; server/serve.mjs answers those paths with them.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
 import { build } from 'vite';
+import { pageModules, publicRoutes } from '../../../bench/lib/public-routes.mjs';
 
 const web = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${web}dist/`;
@@ -23,24 +27,56 @@ const preloads = ['300', 'regular', '600', '700'].map((weight) => {
 const index = readFileSync(`${dist}index.html`, 'utf8').replace('</title>', () => `</title>\n    ${preloads.join('\n    ')}`);
 writeFileSync(`${dist}index.html`, index);
 
+// The server build's entry: the renderer and the module of every public page, as the router loads them.
+const routes = await publicRoutes();
+const { modules, fallback } = pageModules();
+const moduleOf = (id) => `${web}${modules.get(id) ?? fallback}`;
+const ENTRY = '\0portale-prerender-entry';
+const entryCode = [
+  `export { renderPage, notPrerenderable } from ${JSON.stringify(`${web}src/prerender.tsx`)};`,
+  ...routes.map((r, i) => `import * as page${i} from ${JSON.stringify(moduleOf(r.id))};`),
+  `export const pages = [${routes.map((r, i) => `[${JSON.stringify(r.id)}, page${i}]`).join(', ')}];`,
+].join('\n');
 const ssrOut = `${web}node_modules/.prerender`;
 await build({
   root: web,
   configFile: `${web}vite.config.ts`,
   logLevel: 'warn',
-  build: { ssr: 'src/prerender.tsx', outDir: ssrOut, emptyOutDir: true, manifest: false, copyPublicDir: false },
+  plugins: [{ name: 'portale-prerender-entry', resolveId: (id) => (id.endsWith('portale-prerender-entry') ? ENTRY : undefined), load: (id) => (id === ENTRY ? entryCode : undefined) }],
+  build: {
+    ssr: 'portale-prerender-entry',
+    outDir: ssrOut,
+    emptyOutDir: true,
+    manifest: false,
+    copyPublicDir: false,
+    rolldownOptions: { output: { entryFileNames: 'prerender.js' } },
+  },
 });
-const { renderHome } = await import(pathToFileURL(`${ssrOut}/prerender.js`).href);
-const markup = await renderHome();
+const prerender = await import(pathToFileURL(`${ssrOut}/prerender.js`).href);
+const rendered = [];
+const skipped = [];
+for (const [id, module] of prerender.pages) {
+  const path = routes.find((r) => r.id === id).path;
+  const reason = prerender.notPrerenderable(module);
+  if (reason) {
+    skipped.push(`${path} (${reason})`);
+    continue;
+  }
+  try {
+    rendered.push({ id, path, ...(await prerender.renderPage(id, module)) });
+  } catch (error) {
+    skipped.push(`${path} (needs the browser to render: ${error.message})`);
+  }
+}
 rmSync(ssrOut, { recursive: true, force: true });
-if (!markup.includes('<h1')) throw new Error('post-build: the prerendered home page has no h1');
+for (const { path, markup } of rendered) if (!markup.includes('<h1')) throw new Error(`post-build: the prerendered page ${path} has no h1`);
 
-// The app's entry and its preloads leave the head of the home page; the boot script asks for them
+// The app's entry and its preloads leave the head of a prerendered page; the boot script asks for them
 // once the page has been painted, and starts the app when the full stylesheet is in.
 const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(index);
 if (!entry) throw new Error('post-build: no module entry in index.html');
 const modulePreloads = [...index.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g)];
-const boot = `// Portale Scuole: starts the app after the first paint of the prerendered home page.
+const boot = `// Portale Scuole: starts the app after the first paint of a prerendered page.
 const modules = ${JSON.stringify([entry[1], ...modulePreloads.map((m) => m[1])])};
 const sheet = document.querySelector('link[rel="stylesheet"]');
 const styled = !sheet || sheet.sheet ? Promise.resolve() : new Promise((resolve) => {
@@ -55,11 +91,8 @@ requestAnimationFrame(() => setTimeout(() => {
   styled.then(() => import(modules[0]));
 }, 0));
 `;
-const bootFile = `assets/home-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 10)}.js`;
+const bootFile = `assets/prerender-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 10)}.js`;
 writeFileSync(`${dist}${bootFile}`, boot);
-let page = index.replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${markup}</div>`);
-for (const tag of [entry, ...modulePreloads]) page = page.replace(tag[0], '');
-page = page.replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`);
 const beasties = new Beasties({
   path: dist,
   publicPath: '/',
@@ -73,8 +106,30 @@ const beasties = new Beasties({
   preloadFonts: false,
   logLevel: 'warn',
 });
-const home = await beasties.process(page);
-if (!home.includes('<style') || !home.includes('Titillium Web')) throw new Error('post-build: the critical CSS lacks the page font');
-writeFileSync(`${dist}home.html`, home);
-const [homeBytes, pageBytes] = [home, page].map((html) => Buffer.byteLength(html));
-console.log(`post-build: dist/home.html ${kib(homeBytes)} KiB (critical CSS ${kib(homeBytes - pageBytes)} KiB); ${preloads.length} fonts preloaded`);
+const escapeHtml = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+const manifest = {};
+mkdirSync(`${dist}prerendered`, { recursive: true });
+const sizes = [];
+for (const { path, markup, title, description } of rendered) {
+  // A form typed into before the app takes over would lose its input (the app replaces the markup),
+  // and would post to the static server: until then it is inert and its controls are disabled (shown
+  // as such, and automation waits for them to be enabled, i.e. for the app's own form).
+  const inertForms = markup.replace(/<form(?=[\s>])[\s\S]*?<\/form>/g, (form) =>
+    form.replace(/^<form/, '<form inert=""').replace(/<(input|select|textarea|button)(?=[\s>/])/g, '<$1 disabled=""'),
+  );
+  let page = index.replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${inertForms}</div>`);
+  for (const tag of [entry, ...modulePreloads]) page = page.replace(tag[0], '');
+  page = page.replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`);
+  page = page
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(/(<meta name="description" content=")[^"]*"/, (_, start) => `${start}${escapeHtml(description)}"`);
+  const html = await beasties.process(page);
+  if (!html.includes('<style') || !html.includes('Titillium Web')) throw new Error(`post-build: the critical CSS of ${path} lacks the page font`);
+  const file = `prerendered/${path === '/' ? 'index' : path.slice(1).replaceAll('/', '--')}.html`;
+  writeFileSync(`${dist}${file}`, html);
+  manifest[path] = file;
+  sizes.push(`${path} ${kib(Buffer.byteLength(html))} (CSS ${kib(Buffer.byteLength(html) - Buffer.byteLength(page))})`);
+}
+writeFileSync(`${dist}prerendered.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+console.log(`post-build: ${rendered.length} pages prerendered, KiB: ${sizes.join(', ')}; ${preloads.length} fonts preloaded`);
+if (skipped.length) console.log(`post-build: not prerendered: ${skipped.join('; ')}`);

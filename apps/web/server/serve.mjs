@@ -26,11 +26,21 @@ const ga = gaId
 const sources = (...list) => list.flat().filter(Boolean).join(' ');
 
 const escapeAttr = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-// The home page rendered at build time with its critical CSS (scripts/post-build.mjs): a phone paints
-// it before the app's code arrives, and the app renders the same page over it.
 const withConfig = (html) => html.replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin)).replace('%PORTALE_GA_ID%', escapeAttr(gaId));
 const indexHtml = withConfig(readFileSync(`${root}index.html`, 'utf8'));
-const homeHtml = existsSync(`${root}home.html`) ? withConfig(readFileSync(`${root}home.html`, 'utf8')) : indexHtml;
+// The public pages rendered at build time with their critical CSS (scripts/post-build.mjs,
+// dist/prerendered.json: path → file): a phone paints them before the app's code arrives, and the app
+// renders the same page over them. Any other path gets the empty app.
+const prerendered = new Map(
+  existsSync(`${root}prerendered.json`)
+    ? Object.entries(JSON.parse(readFileSync(`${root}prerendered.json`, 'utf8'))).map(([path, file]) => [path, withConfig(readFileSync(`${root}${file}`, 'utf8'))])
+    : [],
+);
+/** The HTML for a request path: its prerendered page (with or without a trailing slash) or the app. */
+const htmlFor = (url) => {
+  const path = url.split('?')[0];
+  return prerendered.get(path) ?? prerendered.get(path.replace(/(.)\/$/, '$1')) ?? indexHtml;
+};
 const csp = [
   "default-src 'self'",
   `script-src ${sources("'self'", ga.script)}`,
@@ -73,8 +83,8 @@ await app.register(fastifyStatic, {
   },
 });
 const sendHtml = (reply, html) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
-const sendIndex = (_req, reply) => sendHtml(reply, indexHtml);
-app.get('/', (_req, reply) => sendHtml(reply, homeHtml));
+const sendIndex = (req, reply) => sendHtml(reply, htmlFor(req.url));
+app.get('/', sendIndex);
 // Files of dist/ have their own routes (wildcard: false); every other path is the app, except a
 // missing hashed asset, which is a real 404 (stale chunk after a deploy).
 app.get('/*', (req, reply) =>

@@ -25,8 +25,10 @@ const mount = () => {
     </StrictMode>,
   );
 };
-// A prerendered page (the home) stays on screen until the router can render it again: no blank
-// flash and no layout shift in between. Every other page shows the loading fallback at once.
+// A prerendered public page (scripts/post-build.mjs) stays on screen until the router can render it
+// again (session restored, guards run, page chunk loaded): no blank flash and no layout shift in
+// between. Its forms are inert until then, so nothing typed is lost when the app replaces the markup.
+// Every other page shows the loading fallback at once.
 if (container.hasAttribute('data-prerendered') && !router.state.initialized) {
   const stop = router.subscribe((state) => {
     if (!state.initialized) return;

@@ -1,21 +1,40 @@
-// Build-time rendering of the public home page (see docs/decisions/008-prerendered-home.md).
-// scripts/post-build.mjs puts the markup into dist/home.html, which the static server answers for `/`:
-// the first paint shows the page instead of an empty root, and the app renders the same tree over it
-// once its router is ready.
+// Build-time rendering of the public pages (see docs/decisions/008-prerendered-home.md).
+// scripts/post-build.mjs renders every public route of the route table that it can with this module,
+// puts the markup into dist/prerendered/, and server/serve.mjs answers those paths with it: the first
+// paint shows the page instead of an empty root, and the app renders the same page over it once its
+// router is ready (main.tsx).
+import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
+import { getPage } from '@portale/shared/pages';
 import { DefaultLayout } from './app/default-layout.tsx';
-import { Component as HomePage } from './features/public/home-page.tsx';
 
-const routes: RouteObject[] = [
-  { id: 'root', children: [{ element: <DefaultLayout />, children: [{ index: true, handle: { pageId: 'home' }, Component: HomePage }] }] },
-];
+/** What the router loads for a page (apps/web/src/app/router.tsx, PAGE_MODULES or the public frame). */
+export type PageModule = { Component: ComponentType; pageData?: unknown };
 
-/** The home page as a guest sees it before any API answer (key figures still loading). */
-export async function renderHome(): Promise<string> {
+/**
+ * Why a page is not rendered at build time, or undefined when it is. A page that loads its own data
+ * (`pageData`) shows what the API answers, so its first paint cannot be known in advance.
+ */
+export function notPrerenderable(module: PageModule): string | undefined {
+  return module.pageData ? 'its content comes from the API (pageData)' : undefined;
+}
+
+/**
+ * The page at `pageId` as a guest sees it before any API answer (the session is not restored yet and
+ * no loader runs), inside the real default layout, with the title and description of its head. Throws when the page needs the browser to render
+ * (e.g. it reads the address bar), which post-build reports.
+ */
+export async function renderPage(pageId: string, module: PageModule): Promise<{ markup: string; title: string; description: string }> {
+  const page = getPage(pageId);
+  const routes: RouteObject[] = [
+    { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.Component }] }] },
+  ];
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request('http://localhost/'));
-  if (context instanceof Response) throw new Error(`prerender: unexpected response ${context.status}`);
+  const context = await handler.query(new Request(`http://localhost${page.path}`));
+  if (context instanceof Response) throw new Error(`unexpected response ${context.status}`);
   const router = createStaticRouter(handler.dataRoutes, context);
-  return renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
+  const markup = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
+  // The head the page sets once it runs (components/page-meta.tsx), already in the HTML.
+  return { markup, title: page.title === 'Portale Scuole' ? page.title : `${page.title} | Portale Scuole`, description: page.description };
 }
