@@ -123,6 +123,17 @@ test('a prerendered form cannot be typed into before the app takes over; then it
   await expect(page.getByLabel('Indirizzo e-mail')).toBeEnabled();
 });
 
+test('the pages that load the account contracts only when needed still answer: forgot password, email link without a token', async ({ page }) => {
+  await page.goto('/verifica/email-verificata');
+  await appReady(page);
+  await expect(page.getByText('Il collegamento non è valido: chiedi un nuovo messaggio di verifica.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Invia un nuovo collegamento' })).toBeVisible();
+  await page.goto('/auth/forgot-password');
+  await appReady(page);
+  await page.getByRole('button', { name: 'Invia il collegamento' }).click();
+  await expect(page.getByLabel('Indirizzo e-mail')).toHaveAttribute('aria-invalid', 'true');
+});
+
 test('a document downloads as a PDF', async ({ page }) => {
   await page.goto('/documentazione');
   const link = page.getByRole('link', { name: /Scarica il PDF «Regolamento del programma»/ });

@@ -1,13 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, useActionData, useSubmit, type ActionFunctionArgs } from 'react-router';
-import {
-  confirmEmailVerification,
-  EMAIL_VERIFICATION_MESSAGES,
-  RESEND_EMAIL_ANSWER,
-  resendEmailVerification,
-  ResendEmailVerificationBodySchema,
-  type EmailVerificationStatus,
-} from '@portale/shared/accounts';
+import { Form, Link, useActionData, useLoaderData, useSubmit, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import type { EmailVerificationStatus } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
@@ -20,7 +13,21 @@ import { useUrlToken } from './use-url-token.ts';
 const PATH = '/verifica/email-verificata';
 type Result = FormResult & { status?: EmailVerificationStatus; resent?: boolean };
 
+// The account contracts (with the phone-number metadata) are not needed to show the page when the
+// link carries its token: they load while it renders ("verifica in corso") and the actions await them.
+const accounts = () => import('@portale/shared/accounts');
+
+/** Without a token the page says at once that the link is not valid: that message comes first. */
+export async function pageData({ request }: LoaderFunctionArgs): Promise<{ invalid?: string }> {
+  if (new URL(request.url).searchParams.get('token')) {
+    void accounts();
+    return {};
+  }
+  return { invalid: (await accounts()).EMAIL_VERIFICATION_MESSAGES.invalid };
+}
+
 async function confirm(token: string): Promise<Result> {
+  const { confirmEmailVerification, EMAIL_VERIFICATION_MESSAGES } = await accounts();
   try {
     const body = await callApi(confirmEmailVerification, { body: { token } });
     if (body.status === 'verified' && getSession().loggedIn) await reloadUser();
@@ -31,6 +38,7 @@ async function confirm(token: string): Promise<Result> {
 }
 
 async function resend(form: FormData): Promise<Result> {
+  const { RESEND_EMAIL_ANSWER, resendEmailVerification, ResendEmailVerificationBodySchema } = await accounts();
   const email = text(form, 'email');
   const parsed = ResendEmailVerificationBodySchema.safeParse(getSession().loggedIn ? {} : { email });
   if (!parsed.success || (!getSession().loggedIn && !email)) {
@@ -78,6 +86,7 @@ function ResendForm({ errors }: { errors?: FormResult['errors'] }) {
 export function Component() {
   const token = useUrlToken();
   const result = useActionData<Result>();
+  const { invalid } = useLoaderData<{ invalid?: string }>() ?? {};
   const submit = useSubmit();
   const { loggedIn } = useSession();
   const sent = useRef(false);
@@ -107,7 +116,7 @@ export function Component() {
       {failed && (
         <>
           <FormMessage
-            message={result?.message ?? (token ? undefined : EMAIL_VERIFICATION_MESSAGES.invalid)}
+            message={result?.message ?? (token ? undefined : invalid)}
           />
           <ResendForm errors={result?.errors} />
         </>

@@ -1,5 +1,5 @@
+import { useEffect } from 'react';
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
-import { FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema, forgotPassword } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
@@ -10,6 +10,9 @@ import { callApi } from '../../lib/api-client.ts';
 /** The same confirmation whatever the address (no account enumeration). */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
   const form = await request.formData();
+  // The account contracts (with the phone-number metadata) are not needed to show the page: they
+  // load after its first render (below) and are awaited here.
+  const { FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema, forgotPassword } = await import('@portale/shared/accounts');
   const parsed = ForgotPasswordBodySchema.safeParse({ email: text(form, 'email') });
   if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
   return orFailure(async () => {
@@ -21,6 +24,9 @@ export async function action({ request }: ActionFunctionArgs): Promise<FormResul
 export function Component() {
   const result = useActionData<FormResult>();
   const page = getPage('auth.forgot-password');
+  useEffect(() => {
+    void import('@portale/shared/accounts');
+  }, []);
   return (
     <NarrowPage title={page.title} description={page.description}>
       {result?.ok ? (
