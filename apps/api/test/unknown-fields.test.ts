@@ -105,6 +105,30 @@ describe('unknown fields in query strings are refused, not dropped', () => {
   });
 });
 
+describe('a route whose contract declares no query or no body refuses one', () => {
+  it('a query on a query-less route gets 400 naming its keys; none still works', async () => {
+    expectUnknownField(await teacher.get(`${AUTH_PATHS.me}?foo=1`), 'Campo non previsto: «foo».');
+    expect((await teacher.get(AUTH_PATHS.me)).statusCode).toBe(200);
+  });
+
+  it('a body with fields on a body-less route gets 400 naming them, and the session is not ended', async () => {
+    const client = await loggedIn('insegnante@demo.test');
+    expectUnknownField(await client.post(AUTH_PATHS.logout, { everywhere: true }), 'Campo non previsto: «everywhere».');
+    expect((await client.get(AUTH_PATHS.me)).statusCode).toBe(200);
+    const text = await client.post(AUTH_PATHS.logout, '"x"', { headers: { 'content-type': 'application/json' } });
+    expect(text.statusCode, text.body).toBe(400);
+    expect(text.json()).toEqual({ statusCode: 400, code: 'unexpected_body', message: 'Questa richiesta non prevede dati nel corpo.' });
+    expect((await client.get(AUTH_PATHS.me)).statusCode).toBe(200);
+    // An empty JSON object is no data: the logout goes through.
+    expect((await client.post(AUTH_PATHS.logout, {})).statusCode).toBeLessThan(300);
+    expect((await client.get(AUTH_PATHS.me)).statusCode).toBe(401);
+  });
+
+  it('the session is still checked first: 401 for an anonymous caller', async () => {
+    expect((await new ApiClient(t, nextIp()).get(`${AUTH_PATHS.me}?foo=1`)).statusCode).toBe(401);
+  });
+});
+
 describe('declaredKeys', () => {
   it('reads the keys through wrappers, pipes and unions', () => {
     const base = z.object({ a: z.string(), b: z.number().optional() });

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
 import { requireAuth, requireGrant, requirePermission, type ResourceLoader } from '../plugins/authorization.ts';
+import { HttpError } from './http-error.ts';
+import { UnknownFieldsError } from './request-validation.ts';
 
 type Parsed<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
 
@@ -41,6 +43,38 @@ function preValidationOf(endpoint: Endpoint, options: EndpointRouteOptions): ((r
   return requireGrant(permission, endpoint.conditionsOfPage, { anyOnly: options.anyOnly === true });
 }
 
+/** A body for a route whose contract declares none (a JSON value that is not an empty object, or text). */
+export class UnexpectedBodyError extends HttpError {
+  constructor() {
+    super(400, 'unexpected_body', 'Questa richiesta non prevede dati nel corpo.');
+  }
+}
+
+/**
+ * The same rule as `strictValidatorCompiler` for what a contract does not declare at all: a query on a
+ * route without `query` names unknown fields (400), and so does a body on a route without `body` (an
+ * empty JSON object is no data). A raw upload (a Buffer, read by its route's own content-type parser)
+ * is the route's business.
+ */
+function refuseUndeclaredInput(endpoint: Endpoint): ((request: FastifyRequest) => Promise<void>) | undefined {
+  if (endpoint.query && endpoint.body) return undefined;
+  return async (request) => {
+    if (!endpoint.query) {
+      const keys = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
+      if (keys.length > 0) throw new UnknownFieldsError(keys);
+    }
+    const body: unknown = request.body;
+    if (endpoint.body || body === undefined || body === null || Buffer.isBuffer(body)) return;
+    if (typeof body === 'object' && !Array.isArray(body)) {
+      const keys = Object.keys(body);
+      if (keys.length > 0) throw new UnknownFieldsError(keys);
+      return;
+    }
+    if (body === '') return;
+    throw new UnexpectedBodyError();
+  };
+}
+
 /**
  * Registers the route of a shared contract: path, method, params, query, body and response come from
  * `endpoint` (validated, serialised and documented by the same zod schemas). Download endpoints send
@@ -55,12 +89,13 @@ export function registerEndpoint<E extends Endpoint>(
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const status = endpoint.status ?? 200;
-  const preValidation = preValidationOf(endpoint, options);
+  // The session or the grant first (401/403 win over 400/422), then what the contract does not declare.
+  const preValidation = [preValidationOf(endpoint, options), refuseUndeclaredInput(endpoint)].filter((hook) => hook !== undefined);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
     // The session or the grant is checked before the input is parsed (401/403 win over 422), the record after.
-    ...(preValidation ? { preValidation } : {}),
+    ...(preValidation.length > 0 ? { preValidation } : {}),
     preHandler: guardsOf(endpoint, options),
     ...(options.config ? { config: options.config } : {}),
     schema: {
