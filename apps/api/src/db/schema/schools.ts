@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { users } from './users.ts';
 import { id, searchText, ts } from './columns.ts';
@@ -45,6 +45,8 @@ export const institutes = pgTable(
     index('institutes_adhesion_state_idx').on(t.adhesionState),
     index('institutes_principal_idx').on(t.principalUserId),
     index('institutes_first_contact_idx').on(t.firstContactUserId),
+    // The state machine's states only (product §3): the map and the progress figures index by them.
+    check('institutes_adhesion_state_check', sql`${t.adhesionState} in (${sql.raw(ADHESION_STATES.map((state) => `'${state}'`).join(', '))})`),
   ],
 );
 

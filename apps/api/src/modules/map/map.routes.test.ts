@@ -85,6 +85,13 @@ describe('GET /api/map/school-sites', () => {
     expect((await sites('?adhesionState=iscritto')).length).toBe(Number(iscritto!.n));
   });
 
+  it('an institute can hold only a state of the state machine (the map indexes by it)', async () => {
+    const [institute] = await rows<{ id: number; adhesion_state: string }>(sql`select id::int as id, adhesion_state from institutes order by id limit 1`);
+    await expect(t.database.db.execute(sql`update institutes set adhesion_state = 'sospeso' where id = ${institute!.id}`)).rejects.toThrow();
+    const [after] = await rows<{ adhesion_state: string }>(sql`select adhesion_state from institutes where id = ${institute!.id}`);
+    expect(after!.adhesion_state).toBe(institute!.adhesion_state);
+  });
+
   it('an empty result is an empty answer, not an error', async () => {
     const res = await staff().get('/api/map/school-sites?region=Sicilia');
     expect(res.statusCode).toBe(200);

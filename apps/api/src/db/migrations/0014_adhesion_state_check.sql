@@ -1,0 +1,1 @@
+ALTER TABLE "institutes" ADD CONSTRAINT "institutes_adhesion_state_check" CHECK ("institutes"."adhesion_state" in ('nessuna', 'iscritto', 'adesione_firmata', 'attivo', 'da_correggere', 'respinto', 'ritirato'));
