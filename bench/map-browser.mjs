@@ -7,8 +7,9 @@
 // - GET /api/map/school-sites for the whole country (gzip): time and size, the 304 of a revalidation,
 //   the first call after a write (the answer is built again: decision 020), beside the raw SQL the
 //   repository runs, timed in the same run on the same database.
-// Run `npm run build` first (not needed with BENCH_ONLY=api: the API figures alone). Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs:
-// the database `portale_bench`, created and seeded with the whole registry when missing).
+// Run `npm run build` first (not needed with BENCH_ONLY=api: the API figures alone).
+// Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs: the database
+// `portale_bench`, created and seeded with the whole registry when missing).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
