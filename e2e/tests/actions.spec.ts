@@ -63,6 +63,8 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await edit.getByLabel('Durata in giorni').fill('25');
   await edit.getByRole('button', { name: 'Salva il modello' }).click();
   await expect(page.getByText(`Modello «${title}» salvato.`)).toBeVisible();
+  // The list reloads after the save (dimmed while it does): axe checks the settled page.
+  await listSettled(page);
   await expectAccessibleAtBothWidths(page);
 
   // Staff: assign it in bulk to the institutes matching the demo institute's code, counted then confirmed.
