@@ -202,3 +202,13 @@ test.describe.serial('contact form', () => {
     await expect(page.getByRole('alert')).toHaveText('Hai inviato troppi messaggi in poco tempo. Riprova tra qualche minuto.');
   });
 });
+
+test('a phone never scrolls sideways while the web fonts load (the fallback font is wider)', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.route(/\.woff2?$/, (route) => route.abort());
+  for (const path of ['/', '/dichiarazione-accessibilita', '/auth/login']) {
+    await page.goto(path);
+    await appReady(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+  }
+});
