@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, test } from '../fixtures.ts';
+import { appReady, expect, expectNoAxeViolations, test } from '../fixtures.ts';
 import { freePort } from '../ports.ts';
 
 const banner = (page: Page) => page.getByTestId('consent-banner');
@@ -17,6 +17,7 @@ declare global {
 test.describe('cookie banner', () => {
   test('first visit: banner as an overlay, equal buttons, nothing stored, axe clean; scrolling is not consent', async ({ page, context }) => {
     await page.goto('/');
+    await appReady(page);
     await expect(banner(page)).toBeVisible();
     expect(await banner(page).evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
     const styles = await banner(page).locator('.consent-actions .btn').evaluateAll((buttons) =>
@@ -31,6 +32,27 @@ test.describe('cookie banner', () => {
     await expectNoAxeViolations(page);
     await page.goto('/contatti');
     await expect(page.locator('h1')).toHaveText('Contatti');
+  });
+
+  test('the banner is in the first paint of a prerendered page, inert until the app takes over; not for a visitor who has chosen', async ({ page, request }) => {
+    const first = await request.get('/team');
+    expect(first.headers()['vary']).toMatch(/\bCookie\b/);
+    const html = await first.text();
+    expect(html).toContain('<body class="has-consent-banner">');
+    const section = /<section inert(="")? class="consent-banner[^"]*"[^>]*data-testid="consent-banner"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    const buttons = section.match(/<button[^>]*>/g) ?? [];
+    expect(buttons).toHaveLength(4);
+    for (const button of buttons) expect(button).toMatch(/ disabled[ =>]/);
+    const chosen = await request.get('/team', { headers: { cookie: 'ncc_c=necessarianalitici; ncc_e=necessari~analitici; ncc_v=2026-01' } });
+    expect(await chosen.text()).not.toContain('data-testid="consent-banner"');
+    // A refusal older than six months asks again (seed-behaviour §4.2 and the Garante's six months).
+    const oldRefusal = `ncc_c=necessarianalitici; ncc_e=necessari; ncc_v=2026-01; ncc_r=${Date.now() - 200 * DAY}`;
+    expect(await (await request.get('/team', { headers: { cookie: oldRefusal } })).text()).toContain('data-testid="consent-banner"');
+    await page.goto('/team');
+    await appReady(page);
+    await banner(page).getByRole('button', { name: 'Rifiuta', exact: true }).click();
+    await expect(banner(page)).toHaveCount(0);
+    expect(await page.evaluate(() => document.body.classList.contains('has-consent-banner'))).toBe(false);
   });
 
   test('accept all: stored as the seed says, proof recorded, no banner on reload', async ({ page, context }) => {
@@ -61,6 +83,8 @@ test.describe('cookie banner', () => {
 
   test('customise by keyboard: nothing pre-ticked, focus trapped in the dialog and restored', async ({ page, context }) => {
     await page.goto('/');
+    // The prerendered banner's buttons are disabled until the app has taken over (they cannot be focused).
+    await appReady(page);
     const customise = banner(page).getByRole('button', { name: 'Personalizza' });
     await customise.focus();
     await page.keyboard.press('Enter');

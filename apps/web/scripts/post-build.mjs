@@ -53,6 +53,22 @@ await build({
   },
 });
 const prerender = await import(pathToFileURL(`${ssrOut}/prerender.js`).href);
+// The static server sends the variant with the cookie banner by the rule the app itself applies to the
+// consent cookies (src/features/consent/consent-cookies.ts), built for Node into dist/server/.
+await build({
+  root: web,
+  configFile: `${web}vite.config.ts`,
+  logLevel: 'warn',
+  build: {
+    ssr: `${web}src/features/consent/consent-cookies.ts`,
+    outDir: `${dist}server`,
+    emptyOutDir: true,
+    manifest: false,
+    copyPublicDir: false,
+    rolldownOptions: { output: { entryFileNames: 'consent-cookies.js', codeSplitting: false } },
+  },
+});
+rmSync(`${dist}server/build.json`);
 const rendered = [];
 const skipped = [];
 for (const [id, module] of prerender.pages) {
@@ -63,7 +79,11 @@ for (const [id, module] of prerender.pages) {
     continue;
   }
   try {
-    rendered.push({ id, path, ...(await prerender.renderPage(id, module)) });
+    // Two variants: for a visitor who has chosen about cookies, and with the banner of a first visit.
+    const page = await prerender.renderPage(id, module);
+    const withBanner = await prerender.renderPage(id, module, { consentBanner: true });
+    if (!withBanner.markup.includes('data-testid="consent-banner"')) throw new Error(`post-build: no cookie banner in the first-visit variant of ${path}`);
+    rendered.push({ id, path, ...page, markupWithBanner: withBanner.markup });
   } catch (error) {
     skipped.push(`${path} (needs the browser to render: ${error.message})`);
   }
@@ -110,14 +130,22 @@ const escapeHtml = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(
 const manifest = {};
 mkdirSync(`${dist}prerendered`, { recursive: true });
 const sizes = [];
-for (const { path, markup, title, description } of rendered) {
-  // A form typed into before the app takes over would lose its input (the app replaces the markup),
-  // and would post to the static server: until then it is inert and its controls are disabled (shown
-  // as such, and automation waits for them to be enabled, i.e. for the app's own form).
-  const inertForms = markup.replace(/<form(?=[\s>])[\s\S]*?<\/form>/g, (form) =>
-    form.replace(/^<form/, '<form inert=""').replace(/<(input|select|textarea|button)(?=[\s>/])/g, '<$1 disabled=""'),
+// A form typed into before the app takes over would lose its input (the app replaces the markup),
+// and would post to the static server; the cookie banner's buttons need the app to store a choice.
+// Until then both are inert and their controls disabled (shown as such, and automation waits for them
+// to be enabled, i.e. for the app's own form and banner).
+const inert = (markup) =>
+  markup.replace(/<form(?=[\s>])[\s\S]*?<\/form>|<section class="consent-banner[\s\S]*?<\/section>/g, (part) =>
+    part.replace(/^<(form|section)/, '<$1 inert=""').replace(/<(input|select|textarea|button)(?=[\s>/])/g, '<$1 disabled=""'),
   );
-  let page = index.replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${inertForms}</div>`);
+const variants = rendered.flatMap(({ path, markup, markupWithBanner, ...head }) => [
+  { path, markup, ...head, withBanner: false },
+  { path, markup: markupWithBanner, ...head, withBanner: true },
+]);
+for (const { path, markup, title, description, withBanner } of variants) {
+  let page = index.replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${inert(markup)}</div>`);
+  // The footer keeps room above the banner (styles/app.css); the app sets the same class when it shows it.
+  if (withBanner) page = page.replace('<body>', '<body class="has-consent-banner">');
   for (const tag of [entry, ...modulePreloads]) page = page.replace(tag[0], '');
   page = page.replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`);
   page = page
@@ -125,11 +153,11 @@ for (const { path, markup, title, description } of rendered) {
     .replace(/(<meta name="description" content=")[^"]*"/, (_, start) => `${start}${escapeHtml(description)}"`);
   const html = await beasties.process(page);
   if (!html.includes('<style') || !html.includes('Titillium Web')) throw new Error(`post-build: the critical CSS of ${path} lacks the page font`);
-  const file = `prerendered/${path === '/' ? 'index' : path.slice(1).replaceAll('/', '--')}.html`;
+  const file = `prerendered/${path === '/' ? 'index' : path.slice(1).replaceAll('/', '--')}${withBanner ? '.consent-banner' : ''}.html`;
   writeFileSync(`${dist}${file}`, html);
-  manifest[path] = file;
-  sizes.push(`${path} ${kib(Buffer.byteLength(html))} (CSS ${kib(Buffer.byteLength(html) - Buffer.byteLength(page))})`);
+  manifest[path] = { ...manifest[path], [withBanner ? 'withConsentBanner' : 'page']: file };
+  if (!withBanner) sizes.push(`${path} ${kib(Buffer.byteLength(html))} (CSS ${kib(Buffer.byteLength(html) - Buffer.byteLength(page))})`);
 }
 writeFileSync(`${dist}prerendered.json`, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`post-build: ${rendered.length} pages prerendered, KiB: ${sizes.join(', ')}; ${preloads.length} fonts preloaded`);
+console.log(`post-build: ${rendered.length} pages prerendered (each also with the cookie banner of a first visit), KiB: ${sizes.join(', ')}; ${preloads.length} fonts preloaded`);
 if (skipped.length) console.log(`post-build: not prerendered: ${skipped.join('; ')}`);

@@ -29,17 +29,25 @@ const escapeAttr = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(
 const withConfig = (html) => html.replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin)).replace('%PORTALE_GA_ID%', escapeAttr(gaId));
 const indexHtml = withConfig(readFileSync(`${root}index.html`, 'utf8'));
 // The public pages rendered at build time with their critical CSS (scripts/post-build.mjs,
-// dist/prerendered.json: path → file): a phone paints them before the app's code arrives, and the app
-// renders the same page over them. Any other path gets the empty app.
+// dist/prerendered.json: path → its two files): a phone paints them before the app's code arrives, and
+// the app renders the same page over them. A browser with no valid choice about cookies gets the variant
+// with the banner, by the app's own rule (dist/server/consent-cookies.js), so that the banner is in the
+// first paint too. Any other path gets the empty app.
 const prerendered = new Map(
   existsSync(`${root}prerendered.json`)
-    ? Object.entries(JSON.parse(readFileSync(`${root}prerendered.json`, 'utf8'))).map(([path, file]) => [path, withConfig(readFileSync(`${root}${file}`, 'utf8'))])
+    ? Object.entries(JSON.parse(readFileSync(`${root}prerendered.json`, 'utf8'))).map(([path, files]) => [
+        path,
+        { page: withConfig(readFileSync(`${root}${files.page}`, 'utf8')), withConsentBanner: withConfig(readFileSync(`${root}${files.withConsentBanner}`, 'utf8')) },
+      ])
     : [],
 );
-/** The HTML for a request path: its prerendered page (with or without a trailing slash) or the app. */
-const htmlFor = (url) => {
-  const path = url.split('?')[0];
-  return prerendered.get(path) ?? prerendered.get(path.replace(/(.)\/$/, '$1')) ?? indexHtml;
+const { readStoredConsent } = prerendered.size ? await import(`${root}server/consent-cookies.js`) : {};
+/** The prerendered page for a request (path with or without a trailing slash), if there is one. */
+const prerenderedFor = (req) => {
+  const path = req.url.split('?')[0];
+  const variants = prerendered.get(path) ?? prerendered.get(path.replace(/(.)\/$/, '$1'));
+  if (!variants) return undefined;
+  return readStoredConsent(Date.now(), req.headers.cookie ?? '').mustAsk ? variants.withConsentBanner : variants.page;
 };
 const csp = [
   "default-src 'self'",
@@ -76,14 +84,20 @@ await app.register(fastifyStatic, {
   index: false,
   cacheControl: false,
   wildcard: false,
-  // The HTML templates are only served through the routes below, with their configuration filled in.
-  allowedPath: (pathName) => !pathName.endsWith('.html'),
+  // The HTML templates are only served through the routes below, with their configuration filled in;
+  // dist/server/ is this server's own code.
+  allowedPath: (pathName) => !pathName.endsWith('.html') && !pathName.startsWith('/server/'),
   setHeaders(res, path) {
     res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   },
 });
 const sendHtml = (reply, html) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
-const sendIndex = (req, reply) => sendHtml(reply, htmlFor(req.url));
+const sendIndex = (req, reply) => {
+  const page = prerenderedFor(req);
+  // A prerendered page depends on the consent cookies: no shared cache may give one visitor's to another.
+  if (page) reply.header('vary', 'Cookie');
+  return sendHtml(reply, page ?? indexHtml);
+};
 app.get('/', sendIndex);
 // Files of dist/ have their own routes (wildcard: false); every other path is the app, except a
 // missing hashed asset, which is a real 404 (stale chunk after a deploy).

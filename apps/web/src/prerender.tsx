@@ -8,6 +8,7 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
 import { getPage } from '@portale/shared/pages';
 import { DefaultLayout } from './app/default-layout.tsx';
+import { prerenderConsentBanner } from './features/consent/consent-store.ts';
 
 /** What the router loads for a page (apps/web/src/app/router.tsx, PAGE_MODULES or the public frame). */
 export type PageModule = { Component: ComponentType; pageData?: unknown };
@@ -22,10 +23,16 @@ export function notPrerenderable(module: PageModule): string | undefined {
 
 /**
  * The page at `pageId` as a guest sees it before any API answer (the session is not restored yet and
- * no loader runs), inside the real default layout, with the title and description of its head. Throws when the page needs the browser to render
- * (e.g. it reads the address bar), which post-build reports.
+ * no loader runs), inside the real default layout, with the title and description of its head; with
+ * the cookie banner of a first visit when `consentBanner` is set. Throws when the page needs the
+ * browser to render (e.g. it reads the address bar), which post-build reports.
  */
-export async function renderPage(pageId: string, module: PageModule): Promise<{ markup: string; title: string; description: string }> {
+export async function renderPage(
+  pageId: string,
+  module: PageModule,
+  { consentBanner = false }: { consentBanner?: boolean } = {},
+): Promise<{ markup: string; title: string; description: string }> {
+  prerenderConsentBanner(consentBanner);
   const page = getPage(pageId);
   const routes: RouteObject[] = [
     { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.Component }] }] },

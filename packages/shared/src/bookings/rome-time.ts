@@ -1,8 +1,9 @@
+import { onFirstUse } from '../lazy.ts';
 /**
  * Wall-clock times in Europe/Rome ("2026-12-03T15:30", what a `datetime-local` field gives) to and
  * from UTC instants, whatever the time zone of the machine running the code.
  */
-const PARTS = new Intl.DateTimeFormat('en-GB', {
+const PARTS = onFirstUse(() => new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/Rome',
   hourCycle: 'h23',
   year: 'numeric',
@@ -11,11 +12,11 @@ const PARTS = new Intl.DateTimeFormat('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-});
+}));
 
 function romeParts(instant: Date): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of PARTS.formatToParts(instant)) if (p.type !== 'literal') out[p.type] = Number(p.value);
+  for (const p of PARTS().formatToParts(instant)) if (p.type !== 'literal') out[p.type] = Number(p.value);
   return out;
 }
 
@@ -48,15 +49,15 @@ export function dateToRomeLocal(instant: Date | string): string {
   return `${p.year}-${two(p.month!)}-${two(p.day!)}T${two(p.hour!)}:${two(p.minute!)}`;
 }
 
-const DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-const TIME = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', hour: '2-digit', minute: '2-digit' });
+const DATE = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
+const TIME = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', hour: '2-digit', minute: '2-digit' }));
 
 /** "giovedì 3 dicembre 2026, dalle 15:30 alle 17:00" (same day) or with both dates. */
 export function formatSlotWhen(startsAt: Date | string, endsAt: Date | string): string {
   const start = new Date(startsAt);
   const end = new Date(endsAt);
-  const startDay = DATE.format(start);
-  const endDay = DATE.format(end);
-  if (startDay === endDay) return `${startDay}, dalle ${TIME.format(start)} alle ${TIME.format(end)}`;
-  return `dal ${startDay}, ore ${TIME.format(start)}, al ${endDay}, ore ${TIME.format(end)}`;
+  const startDay = DATE().format(start);
+  const endDay = DATE().format(end);
+  if (startDay === endDay) return `${startDay}, dalle ${TIME().format(start)} alle ${TIME().format(end)}`;
+  return `dal ${startDay}, ore ${TIME().format(start)}, al ${endDay}, ore ${TIME().format(end)}`;
 }

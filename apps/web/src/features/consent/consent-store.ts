@@ -31,6 +31,14 @@ export function startConsent(): void {
   applyAnalyticsConsent(stored.enabledIds.includes('analitici'));
 }
 
+/**
+ * Build time only (src/prerender.tsx): the banner as a first-time visitor sees it, for the variant of a
+ * prerendered page that the static server sends to a browser with no valid choice (server/serve.mjs).
+ */
+export function prerenderConsentBanner(open: boolean): void {
+  state = { ...state, bannerOpen: open };
+}
+
 async function recordProof(decision: ConsentDecision, enabledIds: string[], decidedAt: Date) {
   try {
     await callApi(recordConsent, {

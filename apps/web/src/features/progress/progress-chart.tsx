@@ -5,6 +5,7 @@ import * as echarts from 'echarts/core';
 import { BarChart, LineChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
+import { onFirstUse } from '@portale/shared/lazy';
 
 echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
@@ -27,7 +28,7 @@ const COLORS = ['#0066cc', '#7a3db8', '#00774f', '#c0203d', '#a35200', '#17324d'
 const DASHES = ['solid', 'dashed', 'dotted', 'solid', 'dashed', 'dotted', 'solid'] as const;
 const SYMBOLS = ['circle', 'rect', 'triangle', 'diamond', 'pin', 'arrow', 'roundRect'];
 
-const integer = new Intl.NumberFormat('it-IT', { useGrouping: 'always', maximumFractionDigits: 0 });
+const integer = onFirstUse(() => new Intl.NumberFormat('it-IT', { useGrouping: 'always', maximumFractionDigits: 0 }));
 
 /** One chart; the page shows its summary and its data table next to it. */
 export default function ProgressChart({ kind, categories, series, summary, height = 320 }: ProgressChartProps) {
@@ -41,13 +42,13 @@ export default function ProgressChart({ kind, categories, series, summary, heigh
       color: COLORS,
       textStyle: { fontFamily: 'Titillium Web, Geneva, Tahoma, sans-serif', color: '#1a1a1a' },
       legend: { top: 0, type: 'scroll', textStyle: { color: '#1a1a1a' } },
-      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => integer.format(Number(v)) },
+      tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => integer().format(Number(v)) },
       grid: { left: 8, right: 16, top: 48, bottom: 8, containLabel: true },
-      xAxis: kind === 'bar' && categories.length > 8 ? { type: 'value', axisLabel: { formatter: (v: number) => integer.format(v), color: '#1a1a1a' } } : { type: 'category', data: categories, axisLabel: { color: '#1a1a1a' } },
+      xAxis: kind === 'bar' && categories.length > 8 ? { type: 'value', axisLabel: { formatter: (v: number) => integer().format(v), color: '#1a1a1a' } } : { type: 'category', data: categories, axisLabel: { color: '#1a1a1a' } },
       yAxis:
         kind === 'bar' && categories.length > 8
           ? { type: 'category', data: categories, inverse: true, axisLabel: { color: '#1a1a1a' } }
-          : { type: 'value', minInterval: 1, axisLabel: { formatter: (v: number) => integer.format(v), color: '#1a1a1a' } },
+          : { type: 'value', minInterval: 1, axisLabel: { formatter: (v: number) => integer().format(v), color: '#1a1a1a' } },
       series: series.map((s, i) =>
         kind === 'line'
           ? { type: 'line', name: s.name, data: s.values, symbol: SYMBOLS[i % SYMBOLS.length], symbolSize: 6, lineStyle: { width: 2, type: DASHES[i % DASHES.length] } }

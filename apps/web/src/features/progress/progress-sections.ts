@@ -1,5 +1,6 @@
 import type { ProgressGroup, ProgressResponse } from '@portale/shared/progress';
 import { formatNumber } from '../../lib/format.ts';
+import { onFirstUse } from '@portale/shared/lazy';
 
 /** One chart of the page with its table: which figures, drawn how. */
 export interface SectionDef {
@@ -27,9 +28,9 @@ export const SECTIONS: Record<ProgressGroup, SectionDef[]> = {
   ],
 };
 
-const italianDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
-export const dayLabel = (day: string) => italianDay.format(new Date(`${day}T00:00:00Z`));
-const shortDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit' });
+const italianDay = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }));
+export const dayLabel = (day: string) => italianDay().format(new Date(`${day}T00:00:00Z`));
+const shortDay = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit' }));
 
 export function labelOf(data: ProgressResponse, metric: string): string {
   return data.columns.find((c) => c.key === metric)?.label ?? metric;
@@ -37,7 +38,7 @@ export function labelOf(data: ProgressResponse, metric: string): string {
 
 /** Category labels of the chart's axis (weeks as dd/mm). */
 export function categoriesOf(data: ProgressResponse): string[] {
-  return data.rows.map((r) => (data.groupBy === 'week' ? shortDay.format(new Date(`${r.key}T00:00:00Z`)) : r.label));
+  return data.rows.map((r) => (data.groupBy === 'week' ? shortDay().format(new Date(`${r.key}T00:00:00Z`)) : r.label));
 }
 
 /** The values a chart draws: running totals per week, the period's counts otherwise. */

@@ -10,9 +10,10 @@ import { failureResult, type FormResult } from '../../lib/form-data.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession } from '../../lib/session.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
+import { onFirstUse } from '@portale/shared/lazy';
 
-const DATE = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' });
-const day = (iso: string) => DATE.format(new Date(`${iso}T12:00:00Z`));
+const DATE = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' }));
+const day = (iso: string) => DATE().format(new Date(`${iso}T12:00:00Z`));
 
 interface Data {
   /** The open survey with its questions, or null. */
