@@ -1,6 +1,6 @@
 // Lighthouse (npm, mobile preset) on every public route of the shared route table, served by the built
 // web app and the API on 127.0.0.1, with Debian's Chromium. "Public" = `PAGES` with layout 'default',
-// no URL params, and no guard that sends an anonymous visitor elsewhere (bench/lib/public-routes.mjs).
+// no URL params, and no guard that sends an anonymous visitor elsewhere (apps/web/scripts/public-routes.mjs).
 // Prints one row per route — performance, accessibility, best practices, SEO, FCP, LCP, TBT, CLS — each
 // the median of LIGHTHOUSE_RUNS runs (default 1), with the load average when the route was done (the
 // simulated timings grow with it), and the audits that cost points. Targets of the
@@ -14,7 +14,8 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tsImport } from 'tsx/esm/api';
-import { publicRoutes } from './lib/public-routes.mjs';
+import { publicRoutes } from '../apps/web/scripts/public-routes.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 1));
@@ -63,14 +64,14 @@ const stop = () => {
 process.on('exit', stop);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const flags = ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_FLAGS];
 
 /** One Lighthouse run on `path`: the four scores, FCP, LCP, TBT, CLS and the audits that cost points. */
 async function lighthouse(path, runIndex) {
   const { stdout } = await promisify(execFile)(
     'node_modules/.bin/lighthouse',
     [`${web}${path}`, '--output=json', '--output-path=stdout', '--quiet', '--only-categories=performance,accessibility,best-practices,seo', `--chrome-flags=${flags.join(' ')}`],
-    { cwd: root, env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
+    { cwd: root, env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? CHROMIUM_PATH }, maxBuffer: 64 * 1024 * 1024 },
   );
   const report = JSON.parse(stdout);
   if (reportDir) writeFileSync(`${reportDir}/${path.replace(/\W+/g, '_') || '_'}-${runIndex + 1}.json`, stdout);

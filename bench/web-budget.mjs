@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { pageModules, publicRoutes } from './lib/public-routes.mjs';
+import { pageModules, publicRoutes } from '../apps/web/scripts/public-routes.mjs';
 
 const dist = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
@@ -30,7 +30,7 @@ const total = (files) => [...files].reduce((acc, f) => { const s = sizes(f); ret
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`.padStart(10);
 
 const entry = closure('index.html');
-// Every public route of the route table, with the module that renders it (bench/lib/public-routes.mjs).
+// Every public route of the route table, with the module that renders it (apps/web/scripts/public-routes.mjs).
 const { modules, fallback } = pageModules();
 const pages = Object.fromEntries((await publicRoutes()).map(({ id, path }) => [path, modules.get(id) ?? fallback]));
 const missing = Object.entries(pages).filter(([, key]) => !manifest[key]);

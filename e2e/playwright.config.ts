@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { freePort } from './ports.ts';
 import { snapshotWebBuild } from './web-snapshot.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 
 // The runner loads this file first and picks two free ports; workers load it again and inherit the
 // same ports through the environment, so every process agrees on the URLs.
@@ -17,23 +18,14 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 // during the run cannot swap the hashed chunks under the running app.
 process.env.E2E_WEB_ROOT ??= snapshotWebBuild(repoRoot);
 const webRoot = process.env.E2E_WEB_ROOT;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Debian's Chromium, as every project drives it: the tests never download a browser. */
 const CHROMIUM_USE = {
   ...devices['Desktop Chrome'],
   launchOptions: {
     // Debian's Chromium: the tests never download a browser.
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS],
   },
 };
 

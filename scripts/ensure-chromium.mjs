@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_PATH as CHROMIUM } from './lib/chromium.mjs';
 if (!existsSync(CHROMIUM)) {
   if (process.getuid?.() !== 0) {
     console.error(`Chromium non trovato in ${CHROMIUM}: installalo con "sudo apt-get install -y chromium".`);

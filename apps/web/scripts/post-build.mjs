@@ -1,7 +1,7 @@
 // After `vite build` (see docs/decisions/008-prerendered-home.md):
 // 1. preloads the four Titillium Web faces (300 for lead paragraphs, 400, 600, 700), in index.html;
 // 2. renders every public route of the route table that a guest sees the same before any API answer
-//    (bench/lib/public-routes.mjs: layout 'default', no URL params, only the 'unauth' guard; the page's
+//    (scripts/public-routes.mjs: layout 'default', no URL params, only the 'unauth' guard; the page's
 //    module from the router's PAGE_MODULES) with a server build of src/prerender.tsx, each into a copy
 //    of index.html; inlines the CSS that page needs (beasties) and moves the full stylesheet to the end
 //    of the body, so the first paint waits for nothing but the HTML and the fonts. The app's code is
@@ -12,7 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
 import { build } from 'vite';
-import { pageModules, publicRoutes } from '../../../bench/lib/public-routes.mjs';
+import { pageModules, publicRoutes } from './public-routes.mjs';
 
 const web = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${web}dist/`;

@@ -1,5 +1,5 @@
-// The public routes of the shared route table, for the web benchmarks (bench/lighthouse.mjs,
-// bench/web-budget.mjs): `PAGES` with layout 'default', no URL params, and no guard that sends an
+// The public routes of the shared route table, for the build (scripts/post-build.mjs prerenders them)
+// and the web benchmarks (bench/lighthouse.mjs, bench/web-budget.mjs): `PAGES` with layout 'default', no URL params, and no guard that sends an
 // anonymous visitor elsewhere (only 'unauth' is kept). Also which module renders each page, read from
 // the router's PAGE_MODULES (a page without its own module shows the public page frame).
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ const ANONYMOUS_GUARDS = new Set(['unauth']);
 
 /** `[{ id, path }]` of every public route, in route-table order. */
 export async function publicRoutes() {
-  const { PAGES } = await tsImport('../../packages/shared/src/pages/index.ts', import.meta.url);
+  const { PAGES } = await tsImport('../../../packages/shared/src/pages/index.ts', import.meta.url);
   return PAGES.filter((p) => p.layout === 'default' && !p.path.includes(':') && p.guards.every((g) => ANONYMOUS_GUARDS.has(g))).map((p) => ({ id: p.id, path: p.path }));
 }
 
@@ -20,7 +20,7 @@ export async function publicRoutes() {
  * no longer has that shape, so the budget never silently measures the wrong chunk.
  */
 export function pageModules() {
-  const router = readFileSync(new URL('../../apps/web/src/app/router.tsx', import.meta.url), 'utf8');
+  const router = readFileSync(new URL('../src/app/router.tsx', import.meta.url), 'utf8');
   const toKey = (specifier) => `src/${specifier.replace(/^\.\.\//, '').replace(/^\.\//, 'app/')}`;
   const aliases = new Map([...router.matchAll(/^const (\w+) = \(\) => import\('([^']+)'\);/gm)].map((m) => [m[1], toKey(m[2])]));
   const block = /^const PAGE_MODULES\b.* = \{\n([\s\S]*?)\n\};/m.exec(router)?.[1];
