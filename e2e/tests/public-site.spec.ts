@@ -43,15 +43,19 @@ test('home shows live key figures from the API', async ({ page }) => {
 
 /**
  * Every page rendered at build time (apps/web/scripts/post-build.mjs): the public routes of the route
- * table that a guest sees the same before any API answer. The others need the API (pageData) or the
- * address bar (the link's token) to render, and get the empty app.
+ * table that a guest sees the same before any API answer, and the shell (heading and loading line) of
+ * those whose content is the API's answer and that ask for it. The others need the API in a narrow
+ * layout or the address bar (the link's token) to render, and get the empty app.
  */
-const NOT_PRERENDERED = ['/indagine', '/prenotazioni', '/risultati', '/auth/reset-password', '/verifica/email-verificata', '/portale', '/pagina-che-non-esiste'];
+const NOT_PRERENDERED = ['/auth/reset-password', '/verifica/email-verificata', '/portale', '/pagina-che-non-esiste'];
+const SHELLS = ['/indagine', '/prenotazioni', '/risultati'];
 const PRERENDERED = [
   ...PAGES.filter((p) => !NOT_PRERENDERED.includes(p.path)).map(({ path, h1 }) => ({ path, h1 })),
   { path: '/auth/login', h1: 'Accedi' },
   { path: '/auth/forgot-password', h1: 'Password dimenticata' },
-];
+  { path: '/prenotazioni', h1: 'Prenotazioni' },
+  { path: '/risultati', h1: 'Risultati' },
+].filter((p, i, all) => all.findIndex((q) => q.path === p.path) === i);
 
 test('only the pages a guest sees the same before any API answer are in the HTML, with their own head', async ({ request }) => {
   for (const { path, h1 } of PRERENDERED) {
@@ -68,6 +72,7 @@ test('only the pages a guest sees the same before any API answer are in the HTML
     }
   }
   for (const path of NOT_PRERENDERED) expect(await (await request.get(path)).text(), path).toContain('<div id="root"></div>');
+  for (const path of SHELLS) expect(await (await request.get(path)).text(), path).toContain('Caricamento dei contenuti…');
   expect(await (await request.get('/team?x=1')).text()).toContain('<h1 class="mb-3">Team</h1>');
   for (const template of ['/prerendered/index.html', '/prerendered/team.html', '/index.html']) {
     expect(await (await request.get(template)).text()).not.toContain('%PORTALE_');

@@ -8,17 +8,24 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
 import { getPage } from '@portale/shared/pages';
 import { DefaultLayout } from './app/default-layout.tsx';
+import { PageShell } from './components/page-shell.tsx';
 import { prerenderConsentBanner } from './features/consent/consent-store.ts';
 
-/** What the router loads for a page (apps/web/src/app/router.tsx, PAGE_MODULES or the public frame). */
-export type PageModule = { Component: ComponentType; pageData?: unknown };
+/**
+ * What the router loads for a page (apps/web/src/app/router.tsx, PAGE_MODULES or the public frame). A
+ * page whose content is the API's answer (`pageData`) may set `prerenderShell`: its first paint is then
+ * its heading and a loading line (components/page-shell.tsx), where the page itself starts with
+ * `<PageHeader>` in a `container` as the shell does.
+ */
+export type PageModule = { Component: ComponentType; pageData?: unknown; prerenderShell?: boolean };
 
 /**
  * Why a page is not rendered at build time, or undefined when it is. A page that loads its own data
- * (`pageData`) shows what the API answers, so its first paint cannot be known in advance.
+ * (`pageData`) shows what the API answers, so its first paint cannot be known in advance, unless it
+ * asks for its shell.
  */
 export function notPrerenderable(module: PageModule): string | undefined {
-  return module.pageData ? 'its content comes from the API (pageData)' : undefined;
+  return module.pageData && !module.prerenderShell ? 'its content comes from the API (pageData)' : undefined;
 }
 
 /**
@@ -34,8 +41,9 @@ export async function renderPage(
 ): Promise<{ markup: string; title: string; description: string }> {
   prerenderConsentBanner(consentBanner);
   const page = getPage(pageId);
+  const Shell = () => <PageShell title={page.title} description={page.description} />;
   const routes: RouteObject[] = [
-    { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.Component }] }] },
+    { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.pageData ? Shell : module.Component }] }] },
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${page.path}`));

@@ -21,6 +21,9 @@ interface Data {
   cancel: { token: string; booking: Awaited<ReturnType<typeof callApi<typeof getBookingByToken>>> | null; message: string | null } | null;
 }
 
+/** Prerendered as its heading and a loading line until the API answers (components/page-shell.tsx). */
+export const prerenderShell = true;
+
 export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const token = new URL(request.url).searchParams.get('token');
   const slots = callApi(listBookableSlots, {}, { signal: request.signal });

@@ -27,6 +27,9 @@ interface Data {
   blocked: string | null;
 }
 
+/** Prerendered as its heading and a loading line until the API answers (components/page-shell.tsx). */
+export const prerenderShell = true;
+
 export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const { signal } = request;
   const { survey: open } = await callApi(getCurrentSurvey, {}, { signal });

@@ -22,6 +22,9 @@ interface ResultsData {
   problem: { message: string; errors: Record<string, string> } | null;
 }
 
+/** Prerendered as its heading and a loading line until the API answers (components/page-shell.tsx). */
+export const prerenderShell = true;
+
 /** The chosen survey and group from the URL; a bad filter is shown on the form (422), an unknown survey is the 404 page. */
 export async function pageData({ request }: LoaderFunctionArgs): Promise<ResultsData> {
   const query = pickQuery(new URL(request.url).searchParams, RESULTS_FILTER_KEYS);
