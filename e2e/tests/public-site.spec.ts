@@ -44,17 +44,19 @@ test('home shows live key figures from the API', async ({ page }) => {
 /**
  * Every page rendered at build time (apps/web/scripts/post-build.mjs): the public routes of the route
  * table that a guest sees the same before any API answer, and the shell (heading and loading line) of
- * those whose content is the API's answer and that ask for it. The others need the API in a narrow
- * layout or the address bar (the link's token) to render, and get the empty app.
+ * those whose content is the API's answer or the address bar's (the link's token). Portal pages and
+ * unknown paths get the empty app.
  */
-const NOT_PRERENDERED = ['/auth/reset-password', '/verifica/email-verificata', '/portale', '/pagina-che-non-esiste'];
-const SHELLS = ['/indagine', '/prenotazioni', '/risultati'];
+const NOT_PRERENDERED = ['/portale', '/pagina-che-non-esiste'];
+const SHELLS = ['/indagine', '/prenotazioni', '/risultati', '/auth/reset-password', '/verifica/email-verificata'];
 const PRERENDERED = [
   ...PAGES.filter((p) => !NOT_PRERENDERED.includes(p.path)).map(({ path, h1 }) => ({ path, h1 })),
   { path: '/auth/login', h1: 'Accedi' },
   { path: '/auth/forgot-password', h1: 'Password dimenticata' },
   { path: '/prenotazioni', h1: 'Prenotazioni' },
   { path: '/risultati', h1: 'Risultati' },
+  { path: '/auth/reset-password', h1: 'Imposta una nuova password' },
+  { path: '/verifica/email-verificata', h1: 'Verifica e-mail' },
 ].filter((p, i, all) => all.findIndex((q) => q.path === p.path) === i);
 
 test('only the pages a guest sees the same before any API answer are in the HTML, with their own head', async ({ request }) => {

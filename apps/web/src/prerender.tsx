@@ -13,11 +13,12 @@ import { prerenderConsentBanner } from './features/consent/consent-store.ts';
 
 /**
  * What the router loads for a page (apps/web/src/app/router.tsx, PAGE_MODULES or the public frame). A
- * page whose content is the API's answer (`pageData`) may set `prerenderShell`: its first paint is then
- * its heading and a loading line (components/page-shell.tsx), where the page itself starts with
- * `<PageHeader>` in a `container` as the shell does.
+ * page whose first render needs the API's answer (`pageData`) or the address bar may set
+ * `prerenderShell`: its first paint is then its heading and a loading line (components/page-shell.tsx),
+ * where the page itself starts with `<PageHeader>` in a `container` (`true`) or with `<NarrowPage>`
+ * (`'narrow'`).
  */
-export type PageModule = { Component: ComponentType; pageData?: unknown; prerenderShell?: boolean };
+export type PageModule = { Component: ComponentType; pageData?: unknown; prerenderShell?: boolean | 'narrow' };
 
 /**
  * Why a page is not rendered at build time, or undefined when it is. A page that loads its own data
@@ -41,9 +42,9 @@ export async function renderPage(
 ): Promise<{ markup: string; title: string; description: string }> {
   prerenderConsentBanner(consentBanner);
   const page = getPage(pageId);
-  const Shell = () => <PageShell title={page.title} description={page.description} />;
+  const Shell = () => <PageShell title={page.title} description={page.description} narrow={module.prerenderShell === 'narrow'} />;
   const routes: RouteObject[] = [
-    { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.pageData ? Shell : module.Component }] }] },
+    { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.prerenderShell ? Shell : module.Component }] }] },
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${page.path}`));

@@ -17,6 +17,9 @@ type Result = FormResult & { status?: EmailVerificationStatus; resent?: boolean 
 // link carries its token: they load while it renders ("verifica in corso") and the actions await them.
 const accounts = () => import('@portale/shared/accounts');
 
+/** Prerendered as its heading and a loading line in the narrow column until the app takes over (components/page-shell.tsx). */
+export const prerenderShell = 'narrow';
+
 /** Without a token the page says at once that the link is not valid: that message comes first. */
 export async function pageData({ request }: LoaderFunctionArgs): Promise<{ invalid?: string }> {
   if (new URL(request.url).searchParams.get('token')) {

@@ -12,6 +12,9 @@ const PATH = '/auth/reset-password';
 const DONE =
   'La password è stata aggiornata e tutte le sessioni aperte sono state chiuse. Ora puoi accedere con la nuova password.';
 
+/** Prerendered as its heading and a loading line in the narrow column until the app takes over (components/page-shell.tsx). */
+export const prerenderShell = 'narrow';
+
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult> {
   const form = await request.formData();
   // The policy's dictionaries load at submit if the password field has not loaded them yet.
