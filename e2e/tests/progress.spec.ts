@@ -108,7 +108,13 @@ test.describe('avanzamento del programma', () => {
     await trends.getByRole('link', { name: "Vedi l'avanzamento del programma" }).click();
     await expect(page).toHaveURL(/\/portale\/avanzamento$/);
     await page.goBack();
-    await page.getByTestId('programme-trends').getByRole('link', { name: 'Apri la mappa dei plessi' }).click();
+    await expect(page).toHaveURL(/\/portale$/);
+    await appReady(page);
+    // The home loads its trends again: wait for the link to be drawn before clicking it (under CI load
+    // the click once started while the page was still settling and timed out).
+    const mapLink = page.getByTestId('programme-trends').getByRole('link', { name: 'Apri la mappa dei plessi' });
+    await expect(mapLink).toBeVisible({ timeout: 20_000 });
+    await mapLink.click({ timeout: 20_000 });
     await expect(page).toHaveURL(/\/portale\/mappa$/);
   });
 });
