@@ -42,7 +42,7 @@ const column = z.string().regex(/^(-?\d+)?(,(-?\d+)?)*$/, 'Colonna non valida.')
  *   `places.province` indexes `dictionaries.province`;
  * - `state`, `level`: indexes into the dictionaries of the same name;
  * - `participating`, `detector`: 1 or 0.
- * `decodeMapSchoolSites` turns it back into rows.
+ * `decodeMapColumns` turns it into typed columns, `decodeMapSchoolSites` into rows.
  */
 export const MapSchoolSitesSchema = z.object({
   count: z.number().int().nonnegative(),
@@ -69,17 +69,43 @@ export function encodeColumn(values: readonly (number | null)[]): string {
   return values.join(',');
 }
 
-/** A column back into numbers (null = missing); its length must be `length`. */
-export function decodeColumn(text: string, length: number): (number | null)[] {
-  if (length === 0) return [];
-  const parts = text.split(',');
-  if (parts.length !== length) throw new Error(`Colonna di ${parts.length} valori invece di ${length}.`);
-  return parts.map((p) => (p === '' ? null : Number(p)));
+/**
+ * A column of integers back into numbers, NaN for a missing value: one pass over the characters,
+ * no string per value (`split` and `Number` made 340,000 strings for the whole country, a third of
+ * the map page's work before its first view). Anything but an optional minus and digits is refused.
+ */
+export function parseColumn(text: string, length: number): Float64Array {
+  const out = new Float64Array(length);
+  if (length === 0) return out;
+  let k = 0;
+  let value = 0;
+  let sign = 1;
+  let digits = 0;
+  const end = text.length;
+  for (let i = 0; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 44;
+    if (c === 44) {
+      if (k >= length) throw new Error(`Colonna di più di ${length} valori.`);
+      if (digits === 0 && sign === -1) throw new Error('Colonna con un valore non valido.');
+      out[k++] = digits === 0 ? NaN : sign * value;
+      value = 0;
+      sign = 1;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      digits++;
+    } else if (c === 45 && digits === 0 && sign === 1) sign = -1;
+    else throw new Error('Colonna con un valore non valido.');
+  }
+  if (k !== length) throw new Error(`Colonna di ${k} valori invece di ${length}.`);
+  return out;
 }
 
 /** One plesso of the map once decoded. */
 export interface MapSchoolSite {
   id: number;
+  /** Its place: plessi of one place share their coordinates (an index into the answer's places). */
+  place: number;
   /** Degrees, or null when the registry has no coordinates. */
   lon: number | null;
   lat: number | null;
@@ -90,48 +116,101 @@ export interface MapSchoolSite {
   detector: boolean;
 }
 
+/**
+ * The plessi of the map as columns, the k-th entry of each being the k-th plesso: what the web app
+ * draws and counts. Typed arrays and no object per plesso: 57,000 objects cost the map page a tenth
+ * of a second before its first view.
+ */
+export interface MapSiteColumns {
+  count: number;
+  id: Float64Array;
+  /** Index into `places`. */
+  place: Uint32Array;
+  /** Indexes into `dictionaries.state` and `dictionaries.level`. */
+  state: Uint8Array;
+  level: Uint8Array;
+  /** 1 or 0. */
+  participating: Uint8Array;
+  detector: Uint8Array;
+  /** The distinct places: degrees (NaN without coordinates) and the province's code. */
+  places: { count: number; lon: Float64Array; lat: Float64Array; province: string[] };
+  dictionaries: MapSchoolSites['dictionaries'];
+}
+
+/** The columnar answer decoded into `MapSiteColumns`; throws on a malformed column or place. */
+export function decodeMapColumns(data: MapSchoolSites): MapSiteColumns {
+  const placeLon = parseColumn(data.places.lon, data.placeCount);
+  const placeLat = parseColumn(data.places.lat, data.placeCount);
+  const placeProvince = parseColumn(data.places.province, data.placeCount);
+  const lon = new Float64Array(data.placeCount);
+  const lat = new Float64Array(data.placeCount);
+  const province = new Array<string>(data.placeCount);
+  let x = 0;
+  let y = 0;
+  for (let p = 0; p < data.placeCount; p++) {
+    const has = !Number.isNaN(placeLon[p]!) && !Number.isNaN(placeLat[p]!);
+    if (has) {
+      x += placeLon[p]!;
+      y += placeLat[p]!;
+    }
+    lon[p] = has ? x / data.scale : NaN;
+    lat[p] = has ? y / data.scale : NaN;
+    province[p] = data.dictionaries.province[placeProvince[p]!] ?? '';
+  }
+  const id = parseColumn(data.idDelta, data.count);
+  let running = 0;
+  for (let k = 0; k < data.count; k++) id[k] = running += Number.isNaN(id[k]!) ? 0 : id[k]!;
+  // Plain loops: `TypedArray.from` with a mapping function costs ten times as much.
+  const places = parseColumn(data.place, data.count);
+  const place = new Uint32Array(data.count);
+  for (let k = 0; k < data.count; k++) {
+    const p = places[k]!;
+    if (!(p >= 0 && p < data.placeCount)) throw new Error(`Luogo sconosciuto per il plesso ${id[k]}.`);
+    place[k] = p;
+  }
+  const small = (text: string, size: number) => {
+    const values = parseColumn(text, data.count);
+    const out = new Uint8Array(data.count);
+    for (let k = 0; k < data.count; k++) out[k] = values[k]! >= 0 && values[k]! < size ? values[k]! : size;
+    return out;
+  };
+  return {
+    count: data.count,
+    id,
+    place,
+    // An index outside its dictionary reads as the dictionary's length: no entry ('nessuna'/'altro' below).
+    state: small(data.state, data.dictionaries.state.length),
+    level: small(data.level, data.dictionaries.level.length),
+    participating: small(data.participating, 2),
+    detector: small(data.detector, 2),
+    places: { count: data.placeCount, lon, lat, province },
+    dictionaries: data.dictionaries,
+  };
+}
+
+/** The k-th plesso of the columns as an object. */
+export function mapSiteAt(columns: MapSiteColumns, k: number): MapSchoolSite {
+  const place = columns.place[k]!;
+  const lon = columns.places.lon[place]!;
+  const lat = columns.places.lat[place]!;
+  const has = !Number.isNaN(lon) && !Number.isNaN(lat);
+  return {
+    id: columns.id[k]!,
+    place,
+    lon: has ? lon : null,
+    lat: has ? lat : null,
+    state: columns.dictionaries.state[columns.state[k]!] ?? 'nessuna',
+    level: columns.dictionaries.level[columns.level[k]!] ?? 'altro',
+    province: columns.places.province[place]!,
+    participating: columns.participating[k] === 1,
+    detector: columns.detector[k] === 1,
+  };
+}
+
 /** Rows back from the columnar answer. */
 export function decodeMapSchoolSites(data: MapSchoolSites): MapSchoolSite[] {
-  const placeLon = decodeColumn(data.places.lon, data.placeCount);
-  const placeLat = decodeColumn(data.places.lat, data.placeCount);
-  const placeProvince = decodeColumn(data.places.province, data.placeCount);
-  const places: { lon: number | null; lat: number | null; province: string }[] = [];
-  let lon = 0;
-  let lat = 0;
-  for (let p = 0; p < data.placeCount; p++) {
-    const dLon = placeLon[p];
-    const dLat = placeLat[p];
-    const has = dLon !== null && dLon !== undefined && dLat !== null && dLat !== undefined;
-    if (has) {
-      lon += dLon;
-      lat += dLat;
-    }
-    places.push({ lon: has ? lon / data.scale : null, lat: has ? lat / data.scale : null, province: data.dictionaries.province[placeProvince[p] ?? -1] ?? '' });
-  }
-  const idDelta = decodeColumn(data.idDelta, data.count);
-  const place = decodeColumn(data.place, data.count);
-  const state = decodeColumn(data.state, data.count);
-  const level = decodeColumn(data.level, data.count);
-  const participating = decodeColumn(data.participating, data.count);
-  const detector = decodeColumn(data.detector, data.count);
-  const rows: MapSchoolSite[] = new Array(data.count);
-  let id = 0;
-  for (let k = 0; k < data.count; k++) {
-    id += idDelta[k] ?? 0;
-    const at = places[place[k] ?? -1];
-    if (!at) throw new Error(`Luogo sconosciuto per il plesso ${id}.`);
-    rows[k] = {
-      id,
-      lon: at.lon,
-      lat: at.lat,
-      state: data.dictionaries.state[state[k] ?? -1] ?? 'nessuna',
-      level: data.dictionaries.level[level[k] ?? -1] ?? 'altro',
-      province: at.province,
-      participating: participating[k] === 1,
-      detector: detector[k] === 1,
-    };
-  }
-  return rows;
+  const columns = decodeMapColumns(data);
+  return Array.from({ length: columns.count }, (_, k) => mapSiteAt(columns, k));
 }
 
 /** Which base-map layer `GET /api/map/boundaries` answers. */

@@ -4,12 +4,12 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
 import type { Feature, FeatureCollection, Point } from 'geojson';
-import type { GeoJSONSource, Map as MapLibreMap, MapGeoJSONFeature, Popup as MapLibrePopup } from 'maplibre-gl';
+import type { GeoJSONSource, Map as MapLibreMap, MapGeoJSONFeature, Popup as MapLibrePopup, StyleSpecification } from 'maplibre-gl';
 import maplibregl from 'maplibre-gl/dist/maplibre-gl-csp.js';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { ADHESION_STATE_LABELS, ADHESION_STATES, getSchoolSite, type SchoolSiteDetail } from '@portale/shared/registry';
-import { getMapBoundaries, type MapSchoolSite } from '@portale/shared/map';
+import { getMapBoundaries, type MapSiteColumns } from '@portale/shared/map';
 import { href } from '@portale/shared/pages';
 import { callApi } from '../../lib/api-client.ts';
 import { formatNumber } from '../../lib/format.ts';
@@ -43,24 +43,35 @@ const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
 
 /**
  * Points of the map. The registry places a plesso at its municipality's centroid, so plessi of one
- * municipality share a place: they are laid on a small spiral around it, so that each can be seen and
- * clicked once the clusters open up.
+ * place share their coordinates: they are laid on a small spiral around it, so that each can be seen
+ * and clicked once the clusters open up.
  */
-export function toFeatures(sites: readonly MapSchoolSite[]): FeatureCollection<Point, { id: number; s: number; p: number }> {
-  const seen = new Map<string, number>();
+export function toFeatures(sites: MapSiteColumns): FeatureCollection<Point, { id: number; s: number; p: number }> {
+  const seen = new Uint32Array(sites.places.count);
+  const states = stateIndexes(sites);
   const features: FeatureCollection<Point, { id: number; s: number; p: number }>['features'] = [];
-  for (const site of sites) {
-    if (site.lon === null || site.lat === null) continue;
-    const key = `${site.lon},${site.lat}`;
-    const k = seen.get(key) ?? 0;
-    seen.set(key, k + 1);
+  for (let i = 0; i < sites.count; i++) {
+    const place = sites.place[i]!;
+    const x = sites.places.lon[place]!;
+    const y = sites.places.lat[place]!;
+    if (Number.isNaN(x) || Number.isNaN(y)) continue;
+    const k = seen[place]!++;
     const r = SPREAD * Math.sqrt(k);
     const a = k * GOLDEN_ANGLE;
-    const lon = site.lon + (r * Math.cos(a)) / Math.cos((site.lat * Math.PI) / 180);
-    const lat = site.lat + r * Math.sin(a);
-    features.push({ type: 'Feature', id: site.id, geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { id: site.id, s: ADHESION_STATES.indexOf(site.state), p: site.participating ? 1 : 0 } });
+    const lon = x + (r * Math.cos(a)) / Math.cos((y * Math.PI) / 180);
+    const lat = y + r * Math.sin(a);
+    const id = sites.id[i]!;
+    features.push({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { id, s: states[sites.state[i]!] ?? -1, p: sites.participating[i]! } });
   }
   return { type: 'FeatureCollection', features };
+}
+
+/** Shows `sites` as the map's places and fits the view to them. */
+function showPlaces(map: MapLibreMap, sites: MapSiteColumns) {
+  const places = toPlaces(sites);
+  (map.getSource('places') as GeoJSONSource).setData(places);
+  const bounds = boundsOf(places.features);
+  if (bounds) map.fitBounds(bounds, { ...FIT, duration: 0 });
 }
 
 /** A place: `n` plessi (`p` of them participating); with one plesso, its id and state index, else -1. */
@@ -73,24 +84,36 @@ interface PlaceProperties {
 }
 
 /** The plessi grouped by place: what the clusters are made of below SINGLE_ZOOM. */
-export function toPlaces(sites: readonly MapSchoolSite[]): FeatureCollection<Point, PlaceProperties> {
-  const byPlace = new Map<string, Feature<Point, PlaceProperties>>();
-  for (const site of sites) {
-    if (site.lon === null || site.lat === null) continue;
-    const key = `${site.lon},${site.lat}`;
-    const place = byPlace.get(key);
-    const p = site.participating ? 1 : 0;
-    if (place) {
-      place.properties.n++;
-      place.properties.p += p;
-      place.properties.id = -1;
-      place.properties.s = -1;
-      continue;
-    }
-    const k = byPlace.size;
-    byPlace.set(key, { type: 'Feature', id: k, geometry: { type: 'Point', coordinates: [site.lon, site.lat] }, properties: { k, n: 1, p, id: site.id, s: ADHESION_STATES.indexOf(site.state) } });
+export function toPlaces(sites: MapSiteColumns): FeatureCollection<Point, PlaceProperties> {
+  const n = new Uint32Array(sites.places.count);
+  const p = new Uint32Array(sites.places.count);
+  const first = new Int32Array(sites.places.count).fill(-1);
+  const states = stateIndexes(sites);
+  for (let i = 0; i < sites.count; i++) {
+    const place = sites.place[i]!;
+    if (n[place]!++ === 0) first[place] = i;
+    p[place]! += sites.participating[i]!;
   }
-  return { type: 'FeatureCollection', features: [...byPlace.values()] };
+  const features: Feature<Point, PlaceProperties>[] = [];
+  for (let place = 0; place < sites.places.count; place++) {
+    const lon = sites.places.lon[place]!;
+    const lat = sites.places.lat[place]!;
+    if (!n[place] || Number.isNaN(lon) || Number.isNaN(lat)) continue;
+    const single = n[place] === 1;
+    const k = features.length;
+    features.push({
+      type: 'Feature',
+      id: k,
+      geometry: { type: 'Point', coordinates: [lon, lat] },
+      properties: { k, n: n[place]!, p: p[place]!, id: single ? sites.id[first[place]!]! : -1, s: single ? (states[sites.state[first[place]!]!] ?? -1) : -1 },
+    });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+/** Each state of the answer's dictionary as its index in ADHESION_STATES (what the colours follow). */
+function stateIndexes(sites: MapSiteColumns): number[] {
+  return sites.dictionaries.state.map((state) => ADHESION_STATES.indexOf(state));
 }
 
 const EMPTY: FeatureCollection<Point> = { type: 'FeatureCollection', features: [] };
@@ -109,6 +132,59 @@ function boundsOf(features: FeatureCollection<Point>['features']): [number, numb
 }
 
 const stateColorExpression = ['match', ['get', 's'], ...ADHESION_STATES.flatMap((state, i) => [i, STATE_COLORS[state]]), '#5f6b78'] as unknown as string;
+
+/**
+ * The map's style: the places (clustered) and the single plessi with their layers, there from the
+ * start, so that the places reach MapLibre's worker while the map is being built (adding them on
+ * `load` waited for the first frame). No background layer: the sea is the container's CSS background,
+ * the land is drawn under the map's canvas by base-map.ts (decision 022).
+ */
+function styleOf(places: FeatureCollection<Point, PlaceProperties>): StyleSpecification {
+  // Participating: filled with the state's colour; not participating: a ring of that colour.
+  const singlePaint = {
+    'circle-color': ['case', ['==', ['get', 'p'], 1], stateColorExpression, '#ffffff'],
+    'circle-stroke-color': ['case', ['==', ['get', 'p'], 1], '#ffffff', stateColorExpression],
+    'circle-stroke-width': ['case', ['==', ['get', 'p'], 1], 1.5, 3],
+    'circle-radius': ['interpolate', ['linear'], ['zoom'], 8, 5, 15, 8],
+  } as never;
+  return {
+    version: 8,
+    sources: {
+      places: {
+        type: 'geojson',
+        data: places,
+        cluster: true,
+        clusterRadius: 48,
+        clusterMaxZoom: SINGLE_ZOOM - 1,
+        // A cluster's number of plessi: the sum of its places'.
+        clusterProperties: { n: ['+', ['get', 'n']] },
+      },
+      sites: { type: 'geojson', data: EMPTY },
+    },
+    layers: [
+      {
+        id: 'clusters',
+        type: 'circle',
+        source: 'places',
+        maxzoom: SINGLE_ZOOM,
+        filter: ['>', ['get', 'n'], 1],
+        paint: {
+          'circle-color': '#17324d',
+          'circle-opacity': 0.85,
+          'circle-stroke-color': '#ffffff',
+          'circle-stroke-width': 2,
+          'circle-radius': ['step', ['get', 'n'], 13, 50, 17, 500, 22, 5000, 28],
+        },
+      },
+      // A place with one plesso is that plesso; the spread single plessi take over at SINGLE_ZOOM.
+      { id: 'place-sites', type: 'circle', source: 'places', maxzoom: SINGLE_ZOOM, filter: ['==', ['get', 'n'], 1], paint: singlePaint },
+      { id: 'sites', type: 'circle', source: 'sites', minzoom: SINGLE_ZOOM, paint: singlePaint },
+    ],
+  };
+}
+
+/** The view that shows every place (the data's bounds), or Italy when none has coordinates. */
+const FIT = { padding: 40, maxZoom: 12 };
 
 interface Selected {
   id: number;
@@ -153,7 +229,7 @@ function PopupContent({ selected }: { selected: Selected }) {
 }
 
 /** The map: clusters (number of plessi on top), single plessi coloured by state, click → popup. */
-export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }) {
+export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<MapLibreMap | null>(null);
   const popupRef = useRef<MapLibrePopup | null>(null);
@@ -168,13 +244,14 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
   useEffect(() => {
     if (!container.current) return;
     let map: MapLibreMap;
+    const styledWith = sitesRef.current;
     try {
+      const places = toPlaces(styledWith);
       map = new maplibregl.Map({
         container: container.current,
-        // No background layer: the sea is the container's CSS background, the land is drawn under the
-        // map's canvas by base-map.ts (decision 022).
-        style: { version: 8, sources: {}, layers: [] },
-        bounds: ITALY_BOUNDS,
+        style: styleOf(places),
+        bounds: boundsOf(places.features) ?? ITALY_BOUNDS,
+        fitBoundsOptions: FIT,
         maxZoom: 17,
         minZoom: 4,
         attributionControl: false,
@@ -199,7 +276,7 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     const labels = new Map<string, InstanceType<typeof maplibregl.Marker>>();
     // The single plessi (spread around their place) are built after the clusters are drawn, when the
     // browser is idle (or at once if the map gets near them first): not in the way of the first view.
-    let singlesOf: readonly MapSchoolSite[] | null = null;
+    let singlesOf: MapSiteColumns | null = null;
     let singles: ReturnType<typeof toFeatures> | null = null;
     const prepareSingles = () => {
       const source = map.getSource('sites') as GeoJSONSource | undefined;
@@ -243,7 +320,10 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
         const rect = map.getCanvas().getBoundingClientRect();
         return { x: rect.left + point.x, y: rect.top + point.y };
       },
-      siteIds: () => sitesRef.current.filter((site) => site.lon !== null && site.lat !== null).map((site) => site.id),
+      siteIds() {
+        const { id, place, places } = sitesRef.current;
+        return Array.from(id).filter((_, i) => !Number.isNaN(places.lon[place[i]!]!) && !Number.isNaN(places.lat[place[i]!]!));
+      },
     };
     window.__portaleMap = hook;
 
@@ -298,44 +378,9 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
     };
     map.on('render', onRender);
 
+    // The style is read on the next frame: plessi that changed before it was read (new filters) go in now.
     map.on('load', () => {
-      const places = toPlaces(sitesRef.current);
-      map.addSource('places', {
-        type: 'geojson',
-        data: places,
-        cluster: true,
-        clusterRadius: 48,
-        clusterMaxZoom: SINGLE_ZOOM - 1,
-        // A cluster's number of plessi: the sum of its places'.
-        clusterProperties: { n: ['+', ['get', 'n']] },
-      });
-      map.addSource('sites', { type: 'geojson', data: EMPTY });
-      map.addLayer({
-        id: 'clusters',
-        type: 'circle',
-        source: 'places',
-        maxzoom: SINGLE_ZOOM,
-        filter: ['>', ['get', 'n'], 1],
-        paint: {
-          'circle-color': '#17324d',
-          'circle-opacity': 0.85,
-          'circle-stroke-color': '#ffffff',
-          'circle-stroke-width': 2,
-          'circle-radius': ['step', ['get', 'n'], 13, 50, 17, 500, 22, 5000, 28],
-        },
-      });
-      // Participating: filled with the state's colour; not participating: a ring of that colour.
-      const singlePaint = {
-        'circle-color': ['case', ['==', ['get', 'p'], 1], stateColorExpression, '#ffffff'],
-        'circle-stroke-color': ['case', ['==', ['get', 'p'], 1], '#ffffff', stateColorExpression],
-        'circle-stroke-width': ['case', ['==', ['get', 'p'], 1], 1.5, 3],
-        'circle-radius': ['interpolate', ['linear'], ['zoom'], 8, 5, 15, 8],
-      } as const;
-      // A place with one plesso is that plesso; the spread single plessi take over at SINGLE_ZOOM.
-      map.addLayer({ id: 'place-sites', type: 'circle', source: 'places', maxzoom: SINGLE_ZOOM, filter: ['==', ['get', 'n'], 1], paint: singlePaint as never });
-      map.addLayer({ id: 'sites', type: 'circle', source: 'sites', minzoom: SINGLE_ZOOM, paint: singlePaint as never });
-      const bounds = boundsOf(places.features);
-      if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 12, duration: 0 });
+      if (sitesRef.current !== styledWith) showPlaces(map, sitesRef.current);
     });
 
     map.on('click', 'clusters', (event) => {
@@ -386,13 +431,9 @@ export default function SchoolMap({ sites }: { sites: readonly MapSchoolSite[] }
   // New filters: new points, and the view fits them.
   useEffect(() => {
     const map = mapRef.current;
-    const source = map?.getSource('places') as GeoJSONSource | undefined;
-    if (!map || !source) return;
+    if (!map?.getSource('places')) return;
     popupRef.current?.remove();
-    const places = toPlaces(sites);
-    source.setData(places);
-    const bounds = boundsOf(places.features);
-    if (bounds) map.fitBounds(bounds, { padding: 40, maxZoom: 12, duration: 0 });
+    showPlaces(map, sites);
     resetSingles.current();
   }, [sites]);
 

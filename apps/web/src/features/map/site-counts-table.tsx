@@ -1,7 +1,7 @@
 import { Fragment, useMemo } from 'react';
 import { Link } from 'react-router';
 import { ADHESION_STATE_LABELS, ADHESION_STATES, REGIONS, type AdhesionState } from '@portale/shared/registry';
-import type { MapSchoolSite } from '@portale/shared/map';
+import type { MapSiteColumns } from '@portale/shared/map';
 import { formatNumber } from '../../lib/format.ts';
 import { REGION_OF_PROVINCE } from './map-labels.ts';
 
@@ -14,13 +14,6 @@ interface Counts {
 
 const empty = (): Counts => ({ total: 0, participating: 0, detector: 0, byState: Object.fromEntries(ADHESION_STATES.map((s) => [s, 0])) as Record<AdhesionState, number> });
 
-function add(counts: Counts, site: MapSchoolSite) {
-  counts.total++;
-  if (site.participating) counts.participating++;
-  if (site.detector) counts.detector++;
-  counts.byState[site.state]++;
-}
-
 export interface RegionCounts {
   region: string;
   counts: Counts;
@@ -28,12 +21,29 @@ export interface RegionCounts {
 }
 
 /** Counts per region → province, regions in the registry's order, only those with plessi. */
-export function countByRegion(sites: readonly MapSchoolSite[]): RegionCounts[] {
+export function countByRegion(sites: MapSiteColumns): RegionCounts[] {
+  // Counted per place first (typed arrays, no lookup per plesso), then per province.
+  const states = sites.dictionaries.state;
+  const width = states.length + 3;
+  const perPlace = new Uint32Array(sites.places.count * width);
+  for (let i = 0; i < sites.count; i++) {
+    const at = sites.place[i]! * width;
+    perPlace[at]!++;
+    perPlace[at + 1]! += sites.participating[i]!;
+    perPlace[at + 2]! += sites.detector[i]!;
+    if (sites.state[i]! < states.length) perPlace[at + 3 + sites.state[i]!]!++;
+  }
   const byProvince = new Map<string, Counts>();
-  for (const site of sites) {
-    let counts = byProvince.get(site.province);
-    if (!counts) byProvince.set(site.province, (counts = empty()));
-    add(counts, site);
+  for (let place = 0; place < sites.places.count; place++) {
+    const at = place * width;
+    if (!perPlace[at]) continue;
+    const province = sites.places.province[place]!;
+    let counts = byProvince.get(province);
+    if (!counts) byProvince.set(province, (counts = empty()));
+    counts.total += perPlace[at]!;
+    counts.participating += perPlace[at + 1]!;
+    counts.detector += perPlace[at + 2]!;
+    states.forEach((state, s) => (counts.byState[state] += perPlace[at + 3 + s]!));
   }
   const out: RegionCounts[] = [];
   for (const region of REGIONS) {
@@ -70,7 +80,7 @@ function Cells({ counts }: { counts: Counts }) {
  * The map's accessible twin: the same plessi counted per region and province, with links that
  * narrow the map (and this table) to a region or a province.
  */
-export function SiteCountsTable({ sites, query }: { sites: readonly MapSchoolSite[]; query: Record<string, string> }) {
+export function SiteCountsTable({ sites, query }: { sites: MapSiteColumns; query: Record<string, string> }) {
   const rows = useMemo(() => countByRegion(sites), [sites]);
   const hrefWith = (params: Record<string, string>) => {
     const search = new URLSearchParams();
@@ -81,7 +91,7 @@ export function SiteCountsTable({ sites, query }: { sites: readonly MapSchoolSit
     <div className="table-responsive" tabIndex={0} role="region" aria-labelledby="map-table-caption">
       <table className="table table-sm table-hover" data-testid="map-counts">
         <caption id="map-table-caption" className="caption-top">
-          Plessi per regione e provincia ({formatNumber(sites.length)} in tutto), per partecipazione, rilevatore e stato di adesione dell'istituto
+          Plessi per regione e provincia ({formatNumber(sites.count)} in tutto), per partecipazione, rilevatore e stato di adesione dell'istituto
         </caption>
         <thead>
           <tr>
