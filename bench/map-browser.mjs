@@ -5,8 +5,9 @@
 // - frames per second while panning and zooming (requestAnimationFrame callbacks and frames MapLibre
 //   drew, during scripted pans and zooms over the clusters of the whole country);
 // - GET /api/map/school-sites for the whole country (gzip): time and size, the 304 of a revalidation,
-//   the first call after a write (the answer is built again: decision 020), beside the raw SQL the
-//   repository runs, timed in the same run on the same database.
+//   the first call after a write (decision 020: after a write of the programme, one narrow query and
+//   the plessi kept in memory; after a plesso moves, the whole query), beside the raw SQL of both
+//   queries, timed in the same run on the same database.
 // Run `npm run build` first (not needed with BENCH_ONLY=api: the API figures alone).
 // Usage: node bench/map-browser.mjs (DATABASE_URL as bench/registry.mjs: the database
 // `portale_bench`, created and seeded with the whole registry when missing).
@@ -96,33 +97,41 @@ async function measureApi(api, token, origin) {
   }
   const client = new pg.Client({ connectionString: benchUrl });
   await client.connect();
-  // The first call after a write builds the answer again (decision 020): a plesso's participation is
-  // flipped before each call, then put back.
-  const afterWrite = [];
+  // The first call after a write builds the answer again (decision 020). A plesso's participation is
+  // flipped before each call (a write of the programme: the kept plessi serve, with one narrow query),
+  // or its longitude moved (a write that moves a plesso: the whole query runs), then put back.
   const {
     rows: [site],
-  } = await client.query('select id, participating from school_sites order by id limit 1');
-  for (let i = 0; i < 7; i++) {
-    await client.query('update school_sites set participating = not participating where id = $1', [site.id]);
-    const started = performance.now();
-    const res = await fetch(`${api}/api/map/school-sites`, { headers });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`map API answered ${res.status}`);
-    afterWrite.push(performance.now() - started);
-  }
-  await client.query('update school_sites set participating = $2 where id = $1', [
-    site.id,
-    site.participating,
-  ]);
-  const sqlTimes = [];
-  for (let i = 0; i < API_RUNS + 2; i++) {
-    const started = performance.now();
-    await client.query(RAW.sql, RAW.params);
-    if (i >= 2) sqlTimes.push(performance.now() - started);
-  }
+  } = await client.query('select id, participating, longitude from school_sites where longitude is not null order by id limit 1');
+  const afterWrite = async (statement) => {
+    const times = [];
+    for (let i = 0; i < 7; i++) {
+      await client.query(statement, [site.id]);
+      const started = performance.now();
+      const res = await fetch(`${api}/api/map/school-sites`, { headers });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`map API answered ${res.status}`);
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
+  const afterProgrammeWrite = await afterWrite('update school_sites set participating = not participating where id = $1');
+  const afterMove = await afterWrite('update school_sites set longitude = longitude + (case when longitude > 12 then -0.001 else 0.001 end) where id = $1');
+  await client.query('update school_sites set participating = $2, longitude = $3 where id = $1', [site.id, site.participating, site.longitude]);
+  const timeSql = async ({ sql, params }) => {
+    const times = [];
+    for (let i = 0; i < API_RUNS + 2; i++) {
+      const started = performance.now();
+      await client.query(sql, params);
+      if (i >= 2) times.push(performance.now() - started);
+    }
+    return times;
+  };
+  const sqlTimes = await timeSql(RAW.whole);
+  const programmeSqlTimes = await timeSql(RAW.programme);
   const { rows } = await client.query('select count(*)::int as n from school_sites');
   await client.end();
-  return { times, revalidations, afterWrite, sqlTimes, bytes, raw, count: rows[0].n };
+  return { times, revalidations, afterProgrammeWrite, afterMove, sqlTimes, programmeSqlTimes, bytes, raw, count: rows[0].n };
 }
 
 /** BENCH_ONLY=api: the API figures alone, without the browser. */
@@ -138,10 +147,13 @@ function printApi(apiFigures) {
   );
   console.log(`- rivalidazione con If-None-Match (304): mediana ${fmt(median(apiFigures.revalidations))} ms`);
   console.log(
-    `- prima chiamata dopo una scrittura (la risposta si ricostruisce): mediana ${fmt(median(apiFigures.afterWrite))} ms, p90 ${fmt(p90(apiFigures.afterWrite))} ms`,
+    `- prima chiamata dopo una scrittura del programma (partecipazione; i plessi tenuti in memoria servono): mediana ${fmt(median(apiFigures.afterProgrammeWrite))} ms, p90 ${fmt(p90(apiFigures.afterProgrammeWrite))} ms`,
   );
   console.log(
-    `- riferimento: la sola query SQL del repository con pg: mediana ${fmt(median(apiFigures.sqlTimes))} ms, p90 ${fmt(p90(apiFigures.sqlTimes))} ms`,
+    `- prima chiamata dopo lo spostamento di un plesso (la risposta si ricostruisce da capo): mediana ${fmt(median(apiFigures.afterMove))} ms, p90 ${fmt(p90(apiFigures.afterMove))} ms`,
+  );
+  console.log(
+    `- riferimento: le sole query SQL del repository con pg: intera mediana ${fmt(median(apiFigures.sqlTimes))} ms (p90 ${fmt(p90(apiFigures.sqlTimes))}), ristretta mediana ${fmt(median(apiFigures.programmeSqlTimes))} ms (p90 ${fmt(p90(apiFigures.programmeSqlTimes))})`,
   );
 }
 

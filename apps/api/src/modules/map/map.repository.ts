@@ -2,27 +2,44 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ADHESION_STATES, PROVINCES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { encodeColumn, MAP_COORD_SCALE, type MapFilters, type MapSchoolSites } from '@portale/shared/map';
 import type { DbOrTx } from '../../db/transaction.ts';
+import { foldDataChanges } from '../../lib/data-version.repository.ts';
 
-function whereOf(filters: MapFilters): SQL {
+/**
+ * The filters on what the map keeps between writes (which plessi, where, which level), applied in
+ * SQL. Participation, detector and the institute's state change with the programme: they are
+ * applied to the kept plessi in JavaScript (`dynamicFilterOf`).
+ */
+function placesWhereOf(filters: MapFilters): SQL {
   const conditions: SQL[] = [sql`true`];
   if (filters.region) conditions.push(sql`s.region = ${filters.region}`);
   if (filters.province) conditions.push(sql`s.province = ${filters.province}`);
   if (filters.level) conditions.push(sql`s.school_level = ${filters.level}`);
-  if (filters.adhesionState) conditions.push(sql`s.institute_id in (select id from institutes where adhesion_state = ${filters.adhesionState})`);
-  if (filters.participating !== undefined) conditions.push(sql`s.participating = ${filters.participating}`);
-  if (filters.detector === 'assigned') conditions.push(sql`s.detector_user_id is not null`);
-  if (filters.detector === 'unassigned') conditions.push(sql`s.detector_user_id is null`);
   return sql.join(conditions, sql` and `);
 }
 
+/** The version of a data-version topic as `dataVersion` writes it, inside a query (same snapshot). */
+function versionOf(topic: string): SQL {
+  return sql`(select coalesce(sum(weight), 0)::text || '.' || coalesce(max(id), 0)::text || ':' || count(*)::text from data_changes where topic = ${topic})`;
+}
+
 /** The columns as comma-separated text: PostgreSQL builds them in one pass, JavaScript splits them (far cheaper than parsing rows or arrays). */
-type TextColumns = Record<'ids' | 'place' | 'province' | 'level' | 'flags' | 'institute' | 'institute_ids' | 'institute_states', string | null>;
+type TextColumns = Record<'ids' | 'place' | 'province' | 'level' | 'flags' | 'institute' | 'institute_ids' | 'institute_states' | 'places_version', string | null>;
+
+/** Participation (1) and detector (2) of a plesso as one digit. */
+const FLAGS = sql`(s.participating::int + 2 * (s.detector_user_id is not null)::int)::text`;
+/**
+ * The institutes whose state is not the first, 'nessuna', which every other institute has: most of
+ * the registry's ~20,000 never enrol, and aggregating all of them was half of the map's query.
+ */
+const DEFAULT_STATE = ADHESION_STATES[0];
+const INSTITUTE_STATES = sql`select string_agg(id::text, ',') as institute_ids, string_agg(adhesion_state, ',') as institute_states from institutes where adhesion_state <> ${DEFAULT_STATE}`;
 
 /**
- * The one query of the map (exported for the benchmark's raw-SQL reference): one statement, so one
- * snapshot. The plessi and their institutes' states are aggregated apart and joined in JavaScript
- * (a hash join of the two tables cost PostgreSQL a third of the query), and codes travel as text that
- * JavaScript maps to their index (`array_position` over the 107 province codes cost 130 ms a call).
+ * The map's whole query (exported for the benchmark's raw-SQL reference): one statement, so one
+ * snapshot, with the version of the places it read. The plessi and their institutes' states are
+ * aggregated apart and joined in JavaScript (a hash join of the two tables cost PostgreSQL a third of
+ * the query), and codes travel as text that JavaScript maps to their index (`array_position` over
+ * the 107 province codes cost 130 ms a call).
  */
 export function mapSchoolSitesQuery(filters: MapFilters): SQL {
   // Each plesso's coordinates as one exact integer, (lon + 2e6) × 2^22 + (lat + 2e6) (coordinates × 1e4
@@ -35,16 +52,26 @@ export function mapSchoolSitesQuery(filters: MapFilters): SQL {
         string_agg(coalesce((${lon} + 2000000) * 4194304 + (${lat} + 2000000), -1)::text, ',') as place,
         string_agg(s.province, ',') as province,
         string_agg(s.school_level, ',') as level,
-        string_agg((s.participating::int + 2 * (s.detector_user_id is not null)::int)::text, ',') as flags,
+        string_agg(${FLAGS}, ',') as flags,
         string_agg(s.institute_id::text, ',') as institute
       from school_sites s
-      where ${whereOf(filters)}
-    ), states as (
-      select string_agg(id::text, ',') as institute_ids, string_agg(adhesion_state, ',') as institute_states from institutes
-    )
-    select * from sites, states`;
+      where ${placesWhereOf(filters)}
+    ), states as (${INSTITUTE_STATES})
+    select *, ${versionOf('map-places')} as places_version from sites, states`;
 }
 
+/**
+ * The narrow query of a call after a write that moved no plesso (exported for the benchmark): the
+ * version of the places, and what changes with the programme, in id order, for the kept plessi.
+ */
+export function mapProgrammeQuery(filters: MapFilters): SQL {
+  return sql`
+    with sites as (
+      -- In id order from the primary key's index: an aggregate's own ORDER BY sorted the rows again (2.5× the time).
+      select string_agg(${FLAGS}, ',') as flags from (select * from school_sites s where ${placesWhereOf(filters)} order by s.id) s
+    ), states as (${INSTITUTE_STATES})
+    select *, ${versionOf('map-places')} as places_version from sites, states`;
+}
 
 /** The number of fields of a comma-separated list. */
 function fieldCount(text: string | null | undefined): number {
@@ -143,30 +170,79 @@ const PROVINCE_CODES = new Dictionary(PROVINCES);
 const LEVEL_CODES = new Dictionary(SCHOOL_LEVELS);
 const STATE_CODES = new Dictionary(ADHESION_STATES);
 
+/** Each institute's state as its index in ADHESION_STATES; institutes not listed (and a state outside it) read as the first. */
+function statesOf(row: TextColumns | undefined): Map<number, number> {
+  const count = fieldCount(row?.institute_ids);
+  const ids = integers(row?.institute_ids, count);
+  const states = STATE_CODES.indexes(row?.institute_states, count, 0);
+  const stateOf = new Map<number, number>();
+  for (let i = 0; i < count; i++) stateOf.set(ids[i]!, states[i]!);
+  return stateOf;
+}
+
 /**
- * Every plesso matching the filters in the columnar encoding of `MapSchoolSitesSchema`: ids ascending
- * as differences, and each plesso pointing at one of the distinct places (the registry places plessi
- * at their municipality's centroid, so ~7,000 places serve ~57,000 plessi), the places sorted by
- * longitude with their coordinates as differences. Built with typed arrays and sorted searches, not
- * a string or a map entry per plesso: this runs again after every write the map shows (decision 020).
+ * What the map keeps of its plessi between writes, for one set of place filters (region, province,
+ * level): which plessi there are (ids ascending), their institutes, levels and places, and the
+ * distinct places, with the text of the columns that do not depend on the programme. `version` is the
+ * version of the topic 'map-places' they were read at.
  */
-export async function mapSchoolSites(db: DbOrTx, filters: MapFilters): Promise<MapSchoolSites> {
-  const result = (await db.execute(mapSchoolSitesQuery(filters))) as unknown as { rows: TextColumns[] };
-  const row = result.rows[0];
+export interface MapPlaces {
+  version: string;
+  count: number;
+  id: Float64Array;
+  institute: Float64Array;
+  level: Uint8Array;
+  place: Uint32Array;
+  /** The distinct places, in answer order: coordinates × MAP_COORD_SCALE (NaN without), province index (-1 unknown). */
+  placeX: Float64Array;
+  placeY: Float64Array;
+  placeProvince: Int16Array;
+  /** The columns of the answer with every plesso (no programme filter), built once. */
+  text: { idDelta: string; place: string; level: string; lon: string; lat: string; province: string };
+}
+
+/** The distinct places of `keep`'s plessi, in order, as the answer's columns, and each plesso's new place index. */
+function encodePlaces(places: MapPlaces, keep: (k: number) => boolean) {
+  const used = new Int32Array(places.placeX.length).fill(-1);
+  for (let k = 0; k < places.count; k++) if (keep(k)) used[places.place[k]!] = 0;
+  const lon: (number | null)[] = [];
+  const lat: (number | null)[] = [];
+  const province: number[] = [];
+  let previousX = 0;
+  let previousY = 0;
+  for (let p = 0; p < used.length; p++) {
+    if (used[p] === -1) continue;
+    used[p] = lon.length;
+    const x = places.placeX[p]!;
+    const y = places.placeY[p]!;
+    province.push(places.placeProvince[p]!);
+    if (Number.isNaN(x)) {
+      lon.push(null);
+      lat.push(null);
+      continue;
+    }
+    lon.push(x - previousX);
+    lat.push(y - previousY);
+    previousX = x;
+    previousY = y;
+  }
+  return { count: lon.length, lon: encodeColumn(lon), lat: encodeColumn(lat), province: encodeColumn(province), indexOf: used };
+}
+
+/**
+ * The kept plessi from the whole query's row: ids ascending, each pointing at one of the distinct
+ * places (the registry places plessi at their municipality's centroid, so ~7,000 places serve ~57,000
+ * plessi), the places sorted by longitude. Built with typed arrays and sorted searches, not a string or
+ * a map entry per plesso. Also answers the row's flags in id order.
+ */
+function buildPlaces(row: TextColumns | undefined): { places: MapPlaces; flags: Float64Array } {
   const n = fieldCount(row?.ids);
-  const id = integers(row?.ids, n);
+  const rawId = integers(row?.ids, n);
   const xy = integers(row?.place, n);
   const province = PROVINCE_CODES.indexes(row?.province, n, 127);
-  const level = LEVEL_CODES.indexes(row?.level, n, SCHOOL_LEVELS.length - 1);
-  const flags = integers(row?.flags, n);
-  const institute = integers(row?.institute, n);
-
-  // Each institute's state; a state outside the dictionary (the column has no CHECK) reads as the first.
-  const instituteCount = fieldCount(row?.institute_ids);
-  const instituteIds = integers(row?.institute_ids, instituteCount);
-  const instituteStates = STATE_CODES.indexes(row?.institute_states, instituteCount, 0);
-  const stateOf = new Map<number, number>();
-  for (let i = 0; i < instituteIds.length; i++) stateOf.set(instituteIds[i]!, instituteStates[i]!);
+  const rawLevel = LEVEL_CODES.indexes(row?.level, n, SCHOOL_LEVELS.length - 1);
+  const rawFlags = integers(row?.flags, n);
+  const rawInstitute = integers(row?.institute, n);
 
   // A place's key: its coordinates × 128 + its province's index (127: unknown), exact below 2^53;
   // without coordinates, -1 - the province's index.
@@ -185,68 +261,168 @@ export async function mapSchoolSites(db: DbOrTx, filters: MapFilters): Promise<M
     const position = positionOf(distinct, k);
     return position < negatives ? positives + position : position - negatives;
   };
-  const placeLon: (number | null)[] = new Array(distinctCount);
-  const placeLat: (number | null)[] = new Array(distinctCount);
-  const placeProvince: number[] = new Array(distinctCount);
-  let previousLon = 0;
-  let previousLat = 0;
+  const placeX = new Float64Array(distinctCount);
+  const placeY = new Float64Array(distinctCount);
+  const placeProvince = new Int16Array(distinctCount);
   for (let position = 0; position < distinctCount; position++) {
     const k = distinct[position]!;
     const index = position < negatives ? positives + position : position - negatives;
     if (k < 0) {
-      placeLon[index] = null;
-      placeLat[index] = null;
+      placeX[index] = NaN;
+      placeY[index] = NaN;
       placeProvince[index] = -1 - k === 127 ? -1 : -1 - k;
       continue;
     }
     const p = k % 128;
     const xyKey = (k - p) / 128;
     const y = (xyKey % 4_194_304) - 2_000_000;
-    const x = Math.round((xyKey - (y + 2_000_000)) / 4_194_304) - 2_000_000;
-    placeLon[index] = x - previousLon;
-    placeLat[index] = y - previousLat;
+    placeX[index] = Math.round((xyKey - (y + 2_000_000)) / 4_194_304) - 2_000_000;
+    placeY[index] = y;
     placeProvince[index] = p === 127 ? -1 : p;
-    previousLon = x;
-    previousLat = y;
   }
 
   // Plessi in id order (the table's order already, almost always: sorted only when needed).
   let order: number[] | null = null;
   for (let i = 1; i < n; i++) {
-    if (id[i]! < id[i - 1]!) {
-      order = Array.from({ length: n }, (_, k) => k).sort((a, b) => id[a]! - id[b]!);
+    if (rawId[i]! < rawId[i - 1]!) {
+      order = Array.from({ length: n }, (_, k) => k).sort((a, b) => rawId[a]! - rawId[b]!);
       break;
     }
   }
-  const idDelta = new Array<number>(n);
-  const place = new Array<number>(n);
-  // The one-digit columns are written as bytes ("d,d,…"): no number is turned into a string.
-  const state = new DigitColumn(n);
-  const levels = new DigitColumn(n);
-  const participating = new DigitColumn(n);
-  const detector = new DigitColumn(n);
-  let previousId = 0;
+  const id = new Float64Array(n);
+  const institute = new Float64Array(n);
+  const level = new Uint8Array(n);
+  const place = new Uint32Array(n);
+  const flags = new Float64Array(n);
   for (let k = 0; k < n; k++) {
     const i = order ? order[k]! : k;
-    idDelta[k] = id[i]! - previousId;
-    previousId = id[i]!;
+    id[k] = rawId[i]!;
+    institute[k] = rawInstitute[i]!;
+    level[k] = rawLevel[i]!;
     place[k] = placeIndex(key[i]!);
-    state.set(k, stateOf.get(institute[i]!) ?? 0);
-    levels.set(k, level[i]!);
-    participating.set(k, flags[i]! & 1);
-    detector.set(k, flags[i]! >> 1);
+    flags[k] = rawFlags[i]!;
+  }
+  const places: MapPlaces = { version: row?.places_version ?? '', count: n, id, institute, level, place, placeX, placeY, placeProvince, text: { idDelta: '', place: '', level: '', lon: '', lat: '', province: '' } };
+  // Every place has a plesso: the places keep their indexes.
+  const all = encodePlaces(places, () => true);
+  const idDelta = new Array<number>(n);
+  const levels = new DigitColumn(n);
+  for (let k = 0; k < n; k++) {
+    idDelta[k] = id[k]! - (k ? id[k - 1]! : 0);
+    levels.set(k, level[k]!);
+  }
+  places.text = { idDelta: encodeColumn(idDelta), place: encodeColumn(Array.from(place)), level: levels.text(), lon: all.lon, lat: all.lat, province: all.province };
+  return { places, flags };
+}
+
+/** The programme filters (participation, detector, institute's state) as a test on a kept plesso; null without any. */
+function dynamicFilterOf(filters: MapFilters, flags: Float64Array, state: Uint8Array): ((k: number) => boolean) | null {
+  const tests: ((k: number) => boolean)[] = [];
+  if (filters.participating !== undefined) {
+    const wanted = filters.participating ? 1 : 0;
+    tests.push((k) => (flags[k]! & 1) === wanted);
+  }
+  if (filters.detector) {
+    const wanted = filters.detector === 'assigned' ? 2 : 0;
+    tests.push((k) => (flags[k]! & 2) === wanted);
+  }
+  if (filters.adhesionState) {
+    const wanted = ADHESION_STATES.indexOf(filters.adhesionState);
+    tests.push((k) => state[k] === wanted);
+  }
+  if (!tests.length) return null;
+  return (k) => tests.every((test) => test(k));
+}
+
+/** The answer from the kept plessi and what changes with the programme (flags and states, id order). */
+function assemble(places: MapPlaces, flags: Float64Array, stateOf: Map<number, number>, filters: MapFilters): MapSchoolSites {
+  const n = places.count;
+  const state = new Uint8Array(n);
+  for (let k = 0; k < n; k++) state[k] = stateOf.get(places.institute[k]!) ?? 0;
+  const keep = dynamicFilterOf(filters, flags, state);
+  const dictionaries = { state: [...ADHESION_STATES], level: [...SCHOOL_LEVELS], province: [...PROVINCES] };
+  // The one-digit columns are written as bytes ("d,d,…"): no number is turned into a string.
+  const digits = (count: number, digit: (k: number) => number, ks: Uint32Array | null) => {
+    const column = new DigitColumn(count);
+    for (let j = 0; j < count; j++) column.set(j, digit(ks ? ks[j]! : j));
+    return column.text();
+  };
+  if (!keep) {
+    return {
+      count: n,
+      placeCount: places.placeX.length,
+      scale: MAP_COORD_SCALE,
+      dictionaries,
+      places: { lon: places.text.lon, lat: places.text.lat, province: places.text.province },
+      idDelta: places.text.idDelta,
+      place: places.text.place,
+      state: digits(n, (k) => state[k]!, null),
+      level: places.text.level,
+      participating: digits(n, (k) => flags[k]! & 1, null),
+      detector: digits(n, (k) => flags[k]! >> 1, null),
+    };
+  }
+  // Only the plessi that pass the programme filters, and only their places.
+  let count = 0;
+  const ks = new Uint32Array(n);
+  for (let k = 0; k < n; k++) if (keep(k)) ks[count++] = k;
+  const chosen = ks.subarray(0, count);
+  const encoded = encodePlaces(places, keep);
+  const idDelta = new Array<number>(count);
+  const place = new Array<number>(count);
+  for (let j = 0; j < count; j++) {
+    const k = chosen[j]!;
+    idDelta[j] = places.id[k]! - (j ? places.id[chosen[j - 1]!]! : 0);
+    place[j] = encoded.indexOf[places.place[k]!]!;
   }
   return {
-    count: n,
-    placeCount: distinctCount,
+    count,
+    placeCount: encoded.count,
     scale: MAP_COORD_SCALE,
-    dictionaries: { state: [...ADHESION_STATES], level: [...SCHOOL_LEVELS], province: [...PROVINCES] },
-    places: { lon: encodeColumn(placeLon), lat: encodeColumn(placeLat), province: encodeColumn(placeProvince) },
+    dictionaries,
+    places: { lon: encoded.lon, lat: encoded.lat, province: encoded.province },
     idDelta: encodeColumn(idDelta),
     place: encodeColumn(place),
-    state: state.text(),
-    level: levels.text(),
-    participating: participating.text(),
-    detector: detector.text(),
+    state: digits(count, (k) => state[k]!, chosen),
+    level: digits(count, (k) => places.level[k]!, chosen),
+    participating: digits(count, (k) => flags[k]! & 1, chosen),
+    detector: digits(count, (k) => flags[k]! >> 1, chosen),
   };
+}
+
+/** Rows a topic may gather before they are folded into one (as `dataVersion`). */
+const FOLD_AFTER = 64;
+
+/** Folds the topic 'map-places' when the version read (`sum.last:rows`) counts too many rows. */
+async function foldIfLong(db: DbOrTx, version: string): Promise<void> {
+  if (Number(version.split(':')[1]) > FOLD_AFTER) await foldDataChanges(db, 'map-places');
+}
+
+/**
+ * Every plesso matching the filters in the columnar encoding of `MapSchoolSitesSchema`: ids ascending
+ * as differences, places sorted by longitude with their coordinates as differences. `kept` holds the
+ * plessi of each set of place filters between calls (the caller's, per API instance): after a write
+ * that moved no plesso (a participation, a detector, an institute's state: most of the programme's
+ * writes), one narrow query reads what changed, in the same snapshot as the places' version, and
+ * the kept plessi serve when that version is theirs; otherwise the whole query runs (decision 020).
+ */
+export async function mapSchoolSites(db: DbOrTx, filters: MapFilters, kept: Map<string, MapPlaces> = new Map()): Promise<MapSchoolSites> {
+  const placesKey = JSON.stringify([filters.region ?? null, filters.province ?? null, filters.level ?? null]);
+  const known = kept.get(placesKey);
+  if (known) {
+    const result = (await db.execute(mapProgrammeQuery(filters))) as unknown as { rows: TextColumns[] };
+    const row = result.rows[0];
+    if (row && row.places_version === known.version) {
+      await foldIfLong(db, known.version);
+      return assemble(known, integers(row.flags, known.count), statesOf(row), filters);
+    }
+  }
+  const result = (await db.execute(mapSchoolSitesQuery(filters))) as unknown as { rows: TextColumns[] };
+  const row = result.rows[0];
+  const { places, flags } = buildPlaces(row);
+  await foldIfLong(db, places.version);
+  kept.delete(placesKey);
+  kept.set(placesKey, places);
+  while (kept.size > 16) kept.delete(kept.keys().next().value!);
+  return assemble(places, flags, statesOf(row), filters);
 }

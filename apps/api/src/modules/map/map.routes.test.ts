@@ -1,10 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeMapSchoolSites, MapBoundariesSchema, MapSchoolSitesSchema } from '@portale/shared/map';
+import { decodeMapSchoolSites, MapBoundariesSchema, MapSchoolSitesSchema, type MapFilters } from '@portale/shared/map';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { mapSchoolSites, type MapPlaces } from './map.repository.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();
@@ -198,6 +199,58 @@ describe('GET /api/map/school-sites', () => {
     const [{ n }] = (await rows<{ n: number }>(sql`select count(*)::int as n from data_changes where topic = 'map'`)) as [{ n: number }];
     expect(n).toBeLessThanOrEqual(65);
     expect(BigInt(await version())).toBeGreaterThan(BigInt(at) + 70n);
+  });
+});
+
+describe('the kept plessi (topic map-places)', () => {
+  const placesVersion = async () => (await rows<{ v: string }>(sql`select coalesce(sum(weight), 0)::text as v from data_changes where topic = 'map-places'`))[0]!.v;
+  const FILTERS: MapFilters[] = [{}, { province: 'PV' }, { participating: true }, { region: 'Lombardia', detector: 'assigned' }, { adhesionState: 'attivo' }, { level: 'primaria', participating: false, adhesionState: 'iscritto' }];
+
+  it('a write of participation, detector or state keeps them; a write that moves a plesso does not', async () => {
+    const [site] = await rows<{ id: number; institute_id: number }>(sql`select id::int, institute_id::int from school_sites order by id desc limit 1`);
+    const at = await placesVersion();
+    await t.database.db.execute(sql`update school_sites set participating = not participating, detector_user_id = null where id = ${site!.id}`);
+    await t.database.db.execute(sql`update institutes set adhesion_state = 'attivo' where id = ${site!.institute_id}`);
+    expect(await placesVersion()).toBe(at);
+    await t.database.db.execute(sql`update school_sites set longitude = longitude + 0.01 where id = ${site!.id}`);
+    expect(await placesVersion()).not.toBe(at);
+  });
+
+  it('answers after programme writes equal answers built from nothing, for every kind of filter', async () => {
+    const kept = new Map<string, MapPlaces>();
+    const fresh = (filters: MapFilters) => mapSchoolSites(t.database.db, filters);
+    for (const filters of FILTERS) expect(await mapSchoolSites(t.database.db, filters, kept)).toEqual(await fresh(filters));
+    const [sample] = await rows<{ ids: number[]; institutes: number[] }>(
+      sql`select array_agg(id::int order by id) as ids, array_agg(distinct institute_id::int) as institutes from (select id, institute_id from school_sites where province in ('PV', 'MI', 'RM') order by id limit 40) s`,
+    );
+    const [detector] = await rows<{ id: number }>(sql`select id::int from users order by id limit 1`);
+    const ids = `{${sample!.ids.join(',')}}`;
+    const states = ['attivo', 'iscritto', 'adesione_firmata', 'ritirato'];
+    for (let round = 0; round < 4; round++) {
+      // Programme writes only: the kept plessi serve (the narrow query), and must stay exact.
+      await t.database.db.execute(sql`update school_sites set participating = (id % 3 = ${round % 3}) where id = any(${ids}::bigint[])`);
+      await t.database.db.execute(sql`update school_sites set detector_user_id = case when id % 2 = ${round % 2} then ${detector!.id}::bigint end where id = any(${ids}::bigint[])`);
+      await t.database.db.execute(sql`update institutes set adhesion_state = ${states[round]!} where id = any(${`{${sample!.institutes.join(',')}}`}::bigint[])`);
+      for (const filters of FILTERS) expect(await mapSchoolSites(t.database.db, filters, kept), JSON.stringify(filters)).toEqual(await fresh(filters));
+    }
+    // A plesso moves and another goes: the kept plessi are read again.
+    await t.database.db.execute(sql`update school_sites set latitude = latitude + 0.02 where id = ${sample!.ids[0]!}`);
+    await t.database.db.execute(sql`delete from school_sites where id = ${sample!.ids[1]!}`);
+    for (const filters of FILTERS) expect(await mapSchoolSites(t.database.db, filters, kept), JSON.stringify(filters)).toEqual(await fresh(filters));
+    expect(decodeMapSchoolSites(await mapSchoolSites(t.database.db, {}, kept)).some((s) => s.id === sample!.ids[1]!)).toBe(false);
+  });
+
+  it('many moves fold into one row of the same weight, and the answers stay right', async () => {
+    const kept = new Map<string, MapPlaces>();
+    const [site] = await rows<{ id: number }>(sql`select id::int from school_sites where latitude is not null order by id limit 1`);
+    for (let i = 0; i < 70; i++) {
+      await t.database.db.execute(sql`update school_sites set latitude = latitude + 0.0001 where id = ${site!.id}`);
+      await t.database.db.execute(sql`update school_sites set participating = not participating where id = ${site!.id}`);
+      const answer = await mapSchoolSites(t.database.db, {}, kept);
+      if (i % 10 === 9) expect(answer).toEqual(await mapSchoolSites(t.database.db, {}));
+    }
+    const [{ n }] = (await rows<{ n: number }>(sql`select count(*)::int as n from data_changes where topic = 'map-places'`)) as [{ n: number }];
+    expect(n).toBeLessThanOrEqual(65);
   });
 });
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMapBoundaries, getMapSchoolSites, type BoundaryLayer } from '@portale/shared/map';
 import { dataVersion } from '../../lib/data-version.repository.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
-import { mapSchoolSites } from './map.repository.ts';
+import { mapSchoolSites, type MapPlaces } from './map.repository.ts';
 
 interface Encoded {
   etag: string;
@@ -70,12 +70,15 @@ export async function mapRoutes(app: FastifyInstance) {
   // The answer of each filter set, kept while the data it was built from is unchanged (decision 020):
   // a call costs one indexed read of the data version, and the query runs again only after a write.
   const byVersion = new Map<string, Encoded>();
+  // The plessi of each set of place filters, kept until a write moves one: after a write of
+  // participation, detectors or states, the answer is rebuilt from them and one narrow query.
+  const places = new Map<string, MapPlaces>();
   registerEndpoint(app, getMapSchoolSites, {}, async (request, reply) => {
     const key = `${await dataVersion(app.db, 'map')} ${JSON.stringify(Object.entries(request.query).sort())}`;
     let entry = byVersion.get(key);
     if (!entry) {
       // Built after the version was read: at least as new as that version, never older.
-      entry = answers.encode(JSON.stringify(await mapSchoolSites(app.db, request.query)));
+      entry = answers.encode(JSON.stringify(await mapSchoolSites(app.db, request.query, places)));
       byVersion.set(key, entry);
       while (byVersion.size > 16) byVersion.delete(byVersion.keys().next().value!);
     }
