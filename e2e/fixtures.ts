@@ -83,6 +83,10 @@ export async function expectNoAxeViolations(page: Page, options: { skipSeenStruc
     .options({ resultTypes: ['violations'] })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
+  // analyze() finishes its run in a blank page of the same context and closes it: Chromium may leave
+  // the page under test in the background, where animation frames stall, and Playwright's next click
+  // then waits for a "stable" element until it times out (two CI runs failed so, on 2026-11-23).
+  await page.bringToFront();
   const summary = results.violations.map((v) => ({
     id: v.id,
     impact: v.impact,
