@@ -1,27 +1,37 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/transaction.ts';
 
 /** Rows a topic may gather before they are folded into one. */
 const FOLD_AFTER = 64;
 
 /**
- * The version of the data a derived answer is built from (decision 020): the sum of the weights of
- * the topic's rows in `data_changes`, which statement triggers add to in every writing transaction,
- * with the latest row id (so that a table emptied by hand can never repeat a version). Equal versions
- * mean equal data: the sum only grows, one row per committed writing statement. One indexed read.
+ * The version of the data a derived answer is built from (decision 020), as an SQL expression that a
+ * query can read in its own snapshot: `sum.last:rows`, the sum of the weights of the topic's rows in
+ * `data_changes` (statement triggers add to it in every writing transaction), the latest row id (so
+ * that a table emptied by hand can never repeat a version) and the number of rows (for `foldIfLong`).
+ * Equal versions mean equal data: the sum only grows, one row per committed writing statement.
  */
+export function dataVersionSql(topic: string): SQL {
+  return sql`(select coalesce(sum(weight), 0)::text || '.' || coalesce(max(id), 0)::text || ':' || count(*)::text from data_changes where topic = ${topic})`;
+}
+
+/** A topic's version (`dataVersionSql`), in one indexed read; folds the topic's rows when they are many. */
 export async function dataVersion(db: DbOrTx, topic: string): Promise<string> {
-  const result = (await db.execute(
-    sql`select coalesce(sum(weight), 0)::text as total, coalesce(max(id), 0)::text as last, count(*)::int as rows from data_changes where topic = ${topic}`,
-  )) as unknown as { rows: { total: string; last: string; rows: number }[] };
-  const row = result.rows[0]!;
-  if (row.rows > FOLD_AFTER) await foldDataChanges(db, topic);
-  return `${row.total}.${row.last}`;
+  const result = (await db.execute(sql`select ${dataVersionSql(topic)} as version`)) as unknown as { rows: { version: string }[] };
+  const version = result.rows[0]!.version;
+  await foldIfLong(db, topic, version);
+  return version;
+}
+
+/** Folds a topic's rows when the version read (`dataVersionSql`) counts more than `FOLD_AFTER`. */
+export async function foldIfLong(db: DbOrTx, topic: string, version: string): Promise<void> {
+  if (Number(version.slice(version.lastIndexOf(':') + 1)) > FOLD_AFTER) await foldDataChanges(db, topic);
 }
 
 /**
- * Folds a topic's rows into one of the same total weight, in one statement: the sum (the version)
- * is unchanged for every reader. Rows of transactions still open are not in this snapshot and stay.
+ * Folds a topic's rows into one of the same total weight, in one statement: the sum is unchanged for
+ * every reader (the version changes once, by its latest id). Rows of transactions still open are not
+ * in this snapshot and stay.
  */
 export async function foldDataChanges(db: DbOrTx, topic: string): Promise<void> {
   await db.execute(sql`

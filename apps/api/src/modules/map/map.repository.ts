@@ -2,7 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ADHESION_STATES, PROVINCES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { encodeColumn, MAP_COORD_SCALE, type MapFilters, type MapSchoolSites } from '@portale/shared/map';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { foldDataChanges } from '../../lib/data-version.repository.ts';
+import { dataVersionSql, foldIfLong } from '../../lib/data-version.repository.ts';
+
+/** The data-version topic of what places a plesso (migration 0015). */
+const PLACES_TOPIC = 'map-places';
 
 /**
  * The filters on what the map keeps between writes (which plessi, where, which level), applied in
@@ -15,11 +18,6 @@ function placesWhereOf(filters: MapFilters): SQL {
   if (filters.province) conditions.push(sql`s.province = ${filters.province}`);
   if (filters.level) conditions.push(sql`s.school_level = ${filters.level}`);
   return sql.join(conditions, sql` and `);
-}
-
-/** The version of a data-version topic as `dataVersion` writes it, inside a query (same snapshot). */
-function versionOf(topic: string): SQL {
-  return sql`(select coalesce(sum(weight), 0)::text || '.' || coalesce(max(id), 0)::text || ':' || count(*)::text from data_changes where topic = ${topic})`;
 }
 
 /** The columns as comma-separated text: PostgreSQL builds them in one pass, JavaScript splits them (far cheaper than parsing rows or arrays). */
@@ -57,7 +55,7 @@ export function mapSchoolSitesQuery(filters: MapFilters): SQL {
       from school_sites s
       where ${placesWhereOf(filters)}
     ), states as (${INSTITUTE_STATES})
-    select *, ${versionOf('map-places')} as places_version from sites, states`;
+    select *, ${dataVersionSql(PLACES_TOPIC)} as places_version from sites, states`;
 }
 
 /**
@@ -70,7 +68,7 @@ export function mapProgrammeQuery(filters: MapFilters): SQL {
       -- In id order from the primary key's index: an aggregate's own ORDER BY sorted the rows again (2.5× the time).
       select string_agg(${FLAGS}, ',') as flags from (select * from school_sites s where ${placesWhereOf(filters)} order by s.id) s
     ), states as (${INSTITUTE_STATES})
-    select *, ${versionOf('map-places')} as places_version from sites, states`;
+    select *, ${dataVersionSql(PLACES_TOPIC)} as places_version from sites, states`;
 }
 
 /** The number of fields of a comma-separated list. */
@@ -390,14 +388,6 @@ function assemble(places: MapPlaces, flags: Float64Array, stateOf: Map<number, n
   };
 }
 
-/** Rows a topic may gather before they are folded into one (as `dataVersion`). */
-const FOLD_AFTER = 64;
-
-/** Folds the topic 'map-places' when the version read (`sum.last:rows`) counts too many rows. */
-async function foldIfLong(db: DbOrTx, version: string): Promise<void> {
-  if (Number(version.split(':')[1]) > FOLD_AFTER) await foldDataChanges(db, 'map-places');
-}
-
 /**
  * Every plesso matching the filters in the columnar encoding of `MapSchoolSitesSchema`: ids ascending
  * as differences, places sorted by longitude with their coordinates as differences. `kept` holds the
@@ -413,14 +403,14 @@ export async function mapSchoolSites(db: DbOrTx, filters: MapFilters, kept: Map<
     const result = (await db.execute(mapProgrammeQuery(filters))) as unknown as { rows: TextColumns[] };
     const row = result.rows[0];
     if (row && row.places_version === known.version) {
-      await foldIfLong(db, known.version);
+      await foldIfLong(db, PLACES_TOPIC, known.version);
       return assemble(known, integers(row.flags, known.count), statesOf(row), filters);
     }
   }
   const result = (await db.execute(mapSchoolSitesQuery(filters))) as unknown as { rows: TextColumns[] };
   const row = result.rows[0];
   const { places, flags } = buildPlaces(row);
-  await foldIfLong(db, places.version);
+  await foldIfLong(db, PLACES_TOPIC, places.version);
   kept.delete(placesKey);
   kept.set(placesKey, places);
   while (kept.size > 16) kept.delete(kept.keys().next().value!);
