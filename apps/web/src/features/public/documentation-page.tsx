@@ -2,11 +2,10 @@ import { buildPath } from '@portale/shared/http';
 import { downloadPublicDocument, listPublicDocuments } from '@portale/shared/public';
 import { PageHeader } from '../../components/page-header.tsx';
 import { apiOrigin } from '../../lib/config.ts';
+import { formatDate } from '../../lib/format.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 import { usePublicData } from './use-public-data.ts';
-import { onFirstUse } from '@portale/shared/lazy';
 
-const DATE = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' }));
 const size = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} kB`;
 
 /** Published documents from the API, grouped by category, each downloadable. */
@@ -36,7 +35,7 @@ export function Component() {
                     <a className="btn btn-outline-primary btn-sm" href={`${apiOrigin()}${buildPath(downloadPublicDocument.path, { documentId: doc.id })}`} download={doc.fileName}>
                       Scarica il PDF<span className="visually-hidden"> «{doc.title}»</span> ({size(doc.sizeBytes)})
                     </a>
-                    <span className="ms-3 small">Pubblicato il {DATE().format(new Date(doc.publishedAt))}</span>
+                    <span className="ms-3 small">Pubblicato il {formatDate(doc.publishedAt)}</span>
                   </li>
                 ))}
               </ul>

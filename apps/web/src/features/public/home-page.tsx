@@ -3,9 +3,8 @@ import { getPublicFigures } from '@portale/shared/public';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 import { usePublicData } from './use-public-data.ts';
-import { onFirstUse } from '@portale/shared/lazy';
+import { formatNumber } from '../../lib/format.ts';
 
-const NUMBER = onFirstUse(() => new Intl.NumberFormat('it-IT'));
 
 const AUDIENCES = [
   { title: 'Scuole', text: "Il dirigente iscrive l'istituto, firma l'adesione e sceglie i plessi che partecipano. In cambio riceve un rapporto con i dati della propria scuola.", to: '/iscrizioni/iscrizione', cta: 'Iscrivi la tua scuola' },
@@ -31,7 +30,7 @@ function KeyFigures() {
           <div className="col-12 col-md-4 d-flex flex-column-reverse justify-content-end" key={item.key}>
             <dt className="fw-normal">{item.label}</dt>
             <dd className="key-figure mb-0" data-testid={`figure-${item.key}`}>
-              {figures.status === 'ready' ? NUMBER().format(figures.data[item.key]) : '–'}
+              {figures.status === 'ready' ? formatNumber(figures.data[item.key]) : '–'}
             </dd>
           </div>
         ))}

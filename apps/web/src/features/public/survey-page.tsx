@@ -7,13 +7,10 @@ import { answersFromForm, QuestionnaireAnswers, QuestionnaireFields } from '../.
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { failureResult, type FormResult } from '../../lib/form-data.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatDay } from '../../lib/format.ts';
 import { getSession } from '../../lib/session.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
-import { onFirstUse } from '@portale/shared/lazy';
 
-const DATE = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' }));
-const day = (iso: string) => DATE().format(new Date(`${iso}T12:00:00Z`));
 
 interface Data {
   /** The open survey with its questions, or null. */
@@ -72,7 +69,7 @@ function SurveyFacts({ survey, state }: { survey: Pick<OpenSurvey, 'title' | 'pu
         {survey.title}
       </h2>
       <p className="fw-semibold" data-testid="survey-dates">
-        Indagine {state}: dal {day(survey.opensOn)} al {day(survey.closesOn)}
+        Indagine {state}: dal {formatDay(survey.opensOn)} al {formatDay(survey.closesOn)}
       </p>
       <h3 className="h4 mt-4">A che cosa serve</h3>
       <p>{survey.purpose}</p>
