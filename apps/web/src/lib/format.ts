@@ -7,7 +7,6 @@ const shortDateTime = onFirstUse(() => new Intl.DateTimeFormat('it-IT', {
   timeZone: ZONE,
 }));
 const date = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: ZONE }));
-const decimal = onFirstUse(() => new Intl.NumberFormat('it-IT', { useGrouping: 'always', maximumFractionDigits: 1 }));
 
 /** An ISO instant shown in Europe/Rome with the Italian format. */
 export function formatDateTime(iso: string): string {
@@ -25,18 +24,29 @@ export function formatDate(iso: string): string {
 }
 
 /**
- * A whole number with Italian thousands separators from four digits on (1.234; CLDR's it-IT leaves
- * them out below 10.000), rounded as Intl rounds (half away from zero). Built without Intl: the first
- * Intl formatter of a page costs 40–80 ms on a slow machine (ICU loads its data), one long task on
- * the public pages that show a figure; the unit test checks it against Intl.
+ * A number with a fixed count of decimals (0 to 3), the Italian decimal comma and thousands grouped
+ * from four digits on (1.234,5; CLDR's it-IT leaves them out below 10.000), rounded as Intl rounds:
+ * half away from zero, on the number's shortest decimal form (0.15 → 0,2, where `toFixed` gives 0.1).
+ * Built without Intl: the first Intl formatter of a page costs 40–80 ms on a slow machine (ICU loads
+ * its data), one long task on the public pages that show a figure; the unit test checks it against Intl.
  */
+export function formatDecimal(value: number, decimals: 0 | 1 | 2 | 3): string {
+  const abs = Math.abs(value);
+  if (!Number.isFinite(value) || abs >= 1e21) return String(value);
+  // Below 1e-6 the shortest form has an exponent; such a number rounds to zero at 3 decimals.
+  const [int = '0', frac = ''] = abs < 1e-6 ? ['0'] : String(abs).split('.');
+  let digits = int + frac.slice(0, decimals).padEnd(decimals, '0');
+  if ((frac[decimals] ?? '0') >= '5') digits = (BigInt(digits) + 1n).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  let grouped = whole.slice(0, whole.length % 3 || 3);
+  for (let i = grouped.length; i < whole.length; i += 3) grouped += `.${whole.slice(i, i + 3)}`;
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  return decimals ? `${sign}${grouped},${digits.slice(whole.length)}` : `${sign}${grouped}`;
+}
+
+/** A count with Italian thousands separators (19.659); see `formatDecimal`. */
 export function formatNumber(value: number): string {
-  if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) return String(value);
-  const rounded = Math.sign(value) * Math.round(Math.abs(value));
-  const digits = String(Math.abs(rounded));
-  let grouped = digits.slice(0, digits.length % 3 || 3);
-  for (let i = grouped.length; i < digits.length; i += 3) grouped += `.${digits.slice(i, i + 3)}`;
-  return rounded < 0 ? `-${grouped}` : grouped;
+  return formatDecimal(value, 0);
 }
 
 const MONTHS = ['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre'];
@@ -52,8 +62,8 @@ export function formatDay(isoDay: string): string {
 /** A size in bytes, kB or MB with an Italian decimal comma. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${formatNumber(bytes)} byte`;
-  if (bytes < 1024 * 1024) return `${decimal().format(bytes / 1024)} kB`;
-  return `${decimal().format(bytes / (1024 * 1024))} MB`;
+  if (bytes < 1024 * 1024) return `${formatDecimal(bytes / 1024, 1).replace(/,0$/, '')} kB`;
+  return `${formatDecimal(bytes / (1024 * 1024), 1).replace(/,0$/, '')} MB`;
 }
 
 /** "1 istituto" / "2 istituti": a count with the right Italian noun. */

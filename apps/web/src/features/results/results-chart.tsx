@@ -4,7 +4,7 @@ import * as echarts from 'echarts/core';
 import { BarChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, TooltipComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
-import { onFirstUse } from '@portale/shared/lazy';
+import { formatNumber } from '../../lib/format.ts';
 
 echarts.use([BarChart, GridComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
@@ -17,7 +17,6 @@ export interface ResultsChartProps {
   summary: string;
 }
 
-const integer = onFirstUse(() => new Intl.NumberFormat('it-IT', { useGrouping: 'always', maximumFractionDigits: 0 }));
 
 /** One question's counts as horizontal bars; the page shows its summary and its data table next to it. */
 export default function ResultsChart({ labels, values, summary }: ResultsChartProps) {
@@ -34,13 +33,13 @@ export default function ResultsChart({ labels, values, summary }: ResultsChartPr
         trigger: 'axis',
         axisPointer: { type: 'shadow' },
         valueFormatter: (v: unknown) =>
-          v === null || v === undefined || v === '-' ? 'protetto' : integer().format(Number(v)),
+          v === null || v === undefined || v === '-' ? 'protetto' : formatNumber(Number(v)),
       },
       grid: { left: 8, right: 40, top: 8, bottom: 8, containLabel: true },
       xAxis: {
         type: 'value',
         minInterval: 1,
-        axisLabel: { formatter: (v: number) => integer().format(v), color: '#1a1a1a' },
+        axisLabel: { formatter: (v: number) => formatNumber(v), color: '#1a1a1a' },
       },
       yAxis: {
         type: 'category',
@@ -58,7 +57,7 @@ export default function ResultsChart({ labels, values, summary }: ResultsChartPr
             position: 'right',
             color: '#1a1a1a',
             formatter: (p: { value: unknown }) =>
-              typeof p.value === 'number' ? integer().format(p.value) : '',
+              typeof p.value === 'number' ? formatNumber(p.value) : '',
           },
         },
       ],

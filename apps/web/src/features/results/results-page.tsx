@@ -11,7 +11,7 @@ import {
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
-import { formatDate, formatNumber } from '../../lib/format.ts';
+import { formatDay, formatNumber } from '../../lib/format.ts';
 import { pickQuery } from '../../lib/list-loader.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 import { QuestionSection } from './results-question.tsx';
@@ -96,7 +96,7 @@ function Filters({
               >
                 {data.surveys.map((s) => (
                   <option key={s.id} value={s.id}>
-                    {s.title} (chiusa il {formatDate(`${s.closesOn}T12:00:00Z`)})
+                    {s.title} (chiusa il {formatDay(s.closesOn)})
                   </option>
                 ))}
               </select>
@@ -175,8 +175,8 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
         </h2>
         <p className="mb-1">{survey.purpose}</p>
         <p className="small text-muted">
-          Chi ha partecipato: {survey.audience} Aperta dal {formatDate(`${survey.opensOn}T12:00:00Z`)} al{' '}
-          {formatDate(`${survey.closesOn}T12:00:00Z`)}.
+          Chi ha partecipato: {survey.audience} Aperta dal {formatDay(survey.opensOn)} al{' '}
+          {formatDay(survey.closesOn)}.
         </p>
       </section>
       <p className="fw-semibold" role="status" data-testid="results-group">

@@ -1,14 +1,11 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { QUESTION_TYPE_LABELS, RESULTS_MESSAGES, type QuestionResult } from '@portale/shared/surveys';
-import { formatNumber } from '../../lib/format.ts';
-import { onFirstUse } from '@portale/shared/lazy';
+import { formatDecimal, formatNumber } from '../../lib/format.ts';
 
 // ECharts arrives only with this page, after its data: never in the home bundle.
 const ResultsChart = lazy(() => import('./results-chart.tsx'));
 
-const percentFormat = onFirstUse(() => new Intl.NumberFormat('it-IT', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
-const meanFormat = onFirstUse(() => new Intl.NumberFormat('it-IT', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
-export const formatPercent = (p: number) => `${percentFormat().format(p)}%`;
+export const formatPercent = (p: number) => `${formatDecimal(p, 1)}%`;
 
 /** The sentence that says what the chart shows (also the chart's accessible name). */
 export function summaryOf(q: QuestionResult, respondents: number): string {
@@ -22,7 +19,7 @@ export function summaryOf(q: QuestionResult, respondents: number): string {
   parts.push(shown.map((r) => `${r.label}: ${formatNumber(r.count!)}`).join('; ') + '.');
   if (q.protectedRows > 0)
     parts.push(q.protectedRows === 1 ? '1 risposta protetta.' : `${q.protectedRows} risposte protette.`);
-  if (q.mean !== null) parts.push(`Media ${meanFormat().format(q.mean)} su 5.`);
+  if (q.mean !== null) parts.push(`Media ${formatDecimal(q.mean, 2)} su 5.`);
   return parts.join(' ');
 }
 
@@ -103,7 +100,7 @@ export function QuestionSection({
               {q.mean !== null && (
                 <tr>
                   <th scope="row">Media (da 1 a 5)</th>
-                  <td className="text-end fw-bold">{meanFormat().format(q.mean)}</td>
+                  <td className="text-end fw-bold">{formatDecimal(q.mean, 2)}</td>
                   <td />
                 </tr>
               )}
