@@ -45,7 +45,6 @@ const ACTION_STATE_BADGES: Record<ActionState, string> = {
   verificata: 'bg-success',
 };
 
-
 /** One select of the bulk filter: its label, "all" first, then the options as [value, label]. */
 function BulkSelect({ id, name, label, allLabel, options, value, onChange, defaultValue }: {
   id: string;

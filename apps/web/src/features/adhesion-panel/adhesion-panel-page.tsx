@@ -25,7 +25,7 @@ import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { intentAction, text, type FormResult } from '../../lib/form-data.ts';
-import { formatCount, formatDate, formatNumber } from '../../lib/format.ts';
+import { formatCount, formatDate, formatDay, formatNumber } from '../../lib/format.ts';
 import { loadList, pickQuery, unlessInvalid, type ListLoaderData } from '../../lib/list-loader.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 
@@ -117,7 +117,10 @@ function columnsFor(linkInstitutes: boolean) {
     column.accessor('lastReminderOn', {
       header: 'Ultimo sollecito',
       enableSorting: false,
-      cell: (c) => (c.getValue() ? formatDate(`${c.getValue()}T12:00:00Z`) : <span className="text-muted">mai</span>),
+      cell: (c) => {
+        const day = c.getValue();
+        return day ? formatDay(day) : <span className="text-muted">mai</span>;
+      },
     }),
   ];
 }

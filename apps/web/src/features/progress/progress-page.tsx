@@ -4,9 +4,10 @@ import { exportProgress, getProgress, PROGRESS_GROUP_LABELS, type ProgressRespon
 import { getPage } from '@portale/shared/pages';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { formatDay } from '../../lib/format.ts';
 import { loadList, type ListProblem } from '../../lib/list-loader.ts';
 import { ProgressFilters } from './progress-filters.tsx';
-import { categoriesOf, dayLabel, SECTIONS, seriesOf, summaryOf } from './progress-sections.ts';
+import { categoriesOf, SECTIONS, seriesOf, summaryOf } from './progress-sections.ts';
 import { ProgressTable } from './progress-table.tsx';
 
 // ECharts arrives only with this page: never on other pages.
@@ -60,7 +61,7 @@ export function Component() {
       {data && (
         <>
           <p className="fw-semibold" role="status" data-testid="progress-period">
-            {PROGRESS_GROUP_LABELS[data.groupBy]}, dal {dayLabel(data.from)} al {dayLabel(data.to)}, {data.region ?? 'tutte le regioni'}.
+            {PROGRESS_GROUP_LABELS[data.groupBy]}, dal {formatDay(data.from)} al {formatDay(data.to)}, {data.region ?? 'tutte le regioni'}.
           </p>
           <div className="alert alert-info small" data-testid="progress-notes">
             <ul className="mb-0 ps-3">

@@ -1,6 +1,5 @@
 import type { ProgressGroup, ProgressResponse } from '@portale/shared/progress';
-import { formatNumber } from '../../lib/format.ts';
-import { onFirstUse } from '@portale/shared/lazy';
+import { formatDay, formatNumber } from '../../lib/format.ts';
 
 /** One chart of the page with its table: which figures, drawn how. */
 export interface SectionDef {
@@ -28,17 +27,13 @@ export const SECTIONS: Record<ProgressGroup, SectionDef[]> = {
   ],
 };
 
-const italianDay = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }));
-export const dayLabel = (day: string) => italianDay().format(new Date(`${day}T00:00:00Z`));
-const shortDay = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit' }));
-
 export function labelOf(data: ProgressResponse, metric: string): string {
   return data.columns.find((c) => c.key === metric)?.label ?? metric;
 }
 
 /** Category labels of the chart's axis (weeks as dd/mm). */
 export function categoriesOf(data: ProgressResponse): string[] {
-  return data.rows.map((r) => (data.groupBy === 'week' ? shortDay().format(new Date(`${r.key}T00:00:00Z`)) : r.label));
+  return data.rows.map((r) => (data.groupBy === 'week' ? `${r.key.slice(8, 10)}/${r.key.slice(5, 7)}` : r.label));
 }
 
 /** The values a chart draws: running totals per week, the period's counts otherwise. */
@@ -55,7 +50,7 @@ export function summaryOf(data: ProgressResponse, section: SectionDef): string {
     const label = labelOf(data, m);
     if (data.groupBy === 'week') {
       const last = data.rows.at(-1)?.cumulative?.[m] ?? 0;
-      return `${label}: ${formatNumber(last)} in tutto al ${dayLabel(data.to)}, di cui ${formatNumber(data.totals[m] ?? 0)} nel periodo`;
+      return `${label}: ${formatNumber(last)} in tutto al ${formatDay(data.to)}, di cui ${formatNumber(data.totals[m] ?? 0)} nel periodo`;
     }
     const ranked = [...data.rows].filter((r) => (r.values[m] ?? 0) > 0).sort((a, b) => (b.values[m] ?? 0) - (a.values[m] ?? 0));
     const top = ranked.slice(0, 3).map((r) => `${r.label} ${formatNumber(r.values[m] ?? 0)}`);

@@ -5,7 +5,6 @@ import { useCurrentPage } from '../../lib/use-current-page.ts';
 import { usePublicData } from './use-public-data.ts';
 import { formatNumber } from '../../lib/format.ts';
 
-
 const AUDIENCES = [
   { title: 'Scuole', text: "Il dirigente iscrive l'istituto, firma l'adesione e sceglie i plessi che partecipano. In cambio riceve un rapporto con i dati della propria scuola.", to: '/iscrizioni/iscrizione', cta: 'Iscrivi la tua scuola' },
   { title: 'Insegnanti', text: "Chi insegna in un plesso partecipante risponde al questionario e genera i codici con cui le classi rispondono in forma anonima.", to: '/landing/registrazioni/insegnante', cta: 'Registrati come insegnante' },

@@ -11,7 +11,6 @@ import { formatDateTime, formatDay } from '../../lib/format.ts';
 import { getSession } from '../../lib/session.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 
-
 interface Data {
   /** The open survey with its questions, or null. */
   open: OpenSurvey | null;

@@ -17,7 +17,6 @@ export interface ResultsChartProps {
   summary: string;
 }
 
-
 /** One question's counts as horizontal bars; the page shows its summary and its data table next to it. */
 export default function ResultsChart({ labels, values, summary }: ResultsChartProps) {
   const container = useRef<HTMLDivElement>(null);
