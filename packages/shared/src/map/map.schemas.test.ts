@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '../registry/index.ts';
-import { decodeMapColumns, decodeMapSchoolSites, encodeColumn, MAP_COORD_SCALE, MapSchoolSitesSchema, parseColumn, type MapSchoolSites } from './map.schemas.ts';
+import { decodeMapColumns, decodeMapSchoolSites, encodeColumn, MAP_COLUMN_PATTERN, MAP_COORD_SCALE, MapSchoolSitesSchema, parseColumn, type MapSchoolSites } from './map.schemas.ts';
 
 /** Three plessi: two share a place (Pavia), one has no coordinates. */
 function answer(overrides: Partial<MapSchoolSites> = {}): MapSchoolSites {
@@ -19,6 +20,19 @@ function answer(overrides: Partial<MapSchoolSites> = {}): MapSchoolSites {
     ...overrides,
   });
 }
+
+describe('MAP_COLUMN_PATTERN', () => {
+  const grouped = /^(-?\d+)?(,(-?\d+)?)*$/;
+  it('accepts exactly the columns of the grouped pattern', () => {
+    const text = fc.string({ unit: fc.constantFrom('-', ',', '0', '7', 'a', ' ', '\n'), maxLength: 12 });
+    fc.assert(fc.property(text, (t) => MAP_COLUMN_PATTERN.test(t) === grouped.test(t)), { numRuns: 20_000 });
+  });
+  it('accepts a whole country of values in one linear scan', () => {
+    const text = encodeColumn(Array.from({ length: 60_000 }, (_, i) => (i % 50 ? (i * 7919) % 3000 - 1000 : null)));
+    expect(MAP_COLUMN_PATTERN.test(text)).toBe(true);
+    expect(MAP_COLUMN_PATTERN.test(`${text},-`)).toBe(false);
+  });
+});
 
 describe('parseColumn', () => {
   it('reads integers, negative ones and missing values (NaN)', () => {

@@ -28,8 +28,13 @@ export const MAP_FILTER_KEYS = Object.keys(MapFiltersSchema.shape) as (keyof Map
 /**
  * A column of integers as text: comma-separated, an empty entry for a missing value. Text, not JSON
  * arrays: the browser checks one string instead of tens of thousands of numbers, and splits it fast.
+ * The pattern is `^(-?\d+)?(,(-?\d+)?)*$` written as one scan of a character class and a lookahead
+ * for a misplaced minus: the same language (a property test compares them), but linear without
+ * backtracking or captures. The grouped form took 25 ms per 250 KB column in V8 (50 ms of the map
+ * page's first view, for nine columns); this one takes under 1 ms.
  */
-const column = z.string().regex(/^(-?\d+)?(,(-?\d+)?)*$/, 'Colonna non valida.');
+export const MAP_COLUMN_PATTERN = /^(?!.*(?:[^,]-|-\D|-$))[-\d,]*$/;
+const column = z.string().regex(MAP_COLUMN_PATTERN, 'Colonna non valida.');
 
 /**
  * Every plesso matching the filters, columnar (one column per field, the k-th entry of each is the
