@@ -17,8 +17,10 @@ import { attachBaseMap } from './base-map.ts';
 import { ITALY_BOUNDS, STATE_COLORS } from './map-labels.ts';
 
 maplibregl.setWorkerUrl(workerUrl);
-// Two workers: the boundaries' geometry and the plessi's clusters are prepared side by side.
-maplibregl.setWorkerCount(2);
+// One worker: it clusters the places, then prepares the single plessi. The land is drawn on the main
+// thread (base-map.ts), so a second worker had nothing to do side by side; its start (compiling the
+// ~800 KB worker script, 140–210 ms) took one of the two cores of a small machine away from the first view.
+maplibregl.setWorkerCount(1);
 // The worker starts (and loads its script) with this chunk, before the map needs it.
 maplibregl.prewarm();
 
