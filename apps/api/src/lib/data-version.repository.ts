@@ -17,10 +17,20 @@ export function dataVersionSql(topic: string): SQL {
 
 /** A topic's version (`dataVersionSql`), in one indexed read; folds the topic's rows when they are many. */
 export async function dataVersion(db: DbOrTx, topic: string): Promise<string> {
-  const result = (await db.execute(sql`select ${dataVersionSql(topic)} as version`)) as unknown as { rows: { version: string }[] };
-  const version = result.rows[0]!.version;
-  await foldIfLong(db, topic, version);
+  const [version] = await dataVersions(db, [topic]);
   return version;
+}
+
+/** The versions of several topics in one statement (one snapshot), in the order given; folds as `dataVersion`. */
+export async function dataVersions<const T extends readonly [string, ...string[]]>(db: DbOrTx, topics: T): Promise<{ [K in keyof T]: string }> {
+  const columns = sql.join(
+    topics.map((topic, i) => sql`${dataVersionSql(topic)} as ${sql.raw(`v${i}`)}`),
+    sql`, `,
+  );
+  const result = (await db.execute(sql`select ${columns}`)) as unknown as { rows: Record<string, string>[] };
+  const versions = topics.map((_, i) => result.rows[0]![`v${i}`]!);
+  for (let i = 0; i < topics.length; i++) await foldIfLong(db, topics[i]!, versions[i]!);
+  return versions as { [K in keyof T]: string };
 }
 
 /** Folds a topic's rows when the version read (`dataVersionSql`) counts more than `FOLD_AFTER`. */

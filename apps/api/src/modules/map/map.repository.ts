@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/transaction.ts';
 import { dataVersionSql, foldIfLong } from '../../lib/data-version.repository.ts';
 
 /** The data-version topic of what places a plesso (migration 0015). */
-const PLACES_TOPIC = 'map-places';
+export const PLACES_TOPIC = 'map-places';
 
 /**
  * The filters on what the map keeps between writes (which plessi, where, which level), applied in
@@ -395,11 +395,13 @@ function assemble(places: MapPlaces, flags: Float64Array, stateOf: Map<number, n
  * that moved no plesso (a participation, a detector, an institute's state: most of the programme's
  * writes), one narrow query reads what changed, in the same snapshot as the places' version, and
  * the kept plessi serve when that version is theirs; otherwise the whole query runs (decision 020).
+ * `placesVersion`, the places' version read just before (the route reads it with the map's), skips
+ * the narrow query when it is not the kept plessi's: a plesso moved, so only the whole query can answer.
  */
-export async function mapSchoolSites(db: DbOrTx, filters: MapFilters, kept: Map<string, MapPlaces> = new Map()): Promise<MapSchoolSites> {
+export async function mapSchoolSites(db: DbOrTx, filters: MapFilters, kept: Map<string, MapPlaces> = new Map(), placesVersion?: string): Promise<MapSchoolSites> {
   const placesKey = JSON.stringify([filters.region ?? null, filters.province ?? null, filters.level ?? null]);
   const known = kept.get(placesKey);
-  if (known) {
+  if (known && (placesVersion === undefined || placesVersion === known.version)) {
     const result = (await db.execute(mapProgrammeQuery(filters))) as unknown as { rows: TextColumns[] };
     const row = result.rows[0];
     if (row && row.places_version === known.version) {

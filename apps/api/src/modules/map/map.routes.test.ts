@@ -216,6 +216,28 @@ describe('the kept plessi (topic map-places)', () => {
     expect(await placesVersion()).not.toBe(at);
   });
 
+  it('the route runs the narrow query after a programme write, and only the whole one after a move', async () => {
+    const statements = async () => {
+      const queries: string[] = [];
+      const stop = t.database.observeQueries((query) => queries.push(query));
+      try {
+        await sites();
+      } finally {
+        stop();
+      }
+      return { whole: queries.filter((q) => q.includes(' as ids')).length, narrow: queries.filter((q) => q.includes('order by s.id')).length };
+    };
+    const [site] = await rows<{ id: number }>(sql`select id::int from school_sites where longitude is not null order by id limit 1`);
+    await sites();
+    await t.database.db.execute(sql`update school_sites set participating = not participating where id = ${site!.id}`);
+    expect(await statements()).toEqual({ whole: 0, narrow: 1 });
+    await t.database.db.execute(sql`update school_sites set longitude = longitude + 0.001 where id = ${site!.id}`);
+    expect(await statements()).toEqual({ whole: 1, narrow: 0 });
+    await t.database.db.execute(sql`update school_sites set participating = not participating, longitude = longitude - 0.001 where id = ${site!.id}`);
+    expect(await statements()).toEqual({ whole: 1, narrow: 0 });
+    expect(await statements()).toEqual({ whole: 0, narrow: 0 });
+  });
+
   it('answers after programme writes equal answers built from nothing, for every kind of filter', async () => {
     const kept = new Map<string, MapPlaces>();
     const fresh = (filters: MapFilters) => mapSchoolSites(t.database.db, filters);

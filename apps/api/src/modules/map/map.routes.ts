@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMapBoundaries, getMapSchoolSites, type BoundaryLayer } from '@portale/shared/map';
-import { dataVersion } from '../../lib/data-version.repository.ts';
+import { dataVersions } from '../../lib/data-version.repository.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
-import { mapSchoolSites, type MapPlaces } from './map.repository.ts';
+import { mapSchoolSites, PLACES_TOPIC, type MapPlaces } from './map.repository.ts';
 
 interface Encoded {
   etag: string;
@@ -74,11 +74,12 @@ export async function mapRoutes(app: FastifyInstance) {
   // participation, detectors or states, the answer is rebuilt from them and one narrow query.
   const places = new Map<string, MapPlaces>();
   registerEndpoint(app, getMapSchoolSites, {}, async (request, reply) => {
-    const key = `${await dataVersion(app.db, 'map')} ${JSON.stringify(Object.entries(request.query).sort())}`;
+    const [version, placesVersion] = await dataVersions(app.db, ['map', PLACES_TOPIC]);
+    const key = `${version} ${JSON.stringify(Object.entries(request.query).sort())}`;
     let entry = byVersion.get(key);
     if (!entry) {
       // Built after the version was read: at least as new as that version, never older.
-      entry = answers.encode(JSON.stringify(await mapSchoolSites(app.db, request.query, places)));
+      entry = answers.encode(JSON.stringify(await mapSchoolSites(app.db, request.query, places, placesVersion)));
       byVersion.set(key, entry);
       while (byVersion.size > 16) byVersion.delete(byVersion.keys().next().value!);
     }
