@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { AUTH_PATHS } from '@portale/shared/http';
 import { accessTokens, authSessions, users } from '../src/db/schema/index.ts';
 import { SESSION_CACHE_TTL_MS } from '../src/plugins/session.ts';
-import { buildTestApp, type TestApp } from './build-test-app.ts';
+import { buildTestApp, queriesOf, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 import { REFRESH_REUSE_GRACE_MS } from '../src/modules/auth/tokens.repository.ts';
 
@@ -19,18 +19,6 @@ async function signedIn(email: string) {
   return c;
 }
 
-/** The SQL statements a request sends to the database. */
-async function queriesOf(send: () => Promise<unknown>): Promise<string[]> {
-  const queries: string[] = [];
-  const stop = t.database.observeQueries((query) => queries.push(query));
-  try {
-    await send();
-  } finally {
-    stop();
-  }
-  return queries;
-}
-
 const tokenRow = async (bearer: string) =>
   (await t.database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(bearer.split('|')[0]))))[0]!;
 const sessionRow = async (sessionId: number) => (await t.database.db.select().from(authSessions).where(eq(authSessions.id, sessionId)))[0]!;
@@ -40,7 +28,7 @@ const me = (bearer: string) => t.app.inject({ method: 'GET', url: AUTH_PATHS.me,
 
 /** The client's token is in the session cache: a request sends no statement at all. */
 async function expectCached(c: ApiClient) {
-  const queries = await queriesOf(async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
+  const queries = await queriesOf(t.database, async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
   expect(queries).toEqual([]);
 }
 
@@ -48,12 +36,12 @@ describe('authentication costs at most one database round trip', () => {
   it('the first request of a token sends a single statement (also when it records the last use), the next ones none', async () => {
     const c = await signedIn('insegnante@demo.test');
     t.clock.advance(61_000); // the last use is stale: this request records it, in the same statement
-    const touching = await queriesOf(async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
+    const touching = await queriesOf(t.database, async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
     expect(touching).toHaveLength(1);
     await expectCached(c);
     // After the cache's time to live, one statement again.
     t.clock.advance(SESSION_CACHE_TTL_MS);
-    const again = await queriesOf(async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
+    const again = await queriesOf(t.database, async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
     expect(again).toHaveLength(1);
   });
 

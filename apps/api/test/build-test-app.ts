@@ -60,6 +60,18 @@ async function openTestDatabase(): Promise<{ database: Database; dispose(): Prom
   };
 }
 
+/** The SQL statements that `send` makes `database` run (every statement, in order). */
+export async function queriesOf(database: Database, send: () => Promise<unknown>): Promise<string[]> {
+  const queries: string[] = [];
+  const stop = database.observeQueries((query) => queries.push(query));
+  try {
+    await send();
+  } finally {
+    stop();
+  }
+  return queries;
+}
+
 export interface TestApp {
   app: Awaited<ReturnType<typeof buildApp>>;
   database: Database;

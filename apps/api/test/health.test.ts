@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { AUTH_PATHS } from '@portale/shared/http';
-import { buildTestApp, type TestApp } from './build-test-app.ts';
+import { buildTestApp, queriesOf, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
 let t: TestApp;
@@ -13,15 +13,11 @@ afterAll(() => t.close());
 
 describe('health: live and ready', () => {
   it('GET /api/health/live answers without touching the database', async () => {
-    const queries: string[] = [];
-    const stop = t.database.observeQueries((query) => queries.push(query));
-    try {
+    const queries = await queriesOf(t.database, async () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/health/live' });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ status: 'ok' });
-    } finally {
-      stop();
-    }
+    });
     expect(queries).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import {
   PostgresInvalidations,
   SESSION_CHANNEL,
 } from '../src/modules/auth/session-invalidations.ts';
-import { buildTestApp, type TestApp } from './build-test-app.ts';
+import { buildTestApp, queriesOf, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
 describe('the session cache', () => {
@@ -118,10 +118,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     const onB = new ApiClient(b, onA.remoteAddress);
     onB.token = onA.token;
     expect((await onB.get(AUTH_PATHS.me)).statusCode).toBe(200);
-    const queries: string[] = [];
-    const stop = databaseB.observeQueries((q) => queries.push(q));
-    expect((await onB.get(AUTH_PATHS.me)).statusCode).toBe(200);
-    stop();
+    const queries = await queriesOf(databaseB, async () => expect((await onB.get(AUTH_PATHS.me)).statusCode).toBe(200));
     expect(queries).toEqual([]);
     return onB;
   }

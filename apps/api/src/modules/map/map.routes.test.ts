@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMapSchoolSites, MapBoundariesSchema, MapSchoolSitesSchema, type MapFilters } from '@portale/shared/map';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { buildTestApp, queriesOf, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { mapSchoolSites, type MapPlaces } from './map.repository.ts';
 
@@ -218,13 +218,7 @@ describe('the kept plessi (topic map-places)', () => {
 
   it('the route runs the narrow query after a programme write, and only the whole one after a move', async () => {
     const statements = async () => {
-      const queries: string[] = [];
-      const stop = t.database.observeQueries((query) => queries.push(query));
-      try {
-        await sites();
-      } finally {
-        stop();
-      }
+      const queries = await queriesOf(t.database, () => sites());
       return { whole: queries.filter((q) => q.includes(' as ids')).length, narrow: queries.filter((q) => q.includes('order by s.id')).length };
     };
     const [site] = await rows<{ id: number }>(sql`select id::int from school_sites where longitude is not null order by id limit 1`);
