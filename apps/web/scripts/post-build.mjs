@@ -103,13 +103,25 @@ const styled = !sheet || sheet.sheet ? Promise.resolve() : new Promise((resolve)
   sheet.addEventListener('load', resolve, { once: true });
   sheet.addEventListener('error', resolve, { once: true });
 });
-requestAnimationFrame(() => setTimeout(() => {
+// "After the first paint" is the paint the browser reports as presented (Paint Timing), not the next
+// animation frame: a frame can be drawn long after its callbacks ran, and the app's code fetched in
+// between would compete with that paint. A browser without Paint Timing starts after the next frame.
+const painted = new Promise((resolve) => {
+  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return requestAnimationFrame(() => setTimeout(resolve, 0));
+  const observer = new PerformanceObserver((list) => {
+    if (!list.getEntriesByName('first-contentful-paint').length) return;
+    observer.disconnect();
+    resolve();
+  });
+  observer.observe({ type: 'paint', buffered: true });
+});
+painted.then(() => {
   for (const href of modules) {
     const link = Object.assign(document.createElement('link'), { rel: 'modulepreload', href, crossOrigin: '' });
     document.head.append(link);
   }
   styled.then(() => import(modules[0]));
-}, 0));
+});
 `;
 const bootFile = `assets/prerender-boot-${createHash('sha256').update(boot).digest('hex').slice(0, 10)}.js`;
 writeFileSync(`${dist}${bootFile}`, boot);
