@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
+import type { Plugin as PostcssPlugin } from 'postcss';
 import { defineConfig, type Plugin } from 'vite';
 
 const buildId = process.env.PORTALE_BUILD_ID ?? `${Date.now().toString(36)}`;
@@ -48,6 +49,25 @@ function zodJitless(): Plugin {
 }
 
 /**
+ * Every font stack that names Titillium Web — ours and bootstrap-italia's, in `font-family` and in
+ * custom properties such as `--bs-font-sans-serif` — gets 'Titillium Web Fallback' right after it: the
+ * system sans scaled to Titillium Web's metrics (src/styles/fonts.css), so nothing moves when the web
+ * font arrives. The @font-face rules themselves are left as they are.
+ */
+export const TITILLIUM_FALLBACK = 'Titillium Web Fallback';
+export function titilliumFallback(): PostcssPlugin {
+  return {
+    postcssPlugin: 'portale-titillium-fallback',
+    Declaration(decl) {
+      if (decl.prop !== 'font-family' && decl.prop !== 'font' && !decl.prop.startsWith('--')) return;
+      if (decl.parent?.type === 'atrule' && (decl.parent as { name?: string }).name === 'font-face') return;
+      if (decl.value.includes(TITILLIUM_FALLBACK)) return;
+      decl.value = decl.value.replace(/(["']?)Titillium Web\1(?=\s*,)/, (face) => `${face},"${TITILLIUM_FALLBACK}"`);
+    },
+  };
+}
+
+/**
  * What every page runs before it renders — React, the router, zod, the HTTP client, the shared contracts
  * and src/lib — in one chunk beside the entry, instead of a dozen small chunks that the automatic
  * splitting makes because page chunks share them: a phone on HTTP/1.1 (six connections) fetched them in
@@ -60,6 +80,7 @@ const INITIAL_CHUNK = /node_modules[\\/](react|react-dom|scheduler|react-router|
 export default defineConfig({
   plugins: [react(), buildManifest(), devApiOrigin(), zodJitless()],
   define: { __BUILD_ID__: JSON.stringify(buildId) },
+  css: { postcss: { plugins: [titilliumFallback()] } },
   server: { port: 3000, strictPort: true },
   build: {
     target: 'es2022',

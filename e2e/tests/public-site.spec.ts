@@ -219,3 +219,30 @@ test('a phone never scrolls sideways while the web fonts load (the fallback font
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
   }
 });
+
+test('nothing moves when the web fonts come in: the fallback font has their metrics', async ({ browser }) => {
+  // Where each heading, paragraph and link of a phone's first screen is, drawn in the fallback (web fonts
+  // refused) and in Titillium Web: a page whose first paint was in the fallback would shift by the difference.
+  const positions = async (path: string, withFonts: boolean) => {
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
+    const page = await context.newPage();
+    if (!withFonts) await page.route(/\.woff2?$/, (route) => route.abort());
+    await page.goto(path);
+    await appReady(page);
+    await page.evaluate(() => document.fonts.ready);
+    const boxes = await page.evaluate(() =>
+      [...document.querySelectorAll('main h1, main h2, main p, main a, nav a, footer h2')]
+        .map((el) => el.getBoundingClientRect())
+        .filter((r) => r.top < window.innerHeight)
+        .map((r) => Math.round(r.top)),
+    );
+    await context.close();
+    return boxes;
+  };
+  for (const path of ['/', '/edu', '/auth/login']) {
+    const [fallback, web] = [await positions(path, false), await positions(path, true)];
+    expect(fallback.length, path).toBe(web.length);
+    const moved = fallback.map((top, i) => Math.abs(top - web[i]!));
+    expect(Math.max(...moved), `${path}: ${JSON.stringify({ fallback, web })}`).toBeLessThanOrEqual(4);
+  }
+});
