@@ -54,8 +54,8 @@ function zodJitless(): Plugin {
  * system sans scaled to Titillium Web's metrics (src/styles/fonts.css), so nothing moves when the web
  * font arrives. The @font-face rules themselves are left as they are.
  */
-export const TITILLIUM_FALLBACK = 'Titillium Web Fallback';
-export function titilliumFallback(): PostcssPlugin {
+const TITILLIUM_FALLBACK = 'Titillium Web Fallback';
+function titilliumFallback(): PostcssPlugin {
   return {
     postcssPlugin: 'portale-titillium-fallback',
     Declaration(decl) {
