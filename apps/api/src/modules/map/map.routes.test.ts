@@ -218,7 +218,7 @@ describe('the kept plessi (topic map-places)', () => {
 
   it('the route runs the narrow query after a programme write, and only the whole one after a move', async () => {
     const statements = async () => {
-      const queries = await queriesOf(t.database, () => sites());
+      const queries = await queriesOf(t.database, sites);
       return { whole: queries.filter((q) => q.includes(' as ids')).length, narrow: queries.filter((q) => q.includes('order by s.id')).length };
     };
     const [site] = await rows<{ id: number }>(sql`select id::int from school_sites where longitude is not null order by id limit 1`);
