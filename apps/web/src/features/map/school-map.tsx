@@ -3,12 +3,24 @@
 import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
-import type { Feature, FeatureCollection, Point } from 'geojson';
-import type { GeoJSONSource, Map as MapLibreMap, MapGeoJSONFeature, Popup as MapLibrePopup, StyleSpecification } from 'maplibre-gl';
+import type { BBox, Feature, FeatureCollection, Point } from 'geojson';
+import type {
+  GeoJSONSource,
+  Map as MapLibreMap,
+  MapGeoJSONFeature,
+  Popup as MapLibrePopup,
+  StyleSpecification,
+} from 'maplibre-gl';
 import maplibregl from 'maplibre-gl/dist/maplibre-gl-csp.js';
+import Supercluster from 'supercluster';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { ADHESION_STATE_LABELS, ADHESION_STATES, getSchoolSite, type SchoolSiteDetail } from '@portale/shared/registry';
+import {
+  ADHESION_STATE_LABELS,
+  ADHESION_STATES,
+  getSchoolSite,
+  type SchoolSiteDetail,
+} from '@portale/shared/registry';
 import { getMapBoundaries, type MapSiteColumns } from '@portale/shared/map';
 import { href } from '@portale/shared/pages';
 import { callApi } from '../../lib/api-client.ts';
@@ -17,9 +29,9 @@ import { attachBaseMap } from './base-map.ts';
 import { ITALY_BOUNDS, STATE_COLORS } from './map-labels.ts';
 
 maplibregl.setWorkerUrl(workerUrl);
-// One worker: it clusters the places, then prepares the single plessi. The land is drawn on the main
-// thread (base-map.ts), so a second worker had nothing to do side by side; its start (compiling the
-// ~800 KB worker script, 140–210 ms) took one of the two cores of a small machine away from the first view.
+// One worker: it tiles the clusters of the view, then prepares the single plessi. The land is drawn on
+// the main thread (base-map.ts), so a second worker had nothing to do side by side; its start (compiling
+// the ~800 KB worker script, 140–210 ms) took one of the two cores of a small machine away from the first view.
 maplibregl.setWorkerCount(1);
 // The worker starts (and loads its script) with this chunk, before the map needs it.
 maplibregl.prewarm();
@@ -39,6 +51,7 @@ const LOCALE = {
  * of plessi: the clustering works on places, not plessi, and is eight times cheaper.
  */
 const SINGLE_ZOOM = 14;
+const MIN_ZOOM = 4;
 /** Spacing of plessi that share a place (the municipality's centroid), in degrees: about 25 m. */
 const SPREAD = 0.00025;
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
@@ -48,7 +61,9 @@ const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
  * place share their coordinates: they are laid on a small spiral around it, so that each can be seen
  * and clicked once the clusters open up.
  */
-export function toFeatures(sites: MapSiteColumns): FeatureCollection<Point, { id: number; s: number; p: number }> {
+export function toFeatures(
+  sites: MapSiteColumns,
+): FeatureCollection<Point, { id: number; s: number; p: number }> {
   const seen = new Uint32Array(sites.places.count);
   const states = stateIndexes(sites);
   const features: FeatureCollection<Point, { id: number; s: number; p: number }>['features'] = [];
@@ -63,17 +78,74 @@ export function toFeatures(sites: MapSiteColumns): FeatureCollection<Point, { id
     const lon = x + (r * Math.cos(a)) / Math.cos((y * Math.PI) / 180);
     const lat = y + r * Math.sin(a);
     const id = sites.id[i]!;
-    features.push({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { id, s: states[sites.state[i]!] ?? -1, p: sites.participating[i]! } });
+    features.push({
+      type: 'Feature',
+      id,
+      geometry: { type: 'Point', coordinates: [lon, lat] },
+      properties: { id, s: states[sites.state[i]!] ?? -1, p: sites.participating[i]! },
+    });
   }
   return { type: 'FeatureCollection', features };
 }
 
-/** Shows `sites` as the map's places and fits the view to them. */
-function showPlaces(map: MapLibreMap, sites: MapSiteColumns) {
-  const places = toPlaces(sites);
-  (map.getSource('places') as GeoJSONSource).setData(places);
-  const bounds = boundsOf(places.features);
-  if (bounds) map.fitBounds(bounds, { ...FIT, duration: 0 });
+/**
+ * Zoom up to which places are clustered. From the next zoom a place stands alone: at zoom 12 a cluster's
+ * 48 pixels are about 1.7 km, and of the ~7,000 places only ~30 still share a cluster at zoom 11.
+ */
+const CLUSTER_MAX_ZOOM = 11;
+/** Up to this zoom the clusters of the whole country are few (~1,300 at zoom 8) and are all handed over at once. */
+const WHOLE_COUNTRY_ZOOM = 8;
+
+/** The number of plessi of a cluster: the sum of its places'. */
+type ClusterSum = { n: number };
+type PlaceIndex = Supercluster<PlaceProperties, ClusterSum>;
+
+/**
+ * The places clustered on the main thread (supercluster, the library MapLibre clusters with), and only
+ * the clusters of the view handed to MapLibre. A clustered GeoJSON source made MapLibre copy the ~7,000
+ * places object by object to its worker (128 ms of the main thread) and build every zoom's clusters
+ * there (330 ms of cold script) before the first view; this index is built in ~50 ms (decision 023).
+ * The clusters are those of the view's whole zoom level, as MapLibre's own tiles show them.
+ */
+function placeIndexOf(places: FeatureCollection<Point, PlaceProperties>): PlaceIndex {
+  return new Supercluster<PlaceProperties, ClusterSum>({
+    radius: 48,
+    extent: 512,
+    minZoom: MIN_ZOOM,
+    maxZoom: CLUSTER_MAX_ZOOM,
+    map: (place) => ({ n: place.n }),
+    reduce: (sum, other) => {
+      sum.n += other.n;
+    },
+  }).load(places.features);
+}
+
+const WORLD: BBox = [-180, -85, 180, 85];
+
+/** The clusters and places to draw for `map`'s view, and the area and zoom they cover. */
+function clustersOf(
+  index: PlaceIndex,
+  map: MapLibreMap,
+): { data: FeatureCollection<Point>; box: BBox; zoom: number } {
+  const zoom = Math.floor(map.getZoom());
+  let box = WORLD;
+  if (zoom > WHOLE_COUNTRY_ZOOM) {
+    // The view and one view's width and height around it: a pan finds its clusters there until it stops.
+    const bounds = map.getBounds();
+    const [w, s, e, n] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+    box = [
+      Math.max(-180, w - (e - w)),
+      Math.max(-85, s - (n - s)),
+      Math.min(180, e + (e - w)),
+      Math.min(85, n + (n - s)),
+    ];
+  }
+  return { data: { type: 'FeatureCollection', features: index.getClusters(box, zoom) }, box, zoom };
+}
+
+/** Whether `inner` lies within `outer`. */
+function within(inner: BBox, outer: BBox): boolean {
+  return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
 }
 
 /** A place: `n` plessi (`p` of them participating); with one plesso, its id and state index, else -1. */
@@ -107,7 +179,13 @@ export function toPlaces(sites: MapSiteColumns): FeatureCollection<Point, PlaceP
       type: 'Feature',
       id: k,
       geometry: { type: 'Point', coordinates: [lon, lat] },
-      properties: { k, n: n[place]!, p: p[place]!, id: single ? sites.id[first[place]!]! : -1, s: single ? (states[sites.state[first[place]!]!] ?? -1) : -1 },
+      properties: {
+        k,
+        n: n[place]!,
+        p: p[place]!,
+        id: single ? sites.id[first[place]!]! : -1,
+        s: single ? (states[sites.state[first[place]!]!] ?? -1) : -1,
+      },
     });
   }
   return { type: 'FeatureCollection', features };
@@ -133,15 +211,20 @@ function boundsOf(features: FeatureCollection<Point>['features']): [number, numb
   return [w, s, e, n];
 }
 
-const stateColorExpression = ['match', ['get', 's'], ...ADHESION_STATES.flatMap((state, i) => [i, STATE_COLORS[state]]), '#5f6b78'] as unknown as string;
+const stateColorExpression = [
+  'match',
+  ['get', 's'],
+  ...ADHESION_STATES.flatMap((state, i) => [i, STATE_COLORS[state]]),
+  '#5f6b78',
+] as unknown as string;
 
 /**
- * The map's style: the places (clustered) and the single plessi with their layers, there from the
- * start, so that the places reach MapLibre's worker while the map is being built (adding them on
+ * The map's style: the clusters of the first view and the single plessi with their layers, there from
+ * the start, so that the clusters reach MapLibre's worker while the map is being built (adding them on
  * `load` waited for the first frame). No background layer: the sea is the container's CSS background,
  * the land is drawn under the map's canvas by base-map.ts (decision 022).
  */
-function styleOf(places: FeatureCollection<Point, PlaceProperties>): StyleSpecification {
+function styleOf(clusters: FeatureCollection<Point>): StyleSpecification {
   // Participating: filled with the state's colour; not participating: a ring of that colour.
   const singlePaint = {
     'circle-color': ['case', ['==', ['get', 'p'], 1], stateColorExpression, '#ffffff'],
@@ -152,15 +235,8 @@ function styleOf(places: FeatureCollection<Point, PlaceProperties>): StyleSpecif
   return {
     version: 8,
     sources: {
-      places: {
-        type: 'geojson',
-        data: places,
-        cluster: true,
-        clusterRadius: 48,
-        clusterMaxZoom: SINGLE_ZOOM - 1,
-        // A cluster's number of plessi: the sum of its places'.
-        clusterProperties: { n: ['+', ['get', 'n']] },
-      },
+      // The view's clusters and places (placeIndexOf): a cluster's `n` is its number of plessi.
+      places: { type: 'geojson', data: clusters },
       sites: { type: 'geojson', data: EMPTY },
     },
     layers: [
@@ -179,7 +255,14 @@ function styleOf(places: FeatureCollection<Point, PlaceProperties>): StyleSpecif
         },
       },
       // A place with one plesso is that plesso; the spread single plessi take over at SINGLE_ZOOM.
-      { id: 'place-sites', type: 'circle', source: 'places', maxzoom: SINGLE_ZOOM, filter: ['==', ['get', 'n'], 1], paint: singlePaint },
+      {
+        id: 'place-sites',
+        type: 'circle',
+        source: 'places',
+        maxzoom: SINGLE_ZOOM,
+        filter: ['==', ['get', 'n'], 1],
+        paint: singlePaint,
+      },
       { id: 'sites', type: 'circle', source: 'sites', minzoom: SINGLE_ZOOM, paint: singlePaint },
     ],
   };
@@ -223,7 +306,8 @@ function PopupContent({ selected }: { selected: Selected }) {
       </p>
       <p className="mb-1">Istituto: {site.instituteName}</p>
       <p className="mb-1">
-        Stato: {ADHESION_STATE_LABELS[site.adhesionState]} · {site.participating ? 'Partecipa' : 'Non partecipa'}
+        Stato: {ADHESION_STATE_LABELS[site.adhesionState]} ·{' '}
+        {site.participating ? 'Partecipa' : 'Non partecipa'}
       </p>
       <Link to={href('portal.site', { siteId: site.id })}>Apri la scheda del plesso</Link>
     </div>
@@ -241,21 +325,23 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
   const sitesRef = useRef(sites);
   sitesRef.current = sites;
   const resetSingles = useRef(() => {});
+  /** Shows new plessi (new filters) and fits the view to them. */
+  const showPlacesRef = useRef<(sites: MapSiteColumns) => void>(() => {});
 
   // The map itself, once.
   useEffect(() => {
     if (!container.current) return;
     let map: MapLibreMap;
     const styledWith = sitesRef.current;
+    const places = toPlaces(styledWith);
+    let index = placeIndexOf(places);
     try {
-      const places = toPlaces(styledWith);
       map = new maplibregl.Map({
         container: container.current,
-        style: styleOf(places),
         bounds: boundsOf(places.features) ?? ITALY_BOUNDS,
         fitBoundsOptions: FIT,
         maxZoom: 17,
-        minZoom: 4,
+        minZoom: MIN_ZOOM,
         attributionControl: false,
         locale: LOCALE,
         dragRotate: false,
@@ -266,14 +352,47 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         keyboard: true,
       });
     } catch {
-      setFailed('Il browser non può disegnare la mappa (WebGL non disponibile). La tabella qui sotto riporta gli stessi dati.');
+      setFailed(
+        'Il browser non può disegnare la mappa (WebGL non disponibile). La tabella qui sotto riporta gli stessi dati.',
+      );
       return;
     }
     mapRef.current = map;
+    // The style comes once the camera is set: it carries the clusters of that first view.
+    let shown = clustersOf(index, map);
+    map.setStyle(styleOf(shown.data));
+    /** The clusters of the view, handed over when the zoom level changes or a pan leaves the area they cover. */
+    const showClusters = (force = false) => {
+      const source = map.getSource('places') as GeoJSONSource | undefined;
+      if (!source) return;
+      const zoom = Math.floor(map.getZoom());
+      const bounds = map.getBounds();
+      if (
+        !force &&
+        zoom === shown.zoom &&
+        within([bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()], shown.box)
+      )
+        return;
+      shown = clustersOf(index, map);
+      source.setData(shown.data);
+    };
+    showPlacesRef.current = (sites) => {
+      const next = toPlaces(sites);
+      index = placeIndexOf(next);
+      const bounds = boundsOf(next.features);
+      if (bounds) map.fitBounds(bounds, { ...FIT, duration: 0 });
+      showClusters(true);
+    };
     map.touchZoomRotate.disableRotation();
     const baseMap = attachBaseMap(map);
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    map.addControl(new maplibregl.AttributionControl({ compact: true, customAttribution: 'Confini: ISTAT; openpolis/geojson-italy (CC BY 4.0)' }), 'bottom-right');
+    map.addControl(
+      new maplibregl.AttributionControl({
+        compact: true,
+        customAttribution: 'Confini: ISTAT; openpolis/geojson-italy (CC BY 4.0)',
+      }),
+      'bottom-right',
+    );
 
     const labels = new Map<string, InstanceType<typeof maplibregl.Marker>>();
     // The single plessi (spread around their place) are built after the clusters are drawn, when the
@@ -288,7 +407,10 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
       source.setData(singles);
       return singles;
     };
-    const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work, { timeout: 3000 }) : setTimeout(work, 500));
+    const whenIdle = (work: () => void) =>
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(work, { timeout: 3000 })
+        : setTimeout(work, 500);
     resetSingles.current = () => {
       singlesOf = null;
       singles = null;
@@ -297,7 +419,11 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     };
     /** The key and the number of plessi of a drawn cluster, place or single plesso. */
     const counted = (f: MapGeoJSONFeature): [string, number] =>
-      f.layer.id === 'sites' ? [`s${f.properties.id}`, 1] : f.properties.cluster ? [`c${f.properties.cluster_id}`, Number(f.properties.n)] : [`p${f.properties.k}`, Number(f.properties.n)];
+      f.layer.id === 'sites'
+        ? [`s${f.properties.id}`, 1]
+        : f.properties.cluster
+          ? [`c${f.properties.cluster_id}`, Number(f.properties.n)]
+          : [`p${f.properties.k}`, Number(f.properties.n)];
     const hook: MapTestHook = {
       map,
       firstClustersAt: null,
@@ -324,7 +450,9 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
       },
       siteIds() {
         const { id, place, places } = sitesRef.current;
-        return Array.from(id).filter((_, i) => !Number.isNaN(places.lon[place[i]!]!) && !Number.isNaN(places.lat[place[i]!]!));
+        return Array.from(id).filter(
+          (_, i) => !Number.isNaN(places.lon[place[i]!]!) && !Number.isNaN(places.lat[place[i]!]!),
+        );
       },
     };
     window.__portaleMap = hook;
@@ -354,6 +482,9 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         }
       }
     };
+    // A new zoom level has clusters of its own; a pan may leave the area whose clusters were handed over.
+    map.on('zoom', () => showClusters());
+    map.on('moveend', () => showClusters());
     // The numbers follow their clusters while the map moves; new clusters get theirs when it stops.
     map.on('moveend', updateLabels);
     map.on('idle', updateLabels);
@@ -382,7 +513,7 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
 
     // The style is read on the next frame: plessi that changed before it was read (new filters) go in now.
     map.on('load', () => {
-      if (sitesRef.current !== styledWith) showPlaces(map, sitesRef.current);
+      if (sitesRef.current !== styledWith) showPlacesRef.current(sitesRef.current);
     });
 
     map.on('click', 'clusters', (event) => {
@@ -394,9 +525,9 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         map.easeTo({ center, zoom: Math.max(map.getZoom() + 1, SINGLE_ZOOM + 0.5) });
         return;
       }
-      const source = map.getSource('places') as GeoJSONSource;
-      void source.getClusterExpansionZoom(Number(feature.properties.cluster_id)).then((zoom) => {
-        map.easeTo({ center, zoom: Math.min(zoom, 17) });
+      map.easeTo({
+        center,
+        zoom: Math.min(index.getClusterExpansionZoom(Number(feature.properties.cluster_id)), 17),
       });
     });
     const openSite = (event: maplibregl.MapLayerMouseEvent) => {
@@ -410,8 +541,16 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         .addTo(map);
       setSelected({ id, site: null, problem: null });
       callApi(getSchoolSite, { params: { siteId: id } })
-        .then((site) => setSelected((current) => (current?.id === id ? { id, site, problem: null } : current)))
-        .catch(() => setSelected((current) => (current?.id === id ? { id, site: null, problem: 'Non è stato possibile caricare il plesso. Riprova.' } : current)));
+        .then((site) =>
+          setSelected((current) => (current?.id === id ? { id, site, problem: null } : current)),
+        )
+        .catch(() =>
+          setSelected((current) =>
+            current?.id === id
+              ? { id, site: null, problem: 'Non è stato possibile caricare il plesso. Riprova.' }
+              : current,
+          ),
+        );
     };
     map.on('click', 'sites', openSite);
     map.on('click', 'place-sites', openSite);
@@ -435,7 +574,7 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     const map = mapRef.current;
     if (!map?.getSource('places')) return;
     popupRef.current?.remove();
-    showPlaces(map, sites);
+    showPlacesRef.current(sites);
     resetSingles.current();
   }, [sites]);
 
