@@ -12,6 +12,7 @@ import type {
   StyleSpecification,
 } from 'maplibre-gl';
 import maplibregl from 'maplibre-gl/dist/maplibre-gl-csp.js';
+import KDBush from 'kdbush';
 import Supercluster from 'supercluster';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
@@ -128,19 +129,56 @@ function clustersOf(
   map: MapLibreMap,
 ): { data: FeatureCollection<Point>; box: BBox; zoom: number } {
   const zoom = Math.floor(map.getZoom());
-  let box = WORLD;
-  if (zoom > WHOLE_COUNTRY_ZOOM) {
-    // The view and one view's width and height around it: a pan finds its clusters there until it stops.
-    const bounds = map.getBounds();
-    const [w, s, e, n] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
-    box = [
-      Math.max(-180, w - (e - w)),
-      Math.max(-85, s - (n - s)),
-      Math.min(180, e + (e - w)),
-      Math.min(85, n + (n - s)),
-    ];
-  }
+  // Around the view, a pan finds its clusters until it stops.
+  const box = zoom > WHOLE_COUNTRY_ZOOM ? aroundView(map) : WORLD;
   return { data: { type: 'FeatureCollection', features: index.getClusters(box, zoom) }, box, zoom };
+}
+
+/** The view and one view's width and height around it. */
+function aroundView(map: MapLibreMap): BBox {
+  const bounds = map.getBounds();
+  const [w, s, e, n] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+  return [
+    Math.max(-180, w - (e - w)),
+    Math.max(-85, s - (n - s)),
+    Math.min(180, e + (e - w)),
+    Math.min(85, n + (n - s)),
+  ];
+}
+
+/** Whether the view of `map` lies within `box`. */
+function viewWithin(map: MapLibreMap, box: BBox): boolean {
+  const bounds = map.getBounds();
+  return within([bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()], box);
+}
+
+type SiteFeature = ReturnType<typeof toFeatures>['features'][number];
+
+/**
+ * The single plessi, spread around their places, with a spatial index: MapLibre gets those around the
+ * view only (a view from zoom 14 holds tens to hundreds). Handing it all ~57,000 blocked the main
+ * thread for 370–470 ms just after the first view (MapLibre copies a GeoJSON source object by object
+ * to its worker; decision 023).
+ */
+interface Singles {
+  features: SiteFeature[];
+  index: KDBush;
+}
+
+function singlesOf(sites: MapSiteColumns): Singles {
+  const { features } = toFeatures(sites);
+  const index = new KDBush(Math.max(1, features.length));
+  for (const feature of features)
+    index.add(feature.geometry.coordinates[0]!, feature.geometry.coordinates[1]!);
+  index.finish();
+  return { features, index };
+}
+
+function singlesAround(singles: Singles, box: BBox): FeatureCollection<Point> {
+  return {
+    type: 'FeatureCollection',
+    features: singles.index.range(box[0], box[1], box[2], box[3]).map((i) => singles.features[i]!),
+  };
 }
 
 /** Whether `inner` lies within `outer`. */
@@ -365,14 +403,7 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     const showClusters = (force = false) => {
       const source = map.getSource('places') as GeoJSONSource | undefined;
       if (!source) return;
-      const zoom = Math.floor(map.getZoom());
-      const bounds = map.getBounds();
-      if (
-        !force &&
-        zoom === shown.zoom &&
-        within([bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()], shown.box)
-      )
-        return;
+      if (!force && Math.floor(map.getZoom()) === shown.zoom && viewWithin(map, shown.box)) return;
       shown = clustersOf(index, map);
       source.setData(shown.data);
     };
@@ -397,25 +428,37 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     const labels = new Map<string, InstanceType<typeof maplibregl.Marker>>();
     // The single plessi (spread around their place) are built after the clusters are drawn, when the
     // browser is idle (or at once if the map gets near them first): not in the way of the first view.
-    let singlesOf: MapSiteColumns | null = null;
-    let singles: ReturnType<typeof toFeatures> | null = null;
-    const prepareSingles = () => {
-      const source = map.getSource('sites') as GeoJSONSource | undefined;
-      if (!source || singlesOf === sitesRef.current) return singles;
-      singlesOf = sitesRef.current;
-      singles = toFeatures(singlesOf);
-      source.setData(singles);
+    // From SINGLE_ZOOM, MapLibre gets those around the view.
+    let singlesFrom: MapSiteColumns | null = null;
+    let singles: Singles | null = null;
+    let singlesBox: BBox | null = null;
+    const prepareSingles = (): Singles => {
+      if (!singles || singlesFrom !== sitesRef.current) {
+        singlesFrom = sitesRef.current;
+        singles = singlesOf(singlesFrom);
+        singlesBox = null;
+      }
       return singles;
+    };
+    const showSingles = () => {
+      const source = map.getSource('sites') as GeoJSONSource | undefined;
+      if (!source || map.getZoom() < SINGLE_ZOOM) return;
+      const current = prepareSingles();
+      if (singlesBox && viewWithin(map, singlesBox)) return;
+      singlesBox = aroundView(map);
+      source.setData(singlesAround(current, singlesBox));
     };
     const whenIdle = (work: () => void) =>
       typeof requestIdleCallback === 'function'
         ? requestIdleCallback(work, { timeout: 3000 })
         : setTimeout(work, 500);
     resetSingles.current = () => {
-      singlesOf = null;
+      singlesFrom = null;
       singles = null;
+      singlesBox = null;
       (map.getSource('sites') as GeoJSONSource | undefined)?.setData(EMPTY);
       whenIdle(prepareSingles);
+      showSingles();
     };
     /** The key and the number of plessi of a drawn cluster, place or single plesso. */
     const counted = (f: MapGeoJSONFeature): [string, number] =>
@@ -439,7 +482,7 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         return total;
       },
       async focusSite(id) {
-        const feature = prepareSingles()?.features.find((f) => f.id === id);
+        const feature = prepareSingles().features.find((f) => f.id === id);
         if (!feature) return null;
         const [lon, lat] = feature.geometry.coordinates as [number, number];
         map.jumpTo({ center: [lon, lat], zoom: 16 });
@@ -495,6 +538,8 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     map.on('zoomend', () => {
       if (map.getZoom() >= SINGLE_ZOOM - 1) prepareSingles();
     });
+    map.on('zoom', showSingles);
+    map.on('moveend', showSingles);
     // The first frame with the plessi clustered: what the benchmark times from navigation.
     const onRender = () => {
       if (hook.firstClustersAt !== null || !map.getSource('places') || !map.isSourceLoaded('places')) return;
