@@ -134,3 +134,16 @@ export async function expectAccessibleAtBothWidths(page: Page): Promise<void> {
 export async function listSettled(page: Page): Promise<void> {
   await expect(page.getByTestId('list-status')).not.toHaveText('Caricamento dei risultati…');
 }
+
+/**
+ * The results page draws a chart when it comes near the view (features/results/results-chart.tsx):
+ * each of the `count` charts is scrolled to, as a reader does, and must then be drawn.
+ */
+export async function expectChartsDrawn(page: Page, count: number): Promise<void> {
+  const charts = page.getByTestId('results-chart');
+  await expect(charts).toHaveCount(count);
+  for (let i = 0; i < count; i++) {
+    await charts.nth(i).scrollIntoViewIfNeeded();
+    await expect(charts.nth(i).locator('svg')).toHaveCount(1, { timeout: 20_000 });
+  }
+}

@@ -3,7 +3,9 @@ import {
   appReady,
   expect,
   expectAccessibleAtBothWidths,
+  expectChartsDrawn,
   pathOf,
+  PHONE,
   rememberConsentChoice,
   test,
 } from '../fixtures.ts';
@@ -25,6 +27,21 @@ test.beforeEach(async ({ context, baseURL }) => {
 test.describe('risultati pubblici delle indagini', () => {
   test.describe.configure({ timeout: 180_000 });
 
+  test('su un telefono un grafico sotto la piega si disegna quando il lettore ci arriva', async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    await page.goto('/risultati');
+    await appReady(page);
+    const charts = page.getByTestId('results-chart');
+    await expect(charts).toHaveCount(4);
+    const last = charts.last();
+    await expect(last).toHaveAttribute('aria-label', /Risposte di 53 persone/);
+    // Time for every queued drawing task: the last chart, far below the view, still waits.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+    await expect(last.locator('svg')).toHaveCount(0);
+    await last.scrollIntoViewIfNeeded();
+    await expect(last.locator('svg')).toHaveCount(1, { timeout: 20_000 });
+  });
+
   test('un ospite vede grafici e tabelle, filtra per regione, trova un gruppo troppo piccolo e scarica il CSV', async ({
     page,
   }) => {
@@ -38,7 +55,7 @@ test.describe('risultati pubblici delle indagini', () => {
       );
       const questions = page.getByTestId('results-question');
       await expect(questions).toHaveCount(4);
-      await expect(page.getByTestId('results-chart').locator('svg')).toHaveCount(4, { timeout: 20_000 });
+      await expectChartsDrawn(page, 4);
       const first = questions.first();
       await expect(first.getByRole('heading', { level: 3 })).toHaveText('In quale ordine di scuola insegni?');
       await expect(first.getByRole('table')).toContainText('Primaria');
@@ -63,7 +80,7 @@ test.describe('risultati pubblici delle indagini', () => {
       await expect(page.getByTestId('results-group')).toHaveText(
         'Lazio, tutti i gradi scolastici: 33 persone hanno risposto.',
       );
-      await expect(page.getByTestId('results-chart').locator('svg')).toHaveCount(4, { timeout: 20_000 });
+      await expectChartsDrawn(page, 4);
     });
 
     await test.step('un gruppo di meno di 5 persone non si mostra: il messaggio, non un errore', async () => {

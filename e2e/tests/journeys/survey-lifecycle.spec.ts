@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, loginAs, rememberConsentChoice, test } from '../../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, expectChartsDrawn, expectErrorScreen, listSettled, loginAs, rememberConsentChoice, test } from '../../fixtures.ts';
 
 // The whole life of a survey, across four people: staff build and open it, a teacher makes an access
 // code for a class, pupils answer through /{code}, staff close it, anyone reads the results. One survey
@@ -132,7 +132,7 @@ test.describe('la vita di un’indagine', () => {
       await expect(visitor.getByTestId('results-group')).toContainText(`${RESPONDENTS} persone hanno risposto`);
       const questions = visitor.getByTestId('results-question');
       await expect(questions).toHaveCount(2);
-      await expect(visitor.getByTestId('results-chart').locator('svg')).toHaveCount(2, { timeout: 20_000 });
+      await expectChartsDrawn(visitor, 2);
       // 3 and 2 answers: both below 5, so both rows are protected.
       await expect(questions.first().locator('td[data-protected="true"]')).toHaveCount(2);
       await expectAccessibleAtBothWidths(visitor);

@@ -1,9 +1,7 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { QUESTION_TYPE_LABELS, RESULTS_MESSAGES, type QuestionResult } from '@portale/shared/surveys';
 import { formatDecimal, formatNumber } from '../../lib/format.ts';
-
-// ECharts arrives only with this page, after its data: never in the home bundle.
-const ResultsChart = lazy(() => import('./results-chart.tsx'));
+import ResultsChart from './results-chart.tsx';
 
 export const formatPercent = (p: number) => `${formatDecimal(p, 1)}%`;
 
@@ -52,9 +50,7 @@ export function QuestionSection({
           : '.'}
       </p>
       <p data-testid="results-summary">{summary}</p>
-      <Suspense fallback={<div className="border p-4 mb-3">Caricamento del grafico…</div>}>
-        <ResultsChart labels={labels} values={values} summary={summary} />
-      </Suspense>
+      <ResultsChart labels={labels} values={values} summary={summary} />
       <div className="table-responsive" tabIndex={0} role="region" aria-labelledby={`tabella-${q.id}`}>
         <table className="table table-sm" data-testid="results-table">
           <caption id={`tabella-${q.id}`} className="caption-top">
