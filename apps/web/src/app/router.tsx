@@ -95,7 +95,7 @@ function lazyPage(load: () => Promise<LazyModule>) {
       const { Component, action } = await load();
       return action ? { Component, action } : { Component };
     } catch (error) {
-      const target = router.state.navigation.location;
+      const target = router?.state.navigation.location;
       if (isChunkLoadError(error) && target && reloadAt(target.pathname + target.search + target.hash)) {
         return new Promise<never>(() => {});
       }
@@ -165,4 +165,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+
+/** The app's router (one per page load); creating it starts the first page's loaders. */
+export function createRouter() {
+  router = createBrowserRouter(routes);
+  return router;
+}
