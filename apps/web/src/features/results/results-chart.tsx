@@ -27,7 +27,18 @@ function drawInTurn(draw: (drawing: Drawing) => void) {
   if (running) return;
   running = true;
   const next = async () => {
-    waiting.shift()?.(await (loading ??= import('./results-echarts.ts')));
+    let drawing: Drawing;
+    try {
+      drawing = await (loading ??= import('./results-echarts.ts'));
+    } catch (error) {
+      // A chunk that is gone (a new build; main.tsx reloads the page on the next navigation): the
+      // charts not yet drawn stay as their boxes beside their tables, and a later one tries again.
+      loading = undefined;
+      waiting.length = 0;
+      running = false;
+      throw error;
+    }
+    waiting.shift()?.(drawing);
     if (waiting.length > 0) setTimeout(() => void next(), 0);
     else running = false;
   };
