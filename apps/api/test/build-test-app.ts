@@ -101,8 +101,8 @@ export async function buildTestApp(overrides: Record<string, string> = {}, optio
       municipalityName: 'Roma',
     })),
   );
-  await seedDemoAccounts(database.db);
   const clock = new TestClock();
+  await seedDemoAccounts(database.db, { now: clock.now() });
   const app = await buildApp({ env, database, clock, logger: false });
   await app.ready();
   return {

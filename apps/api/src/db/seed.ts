@@ -80,12 +80,15 @@ export async function seedRolesAndPermissions(db: Db) {
   return { roleIds, permissionIds };
 }
 
-/** Creates missing demo accounts (password unchanged for existing ones) and links their institutes. */
-export async function seedDemoAccounts(db: Db, appSecret: string = DEV_APP_SECRET): Promise<void> {
+/**
+ * Creates missing demo accounts (password unchanged for existing ones) and links their institutes. The
+ * demo institutes' transitions are dated before `now` (the tests pass their own clock's time, so their
+ * history stays older than what a test then does, whatever the real date).
+ */
+export async function seedDemoAccounts(db: Db, { appSecret = DEV_APP_SECRET, now = new Date() }: { appSecret?: string; now?: Date } = {}): Promise<void> {
   const { roleIds, permissionIds } = await seedRolesAndPermissions(db);
   // Hashed only when an account is missing: a restart with every demo account in place skips the KDF.
   let passwordHash: string | undefined;
-  const now = new Date();
   const demoInstitutes = await db
     .select({ id: institutes.id })
     .from(institutes)
@@ -164,7 +167,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
   await seedDemoSurveys(db);
   const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry, options.onRegistryProgress);
   if (options.demo) {
-    await seedDemoAccounts(db, options.appSecret);
+    await seedDemoAccounts(db, { appSecret: options.appSecret });
     await seedDemoOnboarding(db);
     await seedDemoFieldWork(db, new Date());
     await seedDemoSubstitutions(db, new Date());
