@@ -31,8 +31,10 @@ function drawInTurn(draw: (drawing: Drawing) => void) {
     try {
       drawing = await (loading ??= import('./results-echarts.ts'));
     } catch (error) {
-      // A chunk that is gone (a new build; main.tsx reloads the page on the next navigation): the
-      // charts not yet drawn stay as their boxes beside their tables, and a later one tries again.
+      // A chunk that failed to load. If it is gone (a new build), main.tsx's `vite:preloadError`
+      // handler loads the page again (at most once per path in 10 s). Otherwise the charts queued so
+      // far stay as their boxes beside their tables, and the next chart that comes near the view
+      // tries again.
       loading = undefined;
       waiting.length = 0;
       running = false;
