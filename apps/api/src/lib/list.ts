@@ -22,10 +22,24 @@ export function searchCondition(searchColumn: AnyColumn, q: string | undefined):
   return and(...words.map((w) => sql`${searchColumn} like ${`%${likeLiteral(w)}%`}`));
 }
 
-/** Relevance for a search: exact code first, then trigram similarity of the normalised text. */
+/**
+ * Closest rows first, among rows that already contain every word of `q` (searchCondition): those
+ * where every word stands as a whole word, then the shortest normalised text (the fewest other
+ * words). For such rows this orders about as trigram `similarity()` does, at a third of its cost:
+ * similarity extracts the trigrams of every candidate row, which for a common word (hundreds of
+ * candidates) was two thirds of the query's time (decision 012, "Ranking"). A word beside
+ * punctuation (`"liceo`, `(roma)`) is not counted as whole; its row still ranks by length.
+ */
+export function closestFirst(searchColumn: AnyColumn | SQL, q: string): SQL[] {
+  const words = searchWords(q);
+  const padded = sql`(' ' || ${searchColumn} || ' ')`;
+  const whole = and(...words.map((w) => sql`${padded} like ${`% ${likeLiteral(w)} %`}`));
+  return [...(whole ? [desc(sql`(${whole})`)] : []), asc(sql`length(${searchColumn})`)];
+}
+
+/** Relevance for a search: the exact code first, then the closest rows (closestFirst). */
 export function searchRank(codeColumn: AnyColumn, searchColumn: AnyColumn, q: string): SQL[] {
-  const normalised = searchWords(q).join(' ');
-  return [desc(sql`(${codeColumn} = ${q.trim().toUpperCase()})`), desc(sql`similarity(${searchColumn}, ${normalised})`)];
+  return [desc(sql`(${codeColumn} = ${q.trim().toUpperCase()})`), ...closestFirst(searchColumn, q)];
 }
 
 export interface SortSpec<K extends string> {

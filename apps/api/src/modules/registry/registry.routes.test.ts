@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InstituteDetailSchema, InstituteListResponseSchema, SchoolSiteDetailSchema, SchoolSiteListResponseSchema } from '@portale/shared/registry';
+import { SEARCH_TRANSLATE_FROM, SEARCH_TRANSLATE_TO } from '@portale/shared/lists';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
@@ -105,6 +106,27 @@ describe('GET /api/institutes', () => {
       const text = `${item.name} ${item.municipalityName} ${item.ministryCode}`.toLowerCase();
       expect(text).toContain('pavia');
       expect(text).toContain('ic');
+    }
+  });
+
+  it('ranks a search: whole words before words inside others, then the shortest text', async () => {
+    const items = [];
+    for (let page = 1; page <= 5; page++) {
+      const ranked = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?q=san&pageSize=100&page=${page}`)).json());
+      items.push(...ranked.items);
+      if (items.length >= ranked.total) break;
+    }
+    const keys = items.map((i) => {
+      // The row's search_text, as the database computes it.
+      const text = [...`${i.name} ${i.municipalityName} ${i.ministryCode}`].map((c) => SEARCH_TRANSLATE_TO[SEARCH_TRANSLATE_FROM.indexOf(c)] ?? c).join('').toLowerCase();
+      return { whole: ` ${text} `.includes(' san '), length: text.length };
+    });
+    expect(keys.some((k) => k.whole) && keys.some((k) => !k.whole)).toBe(true);
+    for (const [n, key] of keys.entries()) {
+      const before = keys[n - 1];
+      if (!before) continue;
+      expect(before.whole || !key.whole).toBe(true);
+      if (before.whole === key.whole) expect(before.length).toBeLessThanOrEqual(key.length);
     }
   });
 

@@ -1,10 +1,9 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { OwnedResource } from '@portale/shared/auth';
-import { searchWords } from '@portale/shared/lists';
 import type { TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
 
@@ -79,8 +78,7 @@ function whereOf(filters: Filters): SQL | undefined {
 function orderOf(filters: Filters): SQL[] {
   if (!filters.sort && filters.q) {
     const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
-    const similar = desc(sql`similarity(${users.searchText}, ${searchWords(filters.q).join(' ')})`);
-    return [exact, similar, ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id)];
+    return [exact, ...closestFirst(users.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id)];
   }
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id);
 }

@@ -1,6 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, ROLES, type OwnedResource, type Permission, type Role } from '@portale/shared/auth';
-import { searchWords } from '@portale/shared/lists';
 import type { UserDetail, UserListQuery, UserStatus, UserSummary } from '@portale/shared/users';
 import {
   authSessions,
@@ -14,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { accountKey } from '../auth/login-throttle.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
@@ -95,8 +94,7 @@ function orderOf(filters: Filters): SQL[] {
   if (!filters.sort && filters.q) {
     // Relevance: the exact address first, then the closest names.
     const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
-    const similar = desc(sql`similarity(${users.searchText}, ${searchWords(filters.q).join(' ')})`);
-    return [exact, similar, ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id)];
+    return [exact, ...closestFirst(users.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id)];
   }
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id);
 }
