@@ -109,27 +109,6 @@ describe('GET /api/institutes', () => {
     }
   });
 
-  it('ranks a search: whole words before words inside others, then the shortest text', async () => {
-    const items = [];
-    for (let page = 1; page <= 5; page++) {
-      const ranked = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?q=san&pageSize=100&page=${page}`)).json());
-      items.push(...ranked.items);
-      if (items.length >= ranked.total) break;
-    }
-    const keys = items.map((i) => {
-      // The row's search_text, as the database computes it.
-      const text = [...`${i.name} ${i.municipalityName} ${i.ministryCode}`].map((c) => SEARCH_TRANSLATE_TO[SEARCH_TRANSLATE_FROM.indexOf(c)] ?? c).join('').toLowerCase();
-      return { whole: ` ${text} `.includes(' san '), length: text.length };
-    });
-    expect(keys.some((k) => k.whole) && keys.some((k) => !k.whole)).toBe(true);
-    for (const [n, key] of keys.entries()) {
-      const before = keys[n - 1];
-      if (!before) continue;
-      expect(before.whole || !key.whole).toBe(true);
-      if (before.whole === key.whole) expect(before.length).toBeLessThanOrEqual(key.length);
-    }
-  });
-
   it('answers bad input with a 422 in Italian or an empty page, never a 500', async () => {
     const refused = ['region=Atlantide', 'sort=password', 'pageSize=1000', 'page=0', 'page=abc', `q=${'x'.repeat(10_000)}`, 'stateSchool=forse', 'level=universita'];
     for (const query of refused) {
@@ -214,6 +193,27 @@ describe('exports', () => {
 });
 
 describe('GET/PATCH /api/school-sites', () => {
+  it('ranks a search: whole words before words inside others, then the shortest text', async () => {
+    const items = [];
+    for (let page = 1; page <= 5; page++) {
+      const ranked = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?q=san&pageSize=100&page=${page}`)).json());
+      items.push(...ranked.items);
+      if (items.length >= ranked.total) break;
+    }
+    const keys = items.map((i) => {
+      // The row's search_text, as the database computes it.
+      const text = [...`${i.name} ${i.municipalityName} ${i.ministryCode}`].map((c) => SEARCH_TRANSLATE_TO[SEARCH_TRANSLATE_FROM.indexOf(c)] ?? c).join('').toLowerCase();
+      return { whole: ` ${text} `.includes(' san '), length: text.length };
+    });
+    expect(keys.some((k) => k.whole) && keys.some((k) => !k.whole)).toBe(true);
+    for (const [n, key] of keys.entries()) {
+      const before = keys[n - 1];
+      if (!before) continue;
+      expect(before.whole || !key.whole).toBe(true);
+      if (before.whole === key.whole) expect(before.length).toBeLessThanOrEqual(key.length);
+    }
+  });
+
   it('lists, filters by participation and institute, and edits with audit', async () => {
     const list = SchoolSiteListResponseSchema.parse((await staff().get('/api/school-sites?province=RM&level=primaria&sort=-name')).json());
     expect(list.total).toBe(await scalar(sql`select count(*)::int as n from school_sites where province = 'RM' and school_level = 'primaria'`));
