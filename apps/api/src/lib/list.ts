@@ -30,11 +30,13 @@ export function searchCondition(searchColumn: AnyColumn, q: string | undefined):
  * candidates) was two thirds of the query's time (decision 012, "Ranking"). A word beside
  * punctuation (`"liceo`, `(roma)`) is not counted as whole; its row still ranks by length.
  */
-export function closestFirst(searchColumn: AnyColumn | SQL, q: string): SQL[] {
+export function closestFirst(searchColumn: AnyColumn, q: string): SQL[] {
   const words = searchWords(q);
+  // A search without words (only punctuation) filters nothing and ranks nothing: the list's order stays.
+  if (words.length === 0) return [];
   const padded = sql`(' ' || ${searchColumn} || ' ')`;
   const whole = and(...words.map((w) => sql`${padded} like ${`% ${likeLiteral(w)} %`}`));
-  return [...(whole ? [desc(sql`(${whole})`)] : []), asc(sql`length(${searchColumn})`)];
+  return [desc(sql`(${whole})`), asc(sql`length(${searchColumn})`)];
 }
 
 /** Relevance for a search: the exact code first, then the closest rows (closestFirst). */
