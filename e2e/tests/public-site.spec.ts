@@ -130,6 +130,26 @@ test('a prerendered form cannot be typed into before the app takes over; then it
   await expect(page.getByLabel('Indirizzo e-mail')).toBeEnabled();
 });
 
+test('the prerendered mark leaves the page only once the app’s own markup has replaced the painted one', async ({ page }) => {
+  // Remembers the painted elements, then looks at the page at the moment the mark is taken off: a test
+  // (or anything else) that waits for the mark must find the app's elements, not ones about to go.
+  await page.addInitScript(() => {
+    const painted = new WeakSet<Element>();
+    const state = window as unknown as { paintedAtUnmark?: boolean };
+    document.addEventListener('DOMContentLoaded', () => {
+      const root = document.getElementById('root')!;
+      for (const el of root.querySelectorAll('*')) painted.add(el);
+      new MutationObserver(() => {
+        if (root.hasAttribute('data-prerendered') || state.paintedAtUnmark !== undefined) return;
+        state.paintedAtUnmark = [...root.querySelectorAll('h1, a[href]')].some((el) => painted.has(el));
+      }).observe(root, { attributes: true, attributeFilter: ['data-prerendered'] });
+    });
+  });
+  await page.goto('/landing/registrazioni/insegnante');
+  await appReady(page);
+  expect(await page.evaluate(() => (window as unknown as { paintedAtUnmark?: boolean }).paintedAtUnmark)).toBe(false);
+});
+
 test('the pages that load the account contracts only when needed still answer: forgot password, email link without a token', async ({ page }) => {
   await page.goto('/verifica/email-verificata');
   await appReady(page);

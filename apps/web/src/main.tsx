@@ -1,12 +1,23 @@
 import 'bootstrap-italia/dist/css/bootstrap-italia.min.css';
 import './styles/fonts.css';
 import './styles/app.css';
-import { StrictMode, startTransition } from 'react';
+import { type ReactNode, StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router.tsx';
 import { isChunkLoadError, reloadAt, watchForNewBuild } from './app/reload.ts';
 import { BUILD_ID } from './lib/config.ts';
+
+/**
+ * Takes the prerendered mark off the container once the app's first render has replaced the painted
+ * markup (a layout effect runs right after that commit). Over a prerendered page the render is a
+ * transition, so it commits some time after it starts: the mark tells the page's tests, and anything
+ * else that looks, whether the elements on screen are already the app's own.
+ */
+function CommittedMark({ container, children }: { container: HTMLElement; children: ReactNode }) {
+  useLayoutEffect(() => container.removeAttribute('data-prerendered'), [container]);
+  return children;
+}
 
 // The entry's modules are evaluated in one task and the router, whose creation runs the first page's
 // loaders up to their first await, is created in the next one: the boot is two shorter tasks instead of
@@ -26,10 +37,11 @@ function boot() {
   const mount = (prerendered: boolean) => {
     const root = createRoot(container);
     const render = () => {
-      container.removeAttribute('data-prerendered');
       root.render(
         <StrictMode>
-          <RouterProvider router={router} />
+          <CommittedMark container={container}>
+            <RouterProvider router={router} />
+          </CommittedMark>
         </StrictMode>,
       );
     };
