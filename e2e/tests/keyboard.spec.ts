@@ -39,7 +39,7 @@ function markTabbables(page: Page): Promise<string[]> {
   });
 }
 
-/** Presses Tab and describes where the focus went (waiting up to a second for a smooth scroll to it). */
+/** Presses Tab and describes where the focus went (waiting up to three seconds for a smooth scroll to it). */
 async function tab(page: Page): Promise<Stop | null> {
   await page.keyboard.press('Tab');
   return page.evaluate(async () => {
@@ -60,8 +60,11 @@ async function tab(page: Page): Promise<Stop | null> {
       const rect = shown.getBoundingClientRect();
       return rect.bottom > 0 && rect.top < window.innerHeight && rect.right > 0 && rect.left < window.innerWidth;
     };
+    // The page scrolls smoothly (Bootstrap's `scroll-behavior: smooth`); on a loaded machine the
+    // scroll may take longer than its nominal time, so the wait is in time, not in frames.
     let inViewport = onScreen();
-    for (let frames = 0; !inViewport && frames < 60; frames++) {
+    const deadline = performance.now() + 3_000;
+    while (!inViewport && performance.now() < deadline) {
       await new Promise((resolve) => requestAnimationFrame(resolve));
       inViewport = onScreen();
     }
