@@ -16,7 +16,7 @@ import {
 import { searchWords } from '@portale/shared/lists';
 import { actionModels, actions, institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 /** Actions whose state still needs the target's work: they can be overdue. */
 const OPEN_STATES: readonly ActionState[] = ['da_fare', 'in_corso'];
@@ -84,7 +84,7 @@ export async function countModels(db: DbOrTx, query: ModelFilters): Promise<numb
 
 export function listModels(db: DbOrTx, query: ActionModelListQuery): Promise<Page<ActionModel>> {
   return paginate(
-    async (limit, offset) => (await modelListQuery(db, query).limit(limit).offset(offset)).map(toModel),
+    async (limit, offset) => (await rawRows(db, modelListQuery(db, query).limit(limit).offset(offset))).map(toModel),
     () => countModels(db, query),
     query.page,
     query.pageSize,
@@ -228,7 +228,7 @@ export async function countActions(db: DbOrTx, filters: Filters, scope: ActionSc
 
 export function listActions(db: DbOrTx, query: ActionListQuery, scope: ActionScope, today: string): Promise<Page<ActionSummary>> {
   return paginate(
-    async (limit, offset) => (await actionListQuery(db, query, scope, today).limit(limit).offset(offset)).map(toActionSummary),
+    async (limit, offset) => (await rawRows(db, actionListQuery(db, query, scope, today).limit(limit).offset(offset))).map(toActionSummary),
     () => countActions(db, query, scope, today),
     query.page,
     query.pageSize,

@@ -4,7 +4,7 @@ import { ADHESION_STATES, type AdhesionState } from '@portale/shared/registry';
 import type { AdhesionFunnel, AdhesionPanelFilters, AdhesionPanelQuery, AdhesionPanelRow, ReminderFilters, ReminderPreview } from '@portale/shared/adhesions';
 import { adhesionReminders, institutes, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, paginate, rawRows, rowValue, searchRank, type Page } from '../../lib/list.ts';
 import { instituteFilterCondition, toInstituteSummary } from '../registry/institutes.repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -106,7 +106,7 @@ export async function countPanel(db: DbOrTx, filters: Omit<AdhesionPanelFilters,
 
 export function listPanel(db: DbOrTx, query: AdhesionPanelQuery, now: Date): Promise<Page<AdhesionPanelRow>> {
   return paginate(
-    async (limit, offset) => (await panelQuery(db, query, now).limit(limit).offset(offset)).map(toPanelRow),
+    async (limit, offset) => (await rawRows(db, panelQuery(db, query, now).limit(limit).offset(offset))).map(toPanelRow),
     () => countPanel(db, query, now),
     query.page,
     query.pageSize,

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { BookingListQuery, BookingSummary, PublicSlot, SlotListQuery, SlotSummary } from '@portale/shared/bookings';
 import { bookings, bookingSlots } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rowValue, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 type SlotRow = typeof bookingSlots.$inferSelect;
 
@@ -254,7 +254,7 @@ export async function countBookings(db: DbOrTx, slotId: number, filters: Booking
 
 export function listBookings(db: DbOrTx, slotId: number, query: BookingListQuery): Promise<Page<BookingSummary>> {
   return paginate(
-    async (limit, offset) => (await bookingListQuery(db, slotId, query).limit(limit).offset(offset)).map(toBookingSummary),
+    async (limit, offset) => (await rawRows(db, bookingListQuery(db, slotId, query).limit(limit).offset(offset))).map(toBookingSummary),
     () => countBookings(db, slotId, query),
     query.page,
     query.pageSize,

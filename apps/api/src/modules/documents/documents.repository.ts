@@ -2,7 +2,7 @@ import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DocumentListQuery, StaffDocument } from '@portale/shared/documents';
 import { publicDocuments } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rowValue, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 type Filters = Omit<DocumentListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: DocumentListQuery['sort'] };
 
@@ -64,7 +64,7 @@ export async function countDocuments(db: DbOrTx, filters: Filters): Promise<numb
 
 export function listDocuments(db: DbOrTx, query: DocumentListQuery): Promise<Page<StaffDocument>> {
   return paginate(
-    async (limit, offset) => (await documentListQuery(db, query).limit(limit).offset(offset)).map(toStaffDocument),
+    async (limit, offset) => (await rawRows(db, documentListQuery(db, query).limit(limit).offset(offset))).map(toStaffDocument),
     () => countDocuments(db, query),
     query.page,
     query.pageSize,

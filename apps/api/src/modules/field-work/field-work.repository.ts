@@ -18,7 +18,7 @@ import {
 import type { ReviewContent, ReviewState } from '@portale/shared/reviews';
 import { detectorProfiles, institutes, roles, schoolSites, teacherProfiles, userRoles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 const DETECTOR_ROLE = 'detector';
 
@@ -90,7 +90,7 @@ export async function countDetectors(db: DbOrTx, filters: DetectorFilters): Prom
 
 export function listDetectors(db: DbOrTx, query: DetectorListQuery, now: Date): Promise<Page<DetectorSummary>> {
   return paginate(
-    async (limit, offset) => (await detectorListQuery(db, query, now).limit(limit).offset(offset)).map(toDetectorSummary),
+    async (limit, offset) => (await rawRows(db, detectorListQuery(db, query, now).limit(limit).offset(offset))).map(toDetectorSummary),
     () => countDetectors(db, query),
     query.page,
     query.pageSize,
@@ -263,7 +263,7 @@ export async function countDetectorSites(db: DbOrTx, filters: SiteFilters, now: 
 
 export function listDetectorSites(db: DbOrTx, query: DetectorSiteListQuery, now: Date): Promise<Page<DetectorSiteSummary>> {
   return paginate(
-    async (limit, offset) => (await detectorSiteListQuery(db, query, now).limit(limit).offset(offset)).map(toDetectorSiteSummary),
+    async (limit, offset) => (await rawRows(db, detectorSiteListQuery(db, query, now).limit(limit).offset(offset))).map(toDetectorSiteSummary),
     () => countDetectorSites(db, query, now),
     query.page,
     query.pageSize,

@@ -3,7 +3,7 @@ import type { InstituteDetail, InstituteListQuery, InstituteSummary, InstituteUp
 import type { OwnedResource } from '@portale/shared/auth';
 import { institutes, instituteAdhesionTransitions, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -105,7 +105,7 @@ export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
 
 export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<Page<InstituteSummary>> {
   return paginate(
-    async (limit, offset) => (await institutePageQuery(db, query, limit, offset)).map(toInstituteSummary),
+    async (limit, offset) => (await rawRows(db, institutePageQuery(db, query, limit, offset))).map(toInstituteSummary),
     () => countInstitutes(db, query),
     query.page,
     query.pageSize,

@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -130,7 +130,7 @@ export function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> 
 
 export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise<Page<SchoolSiteSummary>> {
   return paginate(
-    async (limit, offset) => (await schoolSitePageQuery(db, query, limit, offset)).map(toSchoolSiteSummary),
+    async (limit, offset) => (await rawRows(db, schoolSitePageQuery(db, query, limit, offset))).map(toSchoolSiteSummary),
     () => countSchoolSites(db, query),
     query.page,
     query.pageSize,

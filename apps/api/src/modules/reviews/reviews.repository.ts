@@ -14,7 +14,7 @@ import {
 } from '@portale/shared/reviews';
 import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
 /** Queues whose subjects exist and can be decided. */
@@ -121,7 +121,7 @@ export async function countByState(db: DbOrTx, type: ReviewType): Promise<Review
 export async function listReviews(db: DbOrTx, type: ReviewType, query: ReviewListQuery, now: Date): Promise<Page<ReviewSummary> & { counts: ReviewCounts }> {
   const [page, counts] = await Promise.all([
     paginate(
-      async (limit, offset) => (await reviewListQuery(db, type, query, now).limit(limit).offset(offset)).map(toReviewSummary),
+      async (limit, offset) => (await rawRows(db, reviewListQuery(db, type, query, now).limit(limit).offset(offset))).map(toReviewSummary),
       () => countReviews(db, type, query),
       query.page,
       query.pageSize,

@@ -4,7 +4,7 @@ import { searchWords } from '@portale/shared/lists';
 import type { SubstitutionCandidates, SubstitutionFilters, SubstitutionListQuery, SubstitutionSummary } from '@portale/shared/substitutions';
 import { accessCodes, institutes, roles, schoolSites, substitutions, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rowValue, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 const outgoing = alias(users, 'outgoing_user');
 const incoming = alias(users, 'incoming_user');
@@ -139,7 +139,7 @@ export async function countSubstitutions(db: DbOrTx, filters: SubstitutionFilter
 
 export function listSubstitutions(db: DbOrTx, query: SubstitutionListQuery, scope: SubstitutionScope): Promise<Page<SubstitutionSummary>> {
   return paginate(
-    async (limit, offset) => (await substitutionListQuery(db, query, scope).limit(limit).offset(offset)).map(toSubstitutionSummary),
+    async (limit, offset) => (await rawRows(db, substitutionListQuery(db, query, scope).limit(limit).offset(offset))).map(toSubstitutionSummary),
     () => countSubstitutions(db, query, scope),
     query.page,
     query.pageSize,

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AccessCodeFilters, AccessCodeListQuery, AccessCodeState, AccessCodeSummary, Answers } from '@portale/shared/surveys';
 import { accessCodes, schoolSites, surveyResponses, surveys, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rowValue, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 type CodeRow = typeof accessCodes.$inferSelect;
 
@@ -97,7 +97,7 @@ export async function countCodes(db: DbOrTx, filters: AccessCodeFilters, ownerUs
 
 export function listCodes(db: DbOrTx, query: AccessCodeListQuery, ownerUserId: number | undefined, now: Date): Promise<Page<AccessCodeSummary>> {
   return paginate(
-    async (limit, offset) => (await codeListQuery(db, query, ownerUserId, now).limit(limit).offset(offset)).map(toSummary),
+    async (limit, offset) => (await rawRows(db, codeListQuery(db, query, ownerUserId, now).limit(limit).offset(offset))).map(toSummary),
     () => countCodes(db, query, ownerUserId, now),
     query.page,
     query.pageSize,

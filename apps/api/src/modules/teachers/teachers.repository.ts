@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
 
@@ -104,7 +104,7 @@ export async function countTeachers(db: DbOrTx, filters: Filters): Promise<numbe
 
 export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<TeacherSummary>> {
   return paginate(
-    async (limit, offset) => (await teacherListQuery(db, query).limit(limit).offset(offset)).map(toTeacherSummary),
+    async (limit, offset) => (await rawRows(db, teacherListQuery(db, query).limit(limit).offset(offset))).map(toTeacherSummary),
     () => countTeachers(db, query),
     query.page,
     query.pageSize,

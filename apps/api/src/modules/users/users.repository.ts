@@ -13,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, paginate, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { accountKey } from '../auth/login-throttle.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
@@ -111,7 +111,7 @@ export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promi
 
 export function listUsers(db: DbOrTx, query: UserListQuery, now: Date): Promise<Page<UserSummary>> {
   return paginate(
-    async (limit, offset) => (await userListQuery(db, query, now).limit(limit).offset(offset)).map(toUserSummary),
+    async (limit, offset) => (await rawRows(db, userListQuery(db, query, now).limit(limit).offset(offset))).map(toUserSummary),
     () => countUsers(db, query, now),
     query.page,
     query.pageSize,
