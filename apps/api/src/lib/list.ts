@@ -130,9 +130,9 @@ export async function forEachBatch<T>(
   await db.transaction(async (tx) => {
     await tx.execute(sql`declare list_export no scroll cursor for ${query}`);
     for (;;) {
-      const result = (await tx.execute(sql.raw(`fetch forward ${batchSize} from list_export`))) as unknown as { rows: Record<string, unknown>[] };
-      if (result.rows.length === 0) break;
-      if ((await consume(result.rows.map(mapRow))) === false) break;
+      const rows = await rawRows(tx, sql.raw(`fetch forward ${batchSize} from list_export`));
+      if (rows.length === 0) break;
+      if ((await consume(rows.map(mapRow))) === false) break;
     }
     await tx.execute(sql`close list_export`);
   });

@@ -148,7 +148,7 @@ export async function countSlots(db: DbOrTx, filters: SlotFilters, now: Date): P
   return (await db.select({ n: countAll }).from(bookingSlots).where(slotWhere(filters, now)))[0]?.n ?? 0;
 }
 
-/** A slot row read through the export's cursor (raw driver values, snake_case names). */
+/** A slot row of the list as the driver returns it (raw values, snake_case names): its page and its export. */
 export function slotFromRaw(row: Record<string, unknown>): SlotSummary {
   return {
     id: rowValue.int(row.id),
@@ -167,7 +167,7 @@ export function slotFromRaw(row: Record<string, unknown>): SlotSummary {
 
 export function listSlots(db: DbOrTx, query: SlotListQuery, now: Date): Promise<Page<SlotSummary>> {
   return paginate(
-    async (limit, offset) => (await slotListQuery(db, query, now).limit(limit).offset(offset)).map(toSlotSummary),
+    async (limit, offset) => (await rawRows(db, slotListQuery(db, query, now).limit(limit).offset(offset))).map(slotFromRaw),
     () => countSlots(db, query, now),
     query.page,
     query.pageSize,
