@@ -186,6 +186,12 @@ export async function rawRows(db: DbOrTx, query: SQLWrapper): Promise<Record<str
   return ((await prepared.execute()) as { rows: Record<string, unknown>[] }).rows;
 }
 
+/** The single value of a count query (`select count(*) …`), through rawRows: a named statement too. */
+export async function rawCount(db: DbOrTx, query: SQLWrapper): Promise<number> {
+  const [row] = await rawRows(db, query);
+  return row ? rowValue.int(Object.values(row)[0] ?? 0) : 0;
+}
+
 /** Rows of a statement that must not be named (cursor commands): drizzle's `execute`, raw rows. */
 async function unnamedRows(db: DbOrTx, query: SQLWrapper): Promise<Record<string, unknown>[]> {
   return ((await db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;

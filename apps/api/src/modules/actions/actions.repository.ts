@@ -16,7 +16,7 @@ import {
 import { searchWords } from '@portale/shared/lists';
 import { actionModels, actions, institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
 
 /** Actions whose state still needs the target's work: they can be overdue. */
 const OPEN_STATES: readonly ActionState[] = ['da_fare', 'in_corso'];
@@ -79,7 +79,7 @@ export function modelListQuery(db: DbOrTx, query: ModelFilters) {
 }
 
 export async function countModels(db: DbOrTx, query: ModelFilters): Promise<number> {
-  return rowValue.int((await db.select({ n: countAll }).from(actionModels).where(modelWhere(query)))[0]?.n ?? 0);
+  return rawCount(db, db.select({ n: countAll }).from(actionModels).where(modelWhere(query)));
 }
 
 export function listModels(db: DbOrTx, query: ActionModelListQuery): Promise<Page<ActionModel>> {
@@ -222,8 +222,7 @@ export function actionListQuery(db: DbOrTx, filters: Filters, scope: ActionScope
 }
 
 export async function countActions(db: DbOrTx, filters: Filters, scope: ActionScope, today: string): Promise<number> {
-  const [row] = await fromActions(db, { n: sql`count(*)::int`.as('n') }).where(actionWhere(filters, scope, today));
-  return rowValue.int(row?.n ?? 0);
+  return rawCount(db, fromActions(db, { n: sql`count(*)::int`.as('n') }).where(actionWhere(filters, scope, today)));
 }
 
 export function listActions(db: DbOrTx, query: ActionListQuery, scope: ActionScope, today: string): Promise<Page<ActionSummary>> {

@@ -4,7 +4,7 @@ import { ADHESION_STATES, type AdhesionState } from '@portale/shared/registry';
 import type { AdhesionFunnel, AdhesionPanelFilters, AdhesionPanelQuery, AdhesionPanelRow, ReminderFilters, ReminderPreview } from '@portale/shared/adhesions';
 import { adhesionReminders, institutes, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawRows, rowValue, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchRank } from '../../lib/list.ts';
 import { instituteFilterCondition, toInstituteSummary } from '../registry/institutes.repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -100,8 +100,7 @@ export function panelQuery(db: DbOrTx, filters: AdhesionPanelFilters, now: Date)
 }
 
 export async function countPanel(db: DbOrTx, filters: Omit<AdhesionPanelFilters, 'sort'>, now: Date): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(institutes).where(whereOf(filters, now));
-  return row?.n ?? 0;
+  return rawCount(db, db.select({ n: countAll }).from(institutes).where(whereOf(filters, now)));
 }
 
 export function listPanel(db: DbOrTx, query: AdhesionPanelQuery, now: Date): Promise<Page<AdhesionPanelRow>> {

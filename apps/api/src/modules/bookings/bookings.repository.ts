@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { BookingListQuery, BookingSummary, PublicSlot, SlotListQuery, SlotSummary } from '@portale/shared/bookings';
 import { bookings, bookingSlots } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, type Page, paginate, rawCount, rawRows, rowValue } from '../../lib/list.ts';
 
 type SlotRow = typeof bookingSlots.$inferSelect;
 
@@ -145,7 +145,7 @@ export function slotListQuery(db: DbOrTx, filters: SlotFilters, now: Date) {
 }
 
 export async function countSlots(db: DbOrTx, filters: SlotFilters, now: Date): Promise<number> {
-  return (await db.select({ n: countAll }).from(bookingSlots).where(slotWhere(filters, now)))[0]?.n ?? 0;
+  return rawCount(db, db.select({ n: countAll }).from(bookingSlots).where(slotWhere(filters, now)));
 }
 
 /** A slot row of the list as the driver returns it (raw values, snake_case names): its page and its export. */
@@ -248,8 +248,7 @@ export function bookingListQuery(db: DbOrTx, slotId: number, filters: BookingFil
 }
 
 export async function countBookings(db: DbOrTx, slotId: number, filters: BookingFilters): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(bookings).where(bookingWhere(slotId, filters));
-  return row?.n ?? 0;
+  return rawCount(db, db.select({ n: countAll }).from(bookings).where(bookingWhere(slotId, filters)));
 }
 
 export function listBookings(db: DbOrTx, slotId: number, query: BookingListQuery): Promise<Page<BookingSummary>> {

@@ -18,7 +18,7 @@ import {
 import type { ReviewContent, ReviewState } from '@portale/shared/reviews';
 import { detectorProfiles, institutes, roles, schoolSites, teacherProfiles, userRoles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
 
 const DETECTOR_ROLE = 'detector';
 
@@ -84,8 +84,7 @@ export function detectorListQuery(db: DbOrTx, filters: DetectorFilters, now: Dat
 }
 
 export async function countDetectors(db: DbOrTx, filters: DetectorFilters): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(users).leftJoin(detectorProfiles, eq(detectorProfiles.userId, users.id)).where(detectorWhere(filters));
-  return rowValue.int(row?.n ?? 0);
+  return rawCount(db, db.select({ n: countAll }).from(users).leftJoin(detectorProfiles, eq(detectorProfiles.userId, users.id)).where(detectorWhere(filters)));
 }
 
 export function listDetectors(db: DbOrTx, query: DetectorListQuery, now: Date): Promise<Page<DetectorSummary>> {
@@ -257,8 +256,7 @@ export function detectorSiteListQuery(db: DbOrTx, filters: SiteFilters, now: Dat
 }
 
 export async function countDetectorSites(db: DbOrTx, filters: SiteFilters, now: Date): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(schoolSites).where(siteWhere(filters, now));
-  return rowValue.int(row?.n ?? 0);
+  return rawCount(db, db.select({ n: countAll }).from(schoolSites).where(siteWhere(filters, now)));
 }
 
 export function listDetectorSites(db: DbOrTx, query: DetectorSiteListQuery, now: Date): Promise<Page<DetectorSiteSummary>> {

@@ -2,7 +2,7 @@ import { and, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditedEntity } from '@portale/shared/registry';
 import { auditLog, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { countAll, paginate, type Page } from '../../lib/list.ts';
+import { countAll, type Page, paginate, rawCount } from '../../lib/list.ts';
 
 export interface AuditQuery {
   entity: AuditedEntity;
@@ -56,7 +56,7 @@ export function listAudit(db: DbOrTx, query: AuditQuery): Promise<Page<AuditEntr
         ip: r.ip,
       }));
     },
-    async () => (await db.select({ n: countAll }).from(auditLog).where(whereOf(query)))[0]?.n ?? 0,
+    () => rawCount(db, db.select({ n: countAll }).from(auditLog).where(whereOf(query))),
     query.page,
     query.pageSize,
   );

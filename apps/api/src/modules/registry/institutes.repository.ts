@@ -3,7 +3,7 @@ import type { InstituteDetail, InstituteListQuery, InstituteSummary, InstituteUp
 import type { OwnedResource } from '@portale/shared/auth';
 import { institutes, instituteAdhesionTransitions, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition, searchRank } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -97,10 +97,7 @@ export function institutePageQuery(db: DbOrTx, filters: Filters, limit: number, 
 }
 
 export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
-  return totals.get(db, filters, async () => {
-    const [row] = await instituteCountQuery(db, filters);
-    return row?.n ?? 0;
-  });
+  return totals.get(db, filters, () => rawCount(db, instituteCountQuery(db, filters)));
 }
 
 export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<Page<InstituteSummary>> {

@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition, searchRank } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -122,10 +122,7 @@ export function schoolSitePageQuery(db: DbOrTx, filters: Filters, limit: number,
 }
 
 export function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> {
-  return totals.get(db, filters, async () => {
-    const [row] = await schoolSiteCountQuery(db, filters);
-    return row?.n ?? 0;
-  });
+  return totals.get(db, filters, () => rawCount(db, schoolSiteCountQuery(db, filters)));
 }
 
 export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise<Page<SchoolSiteSummary>> {

@@ -14,7 +14,7 @@ import {
 } from '@portale/shared/reviews';
 import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
 import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
 /** Queues whose subjects exist and can be decided. */
@@ -105,8 +105,7 @@ export function reviewListQuery(db: DbOrTx, type: ReviewType, filters: Filters, 
 }
 
 export async function countReviews(db: DbOrTx, type: ReviewType, filters: Filters): Promise<number> {
-  const [row] = await fromReviews(db, { n: countAll.as('n') }).where(whereOf(type, filters));
-  return rowValue.int(row?.n ?? 0);
+  return rawCount(db, fromReviews(db, { n: countAll.as('n') }).where(whereOf(type, filters)));
 }
 
 /** Items per state of the whole queue (the filter chips). */

@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AccessCodeFilters, AccessCodeListQuery, AccessCodeState, AccessCodeSummary, Answers } from '@portale/shared/surveys';
 import { accessCodes, schoolSites, surveyResponses, surveys, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, type Page, paginate, rawCount, rawRows, rowValue } from '../../lib/list.ts';
 
 type CodeRow = typeof accessCodes.$inferSelect;
 
@@ -91,8 +91,7 @@ export function codeListQuery(db: DbOrTx, filters: AccessCodeFilters, ownerUserI
 }
 
 export async function countCodes(db: DbOrTx, filters: AccessCodeFilters, ownerUserId: number | undefined, now: Date): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(accessCodes).where(listWhere(filters, ownerUserId, now));
-  return row?.n ?? 0;
+  return rawCount(db, db.select({ n: countAll }).from(accessCodes).where(listWhere(filters, ownerUserId, now)));
 }
 
 export function listCodes(db: DbOrTx, query: AccessCodeListQuery, ownerUserId: number | undefined, now: Date): Promise<Page<AccessCodeSummary>> {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { Answers, OpenSurvey, SurveyDetail, SurveyListQuery, SurveyQuestion, SurveyState, SurveySummary } from '@portale/shared/surveys';
 import { surveyQuestions, surveyResponses, surveys, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { countAll, likeLiteral, orderByOf } from '../../lib/list.ts';
+import { countAll, likeLiteral, orderByOf, rawCount } from '../../lib/list.ts';
 
 /**
  * Surveys and their questions (issue 12). Other modules (access codes, results) read a survey with
@@ -130,7 +130,7 @@ export async function listSurveys(db: DbOrTx, filters: SurveyFilters, limit: num
 }
 
 export async function countSurveys(db: DbOrTx, filters: SurveyFilters): Promise<number> {
-  return (await db.select({ n: countAll }).from(surveys).where(surveyWhere(filters)))[0]?.n ?? 0;
+  return rawCount(db, db.select({ n: countAll }).from(surveys).where(surveyWhere(filters)));
 }
 
 // ---- Staff writes (the caller audits in the same transaction) ----

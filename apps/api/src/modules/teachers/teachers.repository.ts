@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
 
 type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
 
@@ -98,8 +98,7 @@ export function teacherListQuery(db: DbOrTx, filters: Filters) {
 }
 
 export async function countTeachers(db: DbOrTx, filters: Filters): Promise<number> {
-  const [row] = await fromTeachers(db.select({ n: countAll })).where(whereOf(filters));
-  return (row as { n: number } | undefined)?.n ?? 0;
+  return rawCount(db, fromTeachers(db.select({ n: countAll })).where(whereOf(filters)));
 }
 
 export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<TeacherSummary>> {

@@ -13,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, paginate, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
 import { accountKey } from '../auth/login-throttle.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
@@ -105,8 +105,7 @@ export function userListQuery(db: DbOrTx, filters: Filters, now: Date) {
 }
 
 export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(users).where(whereOf(filters, now));
-  return row?.n ?? 0;
+  return rawCount(db, db.select({ n: countAll }).from(users).where(whereOf(filters, now)));
 }
 
 export function listUsers(db: DbOrTx, query: UserListQuery, now: Date): Promise<Page<UserSummary>> {
