@@ -16,7 +16,7 @@ import {
 import { searchWords } from '@portale/shared/lists';
 import { actionModels, actions, institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 /** Actions whose state still needs the target's work: they can be overdue. */
 const OPEN_STATES: readonly ActionState[] = ['da_fare', 'in_corso'];

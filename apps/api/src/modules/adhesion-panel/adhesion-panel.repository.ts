@@ -4,7 +4,7 @@ import { ADHESION_STATES, type AdhesionState } from '@portale/shared/registry';
 import type { AdhesionFunnel, AdhesionPanelFilters, AdhesionPanelQuery, AdhesionPanelRow, ReminderFilters, ReminderPreview } from '@portale/shared/adhesions';
 import { adhesionReminders, institutes, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchRank } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchRank, type Page } from '../../lib/list.ts';
 import { instituteFilterCondition, toInstituteSummary } from '../registry/institutes.repository.ts';
 
 const DAY_MS = 86_400_000;

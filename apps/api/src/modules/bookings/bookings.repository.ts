@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { BookingListQuery, BookingSummary, PublicSlot, SlotListQuery, SlotSummary } from '@portale/shared/bookings';
 import { bookings, bookingSlots } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, type Page, paginate, rawCount, rawRows, rowValue } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 type SlotRow = typeof bookingSlots.$inferSelect;
 

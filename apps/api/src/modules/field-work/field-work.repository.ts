@@ -18,7 +18,7 @@ import {
 import type { ReviewContent, ReviewState } from '@portale/shared/reviews';
 import { detectorProfiles, institutes, roles, schoolSites, teacherProfiles, userRoles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 const DETECTOR_ROLE = 'detector';
 

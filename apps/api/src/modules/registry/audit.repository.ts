@@ -2,7 +2,7 @@ import { and, desc, eq, or, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditedEntity } from '@portale/shared/registry';
 import { auditLog, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { countAll, type Page, paginate, rawCount } from '../../lib/list.ts';
+import { countAll, paginate, rawCount, type Page } from '../../lib/list.ts';
 
 export interface AuditQuery {
   entity: AuditedEntity;

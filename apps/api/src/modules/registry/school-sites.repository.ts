@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition, searchRank } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();

@@ -14,7 +14,7 @@ import {
 } from '@portale/shared/reviews';
 import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
+import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
 /** Queues whose subjects exist and can be decided. */

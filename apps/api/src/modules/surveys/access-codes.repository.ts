@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AccessCodeFilters, AccessCodeListQuery, AccessCodeState, AccessCodeSummary, Answers } from '@portale/shared/surveys';
 import { accessCodes, schoolSites, surveyResponses, surveys, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, type Page, paginate, rawCount, rawRows, rowValue } from '../../lib/list.ts';
+import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 type CodeRow = typeof accessCodes.$inferSelect;
 

@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
 import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, type Page, paginate, rawCount, rawRows, rowValue, searchCondition } from '../../lib/list.ts';
+import { aliased, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
 
