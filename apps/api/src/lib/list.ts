@@ -151,13 +151,14 @@ const dialect = new PgDialect();
 
 /**
  * Names for statement texts: PostgreSQL keeps a named statement parsed and planned on each pooled
- * connection. A list's text depends only on the shape of its filters (values are parameters), so a
- * few dozen texts serve every page; past `max` texts a new text gets no name (it runs as before),
- * which bounds what each connection keeps when a client tries every combination of filters.
+ * connection, about 130 KB for a list page (measured with `pg_backend_memory_contexts`). A list's
+ * text depends only on the shape of its filters (values are parameters), so a few dozen texts serve
+ * every page; past `max` texts a new text gets no name (it runs as before), which bounds what each
+ * connection keeps (64 texts: about 8 MB) when a client tries every combination of filters.
  */
 export class StatementNames {
   private readonly names = new Map<string, string>();
-  constructor(private readonly max = 256) {}
+  constructor(private readonly max = 64) {}
 
   nameOf(text: string): string | undefined {
     let name = this.names.get(text);
