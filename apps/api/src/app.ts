@@ -1,5 +1,5 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
-import pino from 'pino';
+import Fastify, { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
@@ -52,6 +52,49 @@ export interface AppOptions {
   database: Database;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Where the API's own logger writes (default: stdout, asynchronously); ignored with `logger`. */
+  logStream?: DestinationStream;
+}
+
+/**
+ * One access-log line per request, written when the answer has gone, instead of Fastify's two
+ * ("incoming request", then "request completed"): the same fields, half the lines and half their
+ * cost. Every other line Fastify writes (errors, routes not found) stays as it was.
+ */
+class AccessLog extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
+/**
+ * The API's logger. Asynchronous writes to stdout by default (decision 021): a request does not wait
+ * for the write of its log lines; lines that arrive while a write is in progress go out together with
+ * the next one, and pino flushes what is left synchronously when the process exits.
+ *
+ * No header is ever logged: the serializers name every field of a request and of an answer, so a
+ * bearer token, a cookie, an XSRF token or a Set-Cookie cannot reach a line (test/logging.test.ts).
+ * That replaces pino's `redact` paths, which cloned every line to look for headers that these
+ * serializers never write (about 5 % of a cached `GET /api/auth/me`).
+ */
+export function loggerOptions(level: string, stream: DestinationStream): FastifyLoggerOptions & { stream: DestinationStream } {
+  return {
+    level,
+    stream,
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: request.url,
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+      res: (reply: { statusCode: number }) => ({ statusCode: reply.statusCode }),
+    },
+  };
 }
 
 function trustProxy(value: string): boolean | string {
@@ -61,20 +104,14 @@ function trustProxy(value: string): boolean | string {
 }
 
 /** Builds the API: plugins first, then every module, listed here so the whole surface is visible. */
-export async function buildApp({ env, database, clock = systemClock, logger }: AppOptions) {
+export async function buildApp({ env, database, clock = systemClock, logger, logStream }: AppOptions) {
   const app = Fastify({
-    logger: logger ?? {
-      level: env.LOG_LEVEL,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-      // Asynchronous writes to stdout (decision 021): a request does not wait for the write of its
-      // log lines; lines that arrive while a write is in progress go out together with the next one.
-      // pino flushes what is left synchronously when the process exits (process.exit, a crash).
-      stream: pino.destination({ dest: 1, sync: false }),
-    },
+    logger: logger ?? loggerOptions(env.LOG_LEVEL, logStream ?? pino.destination({ dest: 1, sync: false })),
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
     frameworkErrors,
+    logController: new AccessLog(),
   }).withTypeProvider<ZodTypeProvider>();
   // Zod validation that refuses undeclared body and query fields (400) instead of dropping them.
   app.setValidatorCompiler(strictValidatorCompiler);

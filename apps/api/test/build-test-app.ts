@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { institutes } from '../src/db/schema/index.ts';
@@ -81,7 +82,10 @@ export interface TestApp {
 }
 
 /** The whole API on a fresh database with roles and the demo accounts (registry rows only when asked). */
-export async function buildTestApp(overrides: Record<string, string> = {}, options: { registry?: 'sample' } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  overrides: Record<string, string> = {},
+  options: { registry?: 'sample'; /** The API's own logger writes here (at LOG_LEVEL); else no logger. */ logStream?: DestinationStream } = {},
+): Promise<TestApp> {
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', ...overrides });
   const { database, dispose } = await openTestDatabase();
   await seedRolesAndPermissions(database.db);
@@ -103,7 +107,7 @@ export async function buildTestApp(overrides: Record<string, string> = {}, optio
   );
   const clock = new TestClock();
   await seedDemoAccounts(database.db, { now: clock.now() });
-  const app = await buildApp({ env, database, clock, logger: false });
+  const app = await buildApp({ env, database, clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.ready();
   return {
     app,
