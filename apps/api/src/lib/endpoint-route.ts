@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, preValidationHookHandler, RouteShorthandOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
-import { requireAuth, requireGrant, requirePermission, type ResourceLoader } from '../plugins/authorization.ts';
+import { requireAuth, requireGrant, requirePermission, type RequestCheck, type ResourceLoader } from '../plugins/authorization.ts';
 import { HttpError } from './http-error.ts';
 import { UnknownFieldsError } from './request-validation.ts';
 
@@ -35,12 +35,24 @@ function guardsOf(endpoint: Endpoint, options: EndpointRouteOptions): preHandler
 }
 
 /** Checked before the input is parsed (401/403 win over 422): the session, or the grant. */
-function preValidationOf(endpoint: Endpoint, options: EndpointRouteOptions): ((request: FastifyRequest) => Promise<void>) | undefined {
+function preValidationOf(endpoint: Endpoint, options: EndpointRouteOptions): RequestCheck | undefined {
   const { permission } = endpoint;
   if (permission === 'public') return undefined;
   if (permission === 'signed-in') return requireAuth();
   if (permission === 'signed-in-pending-password') return requireAuth({ allowPendingPasswordChange: true });
   return requireGrant(permission, endpoint.conditionsOfPage, { anyOnly: options.anyOnly === true });
+}
+
+/** Synchronous checks as one callback-style hook: every request of a route passes here, without a promise. */
+function hookOf(checks: RequestCheck[]): preValidationHookHandler {
+  return (request, _reply, done) => {
+    try {
+      for (const check of checks) check(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  };
 }
 
 /** A body for a route whose contract declares none (a JSON value that is not an empty object, or text). */
@@ -56,9 +68,9 @@ export class UnexpectedBodyError extends HttpError {
  * empty JSON object is no data). A raw upload (a Buffer, read by its route's own content-type parser)
  * is the route's business.
  */
-function refuseUndeclaredInput(endpoint: Endpoint): ((request: FastifyRequest) => Promise<void>) | undefined {
+function refuseUndeclaredInput(endpoint: Endpoint): RequestCheck | undefined {
   if (endpoint.query && endpoint.body) return undefined;
-  return async (request) => {
+  return (request) => {
     if (!endpoint.query) {
       const keys = Object.keys((request.query as Record<string, unknown> | undefined) ?? {});
       if (keys.length > 0) throw new UnknownFieldsError(keys);
@@ -90,12 +102,12 @@ export function registerEndpoint<E extends Endpoint>(
 ): void {
   const status = endpoint.status ?? 200;
   // The session or the grant first (401/403 win over 400/422), then what the contract does not declare.
-  const preValidation = [preValidationOf(endpoint, options), refuseUndeclaredInput(endpoint)].filter((hook) => hook !== undefined);
+  const checks = [preValidationOf(endpoint, options), refuseUndeclaredInput(endpoint)].filter((check) => check !== undefined);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,
     // The session or the grant is checked before the input is parsed (401/403 win over 422), the record after.
-    ...(preValidation.length > 0 ? { preValidation } : {}),
+    ...(checks.length > 0 ? { preValidation: hookOf(checks) } : {}),
     preHandler: guardsOf(endpoint, options),
     ...(options.config ? { config: options.config } : {}),
     schema: {

@@ -16,12 +16,15 @@ function unauthenticated() {
   return new HttpError(401, 'unauthenticated', ACCESS_MESSAGES.unauthenticated);
 }
 
+/** A check that runs before the input is parsed: it throws the refusal, or returns (synchronously). */
+export type RequestCheck = (request: FastifyRequest) => void;
+
 /**
- * preHandler: a session is required. A user who must change the password may only use the routes
- * that allow it (change password, me, logout).
+ * A session is required. A user who must change the password may only use the routes that allow it
+ * (change password, me, logout).
  */
-export function requireAuth(options: { allowPendingPasswordChange?: boolean } = {}) {
-  return async (request: FastifyRequest) => {
+export function requireAuth(options: { allowPendingPasswordChange?: boolean } = {}): RequestCheck {
+  return (request) => {
     if (!request.auth) throw unauthenticated();
     if (request.auth.user.mustChangePassword && !options.allowPendingPasswordChange) {
       throw new HttpError(403, ...REASON_CODES['password-change-required']);
@@ -73,11 +76,11 @@ function assertPortalConditions(request: FastifyRequest, pageId?: string): AuthC
 }
 
 /**
- * preValidation: may this user hold `check` at all (on some record)? Runs before the input is parsed,
- * so a guest gets 401 and a user without the grant 403 whatever they send (no validation detail leaks).
+ * May this user hold `check` at all (on some record)? Runs before the input is parsed, so a guest gets
+ * 401 and a user without the grant 403 whatever they send (no validation detail leaks).
  */
-export function requireGrant(check: PermissionCheck, conditionsOfPage?: string, options: { anyOnly?: boolean } = {}) {
-  return async (request: FastifyRequest) => {
+export function requireGrant(check: PermissionCheck, conditionsOfPage?: string, options: { anyOnly?: boolean } = {}): RequestCheck {
+  return (request) => {
     const auth = assertPortalConditions(request, conditionsOfPage);
     const granted = options.anyOnly ? can(auth.user, check) : canSome(auth.user, check);
     if (!granted) throw new HttpError(403, ...REASON_CODES.forbidden);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** At most this many distinct origins are remembered (and reported). */
@@ -12,7 +12,7 @@ export const originCheck = fp(async (app: FastifyInstance) => {
   if (app.env.NODE_ENV === 'production') return;
   const allowed = new Set(app.env.webOrigins);
   const reported = new Set<string>();
-  app.addHook('onRequest', async (request) => {
+  const report = (request: FastifyRequest) => {
     const origin = request.headers.origin;
     if (!origin || origin === 'null' || allowed.has(origin) || reported.has(origin)) return;
     if (reported.size >= MAX_REPORTED) return;
@@ -29,5 +29,9 @@ export const originCheck = fp(async (app: FastifyInstance) => {
       { origin, allowedOrigins: [...allowed] },
       `Richiesta da un'origine non consentita (${origin}): aggiungila a WEB_ORIGIN (ora: ${[...allowed].join(',') || 'vuota'}), altrimenti il browser la blocca`,
     );
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
+    report(request);
+    done();
   });
 });

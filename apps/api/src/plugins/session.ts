@@ -94,22 +94,25 @@ export const session = fp(async (app: FastifyInstance) => {
   app.decorate('sessions', { invalidate: (scope: SessionScope) => invalidations.publish(scope), cache });
 
   app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request) => {
+  // Callback-style hooks: a cached token (the common case) answers without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const bearer = bearerOf(request);
-    if (!bearer) return;
-    const parsed = parseBearer(bearer);
-    if (!parsed) return;
+    const parsed = bearer ? parseBearer(bearer) : undefined;
+    if (!bearer || !parsed) return done();
     const now = app.clock.now();
     const cached = cache.lookup(parsed.id, parsed.hash, now.getTime());
     if (cached) {
       request.auth = cached;
-      return;
+      return done();
     }
     const mark = cache.mark();
-    const found = await authenticateAccessToken(app.db, bearer, now);
-    if (!found) return;
-    request.auth = { user: found.user, sessionId: found.sessionId, tokenId: found.tokenId };
-    cache.store(mark, parsed.hash, request.auth, found.validUntil, now.getTime());
+    authenticateAccessToken(app.db, bearer, now).then((found) => {
+      if (found) {
+        request.auth = { user: found.user, sessionId: found.sessionId, tokenId: found.tokenId };
+        cache.store(mark, parsed.hash, request.auth, found.validUntil, now.getTime());
+      }
+      done();
+    }, done);
   });
 
   // Every write whose handler runs invalidates the cached sessions before its answer is sent.
@@ -130,18 +133,15 @@ export const session = fp(async (app: FastifyInstance) => {
       return handler.call(this, request, reply);
     } as RouteHandlerMethod;
   });
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (wrote.has(request)) {
-      wrote.delete(request);
-      await invalidations.publish({ kind: 'all' });
-    }
-    return payload;
+  const invalidateAll = () => invalidations.publish({ kind: 'all' });
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (!wrote.delete(request)) return done(null, payload);
+    invalidateAll().then(() => done(null, payload), done);
   });
   // A response that ended without onSend (the client went away first) still invalidates.
-  app.addHook('onResponse', async (request) => {
-    if (!wrote.has(request)) return;
-    wrote.delete(request);
-    await invalidations.publish({ kind: 'all' });
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (!wrote.delete(request)) return done();
+    invalidateAll().then(() => done(), done);
   });
   app.addHook('onReady', async () => {
     const missing = SESSION_NEUTRAL_ROUTES.filter((key) => !seen.has(key));

@@ -38,8 +38,7 @@ export function issueXsrfCookie(app: FastifyInstance, reply: FastifyReply, sessi
  * must bind it to the request's own session: a mismatch is 419.
  */
 export const xsrf = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request) => {
-    if (!UNSAFE.has(request.method)) return;
+  const check = async (request: FastifyRequest) => {
     const header = request.headers['x-xsrf-token'];
     const cookie = request.cookies[HTTP_DEFAULTS.xsrfCookie];
     const fail = () => new HttpError(419, 'csrf_token_mismatch', ERROR_MESSAGES.csrf);
@@ -48,6 +47,11 @@ export const xsrf = fp(async (app: FastifyInstance) => {
     if (!nonce || !signature) throw fail();
     const sessionId = await bindingOf(app, request);
     if (!safeEqual(signature, sign(app.env.APP_SECRET, nonce, sessionId))) throw fail();
+  };
+  // Safe methods pass without a promise (the common case).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!UNSAFE.has(request.method)) return done();
+    check(request).then(() => done(), done);
   });
 
   // The contract's route (GET and HEAD, one handler), kept next to the check that uses its cookie.

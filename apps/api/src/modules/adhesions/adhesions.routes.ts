@@ -102,7 +102,7 @@ export async function adhesionRoutes(app: FastifyInstance) {
   // Who may upload is checked before the body is read (a guest's 15 MB are never read).
   const uploadGuard = requireGrant(uploadSignedAdhesion.permission as 'sign:adhesion', uploadSignedAdhesion.conditionsOfPage);
   app.addHook('preParsing', async (request) => {
-    if (request.routeOptions.url === uploadSignedAdhesion.path) await uploadGuard(request);
+    if (request.routeOptions.url === uploadSignedAdhesion.path) uploadGuard(request);
   });
 
   registerEndpoint(app, getCurrentAdhesion, { resource: ownInstitute('principal-and-first-contact') }, async (request) => {

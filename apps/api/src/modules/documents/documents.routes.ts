@@ -96,7 +96,7 @@ export async function documentRoutes(app: FastifyInstance) {
   ]);
   app.addHook('preParsing', async (request) => {
     const guard = uploadGuards.get(`${request.method} ${request.routeOptions.url}`);
-    if (guard) await guard(request);
+    guard?.(request);
   });
 
   registerEndpoint(app, listDocuments, {}, (request) => repo.listDocuments(app.db, request.query));
