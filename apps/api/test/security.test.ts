@@ -29,12 +29,19 @@ describe('security headers', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers.server).toBeUndefined();
     expect(res.headers['cross-origin-resource-policy']).toBe('same-site');
-    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
-    expect(res.headers['x-permitted-cross-domain-policies']).toBe('none');
-    // Every header helmet sets, computed once at start.
-    for (const [name, value] of Object.entries(helmetHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } } }))) {
-      if (name !== 'content-security-policy' && name !== 'cross-origin-resource-policy' && name !== 'referrer-policy') expect(res.headers[name], name).toBe(value);
+    // Headers that act only on HTML documents, popups or legacy browsers and plug-ins (decision 024).
+    for (const name of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+      expect(res.headers[name], name).toBeUndefined();
     }
+    // The rate-limit counters are told only with a refusal.
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+  });
+
+  it('are computed once, with helmet', () => {
+    const headers = helmetHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } }, xXssProtection: false });
+    expect(headers['content-security-policy']).toBe("default-src 'none'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['x-xss-protection']).toBeUndefined();
   });
 
   it('keep no-store on authenticated answers', async () => {
@@ -120,6 +127,9 @@ describe('global rate limit', () => {
       const res = await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: ip });
       expect(res.json()).toMatchObject({ statusCode: 429, code: 'rate_limited' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      // The counters are told with the refusal (and only then).
+      expect(res.headers['x-ratelimit-limit']).toBe('3');
+      expect(res.headers['x-ratelimit-remaining']).toBe('0');
       expect((await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: nextIp() })).statusCode).toBe(401);
       expect((await limited.app.inject({ method: 'GET', url: '/api/health', remoteAddress: ip })).statusCode).toBe(200);
     } finally {

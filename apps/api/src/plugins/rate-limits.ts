@@ -120,6 +120,8 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     keyGenerator: rateLimitKey,
     max: (request) => (request.auth ? env.RATE_LIMIT_USER_MAX : env.RATE_LIMIT_MAX),
     timeWindow: '1 minute',
+    // The counters are told only with a refusal (429 with Retry-After), not on every answer (decision 024).
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     errorResponseBuilder: (_req, ctx) =>
       new HttpError(429, 'rate_limited', ERROR_MESSAGES.rateLimited, { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) }),
   });

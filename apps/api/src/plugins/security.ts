@@ -15,6 +15,14 @@ const HELMET: HelmetOptions = {
   },
   crossOriginResourcePolicy: { policy: 'same-site' },
   referrerPolicy: { policy: 'no-referrer' },
+  // Headers that act only on an HTML document, a popup or a legacy browser or plug-in, never on the
+  // JSON and the files this API answers (decision 024). Each one cost about 1 % of a cached request.
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
 };
 
 /**
@@ -55,12 +63,15 @@ export const security = fp(async (app: FastifyInstance) => {
   // Only JSON bodies: fastify answers 415 for any content type without a parser.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onRequest', async (request) => {
+  // Fetch Metadata: a write sent by another site is refused (after CORS, so the refusal is readable).
+  app.addHook('onRequest', (request, _reply, done) => {
     if (UNSAFE.has(request.method) && request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new HttpError(403, 'cross_site_request', 'Richiesta da un altro sito rifiutata.');
+      return done(new HttpError(403, 'cross_site_request', 'Richiesta da un altro sito rifiutata.'));
     }
+    done();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 });
