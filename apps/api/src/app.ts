@@ -1,11 +1,12 @@
 import Fastify, { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
-import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
+import { responseSerializerCompiler } from './lib/response-serialization.ts';
 import { adhesionPanelRoutes } from './modules/adhesion-panel/adhesion-panel.routes.ts';
 import { accountRoutes } from './modules/accounts/account.routes.ts';
 import { adhesionRoutes } from './modules/adhesions/adhesions.routes.ts';
@@ -115,7 +116,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   }).withTypeProvider<ZodTypeProvider>();
   // Zod validation that refuses undeclared body and query fields (400) instead of dropping them.
   app.setValidatorCompiler(strictValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorate('env', env);
   app.decorate('db', database.db);
   app.decorate('clock', clock);
