@@ -36,7 +36,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 2,
-  timeout: 60_000,
+  // A budget against hangs, not a speed check: the slowest CI machines run a test 4× slower than a fast one.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   // scripts/test.mjs sets PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json: resolve it from the repo root.
   reporter: [['list'], ['json', { outputDir: '..' }]],

@@ -155,7 +155,8 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
   });
 
   test('il dirigente accede, scarica il PDF, firma online con il codice SMS e arriva al portale', async ({ page }) => {
-    test.setTimeout(90_000);
+    // Twelve axe runs and two uploads: on a slow CI machine this journey has taken more than 90 s.
+    test.setTimeout(240_000);
     await page.setViewportSize(DESKTOP);
     await loginAs(page, school.principal.email, PASSWORD);
     // The sign-principal-document guard sends a principal who has not signed here.
