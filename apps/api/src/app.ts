@@ -81,7 +81,7 @@ class AccessLog extends LogController {
  * That replaces pino's `redact` paths, which cloned every line to look for headers that these
  * serializers never write (about 5 % of a cached `GET /api/auth/me`).
  */
-export function loggerOptions(level: string, stream: DestinationStream): FastifyLoggerOptions & { stream: DestinationStream } {
+function loggerOptions(level: string, stream: DestinationStream): FastifyLoggerOptions & { stream: DestinationStream } {
   return {
     level,
     stream,
