@@ -65,7 +65,7 @@ test.describe.serial('enrolment of a school', () => {
 
   test('verifies the phone, finds the institute, fills principal, first contact and plessi, and is enrolled', async ({ page, browser, baseURL }) => {
     // Two applicants, two SMS codes and axe at two widths on seven states.
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     await verifyPhone(page, APPLICANT, true);
     await expect(page.getByTestId('verified-phone')).toContainText('Cellulare verificato');
     await expectAccessibleAtBothWidths(page);

@@ -20,7 +20,8 @@ async function apiAs(webOrigin: string, email: string): Promise<{ api: APIReques
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
 test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifica, scarica il .ics e invia il resoconto, lo staff lo trova in revisione', async ({ page, browser, baseURL }) => {
-  test.setTimeout(240_000);
+  // About 45 s on a fast machine; slow CI machines have run journeys 3–5× slower.
+  test.setTimeout(360_000);
 
   // A plesso of Rome that is not the demo detector's (for the 403 page). The API test covers a second
   // detector's plesso; here no demo account may create a detector (nobody may grant a role they lack).
