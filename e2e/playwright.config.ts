@@ -36,7 +36,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 2,
-  // A budget against hangs, not a speed check: the slowest CI machines run a test 4× slower than a fast one.
+  // A budget against hangs, not a speed check: slow CI machines have run tests 3–5× slower than a fast one.
   timeout: 120_000,
   expect: { timeout: 10_000 },
   // scripts/test.mjs sets PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json: resolve it from the repo root.
