@@ -1,9 +1,10 @@
 import Fastify, { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import pino, { type DestinationStream } from 'pino';
+import type { DestinationStream } from 'pino';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
+import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { responseSerializerCompiler } from './lib/response-serialization.ts';
@@ -53,7 +54,7 @@ export interface AppOptions {
   database: Database;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
-  /** Where the API's own logger writes (default: stdout, asynchronously); ignored with `logger`. */
+  /** Where the API's own logger writes (default: stdout, one write per turn of the event loop); ignored with `logger`. */
   logStream?: DestinationStream;
 }
 
@@ -72,9 +73,9 @@ class AccessLog extends LogController {
 }
 
 /**
- * The API's logger. Asynchronous writes to stdout by default (decision 021): a request does not wait
- * for the write of its log lines; lines that arrive while a write is in progress go out together with
- * the next one, and pino flushes what is left synchronously when the process exits.
+ * The API's logger. By default it writes to stdout once per turn of the event loop (decision 025):
+ * the lines of the requests answered in one turn go out together in one synchronous write when the
+ * turn's callbacks are done, and what is pending when the process exits is written by its `exit`.
  *
  * No header is ever logged: the serializers name every field of a request and of an answer, so a
  * bearer token, a cookie, an XSRF token or a Set-Cookie cannot reach a line (test/logging.test.ts).
@@ -107,7 +108,7 @@ function trustProxy(value: string): boolean | string {
 /** Builds the API: plugins first, then every module, listed here so the whole surface is visible. */
 export async function buildApp({ env, database, clock = systemClock, logger, logStream }: AppOptions) {
   const app = Fastify({
-    logger: logger ?? loggerOptions(env.LOG_LEVEL, logStream ?? pino.destination({ dest: 1, sync: false })),
+    logger: logger ?? loggerOptions(env.LOG_LEVEL, logStream ?? stdoutLogDestination()),
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: 1_048_576,
     return503OnClosing: true,
