@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { MeResponseSchema } from '@portale/shared/auth';
-import { parsesAsItEncodes, responseSerializerCompiler } from '../src/lib/response-serialization.ts';
+import { frozenAnswer, parsesAsItEncodes, responseSerializerCompiler } from '../src/lib/response-serialization.ts';
 
 const compile = (schema: z.ZodType) =>
   responseSerializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' } as never) as (data: unknown) => string;
@@ -70,5 +70,53 @@ describe('responseSerializerCompiler', () => {
   it('encodes a schema whose two directions differ, as before', () => {
     const schema = z.object({ at: z.codec(z.iso.datetime(), z.date(), { decode: (s) => new Date(s), encode: (d) => d.toISOString() }) });
     expect(compile(schema)({ at: new Date('2026-11-24T10:00:00.000Z') })).toBe('{"at":"2026-11-24T10:00:00.000Z"}');
+  });
+
+  describe('a kept answer (frozenAnswer)', () => {
+    /** A contract whose check counts how often it runs. */
+    const counted = () => {
+      const state = { checks: 0 };
+      const schema = z.object({ user: z.object({ name: z.string().refine(() => ++state.checks > 0), roles: z.array(z.string()) }) });
+      return { state, serialize: compile(schema) };
+    };
+
+    it('is checked and written once, then sent as the same text', () => {
+      const { state, serialize } = counted();
+      const answer = frozenAnswer({ user: { name: 'Anna', roles: ['sylla'], secret: 'x' } });
+      const first = serialize(answer);
+      expect(serialize(answer)).toBe(first);
+      expect(first).toBe('{"user":{"name":"Anna","roles":["sylla"]}}');
+      expect(state.checks).toBe(1);
+    });
+
+    it('is a frozen deep copy: neither it nor what it was made from can change what is sent', () => {
+      const source = { user: { name: 'Anna', roles: ['sylla'] } };
+      const answer = frozenAnswer(source);
+      source.user.roles.push('cromos');
+      expect(answer.user.roles).toEqual(['sylla']);
+      expect(Object.isFrozen(answer.user) && Object.isFrozen(answer.user.roles)).toBe(true);
+      expect(() => (answer.user.roles as string[]).push('cromos')).toThrow(TypeError);
+    });
+
+    it('does not change how answers built for each request are checked: every time', () => {
+      const { state, serialize } = counted();
+      const answer = { user: { name: 'Anna', roles: [] } };
+      serialize(answer);
+      serialize(answer);
+      expect(state.checks).toBe(2);
+    });
+
+    it('is still refused when it does not match its contract, every time', () => {
+      const serialize = compile(MeResponseSchema);
+      const wrong = frozenAnswer({ user: { ...me.user, id: 'seven' } });
+      expect(() => serialize(wrong)).toThrow();
+      expect(() => serialize(wrong)).toThrow();
+    });
+
+    it('is written per route: the same object on another contract is checked against that one', () => {
+      const answer = frozenAnswer({ user: { name: 'Anna', roles: ['sylla'] } });
+      expect(counted().serialize(answer)).toBe('{"user":{"name":"Anna","roles":["sylla"]}}');
+      expect(compile(z.object({ user: z.object({ name: z.string() }) }))(answer)).toBe('{"user":{"name":"Anna"}}');
+    });
   });
 });

@@ -58,9 +58,41 @@ export function parsesAsItEncodes(schema: $ZodType, seen = new Set<$ZodType>()):
 export const responseSerializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
   const { schema, method, url } = route as { schema: unknown; method: string; url: string };
   if (!(schema instanceof $ZodType) || !parsesAsItEncodes(schema)) return encodingSerializerCompiler(route as never);
+  // Answers a handler keeps and returns again (frozenAnswer): checked and written once per route.
+  const written = new WeakMap<object, string>();
   return (data) => {
+    const kept = isFrozenAnswer(data);
+    if (kept) {
+      const text = written.get(data);
+      if (text !== undefined) return text;
+    }
     const result = safeParse(schema, data);
     if (result.error) throw new ResponseSerializationError(method, url, { cause: result.error });
-    return JSON.stringify(result.data);
+    const text = JSON.stringify(result.data);
+    if (kept) written.set(data, text);
+    return text;
   };
 };
+
+function isFrozenAnswer(data: unknown): data is object {
+  return typeof data === 'object' && data !== null && Object.isFrozen(data);
+}
+
+/**
+ * An answer that a handler keeps and sends again while what it shows is unchanged (`/me` for one
+ * cached session): a deep copy of `answer`, frozen all the way down, so it can never change after
+ * its first check. responseSerializerCompiler checks and writes such an answer once per route and
+ * sends the same text every later time (decision 025); a handler builds a new one when the data
+ * changes.
+ */
+export function frozenAnswer<T extends object>(answer: T): Readonly<T> {
+  return deepFreeze(structuredClone(answer));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

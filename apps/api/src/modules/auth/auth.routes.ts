@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SessionUser } from '@portale/shared/auth';
 import { AUTH_COOKIES, authLogin, authLogout, authMe, authRefresh, ERROR_MESSAGES } from '@portale/shared/http';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { frozenAnswer } from '../../lib/response-serialization.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { issueXsrfCookie } from '../../plugins/xsrf.ts';
 import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, withAccountLock } from './login-throttle.ts';
 import { findLoginAccount } from './login.repository.ts';
-import { findAuthUser } from './session-user.repository.ts';
+import { findAuthUser, type AuthUser } from './session-user.repository.ts';
 import { beginSecondFactor } from '../mfa/mfa-login.ts';
 import { openLoginSession, refreshCookieOptions, tokenBody as buildTokenBody } from './login-session.ts';
 import { revokeSession, rotateRefreshToken, sessionIdOfRefreshToken } from './tokens.repository.ts';
@@ -83,10 +85,18 @@ export async function authRoutes(app: FastifyInstance) {
     return openLoginSession(app, request, reply, user.id, 'password');
   });
 
+  // One answer per session user: a cached session (decision 021) keeps its user object until a
+  // change drops it, so its answer is checked and written once (frozenAnswer, decision 025).
+  const meAnswers = new WeakMap<AuthUser, Readonly<{ user: SessionUser }>>();
   registerEndpoint(app, authMe, {}, async (request) => {
     const { user } = authOf(request);
-    const { status: _status, ...sessionUser } = user;
-    return { user: sessionUser };
+    let answer = meAnswers.get(user);
+    if (!answer) {
+      const { status: _status, ...sessionUser } = user;
+      answer = frozenAnswer({ user: sessionUser });
+      meAnswers.set(user, answer);
+    }
+    return answer;
   });
 
   registerEndpoint(app, authRefresh, {}, async (request, reply) => {
