@@ -41,7 +41,9 @@ describe('TurnBatchedDestination', () => {
     const script = [
       `const { stdoutLogDestination } = await import(${JSON.stringify(module)});`,
       `const pino = (await import('pino')).default;`,
-      `const log = pino(stdoutLogDestination());`,
+      // As Fastify builds it (`pino(options, stream)`): a lone argument without `writable` would be
+      // read as options, and pino would log through its own stream instead.
+      `const log = pino({}, stdoutLogDestination());`,
       `for (let i = 0; i < 3; i++) log.info({ i }, 'line');`,
       `process.exit(0);`,
     ].join('\n');
