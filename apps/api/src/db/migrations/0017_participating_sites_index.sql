@@ -1,0 +1,1 @@
+CREATE INDEX "school_sites_participating_idx" ON "school_sites" USING btree ("id") WHERE "school_sites"."participating";
