@@ -3,9 +3,9 @@ import { normaliseSearch } from '@portale/shared/lists';
 import type { SchoolSiteOption } from '@portale/shared/accounts';
 import { institutes, schoolSites } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { searchCondition, searchRank } from '../../lib/list.ts';
+import { aliased, rawRows, rowValue, searchCondition, searchRank } from '../../lib/list.ts';
 
-const optionFields = {
+const optionFields = aliased({
   id: schoolSites.id,
   ministryCode: schoolSites.ministryCode,
   name: schoolSites.name,
@@ -13,16 +13,30 @@ const optionFields = {
   province: schoolSites.province,
   schoolLevel: schoolSites.schoolLevel,
   instituteName: institutes.name,
-};
+});
 
-function optionsWhere(db: DbOrTx, where: SQL, order: SQL[], limit: number): Promise<SchoolSiteOption[]> {
-  return db
+function toOption(row: Record<string, unknown>): SchoolSiteOption {
+  return {
+    id: rowValue.int(row.id),
+    ministryCode: rowValue.text(row.ministryCode),
+    name: rowValue.text(row.name),
+    municipalityName: rowValue.text(row.municipalityName),
+    province: rowValue.text(row.province),
+    schoolLevel: rowValue.text(row.schoolLevel),
+    instituteName: rowValue.text(row.instituteName),
+  };
+}
+
+/** Through rawRows, as the lists: a named statement, parsed and planned once per connection (decision 012). */
+async function optionsWhere(db: DbOrTx, where: SQL, order: SQL[], limit: number): Promise<SchoolSiteOption[]> {
+  const query = db
     .select(optionFields)
     .from(schoolSites)
     .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
     .where(where)
     .orderBy(...order, asc(schoolSites.name), asc(schoolSites.id))
     .limit(limit);
+  return (await rawRows(db, query)).map(toOption);
 }
 
 /**
