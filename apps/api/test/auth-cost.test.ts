@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AUTH_PATHS } from '@portale/shared/http';
-import { accessTokens, authSessions, users } from '../src/db/schema/index.ts';
+import { accessTokens, authSessions, institutes, schoolSites, users } from '../src/db/schema/index.ts';
 import { SESSION_CACHE_TTL_MS } from '../src/plugins/session.ts';
 import { buildTestApp, queriesOf, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
@@ -180,6 +180,20 @@ describe('a cached session never outlives a change made through the API', () => 
     await expectCached(victim);
     expect((await stolen.refresh()).statusCode).toBe(401);
     expect((await victim.get(AUTH_PATHS.me)).statusCode).toBe(401);
+  });
+
+  it('a staff edit of a plesso keeps every cached session: it changes nothing a session is made of', async () => {
+    const teacher = await signedIn('insegnante@demo.test');
+    const staff = await signedIn('sylla@demo.test');
+    await teacher.get(AUTH_PATHS.me);
+    await staff.get(AUTH_PATHS.me);
+    const place = { region: 'Lazio', province: 'RM', municipalityCode: 'H501', municipalityName: 'Roma' };
+    const [institute] = await t.database.db.insert(institutes).values({ ministryCode: 'RMIC0CACHE', name: 'IC Cache', type: 'Istituto comprensivo', isStateSchool: true, ...place }).returning();
+    const [site] = await t.database.db.insert(schoolSites).values({ ministryCode: 'RMEE0CACHE', instituteId: institute!.id, name: 'Plesso Cache', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', ...place }).returning();
+    const res = await staff.send('PATCH', `/api/school-sites/${site!.id}`, { payload: { participating: true } });
+    expect(res.statusCode, res.body).toBe(200);
+    await expectCached(teacher);
+    await expectCached(staff);
   });
 
   it('a lookup in flight when a write is signalled is not kept', async () => {

@@ -44,7 +44,10 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * - the auth routes, which invalidate exactly what they change themselves (login: the user's "last
  *   login"; logout, a reused or orphaned refresh token: the session);
  * - anonymous forms that write none of what a session is made of (users, roles, permissions,
- *   sessions, tokens, institutes): contact, cookie consent, survey answers, bookings.
+ *   sessions, tokens, institutes): contact, cookie consent, survey answers, bookings;
+ * - a staff edit of a plesso (name, address, CAP, participation: `school_sites` only), the registry's
+ *   most frequent write: were it to empty every cache, a few edits a second would send every
+ *   request of every user back to the database (decision 026).
  * Every other POST, PUT, PATCH and DELETE whose handler runs invalidates every cached session of
  * every instance before its answer is sent, so no module has to remember to.
  */
@@ -58,6 +61,7 @@ export const SESSION_NEUTRAL_ROUTES: readonly string[] = [
   'POST /api/surveys/current/responses',
   'POST /api/bookings',
   'DELETE /api/bookings/:cancelToken',
+  'PATCH /api/school-sites/:siteId',
 ];
 
 /** Reads `Authorization: Bearer <id>|<secret>`; the token is never read from the query string. */
