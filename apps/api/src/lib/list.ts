@@ -83,32 +83,42 @@ const NOT_FILTERS = new Set(['sort', 'page', 'pageSize', 'format']);
 /**
  * Totals of recent filters, so that paging through one list does not count the same rows on every
  * page. Entries live `ttlMs`, per database; a write through the repository clears them at once in this
- * process (other API instances see it after at most `ttlMs`: docs/list-pattern.md).
+ * process (other API instances see it after at most `ttlMs`: docs/list-pattern.md): every total when
+ * rows come or go, or only the totals of the filters that read the fields it changed (`clear(['q'])`).
  */
 export class CountCache {
-  private byDb = new WeakMap<object, Map<string, { at: number; value: Promise<number> }>>();
+  private byDb = new WeakMap<object, Map<string, { at: number; stamp: string; value: Promise<number> }>>();
+  /** Bumped by a write that clears the totals of one filter: a total counted before is not used. */
+  private readonly generations = new Map<string, number>();
   constructor(
     private readonly ttlMs = 10_000,
     private readonly maxEntries = 500,
   ) {}
 
   get(db: object, filters: object, count: () => Promise<number>): Promise<number> {
-    const key = JSON.stringify(Object.entries(filters).filter(([k, v]) => !NOT_FILTERS.has(k) && v !== undefined));
+    const used = Object.entries(filters).filter(([k, v]) => !NOT_FILTERS.has(k) && v !== undefined);
+    const key = JSON.stringify(used);
+    const stamp = used.map(([k]) => this.generations.get(k) ?? 0).join(',');
     let entries = this.byDb.get(db);
     if (!entries) this.byDb.set(db, (entries = new Map()));
     const now = Date.now();
     const hit = entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (hit && hit.stamp === stamp && now - hit.at < this.ttlMs) return hit.value;
     const value = count();
     value.catch(() => entries.delete(key));
     entries.delete(key);
-    entries.set(key, { at: now, value });
+    entries.set(key, { at: now, stamp, value });
     if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value!);
     return value;
   }
 
-  clear(): void {
-    this.byDb = new WeakMap();
+  /** Forgets every total, or only those of the filters named (a write that changed what they read). */
+  clear(filters?: readonly string[]): void {
+    if (!filters) {
+      this.byDb = new WeakMap();
+      return;
+    }
+    for (const filter of filters) this.generations.set(filter, (this.generations.get(filter) ?? 0) + 1);
   }
 }
 

@@ -225,13 +225,21 @@ describe('GET/PATCH /api/school-sites', () => {
     const ofInstitute = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?instituteId=${site.instituteId}`)).json());
     expect(ofInstitute.items.every((s) => s.instituteId === site.instituteId)).toBe(true);
 
+    // Totals are cached (CountCache): an edit recounts those of the filters that read what it changed.
+    const totalOf = async (query: string) => SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?${query}`)).json()).total;
+    const participatingBefore = await totalOf(`participating=true&instituteId=${site.instituteId}`);
+    const renamedBefore = await totalOf('q=zefiro+cachet');
+    expect(renamedBefore).toBe(0);
     const res = await staff().send('PATCH', `/api/school-sites/${site.id}`, { payload: { participating: true, address: 'Via Roma 1' } });
     expect(res.statusCode).toBe(200);
     expect(SchoolSiteDetailSchema.parse(res.json())).toMatchObject({ participating: true, address: 'Via Roma 1' });
     const participating = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?participating=true&instituteId=${site.instituteId}`)).json());
     expect(participating.items.map((s) => s.id)).toContain(site.id);
+    expect(participating.total).toBe(participatingBefore + (site.participating ? 0 : 1));
     const audit = (await staff().get(`/api/audit?entity=school-site&entityId=${site.id}`)).json<{ items: { after: unknown }[] }>();
     expect(audit.items[0]!.after).toEqual({ participating: true, address: 'Via Roma 1' });
+    expect((await staff().send('PATCH', `/api/school-sites/${site.id}`, { payload: { name: 'Plesso Zefiro Cachet' } })).statusCode).toBe(200);
+    expect(await totalOf('q=zefiro+cachet')).toBe(1);
     expect((await staff().send('PATCH', `/api/school-sites/${site.id}`, { payload: { name: 'x' } })).statusCode).toBe(422);
     expect((await as('utenti@demo.test').send('PATCH', `/api/school-sites/${site.id}`, { payload: { participating: false } })).statusCode).toBe(403);
   });

@@ -153,9 +153,17 @@ export async function findSchoolSiteEditable(db: DbOrTx, siteId: number) {
   return row;
 }
 
+/** The list filters that read each editable field: an edit recounts only the totals of those. */
+const FILTERS_READING: Record<keyof SchoolSiteUpdate, readonly string[]> = {
+  name: ['q'], // search_text
+  address: [],
+  postalCode: [],
+  participating: ['participating'],
+};
+
 export async function updateSchoolSiteFields(db: DbOrTx, siteId: number, changes: SchoolSiteUpdate, now: Date): Promise<void> {
   await db.update(schoolSites).set({ ...changes, updatedAt: now }).where(eq(schoolSites.id, siteId));
-  totals.clear();
+  totals.clear(Object.keys(changes).flatMap((field) => FILTERS_READING[field as keyof SchoolSiteUpdate]));
 }
 
 const person = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email };
