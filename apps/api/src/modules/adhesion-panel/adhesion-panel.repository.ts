@@ -1,11 +1,11 @@
-import { and, asc, eq, inArray, isNotNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ADHESION_STATES, type AdhesionState } from '@portale/shared/registry';
 import type { AdhesionFunnel, AdhesionPanelFilters, AdhesionPanelQuery, AdhesionPanelRow, ReminderFilters, ReminderPreview } from '@portale/shared/adhesions';
 import { adhesionReminders, institutes, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchRank, type Page } from '../../lib/list.ts';
-import { instituteFilterCondition, toInstituteSummary } from '../registry/institutes.repository.ts';
+import { enrolledInstitute, instituteFilterCondition, toInstituteSummary } from '../registry/institutes.repository.ts';
 
 const DAY_MS = 86_400_000;
 const principal = alias(users, 'principal');
@@ -75,7 +75,7 @@ function daysInStateCondition(days: number | undefined, now: Date): SQL | undefi
 function whereOf(filters: Omit<AdhesionPanelFilters, 'sort'>, now: Date): SQL | undefined {
   return and(
     instituteFilterCondition({ q: filters.q, region: filters.region, province: filters.province, adhesionState: filters.adhesionState }),
-    filters.adhesionState ? undefined : ne(institutes.adhesionState, 'nessuna'),
+    filters.adhesionState ? undefined : enrolledInstitute,
     daysInStateCondition(filters.minDaysInState, now),
   );
 }

@@ -3,6 +3,7 @@ import { ADHESION_STATES, PROVINCES, SCHOOL_LEVELS } from '@portale/shared/regis
 import { encodeColumn, MAP_COORD_SCALE, type MapFilters, type MapSchoolSites } from '@portale/shared/map';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { dataVersionSql, foldIfLong } from '../../lib/data-version.repository.ts';
+import { enrolledInstitute } from '../registry/institutes.repository.ts';
 
 /** The data-version topic of what places a plesso (migration 0015). */
 export const PLACES_TOPIC = 'map-places';
@@ -41,11 +42,10 @@ const LEVEL_INDEX = sql`case s.school_level ${sql.join(
 /** The fields of a plesso in the whole query: id, place, province, flags × 8 + level, institute. */
 const SITE_FIELDS = 5;
 /**
- * The institutes whose state is not the first, 'nessuna', which every other institute has: most of
- * the registry's ~20,000 never enrol, and aggregating all of them was half of the map's query.
+ * The enrolled institutes only (state other than the first, 'nessuna', which every other institute
+ * has): most of the registry's ~20,000 never enrol, and aggregating all of them was half of the map's query.
  */
-const DEFAULT_STATE = ADHESION_STATES[0];
-const INSTITUTE_STATES = sql`select string_agg(id::text, ',') as institute_ids, string_agg(adhesion_state, ',') as institute_states from institutes where adhesion_state <> ${DEFAULT_STATE}`;
+const INSTITUTE_STATES = sql`select string_agg(id::text, ',') as institute_ids, string_agg(adhesion_state, ',') as institute_states from institutes where ${enrolledInstitute}`;
 
 /**
  * The map's whole query (exported for the benchmark's raw-SQL reference): one statement, so one

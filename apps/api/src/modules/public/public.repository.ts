@@ -1,15 +1,12 @@
 import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Figures, PublicSurvey } from '@portale/shared/public';
-import { ADHESION_STATES } from '@portale/shared/registry';
 import { institutes, publicDocuments, roles, schoolSites, surveys, userRoles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-
-const ENROLLED_STATES = ADHESION_STATES.filter((state) => state !== 'nessuna');
+import { enrolledInstitute } from '../registry/institutes.repository.ts';
 
 /** The programme's key figures: enrolled institutes, participating plessi, registered teachers and educators. */
 export async function countFigures(db: DbOrTx): Promise<Omit<Figures, 'updatedAt'>> {
-  // The states named one by one, so that the index on adhesion_state answers (a `<>` reads every institute).
-  const [enrolled] = await db.select({ n: count() }).from(institutes).where(inArray(institutes.adhesionState, ENROLLED_STATES));
+  const [enrolled] = await db.select({ n: count() }).from(institutes).where(enrolledInstitute);
   const [sites] = await db.select({ n: count() }).from(schoolSites).where(eq(schoolSites.participating, true));
   const [teachers] = await db
     .select({ n: countDistinct(userRoles.userId) })

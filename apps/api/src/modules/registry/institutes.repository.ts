@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { InstituteDetail, InstituteListQuery, InstituteSummary, InstituteUpdate } from '@portale/shared/registry';
+import { ADHESION_STATES, type InstituteDetail, type InstituteListQuery, type InstituteSummary, type InstituteUpdate } from '@portale/shared/registry';
 import type { OwnedResource } from '@portale/shared/auth';
 import { institutes, instituteAdhesionTransitions, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
@@ -58,6 +58,13 @@ export function toInstituteSummary(row: Record<string, unknown>): InstituteSumma
 }
 
 /** The registry's institute filters as one condition (the list, its export, the adhesions panel). */
+/**
+ * The institutes that joined the programme: every state but the first, `nessuna`, which most of the
+ * ~20,000 institutes keep. The states are named one by one so that the `adhesion_state` index finds
+ * the few enrolled ones; `<> 'nessuna'` would read every institute.
+ */
+export const enrolledInstitute: SQL = inArray(institutes.adhesionState, ADHESION_STATES.slice(1));
+
 export function instituteFilterCondition(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
   return whereOf(filters);
 }
