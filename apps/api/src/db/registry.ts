@@ -173,5 +173,8 @@ export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'samp
   // use index-only scans from the first request on (outside a transaction, as VACUUM requires).
   await db.execute(sql`vacuum analyze institutes`);
   await db.execute(sql`vacuum analyze school_sites`);
+  // Their search rows too (decision 027): VACUUM also moves GIN's pending list into the trigram index.
+  await db.execute(sql`vacuum analyze institute_search`);
+  await db.execute(sql`vacuum analyze school_site_search`);
   return instituteRows.size;
 }

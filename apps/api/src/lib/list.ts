@@ -24,6 +24,21 @@ export function searchCondition(searchColumn: AnyColumn, q: string | undefined):
 }
 
 /**
+ * What a ranked search reads of each row: the normalised text, the same text with a space at each
+ * end (whole words), and its length. A `search_text` column gives them computed per row; a registry
+ * search table (decision 027) stores them.
+ */
+export interface SearchText {
+  text: AnyColumn | SQL;
+  padded: AnyColumn | SQL;
+  length: AnyColumn | SQL;
+}
+
+function searchTextOf(search: AnyColumn | SearchText): SearchText {
+  return 'padded' in search ? search : { text: search, padded: sql`(' ' || ${search} || ' ')`, length: sql`length(${search})` };
+}
+
+/**
  * Closest rows first, among rows that already contain every word of `q` (searchCondition): those
  * where every word stands as a whole word, then the shortest normalised text (the fewest other
  * words). For such rows this orders about as trigram `similarity()` does, at a third of its cost:
@@ -31,18 +46,32 @@ export function searchCondition(searchColumn: AnyColumn, q: string | undefined):
  * candidates) was two thirds of the query's time (decision 012, "Ranking"). A word beside
  * punctuation (`"liceo`, `(roma)`) is not counted as whole; its row still ranks by length.
  */
-export function closestFirst(searchColumn: AnyColumn, q: string): SQL[] {
+export function closestFirst(search: AnyColumn | SearchText, q: string): SQL[] {
   const words = searchWords(q);
   // A search without words (only punctuation) filters nothing and ranks nothing: the list's order stays.
   if (words.length === 0) return [];
-  const padded = sql`(' ' || ${searchColumn} || ' ')`;
+  const { padded, length } = searchTextOf(search);
   const whole = and(...words.map((w) => sql`${padded} like ${`% ${likeLiteral(w)} %`}`));
-  return [desc(sql`(${whole})`), asc(sql`length(${searchColumn})`)];
+  return [desc(sql`(${whole})`), asc(length)];
 }
 
 /** Relevance for a search: the exact code first, then the closest rows (closestFirst). */
-export function searchRank(codeColumn: AnyColumn, searchColumn: AnyColumn, q: string): SQL[] {
-  return [desc(sql`(${codeColumn} = ${q.trim().toUpperCase()})`), ...closestFirst(searchColumn, q)];
+export function searchRank(codeColumn: AnyColumn, search: AnyColumn | SearchText, q: string): SQL[] {
+  return [desc(sql`(${codeColumn} = ${q.trim().toUpperCase()})`), ...closestFirst(search, q)];
+}
+
+/** A registry search table (schema `searchTable`, decision 027): one narrow row per registry row. */
+export interface SearchTable {
+  id: AnyColumn;
+  text: AnyColumn;
+  length: AnyColumn;
+  ministryCode: AnyColumn;
+  name: AnyColumn;
+}
+
+/** searchRank over a search table, then by name and id: a search page's whole order, read from the search rows only. */
+export function searchTableRank(table: SearchTable, q: string): SQL[] {
+  return [...searchRank(table.ministryCode, { text: table.text, padded: table.text, length: table.length }, q), asc(table.name), asc(table.id)];
 }
 
 export interface SortSpec<K extends string> {

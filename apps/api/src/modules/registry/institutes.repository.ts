@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ADHESION_STATES, type InstituteDetail, type InstituteListQuery, type InstituteSummary, type InstituteUpdate } from '@portale/shared/registry';
 import type { OwnedResource } from '@portale/shared/auth';
-import { institutes, instituteAdhesionTransitions, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
+import { institutes, instituteAdhesionTransitions, instituteSearch, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchTableRank, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -66,12 +67,12 @@ export function toInstituteSummary(row: Record<string, unknown>): InstituteSumma
 export const enrolledInstitute: SQL = inArray(institutes.adhesionState, ADHESION_STATES.slice(1));
 
 export function instituteFilterCondition(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
-  return whereOf(filters);
+  return and(searchCondition(institutes.searchText, filters.q), columnFilters(filters));
 }
 
-function whereOf(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
+/** The filters on the institute's own columns: every filter but the search words. */
+function columnFilters(filters: Pick<Filters, 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
   return and(
-    searchCondition(institutes.searchText, filters.q),
     filters.region ? eq(institutes.region, filters.region) : undefined,
     filters.province ? eq(institutes.province, filters.province) : undefined,
     filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
@@ -82,25 +83,51 @@ function whereOf(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionS
   );
 }
 
+/**
+ * The list's words are searched in the narrow search table (decision 027), joined to the institutes
+ * only when a filter or the sort reads them: a plain search ranks its matches from the search rows alone.
+ */
+const search = instituteSearch;
+
+function whereOf(filters: Filters): SQL | undefined {
+  return and(searchCondition(search.text, filters.q), columnFilters(filters));
+}
+
 function orderOf(filters: Filters): SQL[] {
-  if (!filters.sort && filters.q) return [...searchRank(institutes.ministryCode, institutes.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id)];
+  if (!filters.sort && filters.q) return searchTableRank(search, filters.q);
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id);
+}
+
+/** `from` of a list query: the institutes, with their search rows when the words are searched. */
+function fromInstitutes(db: DbOrTx, fields: SelectedFields, filters: Filters) {
+  const query = db.select(fields).from(institutes).$dynamic();
+  return filters.q ? query.innerJoin(search, eq(search.id, institutes.id)) : query;
 }
 
 /** The filtered, sorted query of the list and of its export. */
 export function instituteListQuery(db: DbOrTx, filters: Filters) {
-  return db.select(summaryFields).from(institutes).where(whereOf(filters)).orderBy(...orderOf(filters));
+  return fromInstitutes(db, summaryFields, filters).where(whereOf(filters)).orderBy(...orderOf(filters));
+}
+
+/** `from` of the count and of a page's ids: the search rows alone when only the words filter and rank. */
+function fromMatches(db: DbOrTx, fields: (id: typeof institutes.id | typeof search.id) => SelectedFields, filters: Filters, forSort: boolean) {
+  const readsInstitutes = columnFilters(filters) !== undefined || (forSort && filters.sort !== undefined);
+  if (!filters.q) return db.select(fields(institutes.id)).from(institutes).$dynamic();
+  const query = db.select(fields(search.id)).from(search).$dynamic();
+  return readsInstitutes ? query.innerJoin(institutes, eq(institutes.id, search.id)) : query;
 }
 
 /** The count of the same filters (the list's `total` and the export's row count). */
 export function instituteCountQuery(db: DbOrTx, filters: Filters) {
-  return db.select({ n: countAll }).from(institutes).where(whereOf(filters));
+  return fromMatches(db, () => ({ n: countAll }), filters, false).where(whereOf(filters));
 }
 
 /** One page: the page's ids first (index-only past the offset), then their rows ("late row lookup"). */
 export function institutePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number) {
-  const ids = db.select({ id: institutes.id }).from(institutes).where(whereOf(filters)).orderBy(...orderOf(filters)).limit(limit).offset(offset);
-  return db.select(summaryFields).from(institutes).where(inArray(institutes.id, ids)).orderBy(...orderOf(filters));
+  const ids = fromMatches(db, (id) => ({ id }), filters, true).where(whereOf(filters)).orderBy(...orderOf(filters)).limit(limit).offset(offset);
+  return fromInstitutes(db, summaryFields, { ...filters, q: filters.sort ? undefined : filters.q })
+    .where(inArray(institutes.id, ids))
+    .orderBy(...orderOf(filters));
 }
 
 export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {

@@ -253,3 +253,74 @@ describe('GET /api/audit', () => {
     expect((await staff().get('/api/audit?entity=password&entityId=1')).statusCode).toBe(422);
   });
 });
+
+describe('the search rows (decision 027)', () => {
+  /** Registry rows whose search row is missing, left over or different from the row's own search_text. */
+  const drift = () =>
+    scalar(sql`select (
+      select count(*) from institutes r full join institute_search s on s.id = r.id
+      where r.id is null or s.id is null or s.text <> ' ' || r.search_text || ' ' or s.length <> length(r.search_text) or s.ministry_code <> r.ministry_code or s.name <> r.name
+    ) + (
+      select count(*) from school_sites r full join school_site_search s on s.id = r.id
+      where r.id is null or s.id is null or s.text <> ' ' || r.search_text || ' ' or s.length <> length(r.search_text) or s.ministry_code <> r.ministry_code or s.name <> r.name
+    ) as n`);
+  const instituteIds = async (q: string) => InstituteListResponseSchema.parse((await staff().get(`/api/institutes?q=${encodeURIComponent(q)}`)).json()).items.map((i) => i.id);
+  const siteIds = async (q: string) => SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?q=${encodeURIComponent(q)}`)).json()).items.map((i) => i.id);
+
+  it('follow every insert, rename and delete of the registry in the statement that makes it', async () => {
+    expect(await drift()).toBe(0);
+    // Inserted as the registry seed inserts (SQL, many rows a statement), renamed through the API and by SQL, then deleted.
+    const [institute] = ((await t.database.db.execute(sql`
+      insert into institutes (ministry_code, name, type, is_state_school, region, province, municipality_code, municipality_name)
+      values ('ZZIC00001A', 'Istituto Zaffiro Quarzo', 'ISTITUTO COMPRENSIVO', true, 'Lazio', 'RM', 'H501', 'Città Eterna') returning id`)) as unknown as { rows: { id: number }[] }).rows;
+    const instituteId = Number(institute!.id);
+    const [site] = ((await t.database.db.execute(sql`
+      insert into school_sites (ministry_code, institute_id, name, school_level, type_label, municipality_code, municipality_name, province, region)
+      values ('ZZEE00001B', ${instituteId}, 'Plesso Ametista', 'primaria', 'SCUOLA PRIMARIA', 'H501', 'Città Eterna', 'RM', 'Lazio'),
+             ('ZZEE00002C', ${instituteId}, 'Plesso Ametista Nuovo', 'primaria', 'SCUOLA PRIMARIA', 'H501', 'Città Eterna', 'RM', 'Lazio') returning id`)) as unknown as { rows: { id: number }[] }).rows;
+    const siteId = Number(site!.id);
+    expect(await drift()).toBe(0);
+    expect(await instituteIds('zaffiro quarzo eterna')).toEqual([instituteId]);
+    expect((await siteIds('zzee00001b'))[0]).toBe(siteId);
+
+    expect((await staff().send('PATCH', `/api/school-sites/${siteId}`, { payload: { name: 'Plesso Granato' } })).statusCode).toBe(200);
+    expect(await siteIds('granato')).toEqual([siteId]);
+    expect(await siteIds('ametista')).not.toContain(siteId);
+    await t.database.db.execute(sql`update institutes set name = 'Istituto Topazio', municipality_name = 'Roma' where id = ${instituteId}`);
+    expect(await drift()).toBe(0);
+    expect(await instituteIds('topazio roma')).toEqual([instituteId]);
+
+    await t.database.db.execute(sql`delete from institutes where id = ${instituteId}`);
+    expect(await drift()).toBe(0);
+    expect(await instituteIds('zzic00001a')).toEqual([]);
+    expect(await siteIds('zzee00002c')).toEqual([]);
+  });
+
+  it('a search with any filter or sort finds what the registry rows hold, in the same order', async () => {
+    const siteCases: [string, ReturnType<typeof sql>][] = [
+      ['q=scuola&province=RM&level=primaria', sql`select count(*)::int as n from school_sites where search_text like '%scuola%' and province = 'RM' and school_level = 'primaria'`],
+      ['q=via&stateSchool=false', sql`select count(*)::int as n from school_sites s join institutes i on i.id = s.institute_id where s.search_text like '%via%' and not i.is_state_school`],
+      ['q=roma&adhesionState=nessuna&participating=false', sql`select count(*)::int as n from school_sites s join institutes i on i.id = s.institute_id where s.search_text like '%roma%' and i.adhesion_state = 'nessuna' and not s.participating`],
+    ];
+    for (const [query, expected] of siteCases) {
+      const body = SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?${query}`)).json());
+      expect(body.total, query).toBe(await scalar(expected));
+      expect(body.total, query).toBeGreaterThan(0);
+    }
+    const instituteCases: [string, ReturnType<typeof sql>][] = [
+      ['q=ic&level=infanzia&region=Lazio', sql`select count(*)::int as n from institutes i where search_text like '%ic%' and region = 'Lazio' and exists (select 1 from school_sites s where s.institute_id = i.id and s.school_level = 'infanzia')`],
+      ['q=liceo&stateSchool=true', sql`select count(*)::int as n from institutes where search_text like '%liceo%' and is_state_school`],
+    ];
+    for (const [query, expected] of instituteCases) {
+      const body = InstituteListResponseSchema.parse((await staff().get(`/api/institutes?${query}`)).json());
+      expect(body.total, query).toBe(await scalar(expected));
+      expect(body.total, query).toBeGreaterThan(0);
+    }
+    // A sort chosen by the user replaces the ranking, across pages.
+    const sorted = [];
+    for (const page of [1, 2]) sorted.push(...SchoolSiteListResponseSchema.parse((await staff().get(`/api/school-sites?q=scuola&sort=-instituteName&page=${page}`)).json()).items);
+    const names = sorted.map((s) => s.instituteName);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+    expect(new Set(sorted.map((s) => s.id)).size).toBe(sorted.length);
+  });
+});

@@ -1,9 +1,10 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { OwnedResource } from '@portale/shared/auth';
 import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
-import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import { institutes, schoolSites, schoolSiteSearch, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchTableRank, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -62,44 +63,74 @@ export function toSchoolSiteSummary(row: Record<string, unknown>): SchoolSiteSum
   };
 }
 
+/** The filters on the plesso's own columns (`site`) and on its institute's (`institute`): every filter but the search words. */
+function columnFilters(filters: Filters): { site: SQL | undefined; institute: SQL | undefined } {
+  return {
+    site: and(
+      filters.region ? eq(schoolSites.region, filters.region) : undefined,
+      filters.province ? eq(schoolSites.province, filters.province) : undefined,
+      filters.level ? eq(schoolSites.schoolLevel, filters.level) : undefined,
+      filters.participating === undefined ? undefined : eq(schoolSites.participating, filters.participating),
+      filters.instituteId ? eq(schoolSites.instituteId, filters.instituteId) : undefined,
+    ),
+    institute: and(
+      filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
+      filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, filters.stateSchool),
+    ),
+  };
+}
+
+/**
+ * The list's words are searched in the narrow search table (decision 027), joined to the plessi (and
+ * their institutes) only when a filter or the sort reads them: a plain search ranks its matches from
+ * the search rows alone.
+ */
+const search = schoolSiteSearch;
+
 function whereOf(filters: Filters): SQL | undefined {
-  return and(
-    searchCondition(schoolSites.searchText, filters.q),
-    filters.region ? eq(schoolSites.region, filters.region) : undefined,
-    filters.province ? eq(schoolSites.province, filters.province) : undefined,
-    filters.level ? eq(schoolSites.schoolLevel, filters.level) : undefined,
-    filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
-    filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, filters.stateSchool),
-    filters.participating === undefined ? undefined : eq(schoolSites.participating, filters.participating),
-    filters.instituteId ? eq(schoolSites.instituteId, filters.instituteId) : undefined,
-  );
+  const { site, institute } = columnFilters(filters);
+  return and(searchCondition(search.text, filters.q), site, institute);
 }
 
 function orderOf(filters: Filters): SQL[] {
-  if (!filters.sort && filters.q) return [...searchRank(schoolSites.ministryCode, schoolSites.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, schoolSites.id)];
+  if (!filters.sort && filters.q) return searchTableRank(search, filters.q);
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, schoolSites.id);
+}
+
+/** `from` of a list query: the plessi and their institutes, with their search rows when the words are searched. */
+function fromSchoolSites(db: DbOrTx, fields: SelectedFields, filters: Filters) {
+  const query = db.select(fields).from(schoolSites).$dynamic().innerJoin(institutes, eq(institutes.id, schoolSites.instituteId));
+  return filters.q ? query.innerJoin(search, eq(search.id, schoolSites.id)) : query;
 }
 
 /** The filtered, sorted query of the list and of its export. */
 export function schoolSiteListQuery(db: DbOrTx, filters: Filters) {
-  return db
-    .select(summaryFields)
-    .from(schoolSites)
-    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
-    .where(whereOf(filters))
-    .orderBy(...orderOf(filters));
+  return fromSchoolSites(db, summaryFields, filters).where(whereOf(filters)).orderBy(...orderOf(filters));
 }
 
-/** Every plesso has its institute (NOT NULL foreign key): join it only when a filter or the sort reads it. */
-function readsInstitute(filters: Filters, forSort: boolean): boolean {
-  const sortsByInstitute = forSort && (filters.sort?.column === 'instituteName' || filters.sort?.column === 'adhesionState');
-  return filters.adhesionState !== undefined || filters.stateSchool !== undefined || sortsByInstitute;
+/**
+ * `from` of the count and of a page's ids: the search rows alone when only the words filter and rank,
+ * the plessi when a filter or the sort reads them, their institutes only when one reads those (every
+ * plesso has its institute: NOT NULL foreign key).
+ */
+function fromMatches(db: DbOrTx, fields: (id: typeof schoolSites.id | typeof search.id) => SelectedFields, filters: Filters, forSort: boolean) {
+  const { site, institute } = columnFilters(filters);
+  const sortsBy = forSort ? filters.sort?.column : undefined;
+  const readsInstitute = institute !== undefined || sortsBy === 'instituteName' || sortsBy === 'adhesionState';
+  const readsSite = readsInstitute || site !== undefined || sortsBy !== undefined;
+  if (!filters.q) {
+    const sites = db.select(fields(schoolSites.id)).from(schoolSites).$dynamic();
+    return readsInstitute ? sites.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : sites;
+  }
+  const matches = db.select(fields(search.id)).from(search).$dynamic();
+  if (!readsSite) return matches;
+  const sites = matches.innerJoin(schoolSites, eq(schoolSites.id, search.id));
+  return readsInstitute ? sites.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : sites;
 }
 
 /** The count of the same filters (the list's `total` and the export's row count). */
 export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
-  const base = db.select({ n: countAll }).from(schoolSites);
-  return (readsInstitute(filters, false) ? base.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : base).where(whereOf(filters));
+  return fromMatches(db, () => ({ n: countAll }), filters, false).where(whereOf(filters));
 }
 
 /**
@@ -107,16 +138,8 @@ export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
  * then the full rows of those ids only ("late row lookup"): deep pages stay cheap.
  */
 export function schoolSitePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number) {
-  const base = db.select({ id: schoolSites.id }).from(schoolSites);
-  const ids = (readsInstitute(filters, true) ? base.innerJoin(institutes, eq(institutes.id, schoolSites.instituteId)) : base)
-    .where(whereOf(filters))
-    .orderBy(...orderOf(filters))
-    .limit(limit)
-    .offset(offset);
-  return db
-    .select(summaryFields)
-    .from(schoolSites)
-    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
+  const ids = fromMatches(db, (id) => ({ id }), filters, true).where(whereOf(filters)).orderBy(...orderOf(filters)).limit(limit).offset(offset);
+  return fromSchoolSites(db, summaryFields, { ...filters, q: filters.sort ? undefined : filters.q })
     .where(inArray(schoolSites.id, ids))
     .orderBy(...orderOf(filters));
 }
