@@ -1,4 +1,4 @@
-import { and, asc, desc, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, fillPlaceholders, is, Placeholder, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { searchWords } from '@portale/shared/lists';
 import type { DbOrTx } from '../db/transaction.ts';
@@ -17,11 +17,18 @@ export function likeLiteral(value: string): string {
  * Free-text search on a normalised `search_text` column: every word must appear. Each word is a LIKE
  * on the same column, which its GIN trigram index answers (no OR of predicates, no sequential scan).
  */
-export function searchCondition(searchColumn: AnyColumn, q: string | undefined): SQL | undefined {
+export function searchCondition(searchColumn: AnyColumn, q: string | undefined, bind: Bind = asValue): SQL | undefined {
   const words = searchWords(q);
   if (words.length === 0) return undefined;
-  return and(...words.map((w) => sql`${searchColumn} like ${`%${likeLiteral(w)}%`}`));
+  return and(...words.map((w) => sql`${searchColumn} like ${bind(`%${likeLiteral(w)}%`)}`));
 }
+
+/**
+ * Puts a value into a list's query: as it is (a parameter of the statement), or, for a statement
+ * kept by its shape (`listRows`), as a placeholder that each page fills with its own value.
+ */
+export type Bind = <T>(value: T) => T | Placeholder;
+export const asValue: Bind = (value) => value;
 
 /**
  * What a ranked search reads of each row: the normalised text, the same text with a space at each
@@ -46,18 +53,18 @@ function searchTextOf(search: AnyColumn | SearchText): SearchText {
  * candidates) was two thirds of the query's time (decision 012, "Ranking"). A word beside
  * punctuation (`"liceo`, `(roma)`) is not counted as whole; its row still ranks by length.
  */
-export function closestFirst(search: AnyColumn | SearchText, q: string): SQL[] {
+export function closestFirst(search: AnyColumn | SearchText, q: string, bind: Bind = asValue): SQL[] {
   const words = searchWords(q);
   // A search without words (only punctuation) filters nothing and ranks nothing: the list's order stays.
   if (words.length === 0) return [];
   const { padded, length } = searchTextOf(search);
-  const whole = and(...words.map((w) => sql`${padded} like ${`% ${likeLiteral(w)} %`}`));
+  const whole = and(...words.map((w) => sql`${padded} like ${bind(`% ${likeLiteral(w)} %`)}`));
   return [desc(sql`(${whole})`), asc(length)];
 }
 
 /** Relevance for a search: the exact code first, then the closest rows (closestFirst). */
-export function searchRank(codeColumn: AnyColumn, search: AnyColumn | SearchText, q: string): SQL[] {
-  return [desc(sql`(${codeColumn} = ${q.trim().toUpperCase()})`), ...closestFirst(search, q)];
+export function searchRank(codeColumn: AnyColumn, search: AnyColumn | SearchText, q: string, bind: Bind = asValue): SQL[] {
+  return [desc(sql`(${codeColumn} = ${bind(q.trim().toUpperCase())})`), ...closestFirst(search, q, bind)];
 }
 
 /** A registry search table (schema `searchTable`, decision 027): one narrow row per registry row. */
@@ -70,8 +77,8 @@ export interface SearchTable {
 }
 
 /** searchRank over a search table, then by name and id: a search page's whole order, read from the search rows only. */
-export function searchTableRank(table: SearchTable, q: string): SQL[] {
-  return [...searchRank(table.ministryCode, { text: table.text, padded: table.text, length: table.length }, q), asc(table.name), asc(table.id)];
+export function searchTableRank(table: SearchTable, q: string, bind: Bind = asValue): SQL[] {
+  return [...searchRank(table.ministryCode, { text: table.text, padded: table.text, length: table.length }, q, bind), asc(table.name), asc(table.id)];
 }
 
 export interface SortSpec<K extends string> {
@@ -220,10 +227,67 @@ const statementNames = new StatementNames();
  * on every page, and PostgreSQL reuses its plan where that plan is as good: about a quarter less
  * database CPU per search page (decision 012, "Statements"). The embedded database ignores the name.
  */
-export async function rawRows(db: DbOrTx, query: SQLWrapper): Promise<Record<string, unknown>[]> {
-  const statement = dialect.sqlToQuery(query.getSQL());
+export function rawRows(db: DbOrTx, query: SQLWrapper): Promise<Record<string, unknown>[]> {
+  return statementRows(db, dialect.sqlToQuery(query.getSQL()));
+}
+
+async function statementRows(db: DbOrTx, statement: { sql: string; params: unknown[] }): Promise<Record<string, unknown>[]> {
   const prepared = db._.session.prepareQuery(statement, undefined, statementNames.nameOf(statement.sql), false);
   return ((await prepared.execute()) as { rows: Record<string, unknown>[] }).rows;
+}
+
+/**
+ * List statements kept by their shape (decision 028). Drizzle turning a page's query into text cost
+ * about 100 µs, a fifth of the API's CPU for a search page, yet the text depends only on the shape of
+ * the filters: which are set, the sort, the number of search words (`listShape`); the values are
+ * parameters. `build(bind)` builds the query with `bind(value)` in place of every value. The first page
+ * of a shape turns it into text with placeholders, and the text is kept; every page runs `build` for
+ * its own values (building the query is a tenth of the cost) and fills them in. A value left unbound
+ * would be the first page's for every later page, so an unbound value is refused; under the test
+ * runner every page also checks that its shape still stands for the same text.
+ */
+export class ShapedStatements {
+  private readonly byShape = new Map<string, { sql: string; params: unknown[] }>();
+  constructor(
+    private readonly max = 256,
+    private readonly verify = process.env.VITEST !== undefined,
+  ) {}
+
+  statement(shape: string, build: (bind: Bind) => SQLWrapper): { sql: string; params: unknown[] } {
+    const values: unknown[] = [];
+    const query = build((value) => {
+      values.push(value);
+      return sql.placeholder(String(values.length - 1));
+    });
+    let kept = this.byShape.get(shape);
+    if (!kept || this.verify) {
+      const built = dialect.sqlToQuery(query.getSQL());
+      if (!built.params.every((param) => is(param, Placeholder))) throw new Error(`A value of the list statement ${shape} is not bound`);
+      if (kept && kept.sql !== built.sql) throw new Error(`The list shape ${shape} stands for two statements`);
+      kept = built;
+      if (this.byShape.size < this.max) this.byShape.set(shape, built);
+    }
+    return { sql: kept.sql, params: fillPlaceholders(kept.params, values as unknown as Record<string, unknown>) };
+  }
+}
+
+/** Query keys that do not change a list statement's text (their values are bound, or they are not filters). */
+const NOT_IN_SHAPE = new Set(['page', 'pageSize', 'format']);
+
+/** The shape of a list query (ShapedStatements): the filters set, the sort, and how many words are searched. */
+export function listShape(list: string, filters: object): string {
+  const parts = Object.entries(filters)
+    .filter(([key, value]) => !NOT_IN_SHAPE.has(key) && value !== undefined && value !== null && value !== '')
+    .map(([key, value]) => (key === 'q' ? `q:${searchWords(value as string).length}` : key === 'sort' ? `sort:${JSON.stringify(value)}` : key))
+    .sort();
+  return `${list}(${parts.join(',')})`;
+}
+
+const shapedStatements = new ShapedStatements();
+
+/** rawRows of a list statement kept by its shape (ShapedStatements): `build(bind)` must bind every value. */
+export function listRows(db: DbOrTx, shape: string, build: (bind: Bind) => SQLWrapper): Promise<Record<string, unknown>[]> {
+  return statementRows(db, shapedStatements.statement(shape, build));
 }
 
 /** The single value of a count query (`select count(*) …`), through rawRows: a named statement too. */

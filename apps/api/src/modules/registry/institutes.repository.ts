@@ -4,7 +4,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import { institutes, instituteAdhesionTransitions, instituteSearch, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchTableRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, asValue, listRows, listShape, rawCount, rowValue, searchCondition, searchTableRank, type Bind, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -71,14 +71,14 @@ export function instituteFilterCondition(filters: Pick<Filters, 'q' | 'region' |
 }
 
 /** The filters on the institute's own columns: every filter but the search words. */
-function columnFilters(filters: Pick<Filters, 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
+function columnFilters(filters: Pick<Filters, 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>, bind: Bind = asValue): SQL | undefined {
   return and(
-    filters.region ? eq(institutes.region, filters.region) : undefined,
-    filters.province ? eq(institutes.province, filters.province) : undefined,
-    filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
-    filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, filters.stateSchool),
+    filters.region ? eq(institutes.region, bind(filters.region)) : undefined,
+    filters.province ? eq(institutes.province, bind(filters.province)) : undefined,
+    filters.adhesionState ? eq(institutes.adhesionState, bind(filters.adhesionState)) : undefined,
+    filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, bind(filters.stateSchool)),
     filters.level
-      ? sql`exists (select 1 from ${schoolSites} where ${schoolSites.instituteId} = ${institutes.id} and ${schoolSites.schoolLevel} = ${filters.level})`
+      ? sql`exists (select 1 from ${schoolSites} where ${schoolSites.instituteId} = ${institutes.id} and ${schoolSites.schoolLevel} = ${bind(filters.level)})`
       : undefined,
   );
 }
@@ -89,12 +89,12 @@ function columnFilters(filters: Pick<Filters, 'region' | 'province' | 'adhesionS
  */
 const search = instituteSearch;
 
-function whereOf(filters: Filters): SQL | undefined {
-  return and(searchCondition(search.text, filters.q), columnFilters(filters));
+function whereOf(filters: Filters, bind: Bind = asValue): SQL | undefined {
+  return and(searchCondition(search.text, filters.q, bind), columnFilters(filters, bind));
 }
 
-function orderOf(filters: Filters): SQL[] {
-  if (!filters.sort && filters.q) return searchTableRank(search, filters.q);
+function orderOf(filters: Filters, bind: Bind = asValue): SQL[] {
+  if (!filters.sort && filters.q) return searchTableRank(search, filters.q, bind);
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id);
 }
 
@@ -123,11 +123,15 @@ export function instituteCountQuery(db: DbOrTx, filters: Filters) {
 }
 
 /** One page: the page's ids first (index-only past the offset), then their rows ("late row lookup"). */
-export function institutePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number) {
-  const ids = fromMatches(db, (id) => ({ id }), filters, true).where(whereOf(filters)).orderBy(...orderOf(filters)).limit(limit).offset(offset);
+export function institutePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number, bind: Bind = asValue) {
+  const ids = fromMatches(db, (id) => ({ id }), filters, true)
+    .where(whereOf(filters, bind))
+    .orderBy(...orderOf(filters, bind))
+    .limit(bind(limit))
+    .offset(bind(offset));
   return fromInstitutes(db, summaryFields, { ...filters, q: filters.sort ? undefined : filters.q })
     .where(inArray(institutes.id, ids))
-    .orderBy(...orderOf(filters));
+    .orderBy(...orderOf(filters, bind));
 }
 
 export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
@@ -136,7 +140,7 @@ export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
 
 export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<Page<InstituteSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, institutePageQuery(db, query, limit, offset))).map(toInstituteSummary),
+    async (limit, offset) => (await listRows(db, listShape('institutes', query), (bind) => institutePageQuery(db, query, limit, offset, bind))).map(toInstituteSummary),
     () => countInstitutes(db, query),
     query.page,
     query.pageSize,

@@ -4,7 +4,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
 import { institutes, schoolSites, schoolSiteSearch, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, searchTableRank, type Page } from '../../lib/list.ts';
+import { aliased, countAll, CountCache, orderByOf, paginate, asValue, listRows, listShape, rawCount, rowValue, searchCondition, searchTableRank, type Bind, type Page } from '../../lib/list.ts';
 
 
 const totals = new CountCache();
@@ -64,18 +64,18 @@ export function toSchoolSiteSummary(row: Record<string, unknown>): SchoolSiteSum
 }
 
 /** The filters on the plesso's own columns (`site`) and on its institute's (`institute`): every filter but the search words. */
-function columnFilters(filters: Filters): { site: SQL | undefined; institute: SQL | undefined } {
+function columnFilters(filters: Filters, bind: Bind = asValue): { site: SQL | undefined; institute: SQL | undefined } {
   return {
     site: and(
-      filters.region ? eq(schoolSites.region, filters.region) : undefined,
-      filters.province ? eq(schoolSites.province, filters.province) : undefined,
-      filters.level ? eq(schoolSites.schoolLevel, filters.level) : undefined,
-      filters.participating === undefined ? undefined : eq(schoolSites.participating, filters.participating),
-      filters.instituteId ? eq(schoolSites.instituteId, filters.instituteId) : undefined,
+      filters.region ? eq(schoolSites.region, bind(filters.region)) : undefined,
+      filters.province ? eq(schoolSites.province, bind(filters.province)) : undefined,
+      filters.level ? eq(schoolSites.schoolLevel, bind(filters.level)) : undefined,
+      filters.participating === undefined ? undefined : eq(schoolSites.participating, bind(filters.participating)),
+      filters.instituteId ? eq(schoolSites.instituteId, bind(filters.instituteId)) : undefined,
     ),
     institute: and(
-      filters.adhesionState ? eq(institutes.adhesionState, filters.adhesionState) : undefined,
-      filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, filters.stateSchool),
+      filters.adhesionState ? eq(institutes.adhesionState, bind(filters.adhesionState)) : undefined,
+      filters.stateSchool === undefined ? undefined : eq(institutes.isStateSchool, bind(filters.stateSchool)),
     ),
   };
 }
@@ -87,13 +87,13 @@ function columnFilters(filters: Filters): { site: SQL | undefined; institute: SQ
  */
 const search = schoolSiteSearch;
 
-function whereOf(filters: Filters): SQL | undefined {
-  const { site, institute } = columnFilters(filters);
-  return and(searchCondition(search.text, filters.q), site, institute);
+function whereOf(filters: Filters, bind: Bind = asValue): SQL | undefined {
+  const { site, institute } = columnFilters(filters, bind);
+  return and(searchCondition(search.text, filters.q, bind), site, institute);
 }
 
-function orderOf(filters: Filters): SQL[] {
-  if (!filters.sort && filters.q) return searchTableRank(search, filters.q);
+function orderOf(filters: Filters, bind: Bind = asValue): SQL[] {
+  if (!filters.sort && filters.q) return searchTableRank(search, filters.q, bind);
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, schoolSites.id);
 }
 
@@ -137,11 +137,15 @@ export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
  * One page: the ids of the page first (an index-only walk past the offset, no join unless needed),
  * then the full rows of those ids only ("late row lookup"): deep pages stay cheap.
  */
-export function schoolSitePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number) {
-  const ids = fromMatches(db, (id) => ({ id }), filters, true).where(whereOf(filters)).orderBy(...orderOf(filters)).limit(limit).offset(offset);
+export function schoolSitePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number, bind: Bind = asValue) {
+  const ids = fromMatches(db, (id) => ({ id }), filters, true)
+    .where(whereOf(filters, bind))
+    .orderBy(...orderOf(filters, bind))
+    .limit(bind(limit))
+    .offset(bind(offset));
   return fromSchoolSites(db, summaryFields, { ...filters, q: filters.sort ? undefined : filters.q })
     .where(inArray(schoolSites.id, ids))
-    .orderBy(...orderOf(filters));
+    .orderBy(...orderOf(filters, bind));
 }
 
 export function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> {
@@ -150,7 +154,7 @@ export function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> 
 
 export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise<Page<SchoolSiteSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, schoolSitePageQuery(db, query, limit, offset))).map(toSchoolSiteSummary),
+    async (limit, offset) => (await listRows(db, listShape('school-sites', query), (bind) => schoolSitePageQuery(db, query, limit, offset, bind))).map(toSchoolSiteSummary),
     () => countSchoolSites(db, query),
     query.page,
     query.pageSize,
