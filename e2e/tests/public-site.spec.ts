@@ -219,7 +219,12 @@ test.describe.serial('contact form', () => {
       if (!(await page.getByLabel(/Ho letto l’informativa/).isChecked())) await page.locator('label[for="contatto-privacyAccepted"]').click({ position: { x: 10, y: 10 } });
       const response = page.waitForResponse((r) => r.url().includes('/api/public/contact') && r.request().method() === 'POST');
       await page.getByRole('button', { name: 'Invia il messaggio' }).click();
-      return (await response).status();
+      const status = (await response).status();
+      // The form takes in the answer just after it arrives (a success empties the fields): wait for it,
+      // or the next round's typing is undone by that reset and its click sends nothing.
+      await expect(page.getByRole('button', { name: 'Invia il messaggio' })).toBeEnabled();
+      if (status === 202) await expect(page.getByLabel('Nome e cognome')).toHaveValue('');
+      return status;
     };
     expect(await send()).toBe(202);
     await expect(page.getByRole('status').filter({ hasText: 'il tuo messaggio è stato inviato' })).toBeVisible();
