@@ -31,18 +31,17 @@ export type Bind = <T>(value: T) => T | Placeholder;
 export const asValue: Bind = (value) => value;
 
 /**
- * What a ranked search reads of each row: the normalised text, the same text with a space at each
- * end (whole words), and its length. A `search_text` column gives them computed per row; a registry
- * search table (decision 027) stores them.
+ * What a ranked search reads of each row: the normalised text with a space at each end (whole words)
+ * and the text's length. A `search_text` column gives them computed per row; a registry search table
+ * (decision 027) stores them.
  */
 export interface SearchText {
-  text: AnyColumn | SQL;
   padded: AnyColumn | SQL;
   length: AnyColumn | SQL;
 }
 
 function searchTextOf(search: AnyColumn | SearchText): SearchText {
-  return 'padded' in search ? search : { text: search, padded: sql`(' ' || ${search} || ' ')`, length: sql`length(${search})` };
+  return 'padded' in search ? search : { padded: sql`(' ' || ${search} || ' ')`, length: sql`length(${search})` };
 }
 
 /**
@@ -78,7 +77,7 @@ export interface SearchTable {
 
 /** searchRank over a search table, then by name and id: a search page's whole order, read from the search rows only. */
 export function searchTableRank(table: SearchTable, q: string, bind: Bind = asValue): SQL[] {
-  return [...searchRank(table.ministryCode, { text: table.text, padded: table.text, length: table.length }, q, bind), asc(table.name), asc(table.id)];
+  return [...searchRank(table.ministryCode, { padded: table.text, length: table.length }, q, bind), asc(table.name), asc(table.id)];
 }
 
 export interface SortSpec<K extends string> {

@@ -58,7 +58,6 @@ export function toInstituteSummary(row: Record<string, unknown>): InstituteSumma
   };
 }
 
-/** The registry's institute filters as one condition (the list, its export, the adhesions panel). */
 /**
  * The institutes that joined the programme: every state but the first, `nessuna`, which most of the
  * ~20,000 institutes keep. The states are named one by one so that the `adhesion_state` index finds
@@ -66,6 +65,7 @@ export function toInstituteSummary(row: Record<string, unknown>): InstituteSumma
  */
 export const enrolledInstitute: SQL = inArray(institutes.adhesionState, ADHESION_STATES.slice(1));
 
+/** The registry's institute filters as one condition on the institutes' own `search_text` (the adhesions panel). */
 export function instituteFilterCondition(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
   return and(searchCondition(institutes.searchText, filters.q), columnFilters(filters));
 }
