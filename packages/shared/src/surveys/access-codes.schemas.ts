@@ -104,6 +104,10 @@ export const AccessCodeOptionsSchema = z.object({
   surveys: z.array(z.object({ id: z.number().int(), title: z.string(), closesOn: z.string() })),
   /** The caller's own plesso (teachers and educators); null for staff or when the profile has none. */
   schoolSite: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** Why the caller cannot make codes now (a teacher not approved, decision 029); null when they can. */
+  blockedReason: z.string().nullable(),
+  /** The most uses of one code the caller may ask for (a teacher: a class; staff: the contract's ceiling). */
+  maxUses: z.number().int(),
 });
 export type AccessCodeOptions = z.infer<typeof AccessCodeOptionsSchema>;
 

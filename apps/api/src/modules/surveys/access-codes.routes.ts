@@ -2,6 +2,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '@portale/shared/auth';
 import {
+  ACCESS_CODE_MAX_USES,
   ACCESS_CODE_MESSAGES,
   ACCESS_CODE_STATE_LABELS,
   accessCodeSheet,
@@ -147,9 +148,15 @@ export async function accessCodeRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, getAccessCodeOptions, { resource: mine }, async (request) => {
     const user = authOf(request).user;
+    const isStaff = can(user, 'create:access-code');
+    const profile = isStaff ? undefined : await repo.teacherProfileOf(app.db, user.id);
+    const blockedReason =
+      isStaff || profile?.reviewState === 'approvata' ? null : profile?.reviewState === 'respinta' ? ACCESS_CODE_MESSAGES.rejected : ACCESS_CODE_MESSAGES.notApproved;
     return {
       surveys: await repo.openSurveys(app.db),
       schoolSite: await repo.teacherSchoolSite(app.db, user.id),
+      blockedReason,
+      maxUses: isStaff ? ACCESS_CODE_MAX_USES : app.env.ACCESS_CODE_TEACHER_MAX_USES,
     };
   });
 
