@@ -149,8 +149,13 @@ describe('who makes access codes', () => {
       }
     }
     expect(await codeCount()).toBe(before);
+    // The teacher's home says why before they try.
+    expect((await pending.client.get('/api/access-codes/options')).json()).toMatchObject({ blockedReason: ACCESS_CODE_MESSAGES.notApproved, maxUses: 30 });
+    expect((await rejected.client.get('/api/access-codes/options')).json()).toMatchObject({ blockedReason: ACCESS_CODE_MESSAGES.rejected });
+    expect((await staff.get('/api/access-codes/options')).json()).toMatchObject({ blockedReason: null, maxUses: 500 });
 
     const approved = await addTeacher(siteA, 'approvata');
+    expect((await approved.client.get('/api/access-codes/options')).json()).toMatchObject({ blockedReason: null, maxUses: 30, schoolSite: { id: siteA } });
     expect((await codes(approved.client))[0]).toMatchObject({ schoolSiteId: siteA, ownerUserId: approved.userId });
     expect((await approved.client.post('/api/access-codes', input({ schoolSiteId: siteB }))).statusCode).toBe(403);
   });
