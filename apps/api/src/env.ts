@@ -61,6 +61,10 @@ const EnvSchema = z
     CONTACT_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(600_000),
     /** Where contact-form messages are sent (staff mailbox). */
     CONTACT_STAFF_EMAIL: z.string().email().default('staff@portale-scuole.localhost'),
+    /** Teachers' access codes (decision 029): uses of one code (a class), codes a teacher makes per day, answers per plesso per day through teachers' codes. */
+    ACCESS_CODE_TEACHER_MAX_USES: z.coerce.number().int().positive().max(500).default(40),
+    ACCESS_CODE_TEACHER_MAX_CODES_PER_DAY: z.coerce.number().int().positive().default(150),
+    ACCESS_CODE_SITE_MAX_USES_PER_DAY: z.coerce.number().int().positive().default(1500),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {

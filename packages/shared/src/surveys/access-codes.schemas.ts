@@ -45,6 +45,12 @@ export const ACCESS_CODE_MESSAGES = {
   expiresInPast: 'La data di scadenza non può essere già passata.',
   expiresAfterClose: (closesOn: string) => `La data di scadenza non può essere dopo la chiusura dell'indagine (${closesOn}).`,
   ids: `Indica da 1 a ${ACCESS_CODE_SHEET_MAX} codici da stampare.`,
+  /** A teacher whose registration staff have not approved (yet, or again after a change of plesso). */
+  notApproved: 'La tua registrazione non è ancora stata approvata dallo staff: potrai creare i codici di accesso dopo l’approvazione.',
+  rejected: 'La tua registrazione è stata respinta dallo staff: non puoi creare codici di accesso.',
+  teacherMaxUses: (max: number) => `Ogni codice si può usare al massimo ${max} volte (una classe): per più studenti crea più codici.`,
+  teacherDailyCodes: (max: number) => `Puoi creare al massimo ${max} codici al giorno: hai raggiunto il limite di oggi. Riprova domani o scrivi allo staff.`,
+  siteDailyUses: 'Oggi questo plesso ha già raccolto il numero massimo di risposte con i codici di accesso. Riprova domani.',
 } as const;
 
 const isoDate = (message: string) =>
@@ -98,6 +104,10 @@ export const AccessCodeOptionsSchema = z.object({
   surveys: z.array(z.object({ id: z.number().int(), title: z.string(), closesOn: z.string() })),
   /** The caller's own plesso (teachers and educators); null for staff or when the profile has none. */
   schoolSite: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** Why the caller cannot make codes now (a teacher not approved, decision 029); null when they can. */
+  blockedReason: z.string().nullable(),
+  /** The most uses of one code the caller may ask for (a teacher: a class; staff: the contract's ceiling). */
+  maxUses: z.number().int(),
 });
 export type AccessCodeOptions = z.infer<typeof AccessCodeOptionsSchema>;
 

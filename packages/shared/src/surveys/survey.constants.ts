@@ -37,7 +37,10 @@ export const SURVEY_QUESTIONS_MAX = 60;
 /** Access codes (seed-spec §5): exactly 7 letters or digits, case-sensitive (62^7 codes). */
 export const ACCESS_CODE_LENGTH = 7;
 export const ACCESS_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The most uses of one code: a staff code (the demo code has 500); a teacher's code is capped lower (decision 029). */
 export const ACCESS_CODE_MAX_USES = 500;
+/** The default cap of a teacher's code: a class (the API reads ACCESS_CODE_TEACHER_MAX_USES). */
+export const ACCESS_CODE_TEACHER_MAX_USES = 40;
 /** How many codes a teacher may create in one request (one per class or per pupil). */
 export const ACCESS_CODES_PER_REQUEST_MAX = 60;
 /** The demo code always seeded for the open survey (issue 12). */

@@ -40,6 +40,8 @@ export const SURVEY_MESSAGES = {
   alreadyAnswered: 'Hai già risposto a questa indagine: si può rispondere una sola volta. Puoi rivedere le risposte che hai inviato.',
   noPlesso: 'Per rispondere serve un profilo di docente associato a un plesso.',
   responded: 'Grazie! Le tue risposte sono state registrate.',
+  /** A teacher not approved (yet): the answer is kept and counts in the results once staff approve them (decision 029). */
+  respondedPendingApproval: 'Grazie! Le tue risposte sono state registrate: saranno conteggiate nei risultati quando lo staff avrà approvato la tua registrazione.',
   // Answers (validateAnswers)
   answerRequired: 'Questa domanda è obbligatoria: rispondi prima di inviare.',
   answerChoice: 'Scegli una delle opzioni proposte.',

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { ExportFormatSchema } from '../lists/list-query.ts';
 import { IdParamSchema } from '../validation/index.ts';
-import { TeacherDetailSchema, TeacherFiltersSchema, TeacherListQuerySchema, TeacherListResponseSchema } from './teachers.schemas.ts';
+import {
+  HeldResponsesDecidedSchema,
+  HeldResponsesDecisionSchema,
+  TeacherDetailSchema,
+  TeacherFiltersSchema,
+  TeacherListQuerySchema,
+  TeacherListResponseSchema,
+} from './teachers.schemas.ts';
 
 const TeacherParams = z.object({ teacherId: IdParamSchema });
 
@@ -35,4 +42,20 @@ export const getTeacher = defineEndpoint({
   summary: "Scheda dell'insegnante: profilo, plesso e istituto, recapiti verificati e stato della revisione",
   params: TeacherParams,
   response: TeacherDetailSchema,
+});
+
+/**
+ * A rejected teacher's held answers (decision 029): the answers collected through their codes (and
+ * their own) are out of the published results from the rejection until staff count them again or
+ * discard them. Staff who decide reviews decide this too; 409 when nothing is held.
+ */
+export const decideTeacherHeldResponses = defineEndpoint({
+  method: 'POST',
+  path: '/api/teachers/:teacherId/held-responses',
+  permission: 'decide:review',
+  tag: 'teachers',
+  summary: "Decide sulle risposte sospese di un insegnante respinto: conteggiarle di nuovo nei risultati o scartarle",
+  params: TeacherParams,
+  body: HeldResponsesDecisionSchema,
+  response: HeldResponsesDecidedSchema,
 });

@@ -65,5 +65,30 @@ export const TeacherDetailSchema = TeacherSummarySchema.extend({
   phoneVerifiedAt: z.string().nullable(),
   lastLoginAt: z.string().nullable(),
   updatedAt: z.string(),
+  /** Answers held out of the results since the teacher was rejected (their codes' and their own), waiting for staff (decision 029). */
+  heldResponses: z.number().int(),
 });
 export type TeacherDetail = z.infer<typeof TeacherDetailSchema>;
+
+/**
+ * Staff's decision on the answers held since a teacher was rejected (decision 029): `include` counts
+ * them again in the published results (the class really answered), `discard` leaves them out for good.
+ */
+export const HELD_RESPONSE_DECISIONS = ['include', 'discard'] as const;
+export type HeldResponseDecision = (typeof HELD_RESPONSE_DECISIONS)[number];
+export const HELD_RESPONSE_MESSAGES = {
+  decision: 'Scegli se conteggiare di nuovo le risposte sospese o scartarle.',
+  nothingHeld: 'Non ci sono risposte sospese per questo insegnante.',
+  included: (n: number) => (n === 1 ? 'Una risposta sospesa è di nuovo conteggiata nei risultati.' : `${n} risposte sospese sono di nuovo conteggiate nei risultati.`),
+  discarded: (n: number) => (n === 1 ? 'Una risposta sospesa è stata scartata: non sarà conteggiata nei risultati.' : `${n} risposte sospese sono state scartate: non saranno conteggiate nei risultati.`),
+} as const;
+export const HeldResponsesDecisionSchema = z
+  .object({ decision: z.enum(HELD_RESPONSE_DECISIONS, { error: HELD_RESPONSE_MESSAGES.decision }) })
+  .strict();
+export const HeldResponsesDecidedSchema = z.object({
+  decision: z.enum(HELD_RESPONSE_DECISIONS),
+  /** How many held answers the decision reached. */
+  count: z.number().int(),
+  message: z.string(),
+});
+export type HeldResponsesDecided = z.infer<typeof HeldResponsesDecidedSchema>;

@@ -98,6 +98,11 @@ export const surveyResponses = pgTable(
     accessCodeId: bigint('access_code_id', { mode: 'number' }).references(() => accessCodes.id, { onDelete: 'set null' }),
     answers: jsonb('answers').$type<Record<string, string | string[] | number>>().notNull(),
     submittedAt: ts('submitted_at').notNull().defaultNow(),
+    /**
+     * Left out of the published results (decision 029): `sospesa` while staff decide on answers collected
+     * through the codes of a rejected teacher (or their own), `scartata` once staff discard them. Null: counted.
+     */
+    hold: text('hold', { enum: ['sospesa', 'scartata'] }),
   },
   (t) => [
     uniqueIndex('survey_responses_user_idx').on(t.surveyId, t.userId).where(sql`${t.userId} is not null`),

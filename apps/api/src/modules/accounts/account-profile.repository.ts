@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AccountProfile, MissingItem } from '@portale/shared/accounts';
 import { schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
@@ -66,6 +66,20 @@ export async function reopenReviewAfterChanges(db: DbOrTx, userId: number, now: 
     .update(teacherProfiles)
     .set({ reviewState: 'in_attesa', updatedAt: now })
     .where(and(eq(teacherProfiles.userId, userId), eq(teacherProfiles.reviewState, 'da_correggere')))
+    .returning({ id: teacherProfiles.id });
+  return row?.id;
+}
+
+/**
+ * An approved teacher who moves to another plesso goes back to review for it (decision 029): the
+ * approval was for the old plesso. Called before the move; returns the teacher profile's id to queue,
+ * `undefined` when the profile was not approved or the plesso does not change.
+ */
+export async function reopenReviewAfterMove(db: DbOrTx, userId: number, schoolSiteId: number, now: Date): Promise<number | undefined> {
+  const [row] = await db
+    .update(teacherProfiles)
+    .set({ reviewState: 'in_attesa', updatedAt: now })
+    .where(and(eq(teacherProfiles.userId, userId), eq(teacherProfiles.reviewState, 'approvata'), sql`${teacherProfiles.schoolSiteId} is distinct from ${schoolSiteId}`))
     .returning({ id: teacherProfiles.id });
   return row?.id;
 }

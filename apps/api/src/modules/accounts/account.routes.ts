@@ -28,12 +28,15 @@ export async function accountRoutes(app: FastifyInstance) {
     const { schoolSiteId } = request.body;
     if (schoolSiteId && !(await schoolSiteExists(app.db, schoolSiteId))) throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
     await withTransaction(app.db, async (tx) => {
+      // An approved teacher moving to another plesso is reviewed again for it (decision 029).
+      const moved = schoolSiteId ? await profiles.reopenReviewAfterMove(tx, userId, schoolSiteId, now) : undefined;
       await profiles.updateAccountProfile(tx, userId, request.body, now);
       const fields = Object.keys(request.body);
       // Corrections asked by the staff: the registration goes back to the review queue.
-      const reopened = fields.length ? await profiles.reopenReviewAfterChanges(tx, userId, now) : undefined;
+      const reopened = moved ?? (fields.length ? await profiles.reopenReviewAfterChanges(tx, userId, now) : undefined);
       if (reopened !== undefined) await submitForReview(tx, { type: 'insegnanti', subjectId: reopened, at: now });
-      await writeAudit(tx, { action: 'account.profile.updated', actorUserId: userId, entity: 'user', entityId: userId, after: { fields }, ip: request.ip }, now);
+      const review = moved !== undefined ? { reviewState: 'in_attesa' } : {};
+      await writeAudit(tx, { action: 'account.profile.updated', actorUserId: userId, entity: 'user', entityId: userId, after: { fields, ...review }, ip: request.ip }, now);
     });
     return (await profiles.findAccountProfile(app.db, userId)) ?? Promise.reject(notFound());
   });

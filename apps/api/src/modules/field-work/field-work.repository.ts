@@ -298,6 +298,9 @@ export async function findDetectorSiteDetail(db: DbOrTx, siteId: number, now: Da
   };
 }
 
+/** A rejected teacher is no longer one of the plesso's teachers (decision 029). */
+const notRejected = ne(teacherProfiles.reviewState, 'respinta');
+
 export async function listSiteTeachers(db: DbOrTx, siteId: number): Promise<SiteTeacher[]> {
   const rows = await db
     .select({
@@ -312,7 +315,7 @@ export async function listSiteTeachers(db: DbOrTx, siteId: number): Promise<Site
     })
     .from(teacherProfiles)
     .innerJoin(users, eq(users.id, teacherProfiles.userId))
-    .where(eq(teacherProfiles.schoolSiteId, siteId))
+    .where(and(eq(teacherProfiles.schoolSiteId, siteId), notRejected))
     .orderBy(users.lastName, users.firstName, users.id);
   return rows.map((r) => ({ ...r, reviewState: r.reviewState as ReviewState }));
 }
@@ -323,7 +326,7 @@ export async function teachersOfSite(db: DbOrTx, siteId: number, userIds: number
   const rows = await db
     .select({ userId: teacherProfiles.userId })
     .from(teacherProfiles)
-    .where(and(eq(teacherProfiles.schoolSiteId, siteId), inArray(teacherProfiles.userId, userIds)));
+    .where(and(eq(teacherProfiles.schoolSiteId, siteId), notRejected, inArray(teacherProfiles.userId, userIds)));
   return rows.map((r) => r.userId);
 }
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Answers } from '@portale/shared/surveys';
-import { schoolSites, surveyResponses, surveys } from '../../db/schema/index.ts';
+import { schoolSites, surveyResponses, surveys, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 
 /** What the public results read (issue 12): closed surveys and, for one, every response's answers with its plesso's region and level. */
@@ -37,16 +37,25 @@ export async function listClosedSurveys(db: DbOrTx): Promise<ClosedSurveyRow[]> 
     );
 }
 
-/** Whether the responses changed since a computation: their number and the latest id. */
+/**
+ * The responses the published results count (decision 029): none held by staff (answers through a
+ * rejected teacher's codes, `sospesa` or `scartata`), and a participant's own answer only while their
+ * teacher profile is approved. Anonymous answers through codes have no user.
+ */
+// Written qualified: drizzle renders a column unqualified in a single-table select, and the subquery's `user_id` would capture it.
+export const countedResponse = sql`("survey_responses"."hold" is null and ("survey_responses"."user_id" is null or exists (select 1 from ${teacherProfiles} tp where tp.user_id = "survey_responses"."user_id" and tp.review_state = 'approvata')))`;
+
+/** Whether the counted responses changed since a computation: their number, the latest id and the sum of ids (a held or approved answer changes it). */
 export async function responsesStamp(db: DbOrTx, surveyId: number): Promise<string> {
   const [row] = await db
     .select({
       n: sql<number>`count(*)::int`,
       last: sql<number>`coalesce(max(${surveyResponses.id}), 0)::bigint`,
+      sum: sql<number>`coalesce(sum(${surveyResponses.id}), 0)::bigint`,
     })
     .from(surveyResponses)
-    .where(eq(surveyResponses.surveyId, surveyId));
-  return `${row?.n ?? 0}:${row?.last ?? 0}`;
+    .where(and(eq(surveyResponses.surveyId, surveyId), countedResponse));
+  return `${row?.n ?? 0}:${row?.last ?? 0}:${row?.sum ?? 0}`;
 }
 
 export interface ResponseForResults {
@@ -55,13 +64,13 @@ export interface ResponseForResults {
   answers: Answers;
 }
 
-/** Every response of a survey with its plesso's region and school level (null without a plesso). Never leaves the API. */
+/** Every counted response of a survey with its plesso's region and school level (null without a plesso). Never leaves the API. */
 export async function responsesForResults(db: DbOrTx, surveyId: number): Promise<ResponseForResults[]> {
   return db
     .select({ region: schoolSites.region, level: schoolSites.schoolLevel, answers: surveyResponses.answers })
     .from(surveyResponses)
     .leftJoin(schoolSites, eq(schoolSites.id, surveyResponses.schoolSiteId))
-    .where(and(eq(surveyResponses.surveyId, surveyId)))
+    .where(and(eq(surveyResponses.surveyId, surveyId), countedResponse))
     .orderBy(surveyResponses.id);
 }
 

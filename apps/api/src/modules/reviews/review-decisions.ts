@@ -1,12 +1,14 @@
 import { REVIEW_DECISION_STATE, type ReviewDecision, type ReviewType } from '@portale/shared/reviews';
 import type { AdhesionState } from '@portale/shared/registry';
 import type { Tx } from '../../db/transaction.ts';
+import { writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { formatRomeDateTime } from '../accounts/format.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './reviews.repository.ts';
 import { setVisitReviewState } from '../field-work/field-work.repository.ts';
+import { revokeAndHoldTeacherCodes } from '../surveys/access-codes.repository.ts';
 
 /** What a handler needs to apply a decision to its subject, inside the decision's transaction. */
 export interface DecisionContext {
@@ -53,6 +55,17 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
   async insegnanti(tx, ctx) {
     const teacher = await repo.setTeacherReviewState(tx, ctx.subjectId, REVIEW_DECISION_STATE[ctx.decision], ctx.at);
     if (!teacher) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
+    if (ctx.decision === 'reject') {
+      // Decision 029: a rejected teacher's codes stop working and what came in through them (and their own answer) waits for staff.
+      const { revoked, held } = await revokeAndHoldTeacherCodes(tx, teacher.userId, ctx.at);
+      if (revoked.length > 0 || held > 0) {
+        await writeAudit(
+          tx,
+          { action: 'teacher.rejected-codes-revoked', actorUserId: ctx.actorUserId, entity: 'teacher', entityId: ctx.subjectId, after: { revokedCodeIds: revoked, heldResponses: held }, ip: ctx.ip },
+          ctx.at,
+        );
+      }
+    }
     await enqueueMessage(tx, {
       templateKey: TEACHER_TEMPLATES[ctx.decision],
       recipient: teacher.email,

@@ -362,7 +362,7 @@ export async function setTeacherReviewState(db: DbOrTx, profileId: number, state
     .returning({ userId: teacherProfiles.userId, kind: teacherProfiles.kind });
   if (!profile) return undefined;
   const [user] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, profile.userId));
-  return user && { ...user, kind: profile.kind };
+  return user && { ...user, userId: profile.userId, kind: profile.kind };
 }
 
 /** The institute's name and the principal and first contact to tell about a decision (distinct addresses). */

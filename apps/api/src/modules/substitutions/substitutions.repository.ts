@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { searchWords } from '@portale/shared/lists';
 import type { SubstitutionCandidates, SubstitutionFilters, SubstitutionListQuery, SubstitutionSummary } from '@portale/shared/substitutions';
@@ -173,7 +173,10 @@ export async function substitutionOwners(db: DbOrTx, id: number): Promise<{ owne
   return row && { ownerUserIds: [row.principal, row.firstContact] };
 }
 
-/** The plessi of the institutes the user leads (principal or first contact) and their teachers. */
+/** A rejected teacher is no longer one of the plesso's teachers (decision 029). */
+const notRejected = ne(teacherProfiles.reviewState, 'respinta');
+
+/** The plessi of the institutes the user leads (principal or first contact) and their teachers (not rejected). */
 export async function candidatesOf(db: DbOrTx, userId: number): Promise<SubstitutionCandidates> {
   const sites = await db
     .select({ id: schoolSites.id, name: schoolSites.name, ministryCode: schoolSites.ministryCode, instituteName: institutes.name })
@@ -187,7 +190,7 @@ export async function candidatesOf(db: DbOrTx, userId: number): Promise<Substitu
     .select({ siteId: teacherProfiles.schoolSiteId, userId: users.id, lastName: users.lastName, firstName: users.firstName, kind: teacherProfiles.kind })
     .from(teacherProfiles)
     .innerJoin(users, eq(users.id, teacherProfiles.userId))
-    .where(inArray(teacherProfiles.schoolSiteId, sites.map((s) => s.id)))
+    .where(and(inArray(teacherProfiles.schoolSiteId, sites.map((s) => s.id)), notRejected))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
   return {
     sites: sites.map((s) => ({
@@ -213,7 +216,7 @@ export async function teacherOfSite(db: DbOrTx, userId: number, siteId: number):
     .select({ ...personFields, kind: teacherProfiles.kind })
     .from(teacherProfiles)
     .innerJoin(users, eq(users.id, teacherProfiles.userId))
-    .where(and(eq(teacherProfiles.userId, userId), eq(teacherProfiles.schoolSiteId, siteId)));
+    .where(and(eq(teacherProfiles.userId, userId), eq(teacherProfiles.schoolSiteId, siteId), notRejected));
   return row;
 }
 
@@ -226,7 +229,7 @@ export async function teacherOfSameInstitute(db: DbOrTx, userId: number, siteId:
     .innerJoin(users, eq(users.id, teacherProfiles.userId))
     .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
     .innerJoin(site, eq(site.instituteId, schoolSites.instituteId))
-    .where(and(eq(teacherProfiles.userId, userId), eq(site.id, siteId)));
+    .where(and(eq(teacherProfiles.userId, userId), eq(site.id, siteId), notRejected));
   return row;
 }
 

@@ -24,3 +24,6 @@ export function endOfRomeDay(day: string): Date {
   const next = new Date(new Date(`${day}T12:00:00Z`).getTime() + DAY_MS).toISOString().slice(0, 10);
   return romeLocalToDate(`${next}T00:00`)!;
 }
+
+/** The midnight (Europe/Rome) that began the day of `now`: daily caps count from there (decision 029). */
+export const startOfRomeDay = (now: Date): Date => romeLocalToDate(`${romeToday(now)}T00:00`)!;

@@ -133,10 +133,84 @@ export async function teacherSchoolSite(db: DbOrTx, userId: number): Promise<{ i
   return row ?? null;
 }
 
-/** The teachers whose profile names this plesso (the owners of a code request for it). */
+/** The plesso and review state of a user's teacher profile (undefined without a profile). */
+export async function teacherProfileOf(db: DbOrTx, userId: number) {
+  const [row] = await db
+    .select({ schoolSiteId: teacherProfiles.schoolSiteId, reviewState: teacherProfiles.reviewState })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.userId, userId));
+  return row;
+}
+
+/**
+ * The teachers approved for this plesso (the owners of a code request for it): a profile still
+ * `in_attesa` (new, or moved to another plesso and back in review), sent back or rejected owns nothing.
+ */
 export async function teachersOfSchoolSite(db: DbOrTx, schoolSiteId: number): Promise<number[]> {
-  const rows = await db.select({ userId: teacherProfiles.userId }).from(teacherProfiles).where(eq(teacherProfiles.schoolSiteId, schoolSiteId));
+  const rows = await db
+    .select({ userId: teacherProfiles.userId })
+    .from(teacherProfiles)
+    .where(and(eq(teacherProfiles.schoolSiteId, schoolSiteId), eq(teacherProfiles.reviewState, 'approvata')));
   return rows.map((r) => r.userId).filter((id): id is number => id !== null);
+}
+
+/** Serialises a teacher's code creations (their daily count is read and raised in one transaction). */
+export async function lockTeacherCodes(tx: DbOrTx, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(7212003, ${userId}::int)`);
+}
+
+/** How many codes a user created since `since` (their daily cap). */
+export async function codesCreatedSince(db: DbOrTx, userId: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: countAll })
+    .from(accessCodes)
+    .where(and(eq(accessCodes.createdByUserId, userId), sql`${accessCodes.createdAt} >= ${since}`));
+  return row?.n ?? 0;
+}
+
+/** Serialises the answers through teachers' codes of one plesso (its daily count is read and raised in one transaction). */
+export async function lockSiteAnswers(tx: DbOrTx, schoolSiteId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(7212004, ${schoolSiteId}::int)`);
+}
+
+/** Answers a plesso collected since `since` for a survey through teachers' codes (staff codes are not counted). */
+export async function teacherCodeAnswersSince(db: DbOrTx, surveyId: number, schoolSiteId: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: countAll })
+    .from(surveyResponses)
+    .innerJoin(accessCodes, eq(accessCodes.id, surveyResponses.accessCodeId))
+    .where(
+      and(
+        eq(surveyResponses.surveyId, surveyId),
+        eq(surveyResponses.schoolSiteId, schoolSiteId),
+        sql`${surveyResponses.submittedAt} >= ${since}`,
+        sql`${accessCodes.ownerUserId} is not null`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/**
+ * A rejected teacher (decision 029): their codes that still work are revoked, and the answers collected
+ * through any of their codes are held out of the results until staff decide. Returns what changed.
+ */
+export async function revokeAndHoldTeacherCodes(tx: DbOrTx, userId: number, now: Date): Promise<{ revoked: number[]; held: number }> {
+  const revoked = await tx
+    .update(accessCodes)
+    .set({ revokedAt: now })
+    .where(and(eq(accessCodes.ownerUserId, userId), isNull(accessCodes.revokedAt)))
+    .returning({ id: accessCodes.id });
+  const held = await tx
+    .update(surveyResponses)
+    .set({ hold: 'sospesa' })
+    .where(
+      and(
+        isNull(surveyResponses.hold),
+        sql`(${surveyResponses.userId} = ${userId} or ${surveyResponses.accessCodeId} in (select ${accessCodes.id} from ${accessCodes} where ${accessCodes.ownerUserId} = ${userId}))`,
+      ),
+    )
+    .returning({ id: surveyResponses.id });
+  return { revoked: revoked.map((r) => r.id), held: held.length };
 }
 
 export async function schoolSiteExists(db: DbOrTx, schoolSiteId: number): Promise<boolean> {
@@ -198,6 +272,7 @@ export async function findUsableCode(db: DbOrTx, code: string, now: Date) {
       surveyId: accessCodes.surveyId,
       schoolSiteId: accessCodes.schoolSiteId,
       classLabel: accessCodes.classLabel,
+      ownerUserId: accessCodes.ownerUserId,
       expiresAt: accessCodes.expiresAt,
       schoolSiteName: schoolSites.name,
       municipality: schoolSites.municipalityName,

@@ -2,6 +2,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '@portale/shared/auth';
 import {
+  ACCESS_CODE_MAX_USES,
   ACCESS_CODE_MESSAGES,
   ACCESS_CODE_STATE_LABELS,
   accessCodeSheet,
@@ -28,7 +29,7 @@ import { authOf } from '../../plugins/authorization.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY, SURVEYS_TEMPLATES } from '../messages/message-templates.surveys.ts';
 import { findCurrent } from '../templates/templates.repository.ts';
 import { lastValidDay, renderAccessCodeSheet } from './access-code-sheet.ts';
-import { endOfRomeDay, generateCode, romeToday } from './access-code-values.ts';
+import { endOfRomeDay, generateCode, romeToday, startOfRomeDay } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';
 import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';
 
@@ -93,15 +94,26 @@ async function sheetCodesOf(request: FastifyRequest) {
 
 /**
  * The plesso a code request is for: a teacher's own (their profile's plesso, whatever the body says
- * when it says nothing); the owners are the teachers of that plesso, so a teacher asking for another
- * plesso is a 403. An unknown plesso is left to the handler (a 422 on the field).
+ * when it says nothing); the owners are the teachers approved for that plesso, so a teacher asking for
+ * another plesso is a 403, and so is a teacher whose registration is not approved (decision 029: new,
+ * sent back, rejected, or back in review after a change of plesso), with a message saying why.
+ * A teacher without a plesso and an unknown plesso are left to the handler (a 422 on the field).
  */
 async function requestedSiteOf(request: FastifyRequest) {
   const body = request.body as { schoolSiteId?: number };
   const user = authOf(request).user;
-  const siteId = body.schoolSiteId ?? (await repo.teacherSchoolSite(request.server.db, user.id))?.id;
-  if (siteId === undefined) return { ownerUserIds: can(user, 'create:access-code') ? [] : [user.id] };
-  return { ownerUserIds: await repo.teachersOfSchoolSite(request.server.db, siteId) };
+  const db = request.server.db;
+  if (can(user, 'create:access-code')) {
+    return body.schoolSiteId === undefined ? { ownerUserIds: [] } : { ownerUserIds: await repo.teachersOfSchoolSite(db, body.schoolSiteId) };
+  }
+  const profile = await repo.teacherProfileOf(db, user.id);
+  const siteId = body.schoolSiteId ?? profile?.schoolSiteId ?? undefined;
+  if (siteId === undefined) return { ownerUserIds: [user.id] };
+  if (profile?.reviewState !== 'approvata') {
+    const message = profile?.reviewState === 'respinta' ? ACCESS_CODE_MESSAGES.rejected : ACCESS_CODE_MESSAGES.notApproved;
+    throw new HttpError(403, 'teacher_not_approved', message);
+  }
+  return { ownerUserIds: await repo.teachersOfSchoolSite(db, siteId) };
 }
 
 const italianDay = (day: string) => day.split('-').reverse().join('/');
@@ -136,9 +148,15 @@ export async function accessCodeRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, getAccessCodeOptions, { resource: mine }, async (request) => {
     const user = authOf(request).user;
+    const isStaff = can(user, 'create:access-code');
+    const profile = isStaff ? undefined : await repo.teacherProfileOf(app.db, user.id);
+    const blockedReason =
+      isStaff || profile?.reviewState === 'approvata' ? null : profile?.reviewState === 'respinta' ? ACCESS_CODE_MESSAGES.rejected : ACCESS_CODE_MESSAGES.notApproved;
     return {
       surveys: await repo.openSurveys(app.db),
       schoolSite: await repo.teacherSchoolSite(app.db, user.id),
+      blockedReason,
+      maxUses: isStaff ? ACCESS_CODE_MAX_USES : app.env.ACCESS_CODE_TEACHER_MAX_USES,
     };
   });
 
@@ -154,12 +172,24 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     if (!survey || survey.state !== 'aperta') errors.surveyId = [survey ? ACCESS_CODE_MESSAGES.surveyNotOpen : ACCESS_CODE_MESSAGES.survey];
     if (input.expiresOn < romeToday(now)) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresInPast];
     else if (survey && input.expiresOn > survey.closesOn) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresAfterClose(italianDay(survey.closesOn))];
+    // A teacher's code serves a class (decision 029); staff codes (the demo code) keep the contract's ceiling.
+    const isTeacher = !can(user, 'create:access-code');
+    const teacherMaxUses = app.env.ACCESS_CODE_TEACHER_MAX_USES;
+    if (isTeacher && input.maxUses > teacherMaxUses) errors.maxUses = [ACCESS_CODE_MESSAGES.teacherMaxUses(teacherMaxUses)];
     if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
 
     // A teacher's codes are theirs (a substitution moves them); staff make codes that belong to nobody.
-    const ownerUserId = can(user, 'create:access-code') ? null : user.id;
+    const ownerUserId = isTeacher ? user.id : null;
     const expiresAt = endOfRomeDay(input.expiresOn);
     const ids = await withTransaction(app.db, async (tx) => {
+      if (isTeacher) {
+        // The daily cap is read and raised under a per-teacher lock: two requests at once cannot both pass it.
+        await repo.lockTeacherCodes(tx, user.id);
+        const max = app.env.ACCESS_CODE_TEACHER_MAX_CODES_PER_DAY;
+        if ((await repo.codesCreatedSince(tx, user.id, startOfRomeDay(now))) + input.count > max) {
+          throw new HttpError(429, 'access_code_daily_limit', ACCESS_CODE_MESSAGES.teacherDailyCodes(max));
+        }
+      }
       const created: number[] = [];
       for (let n = 0; n < input.count; n++) {
         let id: number | undefined;
@@ -246,6 +276,13 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     const checked = validateAnswers(survey.questions, request.body.answers);
     if (!checked.valid) throw new FieldErrors(Object.fromEntries(Object.entries(checked.errors).map(([id, messages]) => [answerFieldKey(id), messages])));
     await withTransaction(app.db, async (tx) => {
+      if (found.ownerUserId !== null) {
+        // A teacher's code: the plesso's answers of the day are capped (decision 029), counted under a per-plesso lock.
+        await repo.lockSiteAnswers(tx, found.schoolSiteId);
+        if ((await repo.teacherCodeAnswersSince(tx, found.surveyId, found.schoolSiteId, startOfRomeDay(now))) >= app.env.ACCESS_CODE_SITE_MAX_USES_PER_DAY) {
+          throw new HttpError(429, 'access_code_site_daily_limit', ACCESS_CODE_MESSAGES.siteDailyUses);
+        }
+      }
       // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
       const taken = await repo.takeUse(tx, code, now);
       if (!taken || taken.surveyId !== survey.id) throw codeNotFound();

@@ -207,10 +207,13 @@ export async function findUserResponse(db: DbOrTx, surveyId: number, userId: num
   return row;
 }
 
-/** The plesso of the user's teacher profile (null when none). */
-export async function findUserSchoolSite(db: DbOrTx, userId: number): Promise<number | null> {
-  const [row] = await db.select({ schoolSiteId: teacherProfiles.schoolSiteId }).from(teacherProfiles).where(eq(teacherProfiles.userId, userId));
-  return row?.schoolSiteId ?? null;
+/** The plesso of the user's teacher profile (null when none) and whether staff approved it (their answer counts then, decision 029). */
+export async function findUserSchoolSite(db: DbOrTx, userId: number): Promise<{ schoolSiteId: number | null; approved: boolean }> {
+  const [row] = await db
+    .select({ schoolSiteId: teacherProfiles.schoolSiteId, reviewState: teacherProfiles.reviewState })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.userId, userId));
+  return { schoolSiteId: row?.schoolSiteId ?? null, approved: row?.reviewState === 'approvata' };
 }
 
 /**

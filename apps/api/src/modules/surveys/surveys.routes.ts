@@ -137,11 +137,13 @@ export async function surveyRoutes(app: FastifyInstance) {
     if (await repo.findUserResponse(app.db, survey.id, userId)) throw conflict(SURVEY_MESSAGES.alreadyAnswered, 'already_answered');
     const result = validateAnswers(survey.questions, request.body.answers);
     if (!result.valid) throw new FieldErrors(Object.fromEntries(Object.entries(result.errors).map(([id, messages]) => [answerFieldKey(id), messages])));
-    const schoolSiteId = await repo.findUserSchoolSite(app.db, userId);
+    const { schoolSiteId, approved } = await repo.findUserSchoolSite(app.db, userId);
     const saved = await repo.insertUserResponse(app.db, { surveyId: survey.id, userId, schoolSiteId, answers: result.answers, submittedAt: app.clock.now() });
     // A concurrent submission won the unique index: exactly one response per person.
     if (!saved) throw conflict(SURVEY_MESSAGES.alreadyAnswered, 'already_answered');
-    return { message: SURVEY_MESSAGES.responded, submittedAt: saved.submittedAt.toISOString(), answers: result.answers };
+    // Kept either way; the results count it only while the teacher is approved (decision 029).
+    const message = approved ? SURVEY_MESSAGES.responded : SURVEY_MESSAGES.respondedPendingApproval;
+    return { message, submittedAt: saved.submittedAt.toISOString(), answers: result.answers };
   });
 
   registerEndpoint(app, getSurvey, { resource: surveyOf }, async (request) => {

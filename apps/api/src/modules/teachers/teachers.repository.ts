@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { OwnedResource } from '@portale/shared/auth';
-import type { TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
-import { institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import type { HeldResponseDecision, TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
+import { accessCodes, institutes, schoolSites, surveyResponses, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { aliased, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
@@ -146,5 +146,35 @@ export async function findTeacher(db: DbOrTx, teacherId: number): Promise<Teache
     phoneVerifiedAt: rowValue.iso(raw.phoneVerifiedAt),
     lastLoginAt: rowValue.iso(raw.lastLoginAt),
     updatedAt: rowValue.iso(raw.updatedAt)!,
+    heldResponses: await countHeldResponses(db, rowValue.int(raw.userId)),
   };
+}
+
+/** The answers held since the teacher's rejection: their own, and those through the codes they own (decision 029). */
+function heldOf(userId: number): SQL {
+  return and(
+    eq(surveyResponses.hold, 'sospesa'),
+    sql`("survey_responses"."user_id" = ${userId} or "survey_responses"."access_code_id" in (select ac.id from ${accessCodes} ac where ac.owner_user_id = ${userId}))`,
+  )!;
+}
+
+export async function countHeldResponses(db: DbOrTx, userId: number): Promise<number> {
+  const [row] = await db.select({ n: countAll }).from(surveyResponses).where(heldOf(userId));
+  return row?.n ?? 0;
+}
+
+/** The user behind a teacher profile (undefined when the profile is gone). */
+export async function teacherUserId(db: DbOrTx, teacherId: number): Promise<number | undefined> {
+  const [row] = await db.select({ userId: teacherProfiles.userId }).from(teacherProfiles).where(eq(teacherProfiles.id, teacherId));
+  return row?.userId;
+}
+
+/** Staff's decision on the held answers: counted again (`hold` cleared) or discarded for good. Returns how many. */
+export async function decideHeldResponses(tx: DbOrTx, userId: number, decision: HeldResponseDecision): Promise<number> {
+  const rows = await tx
+    .update(surveyResponses)
+    .set({ hold: decision === 'include' ? null : 'scartata' })
+    .where(heldOf(userId))
+    .returning({ id: surveyResponses.id });
+  return rows.length;
 }

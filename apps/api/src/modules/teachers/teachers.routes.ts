@@ -1,6 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
-import { TEACHER_KIND_LABELS, exportTeachers, getTeacher, listTeachers, type TeacherSummary } from '@portale/shared/teachers';
+import {
+  HELD_RESPONSE_MESSAGES,
+  TEACHER_KIND_LABELS,
+  decideTeacherHeldResponses,
+  exportTeachers,
+  getTeacher,
+  listTeachers,
+  type TeacherSummary,
+} from '@portale/shared/teachers';
+import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -56,5 +66,20 @@ export async function teacherRoutes(app: FastifyInstance) {
     const teacher = await repo.findTeacher(app.db, request.params.teacherId);
     if (!teacher) throw new HttpError(404, 'not_found', TEACHER_NOT_FOUND);
     return teacher;
+  });
+
+  // Decision 029: the answers held since a teacher's rejection are counted again or discarded by staff.
+  registerEndpoint(app, decideTeacherHeldResponses, { resource: teacherOf }, async (request) => {
+    const { teacherId } = request.params;
+    const { decision } = request.body;
+    const count = await withTransaction(app.db, async (tx) => {
+      const userId = await repo.teacherUserId(tx, teacherId);
+      if (userId === undefined) throw new HttpError(404, 'not_found', TEACHER_NOT_FOUND);
+      const n = await repo.decideHeldResponses(tx, userId, decision);
+      if (n === 0) throw new HttpError(409, 'no_held_responses', HELD_RESPONSE_MESSAGES.nothingHeld);
+      await auditWrite(tx, request, { action: 'teacher.held-responses-decided', entity: 'teacher', entityId: teacherId, before: { hold: 'sospesa', count: n }, after: { decision, count: n } });
+      return n;
+    });
+    return { decision, count, message: decision === 'include' ? HELD_RESPONSE_MESSAGES.included(count) : HELD_RESPONSE_MESSAGES.discarded(count) };
   });
 }

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useRevalidator } from 'react-router';
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
 import {
-  ACCESS_CODE_MAX_USES,
   ACCESS_CODE_STATE_LABELS,
   ACCESS_CODES_PER_REQUEST_MAX,
   accessCodeSheet,
@@ -160,9 +159,9 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
           <label htmlFor={id('maxUses')} className="form-label">
             Utilizzi per codice
           </label>
-          <input id={id('maxUses')} type="number" inputMode="numeric" min={1} max={ACCESS_CODE_MAX_USES} className="form-control" value={values.maxUses} onChange={(e) => set('maxUses', e.target.value)} {...described('maxUses', true)} />
+          <input id={id('maxUses')} type="number" inputMode="numeric" min={1} max={options.maxUses} className="form-control" value={values.maxUses} onChange={(e) => set('maxUses', e.target.value)} {...described('maxUses', true)} />
           <p id={`${id('maxUses')}-hint`} className="small text-muted mb-0">
-            Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe).
+            Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe; al massimo {options.maxUses}).
           </p>
           {error('maxUses')}
         </div>
@@ -286,7 +285,11 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
           </button>
         </div>
       )}
-      {survey && options.schoolSite ? (
+      {survey && options.schoolSite && options.blockedReason ? (
+        <p className="alert alert-info" data-testid="codes-blocked">
+          {options.blockedReason}
+        </p>
+      ) : survey && options.schoolSite ? (
         <CreateCodesForm
           options={options}
           onCreated={(items) => {

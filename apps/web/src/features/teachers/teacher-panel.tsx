@@ -1,10 +1,11 @@
-import { useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useRevalidator } from 'react-router';
 import { can } from '@portale/shared/auth';
 import { href } from '@portale/shared/pages';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
-import { TEACHER_KIND_LABELS, type TeacherDetail } from '@portale/shared/teachers';
-import { formatDateTime } from '../../lib/format.ts';
+import { decideTeacherHeldResponses, TEACHER_KIND_LABELS, type HeldResponseDecision, type TeacherDetail } from '@portale/shared/teachers';
+import { callApi } from '../../lib/api-client.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { REVIEW_STATE_BADGES } from './teacher-labels.ts';
 
@@ -18,6 +19,52 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 const verified = (at: string | null) => (at ? `verificato il ${formatDateTime(at)}` : 'non verificato');
+
+/**
+ * Decision 029: the answers held out of the results since the teacher was rejected (through their
+ * codes, and their own). Staff who decide reviews count them again or discard them.
+ */
+function HeldResponses({ teacher }: { teacher: TeacherDetail }) {
+  const revalidator = useRevalidator();
+  const [sending, setSending] = useState(false);
+  const [notice, setNotice] = useState<{ kind: 'success' | 'danger'; text: string } | null>(null);
+  async function decide(decision: HeldResponseDecision) {
+    setSending(true);
+    try {
+      const done = await callApi(decideTeacherHeldResponses, { params: { teacherId: teacher.id }, body: { decision } });
+      setNotice({ kind: 'success', text: done.message });
+      void revalidator.revalidate();
+    } catch (error) {
+      setNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Non è stato possibile registrare la decisione. Riprova più tardi.' });
+    } finally {
+      setSending(false);
+    }
+  }
+  const n = teacher.heldResponses;
+  return (
+    <div className="mt-3" data-testid="held-responses">
+      <div role="status" aria-live="polite">
+        {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
+      </div>
+      {n > 0 && (
+        <div className="alert alert-warning">
+          <p>
+            {n === 1 ? 'Una risposta raccolta' : `${formatNumber(n)} risposte raccolte`} con i codici di questo insegnante (o la sua) {n === 1 ? 'è sospesa' : 'sono sospese'} dai
+            risultati da quando la registrazione è stata respinta.
+          </p>
+          <div className="d-flex flex-wrap gap-2">
+            <button type="button" className="btn btn-sm btn-primary" disabled={sending} onClick={() => void decide('include')}>
+              Conteggia di nuovo nei risultati
+            </button>
+            <button type="button" className="btn btn-sm btn-outline-danger" disabled={sending} onClick={() => void decide('discard')}>
+              Scarta le risposte
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
 
 /**
  * One teacher's profile, opened from the list (`?teacherId=`): the list stays below, with its filters.
@@ -76,6 +123,7 @@ export function TeacherPanel({ teacher, closeHref }: { teacher: TeacherDetail; c
           </Fact>
         )}
       </dl>
+      {can(user, 'decide:review') && <HeldResponses teacher={t} />}
     </section>
   );
 }
