@@ -51,7 +51,7 @@ export const PROFILE_MESSAGES = {
  */
 export const UpdateProfileBodySchema = z.object({
   taxCode: TaxCodeSchema.optional(),
-  currentPassword: z.string().max(1024).optional(),
+  current_password: z.string().max(1024).optional(),
   schoolSiteId: z.number().int().positive().optional(),
   subjects: SubjectsSchema.optional(),
 });

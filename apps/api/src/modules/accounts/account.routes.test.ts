@@ -68,23 +68,23 @@ describe('profile, export and deletion', () => {
 
     const missing = await patch({ taxCode: second });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().errors.currentPassword).toEqual(['Per cambiare il codice fiscale inserisci la password attuale.']);
-    const wrong = await patch({ taxCode: second, currentPassword: 'Sbagliata-123!' });
+    expect(missing.json().errors.current_password).toEqual(['Per cambiare il codice fiscale inserisci la password attuale.']);
+    const wrong = await patch({ taxCode: second, current_password: 'Sbagliata-123!' });
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().errors.currentPassword).toEqual(['La password attuale non è corretta.']);
+    expect(wrong.json().errors.current_password).toEqual(['La password attuale non è corretta.']);
     expect(await stored()).toBe(first);
     const [counted] = await t.database.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'account:referente@demo.test'));
     expect(counted!.failures).toBe(1);
     expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'account.tax_code.change_failed'))).toHaveLength(1);
 
-    const right = await patch({ taxCode: second, currentPassword: DEMO_PASSWORD });
+    const right = await patch({ taxCode: second, current_password: DEMO_PASSWORD });
     expect(right.statusCode, right.body).toBe(200);
     expect(right.json().taxCode).toBe(second);
     expect(await t.database.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'account:referente@demo.test'))).toEqual([]);
 
     // Wrong passwords slow the account down as failed logins do.
-    for (let i = 0; i < 5; i += 1) await patch({ taxCode: first, currentPassword: `Sbagliata-${i}!` });
-    const slowed = await patch({ taxCode: first, currentPassword: DEMO_PASSWORD });
+    for (let i = 0; i < 5; i += 1) await patch({ taxCode: first, current_password: `Sbagliata-${i}!` });
+    const slowed = await patch({ taxCode: first, current_password: DEMO_PASSWORD });
     expect(slowed.statusCode).toBe(429);
     expect(slowed.json().message).toMatch(/[Tt]roppi tentativi|riprova/);
     expect(await stored()).toBe(second);

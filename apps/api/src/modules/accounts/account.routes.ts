@@ -39,7 +39,7 @@ export async function accountRoutes(app: FastifyInstance) {
    */
   async function assertCurrentPassword(request: FastifyRequest, password: string | undefined) {
     const { user } = authOf(request);
-    if (!password) throw fieldError('currentPassword', PROFILE_MESSAGES.currentPasswordRequired);
+    if (!password) throw fieldError('current_password', PROFILE_MESSAGES.currentPasswordRequired);
     const keys = { account: accountKey(user.email), ip: ipKey(request.ip) };
     const outcome = await withAccountLock(app.db, keys.account, async (db) => {
       try {
@@ -57,14 +57,14 @@ export async function accountRoutes(app: FastifyInstance) {
     if (outcome.kind === 'throttled') throw outcome.error;
     if (outcome.kind === 'failed') {
       await app.audit({ action: 'account.tax_code.change_failed', actorUserId: user.id, entity: 'user', entityId: user.id, after: { locked: outcome.locked }, ip: request.ip });
-      throw fieldError('currentPassword', PROFILE_MESSAGES.currentPasswordWrong);
+      throw fieldError('current_password', PROFILE_MESSAGES.currentPasswordWrong);
     }
   }
 
   registerEndpoint(app, updateAccountProfile, {}, async (request) => {
     const userId = authOf(request).user.id;
     const now = app.clock.now();
-    const { schoolSiteId, currentPassword, ...rest } = request.body;
+    const { schoolSiteId, current_password: currentPassword, ...rest } = request.body;
     const changes = { ...rest, ...(schoolSiteId === undefined ? {} : { schoolSiteId }) };
     if (changes.taxCode) {
       const current = (await profiles.findAccountProfile(app.db, userId))?.taxCode;

@@ -47,8 +47,8 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
       };
     }
     case TAX_CODE_INTENT: {
-      const currentPassword = text(form, 'currentPassword');
-      const parsed = UpdateProfileBodySchema.safeParse({ taxCode: text(form, 'taxCode'), ...(currentPassword ? { currentPassword } : {}) });
+      const currentPassword = text(form, 'current_password');
+      const parsed = UpdateProfileBodySchema.safeParse({ taxCode: text(form, 'taxCode'), ...(currentPassword ? { current_password: currentPassword } : {}) });
       if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
       const profile = await callApi(updateAccountProfile, { body: parsed.data });
       return { ok: true, message: `Codice fiscale salvato: ${profile.taxCode ?? ''}.` };

@@ -33,7 +33,7 @@ export function TaxCodeChange({ taxCode, result }: { taxCode: string | null; res
         <input type="hidden" name="intent" value={TAX_CODE_INTENT} />
         <FormField id="taxCode" name="taxCode" label={taxCode ? 'Nuovo codice fiscale' : 'Codice fiscale'} autoComplete="off" required error={error('taxCode')} />
         {taxCode && (
-          <FormField id="currentPassword" name="currentPassword" type="password" label="Password attuale" autoComplete="current-password" required error={error('currentPassword')} />
+          <FormField id="current_password" name="current_password" type="password" label="Password attuale" autoComplete="current-password" required error={error('current_password')} />
         )}
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Salvataggio…' : 'Salva il codice fiscale'}
