@@ -256,6 +256,9 @@ describe('POST /api/enrolments', () => {
     expect(declined.json()).toMatchObject({ invitation: { state: 'rifiutato' } });
     expect((await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept`, bearer })).statusCode).toBe(409);
     expect(await rolesOf(account!.id)).toEqual([]);
+    // The invitation, with the codice fiscale typed about her, is part of her data.
+    const exported = (await call(t, { method: 'GET', url: '/api/account/export', bearer })).json();
+    expect(exported.enrolmentInvitations).toMatchObject([{ instituteId: institute.id, taxCode: principal().taxCode, state: 'rifiutato' }]);
   });
 
   it('never makes a staff account principal or first contact, and answers as for any address (issue 32)', async () => {
