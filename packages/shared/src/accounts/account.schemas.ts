@@ -38,9 +38,20 @@ export const AccountProfileSchema = z.object({
 });
 export type AccountProfile = z.infer<typeof AccountProfileSchema>;
 
-/** Completes missing data; e-mail and phone change through their own verified flows. */
+/** Italian texts of the profile update. */
+export const PROFILE_MESSAGES = {
+  currentPasswordRequired: 'Per cambiare il codice fiscale inserisci la password attuale.',
+  currentPasswordWrong: 'La password attuale non è corretta.',
+} as const;
+
+/**
+ * Completes missing data; e-mail and phone change through their own verified flows. A codice fiscale
+ * already on the account (the adhesion signature is checked against it) changes only with the
+ * current password (issue 32); the first one is set without.
+ */
 export const UpdateProfileBodySchema = z.object({
   taxCode: TaxCodeSchema.optional(),
+  current_password: z.string().max(1024).optional(),
   schoolSiteId: z.number().int().positive().optional(),
   subjects: SubjectsSchema.optional(),
 });

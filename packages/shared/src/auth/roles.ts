@@ -11,6 +11,9 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
+/** The programme's own people (seed-spec §6), as opposed to the schools' participants. */
+export const STAFF_ROLES = ['super-admin', 'sylla', 'cromos', 'detector'] as const satisfies readonly Role[];
+
 /** Permission ids of seed-spec §6. */
 export const PERMISSIONS = ['user.index'] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -4,6 +4,8 @@ import { IdParamSchema } from '../validation/index.ts';
 import {
   EnrolmentBodySchema,
   EnrolmentCreatedSchema,
+  EnrolmentInvitationDecisionSchema,
+  EnrolmentInvitationListSchema,
   EnrolmentInstituteSchema,
   EnrolmentInstituteSearchQuerySchema,
   EnrolmentInstituteSearchResponseSchema,
@@ -55,4 +57,39 @@ export const createEnrolment = defineEndpoint({
   body: EnrolmentBodySchema,
   response: EnrolmentCreatedSchema,
   status: 201,
+});
+
+const InvitationParams = z.object({ invitationId: IdParamSchema });
+
+/**
+ * The invitations of the signed-in account (issue 32): an enrolment that names an existing account
+ * invites it; only its owner sees, accepts or declines the invitation (someone else's: 403).
+ */
+export const listEnrolmentInvitations = defineEndpoint({
+  method: 'GET',
+  path: '/api/enrolment-invitations',
+  permission: 'signed-in',
+  tag: 'enrolment',
+  summary: 'Gli inviti in attesa del proprio account a collegarsi a un istituto iscritto',
+  response: EnrolmentInvitationListSchema,
+});
+
+export const acceptEnrolmentInvitation = defineEndpoint({
+  method: 'POST',
+  path: '/api/enrolment-invitations/:invitationId/accept',
+  permission: 'signed-in',
+  tag: 'enrolment',
+  summary: 'Accetta un invito: il ruolo arriva solo se il codice fiscale dell’iscrizione è quello dell’account',
+  params: InvitationParams,
+  response: EnrolmentInvitationDecisionSchema,
+});
+
+export const declineEnrolmentInvitation = defineEndpoint({
+  method: 'POST',
+  path: '/api/enrolment-invitations/:invitationId/decline',
+  permission: 'signed-in',
+  tag: 'enrolment',
+  summary: 'Rifiuta un invito a collegarsi a un istituto',
+  params: InvitationParams,
+  response: EnrolmentInvitationDecisionSchema,
 });

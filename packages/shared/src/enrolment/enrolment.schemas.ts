@@ -16,7 +16,7 @@ export const ENROLMENT_MESSAGES = {
   taxCodeRequired: 'Inserisci il codice fiscale.',
   sameEmailDifferentPerson: 'Dirigente e referente hanno lo stesso indirizzo e-mail: se sono la stessa persona spunta «Il referente è il dirigente».',
   accepted:
-    'Iscrizione completata. Il dirigente scolastico e il referente ricevono un’e-mail: chi non ha ancora un account sceglie la password dal collegamento (vale 7 giorni); il dirigente, dopo l’accesso, firma il documento di adesione formale.',
+    'Iscrizione completata. Il dirigente scolastico e il referente ricevono un’e-mail: chi non ha ancora un account sceglie la password dal collegamento (vale 7 giorni), chi ha già un account accede al portale e accetta l’invito; il dirigente, dopo l’accesso, firma il documento di adesione formale.',
 } as const;
 
 /** How long a verified phone may be used for an enrolment. */
@@ -113,3 +113,44 @@ export const EnrolmentVerificationSchema = z.object({
   usableUntil: z.string().nullable(),
 });
 export type EnrolmentVerification = z.infer<typeof EnrolmentVerificationSchema>;
+
+/**
+ * The invitation of an existing account named in an enrolment (issue 32): the account gets the role
+ * only when its owner, signed in, accepts and the codice fiscale typed in the enrolment is theirs.
+ */
+export const ENROLMENT_INVITATION_STATES = ['in_attesa', 'accettato', 'rifiutato'] as const;
+export type EnrolmentInvitationState = (typeof ENROLMENT_INVITATION_STATES)[number];
+export const ENROLMENT_INVITATION_ROLES = ['school.principal', 'institute.first-contact'] as const;
+/** How long an invitation may be accepted. */
+export const ENROLMENT_INVITATION_TTL_DAYS = 30;
+
+export const ENROLMENT_INVITATION_MESSAGES = {
+  notFound: 'Invito non trovato.',
+  notYours: 'Questo invito è rivolto a un altro account.',
+  decided: 'Hai già risposto a questo invito.',
+  expired: 'L’invito è scaduto: chiedi a chi ha iscritto l’istituto di scrivere allo staff del portale.',
+  taxCodeMismatch:
+    'Il codice fiscale indicato nell’iscrizione non corrisponde a quello del tuo account: l’invito non può essere accettato. Se il codice fiscale del tuo profilo è sbagliato, correggilo e riprova; altrimenti rifiuta l’invito.',
+  staffAccount: 'Un account del personale del programma non può diventare dirigente o referente di un istituto: rifiuta l’invito.',
+  roleTaken: 'L’istituto ha già un dirigente o un referente collegato: l’invito non può più essere accettato.',
+  instituteClosed: 'L’adesione dell’istituto è stata respinta o ritirata: l’invito non può più essere accettato.',
+  accepted: 'Invito accettato: ora il tuo account è collegato all’istituto.',
+  declined: 'Invito rifiutato: il tuo account non è stato collegato all’istituto.',
+} as const;
+
+export const EnrolmentInvitationSchema = z.object({
+  id: z.number().int(),
+  instituteId: z.number().int(),
+  ministryCode: z.string(),
+  instituteName: z.string(),
+  roles: z.array(z.enum(ENROLMENT_INVITATION_ROLES)),
+  state: z.enum(ENROLMENT_INVITATION_STATES),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type EnrolmentInvitation = z.infer<typeof EnrolmentInvitationSchema>;
+export const EnrolmentInvitationListSchema = z.object({ items: z.array(EnrolmentInvitationSchema) });
+export const EnrolmentInvitationDecisionSchema = z.object({
+  invitation: EnrolmentInvitationSchema,
+  message: z.string(),
+});

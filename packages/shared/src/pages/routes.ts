@@ -98,7 +98,7 @@ export const PAGES: readonly PageDef[] = [
     path: '/portale/account',
     layout: 'authenticated',
     title: 'Il mio account',
-    description: 'Le tue sessioni attive, la copia dei tuoi dati e la richiesta di cancellazione dell’account.',
+    description: 'Le tue sessioni attive, il codice fiscale, la copia dei tuoi dati e la richiesta di cancellazione dell’account.',
     guards: PORTAL_GUARDS,
     navLabel: 'Il mio account',
     parent: 'portal.home',

@@ -3,6 +3,7 @@ import { bigint, customType, date, index, integer, pgTable, text, uniqueIndex, u
 import { ADHESION_STATES } from '@portale/shared/registry';
 import { REVIEW_STATES, REVIEW_TYPES } from '@portale/shared/reviews';
 import { SIGNATURE_METHODS } from '@portale/shared/adhesions';
+import { ENROLMENT_INVITATION_ROLES, ENROLMENT_INVITATION_STATES } from '@portale/shared/enrolment';
 import { institutes } from './schools.ts';
 import { phoneVerifications } from './accounts.ts';
 import { users } from './users.ts';
@@ -153,4 +154,31 @@ export const adhesionReminders = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [uniqueIndex('adhesion_reminders_day_idx').on(t.instituteId, t.sentOn)],
+);
+
+/**
+ * An existing account named as principal or first contact by an enrolment (issue 32): it gets the
+ * roles only when its owner, signed in, accepts and `tax_code` (typed in the enrolment) is the
+ * account's. One row per person per enrolment; decided once.
+ */
+export const enrolmentInvitations = pgTable(
+  'enrolment_invitations',
+  {
+    id: id(),
+    enrolmentId: bigint('enrolment_id', { mode: 'number' })
+      .notNull()
+      .references(() => enrolments.id, { onDelete: 'cascade' }),
+    instituteId: instituteRef(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roles: text('roles', { enum: ENROLMENT_INVITATION_ROLES }).array().notNull(),
+    /** The codice fiscale typed in the enrolment for this person (upper case). */
+    taxCode: text('tax_code').notNull(),
+    state: text('state', { enum: ENROLMENT_INVITATION_STATES }).notNull().default('in_attesa'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [index('enrolment_invitations_user_idx').on(t.userId, t.state), uniqueIndex('enrolment_invitations_enrolment_user_idx').on(t.enrolmentId, t.userId)],
 );

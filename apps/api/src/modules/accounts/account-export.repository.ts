@@ -4,6 +4,7 @@ import {
   authSessions,
   deletionRequests,
   emailVerifications,
+  enrolmentInvitations,
   mfaFactors,
   outbox,
   passwordResets,
@@ -44,6 +45,10 @@ export async function exportAccountData(db: DbOrTx, userId: number) {
       .from(passwordResets)
       .where(eq(passwordResets.userId, userId)),
     deletionRequests: await db.select().from(deletionRequests).where(eq(deletionRequests.userId, userId)),
+    enrolmentInvitations: await db
+      .select({ instituteId: enrolmentInvitations.instituteId, roles: enrolmentInvitations.roles, taxCode: enrolmentInvitations.taxCode, state: enrolmentInvitations.state, createdAt: enrolmentInvitations.createdAt, expiresAt: enrolmentInvitations.expiresAt, decidedAt: enrolmentInvitations.decidedAt })
+      .from(enrolmentInvitations)
+      .where(eq(enrolmentInvitations.userId, userId)),
     messages: await db
       .select({ channel: outbox.channel, templateKey: outbox.templateKey, subject: outbox.subject, status: outbox.status, createdAt: outbox.createdAt, sentAt: outbox.sentAt })
       .from(outbox)

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { auditLog, deletionRequests } from '../../db/schema/index.ts';
+import { taxCodeCheckChar } from '@portale/shared/accounts';
+import { auditLog, deletionRequests, loginThrottles } from '../../db/schema/index.ts';
+import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { buildAccountsApp, call, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
 
 let t: Awaited<ReturnType<typeof buildAccountsApp>>;
@@ -50,6 +52,42 @@ describe('profile, export and deletion', () => {
     expect(patched.json().teacherProfile.subjects).toEqual(['Sostegno']);
     const bad = await call(t, { method: 'PATCH', url: '/api/account/profile', bearer, body: { taxCode: 'XXXXXX00X00X000X' } });
     expect(bad.statusCode).toBe(422);
+  });
+
+  it('changes a codice fiscale already on the account only with the current password, counted like a login (issue 32)', async () => {
+    const first = 'RFRRNT70A01H501' + taxCodeCheckChar('RFRRNT70A01H501');
+    const second = 'BNCLNE80A41H501T';
+    const bearer = await login(t, 'referente@demo.test');
+    const patch = (body: Record<string, unknown>) => call(t, { method: 'PATCH', url: '/api/account/profile', bearer, body });
+    const stored = async () => (await get('/api/account/profile', bearer)).json().taxCode;
+    // The first codice fiscale completes the profile: no password asked.
+    expect((await patch({ taxCode: first.toLowerCase() })).statusCode).toBe(200);
+    expect(await stored()).toBe(first);
+    // The same one again changes nothing and needs nothing.
+    expect((await patch({ taxCode: first })).statusCode).toBe(200);
+
+    const missing = await patch({ taxCode: second });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().errors.current_password).toEqual(['Per cambiare il codice fiscale inserisci la password attuale.']);
+    const wrong = await patch({ taxCode: second, current_password: 'Sbagliata-123!' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.current_password).toEqual(['La password attuale non è corretta.']);
+    expect(await stored()).toBe(first);
+    const [counted] = await t.database.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'account:referente@demo.test'));
+    expect(counted!.failures).toBe(1);
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'account.tax_code.change_failed'))).toHaveLength(1);
+
+    const right = await patch({ taxCode: second, current_password: DEMO_PASSWORD });
+    expect(right.statusCode, right.body).toBe(200);
+    expect(right.json().taxCode).toBe(second);
+    expect(await t.database.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'account:referente@demo.test'))).toEqual([]);
+
+    // Wrong passwords slow the account down as failed logins do.
+    for (let i = 0; i < 5; i += 1) await patch({ taxCode: first, current_password: `Sbagliata-${i}!` });
+    const slowed = await patch({ taxCode: first, current_password: DEMO_PASSWORD });
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().message).toMatch(/[Tt]roppi tentativi|riprova/);
+    expect(await stored()).toBe(second);
   });
 
   it('exports the user’s data without secrets and records one deletion request', async () => {

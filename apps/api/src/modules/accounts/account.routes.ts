@@ -1,17 +1,20 @@
-import type { FastifyInstance } from 'fastify';
-import { DELETION_REQUEST_ANSWER, exportAccount, getAccountProfile, requestAccountDeletion, updateAccountProfile } from '@portale/shared/accounts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DELETION_REQUEST_ANSWER, exportAccount, getAccountProfile, normalizeTaxCode, PROFILE_MESSAGES, requestAccountDeletion, updateAccountProfile } from '@portale/shared/accounts';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
+import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, withAccountLock } from '../auth/login-throttle.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import * as profiles from './account-profile.repository.ts';
 import { findOpenDeletionRequest, insertDeletionRequest } from './deletion-requests.repository.ts';
 import { formatRomeDateTime } from './format.ts';
+import { findPasswordUser } from './password.repository.ts';
 import { schoolSiteExists } from './school-sites.repository.ts';
 
 /** The signed-in user's own account: any role, also before the registration is complete (contracts say `'signed-in'`). */
@@ -22,16 +25,57 @@ export async function accountRoutes(app: FastifyInstance) {
     return (await profiles.findAccountProfile(app.db, authOf(request).user.id)) ?? Promise.reject(notFound());
   });
 
+  const throttle = {
+    slowDownAfter: app.env.LOGIN_SLOWDOWN_AFTER,
+    lockAfter: app.env.LOGIN_LOCK_AFTER,
+    lockMinutes: app.env.LOGIN_LOCK_MINUTES,
+    ipMaxFailures: app.env.LOGIN_IP_MAX_FAILURES,
+  };
+
+  /**
+   * The current password of the signed-in user, checked as a login is: one attempt of the account at
+   * a time, refused (429) while the account is slowed down or locked, and each wrong password counted
+   * with the login failures of the account and the IP (it may lock the account like a login would).
+   */
+  async function assertCurrentPassword(request: FastifyRequest, password: string | undefined) {
+    const { user } = authOf(request);
+    if (!password) throw fieldError('current_password', PROFILE_MESSAGES.currentPasswordRequired);
+    const keys = { account: accountKey(user.email), ip: ipKey(request.ip) };
+    const outcome = await withAccountLock(app.db, keys.account, async (db) => {
+      try {
+        await assertLoginAllowed(db, keys, app.clock.now(), throttle);
+      } catch (error) {
+        return { kind: 'throttled' as const, error };
+      }
+      const found = await findPasswordUser(db, user.id);
+      if (!(await verifyPassword(found?.passwordHash, password))) {
+        return { kind: 'failed' as const, locked: await recordLoginFailure(db, keys, app.clock.now(), throttle) };
+      }
+      await clearAccountThrottle(db, user.email);
+      return { kind: 'ok' as const };
+    });
+    if (outcome.kind === 'throttled') throw outcome.error;
+    if (outcome.kind === 'failed') {
+      await app.audit({ action: 'account.tax_code.change_failed', actorUserId: user.id, entity: 'user', entityId: user.id, after: { locked: outcome.locked }, ip: request.ip });
+      throw fieldError('current_password', PROFILE_MESSAGES.currentPasswordWrong);
+    }
+  }
+
   registerEndpoint(app, updateAccountProfile, {}, async (request) => {
     const userId = authOf(request).user.id;
     const now = app.clock.now();
-    const { schoolSiteId } = request.body;
+    const { schoolSiteId, current_password: currentPassword, ...rest } = request.body;
+    const changes = { ...rest, ...(schoolSiteId === undefined ? {} : { schoolSiteId }) };
+    if (changes.taxCode) {
+      const current = (await profiles.findAccountProfile(app.db, userId))?.taxCode;
+      if (current && normalizeTaxCode(current) !== changes.taxCode) await assertCurrentPassword(request, currentPassword);
+    }
     if (schoolSiteId && !(await schoolSiteExists(app.db, schoolSiteId))) throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
     await withTransaction(app.db, async (tx) => {
       // An approved teacher moving to another plesso is reviewed again for it (decision 029).
       const moved = schoolSiteId ? await profiles.reopenReviewAfterMove(tx, userId, schoolSiteId, now) : undefined;
-      await profiles.updateAccountProfile(tx, userId, request.body, now);
-      const fields = Object.keys(request.body);
+      await profiles.updateAccountProfile(tx, userId, changes, now);
+      const fields = Object.keys(changes);
       // Corrections asked by the staff: the registration goes back to the review queue.
       const reopened = moved ?? (fields.length ? await profiles.reopenReviewAfterChanges(tx, userId, now) : undefined);
       if (reopened !== undefined) await submitForReview(tx, { type: 'insegnanti', subjectId: reopened, at: now });

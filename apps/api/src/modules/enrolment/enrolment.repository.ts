@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { normaliseSearch } from '@portale/shared/lists';
 import type { EnrolmentInstitute, EnrolmentInstituteOption } from '@portale/shared/enrolment';
-import type { Role } from '@portale/shared/auth';
-import { enrolments, institutes, phoneVerifications, roles, schoolSites, userRoles, users } from '../../db/schema/index.ts';
+import { STAFF_ROLES, type Role } from '@portale/shared/auth';
+import { enrolmentInvitations, enrolments, institutes, phoneVerifications, roles, schoolSites, userPermissions, userRoles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { searchCondition, searchRank } from '../../lib/list.ts';
 
@@ -147,8 +147,8 @@ export async function grantRole(db: DbOrTx, userId: number, role: Role): Promise
   await db.insert(userRoles).values({ userId, roleId: found.id }).onConflictDoNothing();
 }
 
-/** Links the principal and the first contact to the institute. */
-export async function setInstitutePeople(db: DbOrTx, instituteId: number, people: { principalUserId: number; firstContactUserId: number }, now: Date) {
+/** Links the principal and the first contact to the institute (`null`: nobody yet, an invitation waits). */
+export async function setInstitutePeople(db: DbOrTx, instituteId: number, people: { principalUserId: number | null; firstContactUserId: number | null }, now: Date) {
   await db.update(institutes).set({ ...people, updatedAt: now }).where(eq(institutes.id, instituteId));
 }
 
@@ -168,3 +168,96 @@ export async function insertEnrolment(db: DbOrTx, row: typeof enrolments.$inferI
 
 /** True when the verification is a public one (not the phone check of a signed-in account). */
 export const isAnonymousVerification = (row: Pick<VerificationRow, 'userId'>) => row.userId === null;
+
+/**
+ * True when the account belongs to the programme's staff: a staff role (`STAFF_ROLES`) or any
+ * permission of its own (permissions are staff grants, seed-spec §6).
+ */
+export async function isStaffAccount(db: DbOrTx, userId: number): Promise<boolean> {
+  const [staffRole] = await db
+    .select({ id: userRoles.userId })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userRoles.userId, userId), inArray(roles.name, [...STAFF_ROLES])))
+    .limit(1);
+  if (staffRole) return true;
+  const [permission] = await db.select({ id: userPermissions.userId }).from(userPermissions).where(eq(userPermissions.userId, userId)).limit(1);
+  return permission !== undefined;
+}
+
+export type InvitationRow = typeof enrolmentInvitations.$inferSelect;
+
+export async function insertInvitation(db: DbOrTx, row: typeof enrolmentInvitations.$inferInsert): Promise<number> {
+  const [created] = await db.insert(enrolmentInvitations).values(row).returning({ id: enrolmentInvitations.id });
+  return created!.id;
+}
+
+const invitationView = {
+  id: enrolmentInvitations.id,
+  instituteId: enrolmentInvitations.instituteId,
+  ministryCode: institutes.ministryCode,
+  instituteName: institutes.name,
+  roles: enrolmentInvitations.roles,
+  state: enrolmentInvitations.state,
+  createdAt: enrolmentInvitations.createdAt,
+  expiresAt: enrolmentInvitations.expiresAt,
+};
+
+export type InvitationView = { id: number; instituteId: number; ministryCode: string; instituteName: string; roles: InvitationRow['roles']; state: InvitationRow['state']; createdAt: Date; expiresAt: Date };
+
+/** The pending, unexpired invitations of a user, oldest first. */
+export async function pendingInvitationsOf(db: DbOrTx, userId: number, now: Date): Promise<InvitationView[]> {
+  return db
+    .select(invitationView)
+    .from(enrolmentInvitations)
+    .innerJoin(institutes, eq(institutes.id, enrolmentInvitations.instituteId))
+    .where(and(eq(enrolmentInvitations.userId, userId), eq(enrolmentInvitations.state, 'in_attesa'), sql`${enrolmentInvitations.expiresAt} > ${now}`))
+    .orderBy(asc(enrolmentInvitations.createdAt), asc(enrolmentInvitations.id));
+}
+
+/** One invitation with its institute's name, for the answer of a decision. */
+export async function findInvitationView(db: DbOrTx, invitationId: number): Promise<InvitationView | undefined> {
+  const [row] = await db
+    .select(invitationView)
+    .from(enrolmentInvitations)
+    .innerJoin(institutes, eq(institutes.id, enrolmentInvitations.instituteId))
+    .where(eq(enrolmentInvitations.id, invitationId));
+  return row;
+}
+
+/** The owner of an invitation (the resource check), `undefined` when there is none. */
+export async function invitationOwner(db: DbOrTx, invitationId: number): Promise<number | undefined> {
+  const [row] = await db.select({ userId: enrolmentInvitations.userId }).from(enrolmentInvitations).where(eq(enrolmentInvitations.id, invitationId));
+  return row?.userId;
+}
+
+/** Locks the invitation for its decision. */
+export async function lockInvitation(db: DbOrTx, invitationId: number): Promise<InvitationRow | undefined> {
+  const [row] = await db.select().from(enrolmentInvitations).where(eq(enrolmentInvitations.id, invitationId)).for('update');
+  return row;
+}
+
+export async function decideInvitation(db: DbOrTx, invitationId: number, state: 'accettato' | 'rifiutato', now: Date): Promise<void> {
+  await db.update(enrolmentInvitations).set({ state, decidedAt: now }).where(eq(enrolmentInvitations.id, invitationId));
+}
+
+/** Locks the institute and reads its state and people (the decision of an invitation). */
+export async function lockInstitutePeople(db: DbOrTx, instituteId: number) {
+  const [row] = await db
+    .select({ id: institutes.id, adhesionState: institutes.adhesionState, principalUserId: institutes.principalUserId, firstContactUserId: institutes.firstContactUserId })
+    .from(institutes)
+    .where(eq(institutes.id, instituteId))
+    .for('update');
+  return row;
+}
+
+/** Sets one of the institute's people. */
+export async function setInstitutePerson(db: DbOrTx, instituteId: number, person: { principalUserId: number } | { firstContactUserId: number }, now: Date) {
+  await db.update(institutes).set({ ...person, updatedAt: now }).where(eq(institutes.id, instituteId));
+}
+
+/** The account's codice fiscale (upper case) and e-mail. */
+export async function accountIdentity(db: DbOrTx, userId: number) {
+  const [row] = await db.select({ taxCode: users.taxCode, email: users.email }).from(users).where(eq(users.id, userId));
+  return row;
+}

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, inArray, sql } from 'drizzle-orm';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
+import { ENROLMENT_MESSAGES } from '@portale/shared/enrolment';
 import {
   auditLog,
+  enrolmentInvitations,
   enrolments,
   instituteAdhesionTransitions,
   institutes,
@@ -181,28 +183,114 @@ describe('POST /api/enrolments', () => {
     expect(me.json().user.scope).toContain('school.principal');
   });
 
-  it('links existing accounts without changing their data; one person may be principal and first contact', async () => {
+  it('invites an existing account without changing it; accepted signed in with the same codice fiscale, it becomes principal and first contact', async () => {
+    const cf = taxCode('NSGRNI80A41H501');
+    await db().update(users).set({ taxCode: cf }).where(eq(users.email, 'insegnante@demo.test'));
     const institute = await newInstitute(2);
     const { verificationId } = await verifiedPhone();
     const [before] = await db().select().from(users).where(eq(users.email, 'insegnante@demo.test'));
     const res = await enrol({
       verificationId,
       instituteId: institute.id,
-      principal: principal({ email: 'INSEGNANTE@demo.test', firstName: 'Altro', lastName: 'Nome' }),
+      principal: principal({ email: 'INSEGNANTE@demo.test', firstName: 'Altro', lastName: 'Nome', taxCode: cf.toLowerCase() }),
       firstContact: null,
       schoolSiteIds: [institute.siteIds[1]],
       privacyAccepted: true,
     });
     expect(res.statusCode, res.body).toBe(201);
     const [after] = await db().select().from(users).where(eq(users.email, 'insegnante@demo.test'));
-    expect(after).toMatchObject({ id: before!.id, firstName: before!.firstName, lastName: before!.lastName, phone: before!.phone, taxCode: before!.taxCode, passwordHash: before!.passwordHash });
-    expect(await rolesOf(before!.id)).toEqual(['institute.first-contact', 'school.principal', 'teacher']);
+    expect(after).toMatchObject({ id: before!.id, firstName: before!.firstName, lastName: before!.lastName, phone: before!.phone, taxCode: cf, passwordHash: before!.passwordHash });
+    // Nothing granted, nobody linked until the owner accepts; the institute is enrolled all the same.
+    expect(await rolesOf(before!.id)).toEqual(['teacher']);
     const [row] = await db().select().from(institutes).where(eq(institutes.id, institute.id));
-    expect(row).toMatchObject({ principalUserId: before!.id, firstContactUserId: before!.id, adhesionState: 'iscritto' });
+    expect(row).toMatchObject({ principalUserId: null, firstContactUserId: null, adhesionState: 'iscritto' });
     const mails = await messagesTo(t, 'insegnante@demo.test');
-    expect(mails[0]!.templateKey).toBe('email.iscrizione-collegamento');
-    expect(mails[0]!.textBody).toMatch(/Dirigente scolastico e Referente d'istituto/);
+    expect(mails[0]!.templateKey).toBe('email.iscrizione-invito-account');
+    expect(mails[0]!.textBody).toMatch(/Dirigente scolastico e Referente d'istituto[\s\S]*non è stato modificato/);
     expect(mails[0]!.textBody).not.toMatch(/token=/);
+
+    // Only the owner sees and decides it: someone else gets 403, a guest 401, an unknown id 404.
+    const bearer = await login(t, 'insegnante@demo.test');
+    const list = await call(t, { method: 'GET', url: '/api/enrolment-invitations', bearer });
+    expect(list.statusCode).toBe(200);
+    const invitation = list.json().items.find((i: { instituteId: number }) => i.instituteId === institute.id);
+    expect(invitation).toMatchObject({ ministryCode: institute.ministryCode, roles: ['school.principal', 'institute.first-contact'], state: 'in_attesa' });
+    const other = await login(t, 'da-verificare@demo.test');
+    expect((await call(t, { method: 'GET', url: '/api/enrolment-invitations', bearer: other })).json().items).toEqual([]);
+    const foreign = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept`, bearer: other });
+    expect(foreign.json()).toMatchObject({ statusCode: 403, code: 'forbidden', message: 'Questo invito è rivolto a un altro account.' });
+    expect((await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/decline`, bearer: other })).statusCode).toBe(403);
+    expect((await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept` })).statusCode).toBe(401);
+    expect((await call(t, { method: 'POST', url: '/api/enrolment-invitations/987654321/accept', bearer })).statusCode).toBe(404);
+    expect(await rolesOf(before!.id)).toEqual(['teacher']);
+
+    const accepted = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept`, bearer });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ invitation: { state: 'accettato' }, message: expect.stringMatching(/accettato/) });
+    expect(await rolesOf(before!.id)).toEqual(['institute.first-contact', 'school.principal', 'teacher']);
+    const [linked] = await db().select().from(institutes).where(eq(institutes.id, institute.id));
+    expect(linked).toMatchObject({ principalUserId: before!.id, firstContactUserId: before!.id });
+    const me = await call(t, { method: 'GET', url: '/api/auth/me', bearer });
+    expect(me.json().user).toMatchObject({ mustSignPrincipalDocument: true });
+    const again = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept`, bearer });
+    expect(again.json()).toMatchObject({ statusCode: 409, code: 'invitation_decided' });
+    expect((await call(t, { method: 'GET', url: '/api/enrolment-invitations', bearer })).json().items).toEqual([]);
+  });
+
+  it('refuses the invitation when the codice fiscale typed is not the account’s (nothing changes); it can be declined', async () => {
+    const email = 'invitata.cf@example.com';
+    const hers = taxCode('NVTGLI75A41H501');
+    await db().insert(users).values({ email, passwordHash: (await db().select({ h: users.passwordHash }).from(users).where(eq(users.email, 'insegnante@demo.test')))[0]!.h, firstName: 'Giulia', lastName: 'Invitata', taxCode: hers, emailVerifiedAt: new Date(), phone: '+393335559999', phoneVerifiedAt: new Date(), createdAt: new Date(), updatedAt: new Date() });
+    const institute = await newInstitute(1);
+    const { verificationId } = await verifiedPhone();
+    const res = await enrol({ verificationId, instituteId: institute.id, principal: principal({ email }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true });
+    expect(res.statusCode, res.body).toBe(201);
+    const [account] = await db().select().from(users).where(eq(users.email, email));
+    const bearer = await login(t, email);
+    const [invitation] = (await call(t, { method: 'GET', url: '/api/enrolment-invitations', bearer })).json().items;
+    const refused = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept`, bearer });
+    expect(refused.json()).toMatchObject({ statusCode: 422, code: 'tax_code_mismatch', message: expect.stringMatching(/codice fiscale indicato nell’iscrizione non corrisponde/) });
+    expect(await rolesOf(account!.id)).toEqual([]);
+    expect((await db().select().from(institutes).where(eq(institutes.id, institute.id)))[0]).toMatchObject({ principalUserId: null, firstContactUserId: null });
+    const declined = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/decline`, bearer });
+    expect(declined.json()).toMatchObject({ invitation: { state: 'rifiutato' } });
+    expect((await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitation.id}/accept`, bearer })).statusCode).toBe(409);
+    expect(await rolesOf(account!.id)).toEqual([]);
+    // The invitation, with the codice fiscale typed about her, is part of her data.
+    const exported = (await call(t, { method: 'GET', url: '/api/account/export', bearer })).json();
+    expect(exported.enrolmentInvitations).toMatchObject([{ instituteId: institute.id, taxCode: principal().taxCode, state: 'rifiutato' }]);
+  });
+
+  it('never makes a staff account principal or first contact, and answers as for any address (issue 32)', async () => {
+    const staff = await db().select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, ['superadmin@demo.test', 'cromos@demo.test', 'utenti@demo.test']));
+    const rolesBefore = await Promise.all(staff.map((s) => rolesOf(s.id)));
+    const institute = await newInstitute(1);
+    const { verificationId } = await verifiedPhone();
+    const res = await enrol({
+      verificationId,
+      instituteId: institute.id,
+      principal: principal({ email: 'superadmin@demo.test', taxCode: taxCode('MMNSLV70A41H501') }),
+      firstContact: firstContact({ email: 'cromos@demo.test' }),
+      schoolSiteIds: institute.siteIds,
+      privacyAccepted: true,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ principalEmail: 'superadmin@demo.test', firstContactEmail: 'cromos@demo.test', message: ENROLMENT_MESSAGES.accepted });
+    const other = await newInstitute(1);
+    const second = await verifiedPhone();
+    const viaPermission = await enrol({ verificationId: second.verificationId, instituteId: other.id, principal: principal({ email: 'utenti@demo.test' }), firstContact: null, schoolSiteIds: other.siteIds, privacyAccepted: true });
+    expect(viaPermission.statusCode).toBe(201);
+    expect(await Promise.all(staff.map((s) => rolesOf(s.id)))).toEqual(rolesBefore);
+    expect(await db().select().from(enrolmentInvitations).where(inArray(enrolmentInvitations.userId, staff.map((s) => s.id)))).toEqual([]);
+    for (const s of staff) expect(await messagesTo(t, s.email)).toEqual([]);
+    expect((await db().select().from(institutes).where(eq(institutes.id, institute.id)))[0]).toMatchObject({ adhesionState: 'iscritto', principalUserId: null, firstContactUserId: null });
+    const named = await db().select().from(auditLog).where(eq(auditLog.action, 'enrolment.staff_account_named'));
+    expect(named.map((a) => a.entityId).sort()).toEqual(staff.map((s) => String(s.id)).sort());
+
+    // The super-admin's portal still works: no adhesion to sign, staff lists answer.
+    const bearer = await login(t, 'superadmin@demo.test');
+    expect((await call(t, { method: 'GET', url: '/api/auth/me', bearer })).json().user).toMatchObject({ mustSignPrincipalDocument: false, roles: ['super-admin'] });
+    expect((await call(t, { method: 'GET', url: '/api/institutes', bearer })).statusCode).toBe(200);
   });
 
   it('refuses an institute that is already enrolled (409 with its code) and writes nothing', async () => {

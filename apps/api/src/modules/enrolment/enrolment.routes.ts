@@ -1,7 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import { createEnrolment, getEnrolmentInstitute, getEnrolmentVerification, searchEnrolmentInstitutes } from '@portale/shared/enrolment';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  acceptEnrolmentInvitation,
+  createEnrolment,
+  declineEnrolmentInvitation,
+  getEnrolmentInstitute,
+  getEnrolmentVerification,
+  listEnrolmentInvitations,
+  searchEnrolmentInstitutes,
+} from '@portale/shared/enrolment';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { authOf } from '../../plugins/authorization.ts';
+import { acceptInvitation, declineInvitation, myInvitations } from './enrolment-invitations.service.ts';
 import * as repo from './enrolment.repository.ts';
 import { enrolInstitute, verificationStatus } from './enrolment.service.ts';
 
@@ -31,5 +41,19 @@ export async function enrolmentRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, createEnrolment, { config: writes }, async (request) =>
     enrolInstitute(app.db, request.body, { now: app.clock.now(), ip: request.ip, webUrl: app.env.publicWebUrl }),
+  );
+
+  // The invitations of the signed-in account (issue 32): only the owner decides, someone else's is a 403.
+  const invitationContext = (request: FastifyRequest) => ({ userId: authOf(request).user.id, now: app.clock.now(), ip: request.ip });
+  registerEndpoint(app, listEnrolmentInvitations, {}, async (request) => ({
+    items: await myInvitations(app.db, authOf(request).user.id, app.clock.now()),
+  }));
+  registerEndpoint(app, acceptEnrolmentInvitation, { config: writes }, async (request) => {
+    const result = await acceptInvitation(app.db, request.params.invitationId, invitationContext(request));
+    await app.sessions.invalidate({ kind: 'user', userId: authOf(request).user.id });
+    return result;
+  });
+  registerEndpoint(app, declineEnrolmentInvitation, { config: writes }, async (request) =>
+    declineInvitation(app.db, request.params.invitationId, invitationContext(request)),
   );
 }

@@ -1,5 +1,7 @@
 import { ROLE_LABELS, type Role } from '@portale/shared/auth';
 import {
+  ENROLMENT_INVITATION_ROLES,
+  ENROLMENT_INVITATION_TTL_DAYS,
   ENROLMENT_MESSAGES,
   ENROLMENT_VERIFICATION_MAX_AGE_MINUTES,
   type EnrolmentCreated,
@@ -106,6 +108,7 @@ async function userOf(tx: Tx, person: EnrolmentPerson, passwordHash: string, ver
   return { user: raced, created: false };
 }
 
+/** The e-mail of an account created by the enrolment: the link chooses its password. */
 async function notify(tx: Tx, linked: Linked, institute: { name: string; ministryCode: string }, ctx: Context) {
   const data = {
     instituteName: institute.name,
@@ -113,21 +116,43 @@ async function notify(tx: Tx, linked: Linked, institute: { name: string; ministr
     rolesLabel: linked.roles.map((r) => ROLE_LABELS[r]).join(' e '),
     nextStep: linked.roles.includes('school.principal') ? NEXT_STEP.principal : NEXT_STEP.firstContact,
   };
-  if (linked.created) {
-    await issuePasswordLink(tx, linked.user, {
-      now: ctx.now,
-      ip: ctx.ip,
-      webUrl: ctx.webUrl,
-      ttlMs: ENROLMENT_LINK_TTL_MS,
-      templateKey: 'email.iscrizione-invito',
-      data: { ...data, forgotLink: `${ctx.webUrl}/auth/forgot-password` },
-    });
-    return;
-  }
+  await issuePasswordLink(tx, linked.user, {
+    now: ctx.now,
+    ip: ctx.ip,
+    webUrl: ctx.webUrl,
+    ttlMs: ENROLMENT_LINK_TTL_MS,
+    templateKey: 'email.iscrizione-invito',
+    data: { ...data, forgotLink: `${ctx.webUrl}/auth/forgot-password` },
+  });
+}
+
+/**
+ * Invites an existing account (issue 32): an invitation row (the roles, the codice fiscale typed for
+ * this person) and an e-mail pointing to the portal, where the owner, signed in, accepts or declines.
+ */
+async function invite(tx: Tx, person: Linked & { taxCode: string; enrolmentId: number; instituteId: number }, institute: { name: string; ministryCode: string }, ctx: Context) {
+  const invitationId = await repo.insertInvitation(tx, {
+    enrolmentId: person.enrolmentId,
+    instituteId: person.instituteId,
+    userId: person.user.id,
+    roles: person.roles.filter((r): r is (typeof ENROLMENT_INVITATION_ROLES)[number] => (ENROLMENT_INVITATION_ROLES as readonly string[]).includes(r)),
+    taxCode: person.taxCode,
+    createdAt: ctx.now,
+    expiresAt: new Date(ctx.now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * 24 * 60 * 60_000),
+  });
+  await writeAudit(tx, { action: 'enrolment.invitation_sent', entity: 'enrolment_invitation', entityId: invitationId, after: { userId: person.user.id, instituteId: person.instituteId, roles: person.roles }, ip: ctx.ip }, ctx.now);
   await enqueueMessage(tx, {
-    templateKey: 'email.iscrizione-collegamento',
-    recipient: linked.user.email,
-    data: { ...data, firstName: linked.user.firstName, loginLink: `${ctx.webUrl}/auth/login`, forgotLink: `${ctx.webUrl}/auth/forgot-password` },
+    templateKey: 'email.iscrizione-invito-account',
+    recipient: person.user.email,
+    data: {
+      instituteName: institute.name,
+      ministryCode: institute.ministryCode,
+      rolesLabel: person.roles.map((r) => ROLE_LABELS[r]).join(' e '),
+      firstName: person.user.firstName,
+      link: `${ctx.webUrl}/portale`,
+      days: String(ENROLMENT_INVITATION_TTL_DAYS),
+      forgotLink: `${ctx.webUrl}/auth/forgot-password`,
+    },
     now: ctx.now,
   });
 }
@@ -164,9 +189,16 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
 
       const principal = await userOf(tx, input.principal, principalHash, verification, now);
       const contact = samePerson ? principal : await userOf(tx, input.firstContact!, contactHash, verification, now);
-      await repo.grantRole(tx, principal.user.id, 'school.principal');
-      await repo.grantRole(tx, contact.user.id, 'institute.first-contact');
-      await repo.setInstitutePeople(tx, institute.id, { principalUserId: principal.user.id, firstContactUserId: contact.user.id }, now);
+      // Roles go only to the accounts created now (their owner proves the address with the link); an
+      // existing account is invited and gets nothing until its owner accepts (issue 32).
+      if (principal.created) await repo.grantRole(tx, principal.user.id, 'school.principal');
+      if (contact.created) await repo.grantRole(tx, contact.user.id, 'institute.first-contact');
+      await repo.setInstitutePeople(
+        tx,
+        institute.id,
+        { principalUserId: principal.created ? principal.user.id : null, firstContactUserId: contact.created ? contact.user.id : null },
+        now,
+      );
       await repo.markSitesParticipating(tx, own, now);
       const enrolmentId = await repo.insertEnrolment(tx, {
         instituteId: institute.id,
@@ -183,6 +215,30 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
         if (!person.created) continue;
         await writeAudit(tx, { action: 'user.created_by_enrolment', entity: 'user', entityId: person.user.id, after: { email: person.user.email, enrolmentId }, ip }, now);
       }
+
+      const people: (Linked & { taxCode: string })[] = samePerson
+        ? [{ ...principal, roles: ['school.principal', 'institute.first-contact'], taxCode: input.principal.taxCode }]
+        : [
+            { ...principal, roles: ['school.principal'], taxCode: input.principal.taxCode },
+            { ...contact, roles: ['institute.first-contact'], taxCode: input.firstContact!.taxCode },
+          ];
+      const invitedUserIds: number[] = [];
+      const refusedStaffUserIds: number[] = [];
+      for (const person of people) {
+        if (person.created) {
+          await notify(tx, person, institute, ctx);
+          continue;
+        }
+        // A staff account is never made principal or first contact by an enrolment; the applicant
+        // gets the same answer as for any address (nothing tells them the address is staff's).
+        if (await repo.isStaffAccount(tx, person.user.id)) {
+          refusedStaffUserIds.push(person.user.id);
+          await writeAudit(tx, { action: 'enrolment.staff_account_named', entity: 'user', entityId: person.user.id, after: { enrolmentId, instituteId: institute.id, roles: person.roles }, ip }, now);
+          continue;
+        }
+        await invite(tx, { ...person, enrolmentId, instituteId: institute.id }, institute, ctx);
+        invitedUserIds.push(person.user.id);
+      }
       await writeAudit(
         tx,
         {
@@ -196,27 +252,21 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
             schoolSiteIds: own,
             applicantPhone: maskPhone(verification.phone),
             createdUserIds: [principal, contact].filter((p) => p.created).map((p) => p.user.id),
+            invitedUserIds,
+            refusedStaffUserIds,
           },
           ip,
         },
         now,
       );
 
-      const people: Linked[] = samePerson
-        ? [{ ...principal, roles: ['school.principal', 'institute.first-contact'] }]
-        : [
-            { ...principal, roles: ['school.principal'] },
-            { ...contact, roles: ['institute.first-contact'] },
-          ];
-      for (const person of people) await notify(tx, person, institute, ctx);
-
       return {
         enrolmentId,
         instituteId: institute.id,
         ministryCode: institute.ministryCode,
         instituteName: institute.name,
-        principalEmail: principal.user.email,
-        firstContactEmail: contact.user.email,
+        principalEmail: input.principal.email,
+        firstContactEmail: (input.firstContact ?? input.principal).email,
         schoolSiteCount: own.length,
         message: ENROLMENT_MESSAGES.accepted,
       };

@@ -2,6 +2,9 @@ import { useActionData, useLoaderData } from 'react-router';
 import {
   DeletionRequestBodySchema,
   deleteSession,
+  getAccountProfile,
+  UpdateProfileBodySchema,
+  updateAccountProfile,
   listSessions,
   requestAccountDeletion,
   revokeOtherSessions,
@@ -14,12 +17,19 @@ import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/f
 import { callApi } from '../../lib/api-client.ts';
 import { PersonalData } from './personal-data.tsx';
 import { SessionsList } from './sessions-list.tsx';
+import { TAX_CODE_INTENT, TaxCodeChange } from './tax-code-change.tsx';
 
 export type AccountActionData = FormResult & { intent?: string };
 
-/** Own data of the page (not `/api/portal/pages/:id`): the user's active sessions. */
-export async function pageData(): Promise<SessionInfo[]> {
-  return (await callApi(listSessions, {})).items;
+interface AccountData {
+  sessions: SessionInfo[];
+  taxCode: string | null;
+}
+
+/** Own data of the page (not `/api/portal/pages/:id`): the user's active sessions and codice fiscale. */
+export async function pageData(): Promise<AccountData> {
+  const [sessions, profile] = await Promise.all([callApi(listSessions, {}), callApi(getAccountProfile, {})]);
+  return { sessions: sessions.items, taxCode: profile.taxCode };
 }
 
 async function run(intent: string, form: FormData): Promise<AccountActionData> {
@@ -36,6 +46,13 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
         message: revoked === 1 ? 'È stata chiusa 1 sessione.' : `Sono state chiuse ${revoked} sessioni.`,
       };
     }
+    case TAX_CODE_INTENT: {
+      const currentPassword = text(form, 'current_password');
+      const parsed = UpdateProfileBodySchema.safeParse({ taxCode: text(form, 'taxCode'), ...(currentPassword ? { current_password: currentPassword } : {}) });
+      if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
+      const profile = await callApi(updateAccountProfile, { body: parsed.data });
+      return { ok: true, message: `Codice fiscale salvato: ${profile.taxCode ?? ''}.` };
+    }
     case 'deletion-request': {
       const reason = text(form, 'reason').trim();
       const parsed = DeletionRequestBodySchema.safeParse(reason ? { reason } : {});
@@ -51,7 +68,7 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
 export const action = intentAction(run);
 
 export function Component() {
-  const sessions = useLoaderData<SessionInfo[]>();
+  const { sessions, taxCode } = useLoaderData<AccountData>();
   const result = useActionData<AccountActionData>();
   const page = getPage('portal.account');
   const sessionResult =
@@ -61,6 +78,7 @@ export function Component() {
       <PageHeader title={page.title} description={page.description} />
       <FormMessage tone={sessionResult?.ok ? 'success' : 'danger'} message={sessionResult?.message} />
       <SessionsList sessions={sessions} />
+      <TaxCodeChange taxCode={taxCode} result={result?.intent === TAX_CODE_INTENT ? result : undefined} />
       <PersonalData result={result?.intent === 'deletion-request' ? result : undefined} />
     </>
   );

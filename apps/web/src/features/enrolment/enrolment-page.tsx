@@ -189,7 +189,8 @@ function Confirmation({ enrolled }: { enrolled: EnrolmentCreated }) {
               <strong>{enrolled.firstContactEmail}</strong>.
             </>
           )}{' '}
-          Chi non ha ancora un account sceglie la password dal collegamento dell’e-mail (vale 7 giorni).
+          Chi non ha ancora un account sceglie la password dal collegamento dell’e-mail (vale 7 giorni); chi ha già un account
+          accede al portale e accetta l’invito, che vale solo se il codice fiscale indicato è quello del suo account.
         </li>
         <li>Il dirigente accede al portale e firma il documento di adesione formale dell’istituto.</li>
         <li>Lo staff del programma verifica l’adesione firmata e attiva l’istituto.</li>

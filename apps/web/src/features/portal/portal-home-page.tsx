@@ -9,6 +9,7 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } from './detector-home.tsx';
+import { EnrolmentInvitations, INVITATION_INTENT, invitationAction, loadInvitations, type InvitationsResult } from './enrolment-invitations.tsx';
 import { DueActions, loadDueActions, mayHaveDueActions, type DueActionsResult } from './due-actions.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
@@ -34,12 +35,18 @@ interface HomeData {
   detector?: DetectorHomeResult | null;
   /** A teacher's open survey and the access codes of their classes; null for everyone else. */
   teacher?: TeacherHomeResult | null;
+  /** The invitations an enrolment sent to this account, waiting for an answer (any role). */
+  invitations?: InvitationsResult | null;
 }
 
 /** Each home's data, and the due actions of whoever actions are assigned to. */
 export async function pageData(args: LoaderFunctionArgs): Promise<HomeData> {
-  const [home, dueActions] = await Promise.all([homeData(args), mayHaveDueActions(getSession().user) ? loadDueActions(args.request.signal) : null]);
-  return { ...home, dueActions };
+  const [home, dueActions, invitations] = await Promise.all([
+    homeData(args),
+    mayHaveDueActions(getSession().user) ? loadDueActions(args.request.signal) : null,
+    loadInvitations(args.request.signal),
+  ]);
+  return { ...home, dueActions, invitations };
 }
 
 /** Staff get the key figures; nobody else sends the request (it would be a 403). */
@@ -66,6 +73,7 @@ async function homeData({ request }: LoaderFunctionArgs): Promise<HomeData> {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get('intent') === SUBSTITUTION_INTENT) return substitutionRequestAction(form);
+  if (form.get('intent') === INVITATION_INTENT) return invitationAction(form);
   if (form.get('intent') === WITHDRAW_INTENT) return withdrawalAction(form, Number(form.get('instituteId')));
   return null;
 }
@@ -79,6 +87,12 @@ export function Component() {
   return (
     <>
       <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
+      {data?.invitations && <EnrolmentInvitations items={data.invitations.items} />}
+      {data?.invitations?.problem && (
+        <div className="alert alert-warning mb-5" role="alert">
+          {data.invitations.problem}
+        </div>
+      )}
       {data?.summary && <KeyFigures summary={data.summary} />}
       {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}

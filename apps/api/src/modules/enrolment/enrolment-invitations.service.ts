@@ -1,0 +1,91 @@
+import { normalizeTaxCode } from '@portale/shared/accounts';
+import { ENROLMENT_INVITATION_MESSAGES as M, type EnrolmentInvitation } from '@portale/shared/enrolment';
+import type { Db } from '../../db/client.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import * as repo from './enrolment.repository.ts';
+
+interface Context {
+  userId: number;
+  now: Date;
+  ip: string;
+}
+
+const asInvitation = (row: repo.InvitationView): EnrolmentInvitation => ({
+  ...row,
+  createdAt: row.createdAt.toISOString(),
+  expiresAt: row.expiresAt.toISOString(),
+});
+
+/** The signed-in user's pending invitations (the notice on `/portale`). */
+export async function myInvitations(db: Db, userId: number, now: Date): Promise<EnrolmentInvitation[]> {
+  return (await repo.pendingInvitationsOf(db, userId, now)).map(asInvitation);
+}
+
+/** The invitation locked for a decision by its owner: 404 unknown, 403 someone else's, 409 decided. */
+async function lockOwnPending(tx: Parameters<typeof repo.lockInvitation>[0], invitationId: number, ctx: Context) {
+  const invitation = await repo.lockInvitation(tx, invitationId);
+  if (!invitation) throw new HttpError(404, 'not_found', M.notFound);
+  if (invitation.userId !== ctx.userId) throw new HttpError(403, 'forbidden', M.notYours);
+  if (invitation.state !== 'in_attesa') throw new HttpError(409, 'invitation_decided', M.decided);
+  return invitation;
+}
+
+async function decided(db: Db, invitationId: number, message: string) {
+  const view = await repo.findInvitationView(db, invitationId);
+  return { invitation: asInvitation(view!), message };
+}
+
+/**
+ * Accepts an invitation (issue 32). The roles are granted and the institute linked only when the
+ * owner is signed in, the invitation is pending and unexpired, the account is not staff's, the
+ * codice fiscale typed in the enrolment is the account's, the institute is still in the programme
+ * and its place (principal, first contact) is free or already theirs. Any refusal changes nothing.
+ */
+export async function acceptInvitation(db: Db, invitationId: number, ctx: Context) {
+  const { now } = ctx;
+  await withTransaction(db, async (tx) => {
+    const invitation = await lockOwnPending(tx, invitationId, ctx);
+    if (invitation.expiresAt.getTime() <= now.getTime()) throw new HttpError(409, 'invitation_expired', M.expired);
+    if (await repo.isStaffAccount(tx, ctx.userId)) throw new HttpError(422, 'staff_account', M.staffAccount);
+    const account = await repo.accountIdentity(tx, ctx.userId);
+    if (!account?.taxCode || normalizeTaxCode(account.taxCode) !== normalizeTaxCode(invitation.taxCode)) {
+      throw new HttpError(422, 'tax_code_mismatch', M.taxCodeMismatch);
+    }
+    const institute = await repo.lockInstitutePeople(tx, invitation.instituteId);
+    if (!institute || institute.adhesionState === 'respinto' || institute.adhesionState === 'ritirato') {
+      throw new HttpError(409, 'institute_closed', M.instituteClosed);
+    }
+    const asPrincipal = invitation.roles.includes('school.principal');
+    const asContact = invitation.roles.includes('institute.first-contact');
+    const taken = (holder: number | null) => holder !== null && holder !== ctx.userId;
+    if ((asPrincipal && taken(institute.principalUserId)) || (asContact && taken(institute.firstContactUserId))) {
+      throw new HttpError(409, 'role_taken', M.roleTaken);
+    }
+    for (const role of invitation.roles) await repo.grantRole(tx, ctx.userId, role);
+    if (asPrincipal) await repo.setInstitutePerson(tx, institute.id, { principalUserId: ctx.userId }, now);
+    if (asContact) await repo.setInstitutePerson(tx, institute.id, { firstContactUserId: ctx.userId }, now);
+    await repo.decideInvitation(tx, invitation.id, 'accettato', now);
+    await writeAudit(
+      tx,
+      { action: 'enrolment.invitation_accepted', actorUserId: ctx.userId, entity: 'enrolment_invitation', entityId: invitation.id, after: { instituteId: institute.id, roles: invitation.roles }, ip: ctx.ip },
+      now,
+    );
+  });
+  return decided(db, invitationId, M.accepted);
+}
+
+/** Declines an invitation: nothing changes on the account or the institute. */
+export async function declineInvitation(db: Db, invitationId: number, ctx: Context) {
+  await withTransaction(db, async (tx) => {
+    const invitation = await lockOwnPending(tx, invitationId, ctx);
+    await repo.decideInvitation(tx, invitation.id, 'rifiutato', ctx.now);
+    await writeAudit(
+      tx,
+      { action: 'enrolment.invitation_declined', actorUserId: ctx.userId, entity: 'enrolment_invitation', entityId: invitation.id, after: { instituteId: invitation.instituteId }, ip: ctx.ip },
+      ctx.now,
+    );
+  });
+  return decided(db, invitationId, M.declined);
+}
