@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } from './detector-home.tsx';
 import { DueActions, loadDueActions, mayHaveDueActions, type DueActionsResult } from './due-actions.tsx';
+import { CeilingAlerts } from './ceiling-alerts.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
@@ -79,6 +80,7 @@ export function Component() {
   return (
     <>
       <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
+      {data?.summary && <CeilingAlerts alerts={data.summary.ceilingAlerts} />}
       {data?.summary && <KeyFigures summary={data.summary} />}
       {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
