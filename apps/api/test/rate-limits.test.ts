@@ -253,7 +253,7 @@ describe('a flood of requests that reach nobody real leaves the budget to real u
     const admin = new ApiClient(t, nextIp());
     expect((await admin.login('superadmin@demo.test')).statusCode).toBe(200);
     const summary = DashboardSummarySchema.parse((await admin.get('/api/dashboard/summary')).json());
-    expect(summary.ceilingAlerts).toEqual([expect.objectContaining({ ceiling: 'sms', label: 'codici via SMS', max: 40, past: 'refuse' })]);
+    expect(summary.ceilingAlerts).toEqual([expect.objectContaining({ ceiling: 'sms', label: 'codici via SMS', max: 40, past: 'refuse', consequence: expect.stringMatching(/rifiutati/) })]);
     const sylla = new ApiClient(t, nextIp());
     expect((await sylla.login('sylla@demo.test')).statusCode).toBe(200);
     expect(DashboardSummarySchema.parse((await sylla.get('/api/dashboard/summary')).json()).ceilingAlerts).toEqual([]);

@@ -15,6 +15,13 @@ const inMinutes = (seconds: number) => {
   return `tra circa ${minutes} ${minutes === 1 ? 'minuto' : 'minuti'}`;
 };
 
+/**
+ * While the portal-wide failed access-code look-ups are past their ceiling, an address that has
+ * already failed this many times in the hour is refused before any look-up (no more guesses); every
+ * other address, a school whose pupils type valid codes, goes on as before.
+ */
+export const CODE_FAILURES_PER_IP_UNDER_ATTACK = 10;
+
 export type CeilingName = 'sms' | 'registrations' | 'emails' | 'contact' | 'access-code-failures';
 
 export interface GlobalCap {
@@ -30,9 +37,12 @@ export interface GlobalCap {
    * requests still go through (e-mails to existing accounts, each already limited per recipient).
    */
   past: 'refuse' | 'alert';
-  message: (retryAfterSeconds: number) => string;
-  /** The answer to one client (IP or signed-in user) that used up its share of the ceiling. */
-  clientMessage: (retryAfterSeconds: number) => string;
+  /** What happened past the ceiling, in Italian, for the staff home's note. */
+  consequence: string;
+  /** The answer past a refusing ceiling. */
+  message?: (retryAfterSeconds: number) => string;
+  /** The answer to one client (IP or signed-in user) that used up its share of the ceiling (`take`). */
+  clientMessage?: (retryAfterSeconds: number) => string;
 }
 
 /**
@@ -54,6 +64,7 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       routes: ['POST /api/phone-verifications', 'POST /api/phone-verifications/:verificationId/resend', 'POST /api/account/phone-verifications'],
       max: env.GLOBAL_SMS_MAX_PER_HOUR,
       past: 'refuse',
+      consequence: 'I codici via SMS a nuovi numeri sono stati rifiutati fino alla fine dell’ora.',
       message: (s) => `Per sicurezza l’invio dei codici via SMS è sospeso: il portale ne ha inviati troppi nell’ultima ora. Riprova ${inMinutes(s)}.`,
       clientMessage: (s) => `Da questa connessione sono stati chiesti troppi codici via SMS nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
@@ -63,6 +74,7 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       routes: ['POST /api/registrations', 'POST /api/enrolments'],
       max: env.GLOBAL_REGISTRATIONS_MAX_PER_HOUR,
       past: 'refuse',
+      consequence: 'Le nuove registrazioni e iscrizioni sono state rifiutate fino alla fine dell’ora.',
       message: (s) => `Per sicurezza le nuove registrazioni sono sospese: il portale ne ha ricevute troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
       clientMessage: (s) => `Da questa connessione sono arrivate troppe registrazioni nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
@@ -73,7 +85,7 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       routes: [],
       max: env.GLOBAL_EMAILS_MAX_PER_HOUR,
       past: 'alert',
-      message: (s) => `Per sicurezza l’invio di questo tipo di e-mail è sospeso: il portale ne ha inviate troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      consequence: 'Le e-mail agli account sono comunque partite (ogni account ha un proprio limite).',
       clientMessage: (s) => `Da questa connessione sono state chieste troppe e-mail nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
@@ -82,6 +94,7 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       routes: ['POST /api/public/contact'],
       max: env.GLOBAL_CONTACT_MAX_PER_HOUR,
       past: 'refuse',
+      consequence: 'I messaggi del modulo di contatto sono stati rifiutati fino alla fine dell’ora.',
       message: (s) => `Per sicurezza il modulo di contatto è sospeso: il portale ha ricevuto troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
       clientMessage: (s) => `Da questa connessione sono arrivati troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
@@ -92,9 +105,8 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       routes: [],
       max: env.GLOBAL_ACCESS_CODE_FAILURES_MAX_PER_HOUR,
       past: 'alert',
+      consequence: `Fino alla fine dell’ora gli indirizzi con ${CODE_FAILURES_PER_IP_UNDER_ATTACK} o più codici errati sono stati fermati; i codici validi hanno continuato a funzionare.`,
       message: (s) =>
-        `Per sicurezza la verifica dei codici di accesso da questa connessione è sospesa: sul portale sono stati provati troppi codici errati. Riprova ${inMinutes(s)}.`,
-      clientMessage: (s) =>
         `Per sicurezza la verifica dei codici di accesso da questa connessione è sospesa: sul portale sono stati provati troppi codici errati. Riprova ${inMinutes(s)}.`,
     },
   ];
@@ -102,13 +114,6 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
 
 /** The audit action (entity `ceiling`, id the ceiling's name) written when a ceiling is reached. */
 export const CEILING_REACHED_ACTION = 'security.ceiling_reached';
-
-/**
- * While the portal-wide failed access-code look-ups are past their ceiling, an address that has
- * already failed this many times in the hour is refused before any look-up (no more guesses); every
- * other address, a school whose pupils type valid codes, goes on as before.
- */
-export const CODE_FAILURES_PER_IP_UNDER_ATTACK = 10;
 
 export type TakeOutcome = { ok: true } | { ok: false; refusal: HttpError };
 
@@ -211,7 +216,7 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     const now = app.clock.now();
     const windowEnd = new Date(now.getTime() + resetInMs);
     log.warn({ cap: cap.name, max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past }, 'global hourly ceiling reached: staff alerted');
-    await writeAudit(app.db, { action: CEILING_REACHED_ACTION, entity: 'ceiling', entityId: cap.name, after: { max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past } }, now).catch(
+    await writeAudit(app.db, { action: CEILING_REACHED_ACTION, entity: 'ceiling', entityId: cap.name, after: { max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past, consequence: cap.consequence } }, now).catch(
       (error: unknown) => log.error({ err: error }, 'could not record the ceiling alert'),
     );
   };
@@ -221,14 +226,16 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     const own = await counters.exact.hit(`cap:${cap.name}|${client}`, HOUR_MS, weight);
     if (weight > 0 && own.count > shareOf(cap)) {
       const retryAfter = retryAfterOf(own.resetInMs);
-      return { ok: false, refusal: new HttpError(429, 'rate_limited', cap.clientMessage(retryAfter), { 'retry-after': String(retryAfter) }) };
+      const message = cap.clientMessage?.(retryAfter) ?? ERROR_MESSAGES.rateLimited;
+      return { ok: false, refusal: new HttpError(429, 'rate_limited', message, { 'retry-after': String(retryAfter) }) };
     }
     const { count, resetInMs } = await counters.exact.hit(`cap:${cap.name}`, HOUR_MS, weight);
     if (weight === 0 || count <= cap.max) return { ok: true };
     if (count === cap.max + 1) await reached(cap, resetInMs, log);
     if (cap.past === 'alert') return { ok: true };
     const retryAfter = retryAfterOf(resetInMs);
-    return { ok: false, refusal: new HttpError(429, 'global_rate_limited', cap.message(retryAfter), { 'retry-after': String(retryAfter) }) };
+    const message = cap.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited;
+    return { ok: false, refusal: new HttpError(429, 'global_rate_limited', message, { 'retry-after': String(retryAfter) }) };
   };
 
   const codes = capByName.get('access-code-failures')!;
@@ -243,7 +250,7 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
         const own = await counters.exact.hit(`cap:${codes.name}|${ipOf(request)}`, HOUR_MS, 0);
         if (own.count < CODE_FAILURES_PER_IP_UNDER_ATTACK) return;
         const retryAfter = retryAfterOf(own.resetInMs);
-        throw new HttpError(429, 'global_rate_limited', codes.message(retryAfter), { 'retry-after': String(retryAfter) });
+        throw new HttpError(429, 'global_rate_limited', codes.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited, { 'retry-after': String(retryAfter) });
       },
       async failed(request) {
         await counters.exact.hit(`cap:${codes.name}|${ipOf(request)}`, HOUR_MS);

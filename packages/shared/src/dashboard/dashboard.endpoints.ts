@@ -15,8 +15,10 @@ export const CeilingAlertSchema = z.object({
   /** What is counted, in Italian ("codici via SMS"). */
   label: z.string(),
   max: z.number().int(),
-  /** `refuse`: the portal refused such requests until the hour ended; `alert`: they still went through. */
+  /** `refuse`: the portal refused such requests until the hour ended; `alert`: staff were alerted, real users went on. */
   past: z.enum(['refuse', 'alert']),
+  /** What happened past it, in Italian ("I codici via SMS a nuovi numeri sono stati rifiutati…"). */
+  consequence: z.string(),
   reachedAt: z.string(),
 });
 export type CeilingAlert = z.infer<typeof CeilingAlertSchema>;

@@ -4,6 +4,7 @@ import type { CeilingAlert, DashboardSummary } from '@portale/shared/dashboard';
 import { auditLog, institutes, reviews, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll } from '../../lib/list.ts';
+import { CEILING_REACHED_ACTION } from '../../plugins/rate-limits.ts';
 
 function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: number }[]): Record<K, number> {
   const counts = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
@@ -43,7 +44,7 @@ export async function ceilingsReachedSince(db: DbOrTx, since: Date) {
   return db
     .select({ ceiling: auditLog.entityId, after: auditLog.after, at: auditLog.at })
     .from(auditLog)
-    .where(and(eq(auditLog.entity, 'ceiling'), eq(auditLog.action, 'security.ceiling_reached'), gt(auditLog.at, since)))
+    .where(and(eq(auditLog.entity, 'ceiling'), eq(auditLog.action, CEILING_REACHED_ACTION), gt(auditLog.at, since)))
     .orderBy(desc(auditLog.at))
     .limit(20);
 }

@@ -18,12 +18,13 @@ export async function dashboardRoutes(app: FastifyInstance) {
       const rows = await ceilingsReachedSince(app.db, new Date(now.getTime() - DAY_MS));
       alerts = rows.map((row) => {
         const cap = caps.get(row.ceiling ?? '');
-        const after = (row.after ?? {}) as { max?: number; past?: 'refuse' | 'alert' };
+        const after = (row.after ?? {}) as { max?: number; past?: 'refuse' | 'alert'; consequence?: string };
         return {
           ceiling: row.ceiling ?? '',
           label: cap?.label ?? row.ceiling ?? '',
           max: after.max ?? cap?.max ?? 0,
           past: after.past ?? cap?.past ?? 'refuse',
+          consequence: after.consequence ?? cap?.consequence ?? '',
           reachedAt: row.at.toISOString(),
         };
       });

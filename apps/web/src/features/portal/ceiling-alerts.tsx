@@ -13,8 +13,7 @@ export function CeilingAlerts({ alerts }: { alerts: CeilingAlert[] }) {
       <ul className="mb-2">
         {alerts.map((a) => (
           <li key={`${a.ceiling}-${a.reachedAt}`}>
-            {formatDateTime(a.reachedAt)}: {a.label}, oltre {formatNumber(a.max)} in un’ora.{' '}
-            {a.past === 'refuse' ? 'Le nuove richieste di questo tipo sono state rifiutate fino alla fine dell’ora.' : 'Le richieste sono comunque andate a buon fine.'}
+            {formatDateTime(a.reachedAt)}: {a.label}, oltre {formatNumber(a.max)} in un’ora. {a.consequence}
           </li>
         ))}
       </ul>
