@@ -376,7 +376,7 @@ describe.skipIf(!process.env.DATABASE_URL)('limits shared by two API instances o
     expect(codes).toEqual([202, 202, 202, 202, 429, 429]);
   });
 
-  it('the hourly ceiling counts registrations on both instances', async () => {
+  it('the hourly ceiling counts registrations on both instances, and alerts staff once', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       const c = new ApiClient({ ...t, app: instances()[i % 2]! }, nextIp());
@@ -384,6 +384,8 @@ describe.skipIf(!process.env.DATABASE_URL)('limits shared by two API instances o
       codes.push((await c.post('/api/registrations', registration(`shared${i}@example.com`))).statusCode);
     }
     expect(codes).toEqual([202, 202, 202, 429, 429]);
+    // The request that passed the ceiling is one for the whole portal: one alert, whichever instance.
+    expect(await ceilingAudits(t, 'registrations')).toBe(1);
   });
 
   it('the per-user ceiling adds up both instances, each learning the total within about a second', async () => {
