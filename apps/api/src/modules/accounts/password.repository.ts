@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { passwordResets, users } from '../../db/schema/index.ts';
 
@@ -14,24 +14,9 @@ const PASSWORD_USER = {
 
 export type PasswordUser = NonNullable<Awaited<ReturnType<typeof findPasswordUser>>>;
 
-/** The user of an address (case-insensitive; `email` is already lower-case). */
-export async function findPasswordUserByEmail(db: DbOrTx, email: string) {
-  const [row] = await db.select(PASSWORD_USER).from(users).where(sql`lower(${users.email}) = ${email}`);
-  return row;
-}
-
 export async function findPasswordUser(db: DbOrTx, userId: number) {
   const [row] = await db.select(PASSWORD_USER).from(users).where(eq(users.id, userId));
   return row;
-}
-
-/** How many reset links the user asked for since `since`. */
-export async function countResetsSince(db: DbOrTx, userId: number, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(passwordResets)
-    .where(and(eq(passwordResets.userId, userId), gt(passwordResets.createdAt, since)));
-  return row?.n ?? 0;
 }
 
 export async function insertPasswordReset(
