@@ -86,6 +86,8 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         LOGIN_IP_MAX_FAILURES: '1000',
         RATE_LIMIT_MAX: '100000',
+        // Every browser of the suite is one address (127.0.0.1): no share of the hourly ceilings per client.
+        GLOBAL_CLIENT_SHARE_PERCENT: '100',
         // Staff second factor off here (TOTP codes are single use, staff log in many times in parallel);
         // tests/staff-mfa.spec.ts starts its own API with MFA on.
         MFA_ROLES: '',

@@ -32,11 +32,20 @@ const EnvSchema = z
     /** Requests per minute: anonymous traffic per IP, and signed-in traffic per user (schools share one IP). */
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
     RATE_LIMIT_USER_MAX: z.coerce.number().int().positive().default(1200),
-    /** Hourly ceilings for the whole portal, whatever the source address (each send costs money or mail reputation). */
+    /**
+     * Hourly ceilings for the whole portal, whatever the source address (each send costs money or mail
+     * reputation). SMS codes, registrations and contact messages go to addresses nobody has verified:
+     * past their ceiling they are refused. E-mails to existing accounts (reset, verification link) are
+     * counted only when one is really sent; past their ceiling staff are alerted and they still go out.
+     */
     GLOBAL_SMS_MAX_PER_HOUR: z.coerce.number().int().positive().default(600),
     GLOBAL_REGISTRATIONS_MAX_PER_HOUR: z.coerce.number().int().positive().default(600),
     GLOBAL_EMAILS_MAX_PER_HOUR: z.coerce.number().int().positive().default(1200),
     GLOBAL_CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(120),
+    /** Failed access-code look-ups per hour across all addresses; past it, addresses that keep failing are refused. */
+    GLOBAL_ACCESS_CODE_FAILURES_MAX_PER_HOUR: z.coerce.number().int().positive().default(3000),
+    /** The share (percent) of each hourly ceiling one IP (or signed-in user) may take: one client never empties a pool. */
+    GLOBAL_CLIENT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(5),
     LOGIN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(5),
     LOGIN_LOCK_AFTER: z.coerce.number().int().positive().default(10),
     LOGIN_LOCK_MINUTES: z.coerce.number().int().positive().default(15),

@@ -3,6 +3,7 @@ import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { AuthContext } from './plugins/session.ts';
 import type { AuditEntry } from './lib/audit.ts';
+import type { Ceilings } from './plugins/rate-limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,6 +11,8 @@ declare module 'fastify' {
     db: Db;
     clock: Clock;
     audit(entry: AuditEntry): Promise<void>;
+    /** The portal-wide hourly ceilings (plugins/rate-limits.ts). */
+    ceilings: Ceilings;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

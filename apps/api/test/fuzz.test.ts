@@ -113,6 +113,7 @@ beforeAll(async () => {
       GLOBAL_REGISTRATIONS_MAX_PER_HOUR: generous,
       GLOBAL_EMAILS_MAX_PER_HOUR: generous,
       GLOBAL_CONTACT_MAX_PER_HOUR: generous,
+      GLOBAL_ACCESS_CODE_FAILURES_MAX_PER_HOUR: generous,
       LOGIN_IP_MAX_FAILURES: generous,
     },
     { registry: 'sample' },

@@ -14,7 +14,8 @@ export interface WindowCount {
  * on where a window starts and ends).
  */
 export interface RateCounter {
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** Adds `weight` hits (default 1; 0 reads the count without adding) and returns the window's total. */
+  hit(key: string, windowMs: number, weight?: number): Promise<WindowCount>;
   /** Sends what is still only counted here, removes expired rows; called on close. */
   close(): Promise<void>;
 }
@@ -28,7 +29,7 @@ export class MemoryCounter implements RateCounter {
 
   constructor(private readonly clock: Clock) {}
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, weight = 1): Promise<WindowCount> {
     const now = this.clock.now().getTime();
     const windowEnd = windowEndOf(now, windowMs);
     const id = `${windowMs}|${key}`;
@@ -37,7 +38,7 @@ export class MemoryCounter implements RateCounter {
       entry = { windowEnd, count: 0 };
       this.windows.set(id, entry);
     }
-    entry.count += 1;
+    entry.count += weight;
     if (now >= this.nextSweep) this.sweep(now);
     return { count: entry.count, resetInMs: windowEnd - now };
   }
@@ -89,11 +90,12 @@ export class PostgresCounter implements RateCounter {
     return createHmac('sha256', this.secret).update(`${windowMs}|${key}`).digest('base64url').slice(0, 27);
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  async hit(key: string, windowMs: number, weight = 1): Promise<WindowCount> {
     const now = this.clock.now().getTime();
     const windowEnd = windowEndOf(now, windowMs);
     if (this.mode.kind === 'exact') {
-      const [row] = await addHits(this.db, [{ key: this.storedKey(key, windowMs), windowEnd, hits: 1 }]);
+      // A weight of 0 runs the same statement and adds nothing: reading costs what counting costs.
+      const [row] = await addHits(this.db, [{ key: this.storedKey(key, windowMs), windowEnd, hits: weight }]);
       this.maybeCleanup(now);
       const end = new Date(row!.window_end).getTime();
       return { count: row!.hits, resetInMs: Math.max(0, end - now) };
@@ -105,7 +107,7 @@ export class PostgresCounter implements RateCounter {
       entry = { stored: entry?.stored ?? this.storedKey(key, windowMs), windowEnd, known: 0, unsent: 0 };
       this.pending.set(id, entry);
     }
-    entry.unsent += 1;
+    entry.unsent += weight;
     this.timer ??= setTimeout(() => void this.flush(), this.mode.flushMs).unref();
     return { count: entry.known + entry.unsent, resetInMs: Math.max(0, entry.windowEnd - now) };
   }

@@ -1,8 +1,9 @@
 import rateLimit, { normalizeIP, type FastifyRateLimitStore } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { isEmbedded } from '../db/client.ts';
+import { writeAudit } from '../lib/audit.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { MemoryCounter, PostgresCounter, type RateCounter } from '../lib/rate-counters.ts';
 
@@ -14,47 +15,123 @@ const inMinutes = (seconds: number) => {
   return `tra circa ${minutes} ${minutes === 1 ? 'minuto' : 'minuti'}`;
 };
 
+/**
+ * While the portal-wide failed access-code look-ups are past their ceiling, an address that has
+ * already failed this many times in the hour is refused before any look-up (no more guesses); every
+ * other address, a school whose pupils type valid codes, goes on as before.
+ */
+export const CODE_FAILURES_PER_IP_UNDER_ATTACK = 10;
+
+export type CeilingName = 'sms' | 'registrations' | 'emails' | 'contact' | 'access-code-failures';
+
 export interface GlobalCap {
-  name: string;
-  /** `METHOD /path` of every route that counts against the ceiling. */
+  name: CeilingName;
+  /** Italian name of what is counted, for the staff home ("codici via SMS"). */
+  label: string;
+  /** `METHOD /path` of every route whose every valid request counts against the ceiling (checked before the handler). */
   routes: string[];
   max: number;
-  message: (retryAfterSeconds: number) => string;
+  /**
+   * `refuse`: past the ceiling the portal refuses (what is counted goes to addresses nobody has verified:
+   * SMS codes to new numbers, registrations, contact messages); `alert`: staff are alerted and the
+   * requests still go through (e-mails to existing accounts, each already limited per recipient).
+   */
+  past: 'refuse' | 'alert';
+  /** What happened past the ceiling, in Italian, for the staff home's note. */
+  consequence: string;
+  /** The answer past a refusing ceiling. */
+  message?: (retryAfterSeconds: number) => string;
+  /** The answer to one client (IP or signed-in user) that used up its share of the ceiling (`take`). */
+  clientMessage?: (retryAfterSeconds: number) => string;
 }
 
 /**
  * The costly endpoints (each request may send an SMS or an e-mail) and their hourly ceiling for the
  * whole portal, whatever the source address: rotating addresses gets past the per-IP limits, not
- * past these. Each route also keeps its own tighter per-IP (or per-user) limit in its `config`.
- * Codes and bookings join here when they exist.
+ * past these. A ceiling must protect the budget, not hand it to whoever floods it:
+ * - each client (IP, or user when signed in) may take at most GLOBAL_CLIENT_SHARE_PERCENT of a ceiling
+ *   in the hour, so one client alone never empties it;
+ * - e-mails to existing accounts are counted only when one is really queued (a forgot-password for an
+ *   unknown address counts nothing), so unknown addresses cannot exhaust what real users need;
+ * - reaching a ceiling is logged once per window and shown to the super-admin on the staff home.
+ * Each route also keeps its own tighter per-IP (or per-user) limit in its `config`.
  */
 export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
   return [
     {
       name: 'sms',
+      label: 'codici via SMS',
       routes: ['POST /api/phone-verifications', 'POST /api/phone-verifications/:verificationId/resend', 'POST /api/account/phone-verifications'],
       max: env.GLOBAL_SMS_MAX_PER_HOUR,
+      past: 'refuse',
+      consequence: 'I codici via SMS a nuovi numeri sono stati rifiutati fino alla fine dell’ora.',
       message: (s) => `Per sicurezza l’invio dei codici via SMS è sospeso: il portale ne ha inviati troppi nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) => `Da questa connessione sono stati chiesti troppi codici via SMS nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'registrations',
+      label: 'registrazioni e iscrizioni',
       routes: ['POST /api/registrations', 'POST /api/enrolments'],
       max: env.GLOBAL_REGISTRATIONS_MAX_PER_HOUR,
+      past: 'refuse',
+      consequence: 'Le nuove registrazioni e iscrizioni sono state rifiutate fino alla fine dell’ora.',
       message: (s) => `Per sicurezza le nuove registrazioni sono sospese: il portale ne ha ricevute troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) => `Da questa connessione sono arrivate troppe registrazioni nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'emails',
-      routes: ['POST /api/auth/forgot-password', 'POST /api/email-verifications/resend'],
+      label: 'e-mail agli account (recupero password, verifica dell’indirizzo)',
+      // Counted in the services, only when an e-mail to an existing account is queued (`Ceilings.take`).
+      routes: [],
       max: env.GLOBAL_EMAILS_MAX_PER_HOUR,
-      message: (s) => `Per sicurezza l’invio di questo tipo di e-mail è sospeso: il portale ne ha inviate troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      past: 'alert',
+      consequence: 'Le e-mail agli account sono comunque partite (ogni account ha un proprio limite).',
+      clientMessage: (s) => `Da questa connessione sono state chieste troppe e-mail nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'contact',
+      label: 'messaggi del modulo di contatto',
       routes: ['POST /api/public/contact'],
       max: env.GLOBAL_CONTACT_MAX_PER_HOUR,
+      past: 'refuse',
+      consequence: 'I messaggi del modulo di contatto sono stati rifiutati fino alla fine dell’ora.',
       message: (s) => `Per sicurezza il modulo di contatto è sospeso: il portale ha ricevuto troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) => `Da questa connessione sono arrivati troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
+    },
+    {
+      name: 'access-code-failures',
+      label: 'codici di accesso errati',
+      // Counted by the access-code look-ups that find nothing (`Ceilings.accessCodes`).
+      routes: [],
+      max: env.GLOBAL_ACCESS_CODE_FAILURES_MAX_PER_HOUR,
+      past: 'alert',
+      consequence: `Fino alla fine dell’ora gli indirizzi con ${CODE_FAILURES_PER_IP_UNDER_ATTACK} o più codici errati sono stati fermati; i codici validi hanno continuato a funzionare.`,
+      message: (s) =>
+        `Per sicurezza la verifica dei codici di accesso da questa connessione è sospesa: sul portale sono stati provati troppi codici errati. Riprova ${inMinutes(s)}.`,
     },
   ];
+}
+
+/** The audit action (entity `ceiling`, id the ceiling's name) written when a ceiling is reached. */
+export const CEILING_REACHED_ACTION = 'security.ceiling_reached';
+
+export type TakeOutcome = { ok: true } | { ok: false; refusal: HttpError };
+
+/** The hourly ceilings, for the routes and services that count against them (`app.ceilings`). */
+export interface Ceilings {
+  /**
+   * Takes one unit of ceiling `name` for `client` (`rateLimitKey`): refused when the client has used
+   * its share, or when a `refuse` ceiling is used up. `weight` 0 runs the same statements and takes
+   * nothing (a path that sends nothing costs the same as one that sends).
+   */
+  take(name: CeilingName, client: string, log: FastifyBaseLogger, weight?: 0 | 1): Promise<TakeOutcome>;
+  /** The access-code look-ups: a portal-wide ceiling on the failed ones. */
+  accessCodes: {
+    /** Before a look-up: throws the Italian 429 when failures are past the ceiling and this address keeps failing. */
+    beforeLookup(request: FastifyRequest): Promise<void>;
+    /** After a look-up that found nothing. */
+    failed(request: FastifyRequest): Promise<void>;
+  };
 }
 
 /** Who a request counts against: the signed-in user (every teacher of a school shares one IP), else the IP. */
@@ -72,7 +149,8 @@ const routeKeys = (method: string | string[], url: string) => (Array.isArray(met
  *   (`onRequest`) has resolved the bearer token, so only a valid token counts as a user; a made-up
  *   one counts against its IP;
  * - the sensitive routes keep their own tighter limit (`config.rateLimit`), per IP or user;
- * - the costly ones also count against an hourly ceiling for the whole portal (`globalCaps`).
+ * - the costly ones also count against an hourly ceiling for the whole portal (`globalCaps`), of
+ *   which one client may take only a share; the services reach them through `app.ceilings`.
  * Every refusal is a 429 in Italian with Retry-After.
  */
 export const rateLimits = fp(async (app: FastifyInstance) => {
@@ -127,21 +205,68 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
   });
 
   const caps = globalCaps(env);
+  const capByName = new Map(caps.map((cap) => [cap.name, cap] as const));
   const capOfRoute = new Map(caps.flatMap((cap) => cap.routes.map((route) => [route, cap] as const)));
   const seen = new Set<string>();
-  const warnedUntil = new Map<string, number>();
+  const shareOf = (cap: GlobalCap) => Math.max(1, Math.floor((cap.max * env.GLOBAL_CLIENT_SHARE_PERCENT) / 100));
+  const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
+
+  /** Once per window for the whole portal (the hit that passes the ceiling): a log warning and an audit row for the staff home. */
+  const reached = async (cap: GlobalCap, resetInMs: number, log: FastifyBaseLogger) => {
+    const now = app.clock.now();
+    const windowEnd = new Date(now.getTime() + resetInMs);
+    log.warn({ cap: cap.name, max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past }, 'global hourly ceiling reached: staff alerted');
+    await writeAudit(app.db, { action: CEILING_REACHED_ACTION, entity: 'ceiling', entityId: cap.name, after: { max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past, consequence: cap.consequence } }, now).catch(
+      (error: unknown) => log.error({ err: error }, 'could not record the ceiling alert'),
+    );
+  };
+
+  const take: Ceilings['take'] = async (name, client, log, weight = 1) => {
+    const cap = capByName.get(name)!;
+    const own = await counters.exact.hit(`cap:${cap.name}|${client}`, HOUR_MS, weight);
+    if (weight > 0 && own.count > shareOf(cap)) {
+      const retryAfter = retryAfterOf(own.resetInMs);
+      const message = cap.clientMessage?.(retryAfter) ?? ERROR_MESSAGES.rateLimited;
+      return { ok: false, refusal: new HttpError(429, 'rate_limited', message, { 'retry-after': String(retryAfter) }) };
+    }
+    const { count, resetInMs } = await counters.exact.hit(`cap:${cap.name}`, HOUR_MS, weight);
+    if (weight === 0 || count <= cap.max) return { ok: true };
+    if (count === cap.max + 1) await reached(cap, resetInMs, log);
+    if (cap.past === 'alert') return { ok: true };
+    const retryAfter = retryAfterOf(resetInMs);
+    const message = cap.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited;
+    return { ok: false, refusal: new HttpError(429, 'global_rate_limited', message, { 'retry-after': String(retryAfter) }) };
+  };
+
+  const codes = capByName.get('access-code-failures')!;
+  /** Until when (epoch ms) this instance knows the failed look-ups to be past their ceiling. */
+  let codesUnderAttackUntil = 0;
+  const ipOf = (request: FastifyRequest) => `ip:${normalizeIP(request.ip)}`;
+  const ceilings: Ceilings = {
+    take,
+    accessCodes: {
+      async beforeLookup(request) {
+        if (app.clock.now().getTime() >= codesUnderAttackUntil) return;
+        const own = await counters.exact.hit(`cap:${codes.name}|${ipOf(request)}`, HOUR_MS, 0);
+        if (own.count < CODE_FAILURES_PER_IP_UNDER_ATTACK) return;
+        const retryAfter = retryAfterOf(own.resetInMs);
+        throw new HttpError(429, 'global_rate_limited', codes.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited, { 'retry-after': String(retryAfter) });
+      },
+      async failed(request) {
+        await counters.exact.hit(`cap:${codes.name}|${ipOf(request)}`, HOUR_MS);
+        const { count, resetInMs } = await counters.exact.hit(`cap:${codes.name}`, HOUR_MS);
+        if (count <= codes.max) return;
+        codesUnderAttackUntil = app.clock.now().getTime() + resetInMs;
+        if (count === codes.max + 1) await reached(codes, resetInMs, request.log);
+      },
+    },
+  };
+  app.decorate('ceilings', ceilings);
+
   const capHook = (cap: GlobalCap): preHandlerAsyncHookHandler =>
     async function globalCap(request) {
-      const { count, resetInMs } = await counters.exact.hit(`cap:${cap.name}`, HOUR_MS);
-      if (count <= cap.max) return;
-      const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
-      const windowEnd = app.clock.now().getTime() + resetInMs;
-      if ((warnedUntil.get(cap.name) ?? 0) < windowEnd) {
-        // Once per window and instance: someone is sending many costly requests from many addresses.
-        warnedUntil.set(cap.name, windowEnd);
-        request.log.warn({ cap: cap.name, max: cap.max, retryAfter }, 'global hourly ceiling reached: requests refused until the window ends');
-      }
-      throw new HttpError(429, 'global_rate_limited', cap.message(retryAfter), { 'retry-after': String(retryAfter) });
+      const outcome = await take(cap.name, rateLimitKey(request), request.log);
+      if (!outcome.ok) throw outcome.refusal;
     };
   app.addHook('onRoute', (route) => {
     for (const key of routeKeys(route.method, route.url)) {

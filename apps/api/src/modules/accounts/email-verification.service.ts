@@ -44,13 +44,19 @@ export async function mayResendEmailLink(db: DbOrTx, userId: number, now: Date):
 
 /**
  * A new link for the unverified account of `email`, within the throttle. `'sent'`, `'throttled'` (the
- * account got a link too recently) or `'none'` (no such unverified account): the anonymous caller
+ * account got a link too recently, or this client used its share of the hourly e-mail ceiling) or `'none'` (no such unverified account): the anonymous caller
  * answers the same for all three.
  */
-export async function resendEmailVerification(db: Db, email: string, ctx: { now: Date; ip: string; webUrl: string }): Promise<'sent' | 'throttled' | 'none'> {
+export async function resendEmailVerification(
+  db: Db,
+  email: string,
+  ctx: { now: Date; ip: string; webUrl: string; charge: () => Promise<boolean> },
+): Promise<'sent' | 'throttled' | 'none'> {
   const user = await repo.findUnverifiedUserByEmail(db, email);
   if (!user) return 'none';
   if (!(await mayResendEmailLink(db, user.id, ctx.now))) return 'throttled';
+  // The hourly e-mail ceiling counts only a link really sent to an existing account.
+  if (!(await ctx.charge())) return 'throttled';
   await withTransaction(db, async (tx) => {
     await sendEmailVerification(tx, user, ctx.now, ctx.webUrl);
     await writeAudit(tx, { action: 'account.email.verification_resent', actorUserId: user.id, entity: 'user', entityId: user.id, ip: ctx.ip }, ctx.now);

@@ -5,7 +5,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage, renderOutboxMessage } from '../messages/outbox.repository.ts';
 import type { TemplateData } from '../messages/template-render.ts';
 import { revokeUserSessions } from '../auth/tokens.repository.ts';
 import { formatRomeDateTime } from './format.ts';
@@ -21,14 +21,42 @@ export function assertPasswordPolicy(password: string, user: Pick<PasswordUser, 
   if (problem) throw fieldError('password', problem);
 }
 
-/** Queues a reset link (256-bit token, stored hashed, 60 min) unless the account asked 3 times this hour. */
-export async function requestPasswordReset(db: Db, email: string, ctx: { now: Date; ip: string; webUrl: string }): Promise<void> {
-  const user = await repo.findPasswordUserByEmail(db, email);
-  if (!user || user.status !== 'active') return;
-  if ((await repo.countResetsSince(db, user.id, new Date(ctx.now.getTime() - 3_600_000))) >= MAX_RESETS_PER_HOUR) return;
-  await withTransaction(db, async (tx) => {
-    await issuePasswordLink(tx, user, { ...ctx, ttlMs: RESET_TTL_MS, templateKey: 'email.reset-password' });
-    await writeAudit(tx, { action: 'auth.password.reset_requested', actorUserId: user.id, entity: 'user', entityId: user.id, ip: ctx.ip }, ctx.now);
+/** Who stands in for the account in the e-mail rendered for an address that gets none (same work, nothing sent). */
+const NOBODY = { id: null, email: 'nessuno@invalid', firstName: 'Utente' };
+
+/**
+ * Queues a reset link (256-bit token, stored hashed, 60 min) unless the account is unknown or not
+ * active, asked 3 times this hour, or `ctx.charge` refuses it (the hourly e-mail ceiling: one unit,
+ * taken only when an e-mail is really queued). Runs after the answer (see after-response.ts), and
+ * runs the same statements whatever the address: the account and its recent links in one statement,
+ * the ceiling (weight 0 when nothing is sent), the template, then one statement that writes the link,
+ * the e-mail and the audit row only when they are due. An unknown address thus holds the embedded
+ * database's one connection as long as an existing one, and the next request cannot tell them apart.
+ */
+export async function requestPasswordReset(
+  db: Db,
+  email: string,
+  ctx: { now: Date; ip: string; webUrl: string; charge: (weight: 0 | 1) => Promise<boolean> },
+): Promise<void> {
+  const found = await repo.findResetCandidate(db, email, new Date(ctx.now.getTime() - 3_600_000));
+  const due = found !== undefined && found.status === 'active' && found.recentResets < MAX_RESETS_PER_HOUR;
+  const allowed = await ctx.charge(due ? 1 : 0);
+  const user = due ? found : NOBODY;
+  const token = randomToken(32);
+  const message = await renderOutboxMessage(db, {
+    templateKey: 'email.reset-password',
+    recipient: user.email,
+    data: { firstName: user.firstName, link: `${ctx.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}` },
+    now: ctx.now,
+  });
+  await repo.recordResetRequest(db, {
+    send: due && allowed,
+    userId: user.id,
+    tokenHash: sha256(token),
+    now: ctx.now,
+    expiresAt: new Date(ctx.now.getTime() + RESET_TTL_MS),
+    ip: ctx.ip,
+    message,
   });
 }
 

@@ -6,6 +6,7 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
+import { rateLimitKey } from '../../plugins/rate-limits.ts';
 import { afterResponse, settleAfterResponse } from './after-response.ts';
 import { findPasswordUser } from './password.repository.ts';
 import { findUserOfResetToken, requestPasswordReset, setNewPassword } from './password.service.ts';
@@ -20,7 +21,12 @@ export async function passwordRoutes(app: FastifyInstance) {
     // Same answer, same time, for every address: nothing about the account is read before the
     // answer is sent; the lookup and the e-mail follow it (A5).
     const { email } = request.body;
-    const context = ctx(request.ip);
+    const client = rateLimitKey(request);
+    const context = {
+      ...ctx(request.ip),
+      // The hourly e-mail ceiling counts the e-mails really queued, never an unknown address.
+      charge: async (weight: 0 | 1) => (await app.ceilings.take('emails', client, request.log, weight)).ok,
+    };
     afterResponse(app, request, reply, 'password reset request', () => requestPasswordReset(app.db, email, context));
     return { status: 'accepted', message: FORGOT_PASSWORD_ANSWER };
   });

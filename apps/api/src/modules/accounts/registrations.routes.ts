@@ -3,6 +3,7 @@ import { confirmEmailVerification, EMAIL_VERIFICATION_MESSAGES, REGISTRATION_MES
 import { createRegistration } from '@portale/shared/accounts/password';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { rateLimitKey } from '../../plugins/rate-limits.ts';
 import * as emailLinks from './email-verification.service.ts';
 import { registerParticipant } from './registration.service.ts';
 
@@ -23,7 +24,8 @@ export async function registrationRoutes(app: FastifyInstance) {
   registerEndpoint(app, resendEmailVerification, { config }, async (request) => {
     const email = request.auth?.user.email.toLowerCase() ?? request.body.email;
     if (!email) throw new HttpError(422, 'validation_failed', 'Indica l’indirizzo e-mail da verificare.');
-    const outcome = await emailLinks.resendEmailVerification(app.db, email, ctx(request.ip));
+    const charge = async () => (await app.ceilings.take('emails', rateLimitKey(request), request.log)).ok;
+    const outcome = await emailLinks.resendEmailVerification(app.db, email, { ...ctx(request.ip), charge });
     // Only the signed-in owner learns that the link was refused: anyone else gets the same answer.
     if (outcome === 'throttled' && request.auth) {
       throw new HttpError(429, 'too_many_requests', 'Ti abbiamo appena inviato un collegamento: attendi un minuto prima di chiederne un altro (al massimo 5 al giorno).', { 'retry-after': '60' });

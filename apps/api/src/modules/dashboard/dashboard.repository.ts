@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { ADHESION_STATES, TEACHER_REVIEW_STATES } from '@portale/shared/registry';
-import type { DashboardSummary } from '@portale/shared/dashboard';
-import { institutes, reviews, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
+import type { CeilingAlert, DashboardSummary } from '@portale/shared/dashboard';
+import { auditLog, institutes, reviews, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll } from '../../lib/list.ts';
+import { CEILING_REACHED_ACTION } from '../../plugins/rate-limits.ts';
 
 function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: number }[]): Record<K, number> {
   const counts = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
@@ -12,7 +13,7 @@ function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: 
 }
 
 /** Live counts straight from the data (no counters that could drift). */
-export async function summarise(db: DbOrTx, now: Date): Promise<DashboardSummary> {
+export async function summarise(db: DbOrTx, now: Date, ceilingAlerts: CeilingAlert[] = []): Promise<DashboardSummary> {
   const [byState, sites, byReview, pending] = await Promise.all([
     db.select({ key: institutes.adhesionState, n: countAll }).from(institutes).groupBy(institutes.adhesionState),
     db
@@ -33,6 +34,17 @@ export async function summarise(db: DbOrTx, now: Date): Promise<DashboardSummary
     teachersTotal: Object.values(teachersByReviewState).reduce((a, b) => a + b, 0),
     teachersByReviewState,
     awaitingReview: awaiting,
+    ceilingAlerts,
     at: now.toISOString(),
   };
+}
+
+/** The portal-wide ceilings reached since `since` (audit rows written by plugins/rate-limits.ts), newest first. */
+export async function ceilingsReachedSince(db: DbOrTx, since: Date) {
+  return db
+    .select({ ceiling: auditLog.entityId, after: auditLog.after, at: auditLog.at })
+    .from(auditLog)
+    .where(and(eq(auditLog.entity, 'ceiling'), eq(auditLog.action, CEILING_REACHED_ACTION), gt(auditLog.at, since)))
+    .orderBy(desc(auditLog.at))
+    .limit(20);
 }

@@ -26,6 +26,15 @@ export async function seedMessageTemplates(db: Db): Promise<void> {
  * transaction of the change that causes the message, so both commit or neither does.
  */
 export async function enqueueMessage(db: Db, request: MessageRequest): Promise<number> {
+  const [row] = await db
+    .insert(outbox)
+    .values(await renderOutboxMessage(db, request))
+    .returning({ id: outbox.id });
+  return row!.id;
+}
+
+/** The outbox row of a message: the newest version of its template, rendered with its data (not written). */
+export async function renderOutboxMessage(db: Db, request: MessageRequest) {
   const [template] = await db
     .select()
     .from(messageTemplates)
@@ -36,22 +45,18 @@ export async function enqueueMessage(db: Db, request: MessageRequest): Promise<n
   if (template.channel === 'pdf') throw new Error(`Template ${request.templateKey} is a document, not a message`);
   const isEmail = template.channel === 'email';
   const { subject, html: htmlBody, text } = renderMessage(template, request.data);
-  const [row] = await db
-    .insert(outbox)
-    .values({
-      channel: template.channel,
-      recipient: request.recipient,
-      templateKey: template.key,
-      templateVersion: template.version,
-      subject,
-      htmlBody,
-      textBody: text,
-      attachments: isEmail && request.attachments?.length ? request.attachments : null,
-      nextAttemptAt: request.now,
-      createdAt: request.now,
-    })
-    .returning({ id: outbox.id });
-  return row!.id;
+  return {
+    channel: template.channel,
+    recipient: request.recipient,
+    templateKey: template.key,
+    templateVersion: template.version,
+    subject,
+    htmlBody,
+    textBody: text,
+    attachments: isEmail && request.attachments?.length ? request.attachments : null,
+    nextAttemptAt: request.now,
+    createdAt: request.now,
+  };
 }
 
 export type OutboxRow = typeof outbox.$inferSelect;

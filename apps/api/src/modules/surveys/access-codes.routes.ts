@@ -248,13 +248,24 @@ export async function accessCodeRoutes(app: FastifyInstance) {
 
   // ---- Public: /{code} ----
 
+  /**
+   * A look-up that opened nothing counts against the portal-wide ceiling of failed look-ups (valid
+   * codes never do): past it, an address that keeps failing is refused before any look-up, while
+   * schools typing valid codes go on (`app.ceilings.accessCodes`).
+   */
+  const failedLookup = async (request: FastifyRequest) => {
+    await app.ceilings.accessCodes.failed(request);
+    return codeNotFound();
+  };
+
   registerEndpoint(app, getPublicAccessCode, { config: perIp(ACCESS_CODE_RATE_LIMITS.read) }, async (request, reply) => {
     const { code } = request.params;
     reply.header('cache-control', 'no-store');
-    if (!isAccessCodeShape(code)) throw codeNotFound();
+    await app.ceilings.accessCodes.beforeLookup(request);
+    if (!isAccessCodeShape(code)) throw await failedLookup(request);
     const found = await repo.findUsableCode(app.db, code, app.clock.now());
     const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-    if (!found || !survey) throw codeNotFound();
+    if (!found || !survey) throw await failedLookup(request);
     return {
       code: found.code,
       classLabel: found.classLabel,
@@ -267,12 +278,13 @@ export async function accessCodeRoutes(app: FastifyInstance) {
   registerEndpoint(app, submitAccessCodeResponse, { config: perIp(ACCESS_CODE_RATE_LIMITS.submit) }, async (request, reply) => {
     const { code } = request.params;
     reply.header('cache-control', 'no-store');
-    if (!isAccessCodeShape(code)) throw codeNotFound();
+    await app.ceilings.accessCodes.beforeLookup(request);
+    if (!isAccessCodeShape(code)) throw await failedLookup(request);
     const now = app.clock.now();
     // Validated against the questions before any use is taken: a 422 changes nothing.
     const found = await repo.findUsableCode(app.db, code, now);
     const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-    if (!found || !survey) throw codeNotFound();
+    if (!found || !survey) throw await failedLookup(request);
     const checked = validateAnswers(survey.questions, request.body.answers);
     if (!checked.valid) throw new FieldErrors(Object.fromEntries(Object.entries(checked.errors).map(([id, messages]) => [answerFieldKey(id), messages])));
     await withTransaction(app.db, async (tx) => {

@@ -11,6 +11,7 @@ import { getSession, useSession } from '../../lib/session.ts';
 import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } from './detector-home.tsx';
 import { EnrolmentInvitations, INVITATION_INTENT, invitationAction, loadInvitations, type InvitationsResult } from './enrolment-invitations.tsx';
 import { DueActions, loadDueActions, mayHaveDueActions, type DueActionsResult } from './due-actions.tsx';
+import { CeilingAlerts } from './ceiling-alerts.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
@@ -93,6 +94,7 @@ export function Component() {
           {data.invitations.problem}
         </div>
       )}
+      {data?.summary && <CeilingAlerts alerts={data.summary.ceilingAlerts} />}
       {data?.summary && <KeyFigures summary={data.summary} />}
       {data?.summary && <ProgrammeTrends />}
       {data?.school?.home && <SchoolHome home={data.school.home} user={user} />}
