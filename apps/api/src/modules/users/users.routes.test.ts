@@ -281,6 +281,12 @@ describe('PATCH /api/users/:userId', () => {
     const email = await admin().send('PATCH', `/api/users/${id}`, { payload: { email: 'altro@esempio.it' } });
     expect(email.statusCode).toBe(400);
     expect(email.json()).toMatchObject({ code: 'unknown_field', message: 'Campo non previsto: «email».' });
+    // Issue 32: a name on one line, without control characters (it goes into e-mails and exports).
+    for (const lastName of ['Rossi\r\nBcc: x@esempio.it', 'Ros\u0000si', 'Rossi\u202e']) {
+      const res = await admin().send('PATCH', `/api/users/${id}`, { payload: { lastName } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ errors: { lastName: ['Scrivi il nome su una sola riga, senza a capo, tabulazioni o caratteri di controllo.'] } });
+    }
     for (const payload of [{ roles: ['re'] }, { permissions: ['user.delete'] }, { lastName: '' }]) {
       const res = await admin().send('PATCH', `/api/users/${id}`, { payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
