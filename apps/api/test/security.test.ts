@@ -129,7 +129,8 @@ describe('Fetch Metadata', () => {
   });
 
   it('accepts writes from an allowed Origin, from the API’s own origin, and without Origin (non-browser clients with the XSRF pair)', async () => {
-    for (const headers of [{ origin: WEB }, { origin: 'https://portale.example.it' }, { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' }, {}]) {
+    const cases: Record<string, string>[] = [{ origin: WEB }, { origin: 'https://portale.example.it' }, { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' }, {}];
+    for (const headers of cases) {
       const c = new ApiClient(t, nextIp());
       await c.csrf();
       const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' }, { headers });
