@@ -45,6 +45,7 @@ import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
+import { clientErrorHandler, MAX_HEADER_BYTES, requestLimits } from './plugins/request-limits.ts';
 import { security } from './plugins/security.ts';
 import { session } from './plugins/session.ts';
 import { xsrf } from './plugins/xsrf.ts';
@@ -111,6 +112,9 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
     logger: logger ?? loggerOptions(env.LOG_LEVEL, logStream ?? stdoutLogDestination()),
     trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimit: 1_048_576,
+    // A URL or header block past this is an Italian 431 (clientErrorHandler), not Node's English one.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler,
     return503OnClosing: true,
     frameworkErrors,
     logController: new AccessLog(),
@@ -126,6 +130,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   await app.register(errorHandler);
   await app.register(originCheck);
   await app.register(security);
+  await app.register(requestLimits);
   await app.register(openapi);
   await app.register(session);
   await app.register(xsrf);

@@ -103,3 +103,35 @@ describe('reuse after the grace window is still theft', () => {
     expect((await late.refresh()).statusCode).toBe(401);
   });
 });
+
+describe('a refresh replaces the access token it was issued with (issue 32)', () => {
+  it('the old access token stops working at once, on a cached session too; the new one works', async () => {
+    const c = await signedIn('sylla@demo.test');
+    const old = c.token!;
+    // Answered (and cached) before the refresh.
+    expect((await me(old)).statusCode).toBe(200);
+    expect((await me(old)).statusCode).toBe(200);
+    expect((await c.refresh()).statusCode).toBe(200);
+    expect(c.token).not.toBe(old);
+    const refused = await me(old);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ code: 'unauthenticated' });
+    expect((await me(c.token!)).statusCode).toBe(200);
+    // And the next refresh replaces that one in turn.
+    const second = c.token!;
+    expect((await c.refresh()).statusCode).toBe(200);
+    expect((await me(second)).statusCode).toBe(401);
+    expect((await me(c.token!)).statusCode).toBe(200);
+  });
+
+  it('two refreshes at once (the grace window) keep both new tokens working; only the replaced one ends', async () => {
+    const c = await signedIn('cromos@demo.test');
+    const old = c.token!;
+    const other = tabOf(c);
+    const [a, b] = await Promise.all([c.refresh(), other.refresh()]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect((await me(old)).statusCode).toBe(401);
+    expect((await me(c.token!)).statusCode).toBe(200);
+    expect((await me(other.token!)).statusCode).toBe(200);
+  });
+});

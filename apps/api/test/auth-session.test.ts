@@ -34,12 +34,14 @@ describe('POST /api/auth/refresh', () => {
     expect((await c.get(AUTH_PATHS.me)).json().user.email).toBe('superadmin@demo.test');
   });
 
-  it('keeps earlier access tokens of the family valid after a normal rotation', async () => {
+  // Issue 32: the refresh replaces the access token issued with the refresh token it used.
+  it('ends the access token a refresh replaced', async () => {
     const c = await signedIn();
     const firstToken = c.token!;
     await c.refresh();
     const res = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${firstToken}` } });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(401);
+    expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200);
   });
 
   it('revokes the whole family when an already used refresh token comes back', async () => {

@@ -29,8 +29,9 @@ describe('security headers', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers.server).toBeUndefined();
     expect(res.headers['cross-origin-resource-policy']).toBe('same-site');
-    // Headers that act only on HTML documents, popups or legacy browsers and plug-ins (decision 024).
-    for (const name of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    // Headers that act only on HTML documents or legacy browsers and plug-ins (decision 024).
+    for (const name of ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
       expect(res.headers[name], name).toBeUndefined();
     }
     // The rate-limit counters are told only with a refusal.
@@ -108,6 +109,36 @@ describe('Fetch Metadata', () => {
       headers: { 'sec-fetch-site': site },
     });
     expect(res.statusCode).toBe(200);
+  });
+
+  // Issue 32: the Origin of a write is checked, not only Sec-Fetch-Site (older browsers, proxies).
+  it.each([
+    ['POST', AUTH_PATHS.login],
+    ['POST', AUTH_PATHS.logout],
+    ['PATCH', '/api/account/profile'],
+    ['PUT', '/api/nope'],
+    ['DELETE', '/api/auth/sessions/1'],
+  ] as const)('refuses a %s %s from a foreign Origin with an Italian 403, whatever the XSRF pair', async (method, url) => {
+    const c = new ApiClient(t, nextIp());
+    await c.login('superadmin@demo.test');
+    for (const origin of ['https://attaccante.example', 'http://127.0.0.1:3001', 'null', 'https://portale.example.it.attaccante.example']) {
+      const res = await c.send(method, url, { headers: { origin }, payload: {} });
+      expect(res.statusCode, `${origin}`).toBe(403);
+      expect(res.json(), origin).toMatchObject({ statusCode: 403, code: 'cross_origin_request', message: 'Richiesta da un’origine non consentita rifiutata.' });
+    }
+  });
+
+  it('accepts writes from an allowed Origin, from the API’s own origin, and without Origin (non-browser clients with the XSRF pair)', async () => {
+    const cases: Record<string, string>[] = [{ origin: WEB }, { origin: 'https://portale.example.it' }, { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' }, {}];
+    for (const headers of cases) {
+      const c = new ApiClient(t, nextIp());
+      await c.csrf();
+      const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' }, { headers });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+    }
+    // Without the XSRF pair a write is still refused.
+    const bare = await t.app.inject({ method: 'POST', url: AUTH_PATHS.login, remoteAddress: nextIp(), payload: { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' } });
+    expect(bare.statusCode).toBe(419);
   });
 
   it('lets a cross-site GET through (safe method)', async () => {

@@ -5,7 +5,8 @@ import fp from 'fastify-plugin';
 const MAX_REPORTED = 50;
 
 /**
- * Development aid: a browser request from an origin that the CORS allow-list (WEB_ORIGIN) does not
+ * Development aid only (it refuses nothing: the refusal of a write from a foreign origin is in
+ * `security.ts`). A browser request from an origin that the CORS allow-list (WEB_ORIGIN) does not
  * hold fails in the browser with nothing in the API log. Outside production, say so once per origin.
  */
 export const originCheck = fp(async (app: FastifyInstance) => {

@@ -15,9 +15,11 @@ const HELMET: HelmetOptions = {
   },
   crossOriginResourcePolicy: { policy: 'same-site' },
   referrerPolicy: { policy: 'no-referrer' },
-  // Headers that act only on an HTML document, a popup or a legacy browser or plug-in, never on the
-  // JSON and the files this API answers (decision 024). Each one cost about 1 % of a cached request.
-  crossOriginOpenerPolicy: false,
+  // A page of the API (the OpenAPI viewer, a file opened in a tab) keeps no handle on, and is kept by
+  // none of, another site's window (issue 32: restored after decision 024 dropped it).
+  crossOriginOpenerPolicy: { policy: 'same-origin' },
+  // Headers that act only on an HTML document or a legacy browser or plug-in, never on the JSON and
+  // the files this API answers (decision 024). Each one cost about 1 % of a cached request.
   originAgentCluster: false,
   xDnsPrefetchControl: false,
   xDownloadOptions: false,
@@ -42,7 +44,31 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-/** Headers, CORS allow-list, cookies, rate limits, Fetch-Metadata and JSON-only bodies. */
+/** The origin of a URL as browsers send it (`scheme://host[:port]`), or undefined when it is none. */
+function originOf(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.origin === 'null' ? undefined : url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a write may come from `origin` (the `Origin` header, absent for non-browser clients, which
+ * still need the XSRF pair): an origin of WEB_ORIGIN, or the API's own (a page it serves itself).
+ * `null` (sandboxed frames, some cross-site redirects) and anything else are foreign.
+ */
+export function isAllowedOrigin(origin: string | undefined, allowed: ReadonlySet<string>, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  const normalised = originOf(origin);
+  if (!normalised) return false;
+  return allowed.has(normalised) || (host !== undefined && new URL(normalised).host === host.toLowerCase());
+}
+
+export const FOREIGN_ORIGIN_MESSAGE = 'Richiesta da un’origine non consentita rifiutata.';
+
+/** Headers, CORS allow-list, cookies, rate limits, Fetch-Metadata, Origin and JSON-only bodies. */
 export const security = fp(async (app: FastifyInstance) => {
   const securityHeaders = helmetHeaders(HELMET);
   app.addHook('onRequest', (_request, reply, done) => {
@@ -63,10 +89,17 @@ export const security = fp(async (app: FastifyInstance) => {
   // Only JSON bodies: fastify answers 415 for any content type without a parser.
   app.removeContentTypeParser('text/plain');
 
-  // Fetch Metadata: a write sent by another site is refused (after CORS, so the refusal is readable).
+  // Fetch Metadata and Origin: a write sent by another site, or by a page of an origin that WEB_ORIGIN
+  // does not list, is refused (after CORS, so the refusal is readable). The XSRF pair stays the check
+  // of every write; this one also holds when a cookie leaks to a sibling subdomain (issue 32).
+  const allowedOrigins = new Set(app.env.webOrigins.map((o) => originOf(o) ?? o));
   app.addHook('onRequest', (request, _reply, done) => {
-    if (UNSAFE.has(request.method) && request.headers['sec-fetch-site'] === 'cross-site') {
+    if (!UNSAFE.has(request.method)) return done();
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
       return done(new HttpError(403, 'cross_site_request', 'Richiesta da un altro sito rifiutata.'));
+    }
+    if (!isAllowedOrigin(request.headers.origin, allowedOrigins, request.headers.host)) {
+      return done(new HttpError(403, 'cross_origin_request', FOREIGN_ORIGIN_MESSAGE));
     }
     done();
   });

@@ -31,6 +31,14 @@ beforeAll(async () => {
           }),
         );
     }
+    // Issue 32: a refresh elsewhere ended the access token «vecchio»; the refresh cookie gives «nuovo».
+    if (url.pathname === '/api/things/9') {
+      if (req.headers.authorization === 'Bearer nuovo') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9,"name":"Nove"}');
+      return res.writeHead(401, { 'content-type': 'application/json' }).end('{"statusCode":401,"code":"unauthenticated","message":"Sessione scaduta."}');
+    }
+    if (url.pathname === '/api/auth/refresh' && req.method === 'POST') {
+      return res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":"nuovo","token_type":"Bearer","expires_in":3600}');
+    }
     if (url.pathname === '/api/things/export') {
       res.writeHead(200, {
         'content-type': 'text/csv; charset=utf-8',
@@ -64,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   delete (globalThis as { document?: unknown }).document;
+  delete (globalThis as { location?: unknown }).location;
 });
 
 const getThing = defineEndpoint({
@@ -110,6 +119,17 @@ describe('api client', () => {
       message: 'Dati non validi.',
       body: { errors: { region: ['Valore non valido per «Regione».'] } },
     });
+  });
+
+  it('renews a replaced access token once and sends the request again (issue 32)', async () => {
+    const { callApi, storeAccessToken } = await import('./api-client.ts');
+    Object.assign(globalThis, { location: { protocol: 'http:', hostname: '127.0.0.1' } });
+    storeAccessToken('vecchio', 3600);
+    // The stand-in document keeps one cookie string: the XSRF cookie the refresh sends back.
+    (globalThis as unknown as { document: { cookie: string } }).document.cookie = 'XSRF-TOKEN=x';
+    const before = seen.length;
+    await expect(callApi(getThing, { params: { thingId: 9 } })).resolves.toEqual({ id: 9, name: 'Nove' });
+    expect(seen.slice(before)).toEqual(['/api/things/9', '/api/auth/refresh', '/api/things/9']);
   });
 
   it('downloads a file with its name, its rows and the server total, and saves it', async () => {

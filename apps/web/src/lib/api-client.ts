@@ -122,12 +122,32 @@ async function authHeaders(extra: Record<string, string> = {}): Promise<Record<s
   return { ...extra, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) };
 }
 
+/**
+ * Whether a 401 may only mean that this tab's access token was replaced: a refresh (in another tab
+ * sharing the refresh cookie, or a page load) ends the access token issued with the refresh token it
+ * used (issue 32). The refused request was not processed, so renewing once and sending it again is safe.
+ */
+function replacedToken(error: unknown, sentWith: string | null): boolean {
+  return error instanceof ApiError && error.status === 401 && error.body?.code === 'unauthenticated' && sentWith !== null;
+}
+
 /** A request to our API on behalf of the signed-in user (untyped: prefer `callApi` with a contract). */
 export async function apiRequest<T>(path: string, init: RequestOptions = {}): Promise<T> {
-  const headers = await authHeaders(init.headers);
   const unsafe = init.method && !HTTP_DEFAULTS.idempotentMethods.includes(init.method);
+  const send = async () => {
+    const headers = await authHeaders(init.headers);
+    return unsafe ? withXsrf<T>(path, { ...init, headers }) : http<T>(path, { ...init, headers });
+  };
+  const sentWith = token;
   try {
-    return unsafe ? await withXsrf<T>(path, { ...init, headers }) : await http<T>(path, { ...init, headers });
+    try {
+      return await send();
+    } catch (error) {
+      if (!replacedToken(error, sentWith)) throw error;
+      // Renewed once (shared with concurrent callers), unless another call already did it.
+      if (token === sentWith) await refreshAccessToken().catch(() => Promise.reject(error));
+      return await send();
+    }
   } catch (error) {
     if (RESET_ON_RESPONSE_ERROR && error instanceof ApiError && error.status === 401) {
       clearAccessToken();
@@ -230,7 +250,15 @@ export async function downloadFile<E extends Endpoint>(
       throw new ApiError(0, ERROR_MESSAGES.network);
     }
   };
-  const response = await request();
+  const sentWith = token;
+  let response = await request();
+  if (response.status === 401 && sentWith !== null) {
+    // The access token was replaced by a refresh elsewhere (see replacedToken): renew once, try again.
+    const error = await errorOf(response);
+    if (!replacedToken(error, sentWith)) throw error;
+    if (token === sentWith) await refreshAccessToken().catch(() => Promise.reject(error));
+    response = await request();
+  }
   if (!response.ok || !response.body) throw await errorOf(response);
   const result = await readDownload(response, onProgress, options);
   saveBlob(result.blob, result.fileName);

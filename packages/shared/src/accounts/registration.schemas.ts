@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 import { isCertifiedEmail, normalizeMobilePhone } from './contacts.ts';
 import { isValidTaxCode, normalizeTaxCode } from './tax-code.ts';
 
@@ -19,7 +20,11 @@ export const REGISTRATION_MESSAGES = {
     'Registrazione ricevuta. Ti abbiamo inviato un’e-mail: apri il collegamento che contiene per confermare l’indirizzo (vale 24 ore), poi accedi al portale.',
 } as const;
 
-export const PersonNameSchema = z.string().trim().min(1, 'Campo obbligatorio.').max(100, 'Al massimo 100 caratteri.');
+export const PersonNameSchema = z
+  .string()
+  .refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE)
+  .transform((v) => v.trim())
+  .pipe(z.string().min(1, 'Campo obbligatorio.').max(100, 'Al massimo 100 caratteri.'));
 
 export const PersonalEmailSchema = z
   .string({ error: 'Inserisci l’indirizzo e-mail.' })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 import { listResponseSchema, PaginationSchema, QueryBooleanSchema, optionalEnum, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { romeLocalToDate } from './rome-time.ts';
 
@@ -46,7 +47,7 @@ const optionalText = (max: number, message: string) =>
 /** The public booking form. */
 export const BookingInputSchema = z.object({
   slotId: z.coerce.number({ error: BOOKING_MESSAGES.slot }).int(BOOKING_MESSAGES.slot).positive(BOOKING_MESSAGES.slot).max(Number.MAX_SAFE_INTEGER, BOOKING_MESSAGES.slot),
-  name: z.string({ error: BOOKING_MESSAGES.name }).trim().min(2, BOOKING_MESSAGES.name).max(100, BOOKING_MESSAGES.name),
+  name: z.string({ error: BOOKING_MESSAGES.name }).trim().min(2, BOOKING_MESSAGES.name).max(100, BOOKING_MESSAGES.name).refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
   email: z.string({ error: BOOKING_MESSAGES.email }).trim().toLowerCase().max(254, BOOKING_MESSAGES.email).email(BOOKING_MESSAGES.email),
   institute: optionalText(200, BOOKING_MESSAGES.institute),
   privacyAccepted: z.literal(true, { error: BOOKING_MESSAGES.privacy }),

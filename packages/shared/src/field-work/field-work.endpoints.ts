@@ -69,12 +69,16 @@ export const assignSchoolSites = defineEndpoint({
   response: AssignmentResultSchema,
 });
 
+/**
+ * The detector's pages (seed-spec §6: super-admin and detector only, not Sylla or Cromos staff) need
+ * `read:visit`: the detector's own plessi (`:own`), every plesso for the super-admin (`:any`).
+ */
 export const listMySchoolSites = defineEndpoint({
   method: 'GET',
   path: '/api/detectors/me/school-sites',
-  permission: 'read:school-site',
+  permission: 'read:visit',
   tag: 'field-work',
-  summary: 'I plessi assegnati al rilevatore (tutti i plessi assegnati per chi li legge tutti)',
+  summary: 'I plessi assegnati al rilevatore (tutti i plessi assegnati per l’amministratore)',
   query: DetectorSiteListQuerySchema,
   response: DetectorSiteListResponseSchema,
 });
@@ -82,7 +86,7 @@ export const listMySchoolSites = defineEndpoint({
 export const exportMySchoolSites = defineEndpoint({
   method: 'GET',
   path: '/api/detectors/me/school-sites/export',
-  permission: 'read:school-site',
+  permission: 'read:visit',
   tag: 'field-work',
   summary: 'Esporta i plessi assegnati filtrati (CSV o XLSX)',
   query: DetectorSiteFiltersSchema.extend(ExportFormatSchema.shape),
@@ -102,7 +106,7 @@ export const getMyVisits = defineEndpoint({
 export const getDetectorSite = defineEndpoint({
   method: 'GET',
   path: '/api/detectors/me/school-sites/:siteId',
-  permission: 'read:school-site',
+  permission: 'read:visit',
   tag: 'field-work',
   summary: 'Un plesso assegnato: indirizzo, insegnanti e visite',
   params: SiteParams,
@@ -112,9 +116,9 @@ export const getDetectorSite = defineEndpoint({
 export const listSiteTeachers = defineEndpoint({
   method: 'GET',
   path: '/api/school-sites/:siteId/teachers',
-  permission: 'read:school-site',
+  permission: 'read:visit',
   tag: 'field-work',
-  summary: 'Gli insegnanti del plesso (per il suo rilevatore e lo staff)',
+  summary: 'Gli insegnanti del plesso (per il suo rilevatore e l’amministratore)',
   params: SiteParams,
   response: SiteTeachersResponseSchema,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 
 export const CONTACT_TOPICS = ['iscrizione', 'registrazione', 'indagine', 'privacy', 'altro'] as const;
 export type ContactTopic = (typeof CONTACT_TOPICS)[number];
@@ -22,7 +23,7 @@ export const CONTACT_MESSAGES = {
 
 /** The contact form. `website` is a honeypot: people never see it, bots fill it. */
 export const ContactMessageInputSchema = z.object({
-  name: z.string({ error: CONTACT_MESSAGES.name }).trim().min(2, CONTACT_MESSAGES.name).max(100, CONTACT_MESSAGES.name),
+  name: z.string({ error: CONTACT_MESSAGES.name }).trim().min(2, CONTACT_MESSAGES.name).max(100, CONTACT_MESSAGES.name).refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
   email: z.string({ error: CONTACT_MESSAGES.email }).trim().toLowerCase().max(254, CONTACT_MESSAGES.email).email(CONTACT_MESSAGES.email),
   topic: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.topic }),
   message: z.string({ error: CONTACT_MESSAGES.message }).trim().min(20, CONTACT_MESSAGES.message).max(4000, CONTACT_MESSAGES.message),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { REGIONS } from '../registry/registry.constants.ts';
 import { SUBSTITUTION_NOTE_MAX, SUBSTITUTION_REASON_MAX, SUBSTITUTION_STATES } from './substitution.constants.ts';
@@ -53,6 +54,7 @@ const personName = (message: string) =>
       .min(2, message)
       .max(60, message)
       .refine((v) => !v.includes(','), message)
+      .refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE)
       .optional(),
   );
 

@@ -34,7 +34,7 @@ export const USER_ADMIN_MESSAGES = {
   escalation: 'Non puoi assegnare ruoli o permessi che tu stesso non hai.',
   moreGrants: 'Non puoi gestire un utente che ha permessi che tu non hai.',
   selfSuspend: 'Non puoi sospendere il tuo stesso account.',
-  selfLastAdmin: 'Non puoi togliere a te stesso l’ultimo ruolo o permesso che ti consente di gestire gli utenti.',
+  selfAccessChange: 'Non puoi modificare i tuoi ruoli o i tuoi permessi: deve farlo un altro amministratore.',
   alreadySuspended: 'L’utente è già sospeso.',
   notSuspended: 'L’utente non è sospeso.',
   notLocked: 'L’accesso dell’utente non è bloccato.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 import { PERMISSIONS, ROLES } from '../auth/roles.ts';
 import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 
@@ -55,13 +56,15 @@ export const UserDetailSchema = UserSummarySchema.extend({
 });
 export type UserDetail = z.infer<typeof UserDetailSchema>;
 
+/** A name: spaces trimmed and collapsed; a control character (CR, LF, TAB…) is refused, not collapsed. */
 const name = (label: string) =>
   z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim().replace(/\s+/g, ' ') : v),
+    (v) => (typeof v === 'string' && isPlainName(v) ? v.trim().replace(/\s+/g, ' ') : v),
     z
       .string({ error: `Inserisci il ${label}.` })
       .min(1, `Inserisci il ${label}.`)
-      .max(100, `Il ${label} può contenere al massimo 100 caratteri.`),
+      .max(100, `Il ${label} può contenere al massimo 100 caratteri.`)
+      .refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
   );
 
 /** A set of roles (duplicates dropped); an unknown role is a 422. */

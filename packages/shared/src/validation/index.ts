@@ -17,3 +17,17 @@ export function parseId(raw: string | undefined): number | undefined {
   const result = IdParamSchema.safeParse(raw);
   return result.success ? result.data : undefined;
 }
+
+/**
+ * What a person's name never contains (issue 32): control characters (C0 with CR, LF and TAB, DEL,
+ * C1), the Unicode line and paragraph separators and the bidirectional controls. A name goes into
+ * e-mails, CSV and XLSX exports, PDFs and logs, where each of these breaks or disguises a line.
+ */
+const NAME_CONTROL = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+export const PERSON_NAME_CONTROL_MESSAGE = 'Scrivi il nome su una sola riga, senza a capo, tabulazioni o caratteri di controllo.';
+
+/** Whether a name is free of control characters (see NAME_CONTROL). */
+export function isPlainName(value: string): boolean {
+  return !NAME_CONTROL.test(value);
+}

@@ -31,6 +31,11 @@ export const refreshTokens = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: ts('created_at').notNull().defaultNow(),
     usedAt: ts('used_at'),
+    /**
+     * The access token issued with this refresh token: revoked when this one is rotated, so that a
+     * refresh replaces the access token rather than adding one (issue 32). Null for older rows.
+     */
+    accessTokenId: bigint('access_token_id', { mode: 'number' }),
   },
   (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
 );

@@ -126,6 +126,9 @@ export async function authRoutes(app: FastifyInstance) {
       clearRefreshCookie(reply);
       throw new HttpError(401, 'unauthenticated', ERROR_MESSAGES.unauthenticated);
     }
+    // The access token this refresh replaced was revoked with the rotation: no instance may keep
+    // answering it from its cache (decision 021).
+    if (result.replacedAccessTokenId !== undefined) await app.sessions.invalidate({ kind: 'session', sessionId: result.tokens.sessionId });
     if (result.concurrent) {
       await app.audit({
         action: 'auth.refresh.concurrent',

@@ -15,6 +15,11 @@ const WINDOW_MS = 15 * 60 * 1000;
 
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
+/**
+ * The second factor's own count, per account across every challenge (issue 32, defect 5): a right
+ * password opens a new challenge each time, so only an account-wide count bounds the guesses.
+ */
+export const secondFactorKey = (userId: number) => `mfa:${userId}`;
 
 /** Seconds to wait after the n-th consecutive failure once slow-down applies (1, 2, 4 … 60). */
 function backoffSeconds(failures: number, policy: ThrottlePolicy): number {
@@ -92,4 +97,9 @@ export function withAccountLock<T>(db: Db, key: string, task: (db: Db) => Promis
 /** Clears an account's failures (successful login, or unlock by staff). */
 export async function clearAccountThrottle(db: Db, email: string) {
   await deleteThrottle(db, accountKey(email));
+}
+
+/** Clears the failures of an account's second factor (a right code, or unlock by staff). */
+export async function clearSecondFactorThrottle(db: Db, userId: number) {
+  await deleteThrottle(db, secondFactorKey(userId));
 }

@@ -20,12 +20,13 @@ async function issueAccessToken(db: Db, sessionId: number, userId: number, now: 
     .insert(accessTokens)
     .values({ sessionId, userId, tokenHash: sha256(secret), createdAt: now, expiresAt })
     .returning({ id: accessTokens.id });
-  return { token: `${row!.id}|${secret}`, expiresAt };
+  return { id: row!.id, token: `${row!.id}|${secret}`, expiresAt };
 }
 
-async function issueRefreshToken(db: Db, sessionId: number, now: Date) {
+/** A refresh token of the session, linked to the access token issued with it (`accessTokenId`). */
+async function issueRefreshToken(db: Db, sessionId: number, now: Date, accessTokenId: number) {
   const token = randomToken(32);
-  await db.insert(refreshTokens).values({ sessionId, tokenHash: sha256(token), createdAt: now });
+  await db.insert(refreshTokens).values({ sessionId, tokenHash: sha256(token), createdAt: now, accessTokenId });
   return token;
 }
 
@@ -47,7 +48,7 @@ export async function startSession(
       })
       .returning({ id: authSessions.id });
     const access = await issueAccessToken(tx as unknown as Db, session!.id, input.userId, input.now, Math.min(input.accessTtl, input.refreshTtl));
-    const refreshToken = await issueRefreshToken(tx as unknown as Db, session!.id, input.now);
+    const refreshToken = await issueRefreshToken(tx as unknown as Db, session!.id, input.now, access.id);
     return { sessionId: session!.id, accessToken: access.token, accessExpiresAt: access.expiresAt, refreshToken };
   });
 }
@@ -152,7 +153,7 @@ export async function revokeUserSessions(db: DbOrTx, userId: number, reason: str
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 
 export type RotationResult =
-  | { kind: 'rotated'; userId: number; tokens: IssuedTokens; concurrent: boolean }
+  | { kind: 'rotated'; userId: number; tokens: IssuedTokens; concurrent: boolean; replacedAccessTokenId: number | undefined }
   | { kind: 'reused'; userId: number; sessionId: number }
   | { kind: 'invalid' };
 
@@ -171,6 +172,7 @@ export async function rotateRefreshToken(
     .select({
       id: refreshTokens.id,
       usedAt: refreshTokens.usedAt,
+      accessTokenId: refreshTokens.accessTokenId,
       sessionId: authSessions.id,
       userId: authSessions.userId,
       revokedAt: authSessions.revokedAt,
@@ -197,12 +199,19 @@ export async function rotateRefreshToken(
   // A refreshed access token never outlives the family's absolute lifetime.
   const familySeconds = Math.floor((row.expiresAt.getTime() - input.now.getTime()) / 1000);
   const access = await issueAccessToken(db, row.sessionId, row.userId, input.now, Math.min(input.accessTtl, familySeconds));
-  const refreshToken = await issueRefreshToken(db, row.sessionId, input.now);
+  const refreshToken = await issueRefreshToken(db, row.sessionId, input.now, access.id);
+  // The access token issued with the refresh token just used is replaced: it stops working now. A
+  // concurrent use in the grace window gets its own pair and leaves the first caller's new one alone.
+  const replacedAccessTokenId = row.accessTokenId ?? undefined;
+  if (replacedAccessTokenId !== undefined) {
+    await db.update(accessTokens).set({ revokedAt: input.now }).where(and(eq(accessTokens.id, replacedAccessTokenId), isNull(accessTokens.revokedAt)));
+  }
   await db.update(authSessions).set({ lastUsedAt: input.now }).where(eq(authSessions.id, row.sessionId));
   return {
     kind: 'rotated',
     userId: row.userId,
     concurrent,
+    replacedAccessTokenId,
     tokens: { sessionId: row.sessionId, accessToken: access.token, accessExpiresAt: access.expiresAt, refreshToken },
   };
 }

@@ -166,10 +166,11 @@ describe("a detector's plessi", () => {
     expect(widened.items.map((s) => s.id)).not.toContain(otherSiteId);
     const otherList = DetectorSiteListResponseSchema.parse((await other().get('/api/detectors/me/school-sites')).json());
     expect(otherList.items.map((s) => s.id)).toEqual([otherSiteId]);
-    // Staff see every assigned plesso, or one detector's.
-    const byStaff = DetectorSiteListResponseSchema.parse((await staff().get(`/api/detectors/me/school-sites?detectorId=${otherId}`)).json());
-    expect(byStaff.items.map((s) => s.id)).toEqual([otherSiteId]);
-    for (const email of ['dirigente@demo.test', 'insegnante@demo.test', 'utenti@demo.test']) expect((await as(email).get('/api/detectors/me/school-sites')).statusCode, email).toBe(403);
+    // The super-admin sees every assigned plesso, or one detector's.
+    const byAdmin = DetectorSiteListResponseSchema.parse((await as('superadmin@demo.test').get(`/api/detectors/me/school-sites?detectorId=${otherId}`)).json());
+    expect(byAdmin.items.map((s) => s.id)).toEqual([otherSiteId]);
+    // Seed §6 reserves the detector's pages to super-admin and detector: Sylla and Cromos staff too are 403 (issue 32).
+    for (const email of ['sylla@demo.test', 'cromos@demo.test', 'dirigente@demo.test', 'insegnante@demo.test', 'utenti@demo.test']) expect((await as(email).get('/api/detectors/me/school-sites')).statusCode, email).toBe(403);
     expect((await detector().get('/api/detectors/me/school-sites?sort=nope')).statusCode).toBe(422);
     const csv = await detector().get('/api/detectors/me/school-sites/export?format=csv');
     expect(csv.statusCode).toBe(200);
@@ -183,11 +184,16 @@ describe("a detector's plessi", () => {
     expect((await detector().get(`/api/detectors/me/school-sites/${otherSiteId}`)).statusCode).toBe(403);
     expect((await detector().get('/api/detectors/me/school-sites/987654321')).statusCode).toBe(404);
     expect((await as('superadmin@demo.test').get(`/api/detectors/me/school-sites/${otherSiteId}`)).statusCode).toBe(200);
+    for (const email of ['sylla@demo.test', 'cromos@demo.test']) {
+      expect((await as(email).get(`/api/detectors/me/school-sites/${otherSiteId}`)).statusCode, email).toBe(403);
+      expect((await as(email).get('/api/detectors/me/school-sites/export?format=csv')).statusCode, email).toBe(403);
+    }
   });
 
-  it("lists a plesso's teachers for its detector and staff only", async () => {
+  it("lists a plesso's teachers for its detector and the super-admin only", async () => {
     expect((await detector().get(`/api/school-sites/${siteIds[0]}/teachers`)).json().items).toHaveLength(1);
-    expect((await staff().get(`/api/school-sites/${siteIds[0]}/teachers`)).statusCode).toBe(200);
+    expect((await as('superadmin@demo.test').get(`/api/school-sites/${siteIds[0]}/teachers`)).statusCode).toBe(200);
+    for (const email of ['sylla@demo.test', 'cromos@demo.test']) expect((await as(email).get(`/api/school-sites/${siteIds[0]}/teachers`)).statusCode, email).toBe(403);
     expect((await other().get(`/api/school-sites/${siteIds[0]}/teachers`)).statusCode).toBe(403);
     expect((await as('insegnante@demo.test').get(`/api/school-sites/${siteIds[0]}/teachers`)).statusCode).toBe(403);
     expect((await new ApiClient(t, nextIp()).get(`/api/school-sites/${siteIds[0]}/teachers`)).statusCode).toBe(401);

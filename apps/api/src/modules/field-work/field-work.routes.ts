@@ -89,10 +89,10 @@ function mine(request: FastifyRequest) {
   return Promise.resolve({ ownerUserIds: [authOf(request).user.id] });
 }
 
-/** A detector sees only their own plessi; whoever reads every plesso may choose a detector or see all assigned. */
+/** A detector sees only their own plessi; whoever reads every plesso's visits (super-admin) may choose a detector or see all assigned. */
 function scopedFilters<F extends DetectorSiteFilters>(request: FastifyRequest, filters: F): F {
   const user = authOf(request).user;
-  return can(user, 'read:school-site') ? filters : { ...filters, detectorId: user.id };
+  return can(user, 'read:visit') ? filters : { ...filters, detectorId: user.id };
 }
 
 const conflict = (code: string, message: string) => new HttpError(409, code, message);

@@ -69,6 +69,12 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
     'Gentile {{firstName}},\n\nun amministratore ha azzerato il secondo fattore di accesso (app di autenticazione) del tuo account il {{when}}. Al prossimo accesso dovrai configurarlo di nuovo.\n\nSe non l’avevi chiesto, scrivi subito allo staff del portale.',
   ),
   email(
+    'email.mfa-bloccato',
+    'Accesso bloccato: troppi codici di verifica errati',
+    '<p>Gentile {{firstName}},</p><p>il {{when}} qualcuno ha inserito la password corretta del tuo account sul Portale Scuole ma ha sbagliato troppe volte il codice del secondo fattore (app di autenticazione o codice di recupero). Per proteggerti abbiamo bloccato l’accesso per {{lockMinutes}} minuti.</p><p>Se non eri tu, qualcun altro conosce la tua password: cambiala subito da <a href="{{forgotLink}}">{{forgotLink}}</a> e avvisa lo staff del portale.</p>',
+    'Gentile {{firstName}},\n\nil {{when}} qualcuno ha inserito la password corretta del tuo account sul Portale Scuole ma ha sbagliato troppe volte il codice del secondo fattore (app di autenticazione o codice di recupero). Per proteggerti abbiamo bloccato l’accesso per {{lockMinutes}} minuti.\n\nSe non eri tu, qualcun altro conosce la tua password: cambiala subito da {{forgotLink}} e avvisa lo staff del portale.',
+  ),
+  email(
     'email.cancellazione-richiesta',
     'Richiesta di cancellazione dell’account ricevuta',
     '<p>Gentile {{firstName}},</p><p>abbiamo ricevuto il {{when}} la tua richiesta di cancellazione dell’account. Lo staff la completerà entro 30 giorni e te ne darà conferma.</p>',

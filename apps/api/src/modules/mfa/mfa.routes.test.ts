@@ -82,6 +82,82 @@ describe('staff MFA', () => {
   });
 });
 
+describe('wrong second-factor codes across challenges (issue 32, defect 5)', () => {
+  /** One request from `ip` with the XSRF pair, as an attacker spreading guesses over addresses would. */
+  async function from(ip: string, url: string, body: unknown) {
+    const csrf = await t.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie', remoteAddress: ip });
+    const xsrf = csrf.cookies.find((k) => k.name === 'XSRF-TOKEN')!.value;
+    return t.app.inject({ method: 'POST', url, remoteAddress: ip, headers: { cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf }, payload: body as object });
+  }
+
+  it('60 wrong codes from 12 IPs, each after the right password: slowed, then locked, the user told; no session', async () => {
+    const email = 'superadmin@demo.test';
+    const answers: number[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const ip = `10.32.5.${(i % 12) + 1}`;
+      const step = await from(ip, '/api/auth/login', { email, password: DEMO_PASSWORD });
+      expect(step.statusCode).toBe(200);
+      const valid = Number(await authenticator(t.clock.now()));
+      // TOTP and recovery codes alike: both are second factors and count together.
+      const guess = i % 2 === 0 ? { code: String((valid + 500_000) % 1e6).padStart(6, '0') } : { recovery_code: `ABCDE-${String(10_000 + i)}` };
+      answers.push((await from(ip, '/api/auth/mfa/verify', { mfa_token: step.json().mfa_token, ...guess })).statusCode);
+      t.clock.advance(350); // 60 codes in 21 s
+    }
+    // LOGIN_SLOWDOWN_AFTER (5) codes, then one more per 1, 2, 4, 8… s: everything else refused unchecked.
+    expect(answers.filter((s) => s === 422).length).toBeLessThanOrEqual(10);
+    expect(answers.filter((s) => s === 429).length).toBeGreaterThanOrEqual(50);
+    expect(answers).not.toContain(200);
+    const retry = async (ip: string, guess: Record<string, string>) => {
+      const step = await from(ip, '/api/auth/login', { email, password: DEMO_PASSWORD });
+      expect(step.statusCode).toBe(200);
+      return from(ip, '/api/auth/mfa/verify', { mfa_token: step.json().mfa_token, ...guess });
+    };
+    // Even the right code waits out the slowdown (no session while guesses are being made).
+    const slowed = await retry('10.32.5.97', { code: await authenticator(t.clock.now()) });
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json()).toMatchObject({ code: 'too_many_attempts', message: 'Troppi tentativi di accesso. Riprova tra qualche minuto.' });
+
+    // The attacker keeps going, patiently: at LOGIN_LOCK_AFTER (10) wrong codes the account locks.
+    for (let i = 0; i < 10 && !(await retry(`10.32.5.${20 + i}`, { code: '000000' })).json().message?.includes('bloccato'); i += 1) {
+      t.clock.advance(61_000);
+    }
+    const locked = await retry('10.32.5.99', { code: await authenticator(t.clock.now()) });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ code: 'too_many_attempts', message: "Per troppi tentativi non riusciti l'accesso è bloccato per 15 minuti." });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(locked.json()).not.toHaveProperty('token');
+
+    // The user hears of it once, in Italian, with the way to change the password; the audit keeps it.
+    const mails = (await messagesTo(t, email)).filter((m) => m.templateKey === 'email.mfa-bloccato');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Accesso bloccato: troppi codici di verifica errati');
+    expect(mails[0]!.textBody).toMatch(/password corretta.*bloccato l’accesso per 15 minuti/s);
+    expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.mfa.locked'))).toHaveLength(1);
+
+    // The staff list shows the account locked; after the lock a right code opens a session again.
+    t.clock.advance(15 * 60_000 + 1000);
+    const later = await from('10.32.5.98', '/api/auth/login', { email, password: DEMO_PASSWORD });
+    const ok = await from('10.32.5.98', '/api/auth/mfa/verify', { mfa_token: later.json().mfa_token, code: await authenticator(t.clock.now()) });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('the lock of the second factor shows on the user and a user manager lifts it', async () => {
+    const email = 'sylla@demo.test';
+    for (let i = 0; i < 10; i += 1) {
+      const step = await from('10.32.6.1', '/api/auth/login', { email, password: DEMO_PASSWORD });
+      await from('10.32.6.1', '/api/auth/mfa/verify', { mfa_token: step.json().mfa_token, recovery_code: 'ZZZZZ-ZZZZZ' });
+      t.clock.advance(61_000);
+    }
+    const admin = await login(t, 'superadmin@demo.test');
+    const me = await call(t, { method: 'GET', url: '/api/users?q=sylla%40demo.test', bearer: admin });
+    const target = me.json().items.find((u: { email: string }) => u.email === email);
+    expect(target).toMatchObject({ locked: true });
+    expect((await call(t, { method: 'POST', url: `/api/users/${target.id}/unlock`, bearer: admin })).statusCode).toBe(200);
+    const step = await from('10.32.6.2', '/api/auth/login', { email, password: DEMO_PASSWORD });
+    expect((await from('10.32.6.2', '/api/auth/mfa/verify', { mfa_token: step.json().mfa_token, code: await authenticator(t.clock.now()) })).statusCode).toBe(200);
+  });
+});
+
 describe('MFA_ROLES', () => {
   it('decides which roles need the second factor', async () => {
     const other = await buildAccountsApp({ MFA_ROLES: 'detector' });

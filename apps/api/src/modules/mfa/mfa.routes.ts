@@ -14,6 +14,8 @@ export async function mfaRoutes(app: FastifyInstance) {
   registerEndpoint(app, verifyMfa, { config }, async (request, reply) => {
     const outcome = await checkSecondFactor(app, request.body, request.ip);
     if (outcome.kind === 'invalid_challenge') throw invalidChallenge();
+    // Too many wrong codes of this account (any challenge): the password's 429 with Retry-After.
+    if (outcome.kind === 'throttled') throw outcome.error;
     if (outcome.kind === 'wrong_code') {
       throw new HttpError(422, 'mfa_code_invalid', 'Il codice non è corretto o è scaduto. Riprova con il codice attuale.');
     }

@@ -100,6 +100,7 @@ const SAMPLE: TemplateData = {
   documentSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   surveyTitle: 'Indagine nazionale sulle scuole 2026',
   lastDay: '31/01/2027',
+  lockMinutes: '15',
 };
 
 /** The example values of a template's placeholders (a name without an example shows as «name»). */

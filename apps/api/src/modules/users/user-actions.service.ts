@@ -7,7 +7,7 @@ import { authOf } from '../../plugins/authorization.ts';
 import { mayResendEmailLink, sendEmailVerification } from '../accounts/email-verification.service.ts';
 import { formatRomeDateTime } from '../accounts/format.ts';
 import { revokeUserSessions } from '../auth/tokens.repository.ts';
-import { clearAccountThrottle } from '../auth/login-throttle.ts';
+import { clearAccountThrottle, clearSecondFactorThrottle } from '../auth/login-throttle.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './users.repository.ts';
 import { conflict, lockTarget } from './users.service.ts';
@@ -49,9 +49,10 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
   },
 
   async unlock({ tx, target, now }) {
-    const lockedUntil = await repo.findLoginLock(tx, target.email, now);
+    const lockedUntil = await repo.findLoginLock(tx, target, now);
     if (!lockedUntil) throw conflict('not_locked', USER_ADMIN_MESSAGES.notLocked);
     await clearAccountThrottle(tx, target.email);
+    await clearSecondFactorThrottle(tx, target.id);
     return {
       action: 'auth.login.unlocked',
       before: { lockedUntil: lockedUntil.toISOString() },

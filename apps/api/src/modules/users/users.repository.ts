@@ -14,7 +14,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { aliased, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
-import { accountKey } from '../auth/login-throttle.ts';
+import { accountKey, secondFactorKey } from '../auth/login-throttle.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
 
@@ -22,7 +22,8 @@ const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 
 const roleNames = sql<string[]>`coalesce((select json_agg(${roles.name}) from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id}), '[]'::json)`;
 const permissionNames = sql<string[]>`coalesce((select json_agg(${permissions.name}) from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id}), '[]'::json)`;
-const lockedUntilOf = sql`(select ${loginThrottles.lockedUntil} from ${loginThrottles} where ${loginThrottles.key} = 'account:' || lower(${users.email}))`;
+/** The later lock of the password and of the second factor (login-throttle.ts keys). */
+const lockedUntilOf = sql`(select max(${loginThrottles.lockedUntil}) from ${loginThrottles} where ${loginThrottles.key} in ('account:' || lower(${users.email}), 'mfa:' || ${users.id}))`;
 const lockedAt = (now: Date) => sql<boolean>`coalesce(${lockedUntilOf} > ${at(now)}, false)`;
 const mfaEnrolled = sql<boolean>`exists (select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${users.id} and ${mfaFactors.enabledAt} is not null)`;
 
@@ -246,10 +247,17 @@ export async function updateUserFields(
   await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, userId));
 }
 
-/** When the user's login is locked for too many failures, until when; `null` when it is not. */
-export async function findLoginLock(db: DbOrTx, email: string, now: Date): Promise<Date | null> {
-  const [row] = await db.select({ until: loginThrottles.lockedUntil }).from(loginThrottles).where(eq(loginThrottles.key, accountKey(email)));
-  return row?.until && row.until > now ? row.until : null;
+/**
+ * When the user's login is locked for too many failures (of the password or of the second factor),
+ * until when; `null` when it is not.
+ */
+export async function findLoginLock(db: DbOrTx, user: { id: number; email: string }, now: Date): Promise<Date | null> {
+  const rows = await db
+    .select({ until: loginThrottles.lockedUntil })
+    .from(loginThrottles)
+    .where(inArray(loginThrottles.key, [accountKey(user.email), secondFactorKey(user.id)]));
+  const until = rows.map((r) => r.until).filter((d): d is Date => Boolean(d && d > now));
+  return until.length ? new Date(Math.max(...until.map((d) => d.getTime()))) : null;
 }
 
 /** Removes the user's second factor; false when there was none. */

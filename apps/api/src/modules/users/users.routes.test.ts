@@ -281,6 +281,12 @@ describe('PATCH /api/users/:userId', () => {
     const email = await admin().send('PATCH', `/api/users/${id}`, { payload: { email: 'altro@esempio.it' } });
     expect(email.statusCode).toBe(400);
     expect(email.json()).toMatchObject({ code: 'unknown_field', message: 'Campo non previsto: «email».' });
+    // Issue 32: a name on one line, without control characters (it goes into e-mails and exports).
+    for (const lastName of ['Rossi\r\nBcc: x@esempio.it', 'Ros\u0000si', 'Rossi\u202e']) {
+      const res = await admin().send('PATCH', `/api/users/${id}`, { payload: { lastName } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ errors: { lastName: ['Scrivi il nome su una sola riga, senza a capo, tabulazioni o caratteri di controllo.'] } });
+    }
     for (const payload of [{ roles: ['re'] }, { permissions: ['user.delete'] }, { lastName: '' }]) {
       const res = await admin().send('PATCH', `/api/users/${id}`, { payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
@@ -288,17 +294,50 @@ describe('PATCH /api/users/:userId', () => {
     }
   });
 
-  it('never lets a staff member remove their own last user-management role (409)', async () => {
-    const self = idOf('superadmin@demo.test');
-    for (const payload of [{ roles: ['sylla'] }, { roles: [], permissions: ['user.index'] }]) {
-      const res = await admin().send('PATCH', `/api/users/${self}`, { payload });
-      expect(res.statusCode, JSON.stringify(payload)).toBe(409);
-      expect(res.json<{ message: string }>().message).toMatch(/Non puoi togliere a te stesso/);
+  it('never lets anyone change their own roles or permissions (403 self_access_change), names stay editable', async () => {
+    const self = idOf('cromos@demo.test');
+    const before = UserDetailSchema.parse((await admin().get(`/api/users/${self}`)).json());
+    // Issue 32, defect 4: cromos gave itself Sylla's role and then decided substitutions.
+    for (const payload of [{ roles: ['cromos', 'sylla'] }, { permissions: ['user.index'] }, { roles: ['cromos'], permissions: ['user.index'] }, { roles: ['sylla'] }]) {
+      const res = await cromos().send('PATCH', `/api/users/${self}`, { payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(res.json()).toMatchObject({ code: 'self_access_change', message: 'Non puoi modificare i tuoi ruoli o i tuoi permessi: deve farlo un altro amministratore.' });
     }
-    // Adding a role to oneself is fine.
-    const ok = await admin().send('PATCH', `/api/users/${self}`, { payload: { roles: ['super-admin', 'sylla'] } });
-    expect(UserDetailSchema.parse(ok.json()).roles).toEqual(['super-admin', 'sylla']);
-    await admin().send('PATCH', `/api/users/${self}`, { payload: { roles: ['super-admin'] } });
+    expect((await cromos().get('/api/substitutions')).statusCode).toBe(403);
+    const after = UserDetailSchema.parse((await admin().get(`/api/users/${self}`)).json());
+    expect({ roles: after.roles, permissions: after.permissions }).toEqual({ roles: before.roles, permissions: before.permissions });
+    expect(await auditOf(self, 'user.updated')).toHaveLength(0);
+    // The super-admin neither (another super-admin grants or removes).
+    const admins = idOf('superadmin@demo.test');
+    for (const payload of [{ roles: ['super-admin', 'sylla'] }, { roles: ['sylla'] }, { roles: [], permissions: ['user.index'] }]) {
+      expect((await admin().send('PATCH', `/api/users/${admins}`, { payload })).statusCode, JSON.stringify(payload)).toBe(403);
+    }
+    // Sending one's own roles unchanged (the web form does) with a new name is fine and audited.
+    const renamed = await cromos().send('PATCH', `/api/users/${self}`, { payload: { firstName: 'Carla', roles: before.roles, permissions: before.permissions } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const [audit] = await auditOf(self, 'user.updated');
+    expect(audit).toMatchObject({ actorUserId: self, before: { firstName: before.firstName }, after: { firstName: 'Carla' } });
+    expect(audit!.after).not.toHaveProperty('roles');
+    await cromos().send('PATCH', `/api/users/${self}`, { payload: { firstName: before.firstName } });
+  });
+
+  it('a staff role comes from someone else who may give it; only a super-admin gives super-admin; the audit names who', async () => {
+    const user = await createUser(['teacher']);
+    // cromos does not hold the platform's powers: no super-admin, no templates.
+    const up = await cromos().send('PATCH', `/api/users/${user.id}`, { payload: { roles: ['super-admin'] } });
+    expect(up.statusCode).toBe(403);
+    expect(up.json()).toMatchObject({ code: 'forbidden', message: 'Non puoi assegnare ruoli o permessi che tu stesso non hai.' });
+    expect((await cromos().post('/api/users', { firstName: 'Altro', lastName: 'Capo', email: 'altro.capo@esempio.it', roles: ['super-admin'] })).statusCode).toBe(403);
+    // Sylla staff manage no users at all.
+    expect((await as('sylla@demo.test').send('PATCH', `/api/users/${user.id}`, { payload: { roles: ['sylla'] } })).statusCode).toBe(403);
+    // Another person grants: allowed and audited with the actor and the roles before and after.
+    const ok = await admin().send('PATCH', `/api/users/${user.id}`, { payload: { roles: ['super-admin'] } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [audit] = await auditOf(user.id, 'user.updated');
+    expect(audit).toMatchObject({ actorUserId: idOf('superadmin@demo.test'), before: { roles: ['teacher'] }, after: { roles: ['super-admin'] } });
+    // cromos may not touch a super-admin at all (it holds less).
+    expect((await cromos().send('PATCH', `/api/users/${user.id}`, { payload: { roles: ['teacher'] } })).statusCode).toBe(403);
+    expect((await admin().send('PATCH', `/api/users/${user.id}`, { payload: { roles: ['teacher'] } })).statusCode).toBe(200);
   });
 });
 

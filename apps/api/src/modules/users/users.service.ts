@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ROLE_LABELS, PERMISSION_LABELS } from '@portale/shared/auth';
-import { coversGrants, managesUsers, USER_ADMIN_MESSAGES, type UserCreate, type UserUpdate } from '@portale/shared/users';
+import { coversGrants, USER_ADMIN_MESSAGES, type UserCreate, type UserUpdate } from '@portale/shared/users';
 import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
@@ -78,8 +78,9 @@ export async function createUser(request: FastifyRequest, input: UserCreate): Pr
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /**
- * Changes names, roles and direct permissions; the audit keeps only what changed. Nobody gives what
- * they do not hold, nor takes from themselves the last grant that lets them manage users (409).
+ * Changes names, roles and direct permissions; the audit keeps only what changed (actor, before and
+ * after). Nobody gives what they do not hold (403 `forbidden`), and nobody changes their own roles or
+ * permissions (403 `self_access_change`): a grant always comes from someone else (users README).
  */
 export async function updateUser(request: FastifyRequest, userId: number, changes: UserUpdate): Promise<void> {
   const app = request.server;
@@ -96,8 +97,8 @@ export async function updateUser(request: FastifyRequest, userId: number, change
     }
     if (Object.keys(after).length === 0) return;
     if (after.roles || after.permissions) {
+      if (target.id === authOf(request).user.id) throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfAccessChange);
       assertMayAssign(request, next);
-      if (target.id === authOf(request).user.id && !managesUsers(next)) throw conflict('self_last_admin', USER_ADMIN_MESSAGES.selfLastAdmin);
       await repo.replaceUserAccess(tx, userId, { ...(after.roles ? { roles: next.roles } : {}), ...(after.permissions ? { permissions: next.permissions } : {}) });
     }
     const names = { ...(after.firstName ? { firstName: after.firstName as string } : {}), ...(after.lastName ? { lastName: after.lastName as string } : {}) };

@@ -5,8 +5,12 @@ import { FormField } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { AccessFields } from './user-access-fields.tsx';
 
-/** Names, roles and direct permissions of a user; the e-mail is the login and is not changed here. */
+/**
+ * Names, roles and direct permissions of a user; the e-mail is the login and is not changed here. On
+ * one's own account only the names: roles and permissions are given by someone else (API 403).
+ */
 export function UserEditForm({ user, actor, errors }: { user: UserDetail; actor: PermissionSubject; errors: Record<string, string> }) {
+  const isSelf = actor.id === user.id;
   return (
     <Form method="post" noValidate preventScrollReset aria-labelledby="ruoli-title" data-testid="user-edit">
       <input type="hidden" name="intent" value="update" />
@@ -18,8 +22,17 @@ export function UserEditForm({ user, actor, errors }: { user: UserDetail; actor:
           <FormField id="user-lastName" name="lastName" label="Cognome" autoComplete="off" defaultValue={user.lastName} error={errors.lastName} />
         </div>
       </div>
-      <AccessFields idPrefix="user" actor={actor} roles={user.roles} permissions={user.permissions} errors={errors} />
-      <SubmitButton idle="Salva nome, ruoli e permessi" busy="Salvataggio in corso…" />
+      {isSelf ? (
+        <p className="small text-muted" data-testid="user-self-access">
+          Non puoi modificare i tuoi ruoli o i tuoi permessi: deve farlo un altro amministratore.
+        </p>
+      ) : (
+        <>
+          <input type="hidden" name="access" value="1" />
+          <AccessFields idPrefix="user" actor={actor} roles={user.roles} permissions={user.permissions} errors={errors} />
+        </>
+      )}
+      <SubmitButton idle={isSelf ? 'Salva nome' : 'Salva nome, ruoli e permessi'} busy="Salvataggio in corso…" />
     </Form>
   );
 }
