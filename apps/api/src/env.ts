@@ -50,6 +50,14 @@ const EnvSchema = z
     /** SMS adapter: only `file` (one .txt per SMS under SMS_DIR) exists so far. */
     SMS_PROVIDER: z.enum(['file']).default('file'),
     SMS_DIR: z.string().default(`${repoRoot}var/sms`),
+    /** Uploaded and generated files (decision 029): one file per id under this directory, never in the database. */
+    FILE_STORE_DIR: z.string().default(`${repoRoot}var/files`),
+    /** Exports (CSV/XLSX) that may run at once in this instance; one more is refused with 429 and Retry-After. */
+    EXPORT_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Searches of the big lists (registry, users…) that may run at once in this instance; more wait briefly, then 503. */
+    HEAVY_LIST_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** PostgreSQL only: a list query that runs longer than this (ms) is cancelled (an Italian 503). */
+    LIST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(2000),
     OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().positive().default(12),
     /** Comma-separated roles that must use a second factor (TOTP). */

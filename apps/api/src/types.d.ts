@@ -3,12 +3,15 @@ import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { AuthContext } from './plugins/session.ts';
 import type { AuditEntry } from './lib/audit.ts';
+import type { FileStore } from './lib/file-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     env: Env;
     db: Db;
     clock: Clock;
+    /** Uploaded and generated files (decision 029). */
+    files: FileStore;
     audit(entry: AuditEntry): Promise<void>;
   }
   interface FastifyRequest {
