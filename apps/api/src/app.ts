@@ -7,6 +7,7 @@ import { writeAudit } from './lib/audit.ts';
 import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { DiskFileStore, type FileStore } from './lib/file-store.ts';
+import { createGates } from './lib/gates.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { responseSerializerCompiler } from './lib/response-serialization.ts';
 import { adhesionPanelRoutes } from './modules/adhesion-panel/adhesion-panel.routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   app.decorate('db', database.db);
   app.decorate('clock', clock);
   app.decorate('files', files ?? new DiskFileStore(env.FILE_STORE_DIR));
+  app.decorate('gates', createGates(env, database.kind === 'pglite'));
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
 
   await app.register(errorHandler);

@@ -54,8 +54,8 @@ const EnvSchema = z
     FILE_STORE_DIR: z.string().default(`${repoRoot}var/files`),
     /** Exports (CSV/XLSX) that may run at once in this instance; one more is refused with 429 and Retry-After. */
     EXPORT_CONCURRENCY: z.coerce.number().int().positive().default(2),
-    /** Searches of the big lists (registry, users…) that may run at once in this instance; more wait briefly, then 503. */
-    HEAVY_LIST_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Searches of the big lists (registry) that may run at once in this instance (default 1 embedded, 4 on PostgreSQL); a few more wait up to 3 s, then 503. */
+    HEAVY_LIST_CONCURRENCY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
     /** PostgreSQL only: a list query that runs longer than this (ms) is cancelled (an Italian 503). */
     LIST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(2000),

@@ -4,6 +4,7 @@ import type { Clock } from './lib/clock.ts';
 import type { AuthContext } from './plugins/session.ts';
 import type { AuditEntry } from './lib/audit.ts';
 import type { FileStore } from './lib/file-store.ts';
+import type { Gates } from './lib/gates.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,6 +13,8 @@ declare module 'fastify' {
     clock: Clock;
     /** Uploaded and generated files (decision 029). */
     files: FileStore;
+    /** Bounds on heavy work in this process: exports and costly searches. */
+    gates: Gates;
     audit(entry: AuditEntry): Promise<void>;
   }
   interface FastifyRequest {
