@@ -49,8 +49,13 @@ export class DiskFileStore implements FileStore {
   private prepare(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(join(this.dir, 'tmp'), { recursive: true });
-      // Leftovers of a previous process that stopped mid-write.
-      for (const name of await readdir(join(this.dir, 'tmp'))) await rm(join(this.dir, 'tmp', name), { force: true });
+      // Leftovers of a process that stopped mid-write (an hour old: on a shared volume, another
+      // instance's upload in progress is younger).
+      const tmp = join(this.dir, 'tmp');
+      for (const name of await readdir(tmp)) {
+        const info = await stat(join(tmp, name)).catch(() => undefined);
+        if (info && Date.now() - info.mtimeMs > 3_600_000) await rm(join(tmp, name), { force: true });
+      }
     })().catch((error: unknown) => {
       this.ready = undefined;
       throw error;
