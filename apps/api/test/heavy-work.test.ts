@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_BUSY_MESSAGE, Gate, LISTS_BUSY_MESSAGE } from '../src/lib/gates.ts';
+import { EXPORT_BUSY_MESSAGE, Gate, LIST_TIMEOUT_MESSAGE, LISTS_BUSY_MESSAGE } from '../src/lib/gates.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
@@ -112,4 +112,19 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     expect(res.statusCode).toBe(200);
     expect(gate.active).toBe(0);
   });
+
+  it.runIf(process.env.DATABASE_URL)('on PostgreSQL a search that runs past LIST_STATEMENT_TIMEOUT_MS is cancelled with an Italian 503', async () => {
+    const short = await buildTestApp({ LIST_STATEMENT_TIMEOUT_MS: '1' }, { registry: 'sample' });
+    try {
+      const client = new ApiClient(short, nextIp());
+      expect((await client.login('cromos@demo.test')).statusCode).toBe(200);
+      // pg_sleep in the search is not possible from outside: a 1 ms limit cancels any real search.
+      const res = await client.get('/api/school-sites?q=aa&pageSize=100');
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ statusCode: 503, code: 'list_timeout', message: LIST_TIMEOUT_MESSAGE });
+      expect((await client.get('/api/school-sites?pageSize=10')).statusCode).toBe(200);
+    } finally {
+      await short.close();
+    }
+  }, 180_000);
 });
