@@ -31,7 +31,10 @@ export class Gate {
       const next = this.waiting.shift();
       if (next) {
         clearTimeout(next.timer);
-        next.resolve(this.releaser());
+        // Handed over on the next turn of the event loop: requests that arrived meanwhile (health,
+        // login) are read and queue their statements before the next heavy one (the embedded
+        // database runs its queue back to back, without letting the event loop read sockets).
+        setImmediate(() => next.resolve(this.releaser()));
       } else {
         this.running -= 1;
       }
