@@ -122,7 +122,7 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
       const res = await client.get('/api/school-sites?q=aa&pageSize=100');
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ statusCode: 503, code: 'list_timeout', message: LIST_TIMEOUT_MESSAGE });
-      expect((await client.get('/api/school-sites?pageSize=10')).statusCode).toBe(200);
+      expect((await client.get('/api/school-sites')).statusCode).toBe(200);
     } finally {
       await short.close();
     }
