@@ -62,13 +62,23 @@ async function csrfHeaders(base, ip) {
   return { 'x-xsrf-token': xsrf, cookie: cookies.join('; ') };
 }
 
-async function login(base, email, ip) {
+/** Logs in; the token, and the cookies and XSRF header of that session (a state change needs both). */
+async function loginSession(base, email, ip) {
   const xff = { 'x-forwarded-for': ip };
-  const res = await request(base, 'POST', '/api/auth/login', { headers: { ...xff, ...(await csrfHeaders(base, ip)) }, body: { email, password: PASSWORD } });
+  const csrf = await request(base, 'HEAD', '/sanctum/csrf-cookie', { headers: xff });
+  const jar = new Map(csrf.cookies.map((c) => c.split(';')[0].split(/=(.*)/s)).map(([k, v]) => [k, v]));
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const res = await request(base, 'POST', '/api/auth/login', { headers: { ...xff, 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''), cookie: cookieHeader() }, body: { email, password: PASSWORD } });
   const token = JSON.parse(res.text).token;
   if (!token) throw new Error(`login failed: ${res.status} ${res.text}`);
-  return token;
+  for (const c of res.cookies) {
+    const [k, v] = c.split(';')[0].split(/=(.*)/s);
+    jar.set(k, v);
+  }
+  return { token, headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip, 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''), cookie: cookieHeader() } };
 }
+
+const login = async (base, email, ip) => (await loginSession(base, email, ip)).token;
 
 let addressCounter = 0;
 const nextAddress = () => {
@@ -125,9 +135,8 @@ function probe(everyMs, work) {
 
 const PDF_10MB = Buffer.concat([Buffer.from('%PDF-1.4\n', 'latin1'), Buffer.alloc(10 * 1_048_576 - 9, 0x41)]);
 
-async function mixes(base, staffToken) {
-  const staffIp = nextAddress();
-  const staff = { authorization: `Bearer ${staffToken}`, 'x-forwarded-for': staffIp, ...(await csrfHeaders(base, staffIp)) };
+async function mixes(base) {
+  const { headers: staff } = await loginSession(base, 'cromos@demo.test', nextAddress());
   const guestIp = nextAddress();
   const guest = await csrfHeaders(base, guestIp);
   return {
@@ -146,9 +155,8 @@ async function mixes(base, staffToken) {
 }
 
 async function measure(name, base) {
-  const staffToken = await login(base, 'cromos@demo.test', nextAddress());
   const results = [];
-  for (const [label, mix] of Object.entries(await mixes(base, staffToken))) {
+  for (const [label, mix] of Object.entries(await mixes(base))) {
     const statuses = new Map();
     const stopMix = mix ? loops(mix[0], mix[1], statuses) : () => Promise.resolve();
     const ip = nextAddress();

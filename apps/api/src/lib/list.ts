@@ -175,7 +175,7 @@ let cursorSequence = 0;
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Reads the rows of `query` through a server-side cursor, `batchSize` at a time (250: one batch of XLSX is a short turn of the event loop), handing each batch
+ * Reads the rows of `query` through a server-side cursor, `batchSize` at a time (100: one batch of XLSX is a short turn of the event loop), handing each batch
  * to `consume` and waiting for it (back-pressure): memory stays flat however many rows match. Rows
  * come from the driver as they are (aliased column names, raw types): map them with `mapRow`.
  * `consume` returning false stops early.
@@ -192,7 +192,7 @@ export async function forEachBatch<T>(
   query: SQLWrapper,
   mapRow: (row: Record<string, unknown>) => T,
   consume: (batch: T[]) => Promise<boolean | void>,
-  batchSize = 250,
+  batchSize = 100,
 ): Promise<void> {
   if (isEmbedded(db as Db)) {
     const name = `list_export_${++cursorSequence}`;
