@@ -3,6 +3,8 @@
 // edited by staff, the contact form) — printing req/s, p50/p95/p99 and errors per kind and overall,
 // beside a bare Fastify route driven the same way in the same run. Then GET /api/auth/me req/s against
 // bare Fastify (autocannon), on PostgreSQL and on the embedded database (targets ≥ 50 % and ≥ 20 %).
+// The abusive mixes of issue 32 (floods, two-letter searches, concurrent exports and uploads, with
+// health and login p95 under each) are in bench/abuse.mjs.
 //
 // Usage: node bench/load.mjs
 //   BENCH_SECONDS (60)     length of the mixed load      BENCH_USERS (200)   users at once

@@ -6,6 +6,8 @@ import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
 import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { DiskFileStore, type FileStore } from './lib/file-store.ts';
+import { createGates } from './lib/gates.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { responseSerializerCompiler } from './lib/response-serialization.ts';
 import { adhesionPanelRoutes } from './modules/adhesion-panel/adhesion-panel.routes.ts';
@@ -57,6 +59,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the API's own logger writes (default: stdout, one write per turn of the event loop); ignored with `logger`. */
   logStream?: DestinationStream;
+  /** Where files go (default: a disk store under FILE_STORE_DIR). */
+  files?: FileStore;
 }
 
 /**
@@ -107,7 +111,7 @@ function trustProxy(value: string): boolean | string {
 }
 
 /** Builds the API: plugins first, then every module, listed here so the whole surface is visible. */
-export async function buildApp({ env, database, clock = systemClock, logger, logStream }: AppOptions) {
+export async function buildApp({ env, database, clock = systemClock, logger, logStream, files }: AppOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(env.LOG_LEVEL, logStream ?? stdoutLogDestination()),
     trustProxy: trustProxy(env.TRUST_PROXY),
@@ -125,6 +129,8 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   app.decorate('env', env);
   app.decorate('db', database.db);
   app.decorate('clock', clock);
+  app.decorate('files', files ?? new DiskFileStore(env.FILE_STORE_DIR));
+  app.decorate('gates', createGates(env, database.kind === 'pglite'));
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
 
   await app.register(errorHandler);

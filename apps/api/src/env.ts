@@ -59,6 +59,14 @@ const EnvSchema = z
     /** SMS adapter: only `file` (one .txt per SMS under SMS_DIR) exists so far. */
     SMS_PROVIDER: z.enum(['file']).default('file'),
     SMS_DIR: z.string().default(`${repoRoot}var/sms`),
+    /** Uploaded and generated files (decision 030): one file per id under this directory, never in the database. */
+    FILE_STORE_DIR: z.string().default(`${repoRoot}var/files`),
+    /** Exports (CSV/XLSX) that may run at once in this instance; one more is refused with 429 and Retry-After. */
+    EXPORT_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    /** Searches of the big lists (registry) that may run at once in this instance (default 1 embedded, 4 on PostgreSQL); a few more wait up to 3 s, then 503. */
+    HEAVY_LIST_CONCURRENCY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
+    /** PostgreSQL only: a list query that runs longer than this (ms) is cancelled (an Italian 503). */
+    LIST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(2000),
     OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().positive().default(12),
     /** Comma-separated roles that must use a second factor (TOTP). */

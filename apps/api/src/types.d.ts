@@ -4,12 +4,18 @@ import type { Clock } from './lib/clock.ts';
 import type { AuthContext } from './plugins/session.ts';
 import type { AuditEntry } from './lib/audit.ts';
 import type { Ceilings } from './plugins/rate-limits.ts';
+import type { FileStore } from './lib/file-store.ts';
+import type { Gates } from './lib/gates.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     env: Env;
     db: Db;
     clock: Clock;
+    /** Uploaded and generated files (decision 030). */
+    files: FileStore;
+    /** Bounds on heavy work in this process: exports and costly searches. */
+    gates: Gates;
     audit(entry: AuditEntry): Promise<void>;
     /** The portal-wide hourly ceilings (plugins/rate-limits.ts). */
     ceilings: Ceilings;

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -86,7 +89,9 @@ export async function buildTestApp(
   overrides: Record<string, string> = {},
   options: { registry?: 'sample'; /** The API's own logger writes here (at LOG_LEVEL); else no logger. */ logStream?: DestinationStream } = {},
 ): Promise<TestApp> {
-  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', ...overrides });
+  // Each test app has a file store of its own, removed with it.
+  const fileStoreDir = mkdtempSync(join(tmpdir(), 'portale-files-'));
+  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', FILE_STORE_DIR: fileStoreDir, ...overrides });
   const { database, dispose } = await openTestDatabase();
   await seedRolesAndPermissions(database.db);
   // Every message and document is rendered from a stored template (product §3), as on a real start.
@@ -117,6 +122,7 @@ export async function buildTestApp(
     async close() {
       await app.close();
       await dispose();
+      rmSync(fileStoreDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
 import { requireAuth, requireGrant, requirePermission, type RequestCheck, type ResourceLoader } from '../plugins/authorization.ts';
 import { HttpError } from './http-error.ts';
+import { Upload } from './uploads.ts';
 import { UnknownFieldsError } from './request-validation.ts';
 
 type Parsed<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
@@ -76,7 +77,7 @@ function refuseUndeclaredInput(endpoint: Endpoint): RequestCheck | undefined {
       if (keys.length > 0) throw new UnknownFieldsError(keys);
     }
     const body: unknown = request.body;
-    if (endpoint.body || body === undefined || body === null || Buffer.isBuffer(body)) return;
+    if (endpoint.body || body === undefined || body === null || Buffer.isBuffer(body) || body instanceof Upload) return;
     if (typeof body === 'object' && !Array.isArray(body)) {
       const keys = Object.keys(body);
       if (keys.length > 0) throw new UnknownFieldsError(keys);

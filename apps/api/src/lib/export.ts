@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ExportFormat } from '@portale/shared/lists';
+import { exportBusy } from './gates.ts';
 
 /** One column of an export: its Italian header and how a row gives its cell. */
 export interface ExportColumn<T> {
@@ -40,21 +41,41 @@ export interface ExportOptions<T> {
   columns: ExportColumn<T>[];
   /** Rows matching the filters (sent as `X-Total-Count`: the client shows progress against it). */
   total: number;
-  /** Produces the rows batch by batch; awaits `write` (back-pressure). */
-  produce(write: (rows: T[]) => Promise<void>): Promise<void>;
+  /** Produces the rows batch by batch; awaits `write` (back-pressure); `write` answers false once the download is gone (stop). */
+  produce(write: (rows: T[]) => Promise<boolean | void>): Promise<void>;
   today: Date;
 }
 
+/** Waits for the client to take the bytes written so far; also ends when the download is gone (closed early). */
 function drain(stream: PassThrough): Promise<void> {
-  return stream.writableNeedDrain ? new Promise((resolve) => stream.once('drain', () => resolve())) : Promise.resolve();
+  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    stream.once('close', done);
+  });
 }
 
 /**
  * Streams an export to the client: CSV (UTF-8 with BOM, `;`) or XLSX (exceljs streaming writer),
  * in constant memory. An error after the headers are sent ends the download early (and is logged).
+ * Refused with an Italian 429 (Retry-After) while EXPORT_CONCURRENCY exports are running; a download
+ * closed early stops reading rows.
  */
 export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): FastifyReply {
+  // At most EXPORT_CONCURRENCY exports at once in this instance (issue 32): one more is a 429, not a wait.
+  const release = reply.server.gates.exports.tryEnter();
+  if (!release) throw exportBusy();
   const stream = new PassThrough();
+  stream.once('close', release);
+  // A client gone before the end: stop producing (frees the place, the cursor and its connection).
+  reply.raw.once('close', () => {
+    if (!stream.writableFinished) stream.destroy();
+  });
   const date = options.today.toISOString().slice(0, 10);
   reply
     .header('content-type', CONTENT_TYPES[options.format])
@@ -66,6 +87,7 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
     if (options.format === 'csv') {
       stream.write(`\uFEFF${options.columns.map((c) => csvField(c.header)).join(';')}\r\n`);
       await options.produce(async (rows) => {
+        if (stream.destroyed) return false;
         let chunk = '';
         for (const row of rows) chunk += `${options.columns.map((c) => csvField(c.value(row))).join(';')}\r\n`;
         stream.write(chunk);
@@ -82,6 +104,7 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
     await options.produce(async (rows) => {
+      if (stream.destroyed) return false;
       for (const row of rows) sheet.addRow(options.columns.map((c) => {
         const v = c.value(row);
         return v instanceof Date || typeof v === 'boolean' ? cellText(v) : (v ?? null);

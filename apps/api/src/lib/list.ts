@@ -1,6 +1,7 @@
 import { and, asc, desc, fillPlaceholders, is, Placeholder, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { searchWords } from '@portale/shared/lists';
+import { isEmbedded, type Db } from '../db/client.ts';
 import type { DbOrTx } from '../db/transaction.ts';
 
 /**
@@ -160,25 +161,61 @@ export class CountCache {
 /** `select count(*)` of a filtered query, as a number. */
 export const countAll = sql<number>`count(*)::int`;
 
+/** Runs `task` in a transaction whose statements PostgreSQL cancels (57014) after `ms` milliseconds. */
+export function withStatementTimeout<T>(db: DbOrTx, ms: number, task: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local statement_timeout = ${Math.floor(ms)}`));
+    return task(tx);
+  });
+}
+
+let cursorSequence = 0;
+
+/** Lets the event loop serve other requests (health, login) between two batches of an export. */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Reads the rows of `query` through a server-side cursor, `batchSize` at a time, inside one
- * transaction (a consistent snapshot), handing each batch to `consume` and waiting for it
- * (back-pressure): memory stays flat however many rows match. Rows come from the driver as they are
- * (aliased column names, raw types): map them with `mapRow`. `consume` returning false stops early.
+ * Reads the rows of `query` through a server-side cursor, `batchSize` at a time (100: one batch of XLSX is a short turn of the event loop), handing each batch
+ * to `consume` and waiting for it (back-pressure): memory stays flat however many rows match. Rows
+ * come from the driver as they are (aliased column names, raw types): map them with `mapRow`.
+ * `consume` returning false stops early.
+ *
+ * On PostgreSQL the cursor lives in one transaction on one pooled connection (a consistent
+ * snapshot). The embedded database has a single connection, and a transaction holds it, and every
+ * other request, for the whole export (a health probe waited 120 s behind six exports, issue 32):
+ * there the cursor is declared `WITH HOLD` outside a transaction, so the query runs once (its result
+ * kept by the database, a consistent snapshot too) and each batch is one short `FETCH` between the
+ * other requests' statements. Between batches the event loop serves other requests either way.
  */
 export async function forEachBatch<T>(
   db: DbOrTx,
   query: SQLWrapper,
   mapRow: (row: Record<string, unknown>) => T,
   consume: (batch: T[]) => Promise<boolean | void>,
-  batchSize = 1000,
+  batchSize = 100,
 ): Promise<void> {
+  if (isEmbedded(db as Db)) {
+    const name = `list_export_${++cursorSequence}`;
+    await db.execute(sql`declare ${sql.raw(name)} no scroll cursor with hold for ${query}`);
+    try {
+      for (;;) {
+        const rows = await unnamedRows(db, sql.raw(`fetch forward ${batchSize} from ${name}`));
+        if (rows.length === 0) break;
+        if ((await consume(rows.map(mapRow))) === false) break;
+        await yieldTurn();
+      }
+    } finally {
+      await db.execute(sql.raw(`close ${name}`));
+    }
+    return;
+  }
   await db.transaction(async (tx) => {
     await tx.execute(sql`declare list_export no scroll cursor for ${query}`);
     for (;;) {
       const rows = await unnamedRows(tx, sql.raw(`fetch forward ${batchSize} from list_export`));
       if (rows.length === 0) break;
       if ((await consume(rows.map(mapRow))) === false) break;
+      await yieldTurn();
     }
     await tx.execute(sql`close list_export`);
   });

@@ -82,6 +82,8 @@ export const adhesionSignatures = pgTable(
     documentSha256: text('document_sha256').notNull(),
     /** The uploaded signed file (PAdES/CAdES) and its hash; null for online signatures. */
     signedFile: bytea('signed_file'),
+    /** The uploaded signed file in the file store (decision 030); `signed_file` holds it for older rows. */
+    signedFileKey: text('signed_file_key'),
     signedFileSha256: text('signed_file_sha256'),
     signedFileName: text('signed_file_name'),
     certificateSubject: text('certificate_subject'),

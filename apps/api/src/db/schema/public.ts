@@ -46,7 +46,11 @@ export const publicDocuments = pgTable(
     description: text('description').notNull(),
     fileName: text('file_name').notNull(),
     contentType: text('content_type').notNull().default('application/pdf'),
-    content: bytea('content').notNull(),
+    /** Legacy: the PDF of rows written before decision 030 (read until moved to the file store). */
+    content: bytea('content'),
+    /** The PDF in the file store (decision 030). */
+    fileKey: text('file_key'),
+    sha256: text('sha256'),
     sizeBytes: integer('size_bytes').notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
     publishedAt: ts('published_at'),

@@ -85,7 +85,10 @@ export const actions = pgTable(
     evidenceText: text('evidence_text'),
     evidenceFileName: text('evidence_file_name'),
     evidenceContentType: text('evidence_content_type'),
+    /** Legacy: evidence bytes of rows written before decision 030 (read until moved to the file store). */
     evidenceFile: bytea('evidence_file'),
+    /** The evidence file in the file store (decision 030). */
+    evidenceFileKey: text('evidence_file_key'),
     evidenceSizeBytes: integer('evidence_size_bytes'),
     /** Why staff sent the evidence back. */
     staffNote: text('staff_note'),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { searchSchoolSiteOptions } from '@portale/shared/accounts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { heavyList } from '../../lib/gates.ts';
 import * as repo from './school-sites.repository.ts';
 
 const MAX_RESULTS = 20;
@@ -9,6 +10,7 @@ const MAX_RESULTS = 20;
 export async function schoolSiteSearchRoutes(app: FastifyInstance) {
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX * 3, timeWindow: '1 minute' } };
   registerEndpoint(app, searchSchoolSiteOptions, { config }, async (request) => ({
-    items: await repo.searchSchoolSiteOptions(app.db, request.query.q, MAX_RESULTS),
+    // Through the list gate (issue 32): a flood of searches waits its turn or gets a 503, never health or login.
+    items: await heavyList(app, { search: true }, (db) => repo.searchSchoolSiteOptions(db, request.query.q, MAX_RESULTS)),
   }));
 }

@@ -16,6 +16,7 @@ import {
 import { searchWords } from '@portale/shared/lists';
 import { actionModels, actions, institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
+import type { StoredFile } from '../../lib/file-store.ts';
 import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 
 /** Actions whose state still needs the target's work: they can be overdue. */
@@ -327,7 +328,7 @@ export async function actionOwners(db: DbOrTx, actionId: number) {
 /** The action's state and its model's evidence, locked for a change. */
 export async function lockAction(db: DbOrTx, actionId: number) {
   const [row] = await db
-    .select({ state: actions.state, evidence: actionModels.evidence, evidenceText: actions.evidenceText, evidenceFileName: actions.evidenceFileName, staffNote: actions.staffNote })
+    .select({ state: actions.state, evidence: actionModels.evidence, evidenceText: actions.evidenceText, evidenceFileName: actions.evidenceFileName, evidenceFileKey: actions.evidenceFileKey, staffNote: actions.staffNote })
     .from(actions)
     .innerJoin(actionModels, eq(actionModels.id, actions.modelId))
     .where(eq(actions.id, actionId))
@@ -341,7 +342,7 @@ export interface StateChange {
   userId: number;
   now: Date;
   evidenceText?: string | null;
-  evidenceFile?: { name: string; contentType: string; content: Buffer } | null;
+  evidenceFile?: { name: string; contentType: string; file: StoredFile } | null;
   staffNote?: string | null;
 }
 
@@ -355,8 +356,9 @@ export async function changeState(db: DbOrTx, actionId: number, change: StateCha
       evidenceText: change.evidenceText ?? null,
       evidenceFileName: change.evidenceFile?.name ?? null,
       evidenceContentType: change.evidenceFile?.contentType ?? null,
-      evidenceFile: change.evidenceFile?.content ?? null,
-      evidenceSizeBytes: change.evidenceFile?.content.byteLength ?? null,
+      evidenceFile: null,
+      evidenceFileKey: change.evidenceFile?.file.key ?? null,
+      evidenceSizeBytes: change.evidenceFile?.file.sizeBytes ?? null,
     });
   }
   if (change.to === 'verificata') Object.assign(set, { verifiedAt: change.now, verifiedByUserId: change.userId, staffNote: change.staffNote ?? null });
@@ -369,12 +371,19 @@ export async function changeState(db: DbOrTx, actionId: number, change: StateCha
   return rows.length === 1;
 }
 
+/** Where an action's evidence file is (never its bytes): its key in the file store, or null for evidence written before decision 030. */
 export async function findEvidenceFile(db: DbOrTx, actionId: number) {
   const [row] = await db
-    .select({ name: actions.evidenceFileName, contentType: actions.evidenceContentType, content: actions.evidenceFile })
+    .select({ name: actions.evidenceFileName, contentType: actions.evidenceContentType, key: actions.evidenceFileKey, sizeBytes: actions.evidenceSizeBytes })
     .from(actions)
     .where(eq(actions.id, actionId));
-  return row?.name && row.content ? { name: row.name, contentType: row.contentType ?? 'application/octet-stream', content: Buffer.from(row.content) } : undefined;
+  return row?.name && row.sizeBytes !== null ? { name: row.name, contentType: row.contentType ?? 'application/octet-stream', key: row.key } : undefined;
+}
+
+/** The evidence bytes kept in the row before decision 030 (undefined when there are none). */
+export async function findLegacyEvidence(db: DbOrTx, actionId: number): Promise<Buffer | undefined> {
+  const [row] = await db.select({ content: actions.evidenceFile }).from(actions).where(eq(actions.id, actionId));
+  return row?.content ? Buffer.from(row.content) : undefined;
 }
 
 // --- Bulk assignment ---

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -345,8 +347,15 @@ describe('an action: owners, transitions and evidence', () => {
     }
     expect((await teacher().get(`/api/actions/${id}/evidence`)).statusCode).toBe(403);
     expect((await guest().get(`/api/actions/${id}/evidence`)).statusCode).toBe(401);
-    // Uploading again after completion is an illegal move.
+    // The evidence is in the file store (decision 030): the row keeps its key, not its bytes.
+    const [row] = await t.database.db.select({ key: actions.evidenceFileKey, bytes: actions.evidenceFile }).from(actions).where(eq(actions.id, id));
+    expect(row).toMatchObject({ key: expect.stringMatching(/^[0-9a-f]{32}$/), bytes: null });
+    const stored = () => readdirSync(t.env.FILE_STORE_DIR, { recursive: true, encoding: 'utf8' }).filter((n) => statSync(join(t.env.FILE_STORE_DIR, n)).isFile()).sort();
+    const before = stored();
+    expect(before.some((n) => n.endsWith(row!.key!))).toBe(true);
+    // Uploading again after completion is an illegal move, and its file is not kept.
     expect((await upload(principal(), id, PDF)).statusCode).toBe(409);
+    expect(stored()).toEqual(before);
   });
 });
 

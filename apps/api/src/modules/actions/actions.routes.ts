@@ -36,6 +36,7 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { discardUnclaimedUploads, openStored, removeStored, Upload, uploadParser } from '../../lib/uploads.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf, requireGrant } from '../../plugins/authorization.ts';
 import * as repo from './actions.repository.ts';
@@ -80,19 +81,6 @@ const MAGIC: { type: string; ext: string; bytes: number[] }[] = [
 /** The file's real type from its first bytes, whatever its name or declared type says. */
 export function sniffEvidence(content: Buffer) {
   return MAGIC.find((m) => content.length >= m.bytes.length && m.bytes.every((b, i) => content[i] === b));
-}
-
-async function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, 'payload_too_large', ACTION_MESSAGES.evidenceTooLarge);
-  if (Number(request.headers['content-length'] ?? 0) > ACTION_EVIDENCE_FILE_MAX_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of payload as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > ACTION_EVIDENCE_FILE_MAX_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** A safe stored name with the extension of the real type. */
@@ -151,7 +139,13 @@ export async function actionRoutes(app: FastifyInstance) {
   const today = () => romeToday(app.clock.now());
 
   // The evidence file is the body (no multipart): only on this plugin's routes, with its own size limit.
-  app.addContentTypeParser(UPLOAD_TYPES, { bodyLimit: ACTION_EVIDENCE_FILE_MAX_BYTES }, readLimited);
+  // It is streamed to the file store (decision 030), never held in memory or written to the database.
+  app.addContentTypeParser(
+    UPLOAD_TYPES,
+    { bodyLimit: ACTION_EVIDENCE_FILE_MAX_BYTES },
+    uploadParser(ACTION_EVIDENCE_FILE_MAX_BYTES, () => new HttpError(413, 'payload_too_large', ACTION_MESSAGES.evidenceTooLarge)),
+  );
+  discardUnclaimedUploads(app);
   // Who may upload is checked before the body is read (a guest's 10 MB are never read).
   const uploadGuard = requireGrant('update:action');
   app.addHook('preParsing', async (request) => {
@@ -288,7 +282,7 @@ export async function actionRoutes(app: FastifyInstance) {
     allowedFrom: readonly ActionState[],
     extra: (locked: NonNullable<Awaited<ReturnType<typeof repo.lockAction>>>) => Omit<repo.StateChange, 'from' | 'to' | 'userId' | 'now'>,
   ) {
-    await withTransaction(app.db, async (tx) => {
+    const replacedKey = await withTransaction(app.db, async (tx) => {
       const locked = await repo.lockAction(tx, actionId);
       if (!locked) throw notFound(ACTION_MESSAGES.notFound);
       if (!allowedFrom.includes(locked.state) || !canTransitionAction(locked.state, to)) throw conflict('action_transition', ACTION_MESSAGES.illegalTransition);
@@ -301,9 +295,16 @@ export async function actionRoutes(app: FastifyInstance) {
         entity: 'action',
         entityId: actionId,
         before: { state: locked.state },
-        after: { state: to, ...rest, ...(evidenceFile ? { evidenceFile: { name: evidenceFile.name, contentType: evidenceFile.contentType, sizeBytes: evidenceFile.content.byteLength } } : {}) },
+        after: {
+          state: to,
+          ...rest,
+          ...(evidenceFile ? { evidenceFile: { name: evidenceFile.name, contentType: evidenceFile.contentType, sizeBytes: evidenceFile.file.sizeBytes, sha256: evidenceFile.file.sha256 } } : {}),
+        },
       });
+      // Completing again replaces the evidence: the previous file goes once this is committed.
+      return to === 'completata' ? locked.evidenceFileKey : null;
     });
+    await removeStored(app, request, [replacedKey]);
     return (await repo.findAction(app.db, actionId, today()))!;
   }
 
@@ -319,26 +320,31 @@ export async function actionRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, uploadActionEvidence, { resource: actionOf }, async (request) => {
     const body = request.body as unknown;
-    if (!Buffer.isBuffer(body)) throw new HttpError(415, 'unsupported_media_type', ACTION_MESSAGES.evidenceType);
-    if (body.length === 0) throw new HttpError(422, 'empty_file', ACTION_MESSAGES.evidenceEmpty);
-    const kind = sniffEvidence(body);
+    if (!(body instanceof Upload)) throw new HttpError(415, 'unsupported_media_type', ACTION_MESSAGES.evidenceType);
+    if (body.file.sizeBytes === 0) throw new HttpError(422, 'empty_file', ACTION_MESSAGES.evidenceEmpty);
+    const kind = sniffEvidence(body.file.head);
     if (!kind) throw new HttpError(422, 'unsupported_format', ACTION_MESSAGES.evidenceType);
     const { actionId } = request.params;
-    return move(request, actionId, 'completata', ['in_corso'], (locked) => {
+    const action = await move(request, actionId, 'completata', ['in_corso'], (locked) => {
       if (locked.evidence !== 'file') throw fieldError('evidenceFile', ACTION_MESSAGES.evidenceFileNotRequired);
-      return { evidenceFile: { name: evidenceName(request.query.filename, kind.ext, actionId), contentType: kind.type, content: body } };
+      return { evidenceFile: { name: evidenceName(request.query.filename, kind.ext, actionId), contentType: kind.type, file: body.file } };
     });
+    body.claim();
+    return action;
   });
 
   registerEndpoint(app, downloadActionEvidence, { resource: actionOf }, async (request, reply) => {
     const file = await repo.findEvidenceFile(app.db, request.params.actionId);
     if (!file) throw notFound(ACTION_MESSAGES.noEvidence);
+    // Streamed from the file store; evidence written before decision 030 still has its bytes in the row.
+    const body = file.key ? await openStored(app, file.key, () => notFound(ACTION_MESSAGES.noEvidence)) : await repo.findLegacyEvidence(app.db, request.params.actionId);
+    if (!body) throw notFound(ACTION_MESSAGES.noEvidence);
     return reply
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .header('content-disposition', `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"`)
       .type(file.contentType)
-      .send(file.content);
+      .send(body);
   });
 
   registerEndpoint(app, reviewAction, { resource: actionOf }, async (request) => {

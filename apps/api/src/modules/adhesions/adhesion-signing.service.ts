@@ -250,7 +250,7 @@ export interface SignatureRecord {
   at: Date;
   ip: string | null;
   /** Set by the upload: the verified file and its certificate. */
-  file?: { bytes: Buffer; sha256: string; name: string; signerName: string; signerTaxCode: string; signedAt: Date; certificate: { subject: string; issuer: string; serial: string } };
+  file?: { /** Its key in the file store (decision 030). */ key: string; sha256: string; name: string; signerName: string; signerTaxCode: string; signedAt: Date; certificate: { subject: string; issuer: string; serial: string } };
   /** Runs first in the transaction (marks the SMS challenge used). */
   before?: (tx: Tx) => Promise<void>;
 }
@@ -275,7 +275,8 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
       signedAt: record.file?.signedAt ?? at,
       ip: record.ip,
       documentSha256: document.sha256,
-      signedFile: record.file?.bytes ?? null,
+      signedFile: null,
+      signedFileKey: record.file?.key ?? null,
       signedFileSha256: record.file?.sha256 ?? null,
       signedFileName: record.file?.name ?? null,
       certificateSubject: record.file?.certificate.subject ?? null,

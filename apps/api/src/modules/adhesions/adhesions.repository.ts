@@ -291,7 +291,9 @@ export async function findLastSignedFile(db: DbOrTx, instituteId: number) {
   const [row] = await db
     .select({
       method: adhesionSignatures.method,
+      // Null for files in the file store (decision 030): only older rows carry their bytes.
       file: adhesionSignatures.signedFile,
+      fileKey: adhesionSignatures.signedFileKey,
       fileName: adhesionSignatures.signedFileName,
       sha256: adhesionSignatures.signedFileSha256,
     })

@@ -435,6 +435,10 @@ describe('upload of a digitally signed file', () => {
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
     expect(Buffer.compare(file.rawPayload, Buffer.from(signedPdf))).toBe(0);
+    // The signed file is in the file store (decision 030): the row keeps its key and hash, not its bytes.
+    const [stored] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, school.instituteId));
+    expect(stored).toMatchObject({ signedFile: null, signedFileSha256: createHash('sha256').update(signedPdf).digest('hex') });
+    expect(stored!.signedFileKey).toMatch(/^[0-9a-f]{32}$/);
     const doc = await staff.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`);
     expect(doc.statusCode).toBe(200);
     expect(doc.headers.etag).toBe(`"${result.signature.documentSha256}"`);

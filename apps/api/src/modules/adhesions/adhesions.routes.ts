@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createSignatureChallenge,
@@ -14,6 +14,7 @@ import {
 import type { OwnedResource } from '@portale/shared/auth';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { openStored, removeStored } from '../../lib/uploads.ts';
 import { authOf, requireGrant } from '../../plugins/authorization.ts';
 import {
   confirmOnlineSignature,
@@ -60,15 +61,18 @@ async function instituteOf(request: FastifyRequest) {
 }
 
 /** Sends a stored file as an attachment; the ETag is its SHA-256 (a repeated download may answer 304). */
-function sendFile(request: FastifyRequest, reply: FastifyReply, file: { bytes: Buffer; sha256: string; name: string; type: string }) {
+function sendFile(request: FastifyRequest, reply: FastifyReply, file: { bytes: Buffer | NodeJS.ReadableStream; sha256: string; name: string; type: string }) {
   const etag = `"${file.sha256}"`;
   reply
     .header('content-type', file.type)
     .header('content-disposition', `attachment; filename="${file.name.replace(/["\\\r\n]/g, '_')}"`)
     .header('etag', etag)
     .header('cache-control', 'private, no-cache');
-  if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-  return reply.header('content-length', String(file.bytes.length)).send(file.bytes);
+  if (request.headers['if-none-match'] === etag) {
+    if (!Buffer.isBuffer(file.bytes)) (file.bytes as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    return reply.status(304).send();
+  }
+  return Buffer.isBuffer(file.bytes) ? reply.header('content-length', String(file.bytes.length)).send(file.bytes) : reply.send(file.bytes);
 }
 
 async function documentFile(app: FastifyInstance, documentId: number, ministryCode: string) {
@@ -168,6 +172,8 @@ export async function adhesionRoutes(app: FastifyInstance) {
     const now = app.clock.now();
     const check = await verifySignedAdhesion({ file: body, expectedDocument: expected!.pdf, expectedTaxCode: data.principal.taxCode.toUpperCase(), now });
     if (!check.ok) throw new HttpError(422, check.code, check.message);
+    // The verified file goes to the file store (decision 030); the signature row keeps its key.
+    const stored = await app.files.put(Readable.from([body]), { maxBytes: SIGNED_UPLOAD_MAX_BYTES, tooLarge: () => new HttpError(413, 'payload_too_large', TOO_LARGE) });
     const signatureId = await recordSignature(app.db, webUrl, {
       instituteId: viewer.instituteId,
       userId,
@@ -176,14 +182,17 @@ export async function adhesionRoutes(app: FastifyInstance) {
       at: now,
       ip: request.ip,
       file: {
-        bytes: body,
-        sha256: createHash('sha256').update(body).digest('hex'),
+        key: stored.key,
+        sha256: stored.sha256,
         name: request.query.filename,
         signerName: check.signerName,
         signerTaxCode: check.signerTaxCode ?? data.principal.taxCode.toUpperCase(),
         signedAt: check.signedAt,
         certificate: { subject: check.certificate.subject, issuer: check.certificate.issuer, serial: check.certificate.serialNumber },
       },
+    }).catch(async (error: unknown) => {
+      await removeStored(app, request, [stored.key]);
+      throw error;
     });
     return { signature: (await repo.findSignature(app.db, signatureId))!, adhesionState: 'adesione_firmata' as const };
   });
@@ -221,10 +230,12 @@ export async function adhesionRoutes(app: FastifyInstance) {
   registerEndpoint(app, downloadInstituteSignedFile, { resource: instituteOf }, async (request, reply) => {
     const { instituteId } = request.params;
     const signed = await repo.findLastSignedFile(app.db, instituteId);
-    if (!signed?.file || !signed.sha256) {
+    if (!(signed?.file || signed?.fileKey) || !signed.sha256) {
       throw new HttpError(404, 'no_signed_file', signed ? "L'ultima firma dell'istituto è stata fatta online: non c'è un file firmato." : "L'istituto non ha ancora firmato l'adesione.");
     }
     const type = signed.method === 'cades' ? 'application/pkcs7-mime' : 'application/pdf';
-    return sendFile(request, reply, { bytes: signed.file, sha256: signed.sha256, name: signed.fileName ?? `adesione-firmata.${signed.method === 'cades' ? 'p7m' : 'pdf'}`, type });
+    const noFile = () => new HttpError(404, 'no_signed_file', "Il file firmato dell'istituto non è più disponibile.");
+    const bytes = signed.fileKey ? await openStored(app, signed.fileKey, noFile) : Buffer.from(signed.file!);
+    return sendFile(request, reply, { bytes, sha256: signed.sha256, name: signed.fileName ?? `adesione-firmata.${signed.method === 'cades' ? 'p7m' : 'pdf'}`, type });
   });
 }

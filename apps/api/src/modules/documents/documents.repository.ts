@@ -2,6 +2,7 @@ import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DocumentListQuery, StaffDocument } from '@portale/shared/documents';
 import { publicDocuments } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
+import type { StoredFile } from '../../lib/file-store.ts';
 import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 type Filters = Omit<DocumentListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: DocumentListQuery['sort'] };
@@ -82,21 +83,34 @@ export async function documentExists(db: DbOrTx, documentId: number): Promise<bo
   return row !== undefined;
 }
 
-export async function findDocumentFile(db: DbOrTx, documentId: number) {
+/** Where a document's PDF is (never its bytes): its key in the file store, or none for a row written before decision 030. */
+export async function findDocumentFileRef(db: DbOrTx, documentId: number) {
   const [row] = await db
-    .select({ fileName: publicDocuments.fileName, contentType: publicDocuments.contentType, content: publicDocuments.content })
+    .select({
+      fileName: publicDocuments.fileName,
+      fileKey: publicDocuments.fileKey,
+      sizeBytes: publicDocuments.sizeBytes,
+      sha256: sql<string | null>`coalesce(${publicDocuments.sha256}, encode(sha256(${publicDocuments.content}), 'hex'))`,
+    })
     .from(publicDocuments)
     .where(eq(publicDocuments.id, documentId));
   return row;
 }
 
+/** The bytes kept in the row by a document written before decision 030. */
+export async function findLegacyDocumentContent(db: DbOrTx, documentId: number): Promise<Buffer> {
+  const [row] = await db.select({ content: publicDocuments.content }).from(publicDocuments).where(eq(publicDocuments.id, documentId));
+  return Buffer.from(row?.content ?? Buffer.alloc(0));
+}
+
 export async function insertDocument(
   tx: DbOrTx,
-  values: { slug: string; category: StaffDocument['category']; title: string; description: string; fileName: string; content: Buffer; createdAt: Date },
+  values: { slug: string; category: StaffDocument['category']; title: string; description: string; fileName: string; file: StoredFile; createdAt: Date },
 ): Promise<number> {
+  const { file, ...rest } = values;
   const [row] = await tx
     .insert(publicDocuments)
-    .values({ ...values, contentType: 'application/pdf', sizeBytes: values.content.byteLength, publishedAt: null })
+    .values({ ...rest, contentType: 'application/pdf', fileKey: file.key, sha256: file.sha256, sizeBytes: file.sizeBytes, publishedAt: null })
     .returning({ id: publicDocuments.id });
   return row!.id;
 }
@@ -111,9 +125,9 @@ export async function updateDocumentFields(
 }
 
 /** Replaces the PDF (the previous one is not kept: the audit log records what it was). */
-export async function replaceDocumentContent(tx: DbOrTx, documentId: number, file: { fileName: string; content: Buffer }): Promise<void> {
+export async function replaceDocumentContent(tx: DbOrTx, documentId: number, change: { fileName: string; file: StoredFile }): Promise<void> {
   await tx
     .update(publicDocuments)
-    .set({ fileName: file.fileName, content: file.content, sizeBytes: file.content.byteLength, contentType: 'application/pdf' })
+    .set({ fileName: change.fileName, content: null, fileKey: change.file.key, sha256: change.file.sha256, sizeBytes: change.file.sizeBytes, contentType: 'application/pdf' })
     .where(eq(publicDocuments.id, documentId));
 }

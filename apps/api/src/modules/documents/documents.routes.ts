@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   createDocument,
@@ -18,6 +19,7 @@ import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { discardUnclaimedUploads, openStored, removeStored, Upload, uploadParser } from '../../lib/uploads.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { requireGrant } from '../../plugins/authorization.ts';
 import * as repo from './documents.repository.ts';
@@ -37,27 +39,14 @@ const EXPORT_COLUMNS: ExportColumn<StaffDocument>[] = [
 
 const notFound = () => new HttpError(404, 'not_found', DOCUMENT_MESSAGES.notFound);
 
-/** Reads the raw PDF body: refused (413) from its declared length before reading, or as soon as it grows past the limit. */
-async function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge);
-  if (Number(request.headers['content-length'] ?? 0) > DOCUMENT_MAX_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of payload as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > DOCUMENT_MAX_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
- * The uploaded file, checked before anything else is done with it: not empty, and starting with the
- * PDF magic bytes `%PDF-` (whatever its name or declared type says). Only PDFs are ever stored or served.
+ * The uploaded file (streamed to the file store by the parser), checked before anything else is done
+ * with it: not empty, and starting with the PDF magic bytes `%PDF-` (whatever its name or declared
+ * type says). Only PDFs are ever kept or served.
  */
-function pdfOf(body: unknown): Buffer {
-  if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(422, 'empty_file', DOCUMENT_MESSAGES.empty);
-  if (body.length < PDF_MAGIC.length || !body.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) throw new HttpError(422, 'not_pdf', DOCUMENT_MESSAGES.notPdf);
+function pdfOf(body: unknown): Upload {
+  if (!(body instanceof Upload) || body.file.sizeBytes === 0) throw new HttpError(422, 'empty_file', DOCUMENT_MESSAGES.empty);
+  if (body.file.head.length < PDF_MAGIC.length || !body.file.head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) throw new HttpError(422, 'not_pdf', DOCUMENT_MESSAGES.notPdf);
   return body;
 }
 
@@ -78,8 +67,6 @@ function fileNameOf(given: string | undefined, title: string): string {
   return `${base || 'documento'}.pdf`;
 }
 
-const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
-
 async function documentOf(request: FastifyRequest) {
   const { documentId } = request.params as { documentId: number };
   return (await repo.documentExists(request.server.db, documentId)) ? { ownerUserIds: [] } : undefined;
@@ -88,7 +75,9 @@ async function documentOf(request: FastifyRequest) {
 /** Staff management of the published documents: upload (PDF only), replace, publish, edit, list. */
 export async function documentRoutes(app: FastifyInstance) {
   // The PDF is the body (no multipart): only on this plugin's routes, with its own size limit.
-  app.addContentTypeParser('application/pdf', { bodyLimit: DOCUMENT_MAX_BYTES }, readLimited);
+  // The body is streamed to the file store (decision 030), never held in memory or written to the database.
+  app.addContentTypeParser('application/pdf', { bodyLimit: DOCUMENT_MAX_BYTES }, uploadParser(DOCUMENT_MAX_BYTES, () => new HttpError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge)));
+  discardUnclaimedUploads(app);
   // Who may upload is checked before the body is read (a guest's 20 MB are never read).
   const uploadGuards = new Map([
     [`POST ${createDocument.path}`, requireGrant('create:document')],
@@ -115,19 +104,21 @@ export async function documentRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, createDocument, {}, async (request, reply) => {
-    const content = pdfOf(request.body);
+    const upload = pdfOf(request.body);
+    const { file } = upload;
     const { title, description, category } = request.query;
     const fileName = fileNameOf(request.query.fileName, title);
     const id = await withTransaction(app.db, async (tx) => {
-      const documentId = await repo.insertDocument(tx, { slug: slugOf(title), category, title, description, fileName, content, createdAt: app.clock.now() });
+      const documentId = await repo.insertDocument(tx, { slug: slugOf(title), category, title, description, fileName, file, createdAt: app.clock.now() });
       await auditWrite(tx, request, {
         action: 'document.created',
         entity: 'document',
         entityId: documentId,
-        after: { title, description, category, fileName, sizeBytes: content.byteLength, sha256: sha256(content) },
+        after: { title, description, category, fileName, sizeBytes: file.sizeBytes, sha256: file.sha256 },
       });
       return documentId;
     });
+    upload.claim();
     reply.header('location', `/api/documents/${id}`);
     return (await repo.findDocument(app.db, id))!;
   });
@@ -155,32 +146,40 @@ export async function documentRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, replaceDocumentFile, { resource: documentOf }, async (request) => {
-    const content = pdfOf(request.body);
+    const upload = pdfOf(request.body);
+    const { file } = upload;
     const { documentId } = request.params;
-    await withTransaction(app.db, async (tx) => {
+    const replacedKey = await withTransaction(app.db, async (tx) => {
       const current = await repo.findDocument(tx, documentId, true);
       if (!current) throw notFound();
-      const old = await repo.findDocumentFile(tx, documentId);
+      const old = await repo.findDocumentFileRef(tx, documentId);
       const fileName = fileNameOf(request.query.fileName, current.title);
-      await repo.replaceDocumentContent(tx, documentId, { fileName, content });
+      await repo.replaceDocumentContent(tx, documentId, { fileName, file });
       await auditWrite(tx, request, {
         action: 'document.file-replaced',
         entity: 'document',
         entityId: documentId,
-        before: { fileName: current.fileName, sizeBytes: current.sizeBytes, sha256: old ? sha256(Buffer.from(old.content)) : null },
-        after: { fileName, sizeBytes: content.byteLength, sha256: sha256(content) },
+        before: { fileName: current.fileName, sizeBytes: current.sizeBytes, sha256: old?.sha256 ?? null },
+        after: { fileName, sizeBytes: file.sizeBytes, sha256: file.sha256 },
       });
+      return old?.fileKey ?? null;
     });
+    upload.claim();
+    // The previous PDF is not kept (the audit log records what it was).
+    await removeStored(app, request, [replacedKey]);
     return (await repo.findDocument(app.db, documentId))!;
   });
 
   registerEndpoint(app, downloadDocument, { resource: documentOf }, async (request, reply) => {
-    const doc = await repo.findDocumentFile(app.db, request.params.documentId);
+    const doc = await repo.findDocumentFileRef(app.db, request.params.documentId);
     if (!doc) throw notFound();
+    // Streamed from the file store; rows written before decision 030 still have their bytes in the row.
+    const body = doc.fileKey ? await openStored(app, doc.fileKey, notFound) : Readable.from([await repo.findLegacyDocumentContent(app.db, request.params.documentId)]);
     return reply
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${doc.fileName.replace(/[^\w.-]/g, '_')}"`)
+      .header('content-length', String(doc.sizeBytes))
       .type('application/pdf')
-      .send(Buffer.from(doc.content));
+      .send(body);
   });
 }

@@ -106,7 +106,7 @@ export async function progressRoutes(app: FastifyInstance) {
       columns,
       total: data.rows.length,
       today: app.clock.now(),
-      produce: (write) => write(data.rows),
+      produce: async (write) => void (await write(data.rows)),
     });
   });
 }

@@ -37,7 +37,8 @@ export async function listPublishedDocuments(db: DbOrTx) {
 /** The file of a published document; `undefined` when unknown or not published. */
 export async function findPublishedDocumentFile(db: DbOrTx, documentId: number) {
   const [doc] = await db
-    .select({ fileName: publicDocuments.fileName, contentType: publicDocuments.contentType, content: publicDocuments.content })
+    // `content` is null for files in the file store (decision 030): only older rows carry their bytes.
+    .select({ fileName: publicDocuments.fileName, contentType: publicDocuments.contentType, sizeBytes: publicDocuments.sizeBytes, fileKey: publicDocuments.fileKey, content: publicDocuments.content })
     .from(publicDocuments)
     .where(and(eq(publicDocuments.id, documentId), isNotNull(publicDocuments.publishedAt)));
   return doc;

@@ -3,6 +3,7 @@ import { ADHESION_STATE_LABELS, exportInstitutes, getInstitute, listInstitutes, 
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { heavyList } from '../../lib/gates.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -33,8 +34,9 @@ function instituteOf(request: FastifyRequest) {
 
 /** The institutes of the national registry: list, export, detail and correction of contacts. */
 export async function instituteRoutes(app: FastifyInstance) {
+  // Through the list gate (issue 32): a flood of searches waits its turn or gets a 503, never health or login.
   registerEndpoint(app, listInstitutes, {}, (request) =>
-    repo.listInstitutes(app.db, request.query),
+    heavyList(app, { search: Boolean(request.query.q) }, (db) => repo.listInstitutes(db, request.query)),
   );
 
   registerEndpoint(app, exportInstitutes, {}, async (request, reply) => {

@@ -3,6 +3,7 @@ import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS, exportSchoolSites, getSchoo
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { heavyList } from '../../lib/gates.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -35,8 +36,9 @@ function schoolSiteOf(request: FastifyRequest) {
 
 /** The plessi of the national registry: list, export, detail and corrections. */
 export async function schoolSiteRoutes(app: FastifyInstance) {
+  // Through the list gate (issue 32): a flood of searches waits its turn or gets a 503, never health or login.
   registerEndpoint(app, listSchoolSites, {}, (request) =>
-    repo.listSchoolSites(app.db, request.query),
+    heavyList(app, { search: Boolean(request.query.q) }, (db) => repo.listSchoolSites(db, request.query)),
   );
 
   registerEndpoint(app, exportSchoolSites, {}, async (request, reply) => {

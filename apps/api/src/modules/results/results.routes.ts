@@ -246,7 +246,7 @@ export async function resultsRoutes(app: FastifyInstance) {
       columns,
       total: rows.length,
       today: app.clock.now(),
-      produce: (write) => write(rows),
+      produce: async (write) => void (await write(rows)),
     });
   });
 }

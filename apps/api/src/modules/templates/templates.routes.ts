@@ -69,7 +69,7 @@ export async function templateRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total: rows.length,
       today: app.clock.now(),
-      produce: (write) => write(rows),
+      produce: async (write) => void (await write(rows)),
     });
   });
 
