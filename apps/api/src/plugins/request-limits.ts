@@ -87,16 +87,20 @@ export function bodyLimitOf(request: FastifyRequest): { limit: number; ownParser
  * cut off.
  */
 function drainThenClose(raw: IncomingMessage) {
-  const socket = raw.socket;
+  const socket = raw.socket as Partial<IncomingMessage['socket']> | undefined;
+  // Injected requests (light-my-request) have a stand-in socket that cannot be destroyed.
+  const cutOff = () => {
+    if (typeof socket?.destroy === 'function') socket.destroy();
+  };
   let dropped = 0;
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  const timer = setTimeout(cutOff, LINGER_MS);
   timer.unref();
   raw.on('data', (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped > LINGER_MAX_BYTES) socket.destroy();
+    if (dropped > LINGER_MAX_BYTES) cutOff();
   });
   raw.once('end', () => clearTimeout(timer));
-  socket.once('close', () => clearTimeout(timer));
+  if (typeof socket?.once === 'function') socket.once('close', () => clearTimeout(timer));
 }
 
 /**
