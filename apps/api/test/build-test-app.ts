@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,4 +126,9 @@ export async function buildTestApp(
       rmSync(fileStoreDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The rows of a raw SQL query on the test database. */
+export async function sqlRows<T>(t: TestApp, query: SQL): Promise<T[]> {
+  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 }

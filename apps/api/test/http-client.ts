@@ -130,3 +130,10 @@ export function nextIp(): string {
   ipCounter += 1;
   return `10.0.${Math.floor(ipCounter / 250)}.${1 + (ipCounter % 250)}`;
 }
+
+/** A signed-out client from a fresh IP that already holds its XSRF pair. */
+export async function guestClient(t: TestApp): Promise<ApiClient> {
+  const client = new ApiClient(t, nextIp());
+  await client.csrf();
+  return client;
+}

@@ -4,7 +4,7 @@ import { AdhesionFunnelSchema, AdhesionPanelListSchema, ReminderPreviewSchema, R
 import { ADHESION_STATES } from '@portale/shared/registry';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { romeDay } from './adhesion-panel.routes.ts';
@@ -15,11 +15,8 @@ const as = (email: string) => clients.get(email)!;
 const staff = () => as('sylla@demo.test');
 const DAY = 86_400_000;
 
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 async function scalar(query: ReturnType<typeof sql>): Promise<number> {
-  return Number((await rows<{ n: number | string }>(query))[0]!.n);
+  return Number((await sqlRows<{ n: number | string }>(t, query))[0]!.n);
 }
 
 /** Moves an institute along the state machine as the real flows do (dated transitions). */
@@ -46,7 +43,7 @@ beforeAll(async () => {
   baseWithContacts = await scalar(
     sql`select count(*) as n from institutes where province = 'PV' and adhesion_state = 'iscritto' and (principal_user_id is not null or first_contact_user_id is not null)`,
   );
-  fresh = (await rows<{ id: string }>(sql`select id from institutes where province = 'PV' and adhesion_state = 'nessuna' order by id limit 4`)).map((r) => Number(r.id));
+  fresh = (await sqlRows<{ id: string }>(t, sql`select id from institutes where province = 'PV' and adhesion_state = 'nessuna' order by id limit 4`)).map((r) => Number(r.id));
   const teacher = await scalar(sql`select id as n from users where email = 'referente@demo.test'`);
   await t.database.db.execute(sql`update institutes set first_contact_user_id = ${teacher} where id in (${fresh[0]}, ${fresh[1]})`);
   await moveTo(fresh[0]!, ['iscritto']);
@@ -135,7 +132,7 @@ describe('reminders', () => {
     const messages = sent.messages;
     expect(messages).toBeGreaterThanOrEqual(baseWithContacts + 2);
     expect(await scalar(sql`select count(*) as n from outbox where template_key = 'email.sollecito-adesione'`)).toBe(outboxBefore + messages);
-    const sentTo = await rows<{ recipient: string; text_body: string }>(sql`select recipient, text_body from outbox where template_key = 'email.sollecito-adesione'`);
+    const sentTo = await sqlRows<{ recipient: string; text_body: string }>(t, sql`select recipient, text_body from outbox where template_key = 'email.sollecito-adesione'`);
     expect(sentTo.filter((m) => m.recipient === 'referente@demo.test')).toHaveLength(2);
     expect(sentTo[0]!.text_body).toContain('/iscrizioni/adesione-formale');
     expect(await scalar(sql`select count(*) as n from adhesion_reminders where sent_on = ${romeDay(t.clock.now())}::date`)).toBe(baseWithContacts + 2);
@@ -177,7 +174,7 @@ describe('withdrawal', () => {
     const res = await staff().post(url, { reason: 'La scuola non può più partecipare quest’anno.' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ adhesionState: 'ritirato' });
-    const [row] = await rows<{ to_state: string; note: string }>(sql`select to_state, note from institute_adhesion_transitions where institute_id = ${fresh[3]} order by id desc limit 1`);
+    const [row] = await sqlRows<{ to_state: string; note: string }>(t, sql`select to_state, note from institute_adhesion_transitions where institute_id = ${fresh[3]} order by id desc limit 1`);
     expect(row).toEqual({ to_state: 'ritirato', note: 'La scuola non può più partecipare quest’anno.' });
     const again = await staff().post(url, { reason: 'Di nuovo, per errore.' });
     expect(again.statusCode).toBe(409);

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_MESSAGES, BookingListResponseSchema, PublicSlotListSchema, SlotListResponseSchema, SlotSummarySchema, dateToRomeLocal } from '@portale/shared/bookings';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { createMailTransport } from '../messages/message-transports.ts';
 import { BOOKING_RATE_LIMIT } from './bookings.routes.ts';
 import { seedDemoBookings } from './bookings-seed.ts';
@@ -17,16 +17,6 @@ const as = (email: string) => clients.get(email)!;
 const staff = () => as('sylla@demo.test');
 const STAFF = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test']);
 const DAY = 24 * 60 * 60_000;
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-async function guest(): Promise<ApiClient> {
-  const client = new ApiClient(t, nextIp());
-  await client.csrf();
-  return client;
-}
 
 /** A slot `days` from the test clock, created by staff through the API. */
 async function newSlot(overrides: Record<string, unknown> = {}, days = 7) {
@@ -55,7 +45,7 @@ const booking = (slotId: number, email = `p${Math.random().toString(36).slice(2,
 
 /** The cancel token of the newest confirmation e-mail to `email`, from the outbox. */
 async function cancelTokenOf(email: string): Promise<string> {
-  const [row] = await rows<{ text_body: string }>(sql`select text_body from outbox where recipient = ${email} and template_key = 'email.prenotazione-confermata' order by id desc limit 1`);
+  const [row] = await sqlRows<{ text_body: string }>(t, sql`select text_body from outbox where recipient = ${email} and template_key = 'email.prenotazione-confermata' order by id desc limit 1`);
   const token = /prenotazioni\?token=([\w-]+)/.exec(row!.text_body)?.[1];
   expect(token).toBeDefined();
   return token!;
@@ -83,20 +73,20 @@ describe('staff manage slots', () => {
       ['PATCH', `/api/booking-slots/${slot.id}`, { description: 'Nuova descrizione' }],
     ];
     for (const [method, url, payload] of calls) {
-      expect((await (await guest()).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
+      expect((await (await guestClient(t)).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
       for (const account of DEMO_ACCOUNTS) {
         const res = await as(account.email).send(method as 'GET', url, payload ? { payload: payload as object } : {});
         expect(res.statusCode, `${method} ${url} ${account.email}`).toBe(STAFF.has(account.email) ? 200 : 403);
       }
     }
     expect((await as('insegnante@demo.test').post('/api/booking-slots', {})).statusCode).toBe(403);
-    expect((await (await guest()).post('/api/booking-slots', {})).statusCode).toBe(401);
+    expect((await (await guestClient(t)).post('/api/booking-slots', {})).statusCode).toBe(401);
   });
 
   it('creates a slot (audited), refuses bad input per field and an unknown slot is 404', async () => {
     const slot = await newSlot({ capacity: 5 });
     expect(slot).toMatchObject({ capacity: 5, booked: 0, published: true });
-    const [audit] = await rows<{ action: string }>(sql`select action from audit_log where entity = 'booking-slot' and entity_id = ${String(slot.id)}`);
+    const [audit] = await sqlRows<{ action: string }>(t, sql`select action from audit_log where entity = 'booking-slot' and entity_id = ${String(slot.id)}`);
     expect(audit?.action).toBe('booking-slot.created');
 
     const bad = await staff().post('/api/booking-slots', { title: 'x', startsAt: '2026-02-30T10:00', endsAt: 'domani', capacity: 0, onlineUrl: 'http://insicuro' });
@@ -119,7 +109,7 @@ describe('staff manage slots', () => {
 
   it('edits and unpublishes a slot (audited); capacity never below the confirmed bookings', async () => {
     const slot = await newSlot({ capacity: 3 });
-    for (let i = 0; i < 2; i++) expect((await (await guest()).post('/api/bookings', booking(slot.id))).statusCode).toBe(201);
+    for (let i = 0; i < 2; i++) expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id))).statusCode).toBe(201);
     const tooSmall = await staff().send('PATCH', `/api/booking-slots/${slot.id}`, { payload: { capacity: 1 } });
     expect(tooSmall.statusCode).toBe(422);
     expect(tooSmall.json()).toMatchObject({ errors: { capacity: [BOOKING_MESSAGES.capacityBelowBooked(2)] } });
@@ -129,18 +119,18 @@ describe('staff manage slots', () => {
     const res = await staff().send('PATCH', `/api/booking-slots/${slot.id}`, { payload: { title: 'Titolo corretto', published: false } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ title: 'Titolo corretto', published: false, booked: 2 });
-    const audits = await rows<{ action: string; after: Record<string, unknown> }>(sql`select action, after from audit_log where entity = 'booking-slot' and entity_id = ${String(slot.id)} and action = 'booking-slot.updated'`);
+    const audits = await sqlRows<{ action: string; after: Record<string, unknown> }>(t, sql`select action, after from audit_log where entity = 'booking-slot' and entity_id = ${String(slot.id)} and action = 'booking-slot.updated'`);
     expect(audits.at(-1)?.after).toEqual({ title: 'Titolo corretto', published: false });
 
-    const publicList = PublicSlotListSchema.parse((await (await guest()).get('/api/booking-slots')).json());
+    const publicList = PublicSlotListSchema.parse((await (await guestClient(t)).get('/api/booking-slots')).json());
     expect(publicList.items.map((s) => s.id)).not.toContain(slot.id);
-    expect((await (await guest()).post('/api/bookings', booking(slot.id))).statusCode).toBe(422);
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id))).statusCode).toBe(422);
   });
 
   it('lists slots with filters, sort and pages; lists and exports the bookings of a slot', async () => {
     const slot = await newSlot({ title: 'Elenco con prenotazioni' });
-    await (await guest()).post('/api/bookings', booking(slot.id, 'anna.bianchi@example.org'));
-    await (await guest()).post('/api/bookings', { ...booking(slot.id, 'carlo.verdi@example.org'), name: 'Carlo Verdi' });
+    await (await guestClient(t)).post('/api/bookings', booking(slot.id, 'anna.bianchi@example.org'));
+    await (await guestClient(t)).post('/api/bookings', { ...booking(slot.id, 'carlo.verdi@example.org'), name: 'Carlo Verdi' });
 
     const list = SlotListResponseSchema.parse((await staff().get('/api/booking-slots/staff?q=elenco%20prenotazioni&period=upcoming&sort=-startsAt&pageSize=25')).json());
     expect(list.items.map((s) => s.id)).toEqual([slot.id]);
@@ -175,8 +165,8 @@ describe('public bookings', () => {
     const open = await newSlot({ capacity: 4 });
     const draft = await newSlot({ published: false });
     const past = await newSlot({}, -3);
-    await (await guest()).post('/api/bookings', booking(open.id));
-    const res = await (await guest()).get('/api/booking-slots');
+    await (await guestClient(t)).post('/api/bookings', booking(open.id));
+    const res = await (await guestClient(t)).get('/api/booking-slots');
     expect(res.statusCode).toBe(200);
     const items = PublicSlotListSchema.parse(res.json()).items;
     expect(items.find((s) => s.id === open.id)).toMatchObject({ capacity: 4, freePlaces: 3 });
@@ -187,10 +177,10 @@ describe('public bookings', () => {
   it('books (201) with a confirmation e-mail carrying the cancel link and the .ics', async () => {
     const slot = await newSlot({ title: 'Incontro con calendario' });
     const email = 'giulia.neri@example.org';
-    const res = await (await guest()).post('/api/bookings', { ...booking(slot.id, 'Giulia.Neri@Example.org'), institute: '  ' });
+    const res = await (await guestClient(t)).post('/api/bookings', { ...booking(slot.id, 'Giulia.Neri@Example.org'), institute: '  ' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ message: BOOKING_MESSAGES.confirmed, slot: { id: slot.id, freePlaces: 9 } });
-    const [mail] = await rows<{ subject: string; text_body: string; attachments: { name: string; contentType: string; base64: string }[] }>(
+    const [mail] = await sqlRows<{ subject: string; text_body: string; attachments: { name: string; contentType: string; base64: string }[] }>(t, 
       sql`select subject, text_body, attachments from outbox where recipient = ${email} and template_key = 'email.prenotazione-confermata'`,
     );
     expect(mail!.subject).toBe('Prenotazione confermata: Incontro con calendario');
@@ -200,7 +190,7 @@ describe('public bookings', () => {
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain(`DTSTART:${slot.startsAt.replace(/[-:]/g, '').replace('.000', '')}`);
     expect(ics).toContain('SUMMARY:Incontro con calendario');
-    const [stored] = await rows<{ institute: string | null; cancel_token_hash: string }>(sql`select institute, cancel_token_hash from bookings where email = ${email}`);
+    const [stored] = await sqlRows<{ institute: string | null; cancel_token_hash: string }>(t, sql`select institute, cancel_token_hash from bookings where email = ${email}`);
     expect(stored!.institute).toBeNull();
     const token = await cancelTokenOf(email);
     expect(stored!.cancel_token_hash).not.toContain(token);
@@ -209,7 +199,7 @@ describe('public bookings', () => {
 
   it('refuses bad input per field (422) and changes nothing', async () => {
     const slot = await newSlot();
-    const res = await (await guest()).post('/api/bookings', { slotId: slot.id, name: 'A', email: 'non-una-email', institute: 'x'.repeat(201) });
+    const res = await (await guestClient(t)).post('/api/bookings', { slotId: slot.id, name: 'A', email: 'non-una-email', institute: 'x'.repeat(201) });
     expect(res.statusCode).toBe(422);
     expect(res.json<{ errors: Record<string, string[]> }>().errors).toEqual({
       name: [BOOKING_MESSAGES.name],
@@ -217,76 +207,76 @@ describe('public bookings', () => {
       institute: [BOOKING_MESSAGES.institute],
       privacyAccepted: [BOOKING_MESSAGES.privacy],
     });
-    const unknown = await (await guest()).post('/api/bookings', booking(987654));
+    const unknown = await (await guestClient(t)).post('/api/bookings', booking(987654));
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json()).toMatchObject({ errors: { slotId: [BOOKING_MESSAGES.slotNotFound] } });
-    const [row] = await rows<{ booked: number }>(sql`select booked from booking_slots where id = ${slot.id}`);
+    const [row] = await sqlRows<{ booked: number }>(t, sql`select booked from booking_slots where id = ${slot.id}`);
     expect(row!.booked).toBe(0);
   });
 
   it('a full slot refuses with 409 and a clear message; the same address cannot book twice', async () => {
     const slot = await newSlot({ capacity: 1 });
-    expect((await (await guest()).post('/api/bookings', booking(slot.id, 'primo@example.org'))).statusCode).toBe(201);
-    const again = await (await guest()).post('/api/bookings', booking(slot.id, 'PRIMO@example.org'));
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, 'primo@example.org'))).statusCode).toBe(201);
+    const again = await (await guestClient(t)).post('/api/bookings', booking(slot.id, 'PRIMO@example.org'));
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ message: BOOKING_MESSAGES.duplicate });
-    const full = await (await guest()).post('/api/bookings', booking(slot.id));
+    const full = await (await guestClient(t)).post('/api/bookings', booking(slot.id));
     expect(full.statusCode).toBe(409);
     expect(full.json()).toMatchObject({ statusCode: 409, code: 'slot_full', message: BOOKING_MESSAGES.full });
-    const items = PublicSlotListSchema.parse((await (await guest()).get('/api/booking-slots')).json()).items;
+    const items = PublicSlotListSchema.parse((await (await guestClient(t)).get('/api/booking-slots')).json()).items;
     expect(items.find((s) => s.id === slot.id)?.freePlaces).toBe(0);
   });
 
   it('cancelling frees the place; an unknown or used token is the same 404', async () => {
     const slot = await newSlot({ capacity: 1 });
     const email = 'da.annullare@example.org';
-    expect((await (await guest()).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
     const token = await cancelTokenOf(email);
-    const shown = await (await guest()).get(`/api/bookings/${token}`);
+    const shown = await (await guestClient(t)).get(`/api/bookings/${token}`);
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toMatchObject({ name: 'Maria Rossi', state: 'confermata', slot: { id: slot.id } });
 
-    const cancelled = await (await guest()).send('DELETE', `/api/bookings/${token}`);
+    const cancelled = await (await guestClient(t)).send('DELETE', `/api/bookings/${token}`);
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toEqual({ message: BOOKING_MESSAGES.cancelled });
-    const [row] = await rows<{ booked: number }>(sql`select booked from booking_slots where id = ${slot.id}`);
+    const [row] = await sqlRows<{ booked: number }>(t, sql`select booked from booking_slots where id = ${slot.id}`);
     expect(row!.booked).toBe(0);
-    const [b] = await rows<{ state: string; cancelled_at: unknown }>(sql`select state, cancelled_at from bookings where email = ${email}`);
+    const [b] = await sqlRows<{ state: string; cancelled_at: unknown }>(t, sql`select state, cancelled_at from bookings where email = ${email}`);
     expect(b).toMatchObject({ state: 'annullata' });
     expect(b!.cancelled_at).not.toBeNull();
 
-    const used = await (await guest()).send('DELETE', `/api/bookings/${token}`);
-    const unknown = await (await guest()).send('DELETE', `/api/bookings/${'A'.repeat(43)}`);
-    const malformed = await (await guest()).send('DELETE', '/api/bookings/corto');
+    const used = await (await guestClient(t)).send('DELETE', `/api/bookings/${token}`);
+    const unknown = await (await guestClient(t)).send('DELETE', `/api/bookings/${'A'.repeat(43)}`);
+    const malformed = await (await guestClient(t)).send('DELETE', '/api/bookings/corto');
     for (const res of [used, unknown, malformed]) expect(res.statusCode).toBe(404);
     expect(used.json()).toEqual(unknown.json());
     expect(malformed.json()).toEqual(unknown.json());
     expect(used.json()).toMatchObject({ message: BOOKING_MESSAGES.tokenNotFound });
-    expect((await (await guest()).get(`/api/bookings/${token}`)).statusCode).toBe(404);
+    expect((await (await guestClient(t)).get(`/api/bookings/${token}`)).statusCode).toBe(404);
 
     // The freed place can be booked again, by the same address too.
-    expect((await (await guest()).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
   });
 
   it('200 concurrent bookings for the last 3 places: exactly 3 succeed, the others get 409', async () => {
     const slot = await newSlot({ capacity: 50 });
     await t.database.db.execute(sql`update booking_slots set booked = 47 where id = ${slot.id}`);
-    const guests = await Promise.all(Array.from({ length: 200 }, () => guest()));
+    const guests = await Promise.all(Array.from({ length: 200 }, () => guestClient(t)));
     const results = await Promise.all(guests.map((g, i) => g.post('/api/bookings', booking(slot.id, `corsa${i}@example.org`))));
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201)).toHaveLength(3);
     expect(codes.filter((c) => c === 409)).toHaveLength(197);
-    const [row] = await rows<{ booked: number }>(sql`select booked from booking_slots where id = ${slot.id}`);
+    const [row] = await sqlRows<{ booked: number }>(t, sql`select booked from booking_slots where id = ${slot.id}`);
     expect(row!.booked).toBe(50);
-    const [count] = await rows<{ n: number | string }>(sql`select count(*) as n from bookings where slot_id = ${slot.id} and state = 'confermata'`);
+    const [count] = await sqlRows<{ n: number | string }>(t, sql`select count(*) as n from bookings where slot_id = ${slot.id} and state = 'confermata'`);
     expect(Number(count!.n)).toBe(3);
-    const [mails] = await rows<{ n: number | string }>(sql`select count(*) as n from outbox where template_key = 'email.prenotazione-confermata' and recipient like 'corsa%'`);
+    const [mails] = await sqlRows<{ n: number | string }>(t, sql`select count(*) as n from outbox where template_key = 'email.prenotazione-confermata' and recipient like 'corsa%'`);
     expect(Number(mails!.n)).toBe(3);
   }, 120_000);
 
   it('limits bookings per IP with a clear Italian 429', async () => {
     const slot = await newSlot({ capacity: 100 });
-    const client = await guest();
+    const client = await guestClient(t);
     for (let i = 0; i < BOOKING_RATE_LIMIT.max; i++) await client.post('/api/bookings', booking(slot.id));
     const res = await client.post('/api/bookings', booking(slot.id));
     expect(res.statusCode).toBe(429);
@@ -299,7 +289,7 @@ describe('seedDemoBookings', () => {
   it('adds upcoming slots, one of them full, and is safe to run twice', async () => {
     await seedDemoBookings(t.database.db, t.clock.now());
     await seedDemoBookings(t.database.db, t.clock.now());
-    const items = PublicSlotListSchema.parse((await (await guest()).get('/api/booking-slots')).json()).items;
+    const items = PublicSlotListSchema.parse((await (await guestClient(t)).get('/api/booking-slots')).json()).items;
     const demo = items.filter((s) => /presentazione|Webinar|Laboratorio/.test(s.title));
     expect(demo).toHaveLength(3);
     expect(demo.find((s) => s.title.startsWith('Laboratorio'))?.freePlaces).toBe(0);
@@ -310,8 +300,8 @@ describe('the .ics attachment', () => {
   it('travels with the e-mail the mail transport writes', async () => {
     const slot = await newSlot({ title: 'Allegato calendario' });
     const email = 'allegato@example.org';
-    expect((await (await guest()).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
-    const [row] = await rows<{ id: number; subject: string; html_body: string; text_body: string; attachments: { name: string; contentType: string; base64: string }[] }>(
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    const [row] = await sqlRows<{ id: number; subject: string; html_body: string; text_body: string; attachments: { name: string; contentType: string; base64: string }[] }>(t, 
       sql`select id, subject, html_body, text_body, attachments from outbox where recipient = ${email}`,
     );
     const dir = await mkdtemp(join(tmpdir(), 'booking-mail-'));

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_MAX_BYTES, DOCUMENT_MESSAGES, DocumentListResponseSchema, StaffDocumentSchema } from '@portale/shared/documents';
 import { DocumentListSchema } from '@portale/shared/public';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();
@@ -13,16 +13,6 @@ const staff = () => as('cromos@demo.test');
 const STAFF = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test']);
 
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-async function guest(): Promise<ApiClient> {
-  const client = new ApiClient(t, nextIp());
-  await client.csrf();
-  return client;
-}
 
 function upload(client: ApiClient, query: string, body: Buffer, contentType = 'application/pdf', method: 'POST' | 'PUT' = 'POST', url = '/api/documents') {
   return client.send(method, `${url}?${query}`, { payload: body, headers: { 'content-type': contentType } });
@@ -35,7 +25,7 @@ async function create(title: string, category = 'guide') {
 }
 
 async function publicTitles(): Promise<string[]> {
-  const list = DocumentListSchema.parse((await (await guest()).get('/api/public/documents')).json());
+  const list = DocumentListSchema.parse((await (await guestClient(t)).get('/api/public/documents')).json());
   return list.groups.flatMap((g) => g.documents.map((d) => d.title));
 }
 
@@ -60,7 +50,7 @@ describe('staff documents', () => {
       ['PATCH', `/api/documents/${doc.id}`, { description: 'Aggiornata' }],
     ];
     for (const [method, url, payload] of calls) {
-      expect((await (await guest()).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
+      expect((await (await guestClient(t)).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
       for (const account of DEMO_ACCOUNTS) {
         const res = await as(account.email).send(method as 'GET', url, payload ? { payload: payload as object } : {});
         expect(res.statusCode, `${method} ${url} ${account.email}`).toBe(STAFF.has(account.email) ? 200 : 403);
@@ -70,18 +60,18 @@ describe('staff documents', () => {
       expect((await upload(as(account.email), 'title=Intruso&category=guide', pdf('x'))).statusCode, account.email).toBe(403);
       expect((await upload(as(account.email), '', pdf('x'), 'application/pdf', 'PUT', `/api/documents/${doc.id}/file`)).statusCode, account.email).toBe(403);
     }
-    expect((await upload(await guest(), 'title=Intruso&category=guide', Buffer.alloc(DOCUMENT_MAX_BYTES + 10, 0x25))).statusCode).toBe(401);
+    expect((await upload(await guestClient(t), 'title=Intruso&category=guide', Buffer.alloc(DOCUMENT_MAX_BYTES + 10, 0x25))).statusCode).toBe(401);
   });
 
   it('uploads a PDF unpublished (audited): invisible to the public until published, hidden again when unpublished', async () => {
     const doc = await create('Guida alle visite nei plessi');
     expect(doc).toMatchObject({ category: 'guide', published: false, publishedAt: null, fileName: 'Guida-prova.pdf', description: 'Descrizione di prova' });
-    const [audit] = await rows<{ action: string; after: { sha256: string } }>(sql`select action, after from audit_log where entity = 'document' and entity_id = ${String(doc.id)}`);
+    const [audit] = await sqlRows<{ action: string; after: { sha256: string } }>(t, sql`select action, after from audit_log where entity = 'document' and entity_id = ${String(doc.id)}`);
     expect(audit?.action).toBe('document.created');
     expect(audit?.after.sha256).toMatch(/^[0-9a-f]{64}$/);
 
     expect(await publicTitles()).not.toContain(doc.title);
-    expect((await (await guest()).get(`/api/public/documents/${doc.id}/file`)).statusCode).toBe(404);
+    expect((await (await guestClient(t)).get(`/api/public/documents/${doc.id}/file`)).statusCode).toBe(404);
     // Staff may preview it before publishing.
     const preview = await staff().get(`/api/documents/${doc.id}/file`);
     expect(preview.statusCode).toBe(200);
@@ -91,22 +81,22 @@ describe('staff documents', () => {
     const published = await staff().send('PATCH', `/api/documents/${doc.id}`, { payload: { published: true, category: 'regolamenti' } });
     expect(published.statusCode).toBe(200);
     expect(published.json()).toMatchObject({ published: true, category: 'regolamenti' });
-    const list = DocumentListSchema.parse((await (await guest()).get('/api/public/documents')).json());
+    const list = DocumentListSchema.parse((await (await guestClient(t)).get('/api/public/documents')).json());
     expect(list.groups.find((g) => g.category === 'regolamenti')?.documents.map((d) => d.title)).toContain(doc.title);
-    const file = await (await guest()).get(`/api/public/documents/${doc.id}/file`);
+    const file = await (await guestClient(t)).get(`/api/public/documents/${doc.id}/file`);
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(pdf(doc.title))).toBe(true);
 
     const hidden = await staff().send('PATCH', `/api/documents/${doc.id}`, { payload: { published: false } });
     expect(hidden.json()).toMatchObject({ published: false });
     expect(await publicTitles()).not.toContain(doc.title);
-    expect((await (await guest()).get(`/api/public/documents/${doc.id}/file`)).statusCode).toBe(404);
-    const actions = await rows<{ action: string }>(sql`select action from audit_log where entity = 'document' and entity_id = ${String(doc.id)} order by id`);
+    expect((await (await guestClient(t)).get(`/api/public/documents/${doc.id}/file`)).statusCode).toBe(404);
+    const actions = await sqlRows<{ action: string }>(t, sql`select action from audit_log where entity = 'document' and entity_id = ${String(doc.id)} order by id`);
     expect(actions.map((a) => a.action)).toEqual(['document.created', 'document.published', 'document.unpublished']);
   });
 
   it('refuses what is not a PDF (magic bytes), an empty file, a file too large (413) and bad fields; nothing is stored', async () => {
-    const before = (await rows<{ n: string | number }>(sql`select count(*) as n from public_documents`))[0]!.n;
+    const before = (await sqlRows<{ n: string | number }>(t, sql`select count(*) as n from public_documents`))[0]!.n;
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
     const notPdf = await upload(staff(), 'title=Immagine&category=guide&fileName=finto.pdf', png);
     expect(notPdf.statusCode).toBe(422);
@@ -124,7 +114,7 @@ describe('staff documents', () => {
     const fields = await upload(staff(), 'title=x&category=ricette', pdf('x'));
     expect(fields.statusCode).toBe(422);
     expect(Object.keys(fields.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual(['category', 'title']);
-    const after = (await rows<{ n: string | number }>(sql`select count(*) as n from public_documents`))[0]!.n;
+    const after = (await sqlRows<{ n: string | number }>(t, sql`select count(*) as n from public_documents`))[0]!.n;
     expect(Number(after)).toBe(Number(before));
 
     const doc = await create('Documento da correggere');
@@ -140,11 +130,11 @@ describe('staff documents', () => {
     const replaced = await upload(staff(), 'fileName=regolamento-v2.pdf', pdf('versione 2, più lunga della prima'), 'application/pdf', 'PUT', `/api/documents/${doc.id}/file`);
     expect(replaced.statusCode, replaced.body).toBe(200);
     expect(replaced.json()).toMatchObject({ fileName: 'regolamento-v2.pdf', published: true, sizeBytes: pdf('versione 2, più lunga della prima').length });
-    const file = await (await guest()).get(`/api/public/documents/${doc.id}/file`);
+    const file = await (await guestClient(t)).get(`/api/public/documents/${doc.id}/file`);
     expect(file.rawPayload.equals(pdf('versione 2, più lunga della prima'))).toBe(true);
     const notPdf = await upload(staff(), '', Buffer.from('GIF89a'), 'application/pdf', 'PUT', `/api/documents/${doc.id}/file`);
     expect(notPdf.statusCode).toBe(422);
-    const [audit] = await rows<{ before: { fileName: string; sha256: string }; after: { fileName: string } }>(
+    const [audit] = await sqlRows<{ before: { fileName: string; sha256: string }; after: { fileName: string } }>(t, 
       sql`select before, after from audit_log where entity = 'document' and entity_id = ${String(doc.id)} and action = 'document.file-replaced'`,
     );
     expect(audit!.before.fileName).toBe('Guida-prova.pdf');

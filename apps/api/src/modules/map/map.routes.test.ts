@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMapSchoolSites, MapBoundariesSchema, MapSchoolSitesSchema, type MapFilters } from '@portale/shared/map';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, queriesOf, type TestApp } from '../../../test/build-test-app.ts';
+import { buildTestApp, queriesOf, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { mapSchoolSites, type MapPlaces } from './map.repository.ts';
 
@@ -12,10 +12,6 @@ const clients = new Map<string, ApiClient>();
 const as = (email: string) => clients.get(email)!;
 const staff = () => as('cromos@demo.test');
 const STAFF = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test']);
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 async function sites(query = '') {
   const res = await staff().get(`/api/map/school-sites${query}`);
@@ -48,7 +44,7 @@ describe('who may read the map', () => {
 describe('GET /api/map/school-sites', () => {
   it('answers every plesso of the registry, each with the data the database holds', async () => {
     const decoded = await sites();
-    const expected = await rows<{ id: number; lon: number | null; lat: number | null; state: string; level: string; province: string; participating: boolean; detector: boolean }>(sql`
+    const expected = await sqlRows<{ id: number; lon: number | null; lat: number | null; state: string; level: string; province: string; participating: boolean; detector: boolean }>(t, sql`
       select s.id::int as id, s.longitude as lon, s.latitude as lat, i.adhesion_state as state, s.school_level as level, s.province,
         s.participating, s.detector_user_id is not null as detector
       from school_sites s join institutes i on i.id = s.institute_id order by s.id`);
@@ -70,26 +66,26 @@ describe('GET /api/map/school-sites', () => {
 
   it('counts per province and per filter equal SQL', async () => {
     const decoded = await sites();
-    const byProvince = await rows<{ province: string; n: number }>(sql`select province, count(*)::int as n from school_sites group by province`);
+    const byProvince = await sqlRows<{ province: string; n: number }>(t, sql`select province, count(*)::int as n from school_sites group by province`);
     for (const { province, n } of byProvince) expect(decoded.filter((s) => s.province === province).length, province).toBe(Number(n));
 
     const pv = await sites('?province=PV&level=primaria');
-    const [pvSql] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where province = 'PV' and school_level = 'primaria'`);
+    const [pvSql] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites where province = 'PV' and school_level = 'primaria'`);
     expect(pv.length).toBe(Number(pvSql!.n));
     expect(pv.every((s) => s.province === 'PV' && s.level === 'primaria')).toBe(true);
 
     const lazio = await sites('?region=Lazio&participating=false&detector=unassigned');
-    const [lazioSql] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where region = 'Lazio' and not participating and detector_user_id is null`);
+    const [lazioSql] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites where region = 'Lazio' and not participating and detector_user_id is null`);
     expect(lazio.length).toBe(Number(lazioSql!.n));
 
-    const [iscritto] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites s join institutes i on i.id = s.institute_id where i.adhesion_state = 'iscritto'`);
+    const [iscritto] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites s join institutes i on i.id = s.institute_id where i.adhesion_state = 'iscritto'`);
     expect((await sites('?adhesionState=iscritto')).length).toBe(Number(iscritto!.n));
   });
 
   it('an institute can hold only a state of the state machine (the map indexes by it)', async () => {
-    const [institute] = await rows<{ id: number; adhesion_state: string }>(sql`select id::int as id, adhesion_state from institutes order by id limit 1`);
+    const [institute] = await sqlRows<{ id: number; adhesion_state: string }>(t, sql`select id::int as id, adhesion_state from institutes order by id limit 1`);
     await expect(t.database.db.execute(sql`update institutes set adhesion_state = 'sospeso' where id = ${institute!.id}`)).rejects.toThrow();
-    const [after] = await rows<{ adhesion_state: string }>(sql`select adhesion_state from institutes where id = ${institute!.id}`);
+    const [after] = await sqlRows<{ adhesion_state: string }>(t, sql`select adhesion_state from institutes where id = ${institute!.id}`);
     expect(after!.adhesion_state).toBe(institute!.adhesion_state);
   });
 
@@ -145,8 +141,8 @@ describe('GET /api/map/school-sites', () => {
       expect(res.statusCode).toBe(200);
       return { etag: String(res.headers.etag), sites: decodeMapSchoolSites(MapSchoolSitesSchema.parse(res.json())) };
     };
-    const version = async () => (await rows<{ v: string }>(sql`select coalesce(sum(weight), 0)::text as v from data_changes where topic = 'map'`))[0]!.v;
-    const [site] = await rows<{ id: number; institute_id: number }>(sql`select id::int, institute_id::int from school_sites where province = 'PV' order by id limit 1`);
+    const version = async () => (await sqlRows<{ v: string }>(t, sql`select coalesce(sum(weight), 0)::text as v from data_changes where topic = 'map'`))[0]!.v;
+    const [site] = await sqlRows<{ id: number; institute_id: number }>(t, sql`select id::int, institute_id::int from school_sites where province = 'PV' order by id limit 1`);
     const id = Number(site!.id);
     const before = await first();
     const at = await version();
@@ -191,23 +187,23 @@ describe('GET /api/map/school-sites', () => {
     expect((await first()).sites.some((s) => s.id === id)).toBe(false);
 
     // Many writes fold into one row of the same weight: the version keeps growing, the answers stay right.
-    const [other] = await rows<{ id: number }>(sql`select id::int from school_sites where province = 'PV' order by id limit 1`);
+    const [other] = await sqlRows<{ id: number }>(t, sql`select id::int from school_sites where province = 'PV' order by id limit 1`);
     for (let i = 0; i < 70; i++) {
       await t.database.db.execute(sql`update school_sites set participating = ${i % 2 === 0} where id = ${other!.id}`);
       if (i % 10 === 9) expect((await first()).sites.find((s) => s.id === Number(other!.id))!.participating).toBe(i % 2 === 0);
     }
-    const [{ n }] = (await rows<{ n: number }>(sql`select count(*)::int as n from data_changes where topic = 'map'`)) as [{ n: number }];
+    const [{ n }] = (await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from data_changes where topic = 'map'`)) as [{ n: number }];
     expect(n).toBeLessThanOrEqual(65);
     expect(BigInt(await version())).toBeGreaterThan(BigInt(at) + 70n);
   });
 });
 
 describe('the kept plessi (topic map-places)', () => {
-  const placesVersion = async () => (await rows<{ v: string }>(sql`select coalesce(sum(weight), 0)::text as v from data_changes where topic = 'map-places'`))[0]!.v;
+  const placesVersion = async () => (await sqlRows<{ v: string }>(t, sql`select coalesce(sum(weight), 0)::text as v from data_changes where topic = 'map-places'`))[0]!.v;
   const FILTERS: MapFilters[] = [{}, { province: 'PV' }, { participating: true }, { region: 'Lombardia', detector: 'assigned' }, { adhesionState: 'attivo' }, { level: 'primaria', participating: false, adhesionState: 'iscritto' }];
 
   it('a write of participation, detector or state keeps them; a write that moves a plesso does not', async () => {
-    const [site] = await rows<{ id: number; institute_id: number }>(sql`select id::int, institute_id::int from school_sites order by id desc limit 1`);
+    const [site] = await sqlRows<{ id: number; institute_id: number }>(t, sql`select id::int, institute_id::int from school_sites order by id desc limit 1`);
     const at = await placesVersion();
     await t.database.db.execute(sql`update school_sites set participating = not participating, detector_user_id = null where id = ${site!.id}`);
     await t.database.db.execute(sql`update institutes set adhesion_state = 'attivo' where id = ${site!.institute_id}`);
@@ -221,7 +217,7 @@ describe('the kept plessi (topic map-places)', () => {
       const queries = await queriesOf(t.database, sites);
       return { whole: queries.filter((q) => q.includes(' as sites')).length, narrow: queries.filter((q) => q.includes('order by s.id')).length };
     };
-    const [site] = await rows<{ id: number }>(sql`select id::int from school_sites where longitude is not null order by id limit 1`);
+    const [site] = await sqlRows<{ id: number }>(t, sql`select id::int from school_sites where longitude is not null order by id limit 1`);
     await sites();
     await t.database.db.execute(sql`update school_sites set participating = not participating where id = ${site!.id}`);
     expect(await statements()).toEqual({ whole: 0, narrow: 1 });
@@ -236,10 +232,10 @@ describe('the kept plessi (topic map-places)', () => {
     const kept = new Map<string, MapPlaces>();
     const fresh = (filters: MapFilters) => mapSchoolSites(t.database.db, filters);
     for (const filters of FILTERS) expect(await mapSchoolSites(t.database.db, filters, kept)).toEqual(await fresh(filters));
-    const [sample] = await rows<{ ids: number[]; institutes: number[] }>(
+    const [sample] = await sqlRows<{ ids: number[]; institutes: number[] }>(t, 
       sql`select array_agg(id::int order by id) as ids, array_agg(distinct institute_id::int) as institutes from (select id, institute_id from school_sites where province in ('PV', 'MI', 'RM') order by id limit 40) s`,
     );
-    const [detector] = await rows<{ id: number }>(sql`select id::int from users order by id limit 1`);
+    const [detector] = await sqlRows<{ id: number }>(t, sql`select id::int from users order by id limit 1`);
     const ids = `{${sample!.ids.join(',')}}`;
     const states = ['attivo', 'iscritto', 'adesione_firmata', 'ritirato'];
     for (let round = 0; round < 4; round++) {
@@ -258,14 +254,14 @@ describe('the kept plessi (topic map-places)', () => {
 
   it('many moves fold into one row of the same weight, and the answers stay right', async () => {
     const kept = new Map<string, MapPlaces>();
-    const [site] = await rows<{ id: number }>(sql`select id::int from school_sites where latitude is not null order by id limit 1`);
+    const [site] = await sqlRows<{ id: number }>(t, sql`select id::int from school_sites where latitude is not null order by id limit 1`);
     for (let i = 0; i < 70; i++) {
       await t.database.db.execute(sql`update school_sites set latitude = latitude + 0.0001 where id = ${site!.id}`);
       await t.database.db.execute(sql`update school_sites set participating = not participating where id = ${site!.id}`);
       const answer = await mapSchoolSites(t.database.db, {}, kept);
       if (i % 10 === 9) expect(answer).toEqual(await mapSchoolSites(t.database.db, {}));
     }
-    const [{ n }] = (await rows<{ n: number }>(sql`select count(*)::int as n from data_changes where topic = 'map-places'`)) as [{ n: number }];
+    const [{ n }] = (await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from data_changes where topic = 'map-places'`)) as [{ n: number }];
     expect(n).toBeLessThanOrEqual(65);
   });
 });

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProgressResponseSchema, type ProgressResponse } from '@portale/shared/progress';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 
 // The test clock says 2026-11-21 (a Saturday, Europe/Rome = UTC+1).
@@ -11,10 +11,6 @@ const clients = new Map<string, ApiClient>();
 const as = (email: string) => clients.get(email)!;
 const staff = () => as('sylla@demo.test');
 const STAFF = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test']);
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 async function progress(query: string): Promise<ProgressResponse> {
   const res = await staff().get(`/api/progress?${query}`);
@@ -37,7 +33,7 @@ async function seedEvents(): Promise<{ id: number }> {
   await t.database.db.execute(sql`insert into teacher_profiles (user_id, kind, school_site_id, created_at, updated_at)
     select u.id, 'insegnante', (select id from school_sites where institute_id = ${instituteA} order by id limit 1), '2026-11-03T08:00:00Z', '2026-11-03T08:00:00Z'
     from users u where u.email = 'insegnante@demo.test' on conflict (user_id) do nothing`);
-  const teacher = (await rows<{ id: number }>(sql`select tp.id::int as id from teacher_profiles tp join users u on u.id = tp.user_id where u.email = 'insegnante@demo.test'`))[0]!;
+  const teacher = (await sqlRows<{ id: number }>(t, sql`select tp.id::int as id from teacher_profiles tp join users u on u.id = tp.user_id where u.email = 'insegnante@demo.test'`))[0]!;
   await t.database.db.execute(sql`insert into institute_adhesion_transitions (institute_id, from_state, to_state, at) values
     (${instituteA}, 'nessuna', 'iscritto', '2026-11-02T10:00:00Z'),
     (${instituteA}, 'iscritto', 'adesione_firmata', '2026-11-10T10:00:00Z'),
@@ -68,8 +64,8 @@ beforeAll(async () => {
     expect((await client.login(account.email)).statusCode, account.email).toBe(200);
     clients.set(account.email, client);
   }
-  const lazio = await rows<{ id: number }>(sql`select id::int as id from institutes where region = 'Lazio' and adhesion_state = 'nessuna' and school_site_count >= 2 and not exists (select 1 from institute_adhesion_transitions t where t.institute_id = institutes.id) order by id limit 2`);
-  const lombardia = await rows<{ id: number }>(sql`select id::int as id from institutes where region = 'Lombardia' and adhesion_state = 'nessuna' and not exists (select 1 from institute_adhesion_transitions t where t.institute_id = institutes.id) order by id limit 1`);
+  const lazio = await sqlRows<{ id: number }>(t, sql`select id::int as id from institutes where region = 'Lazio' and adhesion_state = 'nessuna' and school_site_count >= 2 and not exists (select 1 from institute_adhesion_transitions t where t.institute_id = institutes.id) order by id limit 2`);
+  const lombardia = await sqlRows<{ id: number }>(t, sql`select id::int as id from institutes where region = 'Lombardia' and adhesion_state = 'nessuna' and not exists (select 1 from institute_adhesion_transitions t where t.institute_id = institutes.id) order by id limit 1`);
   [instituteA, instituteB, instituteC] = [Number(lazio[0]!.id), Number(lazio[1]!.id), Number(lombardia[0]!.id)];
 }, 120_000);
 afterAll(() => t.close());
@@ -104,9 +100,9 @@ describe('GET /api/progress', () => {
     const before = await progress(query);
     await seedEvents();
     const after = await progress(query);
-    const [sitesA] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where institute_id = ${instituteA}`);
-    const [sitesB] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where institute_id = ${instituteB}`);
-    const [sitesC] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites where institute_id = ${instituteC}`);
+    const [sitesA] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites where institute_id = ${instituteA}`);
+    const [sitesB] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites where institute_id = ${instituteB}`);
+    const [sitesC] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites where institute_id = ${instituteC}`);
 
     expect(diff(after, before, '2026-11-02', 'institutesEnrolled')).toBe(1);
     expect(diff(after, before, '2026-11-09', 'institutesSigned')).toBe(1);
@@ -129,9 +125,9 @@ describe('GET /api/progress', () => {
     expect(firstAfter.institutesEnrolled! - firstBefore.institutesEnrolled!).toBe(1);
     expect(firstAfter.participatingSites! - firstBefore.participatingSites!).toBe(Number(sitesB!.n));
     // Running totals end at every event up to the period's end, as SQL counts them.
-    const [enrolled] = await rows<{ n: number }>(sql`select count(*)::int as n from institute_adhesion_transitions where to_state = 'iscritto' and at < '2026-11-21T23:00:00Z'`);
+    const [enrolled] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from institute_adhesion_transitions where to_state = 'iscritto' and at < '2026-11-21T23:00:00Z'`);
     expect(after.rows.at(-1)!.cumulative!.institutesEnrolled).toBe(Number(enrolled!.n));
-    const [teachers] = await rows<{ n: number }>(sql`select count(*)::int as n from teacher_profiles where created_at < '2026-11-21T23:00:00Z'`);
+    const [teachers] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from teacher_profiles where created_at < '2026-11-21T23:00:00Z'`);
     expect(after.rows.at(-1)!.cumulative!.teachersRegistered).toBe(Number(teachers!.n));
     expect(after.totals.institutesEnrolled).toBe(after.rows.reduce((sum, r) => sum + (r.values.institutesEnrolled ?? 0), 0));
   });
@@ -140,7 +136,7 @@ describe('GET /api/progress', () => {
     await seedEvents();
     const data = await progress('groupBy=region&from=2026-11-01&to=2026-11-21');
     expect(data.rows.map((r) => r.key).slice(0, 20)).toHaveLength(20);
-    const byRegion = await rows<{ region: string; n: number }>(sql`select i.region, count(*)::int as n from institute_adhesion_transitions t join institutes i on i.id = t.institute_id
+    const byRegion = await sqlRows<{ region: string; n: number }>(t, sql`select i.region, count(*)::int as n from institute_adhesion_transitions t join institutes i on i.id = t.institute_id
       where t.to_state = 'iscritto' and t.at >= '2026-10-31T23:00:00Z' and t.at < '2026-11-21T23:00:00Z' group by i.region`);
     for (const r of data.rows.filter((x) => x.key)) {
       expect(r.values.institutesEnrolled, r.key).toBe(Number(byRegion.find((b) => b.region === r.key)?.n ?? 0));
@@ -154,13 +150,13 @@ describe('GET /api/progress', () => {
   it('per state: institutes in each state at the period’s end, from the transitions', async () => {
     await seedEvents();
     const now = await progress('groupBy=state&to=2026-11-21');
-    const [institutes] = await rows<{ n: number }>(sql`select count(*)::int as n from institutes`);
-    const [sites] = await rows<{ n: number }>(sql`select count(*)::int as n from school_sites`);
+    const [institutes] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from institutes`);
+    const [sites] = await sqlRows<{ n: number }>(t, sql`select count(*)::int as n from school_sites`);
     expect(now.totals.institutes).toBe(Number(institutes!.n));
     expect(now.totals.schoolSites).toBe(Number(sites!.n));
     // An independent count: each institute's state at the end of a day (Europe/Rome) from its history.
-    const institutesNow = await rows<{ id: number; region: string; state: string }>(sql`select id::int as id, region, adhesion_state as state from institutes`);
-    const history = await rows<{ institute_id: number; from_state: string | null; to_state: string; at: string }>(sql`select institute_id::int as institute_id, from_state, to_state, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as at from institute_adhesion_transitions order by at, id`);
+    const institutesNow = await sqlRows<{ id: number; region: string; state: string }>(t, sql`select id::int as id, region, adhesion_state as state from institutes`);
+    const history = await sqlRows<{ institute_id: number; from_state: string | null; to_state: string; at: string }>(t, sql`select institute_id::int as institute_id, from_state, to_state, to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as at from institute_adhesion_transitions order by at, id`);
     const stateAt = (id: number, current: string, end: string) => {
       const own = history.filter((h) => Number(h.institute_id) === id);
       const before = own.filter((h) => h.at < end);

@@ -3,16 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_LEVELS } from '@portale/shared/registry';
 import { RESULTS_MESSAGES, ResultsResponseSchema, type ResultsResponse } from '@portale/shared/surveys';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { derivableCounts } from '../../../test/results-attacker.ts';
 
 let t: TestApp;
 const guest = () => new ApiClient(t, nextIp());
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 async function results(query = ''): Promise<ResultsResponse> {
   const res = await guest().get(`/api/results${query ? `?${query}` : ''}`);
@@ -40,9 +36,9 @@ const POPULATION: [string, (typeof SCHOOL_LEVELS)[number], number][] = [
 const TOTAL = POPULATION.reduce((s, p) => s + p[2], 0);
 
 async function insertSurvey(slug: string, state: string, closedAt: string | null): Promise<number> {
-  const [row] = await rows<{
+  const [row] = await sqlRows<{
     id: number;
-  }>(sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
+  }>(t, sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
     values (${slug}, ${`Indagine ${slug}`}, 'Scopo di prova abbastanza lungo.', 'Insegnanti', ${state}, '2026-01-10', '2026-03-10', ${closedAt}) returning id::int as id`);
   return Number(row!.id);
 }
@@ -54,9 +50,9 @@ async function insertQuestion(
   required: boolean,
   options: string[],
 ): Promise<number> {
-  const [row] = await rows<{
+  const [row] = await sqlRows<{
     id: number;
-  }>(sql`insert into survey_questions (survey_id, position, type, label, required, options)
+  }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
     values (${surveyId}, ${position}, ${type}, ${`Domanda ${position}`}, ${required}, ${JSON.stringify(options)}::jsonb) returning id::int as id`);
   return Number(row!.id);
 }
@@ -81,7 +77,7 @@ beforeAll(async () => {
     scale: await insertQuestion(simpleId, 3, 'scala', true, []),
     text: await insertQuestion(simpleId, 4, 'testo_breve', false, []),
   };
-  const [one] = await rows<{ id: number }>(
+  const [one] = await sqlRows<{ id: number }>(t, 
     sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`,
   );
   for (let seq = 0; seq < TOTAL; seq++) {
@@ -97,7 +93,7 @@ beforeAll(async () => {
   }
   let seq = 0;
   for (const [region, level, n] of POPULATION) {
-    const [site] = await rows<{ id: number }>(
+    const [site] = await sqlRows<{ id: number }>(t, 
       sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`,
     );
     expect(site, `${region} ${level}`).toBeDefined();
@@ -390,11 +386,11 @@ describe('GET /api/results/export', () => {
 
   it('neutralises a formula in a question or an option', async () => {
     const id = await insertSurvey('formula', 'chiusa', '2026-01-01T00:00:00Z');
-    const q = await rows<{
+    const q = await sqlRows<{
       id: number;
-    }>(sql`insert into survey_questions (survey_id, position, type, label, required, options)
+    }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
       values (${id}, 1, 'scelta_singola', '=HYPERLINK("x")', true, '["+1", "-2"]'::jsonb) returning id::int as id`);
-    const [site] = await rows<{ id: number }>(
+    const [site] = await sqlRows<{ id: number }>(t, 
       sql`select id::int as id from school_sites order by id limit 1`,
     );
     for (let i = 0; i < 10; i++)

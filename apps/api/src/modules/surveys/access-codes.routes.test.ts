@@ -13,8 +13,8 @@ import {
 } from '@portale/shared/surveys';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { institutes, schoolSites } from '../../db/schema/index.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../messages/message-templates.surveys.ts';
 import { DEMO_ACCESS_CODE_USES, DEMO_CODES_TEACHER, seedDemoAccessCodes } from './access-codes-seed.ts';
 import { ACCESS_CODE_RATE_LIMITS } from './access-codes.routes.ts';
@@ -32,16 +32,6 @@ let closesOn = '';
 let ownSite = 0;
 let otherSite = 0;
 
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-async function guest(): Promise<ApiClient> {
-  const client = new ApiClient(t, nextIp());
-  await client.csrf();
-  return client;
-}
-
 /** Rome's calendar date `days` after the test clock. */
 const day = (days: number) => new Date(t.clock.now().getTime() + days * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
 
@@ -55,7 +45,7 @@ async function createAs(client: ApiClient, overrides: Record<string, unknown> = 
 
 /** Answers valid for the open demo survey (its required questions answered). */
 async function validAnswers(code: string): Promise<Record<string, unknown>> {
-  const res = await (await guest()).get(`/api/access-codes/${code}`);
+  const res = await (await guestClient(t)).get(`/api/access-codes/${code}`);
   expect(res.statusCode, res.body).toBe(200);
   const { survey } = PublicAccessCodeSchema.parse(res.json());
   const answers: Record<string, unknown> = {};
@@ -66,8 +56,8 @@ async function validAnswers(code: string): Promise<Record<string, unknown>> {
   return answers;
 }
 
-const usesOf = async (id: number) => Number((await rows<{ uses: number }>(sql`select uses from access_codes where id = ${id}`))[0]!.uses);
-const responsesOf = async (id: number) => Number((await rows<{ n: string }>(sql`select count(*) as n from survey_responses where access_code_id = ${id}`))[0]!.n);
+const usesOf = async (id: number) => Number((await sqlRows<{ uses: number }>(t, sql`select uses from access_codes where id = ${id}`))[0]!.uses);
+const responsesOf = async (id: number) => Number((await sqlRows<{ n: string }>(t, sql`select count(*) as n from survey_responses where access_code_id = ${id}`))[0]!.n);
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -93,7 +83,7 @@ beforeAll(async () => {
   ownSite = sites[0]!.id;
   otherSite = sites[1]!.id;
   ({ openId: openSurveyId, closedId: closedSurveyId } = await seedDemoSurveys(db, t.clock.now()));
-  closesOn = (await rows<{ closes_on: string }>(sql`select closes_on::text from surveys where id = ${openSurveyId}`))[0]!.closes_on;
+  closesOn = (await sqlRows<{ closes_on: string }>(t, sql`select closes_on::text from surveys where id = ${openSurveyId}`))[0]!.closes_on;
   // The demo teacher gets the participating plesso and three class codes; PROVA01 is there.
   expect(await seedDemoAccessCodes(db, t.clock.now())).toBe(DEMO_ACCESS_CODE);
   for (const account of DEMO_ACCOUNTS) {
@@ -114,17 +104,17 @@ describe('a teacher’s and staff’s codes', () => {
       ['GET', `/api/access-codes/sheet.pdf?ids=${own!.id}`],
     ];
     for (const [method, url] of calls) {
-      expect((await (await guest()).send(method as 'GET', url)).statusCode, url).toBe(401);
+      expect((await (await guestClient(t)).send(method as 'GET', url)).statusCode, url).toBe(401);
       for (const account of DEMO_ACCOUNTS) {
         const res = await as(account.email).send(method as 'GET', url);
         const allowed = STAFF.has(account.email) || account.email === DEMO_CODES_TEACHER;
         expect(res.statusCode, `${method} ${url} ${account.email}`).toBe(allowed ? 200 : 403);
       }
     }
-    expect((await (await guest()).post('/api/access-codes', input())).statusCode).toBe(401);
+    expect((await (await guestClient(t)).post('/api/access-codes', input())).statusCode).toBe(401);
     expect((await as('rilevatore@demo.test').post('/api/access-codes', input())).statusCode).toBe(403);
     expect((await as('dirigente@demo.test').post(`/api/access-codes/${own!.id}/revoke`)).statusCode).toBe(403);
-    expect((await (await guest()).post(`/api/access-codes/${own!.id}/revoke`)).statusCode).toBe(401);
+    expect((await (await guestClient(t)).post(`/api/access-codes/${own!.id}/revoke`)).statusCode).toBe(401);
   });
 
   it('a teacher creates codes for their own plesso (audited); the list shows them theirs, staff every code', async () => {
@@ -136,7 +126,7 @@ describe('a teacher’s and staff’s codes', () => {
       expect(c.ownerUserId).not.toBeNull();
     }
     expect(new Set(made.map((c) => c.code)).size).toBe(3);
-    const [audit] = await rows<{ action: string; after: { ids: number[] } }>(sql`select action, after from audit_log where entity = 'access-code' and entity_id = ${String(made[0]!.id)}`);
+    const [audit] = await sqlRows<{ action: string; after: { ids: number[] } }>(t, sql`select action, after from audit_log where entity = 'access-code' and entity_id = ${String(made[0]!.id)}`);
     expect(audit).toMatchObject({ action: 'access-code.created', after: { ids: made.map((c) => c.id) } });
 
     const staffMade = await createAs(staff(), { schoolSiteId: otherSite, count: 1 });
@@ -176,7 +166,7 @@ describe('a teacher’s and staff’s codes', () => {
   });
 
   it('refuses bad input per field and writes nothing', async () => {
-    const [before] = await rows<{ n: string }>(sql`select count(*) as n from access_codes`);
+    const [before] = await sqlRows<{ n: string }>(t, sql`select count(*) as n from access_codes`);
     const bad = await teacher().post('/api/access-codes', input({ count: 0, maxUses: 501, classLabel: '', expiresOn: '2026-02-30' }));
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual(['classLabel', 'count', 'expiresOn', 'maxUses']);
@@ -188,7 +178,7 @@ describe('a teacher’s and staff’s codes', () => {
     const closed = await teacher().post('/api/access-codes', input({ surveyId: closedSurveyId }));
     expect(closed.json()).toMatchObject({ errors: { surveyId: [ACCESS_CODE_MESSAGES.surveyNotOpen] } });
     expect((await teacher().post('/api/access-codes', { ...input(), extra: 1 })).statusCode).toBe(400);
-    const [after] = await rows<{ n: string }>(sql`select count(*) as n from access_codes`);
+    const [after] = await sqlRows<{ n: string }>(t, sql`select count(*) as n from access_codes`);
     expect(after!.n).toBe(before!.n);
     // The last day allowed is the survey's closing day; the code works until the midnight after it.
     const [last] = await createAs(teacher(), { expiresOn: closesOn, count: 1 });
@@ -208,9 +198,9 @@ describe('a teacher’s and staff’s codes', () => {
     expect(again.json()).toMatchObject({ message: ACCESS_CODE_MESSAGES.alreadyRevoked });
     expect((await staff().post(`/api/access-codes/${staffCode!.id}/revoke`)).statusCode).toBe(200);
     expect((await staff().post('/api/access-codes/987654/revoke')).statusCode).toBe(404);
-    const [audit] = await rows<{ action: string }>(sql`select action from audit_log where entity = 'access-code' and entity_id = ${String(code!.id)} and action = 'access-code.revoked'`);
+    const [audit] = await sqlRows<{ action: string }>(t, sql`select action from audit_log where entity = 'access-code' and entity_id = ${String(code!.id)} and action = 'access-code.revoked'`);
     expect(audit).toBeDefined();
-    expect((await (await guest()).get(`/api/access-codes/${code!.code}`)).statusCode).toBe(404);
+    expect((await (await guestClient(t)).get(`/api/access-codes/${code!.code}`)).statusCode).toBe(404);
   });
 
   it('prints the sheet as a PDF; only the caller’s own codes, unknown 404, bad ids 422', async () => {
@@ -251,7 +241,7 @@ describe('a teacher’s and staff’s codes', () => {
 describe('the public questionnaire of a code', () => {
   it('a valid code opens its survey and plesso; malformed, unknown, expired, revoked or used up: one identical 404', async () => {
     const [valid, expired, exhausted, revoked] = await createAs(teacher(), { count: 4, maxUses: 2 });
-    const ok = await (await guest()).get(`/api/access-codes/${valid!.code}`);
+    const ok = await (await guestClient(t)).get(`/api/access-codes/${valid!.code}`);
     expect(ok.statusCode).toBe(200);
     const opened = PublicAccessCodeSchema.parse(ok.json());
     expect(opened).toMatchObject({ code: valid!.code, classLabel: '2ª C', schoolSite: { name: 'Plesso di prova 1', municipality: 'Roma' }, survey: { id: openSurveyId } });
@@ -265,7 +255,7 @@ describe('the public questionnaire of a code', () => {
     const bodies = [];
     for (const code of [unknownCode, expired!.code, exhausted!.code, revoked!.code, 'abc', 'abc-123', 'abcdefgh', 'abc.123']) {
       for (const method of ['GET', 'POST'] as const) {
-        const client = await guest();
+        const client = await guestClient(t);
         const res = method === 'GET' ? await client.get(`/api/access-codes/${code}`) : await client.post(`/api/access-codes/${code}/responses`, { answers: {} });
         expect(res.statusCode, `${method} ${code}`).toBe(404);
         bodies.push(res.json());
@@ -275,36 +265,36 @@ describe('the public questionnaire of a code', () => {
     expect(bodies[0]).toMatchObject({ message: ACCESS_CODE_MESSAGES.notFound });
     // A closed survey's codes open nothing either.
     await t.database.db.execute(sql`update access_codes set survey_id = ${closedSurveyId} where id = ${valid!.id}`);
-    expect((await (await guest()).get(`/api/access-codes/${valid!.code}`)).json()).toEqual(bodies[0]);
+    expect((await (await guestClient(t)).get(`/api/access-codes/${valid!.code}`)).json()).toEqual(bodies[0]);
   });
 
   it('invalid answers: 422 per question, no use taken, nothing written; valid: 201, one use, one response for the plesso', async () => {
     const [code] = await createAs(teacher(), { count: 1, maxUses: 2 });
     const answers = await validAnswers(code!.code);
-    const opened = PublicAccessCodeSchema.parse((await (await guest()).get(`/api/access-codes/${code!.code}`)).json());
+    const opened = PublicAccessCodeSchema.parse((await (await guestClient(t)).get(`/api/access-codes/${code!.code}`)).json());
     const required = opened.survey.questions.find((q) => q.required)!;
     const scale = opened.survey.questions.find((q) => q.type === 'scala')!;
-    const bad = await (await guest()).post(`/api/access-codes/${code!.code}/responses`, { answers: { ...answers, [String(required.id)]: undefined, [String(scale.id)]: 9, '999999': 'x' } });
+    const bad = await (await guestClient(t)).post(`/api/access-codes/${code!.code}/responses`, { answers: { ...answers, [String(required.id)]: undefined, [String(scale.id)]: 9, '999999': 'x' } });
     expect(bad.statusCode).toBe(422);
     const errors = bad.json<{ errors: Record<string, string[]> }>().errors;
     expect(Object.keys(errors).sort()).toEqual([`answers.${required.id}`, `answers.${scale.id}`, 'answers.999999'].sort());
-    expect((await (await guest()).post(`/api/access-codes/${code!.code}/responses`, { answers: 'tutto bene' })).statusCode).toBe(422);
+    expect((await (await guestClient(t)).post(`/api/access-codes/${code!.code}/responses`, { answers: 'tutto bene' })).statusCode).toBe(422);
     expect(await usesOf(code!.id)).toBe(0);
     expect(await responsesOf(code!.id)).toBe(0);
 
-    const ok = await (await guest()).post(`/api/access-codes/${code!.code}/responses`, { answers });
+    const ok = await (await guestClient(t)).post(`/api/access-codes/${code!.code}/responses`, { answers });
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json()).toEqual({ message: ACCESS_CODE_MESSAGES.thanks });
     expect(await usesOf(code!.id)).toBe(1);
-    const [stored] = await rows<{ school_site_id: number | string; user_id: number | null; survey_id: number | string }>(
+    const [stored] = await sqlRows<{ school_site_id: number | string; user_id: number | null; survey_id: number | string }>(t, 
       sql`select school_site_id, user_id, survey_id from survey_responses where access_code_id = ${code!.id}`,
     );
     expect({ site: Number(stored!.school_site_id), user: stored!.user_id, survey: Number(stored!.survey_id) }).toEqual({ site: ownSite, user: null, survey: openSurveyId });
 
     // The second and last use, then the code opens nothing.
-    expect((await (await guest()).post(`/api/access-codes/${code!.code}/responses`, { answers })).statusCode).toBe(201);
-    expect((await (await guest()).post(`/api/access-codes/${code!.code}/responses`, { answers })).statusCode).toBe(404);
-    expect((await (await guest()).get(`/api/access-codes/${code!.code}`)).statusCode).toBe(404);
+    expect((await (await guestClient(t)).post(`/api/access-codes/${code!.code}/responses`, { answers })).statusCode).toBe(201);
+    expect((await (await guestClient(t)).post(`/api/access-codes/${code!.code}/responses`, { answers })).statusCode).toBe(404);
+    expect((await (await guestClient(t)).get(`/api/access-codes/${code!.code}`)).statusCode).toBe(404);
     expect(await responsesOf(code!.id)).toBe(2);
   });
 
@@ -312,7 +302,7 @@ describe('the public questionnaire of a code', () => {
     const [code] = await createAs(teacher(), { count: 1, maxUses: 10 });
     const answers = await validAnswers(code!.code);
     await t.database.db.execute(sql`update access_codes set uses = 7 where id = ${code!.id}`);
-    const guests = await Promise.all(Array.from({ length: 50 }, () => guest()));
+    const guests = await Promise.all(Array.from({ length: 50 }, () => guestClient(t)));
     const results = await Promise.all(guests.map((g) => g.post(`/api/access-codes/${code!.code}/responses`, { answers })));
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201)).toHaveLength(3);
@@ -322,14 +312,14 @@ describe('the public questionnaire of a code', () => {
   }, 120_000);
 
   it('limits each public endpoint per IP with a clear Italian 429', async () => {
-    const client = await guest();
+    const client = await guestClient(t);
     for (let i = 0; i < ACCESS_CODE_RATE_LIMITS.read.max; i++) await client.get(`/api/access-codes/Zz${String(i).padStart(5, '0')}`);
     const res = await client.get('/api/access-codes/Zz99999');
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ message: ACCESS_CODE_MESSAGES.rateLimited });
     expect(res.headers['retry-after']).toBeDefined();
 
-    const poster = await guest();
+    const poster = await guestClient(t);
     for (let i = 0; i < ACCESS_CODE_RATE_LIMITS.submit.max; i++) await poster.post('/api/access-codes/Zz00000/responses', { answers: {} });
     const refused = await poster.post('/api/access-codes/Zz00000/responses', { answers: {} });
     expect(refused.statusCode).toBe(429);
@@ -340,13 +330,13 @@ describe('the public questionnaire of a code', () => {
 describe('seedDemoAccessCodes', () => {
   it('PROVA01 opens the open survey with many uses; the demo teacher has class codes; safe to run twice', async () => {
     await seedDemoAccessCodes(t.database.db, t.clock.now());
-    const [demo] = await rows<{ max_uses: number; survey_id: string | number; owner_user_id: unknown }>(sql`select max_uses, survey_id, owner_user_id from access_codes where code = ${DEMO_ACCESS_CODE}`);
+    const [demo] = await sqlRows<{ max_uses: number; survey_id: string | number; owner_user_id: unknown }>(t, sql`select max_uses, survey_id, owner_user_id from access_codes where code = ${DEMO_ACCESS_CODE}`);
     expect({ maxUses: demo!.max_uses, survey: Number(demo!.survey_id) }).toEqual({ maxUses: DEMO_ACCESS_CODE_USES, survey: openSurveyId });
-    const [{ n }] = (await rows<{ n: string }>(sql`select count(*) as n from access_codes where code = ${DEMO_ACCESS_CODE}`)) as [{ n: string }];
+    const [{ n }] = (await sqlRows<{ n: string }>(t, sql`select count(*) as n from access_codes where code = ${DEMO_ACCESS_CODE}`)) as [{ n: string }];
     expect(Number(n)).toBe(1);
-    const res = await (await guest()).get(`/api/access-codes/${DEMO_ACCESS_CODE}`);
+    const res = await (await guestClient(t)).get(`/api/access-codes/${DEMO_ACCESS_CODE}`);
     expect(res.statusCode).toBe(200);
-    const classes = await rows<{ class_label: string }>(
+    const classes = await sqlRows<{ class_label: string }>(t, 
       sql`select distinct class_label from access_codes a join users u on u.id = a.owner_user_id where u.email = ${DEMO_CODES_TEACHER} and a.created_by_user_id = a.owner_user_id and a.class_label like '%ª%' and a.created_at = (select min(created_at) from access_codes where owner_user_id = u.id)`,
     );
     expect(classes.map((c) => c.class_label).sort()).toEqual(['3ª A', '3ª B', '5ª A']);

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SURVEY_SLUGS, SURVEY_MESSAGES, SurveyDetailSchema, SurveyListResponseSchema, type SurveyDetail } from '@portale/shared/surveys';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { seedDemoSurveys } from './surveys-seed.ts';
 import { findSurveyBySlug } from './surveys.repository.ts';
 
@@ -16,16 +16,6 @@ const STAFF = new Set(['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.t
 /** Teachers and educators who may answer (the other teacher accounts have a pending condition). */
 const PARTICIPANTS = new Set(['insegnante@demo.test']);
 let demo: { closedId: number; openId: number };
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-async function guest(): Promise<ApiClient> {
-  const client = new ApiClient(t, nextIp());
-  await client.csrf();
-  return client;
-}
 
 const surveyInput = (overrides: Record<string, unknown> = {}) => ({
   title: `Indagine di prova ${Math.random().toString(36).slice(2, 8)}`,
@@ -94,7 +84,7 @@ describe('staff build surveys', () => {
       ['PUT', `/api/surveys/${survey.id}/questions`, { questions: QUESTIONS }],
     ];
     for (const [method, url, payload] of calls) {
-      expect((await (await guest()).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
+      expect((await (await guestClient(t)).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
       for (const account of DEMO_ACCOUNTS) {
         const res = await as(account.email).send(method as 'GET', url, payload ? { payload: payload as object } : {});
         expect(res.statusCode, `${method} ${url} ${account.email}`).toBe(STAFF.has(account.email) ? 200 : 403);
@@ -104,7 +94,7 @@ describe('staff build surveys', () => {
       expect((await as(account.email).post('/api/surveys', surveyInput())).statusCode, account.email).toBe(403);
       expect((await as(account.email).post(`/api/surveys/${survey.id}/transition`, { to: 'aperta' })).statusCode, account.email).toBe(403);
     }
-    expect((await (await guest()).post('/api/surveys', {})).statusCode).toBe(401);
+    expect((await (await guestClient(t)).post('/api/surveys', {})).statusCode).toBe(401);
   });
 
   it('creates a draft (audited), edits it, refuses bad input per field, 404 for an unknown survey', async () => {
@@ -121,7 +111,7 @@ describe('staff build surveys', () => {
     const ok = await staff().send('PATCH', `/api/surveys/${survey.id}`, { payload: { title: 'Titolo corretto', closesOn: '2027-02-28' } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ title: 'Titolo corretto', closesOn: '2027-02-28' });
-    const audits = await rows<{ action: string; after: Record<string, unknown> }>(sql`select action, after from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} order by id`);
+    const audits = await sqlRows<{ action: string; after: Record<string, unknown> }>(t, sql`select action, after from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} order by id`);
     expect(audits.map((a) => a.action)).toEqual(['survey.created', 'survey.updated']);
     expect(audits[1]!.after).toEqual({ title: 'Titolo corretto', closesOn: '2027-02-28' });
 
@@ -177,7 +167,7 @@ describe('staff build surveys', () => {
     expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual(['questions.0.options', 'questions.1.options', 'questions.2.type', 'questions.3.label']);
     // Nothing half-written.
     expect(SurveyDetailSchema.parse((await staff().get(`/api/surveys/${survey.id}`)).json()).questions).toHaveLength(5);
-    const audits = await rows<{ action: string }>(sql`select action from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} and action = 'survey.questions-replaced'`);
+    const audits = await sqlRows<{ action: string }>(t, sql`select action from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} and action = 'survey.questions-replaced'`);
     expect(audits).toHaveLength(2);
   });
 
@@ -216,18 +206,18 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(survey).toMatchObject({ state: 'aperta', questionsEditable: true });
     expect(survey.openedAt).not.toBeNull();
     expect((await transition(survey.id, 'aperta')).statusCode).toBe(409);
-    const audits = await rows<{ before: unknown; after: unknown }>(sql`select before, after from audit_log where action = 'survey.transitioned' and entity_id = ${String(survey.id)}`);
+    const audits = await sqlRows<{ before: unknown; after: unknown }>(t, sql`select before, after from audit_log where action = 'survey.transitioned' and entity_id = ${String(survey.id)}`);
     expect(audits).toEqual([{ before: { state: 'bozza' }, after: { state: 'aperta' } }]);
 
-    const current = await (await guest()).get('/api/surveys/current');
+    const current = await (await guestClient(t)).get('/api/surveys/current');
     expect(current.statusCode).toBe(200);
     expect(current.json().survey).toMatchObject({ id: survey.id, title: 'Indagine aperta dal test' });
     expect(current.json().survey.questions).toHaveLength(5);
   });
 
   it('guest 401; staff and accounts without the grant or with a pending condition 403', async () => {
-    expect((await (await guest()).post('/api/surveys/current/responses', { answers: valid() })).statusCode).toBe(401);
-    expect((await (await guest()).get('/api/surveys/current/my-response')).statusCode).toBe(401);
+    expect((await (await guestClient(t)).post('/api/surveys/current/responses', { answers: valid() })).statusCode).toBe(401);
+    expect((await (await guestClient(t)).get('/api/surveys/current/my-response')).statusCode).toBe(401);
     for (const account of DEMO_ACCOUNTS.filter((a) => !PARTICIPANTS.has(a.email))) {
       expect((await as(account.email).post('/api/surveys/current/responses', { answers: valid() })).statusCode, account.email).toBe(403);
       expect((await as(account.email).get('/api/surveys/current/my-response')).statusCode, account.email).toBe(403);
@@ -251,7 +241,7 @@ describe('a logged-in participant answers the open survey once', () => {
     const missing = await teacher().post('/api/surveys/current/responses', { answers: {} });
     expect(missing.json().errors).toEqual({ [`answers.${single!.id}`]: [SURVEY_MESSAGES.answerRequired], [`answers.${scale!.id}`]: [SURVEY_MESSAGES.answerRequired] });
     expect((await teacher().post('/api/surveys/current/responses', { answers: 'tutto bene' })).statusCode).toBe(422);
-    expect(await rows(sql`select id from survey_responses where survey_id = ${survey.id}`)).toHaveLength(0);
+    expect(await sqlRows(t, sql`select id from survey_responses where survey_id = ${survey.id}`)).toHaveLength(0);
   });
 
   it('concurrent duplicate submissions: exactly one is stored, the others are 409', async () => {
@@ -259,7 +249,7 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const refused = results.find((r) => r.statusCode === 409)!;
     expect(refused.json()).toMatchObject({ code: 'already_answered', message: SURVEY_MESSAGES.alreadyAnswered });
-    expect(await rows(sql`select id from survey_responses where survey_id = ${survey.id}`)).toHaveLength(1);
+    expect(await sqlRows(t, sql`select id from survey_responses where survey_id = ${survey.id}`)).toHaveLength(1);
     const again = await teacher().post('/api/surveys/current/responses', { answers: valid() });
     expect(again.statusCode).toBe(409);
   });
@@ -282,7 +272,7 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(detail).toMatchObject({ responseCount: 1, questionsEditable: false });
     expect((await transition(survey.id, 'chiusa')).statusCode).toBe(200);
     expect((await transition(survey.id, 'aperta')).statusCode).toBe(409);
-    expect((await (await guest()).get('/api/surveys/current')).json()).toEqual({ survey: null });
+    expect((await (await guestClient(t)).get('/api/surveys/current')).json()).toEqual({ survey: null });
     const closed = await teacher().post('/api/surveys/current/responses', { answers: valid() });
     expect(closed.statusCode).toBe(409);
     expect(closed.json().message).toBe(SURVEY_MESSAGES.noOpenSurvey);
@@ -295,7 +285,7 @@ describe('a logged-in participant answers the open survey once', () => {
     const results = await Promise.all(drafts.map((d) => transition(d.id, 'aperta')));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
     const winner = drafts[results.findIndex((r) => r.statusCode === 200)]!;
-    expect((await rows(sql`select id from surveys where state = 'aperta'`)).map((r) => Number((r as { id: number }).id))).toEqual([winner.id]);
-    expect((await (await guest()).get('/api/surveys/current')).json().survey.id).toBe(winner.id);
+    expect((await sqlRows(t, sql`select id from surveys where state = 'aperta'`)).map((r) => Number((r as { id: number }).id))).toEqual([winner.id]);
+    expect((await (await guestClient(t)).get('/api/surveys/current')).json().survey.id).toBe(winner.id);
   });
 });

@@ -8,8 +8,8 @@ import { ACCESS_CODE_MESSAGES, AccessCodesCreatedSchema, PublicAccessCodeSchema,
 import { HELD_RESPONSE_MESSAGES, HeldResponsesDecidedSchema, TeacherDetailSchema } from '@portale/shared/teachers';
 import type { ReviewState } from '@portale/shared/reviews';
 import { institutes, reviews, roles, schoolSites, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { listSiteTeachers } from '../field-work/field-work.repository.ts';
 import { responsesForResults, responsesStamp } from '../results/results.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
@@ -32,16 +32,6 @@ interface Teacher {
   userId: number;
   profileId: number;
   client: ApiClient;
-}
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-async function guest(): Promise<ApiClient> {
-  const client = new ApiClient(t, nextIp());
-  await client.csrf();
-  return client;
 }
 
 /** A signed-in teacher with verified contacts, a profile on `siteId` in `state` (queued when pending). */
@@ -72,7 +62,7 @@ async function codes(client: ApiClient, overrides: Record<string, unknown> = {})
   return AccessCodesCreatedSchema.parse(res.json()).items;
 }
 
-const codeCount = async () => Number((await rows<{ n: string }>(sql`select count(*) as n from access_codes`))[0]!.n);
+const codeCount = async () => Number((await sqlRows<{ n: string }>(t, sql`select count(*) as n from access_codes`))[0]!.n);
 const stateOf = async (profileId: number) => (await t.database.db.select({ s: teacherProfiles.reviewState }).from(teacherProfiles).where(eq(teacherProfiles.id, profileId)))[0]!.s;
 const pendingReview = async (profileId: number) =>
   (await t.database.db.select({ id: reviews.id }).from(reviews).where(and(eq(reviews.type, 'insegnanti'), eq(reviews.subjectId, profileId), eq(reviews.state, 'in_attesa'))))[0]?.id;
@@ -86,7 +76,7 @@ async function decide(profileId: number, decision: 'approve' | 'reject') {
 
 /** Answers valid for the open survey (its required questions). */
 async function answersFor(code: string): Promise<Record<string, unknown>> {
-  const { survey } = PublicAccessCodeSchema.parse((await (await guest()).get(`/api/access-codes/${code}`)).json());
+  const { survey } = PublicAccessCodeSchema.parse((await (await guestClient(t)).get(`/api/access-codes/${code}`)).json());
   const answers: Record<string, unknown> = {};
   for (const q of survey.questions) {
     if (!q.required) continue;
@@ -95,7 +85,7 @@ async function answersFor(code: string): Promise<Record<string, unknown>> {
   return answers;
 }
 
-const answer = async (code: string) => (await guest()).post(`/api/access-codes/${code}/responses`, { answers: await answersFor(code) });
+const answer = async (code: string) => (await guestClient(t)).post(`/api/access-codes/${code}/responses`, { answers: await answersFor(code) });
 const counted = async () => (await responsesForResults(t.database.db, openSurveyId)).length;
 
 beforeAll(async () => {
@@ -176,7 +166,7 @@ describe('who makes access codes', () => {
     expect(reviewId).toBeDefined();
     const queue = (await staff.get('/api/reviews/insegnanti?pageSize=100')).json<{ items: { id: number; state: string }[] }>();
     expect(queue.items).toEqual(expect.arrayContaining([expect.objectContaining({ id: reviewId, state: 'in_attesa' })]));
-    const [audit] = await rows<{ after: { reviewState?: string } }>(
+    const [audit] = await sqlRows<{ after: { reviewState?: string } }>(t, 
       sql`select after from audit_log where action = 'account.profile.updated' and entity_id = ${String(teacher.userId)} order by id desc limit 1`,
     );
     expect(audit!.after.reviewState).toBe('in_attesa');
@@ -227,7 +217,7 @@ describe('caps', () => {
     const refused = await answer(second!.code);
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ code: 'access_code_site_daily_limit', message: ACCESS_CODE_MESSAGES.siteDailyUses });
-    expect(Number((await rows<{ uses: number }>(sql`select uses from access_codes where id = ${second!.id}`))[0]!.uses)).toBe(1);
+    expect(Number((await sqlRows<{ uses: number }>(t, sql`select uses from access_codes where id = ${second!.id}`))[0]!.uses)).toBe(1);
     const [staffCode] = await codes(staff, { schoolSiteId: siteC, count: 1, maxUses: 5 });
     expect((await answer(staffCode!.code)).statusCode).toBe(201);
     t.clock.advance(86_400_000);
@@ -277,11 +267,11 @@ describe('rejecting a teacher', () => {
     await decide(teacher.profileId, 'reject');
     await decide(newcomer.profileId, 'reject');
 
-    for (const c of [code!, unused!]) expect((await (await guest()).get(`/api/access-codes/${c.code}`)).statusCode).toBe(404);
-    expect((await (await guest()).post(`/api/access-codes/${code!.code}/responses`, { answers: {} })).statusCode).toBe(404);
+    for (const c of [code!, unused!]) expect((await (await guestClient(t)).get(`/api/access-codes/${c.code}`)).statusCode).toBe(404);
+    expect((await (await guestClient(t)).post(`/api/access-codes/${code!.code}/responses`, { answers: {} })).statusCode).toBe(404);
     expect((await teacher.client.post('/api/access-codes', input())).json()).toMatchObject({ message: ACCESS_CODE_MESSAGES.rejected });
     expect(await counted()).toBe(before - 3);
-    const [audit] = await rows<{ after: { revokedCodeIds: number[]; heldResponses: number } }>(
+    const [audit] = await sqlRows<{ after: { revokedCodeIds: number[]; heldResponses: number } }>(t, 
       sql`select after from audit_log where action = 'teacher.rejected-codes-revoked' and entity_id = ${String(teacher.profileId)}`,
     );
     expect(audit!.after).toMatchObject({ revokedCodeIds: expect.arrayContaining([code!.id, unused!.id]), heldResponses: 3 });
@@ -309,7 +299,7 @@ describe('rejecting a teacher', () => {
     const again = await staff.post(`/api/teachers/${teacher.profileId}/held-responses`, { decision: 'discard' });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'no_held_responses', message: HELD_RESPONSE_MESSAGES.nothingHeld });
-    const [decided] = await rows<{ after: { decision: string; count: number } }>(
+    const [decided] = await sqlRows<{ after: { decision: string; count: number } }>(t, 
       sql`select after from audit_log where action = 'teacher.held-responses-decided' and entity_id = ${String(teacher.profileId)}`,
     );
     expect(decided!.after).toEqual({ decision: 'include', count: 3 });
@@ -327,7 +317,7 @@ describe('rejecting a teacher', () => {
     expect(await counted()).toBe(before - 1);
 
     const url = `/api/teachers/${teacher.profileId}/held-responses`;
-    expect((await (await guest()).post(url, { decision: 'include' })).statusCode).toBe(401);
+    expect((await (await guestClient(t)).post(url, { decision: 'include' })).statusCode).toBe(401);
     for (const email of ['insegnante@demo.test', 'rilevatore@demo.test', 'dirigente@demo.test']) {
       const client = new ApiClient(t, nextIp());
       await client.login(email);
@@ -345,7 +335,7 @@ describe('rejecting a teacher', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ decision: 'discard', count: 1, message: HELD_RESPONSE_MESSAGES.discarded(1) });
     expect(await counted()).toBe(before - 1);
-    const [row] = await rows<{ hold: string }>(sql`select hold from survey_responses where access_code_id = ${code!.id}`);
+    const [row] = await sqlRows<{ hold: string }>(t, sql`select hold from survey_responses where access_code_id = ${code!.id}`);
     expect(row!.hold).toBe('scartata');
   });
 });

@@ -9,7 +9,7 @@ import {
   TemplateVersionListSchema,
 } from '@portale/shared/templates';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { settleAfterResponse } from '../accounts/after-response.ts';
 import { allowedPlaceholders } from './template-catalog.ts';
@@ -18,10 +18,6 @@ let t: TestApp;
 const clients = new Map<string, ApiClient>();
 const admin = () => clients.get('superadmin@demo.test')!;
 const put = (client: ApiClient, key: string, payload: unknown) => client.send('PUT', `/api/templates/${key}`, { payload: payload as Record<string, unknown> });
-
-async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 async function current(key: string) {
   const res = await admin().get(`/api/templates/${key}`);
@@ -85,7 +81,7 @@ describe('who may manage templates', () => {
 describe('the list', () => {
   it('searches, filters by channel, sorts, pages and exports', async () => {
     const all = TemplateListResponseSchema.parse((await admin().get('/api/templates?pageSize=100')).json());
-    const [{ n } = { n: -1 }] = await rows<{ n: number }>(sql`select count(distinct key)::int as n from message_templates`);
+    const [{ n } = { n: -1 }] = await sqlRows<{ n: number }>(t, sql`select count(distinct key)::int as n from message_templates`);
     expect(all.total).toBe(n);
     expect(all.items.map((i) => i.key)).toEqual([...all.items.map((i) => i.key)].sort((a, b) => a.localeCompare(b)));
 
@@ -166,7 +162,7 @@ describe('editing', () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json().message).toBe(TEMPLATE_MESSAGES.stale(detail.version, before.version));
 
-    const [audit] = await rows<{ action: string; after: { version: number } }>(
+    const [audit] = await sqlRows<{ action: string; after: { version: number } }>(t, 
       sql`select action, after from audit_log where entity = 'template' and entity_id = 'sms.firma-adesione' order by id desc limit 1`,
     );
     expect(audit).toMatchObject({ action: 'template.updated', after: { version: detail.version } });
@@ -220,7 +216,7 @@ describe('the next message uses the version in use', () => {
     await guest.csrf();
     expect((await guest.post('/api/auth/forgot-password', { email: 'insegnante@demo.test' })).statusCode).toBe(202);
     await settleAfterResponse(t.app);
-    const [row] = await rows<{ template_version: number; subject: string; html_body: string; text_body: string }>(
+    const [row] = await sqlRows<{ template_version: number; subject: string; html_body: string; text_body: string }>(t, 
       sql`select template_version, subject, html_body, text_body from outbox where recipient = 'insegnante@demo.test' and template_key = 'email.reset-password' order by id desc limit 1`,
     );
     return row!;
@@ -259,7 +255,7 @@ describe('the next message uses the version in use', () => {
     expect(back.subject).toBe(original.subject);
     expect(back.text_body.replace(/token=[\w-]+/g, '')).toBe(original.text_body.replace(/token=[\w-]+/g, ''));
 
-    const audit = await rows<{ action: string }>(sql`select action from audit_log where entity = 'template' and entity_id = 'email.reset-password' order by id`);
+    const audit = await sqlRows<{ action: string }>(t, sql`select action from audit_log where entity = 'template' and entity_id = 'email.reset-password' order by id`);
     expect(audit.map((a) => a.action)).toEqual(['template.updated', 'template.restored']);
   });
 });

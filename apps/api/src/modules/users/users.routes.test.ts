@@ -7,7 +7,7 @@ import { auditLog, outbox, users } from '../../db/schema/index.ts';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();
@@ -26,12 +26,6 @@ async function loginClient(email: string, password?: string): Promise<ApiClient>
   const client = new ApiClient(t, nextIp());
   const res = await client.login(email, password);
   expect(res.statusCode, `${email}: ${res.body}`).toBe(200);
-  return client;
-}
-
-async function guest(): Promise<ApiClient> {
-  const client = new ApiClient(t, nextIp());
-  await client.csrf();
   return client;
 }
 
@@ -66,7 +60,7 @@ async function createUser(roles: string[] = ['detector'], extra: Record<string, 
 async function acceptInvitation(email: string): Promise<ApiClient> {
   const mail = await newestMail(email, 'email.invito');
   const token = /token=([A-Za-z0-9_-]+)/.exec(mail!.textBody)![1]!;
-  const client = await guest();
+  const client = await guestClient(t);
   const password = 'Quaderno-Girasole-47';
   const reset = await client.post('/api/auth/reset-password', { token, password, password_confirmation: password });
   expect(reset.statusCode, reset.body).toBe(200);
@@ -134,7 +128,7 @@ describe('who may change users', () => {
       [`/api/users/${target}`, 'PATCH', { firstName: 'Roberta' }],
       ...ACTIONS.map((a) => [`/api/users/${target}/${a}`, 'POST', undefined] as [string, 'POST', undefined]),
     ];
-    const anonymous = await guest();
+    const anonymous = await guestClient(t);
     for (const [url, method, payload] of writes) {
       expect((await anonymous.send(method, url, payload ? { payload } : {})).statusCode, `guest ${method} ${url}`).toBe(401);
       for (const account of DEMO_ACCOUNTS.filter((a) => !MANAGERS.has(a.email))) {
