@@ -13,6 +13,8 @@ export default defineConfig({
           root: './apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
+          // The seeded databases every test app is copied from, prepared once per run.
+          globalSetup: ['./test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -23,6 +25,22 @@ export default defineConfig({
           root: './apps/web',
           include: ['src/**/*.test.ts'],
           environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // Component tests: one page of each kind rendered in jsdom with React Router's route stubs,
+        // for the behaviour that needs no server (validation, filters in the URL, empty states).
+        // design-react-kit exports its ES build under the bundlers' `module` condition only, with
+        // extensionless imports: Vite resolves it, as for the app.
+        resolve: { conditions: ['module', 'browser', 'development'] },
+        test: {
+          name: 'web-dom',
+          root: './apps/web',
+          include: ['src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test/dom-setup.ts'],
+          server: { deps: { inline: ['design-react-kit'] } },
           testTimeout: 30_000,
         },
       },

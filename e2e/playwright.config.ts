@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { freePort } from './ports.ts';
 import { snapshotWebBuild } from './web-snapshot.ts';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
+import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 
 // The runner loads this file first and picks two free ports; workers load it again and inherit the
 // same ports through the environment, so every process agrees on the URLs.
@@ -23,8 +23,8 @@ const webRoot = process.env.E2E_WEB_ROOT;
 const CHROMIUM_USE = {
   ...devices['Desktop Chrome'],
   launchOptions: {
-    // Debian's Chromium: the tests never download a browser.
-    executablePath: CHROMIUM_PATH,
+    // Debian's Chromium headless shell: the tests never download a browser.
+    executablePath: TEST_CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS],
   },
 };

@@ -1,19 +1,26 @@
-// Makes sure Debian's Chromium is installed (tests never download a browser of their own).
+// Makes sure the test browser, Debian's Chromium headless shell, is installed (tests never download a
+// browser of their own). `--full` also installs the full `chromium` that benchmarks and Lighthouse drive.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-import { CHROMIUM_PATH as CHROMIUM } from './lib/chromium.mjs';
+import { CHROMIUM_PATH, TEST_CHROMIUM_PATH } from './lib/chromium.mjs';
 // The metric-matched fallback of the web font (apps/web/src/styles/fonts.css) is Arial's metrics, which
 // Liberation Sans has: without it Chromium falls back to DejaVu Sans and the fallback test's layout moves.
 const FALLBACK_FONT = '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf';
-if (!existsSync(CHROMIUM) || !existsSync(FALLBACK_FONT)) {
+const wanted = [
+  [TEST_CHROMIUM_PATH, 'chromium-headless-shell'],
+  [FALLBACK_FONT, 'fonts-liberation'],
+  ...(process.argv.includes('--full') ? [[CHROMIUM_PATH, 'chromium']] : []),
+];
+const missing = wanted.filter(([path]) => !existsSync(path)).map(([, pkg]) => pkg);
+if (missing.length > 0) {
   if (process.getuid?.() !== 0) {
-    console.error(`Chromium (${CHROMIUM}) o i font Liberation non trovati: installali con "sudo apt-get install -y chromium fonts-liberation".`);
+    console.error(`Pacchetti mancanti: installali con "sudo apt-get install -y ${missing.join(' ')}".`);
     process.exit(1);
   }
-  console.log('Installazione di Chromium e dei font Liberation (apt)…');
+  console.log(`Installazione di ${missing.join(', ')} (apt)…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium', 'fonts-liberation']]) {
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }

@@ -3,8 +3,9 @@
 // Ports and origins are chosen once here and handed to both sides: the API allows the web origin
 // (WEB_ORIGIN, CORS with credentials) and the web calls the API origin (API_ORIGIN). The URLs are
 // announced only once both servers answer.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { get } from 'node:http';
+import { buildWebOnce } from './lib/web-build.mjs';
 
 const dev = process.argv.includes('--dev');
 const portOf = (origin) => {
@@ -77,8 +78,8 @@ async function announceWhenReady(started) {
 const started = Date.now();
 if (!dev) {
   console.log('Compilazione della web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const status = buildWebOnce();
+  if (status !== 0) process.exit(status);
 }
 console.log(`Avvio di API (porta ${apiPort}) e web (porta ${webPort}); al primo avvio l'API carica l'anagrafe nazionale delle scuole…`);
 run('api', 'npx', ['tsx', ...(dev ? ['watch'] : []), 'apps/api/src/server.ts'], { PORT: apiPort, WEB_ORIGIN: webOrigin });

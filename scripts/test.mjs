@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { playwrightOutcome, stepFailed, vitestOutcome } from './lib/test-summary.mjs';
+import { buildWebOnce } from './lib/web-build.mjs';
 
 const VITEST_REPORT = 'test-results/vitest.json';
 const E2E_REPORT = 'test-results/e2e.json';
@@ -26,7 +27,7 @@ outcomes.push(vitestOutcome('unit and API (Vitest)', readJson(VITEST_REPORT), un
 
 const E2E = 'e2e (Playwright)';
 const chromium = step('node', ['scripts/ensure-chromium.mjs']);
-const build = chromium === 0 ? step('npm', ['run', 'build', '-w', 'apps/web']) : 1;
+const build = chromium === 0 ? buildWebOnce() : 1;
 if (chromium !== 0) outcomes.push(stepFailed(E2E, 'could not start: Chromium is missing', chromium));
 else if (build !== 0) outcomes.push(stepFailed(E2E, 'could not start: the web build failed', build));
 else {

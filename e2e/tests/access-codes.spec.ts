@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectErrorScreen, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, expectErrorScreen, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 
 // The e2e API seeds the open demo survey, PROVA01 and the demo teacher's plesso and class codes.
 const TEACHER = 'insegnante@demo.test';
@@ -17,7 +17,7 @@ test.describe('codici di accesso', () => {
   test('a teacher creates codes for a class and prints them; a guest answers through /{code} (progress kept on reload) and sees the thank-you; a used-up or revoked code is the 404 page', async ({ page, browser, baseURL }) => {
     const classLabel = `E2E ${Date.now() % 100_000}`;
 
-    await loginAs(page, TEACHER);
+    await signIn(page, TEACHER);
     if (new URL(page.url()).pathname !== '/portale') await page.goto('/portale');
     await appReady(page);
     const home = page.getByTestId('teacher-home');

@@ -1,6 +1,6 @@
 import { request } from '@playwright/test';
 import { DEMO_PASSWORD } from '../demo-accounts.ts';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 
@@ -32,9 +32,7 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
 
   // The super-admin creates a model (a file as evidence, for institutes).
   await page.setViewportSize(DESKTOP);
-  await loginAs(page, 'superadmin@demo.test');
-  await page.goto('/portale/azioni-modelli');
-  await appReady(page);
+  await signIn(page, 'superadmin@demo.test', { path: '/portale/azioni-modelli' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modelli di azione');
   await listSettled(page);
   // The demo models are there.
@@ -73,9 +71,7 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await rememberConsentChoice(staffContext, baseURL!);
   const s = await staffContext.newPage();
   await s.setViewportSize(DESKTOP);
-  await loginAs(s, 'sylla@demo.test');
-  await s.goto('/portale/azioni');
-  await appReady(s);
+  await signIn(s, 'sylla@demo.test', { path: '/portale/azioni' });
   await expect(s.getByRole('heading', { level: 1 })).toHaveText('Azioni');
   await listSettled(s);
   await expectAccessibleAtBothWidths(s);
@@ -103,7 +99,7 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await rememberConsentChoice(principalContext, baseURL!);
   const p = await principalContext.newPage();
   await p.setViewportSize(DESKTOP);
-  await loginAs(p, 'dirigente@demo.test');
+  await signIn(p, 'dirigente@demo.test');
   const panel = p.getByTestId('due-actions');
   await expect(panel).toBeVisible();
   const card = panel.getByTestId('due-action').filter({ hasText: title });

@@ -7,7 +7,7 @@ import {
   expectErrorScreen,
   expectNoAxeViolations,
   listSettled,
-  loginAs,
+  signIn,
   rememberConsentChoice,
   test,
 } from '../fixtures.ts';
@@ -31,9 +31,7 @@ test.describe('pannello adesioni', () => {
 
   test('lo staff vede l’imbuto, filtra per stato, sollecita una volta sola ed esporta', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/adesioni/panel');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/adesioni/panel' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pannello adesioni');
     await expect(page.getByTestId('adhesion-funnel')).toBeVisible();
     expect(await funnelCount(page, 'attivo')).toBeGreaterThan(0);
@@ -82,9 +80,7 @@ test.describe('pannello adesioni', () => {
   });
 
   test('lo staff ritira l’adesione di un istituto attivo con il motivo', async ({ page }) => {
-    await loginAs(page, STAFF);
-    await page.goto('/portale/adesioni/panel?adhesionState=attivo&sort=-adhesionStateChangedAt');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/adesioni/panel?adhesionState=attivo&sort=-adhesionStateChangedAt' });
     await listSettled(page);
     await listTable(page).locator('tbody th[scope="row"] a').first().click();
     await appReady(page);
@@ -103,9 +99,7 @@ test.describe('pannello adesioni', () => {
   });
 
   test('con il permesso user.index il pannello si legge ma non si sollecita; gli altri ruoli non lo vedono', async ({ page }) => {
-    await loginAs(page, 'utenti@demo.test');
-    await page.goto('/portale/adesioni/panel?adhesionState=iscritto');
-    await appReady(page);
+    await signIn(page, 'utenti@demo.test', { path: '/portale/adesioni/panel?adhesionState=iscritto' });
     await expect(page.getByTestId('adhesion-funnel')).toBeVisible();
     await listSettled(page);
     await expect(page.getByTestId('reminders')).toHaveCount(0);
@@ -115,7 +109,7 @@ test.describe('pannello adesioni', () => {
     await expectNoAxeViolations(page);
     await page.context().clearCookies();
     await rememberConsentChoice(page.context(), page.url());
-    await loginAs(page, 'rilevatore@demo.test');
+    await signIn(page, 'rilevatore@demo.test');
     await page.goto('/portale/adesioni/panel');
     await expectErrorScreen(page, 403);
   });

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { request, type APIRequestContext, type Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 import { mailLink, smsCode } from '../outbox.ts';
 
 // The signing journey changes an institute's state, and the e2e run shares one API and database: it
@@ -115,7 +115,7 @@ test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, b
 
 test('adesione: il dirigente demo che non ha firmato arriva alla pagina dell’adesione e vede i due modi di firmare', async ({ page }) => {
   await page.setViewportSize(DESKTOP);
-  await loginAs(page, 'dirigente-senza-firma@demo.test');
+  await signIn(page, 'dirigente-senza-firma@demo.test');
   await expect(page).toHaveURL(/\/iscrizioni\/adesione-formale$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
   await expect(page.getByTestId('document-sha256')).toHaveText(/^[0-9a-f]{64}$/);
@@ -138,9 +138,7 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
 
   test('il referente prepara e rilegge il documento, ma non può firmarlo', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, school.firstContact.email, PASSWORD);
-    await page.goto('/iscrizioni/adesione-formale');
-    await appReady(page);
+    await signIn(page, school.firstContact.email, { password: PASSWORD, path: '/iscrizioni/adesione-formale' });
     await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
     await expect(page.getByText(school.ministryCode).first()).toBeVisible();
     await expect(page.getByText('Solo il dirigente scolastico può firmare il documento di adesione')).toBeVisible();
@@ -158,7 +156,7 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     // Twelve axe runs and two uploads: on a slow CI machine this journey has taken more than 90 s.
     test.setTimeout(240_000);
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, school.principal.email, PASSWORD);
+    await signIn(page, school.principal.email, { password: PASSWORD });
     // The sign-principal-document guard sends a principal who has not signed here.
     await expect(page).toHaveURL(/\/iscrizioni\/adesione-formale$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
@@ -224,7 +222,7 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     test.setTimeout(240_000);
     const NOTE = 'Aggiungete tra i plessi partecipanti anche la sede staccata e firmate di nuovo.';
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, 'sylla@demo.test');
+    await signIn(page, 'sylla@demo.test');
 
     /** Opens this institute's pending adhesion in the review screen and records a decision. */
     async function decide(choice: 'Chiedi correzioni' | 'Approva', note?: string) {
@@ -249,7 +247,7 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     const principal = await context.newPage();
     try {
       await principal.setViewportSize(DESKTOP);
-      await loginAs(principal, school.principal.email, PASSWORD);
+      await signIn(principal, school.principal.email, { password: PASSWORD });
       await expect(principal).toHaveURL(/\/iscrizioni\/adesione-formale$/);
       await expect(principal.getByRole('note').filter({ hasText: NOTE })).toBeVisible();
       await expectAccessibleAtBothWidths(principal);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 import { mailLink } from '../outbox.ts';
 
 const STAFF = 'cromos@demo.test';
@@ -22,9 +22,7 @@ test.describe('prenotazioni', () => {
     const email = `prenota.${Date.now()}@example.org`;
 
     // Staff create a one-place slot.
-    await loginAs(page, STAFF);
-    await page.goto('/portale/prenotazioni');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/prenotazioni' });
     await expect(page.getByRole('heading', { level: 1, name: 'Prenotazioni' })).toBeVisible();
     await expectAccessibleAtBothWidths(page);
     const form = page.getByTestId('nuovo-form');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 
 const STAFF = 'sylla@demo.test';
 
@@ -12,9 +12,7 @@ test.describe('documenti', () => {
 
   test('staff upload and publish a PDF; the public lists and downloads it; unpublishing hides it', async ({ page, browser, baseURL }) => {
     const title = `Guida e2e ${Date.now()}`;
-    await loginAs(page, STAFF);
-    await page.goto('/portale/documenti');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/documenti' });
     await expect(page.getByRole('heading', { level: 1, name: 'Documenti' })).toBeVisible();
     await expectAccessibleAtBothWidths(page);
 

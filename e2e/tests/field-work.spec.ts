@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { request, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD } from '../demo-accounts.ts';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 
@@ -36,9 +36,7 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
 
   // Staff: the detectors, then every free primary plesso of Pavia to the demo detector, counted then confirmed.
   await page.setViewportSize(DESKTOP);
-  await loginAs(page, 'sylla@demo.test');
-  await page.goto('/portale/rilevatori');
-  await appReady(page);
+  await signIn(page, 'sylla@demo.test', { path: '/portale/rilevatori' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Rilevatori');
   await listSettled(page);
   await expect(page.getByRole('table', { name: 'Rilevatori' })).toContainText('rilevatore@demo.test');
@@ -74,7 +72,7 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await rememberConsentChoice(detectorContext, baseURL!);
   const d = await detectorContext.newPage();
   await d.setViewportSize(DESKTOP);
-  await loginAs(d, 'rilevatore@demo.test');
+  await signIn(d, 'rilevatore@demo.test');
   await expect(d.getByTestId('detector-home')).toBeVisible();
   await expectAccessibleAtBothWidths(d);
   await d.goto('/portale/istituti/rilevatori/plessi');

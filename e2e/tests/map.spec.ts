@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectNoAxeViolations, signIn, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
 
 // The e2e API seeds the sample registry (provinces RM and PV): Lazio and Lombardia have plessi.
 const STAFF = 'sylla@demo.test';
@@ -56,9 +56,7 @@ test.describe('mappa dei plessi', () => {
 
   test('la mappa disegna i plessi, la tabella gemella conta gli stessi, un filtro cambia entrambe, un plesso si apre', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/mappa');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/mappa' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mappa');
     await mapDrawn(page);
     const everything = await totalOf(page);
@@ -138,9 +136,7 @@ test.describe('mappa dei plessi', () => {
 
   test('nessun plesso: uno stato vuoto chiaro; un filtro sconosciuto: un errore in italiano', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/mappa?region=Sicilia');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/mappa?region=Sicilia' });
     await expect(page.getByTestId('map-empty')).toContainText('Nessun plesso corrisponde ai filtri');
     await expect(page.getByTestId('map-total')).toHaveText('0 plessi corrispondono ai filtri.');
     await expect(page.getByTestId('school-map')).toHaveCount(0);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectNoAxeViolations, signIn, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
 
 // The e2e API seeds the sample registry (provinces RM and PV) and the demo accounts.
 const STAFF = 'sylla@demo.test';
@@ -30,7 +30,7 @@ test.describe('home del portale', () => {
 
   test('lo staff vede le cifre chiave e ogni cifra apre l’elenco filtrato con lo stesso totale', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
+    await signIn(page, STAFF);
     if (pathOf(page) !== '/portale') await page.goto('/portale');
     await appReady(page);
     const figures = page.getByTestId('key-figures');
@@ -125,7 +125,7 @@ test.describe('home del portale', () => {
       if (response.status() === 403) forbidden.push(response.url());
     });
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, TEACHER);
+    await signIn(page, TEACHER);
     if (pathOf(page) !== '/portale') await page.goto('/portale');
     await appReady(page);
     await expect(page.getByRole('heading', { level: 2, name: 'Il tuo profilo' })).toBeVisible();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 
 const STAFF = 'cromos@demo.test';
 const DESKTOP = { width: 1280, height: 900 };
@@ -28,9 +28,7 @@ test.describe('avanzamento del programma', () => {
 
   test('settimane, regioni e stati: grafici con sintesi e tabella, filtri nell’URL, esportazione', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/avanzamento');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/avanzamento' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Avanzamento');
     await chartsDrawn(page, 4);
     await expect(page.getByTestId('progress-period')).toContainText('Per settimana, dal ');
@@ -86,9 +84,7 @@ test.describe('avanzamento del programma', () => {
 
   test('date sbagliate: un errore in italiano sul campo, nessun grafico', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/avanzamento?from=2026-11-10&to=2026-11-01');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/avanzamento?from=2026-11-10&to=2026-11-01' });
     await expect(page.getByTestId('progress-problem')).toBeVisible();
     await expect(page.getByText('La data finale deve seguire quella iniziale.')).toBeVisible();
     await expect(page.getByTestId('progress-chart')).toHaveCount(0);
@@ -97,9 +93,7 @@ test.describe('avanzamento del programma', () => {
 
   test('la home dello staff mostra la piccola mappa e le linee di tendenza, con i link', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale' });
     const trends = page.getByTestId('programme-trends');
     await expect(trends.getByRole('heading', { name: 'Andamento del programma' })).toBeVisible();
     await expect(trends.locator('li[data-metric]')).toHaveCount(3);

@@ -8,7 +8,7 @@ import {
   expectErrorScreen,
   expectNoAxeViolations,
   listSettled,
-  loginAs,
+  signIn,
   pathOf,
   rememberConsentChoice,
   test,
@@ -50,9 +50,7 @@ test.describe('registro: istituti e plessi', () => {
     page,
   }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/istituti');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/istituti' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Istituti');
     await listSettled(page);
     const everything = await totalOf(page);
@@ -199,9 +197,7 @@ test.describe('registro: istituti e plessi', () => {
     page,
   }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/istituti?region=Atlantide');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/istituti?region=Atlantide' });
     await expect(page.getByTestId('list-problem')).toContainText('Valore non valido per «Regione».');
     await expect(page.getByTestId('error-screen')).toHaveCount(0);
     await expectAccessibleAtBothWidths(page);
@@ -223,9 +219,7 @@ test.describe('registro: istituti e plessi', () => {
 
   test('i plessi: filtro partecipanti, scheda con istituto e storico, correzione', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, STAFF);
-    await page.goto('/portale/istituti/plessi?region=Lazio');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/istituti/plessi?region=Lazio' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Plessi');
     await listSettled(page);
     await expectAccessibleAtBothWidths(page);
@@ -259,7 +253,7 @@ test.describe('registro: istituti e plessi', () => {
   });
 
   test('un insegnante che apre gli istituti vede la pagina 403', async ({ page }) => {
-    await loginAs(page, 'insegnante@demo.test');
+    await signIn(page, 'insegnante@demo.test');
     for (const path of ['/portale/istituti', '/portale/istituti/plessi']) {
       await page.goto(path);
       await appReady(page);

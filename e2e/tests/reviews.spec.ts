@@ -6,7 +6,7 @@ import {
   expectAccessibleAtBothWidths,
   expectErrorScreen,
   listSettled,
-  loginAs,
+  signIn,
   rememberConsentChoice,
   test,
 } from '../fixtures.ts';
@@ -31,10 +31,7 @@ test('revisioni: lo staff percorre la coda degli insegnanti, approva e chiede co
   await registerTeacher(baseURL!, `Coda${stamp}a`);
   await registerTeacher(baseURL!, `Coda${stamp}b`);
   await page.setViewportSize(DESKTOP);
-  await loginAs(page, 'sylla@demo.test');
-
-  await page.goto(QUEUE);
-  await appReady(page);
+  await signIn(page, 'sylla@demo.test', { path: QUEUE });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revisioni: registrazioni di insegnanti ed educatori');
   await listSettled(page);
   const before = await counts(page);
@@ -100,9 +97,7 @@ test('revisioni: lo staff percorre la coda degli insegnanti, approva e chiede co
 test('revisioni: lo staff esamina un’adesione firmata e la approva', async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
-  await loginAs(page, 'cromos@demo.test');
-  await page.goto('/portale/revisioni/adesioni/revisione');
-  await appReady(page);
+  await signIn(page, 'cromos@demo.test', { path: '/portale/revisioni/adesioni/revisione' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revisione: adesioni formali');
   const adhesion = page.getByTestId('review-adhesion');
   await expect(adhesion).toBeVisible();
@@ -118,7 +113,7 @@ test('revisioni: lo staff esamina un’adesione firmata e la approva', async ({ 
 });
 
 test('revisioni: una coda vuota lo dice, con il ritorno alla coda', async ({ page }) => {
-  await loginAs(page, 'cromos@demo.test');
+  await signIn(page, 'cromos@demo.test');
   // Whatever the demo data holds, the API answers that nothing waits (the explicit empty answer of `next`).
   await page.route('**/api/reviews/insegnanti/next', (route) => route.fulfill({ json: { item: null, pending: 0 } }));
   await page.goto(`${QUEUE}/revisione`);
@@ -134,9 +129,7 @@ test('revisioni: una coda vuota lo dice, con il ritorno alla coda', async ({ pag
 });
 
 test('revisioni: user.index vede la coda ma non la revisione', async ({ page }) => {
-  await loginAs(page, 'utenti@demo.test');
-  await page.goto(QUEUE);
-  await appReady(page);
+  await signIn(page, 'utenti@demo.test', { path: QUEUE });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revisioni: registrazioni di insegnanti ed educatori');
   await listSettled(page);
   await expect(page.getByTestId('review-counts')).toBeVisible();
@@ -147,7 +140,7 @@ test('revisioni: user.index vede la coda ma non la revisione', async ({ page }) 
 });
 
 test('revisioni: un tipo sconosciuto è una pagina non trovata', async ({ page }) => {
-  await loginAs(page, 'sylla@demo.test');
+  await signIn(page, 'sylla@demo.test');
   for (const path of ['/portale/revisioni/sconosciuto', '/portale/revisioni/sconosciuto/revisione', `${QUEUE}/revisione?item=abc`]) {
     await page.goto(path);
     await appReady(page);

@@ -2,7 +2,7 @@ import { evaluateAccess, type AccessDecision } from '@portale/shared/auth';
 import { getPage, PAGES, type PageDef } from '@portale/shared/pages';
 import type { Page } from '@playwright/test';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../demo-accounts.ts';
-import { appReady, expect, expectErrorScreen, expectNoAxeViolations, loginAs, TEXTS, test } from '../fixtures.ts';
+import { appReady, expect, expectErrorScreen, expectNoAxeViolations, navigateInApp, signIn, TEXTS, test } from '../fixtures.ts';
 
 /** Every portal route plus the formal adhesion, with ids = 1 and reviewType = 'insegnanti'. */
 const MATRIX_PAGES: PageDef[] = PAGES.filter((p) => p.layout === 'authenticated' || p.id === 'adhesion');
@@ -59,9 +59,10 @@ async function walkMatrix(page: Page, account: DemoAccount | null) {
   for (const def of MATRIX_PAGES) {
     const decision = evaluateAccess(def, account?.user ?? null);
     await test.step(`${concretePath(def)} → ${decision.kind}${decision.kind === 'redirect' ? ` ${decision.to}` : ''}`, async () => {
-      // A full load each time: the session comes back from the HttpOnly refresh cookie.
-      await page.goto(concretePath(def));
-      await appReady(page);
+      // Inside the app, as a click on a link would: the guards run on every navigation, and the full
+      // load (session restored from the HttpOnly refresh cookie) is proven once per account below and
+      // in auth.spec.ts and reload.spec.ts.
+      await navigateInApp(page, concretePath(def));
       await expectOutcome(page, def, decision, account);
       await expectNoAxeViolations(page, { skipSeenStructure: true });
     });
@@ -69,21 +70,21 @@ async function walkMatrix(page: Page, account: DemoAccount | null) {
 }
 
 test.describe('role × route matrix', () => {
-  // Every page of the table (about 60) with a full load and an axe check each: minutes on a busy 2-core machine.
-  test.describe.configure({ timeout: 360_000 });
+  // Every page of the table (about 60) with an axe check each (one per page structure).
+  test.describe.configure({ timeout: 240_000 });
 
   test('guest is sent to login on every guarded route', async ({ page }) => {
+    await page.goto('/');
+    await appReady(page);
     await walkMatrix(page, null);
   });
 
   for (const account of DEMO_ACCOUNTS) {
     test(`${account.email}: every portal route and the side navigation`, async ({ page }) => {
-      await loginAs(page, account.email);
-
       const home = evaluateAccess(getPage('portal.home'), account.user);
       await test.step('side navigation lists exactly the allowed pages', async () => {
-        await page.goto('/portale');
-        await appReady(page);
+        // A full load of /portale with the session from the refresh cookie.
+        await signIn(page, account.email);
         const nav = page.getByRole('navigation', { name: 'Navigazione del portale' });
         if (home.kind !== 'allow') {
           // Pending condition: the portal layout is never reached.

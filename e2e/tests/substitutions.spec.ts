@@ -1,5 +1,5 @@
 import type { Browser } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { DESKTOP, expect, expectAccessibleAtBothWidths, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 import { mailText } from '../outbox.ts';
 
 /** A browser of its own for each person, with the cookie choice already made. */
@@ -21,9 +21,7 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
   const { context, page } = await personPage(browser, baseURL!);
 
   // The demo first contact: the request form and the institute's requests on their home.
-  await loginAs(page, 'referente@demo.test');
-  await page.goto('/portale');
-  await appReady(page);
+  await signIn(page, 'referente@demo.test', { path: '/portale' });
   const panel = page.getByTestId('substitution-request');
   await expect(panel.getByRole('heading', { name: 'Richiedi una sostituzione' })).toBeVisible();
   await expect(panel.getByTestId('substitution-requests')).toContainText('Moretti Marta');
@@ -51,9 +49,7 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
 
   // Sylla staff: the list, the request opened in the panel (state in the URL), approved after confirming.
   const { context: staff, page: staffPage } = await personPage(browser, baseURL!);
-  await loginAs(staffPage, 'sylla@demo.test');
-  await staffPage.goto('/portale/sostituzioni?state=richiesta');
-  await appReady(staffPage);
+  await signIn(staffPage, 'sylla@demo.test', { path: '/portale/sostituzioni?state=richiesta' });
   await expect(staffPage.getByRole('heading', { level: 1 })).toHaveText('Sostituzioni');
   await listSettled(staffPage);
   await expectAccessibleAtBothWidths(staffPage);
@@ -85,9 +81,7 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
 
   // The incoming teacher: the plesso is theirs now.
   const { context: incoming, page: teacherPage } = await personPage(browser, baseURL!);
-  await loginAs(teacherPage, 'insegnante.sostituzioni-04@demo.test');
-  await teacherPage.goto('/portale');
-  await appReady(teacherPage);
+  await signIn(teacherPage, 'insegnante.sostituzioni-04@demo.test', { path: '/portale' });
   await expect(teacherPage.locator('main')).toContainText(plesso);
   await expectAccessibleAtBothWidths(teacherPage);
   await incoming.close();

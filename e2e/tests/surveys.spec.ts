@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, listSettled, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
 
 const STAFF = 'cromos@demo.test';
 const TEACHER = 'insegnante@demo.test';
@@ -22,9 +22,7 @@ test.describe('indagini', () => {
 
   test('staff build a survey with questions, reorder them by keyboard, and may open it only when no other survey is open', async ({ page }) => {
     const title = `Indagine e2e ${Date.now()}`;
-    await loginAs(page, STAFF);
-    await page.goto('/portale/indagini');
-    await appReady(page);
+    await signIn(page, STAFF, { path: '/portale/indagini' });
     await listSettled(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Indagini' })).toBeVisible();
     await expect(page.getByRole('link', { name: OPEN_TITLE })).toBeVisible();
@@ -132,7 +130,7 @@ test.describe('indagini', () => {
     await expect(page.getByTestId('survey-form')).toHaveCount(0);
     await expectAccessibleAtBothWidths(page);
 
-    await loginAs(page, TEACHER);
+    await signIn(page, TEACHER);
     // Two tabs open the questionnaire before either sends it.
     const second = await context.newPage();
     for (const p of [page, second]) {

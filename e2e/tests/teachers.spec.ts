@@ -6,7 +6,7 @@ import {
   expectAccessibleAtBothWidths,
   expectNoAxeViolations,
   listSettled,
-  loginAs,
+  signIn,
   rememberConsentChoice,
   test,
 } from '../fixtures.ts';
@@ -21,9 +21,7 @@ test('insegnanti: lo staff cerca, filtra, apre il profilo ed esporta', async ({ 
   const lastName = `Docente${Date.now()}`;
   await registerTeacher(baseURL!, lastName);
   await page.setViewportSize(DESKTOP);
-  await loginAs(page, 'sylla@demo.test');
-  await page.goto('/portale/insegnanti');
-  await appReady(page);
+  await signIn(page, 'sylla@demo.test', { path: '/portale/insegnanti' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Insegnanti');
   await listSettled(page);
   await expectAccessibleAtBothWidths(page);
@@ -67,9 +65,7 @@ test('insegnanti: lo staff cerca, filtra, apre il profilo ed esporta', async ({ 
 });
 
 test('insegnanti: un profilo che non esiste si dice nella pagina', async ({ page }) => {
-  await loginAs(page, 'sylla@demo.test');
-  await page.goto('/portale/insegnanti?teacherId=999999');
-  await appReady(page);
+  await signIn(page, 'sylla@demo.test', { path: '/portale/insegnanti?teacherId=999999' });
   await expect(page.getByRole('alert')).toContainText('Insegnante non trovato');
   await expectNoAxeViolations(page);
 });

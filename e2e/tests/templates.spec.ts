@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, loginAs, PHONE, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, signIn, PHONE, rememberConsentChoice, test } from '../fixtures.ts';
 import { mailText } from '../outbox.ts';
 
 const ADMIN = 'superadmin@demo.test';
@@ -50,9 +50,7 @@ test.describe('template', () => {
   test('the super-admin edits the reset e-mail, previews it, the next e-mail uses it, then restores the old version', async ({ page, browser, baseURL }) => {
     const marker = `Prova e2e ${Date.now()}`;
 
-    await loginAs(page, ADMIN);
-    await page.goto('/portale/template');
-    await appReady(page);
+    await signIn(page, ADMIN, { path: '/portale/template' });
     await expect(page.getByRole('heading', { level: 1, name: 'Template' })).toBeVisible();
     await listSettled(page);
     await expectAccessibleAtBothWidths(page);
@@ -122,9 +120,7 @@ test.describe('template', () => {
   });
 
   test('the adhesion document previews as a real PDF', async ({ page }) => {
-    await loginAs(page, ADMIN);
-    await page.goto('/portale/template?chiave=documento.adesione');
-    await appReady(page);
+    await signIn(page, ADMIN, { path: '/portale/template?chiave=documento.adesione' });
     await expect(page.getByRole('heading', { level: 2, name: 'Modello documento.adesione' })).toBeVisible();
     await page.getByRole('button', { name: 'Anteprima con dati di esempio' }).click();
     const link = page.getByRole('link', { name: 'Scarica l’anteprima PDF' });
@@ -137,9 +133,7 @@ test.describe('template', () => {
   });
 
   test('staff other than the super-admin get the 403 page', async ({ page }) => {
-    await loginAs(page, 'sylla@demo.test');
-    await page.goto('/portale/template');
-    await appReady(page);
+    await signIn(page, 'sylla@demo.test', { path: '/portale/template' });
     await expectErrorScreen(page, 403);
   });
 });

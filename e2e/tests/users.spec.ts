@@ -5,7 +5,7 @@ import {
   expect,
   expectAccessibleAtBothWidths,
   listSettled,
-  loginAs,
+  signIn,
   rememberConsentChoice,
   test,
 } from '../fixtures.ts';
@@ -23,9 +23,7 @@ test.describe('utenti', () => {
     const stamp = Date.now();
     const email = `paola.e2e.${stamp}@esempio.it`;
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, 'superadmin@demo.test');
-    await page.goto('/portale/utenti');
-    await appReady(page);
+    await signIn(page, 'superadmin@demo.test', { path: '/portale/utenti' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Utenti');
     await listSettled(page);
     await expectAccessibleAtBothWidths(page);
@@ -117,9 +115,7 @@ test.describe('utenti', () => {
 
   test('con il solo permesso user.index si leggono elenco, scheda e storico ma non c’è nessuna azione', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await loginAs(page, 'utenti@demo.test');
-    await page.goto('/portale/utenti?q=rilevatore');
-    await appReady(page);
+    await signIn(page, 'utenti@demo.test', { path: '/portale/utenti?q=rilevatore' });
     await listSettled(page);
     await expect(page.getByRole('button', { name: 'Nuovo utente' })).toHaveCount(0);
     await expectAccessibleAtBothWidths(page);

@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
-import { institutes } from '../src/db/schema/index.ts';
-import { seedRegistry } from '../src/db/registry.ts';
-import { seedDemoAccounts, seedRolesAndPermissions } from '../src/db/seed.ts';
 import { loadEnv, type Env } from '../src/env.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
 import type { Clock } from '../src/lib/clock.ts';
+import { inject } from 'vitest';
+import { databaseUrlFor, seedTestDatabase, TEST_START, waitForNoConnections, type DatabaseSnapshots, type TestRegistry } from './database-snapshots.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
-  constructor(private current = new Date('2026-11-21T09:00:00Z')) {}
+  constructor(private current = new Date(TEST_START)) {}
   now() {
     return new Date(this.current);
   }
@@ -26,25 +24,27 @@ export class TestClock implements Clock {
 }
 
 /**
- * On DATABASE_URL, a fresh database of its own on that server (created and dropped here);
- * otherwise PGlite in memory. Migrations are applied either way.
+ * A fresh database with the seeds of `seedTestDatabase`: on DATABASE_URL, a database of its own on that
+ * server (copied from the run's template, then dropped); otherwise PGlite in memory restored from the
+ * run's snapshot. Without the global setup (a file run on its own config) it is built from scratch.
  */
-async function openTestDatabase(): Promise<{ database: Database; dispose(): Promise<void> }> {
+async function openTestDatabase(registry: TestRegistry): Promise<{ database: Database; dispose(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
+  const snapshots = inject('databaseSnapshots') as DatabaseSnapshots | undefined;
   if (!url) {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
-    await database.migrate();
+    const snapshot = snapshots?.kind === 'pglite' ? new Blob([readFileSync(snapshots.sources[registry])]) : undefined;
+    const database = await openDatabase({ pgliteDir: 'memory://', ...(snapshot ? { pgliteSnapshot: snapshot } : {}) });
+    if (!snapshot) await seedTestDatabase(database, registry);
     return { database, dispose: () => database.close() };
   }
   const name = `portale_test_${randomBytes(6).toString('hex')}`;
+  const template = snapshots?.kind === 'postgres' ? snapshots.sources[registry] : undefined;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: target.toString(), pgliteDir: '' });
-  await database.migrate();
+  const database = await openDatabase({ databaseUrl: databaseUrlFor(url, name), pgliteDir: '' });
+  if (!template) await seedTestDatabase(database, registry);
   return {
     database,
     async dispose() {
@@ -54,11 +54,7 @@ async function openTestDatabase(): Promise<{ database: Database; dispose(): Prom
       // pg's Pool.end() resolves once each client is told to end, not once its backend has gone;
       // dropping "with (force)" at that moment kills a backend mid-goodbye and the client reports an
       // unhandled FATAL 57P01. Wait for the backends to leave first; force only as a last resort.
-      for (let waited = 0; waited < 5000; waited += 50) {
-        const { rows } = await cleanup.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (rows[0]!.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitForNoConnections(cleanup, name);
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },
@@ -93,26 +89,8 @@ export async function buildTestApp(
   // Each test app has a file store of its own, removed with it.
   const fileStoreDir = mkdtempSync(join(tmpdir(), 'portale-files-'));
   const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', FILE_STORE_DIR: fileStoreDir, ...overrides });
-  const { database, dispose } = await openTestDatabase();
-  await seedRolesAndPermissions(database.db);
-  // Every message and document is rendered from a stored template (product §3), as on a real start.
-  await seedMessageTemplates(database.db);
-  // The real registry of two provinces (RM, PV), for tests of lists, filters and exports.
-  if (options.registry) await seedRegistry(database.db, env.DATA_DIR, options.registry);
-  await database.db.insert(institutes).values(
-    ['RMIC8AB00X', 'RMIC8AC00Y'].map((ministryCode, i) => ({
-      ministryCode,
-      name: `Istituto comprensivo di prova ${i + 1}`,
-      type: 'Istituto Comprensivo',
-      isStateSchool: true,
-      region: 'Lazio',
-      province: 'RM',
-      municipalityCode: 'H501',
-      municipalityName: 'Roma',
-    })),
-  );
+  const { database, dispose } = await openTestDatabase(options.registry ?? 'none');
   const clock = new TestClock();
-  await seedDemoAccounts(database.db, { now: clock.now() });
   const app = await buildApp({ env, database, clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.ready();
   return {

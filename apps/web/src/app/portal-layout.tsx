@@ -1,5 +1,5 @@
 import { Breadcrumb, BreadcrumbItem } from 'design-react-kit';
-import { Link, NavLink, Outlet, useMatches } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useMatches } from 'react-router';
 import { evaluateAccess } from '@portale/shared/auth';
 import { breadcrumbOf, PAGES, type PageDef } from '@portale/shared/pages';
 import { AppFooter } from '../components/app-footer.tsx';
@@ -39,6 +39,9 @@ function Crumbs({ pageId }: { pageId: string }) {
 
 /** Authenticated layout: the side navigation shows only what the user's roles allow. */
 export function PortalLayout() {
+  // The committed location's key (a new one once a navigation has finished, redirects included): tests
+  // that move inside the app wait on it instead of reloading the page.
+  const location = useLocation();
   const { user } = useSession();
   const pageId = usePageId();
   const allowed = NAV_PAGES.filter((p) => evaluateAccess(p, user).kind === 'allow');
@@ -62,7 +65,7 @@ export function PortalLayout() {
               </ul>
             </nav>
           </div>
-          <main id="main-content" className="col-lg-9" tabIndex={-1}>
+          <main id="main-content" className="col-lg-9" tabIndex={-1} data-location-key={location.key}>
             {pageId && <Crumbs pageId={pageId} />}
             <Outlet />
           </main>

@@ -1,0 +1,2 @@
+export declare function webBuildInputs(): string;
+export declare function buildWebOnce(): number;
