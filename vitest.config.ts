@@ -15,6 +15,7 @@ export default defineConfig({
           environment: 'node',
           // The seeded databases every test app is copied from, prepared once per run.
           globalSetup: ['./test/global-setup.ts'],
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
