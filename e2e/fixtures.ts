@@ -172,6 +172,8 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
  * again: the role matrix shows the same error screen and page frame under many routes.
  */
 export async function expectNoAxeViolations(page: Page, options: { skipSeenStructure?: boolean } = {}): Promise<void> {
+  // A settled page: nothing marked busy (a list being reloaded dims its rows until its answer comes).
+  await expect(page.locator('[aria-busy="true"]'), `busy content on ${pathOf(page)}`).toHaveCount(0);
   if (options.skipSeenStructure) {
     const key = createHash('sha256').update(await structureOf(page)).digest('hex');
     if (checkedStructures.has(key)) return;
