@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * API test files that read state kept once per process (the statement names of `lib/list.ts`, capped
+ * at 64): they run in a fresh module graph of their own, after nothing else has filled it.
+ */
+const API_FRESH_PROCESS = ['test/named-statements.test.ts'];
+
 export default defineConfig({
   test: {
     // PGlite in memory costs ~700 MiB per instance: two workers on two cores.
@@ -12,10 +18,24 @@ export default defineConfig({
           name: 'api',
           root: './apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: API_FRESH_PROCESS,
           environment: 'node',
           // The seeded databases every test app is copied from, prepared once per run.
           globalSetup: ['./test/global-setup.ts'],
+          // The files of a worker share one module graph: the app is imported once, not once per file
+          // (docs/decisions/031). A file that tests process-wide state goes to `api-isolated`.
           isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'api-isolated',
+          root: './apps/api',
+          include: API_FRESH_PROCESS,
+          environment: 'node',
+          globalSetup: ['./test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
