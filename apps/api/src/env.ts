@@ -87,6 +87,12 @@ const EnvSchema = z
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'must be set to a random secret in production' });
     }
+    // The development defaults name the reserved `.localhost` domain: mail from or to it goes nowhere.
+    if (env.NODE_ENV === 'production') {
+      for (const name of ['MAIL_FROM', 'CONTACT_STAFF_EMAIL'] as const) {
+        if (/\.localhost\b/i.test(env[name])) ctx.addIssue({ code: 'custom', path: [name], message: 'must be a real address in production (not a .localhost default)' });
+      }
+    }
   });
 
 export type Env = z.infer<typeof EnvSchema> & { seedDemo: boolean; webOrigins: string[]; publicWebUrl: string; mfaRoles: string[] };

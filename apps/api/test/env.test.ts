@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../src/env.ts';
 
 const SECRET = 'a-real-production-secret-of-48-characters-000000';
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  APP_SECRET: SECRET,
+  MAIL_FROM: '"Portale Scuole" <no-reply@portale-scuole.example.it>',
+  CONTACT_STAFF_EMAIL: 'staff@portale-scuole.example.it',
+};
 
 describe('loadEnv', () => {
   it('applies the seed defaults in development', () => {
@@ -46,10 +52,23 @@ describe('loadEnv', () => {
     for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(message).toContain(`  - ${name}: `);
   });
 
-  it('accepts production with a real secret and does not seed demo accounts there', () => {
-    const env = loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET });
+  it('accepts production with a real secret and addresses, and does not seed demo accounts there', () => {
+    const env = loadEnv(PRODUCTION);
     expect(env.seedDemo).toBe(false);
-    expect(loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadEnv({ ...PRODUCTION, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it('refuses the reserved .localhost mail addresses of development in production', () => {
+    let message = '';
+    try {
+      loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('  - MAIL_FROM: must be a real address in production (not a .localhost default)');
+    expect(message).toContain('  - CONTACT_STAFF_EMAIL: must be a real address in production (not a .localhost default)');
+    expect(() => loadEnv({ ...PRODUCTION, MAIL_FROM: 'no-reply@scuole.localhost' })).toThrow(/MAIL_FROM/);
+    expect(loadEnv({ MAIL_FROM: 'no-reply@portale-scuole.localhost' }).MAIL_FROM).toContain('.localhost');
   });
 
   it('reads boolean flags strictly', () => {

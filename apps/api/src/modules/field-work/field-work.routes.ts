@@ -247,8 +247,7 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     const visit = await repo.findVisit(app.db, request.params.visitId);
     if (!visit) throw notFound(VISIT_MESSAGES.notFound);
     const site = (await repo.findDetectorSite(app.db, visit.schoolSiteId, app.clock.now()))!;
-    const webUrl = app.env.publicWebUrl;
-    const ics = visitCalendar(visit, site, { stamp: app.clock.now(), webUrl, host: new URL(webUrl).hostname || 'portale-scuole' });
+    const ics = visitCalendar(visit, site, { stamp: app.clock.now(), env: app.env });
     return reply
       .header('content-type', 'text/calendar; charset=utf-8')
       .header('content-disposition', `attachment; filename="visita-${visit.id}.ics"`)
