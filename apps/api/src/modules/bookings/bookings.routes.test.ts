@@ -158,6 +158,28 @@ describe('staff manage slots', () => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
+
+  it('exports dates a spreadsheet can sort: real date cells (Rome wall clock, Italian format) in XLSX, dd/mm/yyyy HH:mm in CSV', async () => {
+    const slot = await newSlot({ title: 'Esportazione con date', capacity: 7 });
+    const csv = await staff().get('/api/booking-slots/staff/export?format=csv&q=esportazione%20date');
+    const [, line] = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const rome = (iso: string) => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso)).replace(',', '');
+    expect(line).toContain(`;${rome(slot.startsAt)};${rome(slot.endsAt)};`);
+    expect(csv.headers['content-disposition']).toMatch(/filename="appuntamenti-\d{4}-\d{2}-\d{2}\.csv"/);
+
+    const xlsx = await staff().get('/api/booking-slots/staff/export?format=xlsx&q=esportazione%20date');
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const row = book.worksheets[0]!.getRow(2);
+    const starts = row.getCell(2);
+    expect(starts.type).toBe(ExcelJS.ValueType.Date);
+    expect(starts.numFmt).toBe('dd/mm/yyyy hh:mm');
+    const local = dateToRomeLocal(slot.startsAt);
+    expect((starts.value as Date).toISOString().slice(0, 16)).toBe(local);
+    expect(row.getCell(6).type).toBe(ExcelJS.ValueType.Number);
+    expect(row.getCell(6).value).toBe(7);
+  });
 });
 
 describe('public bookings', () => {

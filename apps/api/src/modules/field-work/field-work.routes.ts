@@ -61,7 +61,7 @@ const SITE_EXPORT: ExportColumn<DetectorSiteSummary>[] = [
   { header: 'Istituto', value: (r) => r.instituteName },
   { header: 'Rilevatore', value: (r) => (r.detector ? `${r.detector.lastName} ${r.detector.firstName}` : '') },
   { header: 'Insegnanti', value: (r) => r.teacherCount },
-  { header: 'Prossima visita', value: (r) => r.nextVisitAt ?? '' },
+  { header: 'Prossima visita', value: (r) => (r.nextVisitAt ? new Date(r.nextVisitAt) : null) },
 ];
 
 function notFound(message: string) {

@@ -187,34 +187,21 @@ export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Prom
 interface CsvRow {
   question: string;
   answer: string;
+  /** A count or a mean (numbers), or the Italian note of what is withheld. */
   count: string | number;
-  percent: string;
+  /** Percentage points of the group's respondents; null where none is shown. */
+  percent: number | null;
 }
-
-const italianNumber = (x: number, digits: number) =>
-  x.toLocaleString('it-IT', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    useGrouping: false,
-  });
 
 /** Exactly what the page shows, one line per figure (the group's respondents first). */
 export function csvRowsOf(data: ResultsResponse): CsvRow[] {
   if (data.status === 'suppressed')
-    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: '' }];
-  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: '' }];
+    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: null }];
+  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null }];
   for (const q of data.questions) {
-    for (const r of q.rows)
-      out.push({
-        question: q.label,
-        answer: r.label,
-        count: r.count ?? RESULTS_MESSAGES.protectedCell,
-        percent: r.percent === null ? '' : italianNumber(r.percent, 1),
-      });
-    if (q.answered !== null)
-      out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: '' });
-    if (q.mean !== null)
-      out.push({ question: q.label, answer: 'Media', count: italianNumber(q.mean, 2), percent: '' });
+    for (const r of q.rows) out.push({ question: q.label, answer: r.label, count: r.count ?? RESULTS_MESSAGES.protectedCell, percent: r.percent });
+    if (q.answered !== null) out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: null });
+    if (q.mean !== null) out.push({ question: q.label, answer: 'Media', count: Math.round(q.mean * 100) / 100, percent: null });
   }
   return out;
 }
@@ -237,7 +224,7 @@ export async function resultsRoutes(app: FastifyInstance) {
       { header: 'Domanda', value: (r) => r.question },
       { header: 'Risposta', value: (r) => r.answer },
       { header: 'Numero', value: (r) => r.count },
-      { header: 'Percentuale sui rispondenti', value: (r) => r.percent },
+      { header: 'Percentuale sui rispondenti', value: (r) => r.percent, type: 'percent' },
     ];
     return sendExport(reply, {
       format,
