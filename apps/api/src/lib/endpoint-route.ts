@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
 import { requireAuth, requireGrant, requirePermission, type RequestCheck, type ResourceLoader } from '../plugins/authorization.ts';
 import { HttpError } from './http-error.ts';
+import { HINTS_KEY, operationHints, operationIdOf } from './openapi-operation.ts';
 import { Upload } from './uploads.ts';
 import { UnknownFieldsError } from './request-validation.ts';
 
@@ -114,6 +115,10 @@ export function registerEndpoint<E extends Endpoint>(
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
+      operationId: operationIdOf(endpoint.method, endpoint.path),
+      // Public routes need nothing; every other one the access token (cookies alone are not a session).
+      security: endpoint.permission === 'public' ? [] : [{ bearer: [] }],
+      [HINTS_KEY]: operationHints(endpoint, endpoint.method !== 'GET'),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
