@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { StaffDocumentSchema } from '@portale/shared/documents';
 import { readStored } from '../src/lib/file-store.ts';
+import { sweepOrphanFiles } from '../src/lib/file-sweep.ts';
 import { S3FileStore } from '../src/lib/s3-file-store.ts';
 import { buildTestApp, sqlRows, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
@@ -131,6 +132,13 @@ describe('uploads through the API with FILE_STORE=s3', () => {
     expect((await staff.send('PUT', `/api/documents/${doc.id}/file`, { payload: replacement, headers: { 'content-type': 'application/pdf' } })).statusCode).toBe(200);
     expect(await objects()).toHaveLength(1);
     expect(await objects()).not.toContain(`${row!.file_key.slice(0, 2)}/${row!.file_key}`);
+    expect((await staff.get(`/api/documents/${doc.id}/file`)).rawPayload.equals(replacement)).toBe(true);
+
+    // The sweep works on the bucket too: an object no row names goes once old enough, the document's stays.
+    const orphan = await t.app.files.put(pieces(pdfOfSize(1000)), limit(10_000));
+    expect(await sweepOrphanFiles(t.database.db, t.app.files, { graceMs: 3_600_000 })).toMatchObject({ scanned: 2, removed: 0, recent: 2 });
+    expect(await sweepOrphanFiles(t.database.db, t.app.files, { graceMs: 3_600_000, now: new Date(Date.now() + 2 * 3_600_000) })).toMatchObject({ scanned: 2, removed: 1 });
+    expect(await objects()).not.toContain(`${orphan.key.slice(0, 2)}/${orphan.key}`);
     expect((await staff.get(`/api/documents/${doc.id}/file`)).rawPayload.equals(replacement)).toBe(true);
   }, 60_000);
 });
