@@ -76,4 +76,16 @@ describe('loadEnv', () => {
     expect(loadEnv({ COOKIE_SECURE: '0' }).COOKIE_SECURE).toBe(false);
     expect(() => loadEnv({ COOKIE_SECURE: 'no' })).toThrow(/COOKIE_SECURE/);
   });
+
+  it('chooses the file store: disk by default, s3 only with a bucket (clear messages)', () => {
+    expect(loadEnv({}).FILE_STORE).toBe('disk');
+    expect(() => loadEnv({ FILE_STORE: 'ftp' })).toThrow('  - FILE_STORE: must be disk or s3');
+    expect(() => loadEnv({ FILE_STORE: 's3' })).toThrow('  - S3_BUCKET: must name the bucket when FILE_STORE=s3');
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'Bucket_Sbagliato' })).toThrow(/S3_BUCKET: must be a valid bucket name/);
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT: must be an http\(s\) URL/);
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => loadEnv({ S3_PREFIX: 'portale' })).toThrow(/S3_PREFIX: must be empty or end with \//);
+    const env = loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale-files', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'eu-south-1', S3_PREFIX: 'portale/' });
+    expect(env).toMatchObject({ FILE_STORE: 's3', S3_BUCKET: 'portale-files', S3_REGION: 'eu-south-1', S3_PREFIX: 'portale/' });
+  });
 });

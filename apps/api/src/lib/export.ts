@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExportFormat } from '@portale/shared/lists';
 import { exportBusy } from './gates.ts';
 
@@ -146,6 +146,23 @@ function drain(stream: PassThrough): Promise<void> {
   });
 }
 
+const EXPORT_PLACE = Symbol('exportPlace');
+type WithPlace = FastifyRequest & { [EXPORT_PLACE]?: () => void };
+
+/**
+ * The export route's place in the export gate (a preHandler that every export route gets from
+ * `registerEndpoint`, after its session and permission checks): taken before the handler counts or
+ * reads any row, so that a refused export (Italian 429, Retry-After) costs no database work. The
+ * place is freed when the export's stream closes, or when the answer ends without one (an error).
+ */
+export async function reserveExportPlace(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const release = request.server.gates.exports.tryEnter();
+  if (!release) throw exportBusy();
+  (request as WithPlace)[EXPORT_PLACE] = release;
+  reply.raw.once('finish', release);
+  reply.raw.once('close', release);
+}
+
 /**
  * Streams an export to the client: CSV (UTF-8 with BOM, `;`) or XLSX (exceljs streaming writer),
  * in constant memory. An error after the headers are sent ends the download early (and is logged).
@@ -154,7 +171,8 @@ function drain(stream: PassThrough): Promise<void> {
  */
 export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): FastifyReply {
   // At most EXPORT_CONCURRENCY exports at once in this instance (issue 32): one more is a 429, not a wait.
-  const release = reply.server.gates.exports.tryEnter();
+  // Taken already by the route's preHandler (reserveExportPlace); taken here for a caller without one.
+  const release = (reply.request as WithPlace)[EXPORT_PLACE] ?? reply.server.gates.exports.tryEnter();
   if (!release) throw exportBusy();
   const stream = new PassThrough();
   stream.once('close', release);
