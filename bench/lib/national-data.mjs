@@ -54,8 +54,13 @@ export async function generate(client, scale, log = console.log) {
 
   await client.query('create table if not exists bench_national (scale double precision not null, seconds double precision, at timestamptz not null default now())');
   await client.query('set synchronous_commit = off');
-  // Random plessi: an array of their ids, indexed by a hash of the row number.
-  await client.query('create temporary table bench_sites as select array_agg(id order by id) as ids, count(*)::int as n from school_sites');
+  // Random plessi: numbered 0…n−1, picked by a hash of the row number (an array of 63k ids would be
+  // detoasted again for every row).
+  await client.query('create temporary table bench_sites (rn int primary key, id bigint not null)');
+  await client.query('insert into bench_sites select row_number() over (order by id) - 1, id from school_sites');
+  await client.query('analyze bench_sites');
+  const sites = (await client.query('select count(*)::int as n from bench_sites')).rows[0].n;
+  const site = (hash) => `(select id from bench_sites where rn = (${hash}) % ${sites})`;
 
   await timed(client, 'utenti insegnanti', `
     insert into users (email, password_hash, first_name, last_name, phone, email_verified_at, phone_verified_at, last_login_at, created_at, updated_at)
@@ -72,11 +77,11 @@ export async function generate(client, scale, log = console.log) {
   await timed(client, 'profili insegnante', `
     insert into teacher_profiles (user_id, kind, school_site_id, subjects, review_state, created_at, updated_at)
     select u.id, (array['insegnante','insegnante','insegnante','educatore','altro'])[1 + u.id % 5],
-           case when u.id % 20 = 0 then null else s.ids[1 + (u.id * 2654435761 % s.n)] end,
+           case when u.id % 20 = 0 then null else ${site('u.id * 2654435761')} end,
            '["Italiano"]'::jsonb,
            (array['approvata','approvata','approvata','approvata','approvata','in_attesa','in_attesa','da_correggere','respinta','approvata'])[1 + u.id % 10],
            u.created_at, u.created_at
-    from users u, bench_sites s where u.email like 'bench-t%@bench.test'`, log);
+    from users u where u.email like 'bench-t%@bench.test'`, log);
   await timed(client, 'revisioni insegnanti', `
     insert into reviews (type, subject_id, state, submitted_at, decided_at, decided_by_user_id, note)
     select 'insegnanti', tp.id, tp.review_state, tp.created_at,
@@ -92,16 +97,16 @@ export async function generate(client, scale, log = console.log) {
   await client.query(`insert into user_roles (user_id, role_id) select id, ${detectorRole} from users where email like 'bench-d%@bench.test'`);
   await client.query(`insert into detector_profiles (user_id, provinces, active, created_at, updated_at)
     select id, array['RM','MI','NA'], true, now(), now() from users where email like 'bench-d%@bench.test'`);
-  await client.query(`create temporary table bench_detectors as select array_agg(id order by id) as ids, count(*)::int as n from users where email like 'bench-d%@bench.test'`);
+  const firstDetector = (await client.query(`select min(id)::bigint as id from users where email like 'bench-d%@bench.test'`)).rows[0].id;
   await timed(client, 'visite', `
     insert into visits (school_site_id, detector_user_id, scheduled_at, state, report, outcome_note, review_state, reported_at, created_at, updated_at)
-    select s.ids[1 + (g * 40503 % s.n)], d.ids[1 + (g % d.n)], now() - (g % 700) * interval '1 day' + interval '10 hours',
+    select ${site('g::bigint * 40503')}, ${firstDetector} + g % ${D}, now() - (g % 700) * interval '1 day' + interval '10 hours',
            st, case when st = 'svolta' then 'Visita svolta, incontrati gli insegnanti.' end,
            case when st in ('annullata','mancata') then 'Scuola chiusa' end,
            case when st = 'svolta' then (array['approvata','approvata','in_attesa','da_correggere'])[1 + g % 4] end,
            case when st = 'svolta' then now() - (g % 700) * interval '1 day' + interval '1 day' end,
            now() - (g % 700) * interval '1 day' - interval '10 days', now()
-    from generate_series(1, ${V}) g, bench_sites s, bench_detectors d,
+    from generate_series(1, ${V}) g,
          lateral (select (array['svolta','svolta','svolta','pianificata','annullata','mancata'])[1 + g % 6] as st) x`, log);
   await timed(client, 'revisioni visite', `
     insert into reviews (type, subject_id, state, submitted_at, decided_at)
@@ -116,9 +121,9 @@ export async function generate(client, scale, log = console.log) {
     // A third from the teachers' own accounts (one per survey), the rest anonymous (access code used up and gone).
     await timed(client, `risposte (${survey.state})`, `
       insert into survey_responses (survey_id, school_site_id, user_id, answers, submitted_at)
-      select ${survey.id}, coalesce(tp.school_site_id, s.ids[1 + (g * 69069 % s.n)]), tp.user_id, ${answersSql(questions)},
+      select ${survey.id}, coalesce(tp.school_site_id, ${site('g::bigint * 69069')}), tp.user_id, ${answersSql(questions)},
              now() - (g % 600) * interval '1 day' - (g % 3600) * interval '1 second'
-      from generate_series(1, ${n}) g cross join bench_sites s
+      from generate_series(1, ${n}) g
       left join lateral (select t.user_id, t.school_site_id from teacher_profiles t where g % 3 = 0 and t.id = (select min(id) from teacher_profiles) + g / 3) tp on true`, log);
     if (i === surveys.length - 1) break;
   }
