@@ -14,7 +14,7 @@ import {
 } from '@portale/shared/reviews';
 import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, cappedCount, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
 /** Queues whose subjects exist and can be decided. */
@@ -121,7 +121,8 @@ export async function listReviews(db: DbOrTx, type: ReviewType, query: ReviewLis
   const [page, counts] = await Promise.all([
     paginate(
       async (limit, offset) => (await rawRows(db, reviewListQuery(db, type, query, now).limit(limit).offset(offset))).map(toReviewSummary),
-      () => countReviews(db, type, query),
+      // Exact up to the cap or when asked, otherwise an estimate (decision 033).
+      () => cappedCount(db, fromReviews(db, { one: sql`1`.as('one') }).where(whereOf(type, query)), query.exactTotal),
       query.page,
       query.pageSize,
     ),
