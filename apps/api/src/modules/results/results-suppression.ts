@@ -61,7 +61,7 @@ export const viewKey = (region: string | null, level: string | null) => `${regio
 const VIEW_WEIGHT: Record<ViewKind, number> = { national: 100, region: 5, level: 4, regionLevel: 1 };
 const UNREACHED = 1000;
 
-interface Group {
+export interface Group {
   region: string | null;
   level: string | null;
   n: number;
@@ -296,7 +296,31 @@ export function suppressResults(
   minGroup: number,
   options: { exact?: boolean } = {},
 ): SuppressedResults {
-  const exact = options.exact ?? true;
+  return suppressTallies(items, tallyRespondents(items, respondents), minGroup, options);
+}
+
+/** One (atomic group, category) pair of an item and how many respondents fall in it. */
+export interface CategoryCount {
+  /** Index in `ResultTallies.groups`. */
+  g: number;
+  c: string;
+  n: number;
+}
+
+/**
+ * All the suppression reads of the respondents: their atomic groups with their sizes, and per item
+ * the respondents per (group, category). Both in order of first appearance in the responses (the
+ * order in which the tallies would be built one response at a time), so that the outcome does not
+ * depend on where the counts were made: here from the respondents, or in SQL (results.repository.ts).
+ */
+export interface ResultTallies {
+  groups: Group[];
+  /** item id → its pairs with n > 0. */
+  pairs: Map<string, CategoryCount[]>;
+}
+
+/** The tallies of respondents given one by one. */
+export function tallyRespondents(items: ItemDef[], respondents: RespondentCategories[]): ResultTallies {
   const groupIndex = new Map<string, number>();
   const groups: Group[] = [];
   const groupOf = respondents.map((r) => {
@@ -310,6 +334,35 @@ export function suppressResults(
     groups[g]!.n += 1;
     return g;
   });
+  const pairs = new Map<string, CategoryCount[]>();
+  for (const item of items) {
+    const tally = new Map<string, number>();
+    respondents.forEach((r, i) => {
+      const c = r.categories[item.id];
+      if (c === undefined) return;
+      const key = `${groupOf[i]}\u0001${c}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+    });
+    pairs.set(
+      item.id,
+      [...tally.entries()].map(([k, n]) => {
+        const [g, c] = k.split('\u0001') as [string, string];
+        return { g: Number(g), c, n };
+      }),
+    );
+  }
+  return { groups, pairs };
+}
+
+/** The suppressed results from the tallies (see suppressResults). */
+export function suppressTallies(
+  items: ItemDef[],
+  tallies: ResultTallies,
+  minGroup: number,
+  options: { exact?: boolean } = {},
+): SuppressedResults {
+  const exact = options.exact ?? true;
+  const { groups } = tallies;
   const views = buildViews(groups);
   const shown =
     (exact ? exactViews(views, groups, minGroup) : undefined) ??
@@ -333,17 +386,7 @@ export function suppressResults(
   );
 
   for (const item of items) {
-    const tally = new Map<string, number>();
-    respondents.forEach((r, i) => {
-      const c = r.categories[item.id];
-      if (c === undefined) return;
-      const key = `${groupOf[i]}\u0001${c}`;
-      tally.set(key, (tally.get(key) ?? 0) + 1);
-    });
-    const pairs = [...tally.entries()].map(([k, n]) => {
-      const [g, c] = k.split('\u0001') as [string, string];
-      return { g: Number(g), c, n };
-    });
+    const pairs = tallies.pairs.get(item.id) ?? [];
     const published =
       (exact ? exactCells(item, views, shownViews, pairs, minGroup) : undefined) ??
       chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
