@@ -13,6 +13,7 @@
 // published is a count of a union of atoms (classes of the universe by which published figures they
 // enter), and every atom holds 0 or at least `minGroup`, so no combination can isolate fewer.
 
+import { Worker } from 'node:worker_threads';
 import { auditWithhold, AUDIT_MAX_SMALL, AUDIT_MAX_UNKNOWNS, type AuditRow } from './results-audit.ts';
 
 export type ViewKind = 'national' | 'region' | 'level' | 'regionLevel';
@@ -402,6 +403,11 @@ export function suppressTallies(
     }
   }
 
+  return withViews(results);
+}
+
+/** The results of every view, with the lookup of one (a view nobody is in shows 0). */
+function withViews(results: Map<string, ViewResult>): SuppressedResults {
   return {
     views: results,
     view(region, level) {
@@ -412,4 +418,28 @@ export function suppressTallies(
       return { view: { key: viewKey(region, level), kind, region, level }, respondents: 0, cells: {} };
     },
   };
+}
+
+/** Above this many (group × item) tallies the suppression runs in a worker thread (seconds of CPU at national volume). */
+const OFF_THREAD_ABOVE = 500;
+
+/**
+ * suppressTallies, in a worker thread when the tallies are large (decision 033), so that the API keeps
+ * answering other requests meanwhile; the same function and input, so the same results.
+ */
+export function suppressTalliesOffThread(items: ItemDef[], tallies: ResultTallies, minGroup: number): Promise<SuppressedResults> {
+  if (tallies.groups.length * items.length <= OFF_THREAD_ABOVE) return Promise.resolve(suppressTallies(items, tallies, minGroup));
+  return new Promise((resolve, reject) => {
+    // The API runs its TypeScript through tsx: the worker registers tsx's loader before importing the module.
+    const entry = new URL('./results-suppression-worker.ts', import.meta.url).href;
+    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
+      eval: true,
+      workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup },
+    });
+    worker.once('message', (views: [string, ViewResult][]) => resolve(withViews(new Map(views))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`results suppression worker exited with ${code}`));
+    });
+  });
 }

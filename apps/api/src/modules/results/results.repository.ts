@@ -161,6 +161,8 @@ export async function resultTallies(db: DbOrTx, surveyId: number, items: ItemInS
       select ${surveyResponses.id} as id, ${schoolSites.region} as region, ${schoolSites.schoolLevel} as level${columns.length ? sql`, ${sql.join(columns, sql`, `)}` : sql``}
       from ${surveyResponses} left join ${schoolSites} on ${schoolSites.id} = ${surveyResponses.schoolSiteId}
       where ${surveyResponses.surveyId} = ${surveyId} and ${countedResponse}
+      -- A fence: each category is computed once per response, not once per aggregate that reads it.
+      offset 0
     ) r
     group by region, level`)) as unknown as { rows: Record<string, unknown>[] };
   const rows = result.rows.sort((a, b) => Number(a.first) - Number(b.first));

@@ -29,7 +29,7 @@ import {
   type ResponseForResults,
 } from './results.repository.ts';
 import {
-  suppressTallies,
+  suppressTalliesOffThread,
   type ItemDef,
   type RespondentCategories,
   type SuppressedResults,
@@ -114,6 +114,7 @@ interface Computed {
 /** Closed surveys do not change: their suppressed results are computed once per app (again only if the responses change). */
 const caches = new WeakMap<FastifyInstance, Map<number, Computed>>();
 const CACHE_MAX = 20;
+const computing = new WeakMap<FastifyInstance, Map<string, Promise<Computed>>>();
 
 async function computed(app: FastifyInstance, surveyId: number): Promise<Computed> {
   let cache = caches.get(app);
@@ -121,11 +122,24 @@ async function computed(app: FastifyInstance, surveyId: number): Promise<Compute
   const stamp = await resultsVersion(app.db, surveyId);
   const hit = cache.get(surveyId);
   if (hit && hit.stamp === stamp) return hit;
+  // Calls that arrive while the same results are computed wait for that computation (decision 033).
+  let inFlight = computing.get(app);
+  if (!inFlight) computing.set(app, (inFlight = new Map()));
+  const key = `${surveyId}:${stamp}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = compute(app, cache, surveyId, stamp).finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function compute(app: FastifyInstance, cache: Map<number, Computed>, surveyId: number, stamp: string): Promise<Computed> {
   const all = await findQuestions(app.db, surveyId);
   const questions = all.filter(isAggregable);
   const textQuestions = all.filter((q) => q.type === 'testo_breve' || q.type === 'testo_lungo').length;
   // Counted in SQL (decision 033); the same tallies as `suppressResults(itemsOf(…), responses.map(categoriesOf))`.
-  const results = suppressTallies(itemsOf(questions), await resultTallies(app.db, surveyId, itemsInSql(questions)), RESULTS_MIN_GROUP);
+  const results = await suppressTalliesOffThread(itemsOf(questions), await resultTallies(app.db, surveyId, itemsInSql(questions)), RESULTS_MIN_GROUP);
   const value = { stamp, questions, textQuestions, results };
   cache.delete(surveyId);
   cache.set(surveyId, value);
