@@ -29,14 +29,21 @@ import { closedLoop, fmt, freePort, load, startServer, summarise } from './lib/m
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: args } = parseArgs({
-  options: { scale: { type: 'string', default: '1' }, keep: { type: 'boolean', default: false }, seconds: { type: 'string' }, only: { type: 'string' } },
+  options: {
+    scale: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    only: { type: 'string' },
+  },
 });
 const SCALE = Number(args.scale);
 if (!(SCALE > 0)) throw new Error('--scale must be a positive number');
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = args.keep ? `portale_national_s${String(SCALE).replace('.', '_')}` : `portale_national_${process.pid}`;
+const dbName = args.keep
+  ? `portale_national_s${String(SCALE).replace('.', '_')}`
+  : `portale_national_${process.pid}`;
 const benchUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
 const PASSWORD = 'Portale.Demo.2026';
 
@@ -56,7 +63,12 @@ async function login(api, email) {
   const xsrf = decodeURIComponent(cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.split('=')[1] ?? '');
   const res = await fetch(`${api}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-xsrf-token': xsrf, cookie: cookies.join('; '), origin: 'http://127.0.0.1:3000' },
+    headers: {
+      'content-type': 'application/json',
+      'x-xsrf-token': xsrf,
+      cookie: cookies.join('; '),
+      origin: 'http://127.0.0.1:3000',
+    },
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   const body = await res.json();
@@ -135,9 +147,15 @@ async function main() {
       const seconds = await generate(client, SCALE);
       console.log(`Generata in ${fmt(seconds)} s.`);
     }
-    const sizes = (await client.query(`select (select count(*) from teacher_profiles) t, (select count(*) from users) u, (select count(*) from survey_responses) r, (select count(*) from visits) v, (select count(*) from audit_log) a, pg_size_pretty(pg_database_size(current_database())) size`)).rows[0];
+    const sizes = (
+      await client.query(
+        `select (select count(*) from teacher_profiles) t, (select count(*) from users) u, (select count(*) from survey_responses) r, (select count(*) from visits) v, (select count(*) from audit_log) a, pg_size_pretty(pg_database_size(current_database())) size`,
+      )
+    ).rows[0];
     await client.end();
-    console.log(`Righe: ${sizes.t} insegnanti, ${sizes.u} utenti, ${sizes.r} risposte, ${sizes.v} visite, ${sizes.a} audit; ${sizes.size}.`);
+    console.log(
+      `Righe: ${sizes.t} insegnanti, ${sizes.u} utenti, ${sizes.r} risposte, ${sizes.v} visite, ${sizes.a} audit; ${sizes.size}.`,
+    );
     if (args.only === 'generate') return;
 
     // 3. The API on the loaded database; statements of each endpoint recorded from the repository code.
@@ -147,11 +165,16 @@ async function main() {
     const token = await login(api, 'superadmin@demo.test');
     const headers = { authorization: `Bearer ${token}` };
     pool = new pg.Pool({ connectionString: benchUrl, max: CONNECTIONS });
-    const adminId = (await pool.query(`select id from users where email = 'superadmin@demo.test'`)).rows[0].id;
+    const adminId = (await pool.query(`select id from users where email = 'superadmin@demo.test'`)).rows[0]
+      .id;
     const region = 'Lombardia';
     const SCENARIOS = [
       { label: 'insegnanti, prima pagina (per nome)', path: '/api/teachers', query: '' },
-      { label: 'insegnanti, in attesa, per data ↓', path: '/api/teachers', query: 'reviewState=in_attesa&sort=-createdAt' },
+      {
+        label: 'insegnanti, in attesa, per data ↓',
+        path: '/api/teachers',
+        query: 'reviewState=in_attesa&sort=-createdAt',
+      },
       { label: 'insegnanti, Lombardia', path: '/api/teachers', query: `region=${region}` },
       { label: 'utenti, prima pagina (per nome)', path: '/api/users', query: '' },
       { label: 'utenti, ruolo insegnante', path: '/api/users', query: 'role=teacher' },
@@ -170,7 +193,12 @@ async function main() {
 
     // The statements of each endpoint, recorded from the repository code (before any load).
     const statements = JSON.parse(
-      execFileSync('npx', ['tsx', 'bench/lib/national-sql.ts', JSON.stringify(SCENARIOS)], { cwd: root, encoding: 'utf8', env: { ...process.env, DATABASE_URL: benchUrl, NODE_NO_WARNINGS: '1' }, maxBuffer: 64 << 20 })
+      execFileSync('npx', ['tsx', 'bench/lib/national-sql.ts', JSON.stringify(SCENARIOS)], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: benchUrl, NODE_NO_WARNINGS: '1' },
+        maxBuffer: 64 << 20,
+      })
         .split('\n')
         .find((l) => l.startsWith('[')),
     );
@@ -207,26 +235,50 @@ async function main() {
       const body = await check.json();
       const apiFigures = await load(url, { connections: CONNECTIONS, duration: SECONDS, headers });
       // The API runs a list's page and its count side by side: so does the reference.
-      const named = statements[i].map((s, j) => ({ name: `national_${i}_${j}`, text: s.text, values: s.params }));
-      const sqlFigures = await closedLoop(() => Promise.all(named.map((s) => pool.query(s))), { concurrency: CONNECTIONS, seconds: SECONDS });
-      rows.push({ ...scenario, total: body.total ?? '', approx: body.totalApproximate ? '~' : '', statements: named.length, apiFigures, sqlFigures });
-      console.error(`  ${scenario.label}: API p95 ${fmt(apiFigures.p95)} ms, SQL p95 ${fmt(sqlFigures.p95)} ms`);
+      const named = statements[i].map((s, j) => ({
+        name: `national_${i}_${j}`,
+        text: s.text,
+        values: s.params,
+      }));
+      const sqlFigures = await closedLoop(() => Promise.all(named.map((s) => pool.query(s))), {
+        concurrency: CONNECTIONS,
+        seconds: SECONDS,
+      });
+      rows.push({
+        ...scenario,
+        total: body.total ?? '',
+        approx: body.totalApproximate ? '~' : '',
+        statements: named.length,
+        apiFigures,
+        sqlFigures,
+      });
+      console.error(
+        `  ${scenario.label}: API p95 ${fmt(apiFigures.p95)} ms, SQL p95 ${fmt(sqlFigures.p95)} ms`,
+      );
     }
 
-    console.log(`\nMacchina: ${cpus().length} core, Node ${process.version}; scala ${SCALE}; ${CONNECTIONS} client, ${SECONDS} s per misura; latenze in ms.`);
-    console.log('| Endpoint | righe | istruzioni | API req/s | API p50 | API p95 | SQL p50 | SQL p95 | API p95 / SQL p95 | errori |');
+    console.log(
+      `\nMacchina: ${cpus().length} core, Node ${process.version}; scala ${SCALE}; ${CONNECTIONS} client, ${SECONDS} s per misura; latenze in ms.`,
+    );
+    console.log(
+      '| Endpoint | righe | istruzioni | API req/s | API p50 | API p95 | SQL p50 | SQL p95 | API p95 / SQL p95 | errori |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
         `| ${r.label} (\`${r.path}${r.query ? `?${r.query}` : ''}\`) | ${r.approx}${r.total} | ${r.statements} | ${fmt(r.apiFigures.rps, 0)} | ${fmt(r.apiFigures.p50)} | ${fmt(r.apiFigures.p95)} | ${fmt(r.sqlFigures.p50)} | ${fmt(r.sqlFigures.p95)} | ${fmt(r.apiFigures.p95 / r.sqlFigures.p95, 2)}× | ${r.apiFigures.errors + r.sqlFigures.errors} |`,
       );
     }
-    console.log(`\nPrima chiamata di /api/results: ${fmt(resultsFirstMs, 0)} ms (stato ${firstBody.status}, ${firstBody.respondents ?? '–'} rispondenti); RSS dell’API ${fmt(rssBefore, 0)} → picco ${fmt(rssPeak, 0)} MiB (+${fmt(rssPeak - rssBefore, 0)}); /api/health nel frattempo: ${healthDuring.length} sonde, p95 ${fmt(healthDuringFirst.p95)} ms, massimo ${fmt(Math.max(...healthDuring))} ms.`);
+    console.log(
+      `\nPrima chiamata di /api/results: ${fmt(resultsFirstMs, 0)} ms (stato ${firstBody.status}, ${firstBody.respondents ?? '–'} rispondenti); RSS dell’API ${fmt(rssBefore, 0)} → picco ${fmt(rssPeak, 0)} MiB (+${fmt(rssPeak - rssBefore, 0)}); /api/health nel frattempo: ${healthDuring.length} sonde, p95 ${fmt(healthDuringFirst.p95)} ms, massimo ${fmt(Math.max(...healthDuring))} ms.`,
+    );
     const staff = rows.filter((r) => r.path !== '/api/health');
     const worst = staff.reduce((a, b) => (b.apiFigures.p95 > a.apiFigures.p95 ? b : a));
     const health = rows.find((r) => r.path === '/api/health');
     const healthP95 = Math.max(health.apiFigures.p95, healthDuringFirst.p95);
-    console.log(`national: scale ${SCALE}, worst p95 ${fmt(worst.apiFigures.p95, 0)} ms (${worst.path}${worst.query ? `?${worst.query}` : ''}), results first call ${fmt(resultsFirstMs, 0)} ms, health p95 ${fmt(healthP95, 0)} ms`);
+    console.log(
+      `national: scale ${SCALE}, worst p95 ${fmt(worst.apiFigures.p95, 0)} ms (${worst.path}${worst.query ? `?${worst.query}` : ''}), results first call ${fmt(resultsFirstMs, 0)} ms, health p95 ${fmt(healthP95, 0)} ms`,
+    );
   } finally {
     await pool?.end();
     await server?.stop();

@@ -13,7 +13,10 @@ import { UserListQuerySchema } from '@portale/shared/users';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../apps/api/src/db/client.ts';
 import * as schema from '../../apps/api/src/db/schema/index.ts';
-import { ceilingsReachedSince, summarise } from '../../apps/api/src/modules/dashboard/dashboard.repository.ts';
+import {
+  ceilingsReachedSince,
+  summarise,
+} from '../../apps/api/src/modules/dashboard/dashboard.repository.ts';
 import { progressOf } from '../../apps/api/src/modules/progress/progress.routes.ts';
 import { listAudit } from '../../apps/api/src/modules/registry/audit.repository.ts';
 import * as results from '../../apps/api/src/modules/results/results.repository.ts';
@@ -27,7 +30,10 @@ interface Statement {
 }
 let recorded: Statement[] = [];
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 });
-const db = drizzle(pool, { schema, logger: { logQuery: (text, params) => recorded.push({ text, params }) } }) as unknown as Db;
+const db = drizzle(pool, {
+  schema,
+  logger: { logQuery: (text, params) => recorded.push({ text, params }) },
+}) as unknown as Db;
 const now = () => new Date();
 const app = { db, clock: { now } } as unknown as FastifyInstance;
 
@@ -38,7 +44,8 @@ for (const { path, query } of scenarios) {
   recorded = [];
   if (path === '/api/teachers') await listTeachers(db, TeacherListQuerySchema.parse(raw));
   else if (path === '/api/users') await listUsers(db, UserListQuerySchema.parse(raw), now());
-  else if (path.startsWith('/api/reviews/')) await listReviews(db, path.split('/').pop() as 'insegnanti', ReviewListQuerySchema.parse(raw), now());
+  else if (path.startsWith('/api/reviews/'))
+    await listReviews(db, path.split('/').pop() as 'insegnanti', ReviewListQuerySchema.parse(raw), now());
   else if (path === '/api/dashboard/summary') {
     await ceilingsReachedSince(db, new Date(Date.now() - 86_400_000));
     await summarise(db, now());
@@ -49,7 +56,10 @@ for (const { path, query } of scenarios) {
     // without computing the results here (minutes at national volume before decision 033).
     ResultsQuerySchema.parse(raw);
     const closed = await results.listClosedSurveys(db);
-    const stamp = 'resultsVersion' in results ? results.resultsVersion : (results as unknown as { responsesStamp: typeof results.resultsVersion }).responsesStamp;
+    const stamp =
+      'resultsVersion' in results
+        ? results.resultsVersion
+        : (results as unknown as { responsesStamp: typeof results.resultsVersion }).responsesStamp;
     if (closed[0]) await stamp(db, closed[0].id);
   } else if (path === '/api/health') recorded = [{ text: 'select 1', params: [] }];
   else throw new Error(`no SQL reference for ${path}`);

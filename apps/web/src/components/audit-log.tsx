@@ -34,7 +34,14 @@ export function changesOf(
 }
 
 /** The append-only audit of a record, newest first: when, who, what, and each field before → after. */
-export function AuditLog({ entries, total, totalApproximate, fieldLabels, actionLabels = {}, headingId }: AuditLogProps) {
+export function AuditLog({
+  entries,
+  total,
+  totalApproximate,
+  fieldLabels,
+  actionLabels = {},
+  headingId,
+}: AuditLogProps) {
   if (entries.length === 0) return <p>Nessuna modifica registrata.</p>;
   return (
     <div className="table-responsive-md">

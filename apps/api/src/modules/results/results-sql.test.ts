@@ -36,11 +36,28 @@ function answerText(random: () => number, type: string, options: string[]): stri
   if (r < 0.08) return undefined;
   if (type === 'scelta_singola') {
     if (r < 0.8) return JSON.stringify(pick(random, options));
-    return pick(random, ['"Z"', '1', 'null', '["A"]', '{"A":1}', '""', JSON.stringify(`${options[0]} `), 'true']);
+    return pick(random, [
+      '"Z"',
+      '1',
+      'null',
+      '["A"]',
+      '{"A":1}',
+      '""',
+      JSON.stringify(`${options[0]} `),
+      'true',
+    ]);
   }
   if (type === 'scelta_multipla') {
     if (r < 0.8) return JSON.stringify(options.filter(() => random() < 0.4));
-    return pick(random, [`[${JSON.stringify(options[0])}, ${JSON.stringify(options[0])}]`, `[[${JSON.stringify(options[1])}]]`, JSON.stringify(options[0]), '[1, 2]', '{}', 'null', '["W"]']);
+    return pick(random, [
+      `[${JSON.stringify(options[0])}, ${JSON.stringify(options[0])}]`,
+      `[[${JSON.stringify(options[1])}]]`,
+      JSON.stringify(options[0]),
+      '[1, 2]',
+      '{}',
+      'null',
+      '["W"]',
+    ]);
   }
   if (type === 'scala') {
     if (r < 0.8) return String(1 + Math.floor(random() * 5));
@@ -75,12 +92,20 @@ async function madeUpSurvey(slug: string, seed: number, size: number) {
     ids.push(Number(row!.id));
   }
   // Plessi of a few regions and levels: some groups large, some around the minimum, some tiny.
-  const sites = await sqlRows<{ id: number }>(t, sql`select id::int as id from school_sites order by region, school_level, id`);
-  const groupSites = [...new Set([0, 1, 2, 3, 5, 8, 13, 21, 34, 55].map((i) => sites[Math.min(i * 7, sites.length - 1)]!.id))];
+  const sites = await sqlRows<{ id: number }>(
+    t,
+    sql`select id::int as id from school_sites order by region, school_level, id`,
+  );
+  const groupSites = [
+    ...new Set([0, 1, 2, 3, 5, 8, 13, 21, 34, 55].map((i) => sites[Math.min(i * 7, sites.length - 1)]!.id)),
+  ];
   const weights = groupSites.map((_, i) => 1 / (i + 1) ** 1.5);
   const total = weights.reduce((a, b) => a + b, 0);
   // Participants: one teacher approved and one pending answer too (only the approved one counts).
-  const users = await sqlRows<{ id: number; state: string }>(t, sql`select tp.user_id::int as id, tp.review_state as state from teacher_profiles tp order by tp.id limit 6`);
+  const users = await sqlRows<{ id: number; state: string }>(
+    t,
+    sql`select tp.user_id::int as id, tp.review_state as state from teacher_profiles tp order by tp.id limit 6`,
+  );
   const values: ReturnType<typeof sql>[] = [];
   for (let n = 0; n < size; n++) {
     const parts = questions
@@ -95,7 +120,9 @@ async function madeUpSurvey(slug: string, seed: number, size: number) {
     const user = n < users.length ? users[n]!.id : null;
     values.push(sql`(${surveyId}, ${site}, ${user}, ${`{${parts.join(', ')}}`}::jsonb, ${hold})`);
   }
-  await t.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, user_id, answers, hold) values ${sql.join(values, sql`, `)}`);
+  await t.database.db.execute(
+    sql`insert into survey_responses (survey_id, school_site_id, user_id, answers, hold) values ${sql.join(values, sql`, `)}`,
+  );
   return surveyId;
 }
 
@@ -112,9 +139,13 @@ describe('results counted in SQL (decision 033) equal the results counted from e
   ] as const) {
     it(`made-up survey ${seed}: ${size} responses`, async () => {
       const surveyId = await madeUpSurvey(`sql-${seed}`, seed, size);
-      const questions = (await findQuestions(t.database.db, surveyId)).filter((q) => q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala');
+      const questions = (await findQuestions(t.database.db, surveyId)).filter(
+        (q) => q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala',
+      );
       const items = itemsOf(questions);
-      const respondents = (await responsesForResults(t.database.db, surveyId)).map((r) => categoriesOf(questions, r));
+      const respondents = (await responsesForResults(t.database.db, surveyId)).map((r) =>
+        categoriesOf(questions, r),
+      );
       const inSql = await resultTallies(t.database.db, surveyId, itemsInSql(questions));
       // The same tallies, in the same order (groups and pairs by first response).
       const oneByOne = tallyRespondents(items, respondents);

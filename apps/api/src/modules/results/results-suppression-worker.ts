@@ -3,5 +3,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { suppressTallies, type CategoryCount, type Group, type ItemDef } from './results-suppression.ts';
 
-const { items, groups, pairs, minGroup } = workerData as { items: ItemDef[]; groups: Group[]; pairs: [string, CategoryCount[]][]; minGroup: number };
+const { items, groups, pairs, minGroup } = workerData as {
+  items: ItemDef[];
+  groups: Group[];
+  pairs: [string, CategoryCount[]][];
+  minGroup: number;
+};
 parentPort!.postMessage([...suppressTallies(items, { groups, pairs: new Map(pairs) }, minGroup).views]);

@@ -427,15 +427,23 @@ const OFF_THREAD_ABOVE = 500;
  * suppressTallies, in a worker thread when the tallies are large (decision 033), so that the API keeps
  * answering other requests meanwhile; the same function and input, so the same results.
  */
-export function suppressTalliesOffThread(items: ItemDef[], tallies: ResultTallies, minGroup: number): Promise<SuppressedResults> {
-  if (tallies.groups.length * items.length <= OFF_THREAD_ABOVE) return Promise.resolve(suppressTallies(items, tallies, minGroup));
+export function suppressTalliesOffThread(
+  items: ItemDef[],
+  tallies: ResultTallies,
+  minGroup: number,
+): Promise<SuppressedResults> {
+  if (tallies.groups.length * items.length <= OFF_THREAD_ABOVE)
+    return Promise.resolve(suppressTallies(items, tallies, minGroup));
   return new Promise((resolve, reject) => {
     // The API runs its TypeScript through tsx: the worker registers tsx's loader before importing the module.
     const entry = new URL('./results-suppression-worker.ts', import.meta.url).href;
-    const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
-      eval: true,
-      workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup },
-    });
+    const worker = new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
+      {
+        eval: true,
+        workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup },
+      },
+    );
     worker.once('message', (views: [string, ViewResult][]) => resolve(withViews(new Map(views))));
     worker.once('error', reject);
     worker.once('exit', (code) => {

@@ -1,6 +1,12 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Answers } from '@portale/shared/surveys';
-import { schoolSites, surveyResponses, surveyResultVersions, surveys, teacherProfiles } from '../../db/schema/index.ts';
+import {
+  schoolSites,
+  surveyResponses,
+  surveyResultVersions,
+  surveys,
+  teacherProfiles,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import type { CategoryCount, ResultTallies } from './results-suppression.ts';
 
@@ -51,7 +57,10 @@ export const countedResponse = sql`("survey_responses"."hold" is null and ("surv
  * every write that changes them (migration 0025, decision 033). One row, however many responses.
  */
 export async function resultsVersion(db: DbOrTx, surveyId: number): Promise<string> {
-  const [row] = await db.select({ version: surveyResultVersions.version }).from(surveyResultVersions).where(eq(surveyResultVersions.surveyId, surveyId));
+  const [row] = await db
+    .select({ version: surveyResultVersions.version })
+    .from(surveyResultVersions)
+    .where(eq(surveyResultVersions.surveyId, surveyId));
   return String(row?.version ?? 0);
 }
 
@@ -123,7 +132,12 @@ export function optionCategory(questionId: number, option: string, chosen: strin
 /** A single choice as `categoriesOf` reads it: the answer when it is the text of an option, otherwise no answer. */
 export function choiceCategory(questionId: number, options: string[], noAnswer: string): SQL {
   const text = answerText(questionId);
-  const among = options.length ? sql`${text} in (${sql.join(options.map((o) => sql`${o}`), sql`, `)})` : sql`false`;
+  const among = options.length
+    ? sql`${text} in (${sql.join(
+        options.map((o) => sql`${o}`),
+        sql`, `,
+      )})`
+    : sql`false`;
   return sql`case when jsonb_typeof(${answerOf(questionId)}) = 'string' and ${among} then ${text} else ${noAnswer} end`;
 }
 
@@ -142,7 +156,11 @@ export function scaleCategory(questionId: number, values: readonly string[], noA
  * come in the order in which tallying the responses one by one (by id) would meet them. Nothing but
  * counts leaves the database: the API never loads the answers (issue 40: 17 s and +765 MiB at 10×).
  */
-export async function resultTallies(db: DbOrTx, surveyId: number, items: ItemInSql[]): Promise<ResultTallies> {
+export async function resultTallies(
+  db: DbOrTx,
+  surveyId: number,
+  items: ItemInSql[],
+): Promise<ResultTallies> {
   const columns: SQL[] = [];
   items.forEach((item, i) => {
     columns.push(sql`${item.category} as c${sql.raw(String(i))}`);
@@ -151,8 +169,12 @@ export async function resultTallies(db: DbOrTx, surveyId: number, items: ItemInS
   items.forEach((item, i) =>
     item.categories.forEach((category, j) => {
       const name = `${i}_${j}`;
-      aggregates.push(sql`count(*) filter (where c${sql.raw(String(i))} = ${category})::int as ${sql.raw(`n_${name}`)}`);
-      aggregates.push(sql`min(id) filter (where c${sql.raw(String(i))} = ${category}) as ${sql.raw(`f_${name}`)}`);
+      aggregates.push(
+        sql`count(*) filter (where c${sql.raw(String(i))} = ${category})::int as ${sql.raw(`n_${name}`)}`,
+      );
+      aggregates.push(
+        sql`min(id) filter (where c${sql.raw(String(i))} = ${category}) as ${sql.raw(`f_${name}`)}`,
+      );
     }),
   );
   const result = (await db.execute(sql`
@@ -166,7 +188,11 @@ export async function resultTallies(db: DbOrTx, surveyId: number, items: ItemInS
     ) r
     group by region, level`)) as unknown as { rows: Record<string, unknown>[] };
   const rows = result.rows.sort((a, b) => Number(a.first) - Number(b.first));
-  const groups = rows.map((r) => ({ region: (r.region as string | null) ?? null, level: (r.level as string | null) ?? null, n: Number(r.n) }));
+  const groups = rows.map((r) => ({
+    region: (r.region as string | null) ?? null,
+    level: (r.level as string | null) ?? null,
+    n: Number(r.n),
+  }));
   const pairs = new Map<string, CategoryCount[]>();
   items.forEach((item, i) => {
     const found: (CategoryCount & { first: number })[] = [];

@@ -64,7 +64,10 @@ export function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
 }
 
 /** One response reduced to its group and a category per item (anything unexpected counts as no answer). */
-export function categoriesOf(questions: SurveyQuestion[], response: ResponseForResults): RespondentCategories {
+export function categoriesOf(
+  questions: SurveyQuestion[],
+  response: ResponseForResults,
+): RespondentCategories {
   const categories: Record<string, string> = {};
   for (const q of questions) {
     const value = response.answers[String(q.id)];
@@ -93,12 +96,24 @@ export function itemsInSql(questions: SurveyQuestion[]): ItemInSql[] {
   for (const q of questions) {
     if (q.type === 'scelta_multipla') {
       q.options.forEach((option, i) =>
-        items.push({ id: optionItem(q, i), categories: [CHOSEN, NOT_CHOSEN], category: optionCategory(q.id, option, CHOSEN, NOT_CHOSEN) }),
+        items.push({
+          id: optionItem(q, i),
+          categories: [CHOSEN, NOT_CHOSEN],
+          category: optionCategory(q.id, option, CHOSEN, NOT_CHOSEN),
+        }),
       );
     } else if (q.type === 'scelta_singola') {
-      items.push({ id: String(q.id), categories: [...q.options, NO_ANSWER_KEY], category: choiceCategory(q.id, q.options, NO_ANSWER_KEY) });
+      items.push({
+        id: String(q.id),
+        categories: [...q.options, NO_ANSWER_KEY],
+        category: choiceCategory(q.id, q.options, NO_ANSWER_KEY),
+      });
     } else if (q.type === 'scala') {
-      items.push({ id: String(q.id), categories: [...SCALE_VALUES, NO_ANSWER_KEY], category: scaleCategory(q.id, SCALE_VALUES, NO_ANSWER_KEY) });
+      items.push({
+        id: String(q.id),
+        categories: [...SCALE_VALUES, NO_ANSWER_KEY],
+        category: scaleCategory(q.id, SCALE_VALUES, NO_ANSWER_KEY),
+      });
     }
   }
   return items;
@@ -134,12 +149,21 @@ async function computed(app: FastifyInstance, surveyId: number): Promise<Compute
   return pending;
 }
 
-async function compute(app: FastifyInstance, cache: Map<number, Computed>, surveyId: number, stamp: string): Promise<Computed> {
+async function compute(
+  app: FastifyInstance,
+  cache: Map<number, Computed>,
+  surveyId: number,
+  stamp: string,
+): Promise<Computed> {
   const all = await findQuestions(app.db, surveyId);
   const questions = all.filter(isAggregable);
   const textQuestions = all.filter((q) => q.type === 'testo_breve' || q.type === 'testo_lungo').length;
   // Counted in SQL (decision 033); the same tallies as `suppressResults(itemsOf(…), responses.map(categoriesOf))`.
-  const results = await suppressTalliesOffThread(itemsOf(questions), await resultTallies(app.db, surveyId, itemsInSql(questions)), RESULTS_MIN_GROUP);
+  const results = await suppressTalliesOffThread(
+    itemsOf(questions),
+    await resultTallies(app.db, surveyId, itemsInSql(questions)),
+    RESULTS_MIN_GROUP,
+  );
   const value = { stamp, questions, textQuestions, results };
   cache.delete(surveyId);
   cache.set(surveyId, value);
