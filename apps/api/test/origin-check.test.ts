@@ -23,7 +23,7 @@ function captureLogs() {
 async function bareApp(nodeEnv: 'development' | 'production') {
   const logs = captureLogs();
   const app = Fastify({ logger: { level: 'warn', stream: logs.stream } });
-  app.decorate('env', loadEnv({ NODE_ENV: nodeEnv, WEB_ORIGIN: WEB, APP_SECRET: 'x'.repeat(40) }));
+  app.decorate('env', loadEnv({ NODE_ENV: nodeEnv, WEB_ORIGIN: WEB, APP_SECRET: 'x'.repeat(40), MAIL_FROM: 'no-reply@scuole.example.it', CONTACT_STAFF_EMAIL: 'staff@scuole.example.it' }));
   await app.register(originCheck);
   app.get('/api/ping', async () => ({ ok: true }));
   await app.ready();
