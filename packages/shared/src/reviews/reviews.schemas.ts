@@ -109,8 +109,23 @@ export const AdhesionSignatureSchema = z.object({
   signedFileName: z.string().nullable(),
   signedFileSha256: z.string().nullable(),
   certificateSubject: z.string().nullable(),
+  /** When the server received it: the order of the versions (never the declared signing time). */
+  receivedAt: isoDateTime,
 });
 export type AdhesionSignature = z.infer<typeof AdhesionSignatureSchema>;
+
+/** One signature of the institute, as listed among its versions. */
+export const AdhesionSignatureVersionSchema = z.object({
+  id: z.number().int(),
+  method: z.enum(SIGNATURE_METHODS),
+  signerName: z.string(),
+  signedAt: isoDateTime,
+  receivedAt: isoDateTime,
+  signedFileName: z.string().nullable(),
+  /** The newest one received: what staff download and the principal sees. */
+  current: z.boolean(),
+});
+export type AdhesionSignatureVersion = z.infer<typeof AdhesionSignatureVersionSchema>;
 
 const AdhesionContentSchema = z.object({
   type: z.literal('adesioni'),
@@ -127,6 +142,8 @@ const AdhesionContentSchema = z.object({
   }),
   /** The signature this item reviews; null for items that entered the queue without one (migration). */
   signature: AdhesionSignatureSchema.nullable(),
+  /** Every signature of the institute in upload order (oldest first), the current one marked. */
+  versions: z.array(AdhesionSignatureVersionSchema),
 });
 
 const PersonNameSchema = z.object({ id: z.number().int(), firstName: z.string(), lastName: z.string() });

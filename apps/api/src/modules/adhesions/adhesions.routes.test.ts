@@ -479,6 +479,41 @@ describe('upload of a digitally signed file', () => {
     await expectNothingChanged(school);
   });
 
+  it('re-sign: the newest upload is the current one everywhere, whatever signing time the signer declares', async () => {
+    const school = await freshSchool();
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const document = await download(school.principal);
+    const generatedAt = t.clock.now().getTime();
+    t.clock.advance(600_000);
+    const first = await signCades(document, signer, { signingTime: new Date(generatedAt + 540_000) });
+    expect((await upload(school.principal, first, 'prima.p7m')).statusCode).toBe(201);
+    const staff = await login('sylla@demo.test');
+    const [item] = await pendingReviews(school.instituteId);
+    const asked = await staff.post(`/api/reviews/adesioni/${item!.id}/decision`, { decision: 'request_changes', note: 'Firma di nuovo, per favore.' });
+    expect(asked.statusCode, asked.body).toBe(200);
+    t.clock.advance(600_000);
+    // The second signature declares a signing time before the first one's (a signing computer's clock set back).
+    const second = await signPades(await download(school.principal), signer, { signingTime: new Date(generatedAt + 60_000) });
+    const res = await upload(school.principal, second, 'seconda.pdf');
+    expect(res.statusCode, res.body).toBe(201);
+    const secondId = SignatureResultSchema.parse(res.json()).signature.id;
+
+    const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
+    expect(file.statusCode).toBe(200);
+    expect(Buffer.compare(file.rawPayload, Buffer.from(second))).toBe(0);
+    expect((await current(school.principal)).lastSignature).toMatchObject({ id: secondId, method: 'pades', signedFileName: 'seconda.pdf' });
+
+    const [newItem] = await pendingReviews(school.instituteId);
+    const detail = await staff.get(`/api/reviews/adesioni/items/${newItem!.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    const content = detail.json().content;
+    expect(content.signature.id).toBe(secondId);
+    expect(content.versions.map((v: { signedFileName: string; current: boolean }) => [v.signedFileName, v.current])).toEqual([
+      ['prima.p7m', false],
+      ['seconda.pdf', true],
+    ]);
+  });
+
   it('refuses an oversized file (413), another content type (415), a missing file name and a principal without codice fiscale', async () => {
     const school = await freshSchool({ taxCode: null });
     const big = Buffer.alloc(SIGNED_UPLOAD_MAX_BYTES + 1, 0x25);

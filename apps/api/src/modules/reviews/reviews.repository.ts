@@ -315,13 +315,33 @@ async function adhesionContent(db: DbOrTx, instituteId: number, signatureId: num
             signedFileName: adhesionSignatures.signedFileName,
             signedFileSha256: adhesionSignatures.signedFileSha256,
             certificateSubject: adhesionSignatures.certificateSubject,
+            receivedAt: adhesionSignatures.createdAt,
           })
           .from(adhesionSignatures)
           .where(and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)));
+  // Every version in the order the server received them (the id); the newest is the current one.
+  const versions = await db
+    .select({
+      id: adhesionSignatures.id,
+      method: adhesionSignatures.method,
+      signerName: adhesionSignatures.signerName,
+      signedAt: adhesionSignatures.signedAt,
+      receivedAt: adhesionSignatures.createdAt,
+      signedFileName: adhesionSignatures.signedFileName,
+    })
+    .from(adhesionSignatures)
+    .where(eq(adhesionSignatures.instituteId, instituteId))
+    .orderBy(asc(adhesionSignatures.id));
   return {
     type: 'adesioni',
     institute: { ...row, principal: row.principal ?? null, firstContact: row.firstContact ?? null },
-    signature: signature ? { ...signature, signedAt: signature.signedAt.toISOString() } : null,
+    signature: signature ? { ...signature, signedAt: signature.signedAt.toISOString(), receivedAt: signature.receivedAt.toISOString() } : null,
+    versions: versions.map((v, index) => ({
+      ...v,
+      signedAt: v.signedAt.toISOString(),
+      receivedAt: v.receivedAt.toISOString(),
+      current: index === versions.length - 1,
+    })),
   };
 }
 

@@ -147,11 +147,30 @@ function AdhesionFacts({ content }: { content: AdhesionContent }) {
       ) : (
         <p className="text-muted">Firma non disponibile: l’elemento è entrato in coda senza i dati della firma.</p>
       )}
+      {content.versions.length > 0 && <SignatureVersions versions={content.versions} />}
       <div>
         <DownloadButton label="Scarica il documento di adesione (PDF)" kind="document" instituteId={i.id} />
         {s && s.method !== 'online' && <DownloadButton label="Scarica il file firmato" kind="signedFile" instituteId={i.id} />}
       </div>
     </div>
+  );
+}
+
+/** Every signature of the institute in the order the portal received them; the newest is the current one. */
+function SignatureVersions({ versions }: { versions: AdhesionContent['versions'] }) {
+  return (
+    <>
+      <h3 className="h6">Versioni della firma (in ordine di caricamento)</h3>
+      <ol className="mb-3" data-testid="signature-versions">
+        {versions.map((v) => (
+          <li key={v.id} aria-current={v.current ? 'true' : undefined}>
+            {SIGNATURE_METHOD_LABELS[v.method]}, ricevuta il {formatDateTime(v.receivedAt)} (firmatario {v.signerName}
+            {v.signedFileName ? `, file ${v.signedFileName}` : ''}){' '}
+            {v.current && <span className="badge bg-primary">Versione corrente</span>}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 
