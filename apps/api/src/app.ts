@@ -7,6 +7,7 @@ import { writeAudit } from './lib/audit.ts';
 import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { DiskFileStore, type FileStore } from './lib/file-store.ts';
+import { trustedListFromEnv } from './modules/adhesions/trust/trusted-list-source.ts';
 import { createGates } from './lib/gates.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { responseSerializerCompiler } from './lib/response-serialization.ts';
@@ -132,6 +133,10 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   app.decorate('files', files ?? new DiskFileStore(env.FILE_STORE_DIR));
   app.decorate('gates', createGates(env, database.kind === 'pglite'));
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
+  app.decorate(
+    'trustedList',
+    trustedListFromEnv(env, () => clock.now(), (error) => app.log.error({ err: error }, 'trusted list not loaded')),
+  );
 
   await app.register(errorHandler);
   await app.register(originCheck);

@@ -6,6 +6,8 @@
  */
 import { createHash, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { QCStatement, QCStatements } from '@peculiar/asn1-x509-qualified';
 import { PDFArray, PDFDocument, PDFName, PDFRef, type PDFDict } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 
@@ -64,7 +66,14 @@ export interface IssueSignerOptions {
   /** Omit the CN (name then only in givenName + surname). */
   omitCommonName?: boolean;
   keyAlgorithm?: KeyAlgorithm;
+  /** The ETSI qcStatements written (EN 319 412-5); default QcCompliance and QcSSCD; `[]` omits the extension. */
+  qcStatements?: string[];
+  /** A certificate signed with its own key, issuer = subject (no CA at all); `ca` is then ignored. */
+  selfSigned?: boolean;
 }
+
+export const QC_COMPLIANCE = '0.4.0.1862.1.1';
+export const QC_SSCD = '0.4.0.1862.1.4';
 
 export interface SignOptions {
   /** The CMS signingTime signed attribute; `null` (default for PAdES) omits it. CAdES default: now. */
@@ -113,7 +122,7 @@ function time(date: Date): pkijs.Time {
 }
 
 /** A self-signed test certification authority (RSA 2048, SHA-256), valid 2000–2099. */
-export async function createTestCa(): Promise<TestCa> {
+export async function createTestCa(options: { name?: string } = {}): Promise<TestCa> {
   const keys = await generateKeys('RSASSA-PKCS1-v1_5');
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
@@ -121,7 +130,7 @@ export async function createTestCa(): Promise<TestCa> {
   const name = [
     attribute(OID.country, new asn1js.PrintableString({ value: 'IT' })),
     attribute(OID.organization, new asn1js.Utf8String({ value: 'Portale Scuole Test' })),
-    attribute(OID.commonName, new asn1js.Utf8String({ value: 'CA di test per la firma qualificata' })),
+    attribute(OID.commonName, new asn1js.Utf8String({ value: options.name ?? 'CA di test per la firma qualificata' })),
   ];
   certificate.issuer = distinguishedName(name);
   certificate.subject = distinguishedName(name);
@@ -154,7 +163,6 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
   certificate.serialNumber = nextSerial();
-  certificate.issuer = ca.certificate.subject;
   const subject: pkijs.AttributeTypeAndValue[] = [
     attribute(OID.country, new asn1js.PrintableString({ value: 'IT' })),
     attribute(OID.givenName, new asn1js.Utf8String({ value: given })),
@@ -164,6 +172,7 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
   if (serialValue !== null) subject.push(attribute(OID.serialNumber, new asn1js.PrintableString({ value: serialValue })));
   if (!options.omitCommonName) subject.push(attribute(OID.commonName, new asn1js.Utf8String({ value: options.name })));
   certificate.subject = distinguishedName(subject);
+  certificate.issuer = options.selfSigned ? certificate.subject : ca.certificate.subject;
   certificate.notBefore = time(notBefore);
   certificate.notAfter = time(notAfter);
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey as unknown as PkijsKey, engine);
@@ -176,7 +185,20 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
       extnValue: new pkijs.BasicConstraints({ cA: false }).toSchema().toBER(false),
     }),
   ];
-  await certificate.sign(ca.privateKey as unknown as PkijsKey, 'SHA-256', engine);
+  const qcStatements = options.qcStatements ?? [QC_COMPLIANCE, QC_SSCD];
+  if (qcStatements.length > 0) {
+    const statements = new QCStatements(
+      qcStatements.map((statementId) => {
+        const statement = new QCStatement();
+        statement.statementId = statementId;
+        // No statementInfo (QcCompliance and QcSSCD have none): an undefined optional field is not written.
+        Object.assign(statement, { statementInfo: undefined });
+        return statement;
+      }),
+    );
+    certificate.extensions.push(new pkijs.Extension({ extnID: '1.3.6.1.5.5.7.1.3', critical: false, extnValue: AsnConvert.serialize(statements) }));
+  }
+  await certificate.sign((options.selfSigned ? keys.privateKey : ca.privateKey) as unknown as PkijsKey, 'SHA-256', engine);
   return {
     certificate,
     privateKey: keys.privateKey,

@@ -73,6 +73,38 @@ export const AdhesionDocumentMetaSchema = z.object({
 });
 export type AdhesionDocumentMeta = z.infer<typeof AdhesionDocumentMetaSchema>;
 
+/**
+ * What the portal verified about one uploaded signature (decision 032): kept with it as evidence and
+ * downloadable by reviewers, one per version.
+ */
+export const SignatureVerificationReportSchema = z.object({
+  format: z.enum(['pades', 'cades']),
+  verifiedAt: isoDateTime,
+  signer: z.object({ name: z.string(), taxCode: z.string().nullable() }),
+  certificate: z.object({ subject: z.string(), issuer: z.string(), serialNumber: z.string(), notBefore: isoDateTime, notAfter: isoDateTime }),
+  qualified: z.object({
+    trustService: z.object({ provider: z.string(), name: z.string(), type: z.string(), status: z.string(), statusSince: isoDateTime }),
+    qcStatements: z.array(z.string()),
+    /** Subjects from the signer to the listed CA. */
+    chain: z.array(z.string()),
+  }),
+  trustedList: z.object({
+    territory: z.string(),
+    operator: z.string(),
+    sequenceNumber: z.number().int(),
+    issuedAt: isoDateTime,
+    nextUpdate: isoDateTime.nullable(),
+    sha256: z.string(),
+    source: z.string(),
+  }),
+  /** The time every check was made at and its source: the server's receipt (or, later, a qualified time-stamp). */
+  trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt']) }),
+  /** The signingTime the signer's computer declared: shown, never relied on. */
+  declaredSigningTime: isoDateTime.nullable(),
+  revocation: z.object({ checked: z.literal(false), note: z.string() }),
+});
+export type SignatureVerificationReport = z.infer<typeof SignatureVerificationReportSchema>;
+
 export const AdhesionSignatureSchema = z.object({
   id: z.number().int(),
   method: z.enum(SIGNATURE_METHODS),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrentAdhesionSchema, SchoolHomeSchema, SignatureResultSchema, type CurrentAdhesion } from '@portale/shared/adhesions';
@@ -20,7 +21,8 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
-import { createTestCa, issueSignerCertificate, makeTestPdf, signCades, signPades, type TestCa } from '../../../test/support/signing-fixtures.ts';
+import { createTestCa, issueSignerCertificate, makeTestPdf, signCades as signCadesAt, signPades, type SignOptions, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
+import { createListOperator, signTrustedList, trustedListXml, writeTrustedList, type TrustedListFiles } from '../../../test/support/trusted-list-fixtures.ts';
 import { renderAdhesionDocument } from './adhesion-document.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE } from './adhesion-document.ts';
 import { findAdhesionData } from './adhesions.repository.ts';
@@ -29,16 +31,35 @@ import { SIGNED_UPLOAD_MAX_BYTES } from './signature-verification.ts';
 
 let t: TestApp;
 let ca: TestCa;
+/** A CA made on a laptop, and one whose qualified service the list says was withdrawn. */
+let laptopCa: TestCa;
+let withdrawnCa: TestCa;
+let list: TrustedListFiles;
 let passwordHash: string;
 const db = () => t.database.db;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  const operator = await createListOperator();
+  [ca, laptopCa, withdrawnCa] = await Promise.all([createTestCa(), createTestCa({ name: 'CA fatta su un portatile' }), createTestCa({ name: 'CA ritirata' })]);
+  const xml = trustedListXml([
+    { ca, name: 'Firma digitale qualificata di test' },
+    { ca: withdrawnCa, name: 'Servizio ritirato', history: [{ status: 'withdrawn', from: new Date('2026-01-01T00:00:00Z') }, { status: 'granted', from: new Date('2016-07-01T00:00:00Z') }] },
+  ]);
+  // The development configuration: a list file and the list operator's certificate (decision 032).
+  list = writeTrustedList(signTrustedList(xml, operator), operator);
+  t = await buildTestApp(list.env);
   await seedMessageTemplates(t.database.db);
   passwordHash = await hashPassword(DEMO_PASSWORD);
-  ca = await createTestCa();
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(list.dir, { recursive: true, force: true });
+});
+
+/** CAdES with the signing time of the test clock (the portal refuses one after its receipt). */
+function signCades(pdf: Uint8Array, signer: TestSigner, options: SignOptions = {}) {
+  return signCadesAt(pdf, signer, { signingTime: t.clock.now(), ...options });
+}
 
 let seq = 0;
 
@@ -424,6 +445,7 @@ describe('upload of a digitally signed file', () => {
     const school = await freshSchool();
     const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
     const signedPdf = await signPades(await download(school.principal), signer);
+    const receivedAt = t.clock.now();
     const res = await upload(school.principal, signedPdf, 'adesione firmata.pdf');
     expect(res.statusCode, res.body).toBe(201);
     const result = SignatureResultSchema.parse(res.json());
@@ -439,6 +461,15 @@ describe('upload of a digitally signed file', () => {
     const [stored] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, school.instituteId));
     expect(stored).toMatchObject({ signedFile: null, signedFileSha256: createHash('sha256').update(signedPdf).digest('hex') });
     expect(stored!.signedFileKey).toMatch(/^[0-9a-f]{32}$/);
+    // The evidence: what was verified, against which list, at which trusted time.
+    expect(stored!.verificationReport).toMatchObject({
+      format: 'pades',
+      signer: { taxCode: 'RSSMRA80A01H501U' },
+      qualified: { trustService: { name: 'Firma digitale qualificata di test', status: 'granted' } },
+      trustedList: { source: list.file, territory: 'IT' },
+      trustedTime: { at: receivedAt.toISOString(), source: 'receipt' },
+    });
+    expect(stored!.signedAt).toEqual(receivedAt);
     const doc = await staff.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`);
     expect(doc.statusCode).toBe(200);
     expect(doc.headers.etag).toBe(`"${result.signature.documentSha256}"`);
@@ -472,6 +503,33 @@ describe('upload of a digitally signed file', () => {
     ];
     for (const [code, bytes, name, message] of cases) {
       const res = await upload(school.principal, bytes, name, 'application/octet-stream');
+      expect(res.statusCode, `${code} ${res.body}`).toBe(422);
+      expect(res.json().code, code).toBe(code);
+      expect(res.json().message, code).toContain(message);
+    }
+    await expectNothingChanged(school);
+  });
+
+  it('refuses what is not a qualified signature at a time the portal can prove, each with its own code and Italian message', async () => {
+    const school = await freshSchool();
+    const document = await download(school.principal);
+    const mario = { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' };
+    const now = t.clock.now();
+    const cases: [string, Uint8Array, string][] = [
+      ['certificate_self_signed', await signPades(document, await issueSignerCertificate(ca, { ...mario, selfSigned: true })), 'autofirmato'],
+      ['issuer_not_qualified', await signPades(document, await issueSignerCertificate(laptopCa, mario)), 'Il certificato non è emesso da un prestatore qualificato'],
+      ['service_not_granted', await signCades(document, await issueSignerCertificate(withdrawnCa, mario)), 'non era qualificato al momento della firma'],
+      ['certificate_not_qualified', await signCades(document, await issueSignerCertificate(ca, { ...mario, qcStatements: [] })), 'QcCompliance'],
+      [
+        'certificate_expired',
+        await signCades(document, await issueSignerCertificate(ca, { ...mario, notBefore: new Date('2023-01-01T00:00:00Z'), notAfter: new Date(now.getTime() - 1000) }), { signingTime: null }),
+        'non era valido',
+      ],
+      // The signing computer's clock set back to before the document existed.
+      ['signing_time_untrusted', await signCades(document, await issueSignerCertificate(ca, mario), { signingTime: new Date('2024-06-01T10:00:00Z') }), 'non è attendibile'],
+    ];
+    for (const [code, bytes, message] of cases) {
+      const res = await upload(school.principal, bytes, 'a.pdf', 'application/octet-stream');
       expect(res.statusCode, `${code} ${res.body}`).toBe(422);
       expect(res.json().code, code).toBe(code);
       expect(res.json().message, code).toContain(message);

@@ -160,7 +160,14 @@ export async function adhesionRoutes(app: FastifyInstance) {
     const format = sniffSignedFormat(body);
     if (!format) {
       // The verifier answers its own "unsupported format" message from the sniff alone, before any parsing.
-      const refused = await verifySignedAdhesion({ file: body, expectedDocument: new Uint8Array(0), expectedTaxCode: '', now: app.clock.now() });
+      const refused = await verifySignedAdhesion({
+        file: body,
+        expectedDocument: new Uint8Array(0),
+        documentCreatedAt: app.clock.now(),
+        expectedTaxCode: '',
+        now: app.clock.now(),
+        trustedList: null,
+      });
       throw new HttpError(422, 'unsupported_format', refused.ok ? 'Formato del file non supportato.' : refused.message);
     }
     const data = await repo.findAdhesionData(app.db, viewer.instituteId);
@@ -170,8 +177,15 @@ export async function adhesionRoutes(app: FastifyInstance) {
     if (!data.principal.taxCode) throw new HttpError(422, 'tax_code_missing', MESSAGES.noTaxCode);
     const expected = await repo.findDocumentPdf(app.db, latest.id);
     const now = app.clock.now();
-    const check = await verifySignedAdhesion({ file: body, expectedDocument: expected!.pdf, expectedTaxCode: data.principal.taxCode.toUpperCase(), now });
-    if (!check.ok) throw new HttpError(422, check.code, check.message);
+    const check = await verifySignedAdhesion({
+      file: body,
+      expectedDocument: expected!.pdf,
+      documentCreatedAt: latest.createdAt,
+      expectedTaxCode: data.principal.taxCode.toUpperCase(),
+      now,
+      trustedList: await app.trustedList.current(),
+    });
+    if (!check.ok) throw new HttpError(check.code === 'trust_list_unavailable' ? 503 : 422, check.code, check.message);
     // The verified file goes to the file store (decision 030); the signature row keeps its key.
     const stored = await app.files.put(Readable.from([body]), { maxBytes: SIGNED_UPLOAD_MAX_BYTES, tooLarge: () => new HttpError(413, 'payload_too_large', TOO_LARGE) });
     const signatureId = await recordSignature(app.db, webUrl, {
@@ -189,6 +203,7 @@ export async function adhesionRoutes(app: FastifyInstance) {
         signerTaxCode: check.signerTaxCode ?? data.principal.taxCode.toUpperCase(),
         signedAt: check.signedAt,
         certificate: { subject: check.certificate.subject, issuer: check.certificate.issuer, serial: check.certificate.serialNumber },
+        report: check.report,
       },
     }).catch(async (error: unknown) => {
       await removeStored(app, request, [stored.key]);

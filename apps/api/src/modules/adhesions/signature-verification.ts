@@ -8,12 +8,19 @@
  *
  * The CMS (parsing, signed attributes incl. messageDigest, signature) is handled by pkijs/asn1js;
  * only the PDF syntax around it (/ByteRange, /Contents) is located here at byte level.
- * What is NOT verified: the chain to a trusted list of qualified providers and revocation (see README,
- * "Firma digitale: cosa viene verificato"). Never throws for bad input: every failure is a result.
+ * Then the signature must be qualified (issue 33, decision 032): the certificate chains to a
+ * qualified CA service of the verified ETSI trusted list, granted at the trusted time, and carries
+ * QcCompliance and QcSSCD. The trusted time is the server's receipt time; a declared signingTime
+ * before the document was generated or after the receipt is refused, never relied on.
+ * Not yet verified: revocation (OCSP/CRL) and RFC 3161 time-stamps (README, "Firma digitale: cosa
+ * viene verificato"). Never throws for bad input: every failure is a result.
  */
 import { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import type { SignatureVerificationReport } from '@portale/shared/adhesions';
+import { checkQualifiedCertificate, type QualifiedFailure } from './trust/qualified-certificate.ts';
+import type { TrustedList } from './trust/trusted-list.ts';
 
 export type SignatureFailure =
   | 'unsupported_format'
@@ -21,7 +28,11 @@ export type SignatureFailure =
   | 'signature_invalid'
   | 'document_mismatch'
   | 'signer_mismatch'
-  | 'certificate_expired';
+  | 'signing_time_untrusted'
+  | 'trust_list_unavailable'
+  | QualifiedFailure;
+
+export type VerificationReport = SignatureVerificationReport;
 
 export type SignatureCheck =
   | {
@@ -29,8 +40,10 @@ export type SignatureCheck =
       format: 'pades' | 'cades';
       signerName: string;
       signerTaxCode: string | null;
+      /** The trusted time (see the report): the signature existed then. */
       signedAt: Date;
       certificate: { subject: string; issuer: string; serialNumber: string; notBefore: Date; notAfter: Date };
+      report: VerificationReport;
     }
   | { ok: false; code: SignatureFailure; message: string /* plain Italian for the principal */ };
 
@@ -81,9 +94,30 @@ const FIXED_MESSAGES: Record<Exclude<SignatureFailure, 'signer_mismatch'>, strin
     'Il file firmato non corrisponde al documento di adesione generato dal portale per il tuo istituto. ' +
     'Scarica di nuovo il documento di adesione, firmalo digitalmente senza modificarlo e caricalo.',
   certificate_expired:
-    'Il certificato di firma digitale non era valido al momento della firma (scaduto o non ancora valido). ' +
+    'Il certificato di firma digitale non era valido al momento in cui il portale ha ricevuto il file (scaduto o non ancora valido). ' +
     'Firma di nuovo il documento con un certificato in corso di validità e caricalo.',
+  certificate_self_signed:
+    'Il certificato di firma è autofirmato: non è emesso da un prestatore qualificato. ' +
+    'Firma il documento con il dispositivo di firma digitale qualificata (smart card, token o firma remota) del dirigente scolastico.',
+  issuer_not_qualified:
+    'Il certificato non è emesso da un prestatore qualificato iscritto nell’elenco di fiducia (trusted list) italiano o europeo. ' +
+    'Firma il documento con una firma digitale qualificata rilasciata da un prestatore qualificato.',
+  service_not_granted:
+    'Il servizio del prestatore che ha emesso il certificato non era qualificato al momento della firma (per esempio perché sospeso o revocato). ' +
+    'Firma di nuovo il documento con una firma digitale qualificata in corso di validità.',
+  certificate_not_qualified:
+    'Il certificato di firma non è un certificato qualificato su dispositivo sicuro (mancano le dichiarazioni QcCompliance o QcSSCD): ' +
+    'non è una firma digitale qualificata. Firma il documento con la firma digitale qualificata del dirigente scolastico.',
+  signing_time_untrusted:
+    'L’ora di firma indicata nel file non è attendibile: è precedente alla generazione del documento o successiva al suo caricamento. ' +
+    'Controlla data e ora del computer con cui firmi, firma di nuovo il documento e caricalo.',
+  trust_list_unavailable:
+    'In questo momento il portale non può verificare le firme digitali qualificate (elenco dei prestatori qualificati non disponibile). ' +
+    'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
 };
+
+/** How far ahead of the receipt a declared signingTime may be (the signer's clock a little fast). */
+const SIGNING_TIME_SKEW_MS = 5 * 60_000;
 
 function signerMismatchMessage(expectedTaxCode: string): string {
   const whose = expectedTaxCode ? `del dirigente scolastico con codice fiscale ${expectedTaxCode}` : 'del dirigente scolastico dell’istituto';
@@ -123,12 +157,7 @@ export function sniffSignedFormat(bytes: Uint8Array): 'pades' | 'cades' | null {
   return null;
 }
 
-export async function verifySignedAdhesion(input: {
-  file: Uint8Array;
-  expectedDocument: Uint8Array;
-  expectedTaxCode: string;
-  now: Date;
-}): Promise<SignatureCheck> {
+export async function verifySignedAdhesion(input: VerifyInput): Promise<SignatureCheck> {
   try {
     if (input.file.length > SIGNED_UPLOAD_MAX_BYTES) return failure('unsupported_format');
     const format = sniffSignedFormat(input.file);
@@ -140,11 +169,16 @@ export async function verifySignedAdhesion(input: {
   }
 }
 
-interface VerifyInput {
+export interface VerifyInput {
   file: Uint8Array;
   expectedDocument: Uint8Array;
+  /** When the portal generated the expected document: a signature cannot be older. */
+  documentCreatedAt: Date;
   expectedTaxCode: string;
+  /** The server's receipt time: the trusted time. */
   now: Date;
+  /** The verified trusted list in force; null when none is available (every upload refused). */
+  trustedList: TrustedList | null;
 }
 
 interface VerifiedSigner {
@@ -154,6 +188,8 @@ interface VerifiedSigner {
 
 interface VerifiedCms {
   signers: VerifiedSigner[];
+  /** Every certificate the CMS carries (the possible intermediates). */
+  certificates: pkijs.Certificate[];
   /** The encapsulated content (CAdES); null when detached (PAdES). */
   content: Uint8Array | null;
 }
@@ -176,7 +212,7 @@ function cadesDer(file: Uint8Array): Uint8Array {
 async function verifyCades(input: VerifyInput): Promise<SignatureCheck> {
   const cms = await verifyCms(cadesDer(input.file), null);
   if (!cms.content || !bytesEqual(cms.content, input.expectedDocument)) return failure('document_mismatch');
-  return checkSigner('cades', cms.signers, input);
+  return checkSigner('cades', cms, input);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,7 +263,7 @@ async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
     expectedDocument.length <= signature.gapStart &&
     bytesEqual(file.subarray(0, expectedDocument.length), expectedDocument);
   if (!isUpdateOfExpected) return failure('document_mismatch');
-  return checkSigner('pades', cms.signers, input);
+  return checkSigner('pades', cms, input);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,7 +300,8 @@ async function verifyCms(der: Uint8Array, detached: Uint8Array | null): Promise<
     if (result.signatureVerified !== true || !result.signerCertificate) throw new InvalidSignature('signature does not verify');
     signers.push({ certificate: result.signerCertificate, signingTime: signingTimeOf(signedData.signerInfos[index]) });
   }
-  return { signers, content };
+  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
+  return { signers, content, certificates };
 }
 
 function signingTimeOf(signerInfo: pkijs.SignerInfo | undefined): Date | null {
@@ -320,29 +357,56 @@ function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
     .join(', ');
 }
 
-function checkSigner(format: 'pades' | 'cades', signers: VerifiedSigner[], input: VerifyInput): SignatureCheck {
+async function checkSigner(format: 'pades' | 'cades', cms: VerifiedCms, input: VerifyInput): Promise<SignatureCheck> {
   const expected = input.expectedTaxCode.trim().toUpperCase();
-  const signer = expected ? signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
+  const signer = expected ? cms.signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
   if (!signer) return failure('signer_mismatch', expected);
   const { certificate } = signer;
-  const signedAt = signer.signingTime ?? input.now;
+  // The declared signingTime is never the trusted time; one before the document existed (UTCTime has
+  // whole seconds) or after the receipt shows a signing computer's clock that cannot be relied on.
+  const declared = signer.signingTime;
+  const generatedSecond = Math.floor(input.documentCreatedAt.getTime() / 1000) * 1000;
+  if (declared && (declared.getTime() < generatedSecond || declared.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS)) {
+    return failure('signing_time_untrusted');
+  }
+  if (!input.trustedList) return failure('trust_list_unavailable');
+  const trustedTime = input.now;
+  const qualified = await checkQualifiedCertificate({ signer: certificate, intermediates: cms.certificates, at: trustedTime, list: input.trustedList });
+  if (!qualified.ok) return failure(qualified.code);
   const notBefore = certificate.notBefore.value;
   const notAfter = certificate.notAfter.value;
-  if (signedAt.getTime() < notBefore.getTime() || signedAt.getTime() > notAfter.getTime()) return failure('certificate_expired');
-  return {
-    ok: true,
-    format,
-    signerName: signerNameOf(certificate),
-    signerTaxCode: taxCodeOfCertificate(certificate),
-    signedAt,
-    certificate: {
-      subject: distinguishedName(certificate.subject),
-      issuer: distinguishedName(certificate.issuer),
-      serialNumber: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex').toUpperCase(),
-      notBefore,
-      notAfter,
-    },
+  const described = {
+    subject: distinguishedName(certificate.subject),
+    issuer: distinguishedName(certificate.issuer),
+    serialNumber: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex').toUpperCase(),
   };
+  const signerName = signerNameOf(certificate);
+  const signerTaxCode = taxCodeOfCertificate(certificate);
+  const list = input.trustedList;
+  const report: VerificationReport = {
+    format,
+    verifiedAt: input.now.toISOString(),
+    signer: { name: signerName, taxCode: signerTaxCode },
+    certificate: { ...described, notBefore: notBefore.toISOString(), notAfter: notAfter.toISOString() },
+    qualified: {
+      trustService: { ...qualified.service, statusSince: qualified.service.statusSince.toISOString() },
+      qcStatements: qualified.qcStatements,
+      chain: qualified.path.map((item) => distinguishedName(item.subject)),
+    },
+    trustedList: {
+      territory: list.territory,
+      operator: list.operator,
+      sequenceNumber: list.sequenceNumber,
+      issuedAt: list.issuedAt.toISOString(),
+      nextUpdate: list.nextUpdate?.toISOString() ?? null,
+      sha256: list.sha256,
+      source: list.source,
+    },
+    trustedTime: { at: trustedTime.toISOString(), source: 'receipt' },
+    declaredSigningTime: declared?.toISOString() ?? null,
+    revocation: { checked: false, note: 'OCSP/CRL non ancora verificati (issue 33, fase successiva).' },
+  };
+  return { ok: true, format, signerName, signerTaxCode, signedAt: trustedTime, certificate: { ...described, notBefore, notAfter }, report };
 }
 
 // ---------------------------------------------------------------------------------------------
