@@ -8,6 +8,7 @@ import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { DiskFileStore, type FileStore } from './lib/file-store.ts';
 import { trustedListFromEnv } from './modules/adhesions/trust/trusted-list-source.ts';
+import { networkRevocationChecker } from './modules/adhesions/trust/revocation.ts';
 import { createGates } from './lib/gates.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { responseSerializerCompiler } from './lib/response-serialization.ts';
@@ -137,6 +138,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
     'trustedList',
     trustedListFromEnv(env, () => clock.now(), (error) => app.log.error({ err: error }, 'trusted list not loaded')),
   );
+  app.decorate('revocation', networkRevocationChecker({ onError: (error) => app.log.warn({ err: error }, 'revocation answer not had') }));
 
   await app.register(errorHandler);
   await app.register(originCheck);

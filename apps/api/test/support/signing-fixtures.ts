@@ -70,6 +70,9 @@ export interface IssueSignerOptions {
   qcStatements?: string[];
   /** A certificate signed with its own key, issuer = subject (no CA at all); `ca` is then ignored. */
   selfSigned?: boolean;
+  /** The CA's OCSP responder (Authority Information Access) and CRL (distribution point). */
+  ocspUrl?: string;
+  crlUrl?: string;
 }
 
 export const QC_COMPLIANCE = '0.4.0.1862.1.1';
@@ -185,6 +188,18 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
       extnValue: new pkijs.BasicConstraints({ cA: false }).toSchema().toBER(false),
     }),
   ];
+  if (options.ocspUrl) {
+    const access = new pkijs.InfoAccess({
+      accessDescriptions: [new pkijs.AccessDescription({ accessMethod: '1.3.6.1.5.5.7.48.1', accessLocation: new pkijs.GeneralName({ type: 6, value: options.ocspUrl }) })],
+    });
+    certificate.extensions.push(new pkijs.Extension({ extnID: '1.3.6.1.5.5.7.1.1', critical: false, extnValue: access.toSchema().toBER(false) }));
+  }
+  if (options.crlUrl) {
+    const points = new pkijs.CRLDistributionPoints({
+      distributionPoints: [new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: options.crlUrl })] })],
+    });
+    certificate.extensions.push(new pkijs.Extension({ extnID: '2.5.29.31', critical: false, extnValue: points.toSchema().toBER(false) }));
+  }
   const qcStatements = options.qcStatements ?? [QC_COMPLIANCE, QC_SSCD];
   if (qcStatements.length > 0) {
     const statements = new QCStatements(

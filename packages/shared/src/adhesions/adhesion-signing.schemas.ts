@@ -101,7 +101,15 @@ export const SignatureVerificationReportSchema = z.object({
   trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt']) }),
   /** The signingTime the signer's computer declared: shown, never relied on. */
   declaredSigningTime: isoDateTime.nullable(),
-  revocation: z.object({ checked: z.literal(false), note: z.string() }),
+  /** The issuing CA's answer at the trusted time (OCSP or CRL), its DER base64 as evidence. */
+  revocation: z.object({
+    status: z.literal('good'),
+    source: z.enum(['ocsp', 'crl']),
+    url: z.string(),
+    producedAt: isoDateTime,
+    nextUpdate: isoDateTime.nullable(),
+    evidence: z.string(),
+  }),
 });
 export type SignatureVerificationReport = z.infer<typeof SignatureVerificationReportSchema>;
 

@@ -21,7 +21,8 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
-import { createTestCa, issueSignerCertificate, makeTestPdf, signCades as signCadesAt, signPades, type SignOptions, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
+import { startRevocationServer, type RevocationServer } from '../../../test/support/revocation-fixtures.ts';
+import { createTestCa, issueSignerCertificate as issueWithoutRevocation, makeTestPdf, signCades as signCadesAt, signPades, type SignOptions, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
 import { createListOperator, signTrustedList, trustedListXml, writeTrustedList, type TrustedListFiles } from '../../../test/support/trusted-list-fixtures.ts';
 import { renderAdhesionDocument } from './adhesion-document.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE } from './adhesion-document.ts';
@@ -35,6 +36,8 @@ let ca: TestCa;
 let laptopCa: TestCa;
 let withdrawnCa: TestCa;
 let list: TrustedListFiles;
+/** The OCSP responder and CRL of `ca` on 127.0.0.1, answering at the test clock's time. */
+let revocation: RevocationServer;
 let passwordHash: string;
 const db = () => t.database.db;
 
@@ -48,13 +51,20 @@ beforeAll(async () => {
   // The development configuration: a list file and the list operator's certificate (decision 032).
   list = writeTrustedList(signTrustedList(xml, operator), operator);
   t = await buildTestApp(list.env);
+  revocation = await startRevocationServer(ca, () => t.clock.now());
   await seedMessageTemplates(t.database.db);
   passwordHash = await hashPassword(DEMO_PASSWORD);
 }, 120_000);
 afterAll(async () => {
+  await revocation.close();
   await t.close();
   rmSync(list.dir, { recursive: true, force: true });
 });
+
+/** Signer certificates name the test CA's OCSP responder and CRL (as qualified certificates do). */
+function issueSignerCertificate(issuer: TestCa, options: Parameters<typeof issueWithoutRevocation>[1]) {
+  return issueWithoutRevocation(issuer, { ocspUrl: revocation.ocspUrl, crlUrl: revocation.crlUrl, ...options });
+}
 
 /** CAdES with the signing time of the test clock (the portal refuses one after its receipt). */
 function signCades(pdf: Uint8Array, signer: TestSigner, options: SignOptions = {}) {
@@ -468,6 +478,7 @@ describe('upload of a digitally signed file', () => {
       qualified: { trustService: { name: 'Firma digitale qualificata di test', status: 'granted' } },
       trustedList: { source: list.file, territory: 'IT' },
       trustedTime: { at: receivedAt.toISOString(), source: 'receipt' },
+      revocation: { status: 'good', source: 'ocsp', url: revocation.ocspUrl },
     });
     expect(stored!.signedAt).toEqual(receivedAt);
     const doc = await staff.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`);
@@ -515,6 +526,8 @@ describe('upload of a digitally signed file', () => {
     const document = await download(school.principal);
     const mario = { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' };
     const now = t.clock.now();
+    const revokedSigner = await issueSignerCertificate(ca, mario);
+    revocation.revoke(revokedSigner.certificate, new Date(now.getTime() - 60_000));
     const cases: [string, Uint8Array, string][] = [
       ['certificate_self_signed', await signPades(document, await issueSignerCertificate(ca, { ...mario, selfSigned: true })), 'autofirmato'],
       ['issuer_not_qualified', await signPades(document, await issueSignerCertificate(laptopCa, mario)), 'Il certificato non è emesso da un prestatore qualificato'],
@@ -525,6 +538,7 @@ describe('upload of a digitally signed file', () => {
         await signCades(document, await issueSignerCertificate(ca, { ...mario, notBefore: new Date('2023-01-01T00:00:00Z'), notAfter: new Date(now.getTime() - 1000) }), { signingTime: null }),
         'non era valido',
       ],
+      ['certificate_revoked', await signCades(document, revokedSigner), 'revocato'],
       // The signing computer's clock set back to before the document existed.
       ['signing_time_untrusted', await signCades(document, await issueSignerCertificate(ca, mario), { signingTime: new Date('2024-06-01T10:00:00Z') }), 'non è attendibile'],
     ];

@@ -167,6 +167,7 @@ export async function adhesionRoutes(app: FastifyInstance) {
         expectedTaxCode: '',
         now: app.clock.now(),
         trustedList: null,
+        revocation: app.revocation,
       });
       throw new HttpError(422, 'unsupported_format', refused.ok ? 'Formato del file non supportato.' : refused.message);
     }
@@ -184,8 +185,10 @@ export async function adhesionRoutes(app: FastifyInstance) {
       expectedTaxCode: data.principal.taxCode.toUpperCase(),
       now,
       trustedList: await app.trustedList.current(),
+      revocation: app.revocation,
     });
-    if (!check.ok) throw new HttpError(check.code === 'trust_list_unavailable' ? 503 : 422, check.code, check.message);
+    const unavailable = check.ok ? false : check.code === 'trust_list_unavailable' || check.code === 'revocation_unavailable';
+    if (!check.ok) throw new HttpError(unavailable ? 503 : 422, check.code, check.message);
     // The verified file goes to the file store (decision 030); the signature row keeps its key.
     const stored = await app.files.put(Readable.from([body]), { maxBytes: SIGNED_UPLOAD_MAX_BYTES, tooLarge: () => new HttpError(413, 'payload_too_large', TOO_LARGE) });
     const signatureId = await recordSignature(app.db, webUrl, {

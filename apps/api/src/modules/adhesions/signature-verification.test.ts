@@ -15,6 +15,19 @@ import {
 import { CA_PKC, createListOperator, signTrustedList, trustedListXml, type TestTrustService } from '../../../test/support/trusted-list-fixtures.ts';
 import { SIGNED_UPLOAD_MAX_BYTES, sniffSignedFormat, verifySignedAdhesion, type SignatureCheck } from './signature-verification.ts';
 import { loadTrustedList, type TrustedList } from './trust/trusted-list.ts';
+import type { RevocationAnswer, RevocationChecker } from './trust/revocation.ts';
+
+/** The CA's answer, stubbed here (the network checker has its own test with a local responder). */
+const answer = (status: RevocationAnswer['status']): RevocationChecker => async () => ({
+  status,
+  source: status === 'unavailable' ? null : 'ocsp',
+  url: status === 'unavailable' ? null : 'http://127.0.0.1/ocsp',
+  producedAt: status === 'unavailable' ? null : NOW.toISOString(),
+  nextUpdate: null,
+  revokedAt: status === 'revoked' ? '2026-03-01T00:00:00.000Z' : null,
+  evidence: status === 'unavailable' ? null : 'MAA=',
+  detail: null,
+});
 
 const TAX_CODE = 'RSSMRA80A01H501U';
 const OTHER_TAX_CODE = 'VRDLGI75B12F205X';
@@ -63,7 +76,7 @@ beforeAll(async () => {
 
 function verify(
   file: Uint8Array,
-  overrides: { expectedDocument?: Uint8Array; expectedTaxCode?: string; now?: Date; trustedList?: TrustedList | null } = {},
+  overrides: { expectedDocument?: Uint8Array; expectedTaxCode?: string; now?: Date; trustedList?: TrustedList | null; revocation?: RevocationChecker } = {},
 ): Promise<SignatureCheck> {
   return verifySignedAdhesion({
     file,
@@ -72,6 +85,7 @@ function verify(
     expectedTaxCode: overrides.expectedTaxCode ?? TAX_CODE,
     now: overrides.now ?? NOW,
     trustedList: overrides.trustedList === undefined ? trustedList : overrides.trustedList,
+    revocation: overrides.revocation ?? answer('good'),
   });
 }
 
@@ -136,7 +150,7 @@ describe('verifySignedAdhesion: valid signatures', () => {
       trustedList: { territory: 'IT', sequenceNumber: 1, source: 'test' },
       trustedTime: { at: NOW.toISOString(), source: 'receipt' },
       declaredSigningTime: SIGNING_TIME.toISOString(),
-      revocation: { checked: false },
+      revocation: { status: 'good', source: 'ocsp', url: 'http://127.0.0.1/ocsp', evidence: 'MAA=' },
     });
   });
 
@@ -288,6 +302,8 @@ describe('verifySignedAdhesion: failures', () => {
       verify(cades, { now: new Date('2029-01-01T00:00:00Z') }),
       verify(await signCades(pdf, signer, { signingTime: new Date('2024-01-01T00:00:00Z') })),
       verify(cades, { trustedList: null }),
+      verify(cades, { revocation: answer('revoked') }),
+      verify(cades, { revocation: answer('unavailable') }),
       verify(await signCades(pdf, await issueSignerCertificate(ca, { taxCode: TAX_CODE, name: 'Mario Rossi', selfSigned: true }), { signingTime: SIGNING_TIME })),
       verify(await signCades(pdf, await issueSignerCertificate(laptopCa, { taxCode: TAX_CODE, name: 'Mario Rossi' }), { signingTime: SIGNING_TIME })),
       verify(await signCades(pdf, await issueSignerCertificate(withdrawnCa, { taxCode: TAX_CODE, name: 'Mario Rossi' }), { signingTime: SIGNING_TIME })),
@@ -308,6 +324,8 @@ describe('verifySignedAdhesion: failures', () => {
         'issuer_not_qualified',
         'service_not_granted',
         'certificate_not_qualified',
+        'certificate_revoked',
+        'revocation_unavailable',
       ].sort(),
     );
     for (const message of messages.values()) expect(message).toMatch(/^[A-Z].{40,}\.$/s);
@@ -349,6 +367,11 @@ describe('verifySignedAdhesion: only a qualified signature at a time the portal 
     // The second the document was generated in (UTCTime has whole seconds), and a clock a minute fast, are fine.
     expect(await verify(await signCades(pdf, signer, { signingTime: new Date('2026-03-01T08:00:00Z') }))).toMatchObject({ ok: true });
     expect(await verify(await signCades(pdf, signer, { signingTime: new Date(NOW.getTime() + 60_000) }))).toMatchObject({ ok: true });
+  });
+
+  it('certificate_revoked and revocation_unavailable: the issuing CA says revoked, or cannot be asked', async () => {
+    expect(failureCode(await verify(cades, { revocation: answer('revoked') }))).toBe('certificate_revoked');
+    expect(failureCode(await verify(pades, { revocation: answer('unavailable') }))).toBe('revocation_unavailable');
   });
 
   it('trust_list_unavailable: no verified trusted list, no accepted signature', async () => {

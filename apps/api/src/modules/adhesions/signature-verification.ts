@@ -12,14 +12,16 @@
  * qualified CA service of the verified ETSI trusted list, granted at the trusted time, and carries
  * QcCompliance and QcSSCD. The trusted time is the server's receipt time; a declared signingTime
  * before the document was generated or after the receipt is refused, never relied on.
- * Not yet verified: revocation (OCSP/CRL) and RFC 3161 time-stamps (README, "Firma digitale: cosa
- * viene verificato"). Never throws for bad input: every failure is a result.
+ * The issuing CA is asked whether the certificate was revoked (OCSP, then CRL; trust/revocation.ts).
+ * Not yet verified: RFC 3161 time-stamps (README, "Firma digitale: cosa viene verificato").
+ * Never throws for bad input: every failure is a result.
  */
 import { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SignatureVerificationReport } from '@portale/shared/adhesions';
 import { checkQualifiedCertificate, type QualifiedFailure } from './trust/qualified-certificate.ts';
+import type { RevocationChecker } from './trust/revocation.ts';
 import type { TrustedList } from './trust/trusted-list.ts';
 
 export type SignatureFailure =
@@ -30,6 +32,8 @@ export type SignatureFailure =
   | 'signer_mismatch'
   | 'signing_time_untrusted'
   | 'trust_list_unavailable'
+  | 'certificate_revoked'
+  | 'revocation_unavailable'
   | QualifiedFailure;
 
 export type VerificationReport = SignatureVerificationReport;
@@ -111,6 +115,12 @@ const FIXED_MESSAGES: Record<Exclude<SignatureFailure, 'signer_mismatch'>, strin
   signing_time_untrusted:
     'L’ora di firma indicata nel file non è attendibile: è precedente alla generazione del documento o successiva al suo caricamento. ' +
     'Controlla data e ora del computer con cui firmi, firma di nuovo il documento e caricalo.',
+  certificate_revoked:
+    'Il certificato di firma risulta revocato o sospeso dal prestatore che lo ha emesso: la firma non è valida. ' +
+    'Firma di nuovo il documento con un certificato di firma digitale valido.',
+  revocation_unavailable:
+    'Non è stato possibile verificare presso il prestatore se il certificato di firma è stato revocato (servizio OCSP o lista CRL non raggiungibile). ' +
+    'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
   trust_list_unavailable:
     'In questo momento il portale non può verificare le firme digitali qualificate (elenco dei prestatori qualificati non disponibile). ' +
     'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
@@ -179,6 +189,8 @@ export interface VerifyInput {
   now: Date;
   /** The verified trusted list in force; null when none is available (every upload refused). */
   trustedList: TrustedList | null;
+  /** Asks the issuing CA (OCSP, then CRL) whether the certificate was revoked at the trusted time. */
+  revocation: RevocationChecker;
 }
 
 interface VerifiedSigner {
@@ -373,6 +385,12 @@ async function checkSigner(format: 'pades' | 'cades', cms: VerifiedCms, input: V
   const trustedTime = input.now;
   const qualified = await checkQualifiedCertificate({ signer: certificate, intermediates: cms.certificates, at: trustedTime, list: input.trustedList });
   if (!qualified.ok) return failure(qualified.code);
+  const issuer = qualified.path[1];
+  const revocation = issuer
+    ? await input.revocation({ certificate, issuer, at: trustedTime, now: input.now })
+    : { status: 'unavailable' as const };
+  if (revocation.status === 'revoked') return failure('certificate_revoked');
+  if (revocation.status !== 'good') return failure('revocation_unavailable');
   const notBefore = certificate.notBefore.value;
   const notAfter = certificate.notAfter.value;
   const described = {
@@ -404,7 +422,14 @@ async function checkSigner(format: 'pades' | 'cades', cms: VerifiedCms, input: V
     },
     trustedTime: { at: trustedTime.toISOString(), source: 'receipt' },
     declaredSigningTime: declared?.toISOString() ?? null,
-    revocation: { checked: false, note: 'OCSP/CRL non ancora verificati (issue 33, fase successiva).' },
+    revocation: {
+      status: 'good',
+      source: revocation.source!,
+      url: revocation.url!,
+      producedAt: revocation.producedAt!,
+      nextUpdate: revocation.nextUpdate,
+      evidence: revocation.evidence!,
+    },
   };
   return { ok: true, format, signerName, signerTaxCode, signedAt: trustedTime, certificate: { ...described, notBefore, notAfter }, report };
 }
