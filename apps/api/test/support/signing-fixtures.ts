@@ -81,6 +81,8 @@ export const QC_SSCD = '0.4.0.1862.1.4';
 export interface SignOptions {
   /** The CMS signingTime signed attribute; `null` (default for PAdES) omits it. CAdES default: now. */
   signingTime?: Date | null;
+  /** PAdES: the signature dictionary's /SubFilter (default ETSI.CAdES.detached). */
+  subFilter?: 'ETSI.CAdES.detached' | 'adbe.pkcs7.detached';
 }
 
 let serialCounter = 0x1000;
@@ -265,6 +267,12 @@ export function signCades(pdfBytes: Uint8Array, signer: TestSigner, options: Sig
   return signCms(pdfBytes, signer, signingTime, true);
 }
 
+/** A detached CAdES (.p7s): the CMS signs `pdfBytes` without carrying them. */
+export function signCadesDetached(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
+  const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
+  return signCms(pdfBytes, signer, signingTime, false);
+}
+
 /** The same p7m as base64, optionally PEM-armoured (what some signing tools save). */
 export function toBase64P7m(der: Uint8Array, pem = false): Uint8Array {
   const base64 = Buffer.from(der).toString('base64');
@@ -325,7 +333,7 @@ export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, option
   page.node.set(PDFName.of('Annots'), annots);
 
   const sigDict =
-    `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached ${BYTE_RANGE_PLACEHOLDER} ` +
+    `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /${options.subFilter ?? 'ETSI.CAdES.detached'} ${BYTE_RANGE_PLACEHOLDER} ` +
     `/Contents <${'0'.repeat(CONTENTS_PLACEHOLDER_BYTES * 2)}> /M (${pdfDate(signingTime ?? new Date())}) ` +
     `/Name (${signer.name.replace(/[()\\]/g, '')}) >>`;
   const widget =

@@ -73,14 +73,14 @@ export const signAdhesionOnline = defineEndpoint({
   status: 201,
 });
 
-/** The body is the signed file itself (application/pdf, application/pkcs7-mime or application/octet-stream). */
+/** The body is the signed file itself (application/pdf, application/pkcs7-mime, application/pkcs7-signature or application/octet-stream). */
 export const uploadSignedAdhesion = defineEndpoint({
   method: 'POST',
   path: '/api/adhesions/current/signatures/upload',
   permission: 'sign:adhesion',
   conditionsOfPage: ADHESION_PAGE,
   tag: 'adhesions',
-  summary: 'Carica il documento di adesione firmato digitalmente (PAdES .pdf o CAdES .p7m); il corpo è il file',
+  summary: 'Carica il documento di adesione firmato digitalmente (PAdES .pdf, CAdES .p7m o CAdES staccata .p7s); il corpo è il file',
   query: SignedUploadQuerySchema,
   response: SignatureResultSchema,
   status: 201,

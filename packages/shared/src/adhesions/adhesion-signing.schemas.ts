@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADHESION_STATES, SCHOOL_LEVELS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
-import { SIGNATURE_METHODS } from './adhesion.constants.ts';
+import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from './adhesion.constants.ts';
 
 const isoDateTime = z.string();
 
@@ -79,6 +79,10 @@ export type AdhesionDocumentMeta = z.infer<typeof AdhesionDocumentMetaSchema>;
  */
 export const SignatureVerificationReportSchema = z.object({
   format: z.enum(['pades', 'cades']),
+  /** What exactly the file is (SIGNATURE_FORMAT_LABELS). */
+  formatDetail: z.enum(SIGNATURE_FORMAT_DETAILS),
+  /** The PDF signature dictionary's /SubFilter (PAdES only). */
+  subFilter: z.string().nullable(),
   verifiedAt: isoDateTime,
   signer: z.object({ name: z.string(), taxCode: z.string().nullable() }),
   certificate: z.object({ subject: z.string(), issuer: z.string(), serialNumber: z.string(), notBefore: isoDateTime, notAfter: isoDateTime }),

@@ -301,6 +301,7 @@ export async function findLastSignedFile(db: DbOrTx, instituteId: number) {
       fileKey: adhesionSignatures.signedFileKey,
       fileName: adhesionSignatures.signedFileName,
       sha256: adhesionSignatures.signedFileSha256,
+      formatDetail: sql<string | null>`${adhesionSignatures.verificationReport}->>'formatDetail'`,
     })
     .from(adhesionSignatures)
     .where(eq(adhesionSignatures.instituteId, instituteId))

@@ -22,7 +22,7 @@ import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { startRevocationServer, type RevocationServer } from '../../../test/support/revocation-fixtures.ts';
-import { createTestCa, issueSignerCertificate as issueWithoutRevocation, makeTestPdf, signCades as signCadesAt, signPades, type SignOptions, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
+import { createTestCa, issueSignerCertificate as issueWithoutRevocation, makeTestPdf, signCades as signCadesAt, signCadesDetached, signPades, type SignOptions, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
 import { createListOperator, signTrustedList, trustedListXml, writeTrustedList, type TrustedListFiles } from '../../../test/support/trusted-list-fixtures.ts';
 import { renderAdhesionDocument } from './adhesion-document.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE } from './adhesion-document.ts';
@@ -496,6 +496,27 @@ describe('upload of a digitally signed file', () => {
     const staff = await login('sylla@demo.test');
     const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
     expect(file.headers['content-type']).toBe('application/pkcs7-mime');
+  });
+
+  it('accepts a detached .p7s over the generated document, and PAdES with SubFilter adbe.pkcs7.detached labelled as such', async () => {
+    const school = await freshSchool();
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const p7s = await signCadesDetached(await download(school.principal), signer, { signingTime: t.clock.now() });
+    const res = await upload(school.principal, p7s, 'adesione.pdf.p7s', 'application/pkcs7-signature');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().signature.method).toBe('cades');
+    const [stored] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, school.instituteId));
+    expect(stored!.verificationReport).toMatchObject({ format: 'cades', formatDetail: 'cades-detached', subFilter: null });
+    const staff = await login('sylla@demo.test');
+    const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
+    expect(file.headers['content-type']).toBe('application/pkcs7-signature');
+
+    const other = await freshSchool();
+    const pkcs7 = await signPades(await download(other.principal), signer, { subFilter: 'adbe.pkcs7.detached' });
+    const pdfRes = await upload(other.principal, pkcs7, 'adesione.pdf');
+    expect(pdfRes.statusCode, pdfRes.body).toBe(201);
+    const [pdfRow] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, other.instituteId));
+    expect(pdfRow!.verificationReport).toMatchObject({ format: 'pades', formatDetail: 'pdf-pkcs7-detached', subFilter: 'adbe.pkcs7.detached' });
   });
 
   it('each failure answers the verifier’s Italian message and changes nothing', async () => {

@@ -30,7 +30,14 @@ import * as repo from './adhesions.repository.ts';
 import { SIGNED_UPLOAD_MAX_BYTES, sniffSignedFormat, verifySignedAdhesion } from './signature-verification.ts';
 
 /** Content types the signed file may arrive with (the body is the file itself). */
-const UPLOAD_TYPES = ['application/pdf', 'application/pkcs7-mime', 'application/x-pkcs7-mime', 'application/octet-stream'];
+const UPLOAD_TYPES = [
+  'application/pdf',
+  'application/pkcs7-mime',
+  'application/x-pkcs7-mime',
+  'application/pkcs7-signature',
+  'application/x-pkcs7-signature',
+  'application/octet-stream',
+];
 const TOO_LARGE = `Il file supera la dimensione massima di ${Math.round(SIGNED_UPLOAD_MAX_BYTES / 1_048_576)} MB: carica il documento firmato senza allegati aggiuntivi.`;
 const EMPTY_FILE = 'Il file caricato è vuoto: scegli il documento firmato digitalmente.';
 
@@ -251,9 +258,11 @@ export async function adhesionRoutes(app: FastifyInstance) {
     if (!(signed?.file || signed?.fileKey) || !signed.sha256) {
       throw new HttpError(404, 'no_signed_file', signed ? "L'ultima firma dell'istituto è stata fatta online: non c'è un file firmato." : "L'istituto non ha ancora firmato l'adesione.");
     }
-    const type = signed.method === 'cades' ? 'application/pkcs7-mime' : 'application/pdf';
+    const detached = signed.formatDetail === 'cades-detached';
+    const type = detached ? 'application/pkcs7-signature' : signed.method === 'cades' ? 'application/pkcs7-mime' : 'application/pdf';
+    const extension = detached ? 'p7s' : signed.method === 'cades' ? 'p7m' : 'pdf';
     const noFile = () => new HttpError(404, 'no_signed_file', "Il file firmato dell'istituto non è più disponibile.");
     const bytes = signed.fileKey ? await openStored(app, signed.fileKey, noFile) : Buffer.from(signed.file!);
-    return sendFile(request, reply, { bytes, sha256: signed.sha256, name: signed.fileName ?? `adesione-firmata.${signed.method === 'cades' ? 'p7m' : 'pdf'}`, type });
+    return sendFile(request, reply, { bytes, sha256: signed.sha256, name: signed.fileName ?? `adesione-firmata.${extension}`, type });
   });
 }

@@ -6,6 +6,7 @@ import {
   issueSignerCertificate,
   makeTestPdf,
   signCades,
+  signCadesDetached,
   signPades,
   toBase64P7m,
   QC_COMPLIANCE,
@@ -164,6 +165,21 @@ describe('verifySignedAdhesion: valid signatures', () => {
     const withoutTime = await signPades(pdf, signer, { signingTime: null });
     expect(await verify(withoutTime)).toMatchObject({ ok: true, signedAt: NOW });
     expect(await verify(await signCades(pdf, signer, { signingTime: null }))).toMatchObject({ ok: true, signedAt: NOW });
+  });
+
+  it('tells the format: PAdES baseline, PDF PKCS#7 (adbe.pkcs7.detached), CAdES attached', async () => {
+    expect(await verify(pades)).toMatchObject({ ok: true, formatDetail: 'pades-baseline', report: { subFilter: 'ETSI.CAdES.detached' } });
+    const pkcs7 = await signPades(pdf, signer, { signingTime: SIGNING_TIME, subFilter: 'adbe.pkcs7.detached' });
+    expect(await verify(pkcs7)).toMatchObject({ ok: true, format: 'pades', formatDetail: 'pdf-pkcs7-detached', report: { subFilter: 'adbe.pkcs7.detached' } });
+    expect(await verify(cades)).toMatchObject({ ok: true, formatDetail: 'cades-attached', report: { subFilter: null } });
+  });
+
+  it('accepts a detached .p7s over the generated document (the portal has it); over another document it is document_mismatch', async () => {
+    const p7s = await signCadesDetached(pdf, signer, { signingTime: SIGNING_TIME });
+    expect(await verify(p7s)).toMatchObject({ ok: true, format: 'cades', formatDetail: 'cades-detached', signerTaxCode: TAX_CODE });
+    expect(await verify(toBase64P7m(p7s, true))).toMatchObject({ ok: true, formatDetail: 'cades-detached' });
+    expect(failureCode(await verify(await signCadesDetached(otherPdf, signer, { signingTime: SIGNING_TIME })))).toBe('document_mismatch');
+    expect(failureCode(await verify(flipped(p7s, p7s.length - 1)))).toBe('signature_invalid');
   });
 
   it('accepts a base64 p7m, plain or PEM-armoured', async () => {

@@ -38,10 +38,18 @@ export type SignatureFailure =
 
 export type VerificationReport = SignatureVerificationReport;
 
+/**
+ * What the file is: PAdES with SubFilter ETSI.CAdES.detached (PAdES baseline), a PDF signed with
+ * SubFilter adbe.pkcs7.detached (PKCS#7, not PAdES baseline), CAdES with the document inside (.p7m),
+ * or CAdES detached (.p7s, over the portal's own document).
+ */
+export type SignatureFormatDetail = 'pades-baseline' | 'pdf-pkcs7-detached' | 'cades-attached' | 'cades-detached';
+
 export type SignatureCheck =
   | {
       ok: true;
       format: 'pades' | 'cades';
+      formatDetail: SignatureFormatDetail;
       signerName: string;
       signerTaxCode: string | null;
       /** The trusted time (see the report): the signature existed then. */
@@ -221,10 +229,31 @@ function cadesDer(file: Uint8Array): Uint8Array {
   return der;
 }
 
+/** True when the CMS carries no content of its own (a detached .p7s). */
+function isDetachedCms(der: Uint8Array): boolean {
+  const parsed = asn1js.fromBER(der);
+  if (parsed.offset === -1) throw new InvalidSignature('not BER');
+  const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
+  if (contentInfo.contentType !== OID.signedData) throw new InvalidSignature('not SignedData');
+  return !new pkijs.SignedData({ schema: contentInfo.content }).encapContentInfo.eContent;
+}
+
 async function verifyCades(input: VerifyInput): Promise<SignatureCheck> {
-  const cms = await verifyCms(cadesDer(input.file), null);
+  const der = cadesDer(input.file);
+  if (isDetachedCms(der)) {
+    // A detached .p7s signs a document it does not carry: the portal has it (the generated PDF).
+    // A messageDigest that is not the document's means the .p7s signs another file.
+    try {
+      const cms = await verifyCms(der, input.expectedDocument);
+      return await checkSigner('cades', 'cades-detached', cms, input);
+    } catch (error) {
+      if (error instanceof Error && /message digest/i.test(error.message)) return failure('document_mismatch');
+      throw error;
+    }
+  }
+  const cms = await verifyCms(der, null);
   if (!cms.content || !bytesEqual(cms.content, input.expectedDocument)) return failure('document_mismatch');
-  return checkSigner('cades', cms, input);
+  return checkSigner('cades', 'cades-attached', cms, input);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,6 +267,16 @@ interface PadesSignature {
   /** Offset just after '>' (= start of the second range). */
   gapEnd: number;
   cms: Uint8Array;
+  /** The /SubFilter of the signature dictionary (null when it has none). */
+  subFilter: string | null;
+}
+
+/** The /SubFilter of the object that holds the signature dictionary around `at` (its /ByteRange). */
+function subFilterAround(text: string, at: number): string | null {
+  const start = text.lastIndexOf(' obj', at);
+  const end = text.indexOf('endobj', at);
+  const object = text.slice(start < 0 ? Math.max(0, at - 4096) : start, end < 0 ? at + 4096 : end);
+  return /\/SubFilter\s*\/([A-Za-z0-9.#_-]{1,64})/.exec(object)?.[1] ?? null;
 }
 
 /**
@@ -258,7 +297,7 @@ function findLastPadesSignature(file: Uint8Array): PadesSignature | null {
   }
   const hex = text.slice(b + 1, c - 1);
   if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]+$/.test(hex)) throw new InvalidSignature('bad /Contents hex');
-  return { gapStart: b, gapEnd: c, cms: new Uint8Array(Buffer.from(hex, 'hex')) };
+  return { gapStart: b, gapEnd: c, cms: new Uint8Array(Buffer.from(hex, 'hex')), subFilter: subFilterAround(text, at) };
 }
 
 async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
@@ -275,7 +314,8 @@ async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
     expectedDocument.length <= signature.gapStart &&
     bytesEqual(file.subarray(0, expectedDocument.length), expectedDocument);
   if (!isUpdateOfExpected) return failure('document_mismatch');
-  return checkSigner('pades', cms, input);
+  // ETSI.CAdES.detached is PAdES baseline; adbe.pkcs7.detached is a PKCS#7 PDF signature, told as such.
+  return checkSigner('pades', signature.subFilter === 'adbe.pkcs7.detached' ? 'pdf-pkcs7-detached' : 'pades-baseline', cms, input, signature.subFilter);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,7 +409,13 @@ function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
     .join(', ');
 }
 
-async function checkSigner(format: 'pades' | 'cades', cms: VerifiedCms, input: VerifyInput): Promise<SignatureCheck> {
+async function checkSigner(
+  format: 'pades' | 'cades',
+  formatDetail: SignatureFormatDetail,
+  cms: VerifiedCms,
+  input: VerifyInput,
+  subFilter: string | null = null,
+): Promise<SignatureCheck> {
   const expected = input.expectedTaxCode.trim().toUpperCase();
   const signer = expected ? cms.signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
   if (!signer) return failure('signer_mismatch', expected);
@@ -403,6 +449,8 @@ async function checkSigner(format: 'pades' | 'cades', cms: VerifiedCms, input: V
   const list = input.trustedList;
   const report: VerificationReport = {
     format,
+    formatDetail,
+    subFilter,
     verifiedAt: input.now.toISOString(),
     signer: { name: signerName, taxCode: signerTaxCode },
     certificate: { ...described, notBefore: notBefore.toISOString(), notAfter: notAfter.toISOString() },
@@ -431,7 +479,7 @@ async function checkSigner(format: 'pades' | 'cades', cms: VerifiedCms, input: V
       evidence: revocation.evidence!,
     },
   };
-  return { ok: true, format, signerName, signerTaxCode, signedAt: trustedTime, certificate: { ...described, notBefore, notAfter }, report };
+  return { ok: true, format, formatDetail, signerName, signerTaxCode, signedAt: trustedTime, certificate: { ...described, notBefore, notAfter }, report };
 }
 
 // ---------------------------------------------------------------------------------------------
