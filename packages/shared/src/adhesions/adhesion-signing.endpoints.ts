@@ -108,6 +108,21 @@ export const downloadInstituteAdhesionDocument = defineEndpoint({
   download: true,
 });
 
+/**
+ * The verification report (JSON) of one uploaded signature of the institute: what the portal verified,
+ * against which trusted list, at which trusted time, with the CA's revocation answer (decision 032).
+ */
+export const downloadSignatureVerificationReport = defineEndpoint({
+  method: 'GET',
+  path: '/api/institutes/:instituteId/adhesion/signatures/:signatureId/verification-report',
+  permission: 'read:adhesion',
+  tag: 'adhesions',
+  summary: 'Scarica il rapporto di verifica (JSON) di una versione della firma caricata dal dirigente',
+  params: z.object({ instituteId: IdParamSchema, signatureId: IdParamSchema }),
+  response: z.string(),
+  download: true,
+});
+
 export const downloadInstituteSignedFile = defineEndpoint({
   method: 'GET',
   path: '/api/institutes/:instituteId/adhesion/signed-file',

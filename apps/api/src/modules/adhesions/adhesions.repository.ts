@@ -310,6 +310,15 @@ export async function findLastSignedFile(db: DbOrTx, instituteId: number) {
   return row;
 }
 
+/** The verification report of one signature of an institute (null for an online signature or an older upload). */
+export async function findVerificationReport(db: DbOrTx, instituteId: number, signatureId: number) {
+  const [row] = await db
+    .select({ report: adhesionSignatures.verificationReport })
+    .from(adhesionSignatures)
+    .where(and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)));
+  return row;
+}
+
 /** The reviewer's note of the last "changes requested" decision on the institute's adhesion. */
 export async function findReviewNote(db: DbOrTx, instituteId: number): Promise<{ note: string; decidedAt: Date } | undefined> {
   const [review] = await db

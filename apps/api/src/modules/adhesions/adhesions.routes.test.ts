@@ -605,6 +605,24 @@ describe('upload of a digitally signed file', () => {
       ['prima.p7m', false],
       ['seconda.pdf', true],
     ]);
+    // The review shows what was verified, and each version's report is downloadable (JSON).
+    expect(content.signature.verification).toMatchObject({
+      qualified: true,
+      formatDetail: 'pades-baseline',
+      trustService: { name: 'Firma digitale qualificata di test', status: 'granted' },
+      trustedTime: { source: 'receipt' },
+      revocation: { status: 'good', source: 'ocsp' },
+    });
+    const firstId = content.versions[0].id as number;
+    const report = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signatures/${firstId}/verification-report`);
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.headers['content-type']).toMatch(/^application\/json/);
+    expect(report.headers['content-disposition']).toContain('attachment');
+    expect(JSON.parse(report.body)).toMatchObject({ format: 'cades', formatDetail: 'cades-attached', declaredSigningTime: new Date(generatedAt + 540_000).toISOString() });
+    expect((await school.principal.get(`/api/institutes/${school.instituteId}/adhesion/signatures/${firstId}/verification-report`)).statusCode).toBe(200);
+    const stranger = await freshSchool();
+    expect((await stranger.principal.get(`/api/institutes/${school.instituteId}/adhesion/signatures/${firstId}/verification-report`)).statusCode).toBe(403);
+    expect((await staff.get(`/api/institutes/${stranger.instituteId}/adhesion/signatures/${firstId}/verification-report`)).statusCode).toBe(404);
   });
 
   it('refuses an oversized file (413), another content type (415), a missing file name and a principal without codice fiscale', async () => {

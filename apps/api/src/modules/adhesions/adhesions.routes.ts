@@ -5,6 +5,7 @@ import {
   downloadCurrentAdhesionDocument,
   downloadInstituteAdhesionDocument,
   downloadInstituteSignedFile,
+  downloadSignatureVerificationReport,
   getCurrentAdhesion,
   getSchoolHome,
   prepareAdhesionDocument,
@@ -250,6 +251,26 @@ export async function adhesionRoutes(app: FastifyInstance) {
     const documentId = signed?.documentId ?? (await repo.findLatestDocument(app.db, instituteId))?.id;
     if (!data || documentId === undefined) throw new HttpError(404, 'no_document', "L'istituto non ha ancora un documento di adesione.");
     return sendFile(request, reply, await documentFile(app, documentId, data.ministryCode));
+  });
+
+  registerEndpoint(app, downloadSignatureVerificationReport, { resource: instituteOf }, async (request, reply) => {
+    const { instituteId, signatureId } = request.params;
+    const row = await repo.findVerificationReport(app.db, instituteId, signatureId);
+    if (!row) throw new HttpError(404, 'not_found', 'Firma non trovata per questo istituto.');
+    if (!row.report) {
+      throw new HttpError(
+        404,
+        'no_verification_report',
+        'Per questa firma non c’è un rapporto di verifica: è una firma online con codice SMS, oppure un file caricato prima della verifica delle firme qualificate.',
+      );
+    }
+    const body = Buffer.from(`${JSON.stringify(row.report, null, 2)}\n`);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="verifica-firma-${instituteId}-${signatureId}.json"`)
+      .header('cache-control', 'private, no-cache')
+      .header('content-length', String(body.length))
+      .send(body);
   });
 
   registerEndpoint(app, downloadInstituteSignedFile, { resource: instituteOf }, async (request, reply) => {
