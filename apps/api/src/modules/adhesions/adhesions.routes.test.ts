@@ -641,6 +641,36 @@ describe('upload of a digitally signed file', () => {
   });
 });
 
+describe('without a verified trusted list', () => {
+  it('a list signed by an operator the configuration does not name is never used', async () => {
+    const foreign = writeTrustedList(signTrustedList(trustedListXml([{ ca, name: 'Firma digitale qualificata di test' }]), await createListOperator('Operatore sconosciuto')), await createListOperator());
+    const [unconfigured, unverified] = await Promise.all([buildTestApp(), buildTestApp(foreign.env)]);
+    try {
+      expect(await unconfigured.app.trustedList.current()).toBeNull();
+      expect(await unverified.app.trustedList.current()).toBeNull();
+    } finally {
+      await Promise.all([unconfigured.close(), unverified.close()]);
+      rmSync(foreign.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an uploaded signature is refused with an Italian 503 and nothing changes', async () => {
+    const school = await freshSchool();
+    const signed = await signPades(await download(school.principal), await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' }));
+    const source = t.app.trustedList;
+    Object.assign(t.app, { trustedList: { current: async () => null } });
+    try {
+      const res = await upload(school.principal, signed, 'a.pdf');
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'trust_list_unavailable' });
+      expect(res.json().message).toContain('prestatori qualificati non disponibile');
+    } finally {
+      Object.assign(t.app, { trustedList: source });
+    }
+    await expectNothingChanged(school);
+  });
+});
+
 describe('staff downloads and the school home', () => {
   it('staff download an institute’s document; a principal only their own; unknown institute 404', async () => {
     const school = await freshSchool();
