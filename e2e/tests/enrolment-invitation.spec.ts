@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { request } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, loginAs, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectAccessibleAtBothWidths, loginAs, rememberConsentChoice, signIn, test } from '../fixtures.ts';
 import { smsCode } from '../outbox.ts';
 
 // Issue 32: an enrolment that names an existing account only invites it. The demo first contact is
@@ -59,4 +59,24 @@ test('iscrizione: l’account esistente indicato come dirigente riceve un invito
   await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText('Invito rifiutato');
   await expect(invitation).toHaveCount(0);
   await expect(page.getByTestId('user-roles')).toHaveText(roles!);
+});
+
+test('inviti di iscrizione: lo staff trova l’invito, lo invia di nuovo e lo annulla', async ({ page, baseURL }) => {
+  const ministryCode = await enrolNaming(baseURL!, INVITED);
+  await signIn(page, 'cromos@demo.test', { path: `/portale/adesioni/inviti?q=${ministryCode}` });
+  await expect(page.getByRole('heading', { level: 1, name: 'Inviti di iscrizione' })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: ministryCode });
+  await expect(row).toContainText(INVITED);
+  await expect(row).toContainText('In attesa');
+  await expectAccessibleAtBothWidths(page);
+
+  await row.getByRole('button', { name: /^Invia di nuovo/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Invito inviato di nuovo' })).toContainText(INVITED);
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: /^Annulla l’invito/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Invito annullato' })).toBeVisible();
+  await expect(row).toContainText('Annullato');
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await expectAccessibleAtBothWidths(page);
 });

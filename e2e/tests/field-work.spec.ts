@@ -112,7 +112,7 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   expect(ics).toContain('BEGIN:VEVENT');
   expect(ics).toContain(`DTSTART:${year}0310T093000Z`);
   expect(ics).toContain(`DTEND:${year}0310T113000Z`);
-  expect(ics).toMatch(/UID:visita-\d+@/);
+  expect(ics).toMatch(/UID:visita-\d+-[0-9a-f]{12}@/);
   expect(ics).toContain('LOCATION:');
   await expectAccessibleAtBothWidths(d);
   await visit.getByRole('textbox', { name: 'Resoconto della visita' }).fill('Visita svolta: incontrato il referente, verificati gli spazi per la rilevazione.');

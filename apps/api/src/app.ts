@@ -6,7 +6,7 @@ import type { Env } from './env.ts';
 import { writeAudit } from './lib/audit.ts';
 import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { DiskFileStore, type FileStore } from './lib/file-store.ts';
+import { createFileStore, type FileStore } from './lib/file-store.ts';
 import { trustedListFromEnv } from './modules/adhesions/trust/trusted-list-source.ts';
 import { networkRevocationChecker } from './modules/adhesions/trust/revocation.ts';
 import { createGates } from './lib/gates.ts';
@@ -61,7 +61,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the API's own logger writes (default: stdout, one write per turn of the event loop); ignored with `logger`. */
   logStream?: DestinationStream;
-  /** Where files go (default: a disk store under FILE_STORE_DIR). */
+  /** Where files go (default: the store FILE_STORE names, on disk under FILE_STORE_DIR unless `s3`). */
   files?: FileStore;
 }
 
@@ -131,7 +131,8 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   app.decorate('env', env);
   app.decorate('db', database.db);
   app.decorate('clock', clock);
-  app.decorate('files', files ?? new DiskFileStore(env.FILE_STORE_DIR));
+  app.decorate('files', files ?? (await createFileStore(env)));
+  if (!files) app.addHook('onClose', async () => app.files.close?.());
   app.decorate('gates', createGates(env, database.kind === 'pglite'));
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
   app.decorate(

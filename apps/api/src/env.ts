@@ -59,8 +59,25 @@ const EnvSchema = z
     /** SMS adapter: only `file` (one .txt per SMS under SMS_DIR) exists so far. */
     SMS_PROVIDER: z.enum(['file']).default('file'),
     SMS_DIR: z.string().default(`${repoRoot}var/sms`),
+    /** Where uploaded files go (decision 030): `disk` (under FILE_STORE_DIR) or `s3` (an S3-compatible bucket). */
+    FILE_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
     /** Uploaded and generated files (decision 030): one file per id under this directory, never in the database. */
     FILE_STORE_DIR: z.string().default(`${repoRoot}var/files`),
+    /** FILE_STORE=s3: the bucket (required), the endpoint of an S3-compatible server (MinIO…; AWS when empty), the region. */
+    S3_BUCKET: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional()),
+    S3_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http(s) URL such as https://s3.example.it').optional()),
+    S3_REGION: z.string().min(1, 'must not be empty').default('us-east-1'),
+    /** Bucket in the URL path (default: on when S3_ENDPOINT is set, as MinIO wants). */
+    S3_FORCE_PATH_STYLE: flag.optional(),
+    /** Credentials; when absent the SDK's own chain is used (AWS_ACCESS_KEY_ID…, a profile, an instance role). */
+    S3_ACCESS_KEY_ID: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    S3_SECRET_ACCESS_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    /** Object names start with this (e.g. `portale/`): one bucket may hold other things. */
+    S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'must be empty or end with / (e.g. portale/)').default(''),
+    /** The sweep of stored files no row names: every this many minutes (0 = never; the script runs it by hand). */
+    FILE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(360),
+    /** A stored file younger than this (minutes) is never swept: its upload may still be in progress. */
+    FILE_SWEEP_GRACE_MINUTES: z.coerce.number().int().min(1).default(120),
     /** Exports (CSV/XLSX) that may run at once in this instance; one more is refused with 429 and Retry-After. */
     EXPORT_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** Searches of the big lists (registry) that may run at once in this instance (default 1 embedded, 4 on PostgreSQL); a few more wait up to 3 s, then 503. */
@@ -96,6 +113,18 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
       ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'must be set to a random secret in production' });
+    }
+    // The development defaults name the reserved `.localhost` domain: mail from or to it goes nowhere.
+    if (env.NODE_ENV === 'production') {
+      for (const name of ['MAIL_FROM', 'CONTACT_STAFF_EMAIL'] as const) {
+        if (/\.localhost\b/i.test(env[name])) ctx.addIssue({ code: 'custom', path: [name], message: 'must be a real address in production (not a .localhost default)' });
+      }
+    }
+    if (env.FILE_STORE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must name the bucket when FILE_STORE=s3' });
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither' });
     }
   });
 

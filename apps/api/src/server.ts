@@ -6,6 +6,7 @@ import { loadEnv } from './env.ts';
 import { createMailTransport, createSmsTransport } from './modules/messages/message-transports.ts';
 import { OutboxWorker } from './modules/messages/outbox.worker.ts';
 import { systemClock } from './lib/clock.ts';
+import { FileSweeper } from './lib/file-sweep.ts';
 
 const formatCount = new Intl.NumberFormat('it-IT', { useGrouping: 'always' }).format;
 /** Progress of the first registry load, in plain words (e.g. "12.000 / 63.109 righe caricate"). */
@@ -70,6 +71,13 @@ async function main() {
     maxAttempts: env.OUTBOX_MAX_ATTEMPTS,
   });
 
+  // Stored files that no row names (a cascade deleted their rows): removed past a grace period.
+  const sweeper = new FileSweeper(database.db, app.files, {
+    intervalMs: env.FILE_SWEEP_INTERVAL_MINUTES * 60_000,
+    graceMs: env.FILE_SWEEP_GRACE_MINUTES * 60_000,
+    log: app.log,
+  });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -78,6 +86,7 @@ async function main() {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     await worker.stop();
+    await sweeper.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -87,6 +96,7 @@ async function main() {
 
   await app.listen({ host: env.HOST, port: env.PORT });
   worker.start();
+  sweeper.start();
   app.log.info({ mail: env.SMTP_URL ? 'smtp' : env.MAIL_DIR, sms: env.SMS_DIR }, 'outbox worker started');
   if (env.seedDemo) printDemoAccounts((line) => console.log(line), { smsDir: env.SMS_DIR, mailDir: env.SMTP_URL ? null : env.MAIL_DIR });
 }

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from '../src/env.ts';
 
 const SECRET = 'a-real-production-secret-of-48-characters-000000';
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  APP_SECRET: SECRET,
+  MAIL_FROM: '"Portale Scuole" <no-reply@portale-scuole.example.it>',
+  CONTACT_STAFF_EMAIL: 'staff@portale-scuole.example.it',
+};
 
 describe('loadEnv', () => {
   it('applies the seed defaults in development', () => {
@@ -46,15 +52,40 @@ describe('loadEnv', () => {
     for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL']) expect(message).toContain(`  - ${name}: `);
   });
 
-  it('accepts production with a real secret and does not seed demo accounts there', () => {
-    const env = loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET });
+  it('accepts production with a real secret and addresses, and does not seed demo accounts there', () => {
+    const env = loadEnv(PRODUCTION);
     expect(env.seedDemo).toBe(false);
-    expect(loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadEnv({ ...PRODUCTION, SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  });
+
+  it('refuses the reserved .localhost mail addresses of development in production', () => {
+    let message = '';
+    try {
+      loadEnv({ NODE_ENV: 'production', APP_SECRET: SECRET });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('  - MAIL_FROM: must be a real address in production (not a .localhost default)');
+    expect(message).toContain('  - CONTACT_STAFF_EMAIL: must be a real address in production (not a .localhost default)');
+    expect(() => loadEnv({ ...PRODUCTION, MAIL_FROM: 'no-reply@scuole.localhost' })).toThrow(/MAIL_FROM/);
+    expect(loadEnv({ MAIL_FROM: 'no-reply@portale-scuole.localhost' }).MAIL_FROM).toContain('.localhost');
   });
 
   it('reads boolean flags strictly', () => {
     expect(loadEnv({ COOKIE_SECURE: 'false' }).COOKIE_SECURE).toBe(false);
     expect(loadEnv({ COOKIE_SECURE: '0' }).COOKIE_SECURE).toBe(false);
     expect(() => loadEnv({ COOKIE_SECURE: 'no' })).toThrow(/COOKIE_SECURE/);
+  });
+
+  it('chooses the file store: disk by default, s3 only with a bucket (clear messages)', () => {
+    expect(loadEnv({}).FILE_STORE).toBe('disk');
+    expect(() => loadEnv({ FILE_STORE: 'ftp' })).toThrow('  - FILE_STORE: must be disk or s3');
+    expect(() => loadEnv({ FILE_STORE: 's3' })).toThrow('  - S3_BUCKET: must name the bucket when FILE_STORE=s3');
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'Bucket_Sbagliato' })).toThrow(/S3_BUCKET: must be a valid bucket name/);
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT: must be an http\(s\) URL/);
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => loadEnv({ S3_PREFIX: 'portale' })).toThrow(/S3_PREFIX: must be empty or end with \//);
+    const env = loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale-files', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'eu-south-1', S3_PREFIX: 'portale/' });
+    expect(env).toMatchObject({ FILE_STORE: 's3', S3_BUCKET: 'portale-files', S3_REGION: 'eu-south-1', S3_PREFIX: 'portale/' });
   });
 });

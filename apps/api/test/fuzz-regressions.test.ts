@@ -86,14 +86,14 @@ describe('the OpenAPI document says what the routes answer', () => {
     const res = await t.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
     expect(res.statusCode).toBe(204);
     const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: object }>> }>();
-    expect(Object.keys(document.paths['/sanctum/csrf-cookie']!.get!.responses)).toEqual(['204']);
+    expect(Object.keys(document.paths['/sanctum/csrf-cookie']!.get!.responses).filter((s) => s.startsWith('2'))).toEqual(['204']);
   });
 
   it('request bodies are documented without room for undeclared fields', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
       paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { additionalProperties?: unknown } }> } }>>;
     }>();
-    const bodies = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.requestBody ? [op.requestBody.content['application/json']!.schema] : [])));
+    const bodies = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.requestBody?.content['application/json'] ? [op.requestBody.content['application/json'].schema] : [])));
     expect(bodies.length).toBeGreaterThan(10);
     for (const schema of bodies) expect(schema.additionalProperties).toBe(false);
   });

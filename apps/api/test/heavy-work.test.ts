@@ -52,7 +52,12 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     const second = await openExport('/api/institutes/export?format=csv&province=PV');
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
 
+    // Refused before the handler runs: no count and no read of the rows (issue 32, bench/abuse.mjs).
+    const statements: string[] = [];
+    const stop = t.database.observeQueries((query) => void statements.push(query));
     const third = await staff.get('/api/institutes/export?format=xlsx');
+    stop();
+    expect(statements.filter((query) => /\binstitutes\b/i.test(query) || /count\(/i.test(query))).toEqual([]);
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toBe('10');
     expect(third.json()).toMatchObject({ statusCode: 429, code: 'export_busy', message: EXPORT_BUSY_MESSAGE });
@@ -72,6 +77,14 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     expect(t.app.gates.exports.active).toBe(0);
     expect((await staff.get('/api/institutes/export?format=csv&province=PV')).statusCode).toBe(200);
   }, 60_000);
+
+  it('an export refused by its handler (an unknown survey) frees the place it took', async () => {
+    const res = await staff.get('/api/results/export?format=csv&survey=987654');
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.app.gates.exports.active).toBe(0);
+  });
 
   it('a download closed early frees its place and stops reading rows', async () => {
     // Over a real socket: the client reads the headers, then hangs up.

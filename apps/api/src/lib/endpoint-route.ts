@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
 import { requireAuth, requireGrant, requirePermission, type RequestCheck, type ResourceLoader } from '../plugins/authorization.ts';
 import { HttpError } from './http-error.ts';
+import { reserveExportPlace } from './export.ts';
+import { HINTS_KEY, operationHints, operationIdOf } from './openapi-operation.ts';
 import { Upload } from './uploads.ts';
 import { UnknownFieldsError } from './request-validation.ts';
 
@@ -29,8 +31,17 @@ export interface EndpointRouteOptions {
   config?: RouteShorthandOptions['config'];
 }
 
+/** A CSV/XLSX export (a download whose query takes `format`): its place in the export gate is taken before its handler runs. */
+export function isExportEndpoint(endpoint: Endpoint): boolean {
+  const shape = (endpoint.query as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return endpoint.download === true && shape !== undefined && 'format' in shape;
+}
+
 function guardsOf(endpoint: Endpoint, options: EndpointRouteOptions): preHandlerAsyncHookHandler[] {
   const extra = options.preHandler === undefined ? [] : [options.preHandler].flat();
+  // Last, after the session and the permission (401/403 first) but before the handler's count and
+  // query: a refused export costs no database work (issue 32, bench/abuse.mjs).
+  if (isExportEndpoint(endpoint)) extra.push(reserveExportPlace);
   if (endpoint.permission === 'public' || isSessionPermission(endpoint.permission)) return extra;
   return [requirePermission(endpoint.permission, options.resource, endpoint.conditionsOfPage), ...extra];
 }
@@ -114,6 +125,10 @@ export function registerEndpoint<E extends Endpoint>(
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
+      operationId: operationIdOf(endpoint.method, endpoint.path),
+      // Public routes need nothing; every other one the access token (cookies alone are not a session).
+      security: endpoint.permission === 'public' ? [] : [{ bearer: [] }],
+      [HINTS_KEY]: operationHints(endpoint, endpoint.method !== 'GET'),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),

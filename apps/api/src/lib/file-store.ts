@@ -22,7 +22,7 @@ export interface PutOptions {
 /**
  * Where uploaded and generated files live (decision 030): never in the database, whose embedded
  * variant has one connection that a 10 MB `bytea` write held for tens of seconds. The disk store is
- * the default; an object store (S3-compatible) implements the same three calls.
+ * the default; the object store (`S3FileStore`, `FILE_STORE=s3`) implements the same calls.
  */
 export interface FileStore {
   /** Streams `source` to the store, hashing and counting as it goes; a file appears only once it is whole. */
@@ -31,10 +31,22 @@ export interface FileStore {
   open(key: string): Promise<NodeJS.ReadableStream>;
   /** Removes a file; a missing file is not an error (removal is idempotent). */
   remove(key: string): Promise<void>;
+  /** Every whole file of the store, with when it was written (for the sweep of files no row names). */
+  list(): AsyncIterable<ListedFile>;
+  /** Frees the store's connections (called when the API closes). */
+  close?(): void;
 }
 
-const KEY = /^[0-9a-f]{32}$/;
-const HEAD_BYTES = 16;
+/** A file of the store as `list` names it. */
+export interface ListedFile {
+  key: string;
+  modifiedAt: Date;
+}
+
+/** A store key: 32 hex digits (a random 128-bit id). */
+export const FILE_KEY = /^[0-9a-f]{32}$/;
+const KEY = FILE_KEY;
+export const HEAD_BYTES = 16;
 
 /**
  * Files under `dir`, named by a random id (`ab/ab12…`, 32 hex digits): written to `dir/tmp/` first
@@ -113,6 +125,51 @@ export class DiskFileStore implements FileStore {
     if (!KEY.test(key)) return;
     await rm(this.pathOf(key), { force: true });
   }
+
+  async *list(): AsyncIterable<ListedFile> {
+    const folders = await readdir(this.dir).catch((error: { code?: string }) => {
+      if (error.code === 'ENOENT') return [] as string[];
+      throw error;
+    });
+    for (const folder of folders) {
+      if (!/^[0-9a-f]{2}$/.test(folder)) continue;
+      for (const name of await readdir(join(this.dir, folder)).catch(() => [] as string[])) {
+        if (!KEY.test(name) || !name.startsWith(folder)) continue;
+        const info = await stat(join(this.dir, folder, name)).catch(() => undefined);
+        if (info?.isFile()) yield { key: name, modifiedAt: info.mtime };
+      }
+    }
+  }
+}
+
+/** The settings that choose and configure the store (env.ts). */
+export interface FileStoreSettings {
+  FILE_STORE: 'disk' | 's3';
+  FILE_STORE_DIR: string;
+  S3_BUCKET?: string | undefined;
+  S3_ENDPOINT?: string | undefined;
+  S3_REGION: string;
+  S3_FORCE_PATH_STYLE?: boolean | undefined;
+  S3_ACCESS_KEY_ID?: string | undefined;
+  S3_SECRET_ACCESS_KEY?: string | undefined;
+  S3_PREFIX: string;
+}
+
+/**
+ * The store the settings name: files on disk under FILE_STORE_DIR (default), or an S3-compatible
+ * bucket (`FILE_STORE=s3`; the SDK is loaded only then).
+ */
+export async function createFileStore(env: FileStoreSettings): Promise<FileStore> {
+  if (env.FILE_STORE === 'disk') return new DiskFileStore(env.FILE_STORE_DIR);
+  const { S3FileStore } = await import('./s3-file-store.ts');
+  return new S3FileStore({
+    bucket: env.S3_BUCKET!,
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    ...(env.S3_FORCE_PATH_STYLE === undefined ? {} : { forcePathStyle: env.S3_FORCE_PATH_STYLE }),
+    credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+    prefix: env.S3_PREFIX,
+  });
 }
 
 /** Reads a stored file whole (for small files the server itself reads, e.g. to verify a signature). */

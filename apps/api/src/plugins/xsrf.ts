@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { AUTH_COOKIES, authCsrf, ERROR_MESSAGES, HTTP_DEFAULTS } from '@portale/shared/http';
 import { hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { HttpError } from '../lib/http-error.ts';
+import { HINTS_KEY, operationHints, operationIdOf } from '../lib/openapi-operation.ts';
 import { sessionIdOfRefreshToken } from '../modules/auth/tokens.repository.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -59,7 +60,14 @@ export const xsrf = fp(async (app: FastifyInstance) => {
     method: ['GET', 'HEAD'],
     url: authCsrf.path,
     // The 204 is documented as the contract says (the OpenAPI document would otherwise claim a 200).
-    schema: { tags: [authCsrf.tag], summary: authCsrf.summary, response: { 204: authCsrf.response } },
+    schema: {
+      tags: [authCsrf.tag],
+      summary: authCsrf.summary,
+      operationId: operationIdOf(authCsrf.method, authCsrf.path),
+      security: [],
+      [HINTS_KEY]: operationHints(authCsrf, false),
+      response: { 204: authCsrf.response },
+    },
     handler: async (request, reply) => {
       issueXsrfCookie(app, reply, await bindingOf(app, request));
       return reply.status(204).send();

@@ -35,9 +35,21 @@ interface OpenApiOperation {
 export interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
 }
 
 const METHODS = new Set(['get', 'head', 'post', 'put', 'patch', 'delete']);
+
+/** A response schema that names a shared component → that component (the error shape → none: see below). */
+function resolved(document: OpenApiDocument, schema: JsonSchema | undefined): JsonSchema | undefined {
+  const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof ref !== 'string') return schema;
+  // The one error shape: the oracle checks it itself, with the status it must repeat.
+  if (ref === '#/components/schemas/ApiError') return undefined;
+  const found = document.components?.schemas?.[ref.replace('#/components/schemas/', '')];
+  if (!found) throw new Error(`unresolved ${ref} in the OpenAPI document`);
+  return found;
+}
 
 /** Every operation of the document (HEAD twins of GET routes included: they are routes too). */
 export function operationsOf(document: OpenApiDocument): Operation[] {
@@ -50,7 +62,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
       const parameters = operation.parameters ?? [];
       const responses = new Map<number, JsonSchema | undefined>();
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (/^\d{3}$/.test(status)) responses.set(Number(status), response.content?.['application/json']?.schema);
+        if (/^\d{3}$/.test(status)) responses.set(Number(status), resolved(document, response.content?.['application/json']?.schema));
       }
       operations.push({
         key: `${method} ${path}`,

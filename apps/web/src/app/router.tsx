@@ -75,6 +75,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.progress': () => import('../features/progress/progress-page.tsx'),
   enrolment: () => import('../features/enrolment/enrolment-page.tsx'),
   'portal.adhesions-panel': () => import('../features/adhesion-panel/adhesion-panel-page.tsx'),
+  'portal.enrolment-invitations': () => import('../features/enrolment/invitation-list-page.tsx'),
   'portal.templates': () => import('../features/templates/template-page.tsx'),
   privacy: legalPage,
   'legal-notes': legalPage,

@@ -4,6 +4,8 @@ import { formatNumber, formatShortDateTime } from '../lib/format.ts';
 interface AuditLogProps {
   entries: readonly AuditEntry[];
   total: number;
+  /** The total is an estimate (more than a thousand entries, decision 033): said "circa". */
+  totalApproximate?: boolean;
   /** Italian names of the record's fields (`postalCode` → "CAP"). */
   fieldLabels: Record<string, string>;
   /** Italian names of the actions (`institute.update` → "Modifica dei dati"). */
@@ -32,14 +34,21 @@ export function changesOf(
 }
 
 /** The append-only audit of a record, newest first: when, who, what, and each field before → after. */
-export function AuditLog({ entries, total, fieldLabels, actionLabels = {}, headingId }: AuditLogProps) {
+export function AuditLog({
+  entries,
+  total,
+  totalApproximate,
+  fieldLabels,
+  actionLabels = {},
+  headingId,
+}: AuditLogProps) {
   if (entries.length === 0) return <p>Nessuna modifica registrata.</p>;
   return (
     <div className="table-responsive-md">
       <table className="table data-table" aria-labelledby={headingId} data-testid="audit-log">
         <caption className="caption-top">
           {total > entries.length
-            ? `Le ${formatNumber(entries.length)} modifiche più recenti su ${formatNumber(total)}.`
+            ? `Le ${formatNumber(entries.length)} modifiche più recenti su ${totalApproximate ? 'circa ' : ''}${formatNumber(total)}.`
             : `${formatNumber(total)} ${total === 1 ? 'modifica' : 'modifiche'}, dalla più recente.`}
         </caption>
         <thead>

@@ -10,4 +10,5 @@ export const verifyMfa = defineEndpoint({
   summary: 'Secondo fattore: codice TOTP o codice di recupero; risponde come il login',
   body: MfaVerifyBodySchema,
   response: MfaVerifyResponseSchema,
+  errors: [401],
 });

@@ -164,6 +164,7 @@ export const uploadActionEvidence = defineEndpoint({
   params: ActionParams,
   query: ActionEvidenceUploadQuerySchema,
   response: ActionDetailSchema,
+  media: { request: ['application/pdf', 'image/png', 'image/jpeg', 'application/octet-stream'] },
 });
 
 export const downloadActionEvidence = defineEndpoint({
@@ -175,6 +176,7 @@ export const downloadActionEvidence = defineEndpoint({
   params: ActionParams,
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf', 'image/png', 'image/jpeg'] },
 });
 
 export const reviewAction = defineEndpoint({

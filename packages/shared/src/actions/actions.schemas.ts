@@ -27,6 +27,8 @@ export const ACTION_MESSAGES = {
   targets: 'Indica i destinatari: un elenco oppure un filtro, non entrambi.',
   unknownTargets: 'Tra i destinatari indicati ce n’è qualcuno che non esiste.',
   filterNotForTarget: 'Questo filtro non vale per i destinatari del modello scelto.',
+  rejectedTeachers: 'Gli insegnanti con la registrazione respinta non ricevono azioni.',
+  notApprovedTeachers: 'Tra gli insegnanti indicati c’è qualcuno la cui registrazione non è approvata: le azioni raggiungono solo insegnanti approvati.',
   tooMany: `Al massimo ${ACTION_BULK_MAX.toLocaleString('it-IT')} azioni per volta: restringi il filtro.`,
   countChanged: 'Il numero dei destinatari è cambiato dal conteggio che hai confermato: controlla di nuovo prima di procedere.',
   illegalTransition: 'L’azione non può passare a questo stato dal suo stato attuale.',

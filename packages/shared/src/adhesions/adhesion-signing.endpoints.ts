@@ -47,6 +47,7 @@ export const downloadCurrentAdhesionDocument = defineEndpoint({
   summary: 'Scarica il documento di adesione (PDF) nella versione attuale',
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf'] },
 });
 
 export const createSignatureChallenge = defineEndpoint({
@@ -84,6 +85,7 @@ export const uploadSignedAdhesion = defineEndpoint({
   query: SignedUploadQuerySchema,
   response: SignatureResultSchema,
   status: 201,
+  media: { request: ['application/pdf', 'application/pkcs7-mime', 'application/x-pkcs7-mime', 'application/octet-stream'] },
 });
 
 export const getSchoolHome = defineEndpoint({
@@ -106,6 +108,7 @@ export const downloadInstituteAdhesionDocument = defineEndpoint({
   params: InstituteParams,
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf'] },
 });
 
 /**
@@ -132,4 +135,5 @@ export const downloadInstituteSignedFile = defineEndpoint({
   params: InstituteParams,
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf', 'application/pkcs7-mime'] },
 });

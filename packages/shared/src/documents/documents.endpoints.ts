@@ -46,6 +46,7 @@ export const createDocument = defineEndpoint({
   query: DocumentCreateQuerySchema,
   response: StaffDocumentSchema,
   status: 201,
+  media: { request: ['application/pdf'] },
 });
 
 export const getDocument = defineEndpoint({
@@ -78,6 +79,7 @@ export const replaceDocumentFile = defineEndpoint({
   params: DocumentParams,
   query: DocumentFileQuerySchema,
   response: StaffDocumentSchema,
+  media: { request: ['application/pdf'] },
 });
 
 export const downloadDocument = defineEndpoint({
@@ -89,4 +91,5 @@ export const downloadDocument = defineEndpoint({
   params: DocumentParams,
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf'] },
 });

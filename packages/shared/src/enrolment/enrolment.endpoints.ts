@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
+import { ExportFormatSchema } from '../lists/list-query.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
   EnrolmentBodySchema,
@@ -10,6 +11,10 @@ import {
   EnrolmentInstituteSearchQuerySchema,
   EnrolmentInstituteSearchResponseSchema,
   EnrolmentVerificationSchema,
+  StaffInvitationActionResultSchema,
+  StaffInvitationFiltersSchema,
+  StaffInvitationListQuerySchema,
+  StaffInvitationListResponseSchema,
 } from './enrolment.schemas.ts';
 
 /**
@@ -92,4 +97,50 @@ export const declineEnrolmentInvitation = defineEndpoint({
   summary: 'Rifiuta un invito a collegarsi a un istituto',
   params: InvitationParams,
   response: EnrolmentInvitationDecisionSchema,
+});
+
+/**
+ * Staff follow every invitation (issue 32): the adhesions panel's readers list and export them
+ * (`read:`/`export:adhesion`, so `user.index` too); those who manage adhesions (super-admin, Sylla,
+ * cromos) send a pending one again (a new e-mail, 30 more days) or cancel it. Audited.
+ */
+export const listStaffEnrolmentInvitations = defineEndpoint({
+  method: 'GET',
+  path: '/api/enrolment-invitations/staff',
+  permission: 'read:adhesion',
+  tag: 'enrolment',
+  summary: 'Tutti gli inviti di iscrizione (staff): ricerca, filtri, ordinamento e pagine',
+  query: StaffInvitationListQuerySchema,
+  response: StaffInvitationListResponseSchema,
+});
+
+export const exportStaffEnrolmentInvitations = defineEndpoint({
+  method: 'GET',
+  path: '/api/enrolment-invitations/staff/export',
+  permission: 'export:adhesion',
+  tag: 'enrolment',
+  summary: 'Esporta gli inviti di iscrizione filtrati (CSV o XLSX)',
+  query: StaffInvitationFiltersSchema.extend(ExportFormatSchema.shape),
+  response: z.string(),
+  download: true,
+});
+
+export const resendEnrolmentInvitation = defineEndpoint({
+  method: 'POST',
+  path: '/api/enrolment-invitations/:invitationId/resend',
+  permission: 'manage:adhesion',
+  tag: 'enrolment',
+  summary: 'Invia di nuovo un invito in attesa (nuova e-mail, scadenza spostata di 30 giorni)',
+  params: InvitationParams,
+  response: StaffInvitationActionResultSchema,
+});
+
+export const cancelEnrolmentInvitation = defineEndpoint({
+  method: 'POST',
+  path: '/api/enrolment-invitations/:invitationId/cancel',
+  permission: 'manage:adhesion',
+  tag: 'enrolment',
+  summary: 'Annulla un invito in attesa: non potrà più essere accettato',
+  params: InvitationParams,
+  response: StaffInvitationActionResultSchema,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MobilePhoneSchema, PersonalEmailSchema, PersonNameSchema, TaxCodeSchema } from '../accounts/registration.schemas.ts';
+import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
 
 /** Italian texts of the enrolment (`/iscrizioni/iscrizione`), shared by the API and the page. */
@@ -118,8 +119,14 @@ export type EnrolmentVerification = z.infer<typeof EnrolmentVerificationSchema>;
  * The invitation of an existing account named in an enrolment (issue 32): the account gets the role
  * only when its owner, signed in, accepts and the codice fiscale typed in the enrolment is theirs.
  */
-export const ENROLMENT_INVITATION_STATES = ['in_attesa', 'accettato', 'rifiutato'] as const;
+export const ENROLMENT_INVITATION_STATES = ['in_attesa', 'accettato', 'rifiutato', 'annullato'] as const;
 export type EnrolmentInvitationState = (typeof ENROLMENT_INVITATION_STATES)[number];
+export const ENROLMENT_INVITATION_STATE_LABELS: Record<EnrolmentInvitationState, string> = {
+  in_attesa: 'In attesa',
+  accettato: 'Accettato',
+  rifiutato: 'Rifiutato',
+  annullato: 'Annullato',
+};
 export const ENROLMENT_INVITATION_ROLES = ['school.principal', 'institute.first-contact'] as const;
 /** How long an invitation may be accepted. */
 export const ENROLMENT_INVITATION_TTL_DAYS = 30;
@@ -136,6 +143,10 @@ export const ENROLMENT_INVITATION_MESSAGES = {
   instituteClosed: 'L’adesione dell’istituto è stata respinta o ritirata: l’invito non può più essere accettato.',
   accepted: 'Invito accettato: ora il tuo account è collegato all’istituto.',
   declined: 'Invito rifiutato: il tuo account non è stato collegato all’istituto.',
+  cancelled: 'L’invito è stato annullato dallo staff del portale: non può più essere accettato.',
+  notPending: 'L’invito non è più in attesa (accettato, rifiutato o annullato): non si può inviare di nuovo né annullare.',
+  resent: (email: string) => `Invito inviato di nuovo a ${email}: vale altri ${ENROLMENT_INVITATION_TTL_DAYS} giorni.`,
+  cancelledByStaff: 'Invito annullato: la persona non può più accettarlo e il suo account non è stato collegato all’istituto.',
 } as const;
 
 export const EnrolmentInvitationSchema = z.object({
@@ -152,5 +163,37 @@ export type EnrolmentInvitation = z.infer<typeof EnrolmentInvitationSchema>;
 export const EnrolmentInvitationListSchema = z.object({ items: z.array(EnrolmentInvitationSchema) });
 export const EnrolmentInvitationDecisionSchema = z.object({
   invitation: EnrolmentInvitationSchema,
+  message: z.string(),
+});
+
+// --- Staff: the invitations of every enrolment (issue 32) ---
+
+/** One invitation as staff see it: the institute, the invited account and where the invitation stands. */
+export const StaffEnrolmentInvitationSchema = EnrolmentInvitationSchema.extend({
+  userId: z.number().int(),
+  inviteeName: z.string(),
+  inviteeEmail: z.string(),
+  /** Pending and past its date: it can no longer be accepted until it is sent again. */
+  expired: z.boolean(),
+  decidedAt: z.string().nullable(),
+});
+export type StaffEnrolmentInvitation = z.infer<typeof StaffEnrolmentInvitationSchema>;
+
+export const STAFF_INVITATION_SORTS = ['createdAt', 'expiresAt', 'instituteName', 'inviteeName', 'state'] as const;
+export const StaffInvitationFiltersSchema = z.object({
+  q: SearchTextSchema,
+  state: optionalEnum(ENROLMENT_INVITATION_STATES, 'Stato'),
+  expired: QueryBooleanSchema,
+  sort: sortSchema(STAFF_INVITATION_SORTS),
+});
+export type StaffInvitationFilters = z.output<typeof StaffInvitationFiltersSchema>;
+export const StaffInvitationListQuerySchema = StaffInvitationFiltersSchema.extend(PaginationSchema.shape);
+export type StaffInvitationListQuery = z.output<typeof StaffInvitationListQuerySchema>;
+export const StaffInvitationListResponseSchema = listResponseSchema(StaffEnrolmentInvitationSchema);
+export const STAFF_INVITATION_FILTER_KEYS = ['q', 'state', 'expired'] as const;
+
+/** The answer of a resend or a cancellation: the invitation as it is now and the Italian outcome. */
+export const StaffInvitationActionResultSchema = z.object({
+  invitation: StaffEnrolmentInvitationSchema,
   message: z.string(),
 });

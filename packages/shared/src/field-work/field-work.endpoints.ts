@@ -176,4 +176,5 @@ export const visitCalendar = defineEndpoint({
   params: VisitParams,
   response: z.string(),
   download: true,
+  media: { response: ['text/calendar'] },
 });

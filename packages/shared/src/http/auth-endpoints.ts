@@ -46,6 +46,7 @@ export const authLogin = defineEndpoint({
   summary: 'Accesso con e-mail e password',
   body: LoginBodySchema,
   response: LoginResponseSchema,
+  errors: [401],
 });
 
 /** Also while a password change is pending: the web needs the user to send them to change it. */
@@ -65,6 +66,7 @@ export const authRefresh = defineEndpoint({
   tag: 'auth',
   summary: 'Rinnova il token (rotazione del refresh token)',
   response: TokenResponseSchema,
+  errors: [401],
 });
 
 export const authLogout = defineEndpoint({

@@ -26,6 +26,16 @@ export interface Endpoint<
   status?: 200 | 201 | 202 | 204;
   /** The endpoint answers a file (CSV, XLSX, PDF): the web downloads it instead of parsing JSON. */
   download?: true;
+  /**
+   * Media types of a file body, for the OpenAPI document: `response` of a download (a list export's
+   * CSV/XLSX are known from its `format`), `request` of an upload read by its route's own parser.
+   */
+  media?: { response?: readonly string[]; request?: readonly string[] };
+  /**
+   * Error statuses beyond those its permission, input and method imply (documented in OpenAPI): a
+   * public route that checks its own credential answers 401.
+   */
+  errors?: readonly number[];
   /** Non-2xx bodies other than the one error shape, documented and serialised too (a health check's 503). */
   otherResponses?: Record<number, z.ZodType>;
   /**

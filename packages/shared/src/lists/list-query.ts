@@ -54,6 +54,12 @@ export const PaginationSchema = z.object({
   ),
 });
 
+/**
+ * `exactTotal=true`: the total counts every matching row, past the cap where a large list's total is
+ * otherwise an estimate (`totalApproximate`, shown as "circa N"; decision 033).
+ */
+export const ExactTotalSchema = z.object({ exactTotal: QueryBooleanSchema });
+
 /** The export format of a list's export endpoint. */
 export const ExportFormatSchema = z.object({
   format: z.enum(EXPORT_FORMATS, { error: 'Formato non disponibile: usa csv o xlsx.' }).default('csv'),
@@ -61,7 +67,14 @@ export const ExportFormatSchema = z.object({
 
 /** The answer of every list: the page's items, the total matching the filters, and the page asked. */
 export function listResponseSchema<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), total: z.number().int().nonnegative(), page: z.number().int(), pageSize: z.number().int() });
+  return z.object({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    /** true: `total` is an estimate (a large list; `exactTotal=true` counts it exactly). Absent: exact. */
+    totalApproximate: z.boolean().optional(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
 }
 
 export type SortOf<S> = S extends { sort: infer X } ? X : never;

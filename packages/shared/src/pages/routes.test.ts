@@ -53,9 +53,9 @@ const SEED_ROUTES = [
 
 /**
  * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
- * staff's bookings and documents (issue 12, decision 014).
+ * staff's bookings and documents (issue 12, decision 014), the staff's enrolment invitations (issue 32).
  */
-const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}', '/portale/indagini', '/portale/indagini/{id}'];
+const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}', '/portale/indagini', '/portale/indagini/{id}', '/portale/adesioni/inviti'];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];
@@ -95,6 +95,8 @@ const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = 
   '/portale/documenti/{id}': { roles: STAFF, permissions: [] },
   '/portale/indagini': { roles: STAFF, permissions: [] },
   '/portale/indagini/{id}': { roles: STAFF, permissions: [] },
+  // Issue 32: the invitations of an enrolment, read by whoever reads the adhesions panel.
+  '/portale/adesioni/inviti': SEED_RULES['/portale/adesioni/panel']!,
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */

@@ -104,6 +104,8 @@ export const PAGES: readonly PageDef[] = [
     parent: 'portal.home',
   },
   portal('portal.adhesions-panel', '/portale/adesioni/panel', 'Pannello adesioni', 'Gli istituti per stato di adesione, con filtri, solleciti ed esportazione.', { roles: ['super-admin', 'cromos', 'sylla'], permissions: ['user.index'] }, { navLabel: 'Adesioni' }),
+  // Not a seed route (issue 32): the invitations of existing accounts named in an enrolment; read like the adhesions panel, sent again or cancelled by those who manage adhesions.
+  portal('portal.enrolment-invitations', '/portale/adesioni/inviti', 'Inviti di iscrizione', 'Gli inviti ad account già registrati nominati in un’iscrizione: stato, scadenza, nuovo invio e annullamento.', { roles: ['super-admin', 'cromos', 'sylla'], permissions: ['user.index'] }, { navLabel: 'Inviti di iscrizione' }),
   portal('portal.progress', '/portale/avanzamento', 'Avanzamento', "L'avanzamento del programma per regione e per stato, nel tempo.", STAFF, { navLabel: 'Avanzamento' }),
   portal('portal.actions', '/portale/azioni', 'Azioni', 'Le azioni assegnate a istituti, plessi e insegnanti, con il loro stato.', STAFF, { navLabel: 'Azioni' }),
   portal('portal.action-models', '/portale/azioni-modelli', 'Modelli di azione', 'I modelli da cui si creano le azioni.', { roles: ['super-admin'], permissions: [] }, { navLabel: 'Modelli di azione' }),

@@ -34,6 +34,7 @@ export const downloadPublicDocument = defineEndpoint({
   params: z.object({ documentId: IdParamSchema }),
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf'] },
 });
 
 export const getPublicSurvey = defineEndpoint({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
-import { listResponseSchema, PaginationSchema } from '../lists/list-query.ts';
+import { ExactTotalSchema, listResponseSchema, PaginationSchema } from '../lists/list-query.ts';
 
 /** Entities whose audit staff can read. */
 export const AUDITED_ENTITIES = ['institute', 'school-site', 'user', 'teacher'] as const;
@@ -24,7 +24,8 @@ export const AuditQuerySchema = z
     entity: z.enum(AUDITED_ENTITIES, { error: 'Entità non valida.' }),
     entityId: z.coerce.number({ error: 'Identificativo non valido.' }).int('Identificativo non valido.').positive('Identificativo non valido.').max(Number.MAX_SAFE_INTEGER),
   })
-  .extend(PaginationSchema.shape);
+  .extend(PaginationSchema.shape)
+  .extend(ExactTotalSchema.shape);
 
 /** The append-only audit of one record, newest first. */
 export const listAudit = defineEndpoint({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TeacherKind } from '../accounts/registration.schemas.ts';
 import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from '../adhesions/adhesion.constants.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { ADHESION_STATES } from '../registry/registry.constants.ts';
 import { ApiErrorBodySchema } from '../http/api-error.ts';
 import { IdParamSchema } from '../validation/index.ts';
@@ -44,7 +44,7 @@ export const ReviewFiltersSchema = z.object({
   state: optionalEnum(REVIEW_STATES, 'Stato'),
   sort: sortSchema(REVIEW_SORTS),
 });
-export const ReviewListQuerySchema = ReviewFiltersSchema.extend(PaginationSchema.shape);
+export const ReviewListQuerySchema = ReviewFiltersSchema.extend(PaginationSchema.shape).extend(ExactTotalSchema.shape);
 export type ReviewListQuery = z.output<typeof ReviewListQuerySchema>;
 export type ReviewFilters = z.output<typeof ReviewFiltersSchema>;
 

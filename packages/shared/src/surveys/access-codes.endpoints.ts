@@ -84,6 +84,7 @@ export const accessCodeSheet = defineEndpoint({
   query: AccessCodeSheetQuerySchema,
   response: z.string(),
   download: true,
+  media: { response: ['application/pdf'] },
 });
 
 export const getPublicAccessCode = defineEndpoint({

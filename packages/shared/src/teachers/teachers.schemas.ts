@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TeacherKind } from '../accounts/registration.schemas.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { PROVINCES, REGIONS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
 
 /** Labels of the registration kinds (product §3); typed against the accounts' list, without its runtime. */
@@ -52,7 +52,7 @@ export const TeacherFiltersSchema = z.object({
   schoolSiteId: optionalId('Plesso non valido.'),
   sort: sortSchema(TEACHER_SORTS),
 });
-export const TeacherListQuerySchema = TeacherFiltersSchema.extend(PaginationSchema.shape);
+export const TeacherListQuerySchema = TeacherFiltersSchema.extend(PaginationSchema.shape).extend(ExactTotalSchema.shape);
 export type TeacherListQuery = z.output<typeof TeacherListQuerySchema>;
 export const TeacherListResponseSchema = listResponseSchema(TeacherSummarySchema);
 

@@ -35,6 +35,7 @@ export const USER_ADMIN_MESSAGES = {
   moreGrants: 'Non puoi gestire un utente che ha permessi che tu non hai.',
   selfSuspend: 'Non puoi sospendere il tuo stesso account.',
   selfAccessChange: 'Non puoi modificare i tuoi ruoli o i tuoi permessi: deve farlo un altro amministratore.',
+  selfMfaReset: 'Non puoi azzerare il tuo secondo fattore: deve farlo un altro amministratore.',
   alreadySuspended: 'L’utente è già sospeso.',
   notSuspended: 'L’utente non è sospeso.',
   notLocked: 'L’accesso dell’utente non è bloccato.',

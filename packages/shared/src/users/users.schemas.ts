@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 import { PERMISSIONS, ROLES } from '../auth/roles.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 
 /** Account states (product §3). */
 export const USER_STATUSES = ['active', 'suspended'] as const;
@@ -38,7 +38,7 @@ export const UserFiltersSchema = z.object({
   locked: QueryBooleanSchema,
   sort: sortSchema(USER_SORTS),
 });
-export const UserListQuerySchema = UserFiltersSchema.extend(PaginationSchema.shape);
+export const UserListQuerySchema = UserFiltersSchema.extend(PaginationSchema.shape).extend(ExactTotalSchema.shape);
 export type UserListQuery = z.output<typeof UserListQuerySchema>;
 export const UserListResponseSchema = listResponseSchema(UserSummarySchema);
 

@@ -18,7 +18,12 @@ export const teacherProfiles = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('teacher_profiles_school_site_idx').on(t.schoolSiteId)],
+  (t) => [
+    index('teacher_profiles_school_site_idx').on(t.schoolSiteId),
+    // The teachers list by registration date, whole or per review state (decision 033).
+    index('teacher_profiles_created_idx').on(t.createdAt, t.id),
+    index('teacher_profiles_state_created_idx').on(t.reviewState, t.createdAt, t.id),
+  ],
 );
 
 /** Single-use e-mail verification links (token stored as SHA-256, 24 h). */

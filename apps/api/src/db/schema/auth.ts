@@ -90,5 +90,6 @@ export const auditLog = pgTable(
     ip: text('ip'),
     at: ts('at').notNull().defaultNow(),
   },
-  (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId), index('audit_log_actor_idx').on(t.actorUserId)],
+  // The audit's access paths, each newest first (decision 033): a record's history, what a user did.
+  (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId, t.at, t.id), index('audit_log_actor_idx').on(t.actorUserId, t.at, t.id)],
 );

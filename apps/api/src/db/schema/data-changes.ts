@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { id } from './columns.ts';
 
 /**
@@ -15,4 +15,21 @@ export const dataChanges = pgTable(
     weight: bigint('weight', { mode: 'number' }).notNull().default(1),
   },
   (t) => [index('data_changes_topic_idx').on(t.topic, t.id)],
+);
+
+/**
+ * Counts that staff screens show, kept by the writes that change them (decision 033): statement
+ * triggers of migration 0024 add each statement's rows per key, in the writer's transaction, so a
+ * reader sees the counts of its snapshot. `teacher_review_state`: teacher profiles per review state;
+ * `reviews:<type>`: the items of a review queue per state. The dashboard and the queues' filter chips
+ * read a handful of rows instead of grouping whole tables.
+ */
+export const tallies = pgTable(
+  'tallies',
+  {
+    name: text('name').notNull(),
+    key: text('key').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.key] })],
 );

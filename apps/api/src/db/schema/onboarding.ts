@@ -140,6 +140,8 @@ export const reviews = pgTable(
   },
   (t) => [
     index('reviews_queue_idx').on(t.type, t.state, t.submittedAt, t.id),
+    // A whole queue (every state) in submission order, the review pages' default (decision 033).
+    index('reviews_type_submitted_idx').on(t.type, t.submittedAt, t.id),
     index('reviews_subject_idx').on(t.type, t.subjectId, t.submittedAt),
     uniqueIndex('reviews_one_pending_idx').on(t.type, t.subjectId).where(sql`${t.state} = 'in_attesa'`),
   ],

@@ -108,5 +108,19 @@ export const surveyResponses = pgTable(
     uniqueIndex('survey_responses_user_idx').on(t.surveyId, t.userId).where(sql`${t.userId} is not null`),
     index('survey_responses_survey_site_idx').on(t.surveyId, t.schoolSiteId),
     index('survey_responses_code_idx').on(t.accessCodeId),
+    // A participant's answers (held answers, results versions of migration 0025; decision 033).
+    index('survey_responses_participant_idx').on(t.userId).where(sql`${t.userId} is not null`),
   ],
 );
+
+/**
+ * The version of a survey's counted responses (decision 033): raised by the statement triggers of
+ * migration 0025 whenever a write changes which responses the published results count (a response
+ * added, held, discarded or deleted; a participant's teacher profile approved or no longer approved).
+ * The results' cache is stamped with it: one row read instead of counting every response. No row: 0.
+ */
+// No foreign key: deleting a survey deletes its responses, whose trigger writes this row in the same statement.
+export const surveyResultVersions = pgTable('survey_result_versions', {
+  surveyId: bigint('survey_id', { mode: 'number' }).primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});

@@ -25,6 +25,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     index('users_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // The name order of the staff lists (users, teachers): keyset-ready, no sort of every user (decision 033).
+    index('users_name_sort_idx').on(sql`lower(${t.lastName} || ' ' || ${t.firstName})`, t.id),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   type ActionDetail,
@@ -423,7 +423,9 @@ function targetSelect(t: BulkTargets): { table: SQL; id: SQL; where: SQL | undef
       ),
     };
   }
-  // Teachers and educators: users with a teacher profile, placed by their plesso.
+  // Teachers and educators: users with a teacher profile, placed by their plesso. Only approved
+  // registrations unless staff choose another review state; a rejected registration is never reached
+  // (issue 32: rejection removes the teacher from the plesso's lists).
   return {
     table: sql`${teacherProfiles} left join ${schoolSites} on ${schoolSites.id} = ${teacherProfiles.schoolSiteId} join ${users} on ${users.id} = ${teacherProfiles.userId}`,
     id: sql`${teacherProfiles.userId}`,
@@ -433,9 +435,19 @@ function targetSelect(t: BulkTargets): { table: SQL; id: SQL; where: SQL | undef
       searchCondition(users.searchText, f.q),
       f.region ? eq(schoolSites.region, f.region) : undefined,
       f.province ? eq(schoolSites.province, f.province) : undefined,
-      f.reviewState ? eq(teacherProfiles.reviewState, f.reviewState) : undefined,
+      ne(teacherProfiles.reviewState, 'respinta'),
+      eq(teacherProfiles.reviewState, f.reviewState ?? 'approvata'),
     ),
   };
+}
+
+/** How many of these users are teachers or educators, whatever their review state (to tell unknown ids from unapproved ones). */
+export async function countTeacherUsers(db: DbOrTx, userIds: number[]): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(teacherProfiles)
+    .where(and(inArray(teacherProfiles.userId, userIds), inArray(teacherProfiles.kind, ['insegnante', 'educatore'])));
+  return Number(row?.n ?? 0);
 }
 
 const TARGET_COLUMN = { istituto: 'institute_id', plesso: 'school_site_id', insegnante: 'teacher_user_id' } as const;

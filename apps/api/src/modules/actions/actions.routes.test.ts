@@ -199,6 +199,45 @@ describe('bulk assignment', () => {
     expect(ok.json()).toMatchObject({ created: 1, dueOn: '2027-01-31' });
   });
 
+  it('never reaches a teacher whose registration is rejected, and by default only approved ones (issue 32)', async () => {
+    const model = await createModel({ title: 'Insegnanti del plesso', target: 'insegnante' });
+    const preview = (body: Record<string, unknown>) => staff().post('/api/actions/bulk/preview', { modelId: model.id, ...body });
+    const approvedIn = async (region: string) => {
+      const rows = (await t.database.db.execute(sql`
+        select count(*)::int as n from teacher_profiles tp left join school_sites s on s.id = tp.school_site_id
+        where tp.kind in ('insegnante', 'educatore') and tp.review_state = 'approvata' and s.region = ${region}`)) as unknown as { rows: { n: number }[] };
+      return Number(rows.rows[0]!.n);
+    };
+    const [profile] = await t.database.db
+      .select({ state: teacherProfiles.reviewState, region: schoolSites.region })
+      .from(teacherProfiles)
+      .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
+      .where(eq(teacherProfiles.userId, teacherUserId));
+    expect(profile!.state).toBe('approvata');
+    const before = await approvedIn(profile!.region);
+    expect((await preview({ filter: { region: profile!.region } })).json()).toMatchObject({ matched: before });
+    expect((await preview({ targetIds: [teacherUserId] })).json()).toMatchObject({ matched: 1 });
+
+    await t.database.db.update(teacherProfiles).set({ reviewState: 'respinta' }).where(eq(teacherProfiles.userId, teacherUserId));
+    try {
+      // The plesso's region no longer reaches the rejected teacher, nor does an explicit list or filter.
+      expect((await preview({ filter: { region: profile!.region } })).json()).toMatchObject({ matched: before - 1 });
+      const named = await preview({ targetIds: [teacherUserId] });
+      expect(named.statusCode).toBe(422);
+      expect(JSON.stringify(named.json().errors.targetIds)).toContain('non è approvata');
+      const assign = await staff().post('/api/actions/bulk', { modelId: model.id, targetIds: [teacherUserId], expectedCount: 1 });
+      expect(assign.statusCode).toBe(422);
+      const rejected = await preview({ filter: { reviewState: 'respinta' } });
+      expect(rejected.statusCode).toBe(422);
+      expect(JSON.stringify(rejected.json().errors['filter.reviewState'])).toContain('Gli insegnanti con la registrazione respinta non ricevono azioni.');
+      const all = await staff().post('/api/actions/bulk', { modelId: model.id, filter: { region: profile!.region }, expectedCount: before - 1 });
+      expect(all.statusCode, all.body).toBe(200);
+      expect(await t.database.db.select().from(actions).where(sql`${actions.modelId} = ${model.id} and ${actions.teacherUserId} = ${teacherUserId}`)).toHaveLength(0);
+    } finally {
+      await t.database.db.update(teacherProfiles).set({ reviewState: 'approvata' }).where(eq(teacherProfiles.userId, teacherUserId));
+    }
+  });
+
   it('only staff assign: 401 for a guest, 403 for a target', async () => {
     expect((await (await csrfGuest()).post('/api/actions/bulk', {})).statusCode).toBe(401);
     expect((await principal().post('/api/actions/bulk', { modelId: 1, targetIds: [1], expectedCount: 1 })).statusCode).toBe(403);

@@ -30,7 +30,7 @@ import {
 } from '@portale/shared/actions';
 import { can } from '@portale/shared/auth';
 import { dateToRomeLocal } from '@portale/shared/bookings';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
@@ -49,7 +49,7 @@ const EXPORT_COLUMNS: ExportColumn<ActionSummary>[] = [
   { header: 'Codice', value: (r) => r.targetCode },
   { header: 'Regione', value: (r) => r.region ?? '' },
   { header: 'Provincia', value: (r) => r.province ?? '' },
-  { header: 'Scadenza', value: (r) => r.dueOn },
+  { header: 'Scadenza', value: (r) => r.dueOn, type: 'date' },
   { header: 'Stato', value: (r) => ACTION_STATE_LABELS[r.state] },
   { header: 'Scaduta', value: (r) => r.overdue },
   { header: 'Prova', value: (r) => ACTION_EVIDENCE_LABELS[r.evidence] },
@@ -231,15 +231,25 @@ export async function actionRoutes(app: FastifyInstance) {
     if (body.filter) {
       const wrong = Object.entries(body.filter).find(([key, value]) => value !== undefined && !FILTERS_OF[model.target].includes(key));
       if (wrong) throw fieldError(`filter.${wrong[0]}`, ACTION_MESSAGES.filterNotForTarget);
+      if (body.filter.reviewState === 'respinta') throw fieldError('filter.reviewState', ACTION_MESSAGES.rejectedTeachers);
     }
     const targets: repo.BulkTargets = body.targetIds ? { target: model.target, targetIds: [...new Set(body.targetIds)] } : { target: model.target, filter: body.filter! };
     return { model, targets };
   }
 
+  /** Named targets that the count did not find: unknown ids, or (for teachers) registrations that are not approved. */
+  async function refuseMissingTargets(db: DbOrTx, targets: repo.BulkTargets, matched: number): Promise<void> {
+    if (!targets.targetIds || matched === targets.targetIds.length) return;
+    if (targets.target === 'insegnante' && (await repo.countTeacherUsers(db, targets.targetIds)) === targets.targetIds.length) {
+      throw fieldError('targetIds', ACTION_MESSAGES.notApprovedTeachers);
+    }
+    throw fieldError('targetIds', ACTION_MESSAGES.unknownTargets);
+  }
+
   registerEndpoint(app, previewActionBulk, { anyOnly: true }, async (request) => {
     const { model, targets } = await bulkTargets(request.body);
     const counts = await repo.countBulk(app.db, model.id, targets);
-    if (targets.targetIds && counts.matched !== targets.targetIds.length) throw fieldError('targetIds', ACTION_MESSAGES.unknownTargets);
+    await refuseMissingTargets(app.db, targets, counts.matched);
     if (counts.matched > ACTION_BULK_MAX) throw fieldError('filter', ACTION_MESSAGES.tooMany);
     return { ...counts, toCreate: counts.matched - counts.existing, dueOn: addDays(today(), model.defaultDurationDays) };
   });
@@ -254,7 +264,7 @@ export async function actionRoutes(app: FastifyInstance) {
       // One bulk of a model at a time: the count and the insert see the same rows.
       await repo.lockModelForBulk(tx, model.id);
       const counts = await repo.countBulk(tx, model.id, targets);
-      if (targets.targetIds && counts.matched !== targets.targetIds.length) throw fieldError('targetIds', ACTION_MESSAGES.unknownTargets);
+      await refuseMissingTargets(tx, targets, counts.matched);
       if (counts.matched > ACTION_BULK_MAX) throw fieldError('filter', ACTION_MESSAGES.tooMany);
       if (counts.matched !== request.body.expectedCount) throw conflict('action_count_changed', ACTION_MESSAGES.countChanged);
       const created = await repo.insertBulk(tx, model.id, targets, { dueOn, userId, now: app.clock.now() });

@@ -45,7 +45,7 @@ const EXPORT_COLUMNS: ExportColumn<AdhesionPanelRow>[] = [
   { header: 'Nello stato dal', value: (r) => (r.adhesionStateChangedAt ? new Date(r.adhesionStateChangedAt) : null) },
   { header: 'Dirigente', value: (r) => person(r.principal) },
   { header: 'Referente', value: (r) => person(r.firstContact) },
-  { header: 'Ultimo sollecito', value: (r) => r.lastReminderOn },
+  { header: 'Ultimo sollecito', value: (r) => r.lastReminderOn, type: 'date' },
 ];
 
 type Recipients = Awaited<ReturnType<typeof repo.reminderRecipients>>[number];

@@ -4,7 +4,7 @@ import { bookings, bookingSlots } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
-type SlotRow = typeof bookingSlots.$inferSelect;
+export type SlotRow = typeof bookingSlots.$inferSelect;
 
 export function toPublicSlot(row: Pick<SlotRow, 'id' | 'title' | 'description' | 'startsAt' | 'endsAt' | 'place' | 'onlineUrl' | 'capacity' | 'booked'>): PublicSlot {
   return {
@@ -112,6 +112,15 @@ export async function cancelBookingAndFreePlace(tx: DbOrTx, bookingId: number, s
     .set({ booked: sql`${bookingSlots.booked} - 1` })
     .where(and(eq(bookingSlots.id, slotId), gt(bookingSlots.booked, 0)));
   return true;
+}
+
+/** The confirmed bookings of a slot (who is told when it changes), oldest first. */
+export function confirmedBookingsOfSlot(tx: DbOrTx, slotId: number) {
+  return tx
+    .select({ id: bookings.id, name: bookings.name, email: bookings.email, createdAt: bookings.createdAt })
+    .from(bookings)
+    .where(and(eq(bookings.slotId, slotId), eq(bookings.state, 'confermata')))
+    .orderBy(bookings.id);
 }
 
 // ---- Staff ----

@@ -158,6 +158,28 @@ describe('staff manage slots', () => {
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
+
+  it('exports dates a spreadsheet can sort: real date cells (Rome wall clock, Italian format) in XLSX, dd/mm/yyyy HH:mm in CSV', async () => {
+    const slot = await newSlot({ title: 'Esportazione con date', capacity: 7 });
+    const csv = await staff().get('/api/booking-slots/staff/export?format=csv&q=esportazione%20date');
+    const [, line] = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const rome = (iso: string) => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso)).replace(',', '');
+    expect(line).toContain(`;${rome(slot.startsAt)};${rome(slot.endsAt)};`);
+    expect(csv.headers['content-disposition']).toMatch(/filename="appuntamenti-\d{4}-\d{2}-\d{2}\.csv"/);
+
+    const xlsx = await staff().get('/api/booking-slots/staff/export?format=xlsx&q=esportazione%20date');
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const row = book.worksheets[0]!.getRow(2);
+    const starts = row.getCell(2);
+    expect(starts.type).toBe(ExcelJS.ValueType.Date);
+    expect(starts.numFmt).toBe('dd/mm/yyyy hh:mm');
+    const local = dateToRomeLocal(slot.startsAt);
+    expect((starts.value as Date).toISOString().slice(0, 16)).toBe(local);
+    expect(row.getCell(6).type).toBe(ExcelJS.ValueType.Number);
+    expect(row.getCell(6).value).toBe(7);
+  });
 });
 
 describe('public bookings', () => {
@@ -318,5 +340,70 @@ describe('the .ics attachment', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('calendar events that follow the booking', () => {
+  type Mail = { template_key: string; subject: string; attachments: { name: string; contentType: string; base64: string }[] };
+  const mailsTo = (email: string) => sqlRows<Mail>(t, sql`select template_key, subject, attachments from outbox where recipient = ${email} order by id`);
+  /** The event's text with its folded lines joined again (RFC 5545 §3.1). */
+  const icsOf = (mail: Mail) => Buffer.from(mail.attachments[0]!.base64, 'base64').toString('utf8').replace(/\r\n[ \t]/g, '');
+  const field = (ics: string, name: string) => new RegExp(`^${name}[:;](.*)$`, 'm').exec(ics)?.[1];
+
+  it('the confirmation publishes a CONFIRMED event with SEQUENCE 0, an organizer, the booker, and a UID of this deployment', async () => {
+    const slot = await newSlot({ title: 'Evento confermato' });
+    const email = 'evento.confermato@example.org';
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    const [mail] = await mailsTo(email);
+    const ics = icsOf(mail!);
+    expect(field(ics, 'METHOD')).toBe('PUBLISH');
+    expect(field(ics, 'STATUS')).toBe('CONFIRMED');
+    expect(field(ics, 'SEQUENCE')).toBe('0');
+    expect(field(ics, 'UID')).toMatch(/^prenotazione-\d+-[0-9a-f]{12}@/);
+    expect(ics).toMatch(/^ORGANIZER;CN="Portale Scuole":mailto:no-reply@/m);
+    expect(ics).toContain(`ATTENDEE;CN="Maria Rossi";ROLE=REQ-PARTICIPANT:mailto:${email}`);
+  });
+
+  it('a cancellation e-mails a METHOD:CANCEL event with the same UID and a higher SEQUENCE', async () => {
+    const slot = await newSlot({ title: 'Evento annullato' });
+    const email = 'evento.annullato@example.org';
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    const token = await cancelTokenOf(email);
+    t.clock.advance(90_000);
+    expect((await (await guestClient(t)).send('DELETE', `/api/bookings/${token}`)).statusCode).toBe(200);
+    const [confirmed, cancelled] = await mailsTo(email);
+    expect(cancelled).toMatchObject({ template_key: 'email.prenotazione-annullata', subject: 'Prenotazione annullata: Evento annullato' });
+    expect(cancelled!.attachments[0]).toMatchObject({ name: 'appuntamento-annullato.ics', contentType: 'text/calendar; charset=utf-8; method=CANCEL' });
+    const ics = icsOf(cancelled!);
+    expect(field(ics, 'METHOD')).toBe('CANCEL');
+    expect(field(ics, 'STATUS')).toBe('CANCELLED');
+    expect(Number(field(ics, 'SEQUENCE'))).toBeGreaterThan(Number(field(icsOf(confirmed!), 'SEQUENCE')));
+    expect(field(ics, 'UID')).toBe(field(icsOf(confirmed!), 'UID'));
+  });
+
+  it('a changed time or place e-mails every confirmed booker an event that replaces theirs; other edits send nothing', async () => {
+    const slot = await newSlot({ title: 'Evento spostato', capacity: 3 });
+    const [a, b, gone] = ['spostato.a@example.org', 'spostato.b@example.org', 'spostato.annullato@example.org'];
+    for (const email of [a, b, gone]) expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, email))).statusCode).toBe(201);
+    expect((await (await guestClient(t)).send('DELETE', `/api/bookings/${await cancelTokenOf(gone)}`)).statusCode).toBe(200);
+
+    expect((await staff().send('PATCH', `/api/booking-slots/${slot.id}`, { payload: { capacity: 5, description: 'Nuova descrizione' } })).statusCode).toBe(200);
+    expect((await mailsTo(a)).map((m) => m.template_key)).toEqual(['email.prenotazione-confermata']);
+
+    t.clock.advance(60_000);
+    const later = new Date(new Date(slot.startsAt).getTime() + DAY);
+    const moved = await staff().send('PATCH', `/api/booking-slots/${slot.id}`, { payload: { startsAt: dateToRomeLocal(later), endsAt: dateToRomeLocal(new Date(later.getTime() + 3_600_000)), place: 'Milano, Sala 2' } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    for (const email of [a, b]) {
+      const [confirmed, changed] = await mailsTo(email);
+      expect(changed).toMatchObject({ template_key: 'email.prenotazione-modificata', subject: 'Appuntamento modificato: Evento spostato' });
+      const ics = icsOf(changed!);
+      expect(field(ics, 'METHOD')).toBe('PUBLISH');
+      expect(field(ics, 'UID')).toBe(field(icsOf(confirmed!), 'UID'));
+      expect(Number(field(ics, 'SEQUENCE'))).toBeGreaterThan(0);
+      expect(field(ics, 'DTSTART')).toBe(later.toISOString().replace(/[-:]/g, '').replace('.000', ''));
+      expect(ics).toContain('LOCATION:Milano\\, Sala 2');
+    }
+    expect((await mailsTo(gone)).map((m) => m.template_key)).toEqual(['email.prenotazione-confermata', 'email.prenotazione-annullata']);
   });
 });

@@ -15,7 +15,6 @@ import {
   listSlotBookings,
   listSlots,
   romeLocalToDate,
-
   slotRuleErrors,
   updateSlot,
   type BookingSummary,
@@ -30,7 +29,7 @@ import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { bookingCalendar } from './booking-calendar.ts';
+import { bookingSequence, calendarAttachment, eventUid, type CalendarEvent } from './booking-calendar.ts';
 import * as repo from './bookings.repository.ts';
 
 /** Per IP: at most this many booking attempts in the window (each one may send an e-mail). */
@@ -69,6 +68,51 @@ const slotNotFound = () => new HttpError(404, 'not_found', BOOKING_MESSAGES.slot
 
 const whereOf = (slot: { place: string | null; onlineUrl: string | null }) =>
   [slot.place, slot.onlineUrl ? `online: ${slot.onlineUrl}` : null].filter(Boolean).join(' — ');
+
+/** The programme as ORGANIZER of the events: the sender of the e-mails (`MAIL_FROM`). */
+function organizerOf(mailFrom: string): CalendarEvent['organizer'] {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(mailFrom);
+  return match ? { name: match[1]!.trim() || 'Portale Scuole', email: match[2]!.trim() } : { name: 'Portale Scuole', email: mailFrom.trim() };
+}
+
+type BookingParty = { id: number; name: string; email: string; createdAt: Date };
+type SlotFacts = Pick<repo.SlotRow, 'title' | 'description' | 'startsAt' | 'endsAt' | 'place' | 'onlineUrl'>;
+
+/** The e-mail about one booking, with its calendar event (one UID per booking and deployment). */
+async function enqueueBookingMail(
+  app: FastifyInstance,
+  tx: Parameters<typeof enqueueMessage>[0],
+  kind: { templateKey: string; method: CalendarEvent['method']; description: string },
+  booking: BookingParty,
+  slot: SlotFacts,
+  now: Date,
+  extra: Record<string, string> = {},
+) {
+  const event: CalendarEvent = {
+    uid: eventUid(`prenotazione-${booking.id}`, app.env),
+    method: kind.method,
+    sequence: bookingSequence(booking.createdAt, now),
+    organizer: organizerOf(app.env.MAIL_FROM),
+    attendee: { name: booking.name, email: booking.email },
+    title: slot.title,
+    description: kind.description,
+    startsAt: slot.startsAt,
+    endsAt: slot.endsAt,
+    location: whereOf(slot) || null,
+    url: slot.onlineUrl,
+    stamp: now,
+  };
+  await enqueueMessage(tx, {
+    templateKey: kind.templateKey,
+    recipient: booking.email,
+    data: { name: booking.name, title: slot.title, when: formatSlotWhen(slot.startsAt, slot.endsAt), where: whereOf(slot), ...extra },
+    attachments: [calendarAttachment(event)],
+    now,
+  });
+}
+
+/** What the people who booked a slot see of it: a change to any of these is announced to them. */
+const ANNOUNCED_FIELDS = ['title', 'startsAt', 'endsAt', 'place', 'onlineUrl'] as const;
 
 async function slotOf(request: FastifyRequest) {
   const { slotId } = request.params as { slotId: number };
@@ -128,23 +172,15 @@ export async function bookingRoutes(app: FastifyInstance) {
           createdAt: now,
         });
         const cancelLink = `${app.env.publicWebUrl}/prenotazioni?token=${token}`;
-        const ics = bookingCalendar({
-          uid: `prenotazione-${bookingId}@portale-scuole`,
-          title: taken.title,
-          description: `${taken.description}\n\nPer annullare la prenotazione: ${cancelLink}`.trim(),
-          startsAt: taken.startsAt,
-          endsAt: taken.endsAt,
-          location: whereOf(taken) || null,
-          url: taken.onlineUrl,
-          stamp: now,
-        });
-        await enqueueMessage(tx, {
-          templateKey: 'email.prenotazione-confermata',
-          recipient: input.email,
-          data: { name: input.name, title: taken.title, when: formatSlotWhen(taken.startsAt, taken.endsAt), where: whereOf(taken), cancelLink },
-          attachments: [{ name: 'appuntamento.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', base64: Buffer.from(ics, 'utf8').toString('base64') }],
+        await enqueueBookingMail(
+          app,
+          tx,
+          { templateKey: 'email.prenotazione-confermata', method: 'PUBLISH', description: `${taken.description}\n\nPer annullare la prenotazione: ${cancelLink}`.trim() },
+          { id: bookingId, name: input.name, email: input.email, createdAt: now },
+          taken,
           now,
-        });
+          { cancelLink },
+        );
         return taken;
       });
       return { message: BOOKING_MESSAGES.confirmed, slot: repo.toPublicSlot(slot) };
@@ -171,6 +207,7 @@ export async function bookingRoutes(app: FastifyInstance) {
     await withTransaction(app.db, async (tx) => {
       const found = await repo.findConfirmedBookingByTokenHash(tx, sha256(cancelToken), true);
       if (!found || !(await repo.cancelBookingAndFreePlace(tx, found.booking.id, found.slot.id, now))) throw tokenNotFound();
+      await enqueueBookingMail(app, tx, { templateKey: 'email.prenotazione-annullata', method: 'CANCEL', description: found.slot.description }, found.booking, found.slot, now);
     });
     return { message: BOOKING_MESSAGES.cancelled };
   });
@@ -234,8 +271,14 @@ export async function bookingRoutes(app: FastifyInstance) {
       if (Object.keys(diff.after).length === 0) return current;
       const all = toValues(merged);
       const changes = Object.fromEntries(Object.keys(diff.after).map((k) => [k, all[k as keyof repo.SlotValues]])) as Partial<repo.SlotValues>;
-      const row = await repo.updateSlot(tx, slotId, changes, request.auth?.user.id ?? null, app.clock.now());
+      const now = app.clock.now();
+      const row = await repo.updateSlot(tx, slotId, changes, request.auth?.user.id ?? null, now);
       await auditWrite(tx, request, { action: 'booking-slot.updated', entity: 'booking-slot', entityId: slotId, ...diff });
+      // Whoever booked gets the new facts and an event that replaces the old one in their calendar.
+      if (ANNOUNCED_FIELDS.some((field) => field in diff.after)) {
+        const kind = { templateKey: 'email.prenotazione-modificata', method: 'PUBLISH', description: row.description } as const;
+        for (const booking of await repo.confirmedBookingsOfSlot(tx, slotId)) await enqueueBookingMail(app, tx, kind, booking, row, now);
+      }
       return row;
     });
     return repo.toSlotSummary(slot);

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { ADHESION_STATES, TEACHER_REVIEW_STATES } from '@portale/shared/registry';
 import type { CeilingAlert, DashboardSummary } from '@portale/shared/dashboard';
-import { auditLog, institutes, reviews, schoolSites, teacherProfiles } from '../../db/schema/index.ts';
+import { auditLog, institutes, schoolSites, tallies } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll } from '../../lib/list.ts';
 import { CEILING_REACHED_ACTION } from '../../plugins/rate-limits.ts';
@@ -12,17 +12,25 @@ function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: 
   return counts;
 }
 
-/** Live counts straight from the data (no counters that could drift). */
+/**
+ * Live counts: the registry's straight from its tables (fixed size), the teachers' and the review
+ * queues' from the tallies their writes keep (decision 033: grouping every teacher and review on each
+ * call grew with the programme).
+ */
 export async function summarise(db: DbOrTx, now: Date, ceilingAlerts: CeilingAlert[] = []): Promise<DashboardSummary> {
-  const [byState, sites, byReview, pending] = await Promise.all([
+  const [byState, sites, counted] = await Promise.all([
     db.select({ key: institutes.adhesionState, n: countAll }).from(institutes).groupBy(institutes.adhesionState),
     db
       .select({ total: countAll, participating: sql<number>`count(*) filter (where ${schoolSites.participating})::int` })
       .from(schoolSites),
-    db.select({ key: teacherProfiles.reviewState, n: countAll }).from(teacherProfiles).groupBy(teacherProfiles.reviewState),
-    // What the review queues hold (the counts of /portale/revisioni/{type}).
-    db.select({ key: reviews.type, n: countAll }).from(reviews).where(eq(reviews.state, 'in_attesa')).groupBy(reviews.type),
+    // Teachers per review state, and what the review queues hold (the counts of /portale/revisioni/{type}).
+    db
+      .select({ name: tallies.name, key: tallies.key, n: sql<number>`${tallies.n}::int` })
+      .from(tallies)
+      .where(inArray(tallies.name, ['teacher_review_state', 'reviews:adesioni', 'reviews:insegnanti'])),
   ]);
+  const byReview = counted.filter((r) => r.name === 'teacher_review_state');
+  const pending = counted.filter((r) => r.name.startsWith('reviews:') && r.key === 'in_attesa').map((r) => ({ key: r.name.slice('reviews:'.length), n: r.n }));
   const awaiting = countsBy(['adesioni', 'insegnanti'] as const, pending);
   const institutesByAdhesionState = countsBy(ADHESION_STATES, byState);
   const teachersByReviewState = countsBy(TEACHER_REVIEW_STATES, byReview);

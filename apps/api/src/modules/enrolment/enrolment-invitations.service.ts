@@ -1,9 +1,12 @@
+import type { FastifyRequest } from 'fastify';
 import { normalizeTaxCode } from '@portale/shared/accounts';
-import { ENROLMENT_INVITATION_MESSAGES as M, type EnrolmentInvitation } from '@portale/shared/enrolment';
+import { ROLE_LABELS } from '@portale/shared/auth';
+import { ENROLMENT_INVITATION_MESSAGES as M, ENROLMENT_INVITATION_TTL_DAYS, type EnrolmentInvitation } from '@portale/shared/enrolment';
 import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite, writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './enrolment.repository.ts';
 
 interface Context {
@@ -28,6 +31,7 @@ async function lockOwnPending(tx: Parameters<typeof repo.lockInvitation>[0], inv
   const invitation = await repo.lockInvitation(tx, invitationId);
   if (!invitation) throw new HttpError(404, 'not_found', M.notFound);
   if (invitation.userId !== ctx.userId) throw new HttpError(403, 'forbidden', M.notYours);
+  if (invitation.state === 'annullato') throw new HttpError(409, 'invitation_cancelled', M.cancelled);
   if (invitation.state !== 'in_attesa') throw new HttpError(409, 'invitation_decided', M.decided);
   return invitation;
 }
@@ -88,4 +92,76 @@ export async function declineInvitation(db: Db, invitationId: number, ctx: Conte
     );
   });
   return decided(db, invitationId, M.declined);
+}
+
+// --- Staff (issue 32): send a pending invitation again, or cancel it ---
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** The invitation locked for a staff action: 404 unknown, 409 no longer pending. */
+async function lockPending(tx: Parameters<typeof repo.lockInvitation>[0], invitationId: number) {
+  const invitation = await repo.lockInvitation(tx, invitationId);
+  if (!invitation) throw new HttpError(404, 'not_found', M.notFound);
+  if (invitation.state !== 'in_attesa') throw new HttpError(409, 'invitation_not_pending', M.notPending);
+  return invitation;
+}
+
+async function staffOutcome(request: FastifyRequest, invitationId: number, message: string) {
+  const invitation = await repo.findStaffInvitation(request.server.db, invitationId, request.server.clock.now());
+  return { invitation: invitation!, message };
+}
+
+/**
+ * Sends a pending invitation again (expired or not): the same e-mail as at the enrolment, and 30 more
+ * days from now to accept it. Audited with the staff member who did it.
+ */
+export async function resendInvitation(request: FastifyRequest, invitationId: number) {
+  const app = request.server;
+  const now = app.clock.now();
+  const email = await withTransaction(app.db, async (tx) => {
+    const invitation = await lockPending(tx, invitationId);
+    const data = (await repo.invitationMailData(tx, invitationId))!;
+    const expiresAt = new Date(now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * DAY_MS);
+    await repo.extendInvitation(tx, invitationId, expiresAt);
+    await enqueueMessage(tx, {
+      templateKey: 'email.iscrizione-invito-account',
+      recipient: data.email,
+      data: {
+        instituteName: data.instituteName,
+        ministryCode: data.ministryCode,
+        rolesLabel: data.roles.map((r) => ROLE_LABELS[r]).join(' e '),
+        firstName: data.firstName,
+        link: `${app.env.publicWebUrl}/portale`,
+        days: String(ENROLMENT_INVITATION_TTL_DAYS),
+        forgotLink: `${app.env.publicWebUrl}/auth/forgot-password`,
+      },
+      now,
+    });
+    await auditWrite(tx, request, {
+      action: 'enrolment.invitation_resent',
+      entity: 'enrolment_invitation',
+      entityId: invitationId,
+      before: { expiresAt: invitation.expiresAt.toISOString() },
+      after: { expiresAt: expiresAt.toISOString(), email: data.email },
+    });
+    return data.email;
+  });
+  return staffOutcome(request, invitationId, M.resent(email));
+}
+
+/** Cancels a pending invitation: it can no longer be accepted; nothing changes on the account or the institute. Audited. */
+export async function cancelInvitationByStaff(request: FastifyRequest, invitationId: number) {
+  const app = request.server;
+  await withTransaction(app.db, async (tx) => {
+    const invitation = await lockPending(tx, invitationId);
+    await repo.cancelInvitation(tx, invitationId, app.clock.now());
+    await auditWrite(tx, request, {
+      action: 'enrolment.invitation_cancelled',
+      entity: 'enrolment_invitation',
+      entityId: invitationId,
+      before: { state: invitation.state },
+      after: { state: 'annullato', userId: invitation.userId, instituteId: invitation.instituteId },
+    });
+  });
+  return staffOutcome(request, invitationId, M.cancelledByStaff);
 }

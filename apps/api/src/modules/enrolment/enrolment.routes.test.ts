@@ -442,3 +442,81 @@ describe('enrolment reads', () => {
     expect(ids).toEqual([institute.id]);
   });
 });
+
+describe('staff follow the invitations (issue 32)', () => {
+  /** An institute enrolled with `email`'s existing account as principal: its pending invitation's id. */
+  async function invite(email: string, name: string) {
+    const institute = await newInstitute(1, name);
+    const { verificationId } = await verifiedPhone();
+    const res = await enrol({ verificationId, instituteId: institute.id, principal: principal({ email }), firstContact: null, schoolSiteIds: institute.siteIds, privacyAccepted: true });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = await db().select({ id: enrolmentInvitations.id }).from(enrolmentInvitations).where(eq(enrolmentInvitations.instituteId, institute.id));
+    return { invitationId: row!.id, institute };
+  }
+
+  it('lists every invitation with search, filters, sort and pages, and exports it; readers read, only managers act', async () => {
+    const first = await invite('referente@demo.test', 'Istituto comprensivo Alda Merini');
+    const second = await invite('insegnante@demo.test', 'Istituto comprensivo Italo Calvino');
+    const staff = await login(t, 'sylla@demo.test');
+    const list = (query: string, bearer = staff) => call(t, { method: 'GET', url: `/api/enrolment-invitations/staff?${query}`, bearer });
+
+    const all = await list('');
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().items.map((i: { id: number }) => i.id).slice(0, 2)).toEqual([second.invitationId, first.invitationId]);
+    const found = await list('q=merini');
+    expect(found.json()).toMatchObject({ total: 1, items: [{ id: first.invitationId, instituteName: expect.stringMatching(/^Istituto comprensivo Alda Merini/), inviteeEmail: 'referente@demo.test', state: 'in_attesa', expired: false }] });
+    expect((await list('q=insegnante calvino')).json().items.map((i: { id: number }) => i.id)).toEqual([second.invitationId]);
+    expect((await list('state=annullato')).json().total).toBe(0);
+    const byName = (await list('sort=instituteName&pageSize=100')).json().items.map((i: { instituteName: string }) => i.instituteName);
+    expect(byName).toEqual([...byName].sort((a: string, b: string) => a.localeCompare(b)));
+    const bad = await list('state=boh&sort=nulla');
+    expect(bad.statusCode).toBe(422);
+    const exported = await call(t, { method: 'GET', url: '/api/enrolment-invitations/staff/export?q=merini', bearer: staff });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toMatch(/Alda Merini[^;\r\n]*;[^\r\n]*referente@demo\.test;Dirigente scolastico[^;]*;In attesa;No/);
+
+    // Who: user.index reads but acts on nothing; a principal (whose grants are `:own`) reads nothing.
+    const reader = await login(t, 'utenti@demo.test');
+    expect((await list('', reader)).statusCode).toBe(200);
+    expect((await call(t, { method: 'POST', url: `/api/enrolment-invitations/${first.invitationId}/cancel`, bearer: reader })).statusCode).toBe(403);
+    const head = await login(t, 'dirigente@demo.test');
+    expect((await list('', head)).statusCode).toBe(403);
+    expect((await call(t, { method: 'POST', url: `/api/enrolment-invitations/${first.invitationId}/resend`, bearer: head })).statusCode).toBe(403);
+    expect((await call(t, { method: 'POST', url: '/api/enrolment-invitations/987654321/resend', bearer: staff })).statusCode).toBe(404);
+  });
+
+  it('sends a pending invitation again (30 more days, a new e-mail) and cancels one (the invitee can no longer accept), audited', async () => {
+    const { invitationId } = await invite('da-verificare@demo.test', 'Istituto comprensivo Grazia Deledda');
+    t.clock.advance(40 * 24 * 60 * 60_000);
+    const staff = await login(t, 'cromos@demo.test');
+    const expired = await call(t, { method: 'GET', url: '/api/enrolment-invitations/staff?expired=true', bearer: staff });
+    expect(expired.json().items.map((i: { id: number }) => i.id)).toContain(invitationId);
+    const mailsBefore = (await messagesTo(t, 'da-verificare@demo.test')).length;
+
+    const resent = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitationId}/resend`, bearer: staff });
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({ invitation: { id: invitationId, state: 'in_attesa', expired: false }, message: 'Invito inviato di nuovo a da-verificare@demo.test: vale altri 30 giorni.' });
+    expect(new Date(resent.json().invitation.expiresAt).getTime()).toBe(t.clock.now().getTime() + 30 * 24 * 60 * 60_000);
+    const mails = await messagesTo(t, 'da-verificare@demo.test');
+    expect(mails).toHaveLength(mailsBefore + 1);
+    expect(mails[0]!.templateKey).toBe('email.iscrizione-invito-account');
+
+    const cancelled = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitationId}/cancel`, bearer: staff });
+    expect(cancelled.json()).toMatchObject({ invitation: { state: 'annullato' }, message: expect.stringMatching(/^Invito annullato/) });
+    for (const action of ['resend', 'cancel']) {
+      const again = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitationId}/${action}`, bearer: staff });
+      expect(again.json()).toMatchObject({ statusCode: 409, code: 'invitation_not_pending' });
+    }
+    const invitee = await login(t, 'da-verificare@demo.test');
+    expect((await call(t, { method: 'GET', url: '/api/enrolment-invitations', bearer: invitee })).json().items).toEqual([]);
+    const accept = await call(t, { method: 'POST', url: `/api/enrolment-invitations/${invitationId}/accept`, bearer: invitee });
+    expect(accept.json()).toMatchObject({ statusCode: 409, code: 'invitation_cancelled', message: 'L’invito è stato annullato dallo staff del portale: non può più essere accettato.' });
+
+    const audit = await db().select().from(auditLog).where(sql`${auditLog.entity} = 'enrolment_invitation' and ${auditLog.entityId} = ${String(invitationId)}`).orderBy(auditLog.id);
+    const cromos = (await db().select({ id: users.id }).from(users).where(eq(users.email, 'cromos@demo.test')))[0]!.id;
+    expect(audit.filter((a) => a.action !== 'enrolment.invitation_sent').map((a) => [a.action, a.actorUserId])).toEqual([
+      ['enrolment.invitation_resent', cromos],
+      ['enrolment.invitation_cancelled', cromos],
+    ]);
+  });
+});

@@ -1,21 +1,53 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   acceptEnrolmentInvitation,
+  cancelEnrolmentInvitation,
   createEnrolment,
+  ENROLMENT_INVITATION_STATE_LABELS,
+  exportStaffEnrolmentInvitations,
+  listStaffEnrolmentInvitations,
+  resendEnrolmentInvitation,
+  type StaffEnrolmentInvitation,
   declineEnrolmentInvitation,
   getEnrolmentInstitute,
   getEnrolmentVerification,
   listEnrolmentInvitations,
   searchEnrolmentInstitutes,
 } from '@portale/shared/enrolment';
+import { ROLE_LABELS } from '@portale/shared/auth';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { acceptInvitation, declineInvitation, myInvitations } from './enrolment-invitations.service.ts';
+import { acceptInvitation, cancelInvitationByStaff, declineInvitation, myInvitations, resendInvitation } from './enrolment-invitations.service.ts';
 import * as repo from './enrolment.repository.ts';
 import { enrolInstitute, verificationStatus } from './enrolment.service.ts';
 
 const MAX_RESULTS = 20;
+
+/**
+ * The invitation a staff route acts on: unknown → 404. Nobody owns it in the sense of `:own` grants
+ * (a principal's `manage:adhesion:own` is about their institute, not about its invitations): only
+ * `manage:adhesion:any` passes.
+ */
+async function invitationOf(request: FastifyRequest) {
+  const { invitationId } = request.params as { invitationId: number };
+  return (await repo.invitationExists(request.server.db, invitationId)) ? { ownerUserIds: [] } : undefined;
+}
+
+const EXPORT_COLUMNS: ExportColumn<StaffEnrolmentInvitation>[] = [
+  { header: 'Codice meccanografico', value: (r) => r.ministryCode },
+  { header: 'Istituto', value: (r) => r.instituteName },
+  { header: 'Persona invitata', value: (r) => r.inviteeName },
+  { header: 'E-mail', value: (r) => r.inviteeEmail },
+  { header: 'Ruoli', value: (r) => r.roles.map((role) => ROLE_LABELS[role]).join(', ') },
+  { header: 'Stato', value: (r) => ENROLMENT_INVITATION_STATE_LABELS[r.state] },
+  { header: 'Scaduto', value: (r) => r.expired },
+  { header: 'Inviato il', value: (r) => new Date(r.createdAt) },
+  { header: 'Scade il', value: (r) => new Date(r.expiresAt) },
+  { header: 'Deciso il', value: (r) => (r.decidedAt ? new Date(r.decidedAt) : null) },
+];
 
 /**
  * The school enrolment (`/iscrizioni/iscrizione`): public, each route with its own per-IP limit; the
@@ -56,4 +88,25 @@ export async function enrolmentRoutes(app: FastifyInstance) {
   registerEndpoint(app, declineEnrolmentInvitation, { config: writes }, async (request) =>
     declineInvitation(app.db, request.params.invitationId, invitationContext(request)),
   );
+
+  // Staff (issue 32): every invitation, listed and exported by the adhesions panel's readers; sent
+  // again or cancelled by those who manage adhesions (an `:own` grant of a principal is not enough).
+  registerEndpoint(app, listStaffEnrolmentInvitations, { anyOnly: true }, (request) =>
+    repo.listStaffInvitations(app.db, request.query, app.clock.now()),
+  );
+  registerEndpoint(app, exportStaffEnrolmentInvitations, { anyOnly: true }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const now = app.clock.now();
+    return sendExport(reply, {
+      format,
+      name: 'inviti-iscrizione',
+      sheetName: 'Inviti',
+      columns: EXPORT_COLUMNS,
+      total: await repo.countStaffInvitations(app.db, filters, now),
+      today: now,
+      produce: (write) => forEachBatch(app.db, repo.staffInvitationQuery(app.db, filters, now), (row) => repo.toStaffInvitation(row, now), write),
+    });
+  });
+  registerEndpoint(app, resendEnrolmentInvitation, { resource: invitationOf }, (request) => resendInvitation(request, request.params.invitationId));
+  registerEndpoint(app, cancelEnrolmentInvitation, { resource: invitationOf }, (request) => cancelInvitationByStaff(request, request.params.invitationId));
 }

@@ -230,7 +230,7 @@ describe('visits', () => {
     const ics = res.body.replace(/\r\n /g, '');
     expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
     expect(ics).toContain('BEGIN:VEVENT');
-    expect(ics).toMatch(new RegExp(`UID:visita-${visitId}@`));
+    expect(ics).toMatch(new RegExp(`UID:visita-${visitId}-[0-9a-f]{12}@`));
     expect(ics).toContain('DTSTART:20261203T093000Z');
     expect(ics).toContain('DTEND:20261203T113000Z');
     expect(ics).toContain('SUMMARY:Visita al plesso Plesso di prova 0 (FW00000000)');

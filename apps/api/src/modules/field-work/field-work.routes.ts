@@ -61,7 +61,7 @@ const SITE_EXPORT: ExportColumn<DetectorSiteSummary>[] = [
   { header: 'Istituto', value: (r) => r.instituteName },
   { header: 'Rilevatore', value: (r) => (r.detector ? `${r.detector.lastName} ${r.detector.firstName}` : '') },
   { header: 'Insegnanti', value: (r) => r.teacherCount },
-  { header: 'Prossima visita', value: (r) => r.nextVisitAt ?? '' },
+  { header: 'Prossima visita', value: (r) => (r.nextVisitAt ? new Date(r.nextVisitAt) : null) },
 ];
 
 function notFound(message: string) {
@@ -247,8 +247,7 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     const visit = await repo.findVisit(app.db, request.params.visitId);
     if (!visit) throw notFound(VISIT_MESSAGES.notFound);
     const site = (await repo.findDetectorSite(app.db, visit.schoolSiteId, app.clock.now()))!;
-    const webUrl = app.env.publicWebUrl;
-    const ics = visitCalendar(visit, site, { stamp: app.clock.now(), webUrl, host: new URL(webUrl).hostname || 'portale-scuole' });
+    const ics = visitCalendar(visit, site, { stamp: app.clock.now(), env: app.env });
     return reply
       .header('content-type', 'text/calendar; charset=utf-8')
       .header('content-disposition', `attachment; filename="visita-${visit.id}.ics"`)

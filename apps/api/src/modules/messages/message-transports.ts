@@ -27,7 +27,10 @@ export function timeSortableName(now: Date, message: OutgoingMessage, extension:
 
 /** E-mail through SMTP (`SMTP_URL`), or as `.eml` files under `mailDir` when there is no SMTP server. */
 export function createMailTransport(options: { smtpUrl?: string; from: string; mailDir: string }): Transport {
-  const mail = (message: OutgoingMessage) => ({
+  // Every message is automatic (RFC 3834): auto-responders and out-of-office replies leave it alone.
+  // The outbox id and template name help whoever reads the development `.eml` files; they are
+  // internal, so they never go out over SMTP.
+  const mail = (message: OutgoingMessage, internalHeaders: boolean) => ({
     from: options.from,
     to: message.recipient,
     subject: message.subject ?? '',
@@ -36,14 +39,17 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; m
     ...(message.attachments?.length
       ? { attachments: message.attachments.map((a) => ({ filename: a.name, contentType: a.contentType, content: a.base64, encoding: 'base64' })) }
       : {}),
-    headers: { 'X-Outbox-Id': String(message.id), 'X-Template': message.templateKey },
+    headers: {
+      'Auto-Submitted': 'auto-generated',
+      ...(internalHeaders ? { 'X-Outbox-Id': String(message.id), 'X-Template': message.templateKey } : {}),
+    },
   });
   if (options.smtpUrl) {
     const transporter = nodemailer.createTransport(options.smtpUrl);
     return {
       kind: 'smtp',
       async send(message) {
-        const info = await transporter.sendMail(mail(message));
+        const info = await transporter.sendMail(mail(message, false));
         return String(info.messageId);
       },
       close: () => transporter.close(),
@@ -53,7 +59,7 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; m
   return {
     kind: 'file',
     async send(message, now) {
-      const info = await builder.sendMail(mail(message));
+      const info = await builder.sendMail(mail(message, true));
       await mkdir(options.mailDir, { recursive: true });
       const path = join(options.mailDir, timeSortableName(now, message, 'eml'));
       await writeFile(path, info.message as Buffer);

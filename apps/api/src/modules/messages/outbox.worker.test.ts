@@ -72,6 +72,9 @@ describe('outbox worker', () => {
     expect(received[0]).toContain('text/plain');
     expect(received[0]).toContain('text/html');
     expect(received[0]).toMatch(/Anna &lt;b&gt;&amp;/);
+    // Automatic mail (RFC 3834), and nothing internal leaves over SMTP.
+    expect(received[0]).toMatch(/^Auto-Submitted: auto-generated\r?$/m);
+    expect(received[0]).not.toMatch(/^X-(Outbox-Id|Template):/im);
     const [row] = await db().select().from(outbox).where(eq(outbox.id, id));
     expect(row).toMatchObject({ status: 'sent', attempts: 0, sentAt: expect.any(Date) });
   });
@@ -118,6 +121,9 @@ describe('outbox worker', () => {
     expect(mails.every((f) => /^\d{4}-\d{2}-\d{2}T[\d-]+Z-\d{8}-email\.[\w.-]+\.eml$/.test(f))).toBe(true);
     const eml = await readFile(join(dir, 'mail', mails.at(-1)!), 'utf8');
     expect(eml).toContain('To: file@example.com');
+    // The development files keep the outbox id and template for whoever reads them.
+    expect(eml).toMatch(/^X-Template: email\.verifica$/m);
+    expect(eml).toMatch(/^Auto-Submitted: auto-generated$/m);
     const [sms] = await readdir(join(dir, 'sms'));
     expect(await readFile(join(dir, 'sms', sms!), 'utf8')).toContain('123456');
   });

@@ -57,6 +57,12 @@ describe('staff MFA', () => {
     expect(forbidden.statusCode).toBe(403);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${cromos}` } });
     const cromosId = me.json().user.id;
+    // Nobody resets their own second factor through user management (issue 32): another administrator does.
+    const own = await call(t, { method: 'POST', url: `/api/users/${cromosId}/mfa/reset`, bearer: cromos });
+    expect(own.statusCode).toBe(403);
+    expect(own.json()).toMatchObject({ code: 'self_access_change', message: 'Non puoi azzerare il tuo secondo fattore: deve farlo un altro amministratore.' });
+    expect(await t.database.db.select().from(mfaFactors).where(eq(mfaFactors.userId, cromosId))).toHaveLength(1);
+    expect(await messagesTo(t, 'cromos@demo.test')).toHaveLength(0);
     const reset = await call(t, { method: 'POST', url: `/api/users/${cromosId}/mfa/reset`, bearer: admin });
     expect(reset.statusCode).toBe(200);
     expect((await messagesTo(t, 'cromos@demo.test'))[0]!.templateKey).toBe('email.mfa-reset');

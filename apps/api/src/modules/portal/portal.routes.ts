@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PAGES } from '@portale/shared/pages';
+import { HINTS_KEY, operationIdOf } from '../../lib/openapi-operation.ts';
 import { requirePage } from '../../plugins/authorization.ts';
 
 const PageFrameSchema = z.object({ id: z.string(), title: z.string(), description: z.string() });
@@ -17,7 +18,14 @@ export async function portalRoutes(app: FastifyInstance) {
       `/api/portal/pages/${page.id}`,
       {
         preHandler: requirePage(page.id),
-        schema: { tags: ['portal'], summary: `Pagina «${page.title}»`, response: { 200: PageFrameSchema } },
+        schema: {
+          tags: ['portal'],
+          summary: `Pagina «${page.title}»`,
+          operationId: operationIdOf('GET', `/api/portal/pages/${page.id}`),
+          security: [{ bearer: [] }],
+          [HINTS_KEY]: { errors: [400, 401, 403, 429] },
+          response: { 200: PageFrameSchema },
+        },
       },
       async () => ({ id: page.id, title: page.title, description: page.description }),
     );

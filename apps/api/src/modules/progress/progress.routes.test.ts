@@ -210,7 +210,8 @@ describe('GET /api/progress/export', () => {
     const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toMatch(/^Settimana \(lunedì\);Istituti iscritti;/);
     expect(lines).toHaveLength(data.rows.length + 1);
-    const week = lines.find((l) => l.startsWith('2026-11-02;'))!.split(';');
+    // A week is a real day in the export (dd/mm/yyyy, as every exported date).
+    const week = lines.find((l) => l.startsWith('02/11/2026;'))!.split(';');
     expect(Number(week[1])).toBe(row(data, '2026-11-02').values.institutesEnrolled);
 
     const xlsx = await staff().get('/api/progress/export?groupBy=region&format=xlsx');

@@ -95,7 +95,7 @@ export async function progressRoutes(app: FastifyInstance) {
     const { format, ...filters } = request.query;
     const data = await progressOf(app, filters);
     type Row = ProgressResponse['rows'][number];
-    const first: ExportColumn<Row> = { header: filters.groupBy === 'week' ? 'Settimana (lunedì)' : filters.groupBy === 'region' ? 'Regione' : 'Stato di adesione', value: (r) => (filters.groupBy === 'week' ? r.key : r.label) };
+    const first: ExportColumn<Row> = { header: filters.groupBy === 'week' ? 'Settimana (lunedì)' : filters.groupBy === 'region' ? 'Regione' : 'Stato di adesione', value: (r) => (filters.groupBy === 'week' ? r.key : r.label), ...(filters.groupBy === 'week' ? { type: 'date' as const } : {}) };
     const columns: ExportColumn<Row>[] = [first, ...data.columns.map((c) => ({ header: c.label, value: (r: Row) => r.values[c.key] ?? 0 }))];
     if (filters.groupBy === 'week') columns.push(...data.columns.map((c) => ({ header: `${c.label} (totale progressivo)`, value: (r: Row) => r.cumulative?.[c.key] ?? 0 })));
     const name = `avanzamento-${filters.groupBy === 'week' ? 'settimane' : filters.groupBy === 'region' ? 'regioni' : 'stati'}`;

@@ -1,62 +1,67 @@
-import { and, desc, eq, or, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditedEntity } from '@portale/shared/registry';
 import { auditLog, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { countAll, paginate, rawCount, type Page } from '../../lib/list.ts';
+import { cappedCount, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
 
 export interface AuditQuery {
   entity: AuditedEntity;
   entityId: number;
   page: number;
   pageSize: number;
+  exactTotal?: boolean;
 }
 
-/** The rows about a record; for a user, also what that user did (product §4: "audit of a user's actions"). */
-function whereOf(query: AuditQuery): SQL | undefined {
-  const about = and(eq(auditLog.entity, query.entity), eq(auditLog.entityId, String(query.entityId)));
-  return query.entity === 'user' ? or(about, eq(auditLog.actorUserId, query.entityId)) : about;
+/**
+ * The rows about a record; for a user, also what that user did (product §4: "audit of a user's
+ * actions"). Each branch is one access path of the audit, read newest first from its own index
+ * (`audit_log_entity_idx`, `audit_log_actor_idx`; decision 033): an OR of the two made PostgreSQL read
+ * and sort every row of an active staff user to show twenty. The second branch leaves out the rows the
+ * first already has (a user acting on their own record), so no row appears twice.
+ */
+function branchesOf(query: AuditQuery): SQL[] {
+  const id = String(query.entityId);
+  const about = sql`${auditLog.entity} = ${query.entity} and ${auditLog.entityId} = ${id}`;
+  if (query.entity !== 'user') return [about];
+  return [about, sql`${auditLog.actorUserId} = ${query.entityId} and (${auditLog.entity} is distinct from 'user' or ${auditLog.entityId} is distinct from ${id})`];
 }
 
-const asRecord = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const asRecord = (v: unknown) => {
+  const value = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+};
 
 /** The append-only audit of one record, newest first. */
 export function listAudit(db: DbOrTx, query: AuditQuery): Promise<Page<AuditEntry>> {
+  const branches = branchesOf(query);
   return paginate(
     async (limit, offset) => {
-      const rows = await db
-        .select({
-          id: auditLog.id,
-          at: auditLog.at,
-          action: auditLog.action,
-          entity: auditLog.entity,
-          entityId: auditLog.entityId,
-          before: auditLog.before,
-          after: auditLog.after,
-          ip: auditLog.ip,
-          actorId: users.id,
-          actorFirst: users.firstName,
-          actorLast: users.lastName,
-          actorEmail: users.email,
-        })
-        .from(auditLog)
-        .leftJoin(users, eq(users.id, auditLog.actorUserId))
-        .where(whereOf(query))
-        .orderBy(desc(auditLog.at), desc(auditLog.id))
-        .limit(limit)
-        .offset(offset);
+      // Each branch gives at most the rows up to the end of the page, in the page's order.
+      const upTo = limit + offset;
+      const newest = branches.map(
+        (where) =>
+          sql`(select ${auditLog.id}, ${auditLog.at}, ${auditLog.action}, ${auditLog.entity}, ${auditLog.entityId}, ${auditLog.before}, ${auditLog.after}, ${auditLog.ip}, ${auditLog.actorUserId}
+                 from ${auditLog} where ${where} order by ${auditLog.at} desc, ${auditLog.id} desc limit ${upTo})`,
+      );
+      const rows = await rawRows(
+        db,
+        sql`select a.id, a.at, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, u.id as actor_id, u.first_name, u.last_name, u.email
+              from (${sql.join(newest, sql` union all `)}) a left join ${users} u on u.id = a.actor_user_id
+              order by a.at desc, a.id desc limit ${limit} offset ${offset}`,
+      );
       return rows.map((r) => ({
-        id: r.id,
-        at: r.at.toISOString(),
-        action: r.action,
-        actor: r.actorId === null ? null : { id: r.actorId, name: `${r.actorFirst} ${r.actorLast}`, email: r.actorEmail ?? '' },
-        entity: r.entity,
-        entityId: r.entityId,
+        id: rowValue.int(r.id),
+        at: rowValue.iso(r.at)!,
+        action: rowValue.text(r.action),
+        actor: r.actor_id === null || r.actor_id === undefined ? null : { id: rowValue.int(r.actor_id), name: `${rowValue.text(r.first_name)} ${rowValue.text(r.last_name)}`, email: rowValue.text(r.email) },
+        entity: rowValue.textOrNull(r.entity),
+        entityId: rowValue.textOrNull(r.entity_id),
         before: asRecord(r.before),
         after: asRecord(r.after),
-        ip: r.ip,
+        ip: rowValue.textOrNull(r.ip),
       }));
     },
-    () => rawCount(db, db.select({ n: countAll }).from(auditLog).where(whereOf(query))),
+    () => cappedCount(db, sql`${sql.join(branches.map((where) => sql`(select 1 from ${auditLog} where ${where})`), sql` union all `)}`, query.exactTotal),
     query.page,
     query.pageSize,
   );

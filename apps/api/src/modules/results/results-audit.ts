@@ -40,6 +40,16 @@ interface Reduced {
   free: number[];
 }
 
+/** The indexes of a row's non-zero entries. */
+function nonZeros(row: Float64Array): Int32Array {
+  let n = 0;
+  for (let j = 0; j < row.length; j++) if (row[j] !== 0) n++;
+  const out = new Int32Array(n);
+  n = 0;
+  for (let j = 0; j < row.length; j++) if (row[j] !== 0) out[n++] = j;
+  return out;
+}
+
 /** Gauss–Jordan with partial pivoting, remembering each reduced row as a combination of the input rows. */
 function reduce(rows: number[][], width: number): Reduced {
   const m = rows.length;
@@ -71,16 +81,22 @@ function reduce(rows: number[][], width: number): Reduced {
     const ar = a[rank]!;
     const er = e[rank]!;
     const pv = ar[c]!;
-    for (let j = 0; j < width; j++) ar[j]! /= pv;
-    for (let j = 0; j < m; j++) er[j]! /= pv;
+    // Only the non-zero entries of the pivot row are divided and subtracted (decision 033): the rows
+    // are sparse 0/1 incidences, and dividing 0 or subtracting f × 0 leaves an entry as it was, but
+    // for the sign of a zero, which nothing reads (every test is on an absolute value). The same
+    // values as the dense loops, at national volume in a fraction of the time.
+    const nonZeroA = nonZeros(ar);
+    const nonZeroE = nonZeros(er);
+    for (const j of nonZeroA) ar[j]! /= pv;
+    for (const j of nonZeroE) er[j]! /= pv;
     for (let i = 0; i < m; i++) {
       if (i === rank) continue;
       const f = a[i]![c]!;
       if (Math.abs(f) < 1e-12) continue;
       const ai = a[i]!;
       const ei = e[i]!;
-      for (let j = 0; j < width; j++) ai[j]! -= f * ar[j]!;
-      for (let j = 0; j < m; j++) ei[j]! -= f * er[j]!;
+      for (const j of nonZeroA) ai[j]! -= f * ar[j]!;
+      for (const j of nonZeroE) ei[j]! -= f * er[j]!;
     }
     pivots.push(c);
     rank++;

@@ -13,6 +13,7 @@
 // published is a count of a union of atoms (classes of the universe by which published figures they
 // enter), and every atom holds 0 or at least `minGroup`, so no combination can isolate fewer.
 
+import { Worker } from 'node:worker_threads';
 import { auditWithhold, AUDIT_MAX_SMALL, AUDIT_MAX_UNKNOWNS, type AuditRow } from './results-audit.ts';
 
 export type ViewKind = 'national' | 'region' | 'level' | 'regionLevel';
@@ -61,7 +62,7 @@ export const viewKey = (region: string | null, level: string | null) => `${regio
 const VIEW_WEIGHT: Record<ViewKind, number> = { national: 100, region: 5, level: 4, regionLevel: 1 };
 const UNREACHED = 1000;
 
-interface Group {
+export interface Group {
   region: string | null;
   level: string | null;
   n: number;
@@ -296,7 +297,31 @@ export function suppressResults(
   minGroup: number,
   options: { exact?: boolean } = {},
 ): SuppressedResults {
-  const exact = options.exact ?? true;
+  return suppressTallies(items, tallyRespondents(items, respondents), minGroup, options);
+}
+
+/** One (atomic group, category) pair of an item and how many respondents fall in it. */
+export interface CategoryCount {
+  /** Index in `ResultTallies.groups`. */
+  g: number;
+  c: string;
+  n: number;
+}
+
+/**
+ * All the suppression reads of the respondents: their atomic groups with their sizes, and per item
+ * the respondents per (group, category). Both in order of first appearance in the responses (the
+ * order in which the tallies would be built one response at a time), so that the outcome does not
+ * depend on where the counts were made: here from the respondents, or in SQL (results.repository.ts).
+ */
+export interface ResultTallies {
+  groups: Group[];
+  /** item id → its pairs with n > 0. */
+  pairs: Map<string, CategoryCount[]>;
+}
+
+/** The tallies of respondents given one by one. */
+export function tallyRespondents(items: ItemDef[], respondents: RespondentCategories[]): ResultTallies {
   const groupIndex = new Map<string, number>();
   const groups: Group[] = [];
   const groupOf = respondents.map((r) => {
@@ -310,6 +335,35 @@ export function suppressResults(
     groups[g]!.n += 1;
     return g;
   });
+  const pairs = new Map<string, CategoryCount[]>();
+  for (const item of items) {
+    const tally = new Map<string, number>();
+    respondents.forEach((r, i) => {
+      const c = r.categories[item.id];
+      if (c === undefined) return;
+      const key = `${groupOf[i]}\u0001${c}`;
+      tally.set(key, (tally.get(key) ?? 0) + 1);
+    });
+    pairs.set(
+      item.id,
+      [...tally.entries()].map(([k, n]) => {
+        const [g, c] = k.split('\u0001') as [string, string];
+        return { g: Number(g), c, n };
+      }),
+    );
+  }
+  return { groups, pairs };
+}
+
+/** The suppressed results from the tallies (see suppressResults). */
+export function suppressTallies(
+  items: ItemDef[],
+  tallies: ResultTallies,
+  minGroup: number,
+  options: { exact?: boolean } = {},
+): SuppressedResults {
+  const exact = options.exact ?? true;
+  const { groups } = tallies;
   const views = buildViews(groups);
   const shown =
     (exact ? exactViews(views, groups, minGroup) : undefined) ??
@@ -333,17 +387,7 @@ export function suppressResults(
   );
 
   for (const item of items) {
-    const tally = new Map<string, number>();
-    respondents.forEach((r, i) => {
-      const c = r.categories[item.id];
-      if (c === undefined) return;
-      const key = `${groupOf[i]}\u0001${c}`;
-      tally.set(key, (tally.get(key) ?? 0) + 1);
-    });
-    const pairs = [...tally.entries()].map(([k, n]) => {
-      const [g, c] = k.split('\u0001') as [string, string];
-      return { g: Number(g), c, n };
-    });
+    const pairs = tallies.pairs.get(item.id) ?? [];
     const published =
       (exact ? exactCells(item, views, shownViews, pairs, minGroup) : undefined) ??
       chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
@@ -359,6 +403,11 @@ export function suppressResults(
     }
   }
 
+  return withViews(results);
+}
+
+/** The results of every view, with the lookup of one (a view nobody is in shows 0). */
+function withViews(results: Map<string, ViewResult>): SuppressedResults {
   return {
     views: results,
     view(region, level) {
@@ -369,4 +418,36 @@ export function suppressResults(
       return { view: { key: viewKey(region, level), kind, region, level }, respondents: 0, cells: {} };
     },
   };
+}
+
+/** Above this many (group × item) tallies the suppression runs in a worker thread (seconds of CPU at national volume). */
+const OFF_THREAD_ABOVE = 500;
+
+/**
+ * suppressTallies, in a worker thread when the tallies are large (decision 033), so that the API keeps
+ * answering other requests meanwhile; the same function and input, so the same results.
+ */
+export function suppressTalliesOffThread(
+  items: ItemDef[],
+  tallies: ResultTallies,
+  minGroup: number,
+): Promise<SuppressedResults> {
+  if (tallies.groups.length * items.length <= OFF_THREAD_ABOVE)
+    return Promise.resolve(suppressTallies(items, tallies, minGroup));
+  return new Promise((resolve, reject) => {
+    // The API runs its TypeScript through tsx: the worker registers tsx's loader before importing the module.
+    const entry = new URL('./results-suppression-worker.ts', import.meta.url).href;
+    const worker = new Worker(
+      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
+      {
+        eval: true,
+        workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup },
+      },
+    );
+    worker.once('message', (views: [string, ViewResult][]) => resolve(withViews(new Map(views))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`results suppression worker exited with ${code}`));
+    });
+  });
 }

@@ -1,7 +1,14 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Answers } from '@portale/shared/surveys';
-import { schoolSites, surveyResponses, surveys, teacherProfiles } from '../../db/schema/index.ts';
+import {
+  schoolSites,
+  surveyResponses,
+  surveyResultVersions,
+  surveys,
+  teacherProfiles,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
+import type { CategoryCount, ResultTallies } from './results-suppression.ts';
 
 /** What the public results read (issue 12): closed surveys and, for one, every response's answers with its plesso's region and level. */
 
@@ -45,17 +52,16 @@ export async function listClosedSurveys(db: DbOrTx): Promise<ClosedSurveyRow[]> 
 // Written qualified: drizzle renders a column unqualified in a single-table select, and the subquery's `user_id` would capture it.
 export const countedResponse = sql`("survey_responses"."hold" is null and ("survey_responses"."user_id" is null or exists (select 1 from ${teacherProfiles} tp where tp.user_id = "survey_responses"."user_id" and tp.review_state = 'approvata')))`;
 
-/** Whether the counted responses changed since a computation: their number, the latest id and the sum of ids (a held or approved answer changes it). */
-export async function responsesStamp(db: DbOrTx, surveyId: number): Promise<string> {
+/**
+ * Whether the counted responses changed since a computation: the survey's results version, raised by
+ * every write that changes them (migration 0025, decision 033). One row, however many responses.
+ */
+export async function resultsVersion(db: DbOrTx, surveyId: number): Promise<string> {
   const [row] = await db
-    .select({
-      n: sql<number>`count(*)::int`,
-      last: sql<number>`coalesce(max(${surveyResponses.id}), 0)::bigint`,
-      sum: sql<number>`coalesce(sum(${surveyResponses.id}), 0)::bigint`,
-    })
-    .from(surveyResponses)
-    .where(and(eq(surveyResponses.surveyId, surveyId), countedResponse));
-  return `${row?.n ?? 0}:${row?.last ?? 0}:${row?.sum ?? 0}`;
+    .select({ version: surveyResultVersions.version })
+    .from(surveyResultVersions)
+    .where(eq(surveyResultVersions.surveyId, surveyId));
+  return String(row?.version ?? 0);
 }
 
 export interface ResponseForResults {
@@ -104,4 +110,103 @@ export async function insertDemoResponses(
   rows: { surveyId: number; schoolSiteId: number; answers: Answers; submittedAt: Date }[],
 ): Promise<void> {
   if (rows.length > 0) await db.insert(surveyResponses).values(rows);
+}
+
+/** An item of the results (results.routes.ts `itemsOf`) with the SQL of its category for one response (`r.answers`). */
+export interface ItemInSql {
+  id: string;
+  categories: string[];
+  /** The response's category for the item, as text: one of `categories` for every response. */
+  category: SQL;
+}
+
+const answerOf = (questionId: number) => sql`(${surveyResponses.answers} -> ${String(questionId)})`;
+const answerText = (questionId: number) => sql`(${answerOf(questionId)} #>> '{}')`;
+
+/** A multiple-choice option as `categoriesOf` reads it: chosen when the answer is an array holding the option's text. */
+export function optionCategory(questionId: number, option: string, chosen: string, notChosen: string): SQL {
+  const v = answerOf(questionId);
+  return sql`case when jsonb_typeof(${v}) = 'array' and jsonb_exists(${v}, ${option}) then ${chosen} else ${notChosen} end`;
+}
+
+/** A single choice as `categoriesOf` reads it: the answer when it is the text of an option, otherwise no answer. */
+export function choiceCategory(questionId: number, options: string[], noAnswer: string): SQL {
+  const text = answerText(questionId);
+  const among = options.length
+    ? sql`${text} in (${sql.join(
+        options.map((o) => sql`${o}`),
+        sql`, `,
+      )})`
+    : sql`false`;
+  return sql`case when jsonb_typeof(${answerOf(questionId)}) = 'string' and ${among} then ${text} else ${noAnswer} end`;
+}
+
+/** A scale as `categoriesOf` reads it: a number equal to one of the scale's values (`3.0` is 3), otherwise no answer. */
+export function scaleCategory(questionId: number, values: readonly string[], noAnswer: string): SQL {
+  const text = answerText(questionId);
+  // Nested: CASE, unlike AND, guarantees that only a number is cast.
+  const numeric = sql`${text}::numeric`;
+  return sql`case when jsonb_typeof(${answerOf(questionId)}) = 'number' then (case when ${numeric} in (${sql.raw(values.map(Number).join(', '))}) then (${numeric})::int::text else ${noAnswer} end) else ${noAnswer} end`;
+}
+
+/**
+ * The tallies of the suppression (results-suppression.ts `ResultTallies`) counted in one pass over the
+ * counted responses, in the database (decision 033): per atomic group (region × level) its size, and
+ * per item and category the respondents, each with the first response id, so that groups and pairs
+ * come in the order in which tallying the responses one by one (by id) would meet them. Nothing but
+ * counts leaves the database: the API never loads the answers (issue 40: 17 s and +765 MiB at 10×).
+ */
+export async function resultTallies(
+  db: DbOrTx,
+  surveyId: number,
+  items: ItemInSql[],
+): Promise<ResultTallies> {
+  const columns: SQL[] = [];
+  items.forEach((item, i) => {
+    columns.push(sql`${item.category} as c${sql.raw(String(i))}`);
+  });
+  const aggregates: SQL[] = [];
+  items.forEach((item, i) =>
+    item.categories.forEach((category, j) => {
+      const name = `${i}_${j}`;
+      aggregates.push(
+        sql`count(*) filter (where c${sql.raw(String(i))} = ${category})::int as ${sql.raw(`n_${name}`)}`,
+      );
+      aggregates.push(
+        sql`min(id) filter (where c${sql.raw(String(i))} = ${category}) as ${sql.raw(`f_${name}`)}`,
+      );
+    }),
+  );
+  const result = (await db.execute(sql`
+    select region, level, count(*)::int as n, min(id) as first${aggregates.length ? sql`, ${sql.join(aggregates, sql`, `)}` : sql``}
+    from (
+      select ${surveyResponses.id} as id, ${schoolSites.region} as region, ${schoolSites.schoolLevel} as level${columns.length ? sql`, ${sql.join(columns, sql`, `)}` : sql``}
+      from ${surveyResponses} left join ${schoolSites} on ${schoolSites.id} = ${surveyResponses.schoolSiteId}
+      where ${surveyResponses.surveyId} = ${surveyId} and ${countedResponse}
+      -- A fence: each category is computed once per response, not once per aggregate that reads it.
+      offset 0
+    ) r
+    group by region, level`)) as unknown as { rows: Record<string, unknown>[] };
+  const rows = result.rows.sort((a, b) => Number(a.first) - Number(b.first));
+  const groups = rows.map((r) => ({
+    region: (r.region as string | null) ?? null,
+    level: (r.level as string | null) ?? null,
+    n: Number(r.n),
+  }));
+  const pairs = new Map<string, CategoryCount[]>();
+  items.forEach((item, i) => {
+    const found: (CategoryCount & { first: number })[] = [];
+    rows.forEach((r, g) =>
+      item.categories.forEach((c, j) => {
+        const n = Number(r[`n_${i}_${j}`]);
+        if (n > 0) found.push({ g, c, n, first: Number(r[`f_${i}_${j}`]) });
+      }),
+    );
+    found.sort((a, b) => a.first - b.first);
+    pairs.set(
+      item.id,
+      found.map(({ g, c, n }) => ({ g, c, n })),
+    );
+  });
+  return { groups, pairs };
 }

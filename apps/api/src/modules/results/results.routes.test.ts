@@ -370,7 +370,7 @@ describe('GET /api/results/export', () => {
             r.count === null ? RESULTS_MESSAGES.protectedCell : String(r.count),
           ]);
         if (q.answered !== null) expected.push([q.label, 'Totale risposte', String(q.answered)]);
-        if (q.mean !== null) expected.push([q.label, 'Media', q.mean.toFixed(2).replace('.', ',')]);
+        if (q.mean !== null) expected.push([q.label, 'Media', q.mean.toLocaleString('it-IT', { useGrouping: false, maximumFractionDigits: 2 })]);
       }
       expect(lines.slice(1).map((l) => l.slice(2, 5))).toEqual(expected);
       for (const l of lines) expect(l[0]).toBe(data.survey!.title);
@@ -384,12 +384,12 @@ describe('GET /api/results/export', () => {
     expect((await guest().get('/api/results/export?format=pdf')).statusCode).toBe(422);
   });
 
-  it('neutralises a formula in a question or an option', async () => {
+  it('neutralises a formula in a question or an option, and leaves plain signed numbers alone', async () => {
     const id = await insertSurvey('formula', 'chiusa', '2026-01-01T00:00:00Z');
     const q = await sqlRows<{
       id: number;
     }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
-      values (${id}, 1, 'scelta_singola', '=HYPERLINK("x")', true, '["+1", "-2"]'::jsonb) returning id::int as id`);
+      values (${id}, 1, 'scelta_singola', '=HYPERLINK("x")', true, ${JSON.stringify(['+1', '-2', "-2+3+cmd|' /C calc'!A0"])}::jsonb) returning id::int as id`);
     const [site] = await sqlRows<{ id: number }>(t, 
       sql`select id::int as id from school_sites order by id limit 1`,
     );
@@ -400,7 +400,10 @@ describe('GET /api/results/export', () => {
     const res = await guest().get(`/api/results/export?survey=${id}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain(`"'=HYPERLINK(""x"")"`);
-    expect(res.body).toContain(";'+1;5;");
-    expect(res.body).not.toMatch(/;=|;\+|;-2/);
+    expect(res.body).toContain(";'-2+3+cmd|' /C calc'!A0;0;");
+    // Numbers and signs that cannot run anything are data, kept as typed (no visible apostrophe).
+    expect(res.body).toContain(';+1;5;50,0');
+    expect(res.body).toContain(';-2;5;50,0');
+    expect(res.body).not.toMatch(/;=|;-2\+3/);
   });
 });

@@ -19,13 +19,17 @@ import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { findQuestions } from '../surveys/surveys.repository.ts';
 import {
+  choiceCategory,
   listClosedSurveys,
-  responsesForResults,
-  responsesStamp,
+  optionCategory,
+  resultTallies,
+  scaleCategory,
+  resultsVersion,
+  type ItemInSql,
   type ResponseForResults,
 } from './results.repository.ts';
 import {
-  suppressResults,
+  suppressTalliesOffThread,
   type ItemDef,
   type RespondentCategories,
   type SuppressedResults,
@@ -40,7 +44,7 @@ const isAggregable = (q: SurveyQuestion) =>
 const optionItem = (q: SurveyQuestion, index: number) => `${q.id}:${index}`;
 
 /** The items the suppression works on (decision 018): a single-choice or scale question, or one option of a multiple choice. */
-function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
+export function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
   const items: ItemDef[] = [];
   for (const q of questions) {
     if (q.type === 'scelta_multipla') {
@@ -60,7 +64,10 @@ function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
 }
 
 /** One response reduced to its group and a category per item (anything unexpected counts as no answer). */
-function categoriesOf(questions: SurveyQuestion[], response: ResponseForResults): RespondentCategories {
+export function categoriesOf(
+  questions: SurveyQuestion[],
+  response: ResponseForResults,
+): RespondentCategories {
   const categories: Record<string, string> = {};
   for (const q of questions) {
     const value = response.answers[String(q.id)];
@@ -80,6 +87,38 @@ function categoriesOf(questions: SurveyQuestion[], response: ResponseForResults)
   return { region: response.region, level: response.level, categories };
 }
 
+/**
+ * The items of `itemsOf` with the SQL of `categoriesOf` (decision 033): the same category for every
+ * response, computed by the database from the stored answers. A test holds the two to the same results.
+ */
+export function itemsInSql(questions: SurveyQuestion[]): ItemInSql[] {
+  const items: ItemInSql[] = [];
+  for (const q of questions) {
+    if (q.type === 'scelta_multipla') {
+      q.options.forEach((option, i) =>
+        items.push({
+          id: optionItem(q, i),
+          categories: [CHOSEN, NOT_CHOSEN],
+          category: optionCategory(q.id, option, CHOSEN, NOT_CHOSEN),
+        }),
+      );
+    } else if (q.type === 'scelta_singola') {
+      items.push({
+        id: String(q.id),
+        categories: [...q.options, NO_ANSWER_KEY],
+        category: choiceCategory(q.id, q.options, NO_ANSWER_KEY),
+      });
+    } else if (q.type === 'scala') {
+      items.push({
+        id: String(q.id),
+        categories: [...SCALE_VALUES, NO_ANSWER_KEY],
+        category: scaleCategory(q.id, SCALE_VALUES, NO_ANSWER_KEY),
+      });
+    }
+  }
+  return items;
+}
+
 interface Computed {
   stamp: string;
   questions: SurveyQuestion[];
@@ -90,20 +129,39 @@ interface Computed {
 /** Closed surveys do not change: their suppressed results are computed once per app (again only if the responses change). */
 const caches = new WeakMap<FastifyInstance, Map<number, Computed>>();
 const CACHE_MAX = 20;
+const computing = new WeakMap<FastifyInstance, Map<string, Promise<Computed>>>();
 
 async function computed(app: FastifyInstance, surveyId: number): Promise<Computed> {
   let cache = caches.get(app);
   if (!cache) caches.set(app, (cache = new Map()));
-  const stamp = await responsesStamp(app.db, surveyId);
+  const stamp = await resultsVersion(app.db, surveyId);
   const hit = cache.get(surveyId);
   if (hit && hit.stamp === stamp) return hit;
+  // Calls that arrive while the same results are computed wait for that computation (decision 033).
+  let inFlight = computing.get(app);
+  if (!inFlight) computing.set(app, (inFlight = new Map()));
+  const key = `${surveyId}:${stamp}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = compute(app, cache, surveyId, stamp).finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function compute(
+  app: FastifyInstance,
+  cache: Map<number, Computed>,
+  surveyId: number,
+  stamp: string,
+): Promise<Computed> {
   const all = await findQuestions(app.db, surveyId);
   const questions = all.filter(isAggregable);
   const textQuestions = all.filter((q) => q.type === 'testo_breve' || q.type === 'testo_lungo').length;
-  const responses = await responsesForResults(app.db, surveyId);
-  const results = suppressResults(
+  // Counted in SQL (decision 033); the same tallies as `suppressResults(itemsOf(…), responses.map(categoriesOf))`.
+  const results = await suppressTalliesOffThread(
     itemsOf(questions),
-    responses.map((r) => categoriesOf(questions, r)),
+    await resultTallies(app.db, surveyId, itemsInSql(questions)),
     RESULTS_MIN_GROUP,
   );
   const value = { stamp, questions, textQuestions, results };
@@ -187,34 +245,21 @@ export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Prom
 interface CsvRow {
   question: string;
   answer: string;
+  /** A count or a mean (numbers), or the Italian note of what is withheld. */
   count: string | number;
-  percent: string;
+  /** Percentage points of the group's respondents; null where none is shown. */
+  percent: number | null;
 }
-
-const italianNumber = (x: number, digits: number) =>
-  x.toLocaleString('it-IT', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    useGrouping: false,
-  });
 
 /** Exactly what the page shows, one line per figure (the group's respondents first). */
 export function csvRowsOf(data: ResultsResponse): CsvRow[] {
   if (data.status === 'suppressed')
-    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: '' }];
-  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: '' }];
+    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: null }];
+  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null }];
   for (const q of data.questions) {
-    for (const r of q.rows)
-      out.push({
-        question: q.label,
-        answer: r.label,
-        count: r.count ?? RESULTS_MESSAGES.protectedCell,
-        percent: r.percent === null ? '' : italianNumber(r.percent, 1),
-      });
-    if (q.answered !== null)
-      out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: '' });
-    if (q.mean !== null)
-      out.push({ question: q.label, answer: 'Media', count: italianNumber(q.mean, 2), percent: '' });
+    for (const r of q.rows) out.push({ question: q.label, answer: r.label, count: r.count ?? RESULTS_MESSAGES.protectedCell, percent: r.percent });
+    if (q.answered !== null) out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: null });
+    if (q.mean !== null) out.push({ question: q.label, answer: 'Media', count: Math.round(q.mean * 100) / 100, percent: null });
   }
   return out;
 }
@@ -237,7 +282,7 @@ export async function resultsRoutes(app: FastifyInstance) {
       { header: 'Domanda', value: (r) => r.question },
       { header: 'Risposta', value: (r) => r.answer },
       { header: 'Numero', value: (r) => r.count },
-      { header: 'Percentuale sui rispondenti', value: (r) => r.percent },
+      { header: 'Percentuale sui rispondenti', value: (r) => r.percent, type: 'percent' },
     ];
     return sendExport(reply, {
       format,

@@ -14,9 +14,9 @@ import {
   type ReviewSummary,
   type ReviewType,
 } from '@portale/shared/reviews';
-import { adhesionSignatures, institutes, reviews, schoolSites, teacherProfiles, users, visits } from '../../db/schema/index.ts';
+import { adhesionSignatures, institutes, reviews, schoolSites, tallies, teacherProfiles, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, cappedCount, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
 /** Queues whose subjects exist and can be decided. */
@@ -114,8 +114,9 @@ export async function countReviews(db: DbOrTx, type: ReviewType, filters: Filter
 export async function countByState(db: DbOrTx, type: ReviewType): Promise<ReviewCounts> {
   const counts = Object.fromEntries(REVIEW_STATES.map((s) => [s, 0])) as ReviewCounts;
   if (!QUEUED_TYPES.includes(type)) return counts;
-  const rows = await db.select({ state: reviews.state, n: countAll }).from(reviews).where(eq(reviews.type, type)).groupBy(reviews.state);
-  for (const row of rows) counts[row.state] = rowValue.int(row.n);
+  // Kept by the writes of the reviews (migration 0024, decision 033), not grouped from the whole queue.
+  const rows = await db.select({ state: tallies.key, n: tallies.n }).from(tallies).where(eq(tallies.name, `reviews:${type}`));
+  for (const row of rows) if (row.state in counts) counts[row.state as ReviewState] = rowValue.int(row.n);
   return counts;
 }
 
@@ -123,7 +124,8 @@ export async function listReviews(db: DbOrTx, type: ReviewType, query: ReviewLis
   const [page, counts] = await Promise.all([
     paginate(
       async (limit, offset) => (await rawRows(db, reviewListQuery(db, type, query, now).limit(limit).offset(offset))).map(toReviewSummary),
-      () => countReviews(db, type, query),
+      // Exact up to the cap or when asked, otherwise an estimate (decision 033).
+      () => cappedCount(db, fromReviews(db, { one: sql`1`.as('one') }).where(whereOf(type, query)), query.exactTotal),
       query.page,
       query.pageSize,
     ),

@@ -33,8 +33,8 @@ export const INVITATION_LINK_TTL_MS = 7 * 24 * 60 * 60_000;
 const EXPORT_COLUMNS: ExportColumn<SubstitutionSummary>[] = [
   { header: 'Numero', value: (r) => r.id },
   { header: 'Stato', value: (r) => SUBSTITUTION_STATE_LABELS[r.state] },
-  { header: 'Richiesta il', value: (r) => r.createdAt },
-  { header: 'Decorrenza', value: (r) => r.effectiveOn },
+  { header: 'Richiesta il', value: (r) => new Date(r.createdAt) },
+  { header: 'Decorrenza', value: (r) => r.effectiveOn, type: 'date' },
   { header: 'Istituto', value: (r) => r.instituteName },
   { header: 'Plesso', value: (r) => r.schoolSiteName },
   { header: 'Codice meccanografico', value: (r) => r.schoolSiteCode },
@@ -48,7 +48,7 @@ const EXPORT_COLUMNS: ExportColumn<SubstitutionSummary>[] = [
   { header: 'Motivo', value: (r) => r.reason },
   { header: 'Richiesta da', value: (r) => r.requestedByName ?? '' },
   { header: 'Decisa da', value: (r) => r.decidedByName ?? '' },
-  { header: 'Decisa il', value: (r) => r.decidedAt ?? '' },
+  { header: 'Decisa il', value: (r) => (r.decidedAt ? new Date(r.decidedAt) : null) },
   { header: 'Nota', value: (r) => r.decisionNote ?? '' },
 ];
 

@@ -11,7 +11,7 @@ import { institutes, reviews, roles, schoolSites, teacherProfiles, userRoles, us
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { listSiteTeachers } from '../field-work/field-work.repository.ts';
-import { responsesForResults, responsesStamp } from '../results/results.repository.ts';
+import { responsesForResults, resultsVersion } from '../results/results.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { candidatesOf, teacherOfSite } from '../substitutions/substitutions.repository.ts';
 import { seedDemoSurveys } from '../surveys/surveys-seed.ts';
@@ -231,15 +231,15 @@ describe('a teacher’s own answer', () => {
     const [code] = await codes(staff, { schoolSiteId: siteA, count: 1, maxUses: 1 });
     const answers = await answersFor(code!.code);
     const before = await counted();
-    const stamp = await responsesStamp(t.database.db, openSurveyId);
+    const stamp = await resultsVersion(t.database.db, openSurveyId);
     const res = await teacher.client.post('/api/surveys/current/responses', { answers });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ message: SURVEY_MESSAGES.respondedPendingApproval });
     expect(await counted()).toBe(before);
-    expect(await responsesStamp(t.database.db, openSurveyId)).toBe(stamp);
+    expect(await resultsVersion(t.database.db, openSurveyId)).toBe(stamp);
     await decide(teacher.profileId, 'approve');
     expect(await counted()).toBe(before + 1);
-    expect(await responsesStamp(t.database.db, openSurveyId)).not.toBe(stamp);
+    expect(await resultsVersion(t.database.db, openSurveyId)).not.toBe(stamp);
 
     const approved = await addTeacher(siteA, 'approvata');
     const ok = await approved.client.post('/api/surveys/current/responses', { answers });

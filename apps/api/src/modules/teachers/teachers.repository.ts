@@ -3,7 +3,7 @@ import type { OwnedResource } from '@portale/shared/auth';
 import type { HeldResponseDecision, TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
 import { accessCodes, institutes, schoolSites, surveyResponses, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, cappedCount, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page, type Total } from '../../lib/list.ts';
 
 type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
 
@@ -97,14 +97,20 @@ export function teacherListQuery(db: DbOrTx, filters: Filters) {
   return fromTeachers(db.select(summaryFields)).where(whereOf(filters)).orderBy(...orderOf(filters));
 }
 
+/** The exact number of matching teachers (the export's row count). */
 export async function countTeachers(db: DbOrTx, filters: Filters): Promise<number> {
   return rawCount(db, fromTeachers(db.select({ n: countAll })).where(whereOf(filters)));
+}
+
+/** A list page's total: exact up to the cap or when asked, otherwise an estimate (decision 033). */
+export function totalTeachers(db: DbOrTx, filters: Filters & { exactTotal?: boolean }): Promise<Total> {
+  return cappedCount(db, fromTeachers(db.select({ one: sql`1` })).where(whereOf(filters)), filters.exactTotal);
 }
 
 export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<TeacherSummary>> {
   return paginate(
     async (limit, offset) => (await rawRows(db, teacherListQuery(db, query).limit(limit).offset(offset))).map(toTeacherSummary),
-    () => countTeachers(db, query),
+    () => totalTeachers(db, query),
     query.page,
     query.pageSize,
   );

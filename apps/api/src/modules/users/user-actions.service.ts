@@ -61,7 +61,10 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
     };
   },
 
-  async 'mfa-reset'({ tx, target, now }) {
+  async 'mfa-reset'({ tx, request, target, now }) {
+    // Like one's own roles (issue 32): whoever holds a session and `manage:user` must not drop the
+    // second factor that protects it. There is no self-service reset; another administrator does it.
+    if (target.id === authOf(request).user.id) throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfMfaReset);
     if (!(await repo.deleteMfaFactor(tx, target.id))) throw conflict('no_mfa', USER_ADMIN_MESSAGES.noMfa);
     await enqueueMessage(tx, { templateKey: 'email.mfa-reset', recipient: target.email, data: { firstName: target.firstName, when: formatRomeDateTime(now) }, now });
     return {

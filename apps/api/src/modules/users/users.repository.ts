@@ -13,7 +13,7 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import { aliased, cappedCount, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
 import { accountKey, secondFactorKey } from '../auth/login-throttle.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
@@ -112,7 +112,8 @@ export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promi
 export function listUsers(db: DbOrTx, query: UserListQuery, now: Date): Promise<Page<UserSummary>> {
   return paginate(
     async (limit, offset) => (await rawRows(db, userListQuery(db, query, now).limit(limit).offset(offset))).map(toUserSummary),
-    () => countUsers(db, query, now),
+    // Exact up to the cap or when asked, otherwise an estimate (decision 033).
+    () => cappedCount(db, db.select({ one: sql`1` }).from(users).where(whereOf(query, now)), query.exactTotal),
     query.page,
     query.pageSize,
   );

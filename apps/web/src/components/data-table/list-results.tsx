@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Endpoint } from '@portale/shared/http';
 import type { ListProblem as Problem } from '../../lib/list-loader.ts';
 import { DataTable, type ListColumn } from './data-table.tsx';
@@ -13,6 +14,7 @@ const NONE: never[] = [];
 interface Page<T> {
   items: T[];
   total: number;
+  totalApproximate?: boolean;
   page: number;
   pageSize: number;
 }
@@ -49,6 +51,11 @@ export function ListResults<T extends { id: number }>(props: ListResultsProps<T>
       {problem && <ListProblem problem={problem} />}
       <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-2">
         <ExportButton endpoint={props.exportEndpoint} query={query} total={total} fileBase={props.exportName} params={props.exportParams} />
+        {result?.totalApproximate && (
+          <Link to={list.hrefWith({ exactTotal: 'true' })} preventScrollReset>
+            Conta esattamente i risultati
+          </Link>
+        )}
       </div>
       <DataTable
         caption={props.caption}

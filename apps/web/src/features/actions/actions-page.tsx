@@ -268,7 +268,7 @@ function BulkForm({ models }: { models: ActionModel[] }) {
           </div>
         )}
         {model?.target === 'insegnante' && (
-          <BulkSelect id="bulk-review" name="reviewState" label="Stato della registrazione" allLabel="Tutti" options={REVIEW_STATES.map((st) => [st, REVIEW_STATE_LABELS[st]])} defaultValue={v.reviewState} />
+          <BulkSelect id="bulk-review" name="reviewState" label="Stato della registrazione" allLabel="Solo approvate" options={REVIEW_STATES.filter((st) => st !== 'respinta').map((st) => [st, REVIEW_STATE_LABELS[st]])} defaultValue={v.reviewState} />
         )}
         <div className="col-md-3 d-flex align-items-end">
           <button type="submit" name="intent" value="preview" className="btn btn-outline-primary" disabled={busy}>

@@ -9,7 +9,8 @@ export function availableActions(user: UserDetail, isSelf: boolean): UserAction[
   if (user.status === 'active' && !isSelf) actions.push('suspend');
   if (user.status === 'suspended') actions.push('reactivate');
   if (user.locked) actions.push('unlock');
-  if (user.mfaEnrolled) actions.push('mfa-reset');
+  // One's own second factor is reset by another administrator (the API refuses it: 403 self_access_change).
+  if (user.mfaEnrolled && !isSelf) actions.push('mfa-reset');
   if (!user.mustChangePassword) actions.push('force-password-change');
   if (!user.emailVerified && user.status === 'active') actions.push('resend-verification');
   return actions;

@@ -166,7 +166,7 @@ export function Component() {
       {audit && (
         <Section id="storico" title="Storico">
           <p className="small">Le modifiche fatte a questo utente e le operazioni che ha fatto nel portale, dalla più recente.</p>
-          <AuditLog entries={audit.items} total={audit.total} fieldLabels={USER_FIELD_LABELS} actionLabels={USER_AUDIT_ACTION_LABELS} headingId="storico-title" />
+          <AuditLog entries={audit.items} total={audit.total} totalApproximate={audit.totalApproximate} fieldLabels={USER_FIELD_LABELS} actionLabels={USER_AUDIT_ACTION_LABELS} headingId="storico-title" />
         </Section>
       )}
     </>

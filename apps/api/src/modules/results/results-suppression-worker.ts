@@ -1,0 +1,12 @@
+// The suppression of one survey's results off the API's event loop (decision 033): at national volume
+// the exact audit takes seconds of CPU, during which /api/health and every other request would wait.
+import { parentPort, workerData } from 'node:worker_threads';
+import { suppressTallies, type CategoryCount, type Group, type ItemDef } from './results-suppression.ts';
+
+const { items, groups, pairs, minGroup } = workerData as {
+  items: ItemDef[];
+  groups: Group[];
+  pairs: [string, CategoryCount[]][];
+  minGroup: number;
+};
+parentPort!.postMessage([...suppressTallies(items, { groups, pairs: new Map(pairs) }, minGroup).views]);
