@@ -173,7 +173,7 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha);
 
     // An upload the verifier refuses is told next to the file field, and nothing changes.
-    const fileField = page.getByLabel('File firmato (.pdf o .p7m)');
+    const fileField = page.getByLabel('File firmato (.pdf, .p7m o .p7s)');
     await fileField.setInputFiles({ name: 'adesione.pdf', mimeType: 'application/pdf', buffer: Buffer.from('Questo non è un PDF firmato') });
     await page.getByRole('button', { name: 'Carica e firma' }).click();
     await expect(page.getByText(/non è in un formato supportato/)).toBeVisible();

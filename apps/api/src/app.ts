@@ -7,6 +7,8 @@ import { writeAudit } from './lib/audit.ts';
 import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createFileStore, type FileStore } from './lib/file-store.ts';
+import { trustedListFromEnv } from './modules/adhesions/trust/trusted-list-source.ts';
+import { networkRevocationChecker } from './modules/adhesions/trust/revocation.ts';
 import { createGates } from './lib/gates.ts';
 import { strictValidatorCompiler } from './lib/request-validation.ts';
 import { responseSerializerCompiler } from './lib/response-serialization.ts';
@@ -133,6 +135,11 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   if (!files) app.addHook('onClose', async () => app.files.close?.());
   app.decorate('gates', createGates(env, database.kind === 'pglite'));
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
+  app.decorate(
+    'trustedList',
+    trustedListFromEnv(env, () => clock.now(), (error) => app.log.error({ err: error }, 'trusted list not loaded')),
+  );
+  app.decorate('revocation', networkRevocationChecker({ onError: (error) => app.log.warn({ err: error }, 'revocation answer not had') }));
 
   await app.register(errorHandler);
   await app.register(originCheck);

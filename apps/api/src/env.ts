@@ -99,6 +99,16 @@ const EnvSchema = z
     ACCESS_CODE_TEACHER_MAX_USES: z.coerce.number().int().positive().max(500).default(40),
     ACCESS_CODE_TEACHER_MAX_CODES_PER_DAY: z.coerce.number().int().positive().default(150),
     ACCESS_CODE_SITE_MAX_USES_PER_DAY: z.coerce.number().int().positive().default(1500),
+    /**
+     * Qualified signatures (decision 032): the ETSI TS 119 612 trusted list, from a URL (production,
+     * fetched again every TRUSTED_LIST_REFRESH_MINUTES) or a file (development), and the PEM file of
+     * the list operator's signing certificates its XML signature is verified with. Without them, no
+     * uploaded signature is accepted.
+     */
+    TRUSTED_LIST_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    TRUSTED_LIST_FILE: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    TRUSTED_LIST_SIGNER_CERTS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    TRUSTED_LIST_REFRESH_MINUTES: z.coerce.number().int().positive().default(360),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {

@@ -6,6 +6,8 @@ import type { AuditEntry } from './lib/audit.ts';
 import type { Ceilings } from './plugins/rate-limits.ts';
 import type { FileStore } from './lib/file-store.ts';
 import type { Gates } from './lib/gates.ts';
+import type { TrustedListSource } from './modules/adhesions/trust/trusted-list-source.ts';
+import type { RevocationChecker } from './modules/adhesions/trust/revocation.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +18,10 @@ declare module 'fastify' {
     files: FileStore;
     /** Bounds on heavy work in this process: exports and costly searches. */
     gates: Gates;
+    /** The verified ETSI trusted list qualified signatures chain to (decision 032). */
+    trustedList: TrustedListSource;
+    /** Asks a certificate's CA whether it was revoked (OCSP, then CRL), answers cached (decision 032). */
+    revocation: RevocationChecker;
     audit(entry: AuditEntry): Promise<void>;
     /** The portal-wide hourly ceilings (plugins/rate-limits.ts). */
     ceilings: Ceilings;

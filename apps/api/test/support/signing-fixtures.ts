@@ -6,6 +6,8 @@
  */
 import { createHash, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { QCStatement, QCStatements } from '@peculiar/asn1-x509-qualified';
 import { PDFArray, PDFDocument, PDFName, PDFRef, type PDFDict } from 'pdf-lib';
 import * as pkijs from 'pkijs';
 
@@ -64,11 +66,23 @@ export interface IssueSignerOptions {
   /** Omit the CN (name then only in givenName + surname). */
   omitCommonName?: boolean;
   keyAlgorithm?: KeyAlgorithm;
+  /** The ETSI qcStatements written (EN 319 412-5); default QcCompliance and QcSSCD; `[]` omits the extension. */
+  qcStatements?: string[];
+  /** A certificate signed with its own key, issuer = subject (no CA at all); `ca` is then ignored. */
+  selfSigned?: boolean;
+  /** The CA's OCSP responder (Authority Information Access) and CRL (distribution point). */
+  ocspUrl?: string;
+  crlUrl?: string;
 }
+
+export const QC_COMPLIANCE = '0.4.0.1862.1.1';
+export const QC_SSCD = '0.4.0.1862.1.4';
 
 export interface SignOptions {
   /** The CMS signingTime signed attribute; `null` (default for PAdES) omits it. CAdES default: now. */
   signingTime?: Date | null;
+  /** PAdES: the signature dictionary's /SubFilter (default ETSI.CAdES.detached). */
+  subFilter?: 'ETSI.CAdES.detached' | 'adbe.pkcs7.detached';
 }
 
 let serialCounter = 0x1000;
@@ -113,7 +127,7 @@ function time(date: Date): pkijs.Time {
 }
 
 /** A self-signed test certification authority (RSA 2048, SHA-256), valid 2000–2099. */
-export async function createTestCa(): Promise<TestCa> {
+export async function createTestCa(options: { name?: string } = {}): Promise<TestCa> {
   const keys = await generateKeys('RSASSA-PKCS1-v1_5');
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
@@ -121,7 +135,7 @@ export async function createTestCa(): Promise<TestCa> {
   const name = [
     attribute(OID.country, new asn1js.PrintableString({ value: 'IT' })),
     attribute(OID.organization, new asn1js.Utf8String({ value: 'Portale Scuole Test' })),
-    attribute(OID.commonName, new asn1js.Utf8String({ value: 'CA di test per la firma qualificata' })),
+    attribute(OID.commonName, new asn1js.Utf8String({ value: options.name ?? 'CA di test per la firma qualificata' })),
   ];
   certificate.issuer = distinguishedName(name);
   certificate.subject = distinguishedName(name);
@@ -154,7 +168,6 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
   certificate.serialNumber = nextSerial();
-  certificate.issuer = ca.certificate.subject;
   const subject: pkijs.AttributeTypeAndValue[] = [
     attribute(OID.country, new asn1js.PrintableString({ value: 'IT' })),
     attribute(OID.givenName, new asn1js.Utf8String({ value: given })),
@@ -164,6 +177,7 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
   if (serialValue !== null) subject.push(attribute(OID.serialNumber, new asn1js.PrintableString({ value: serialValue })));
   if (!options.omitCommonName) subject.push(attribute(OID.commonName, new asn1js.Utf8String({ value: options.name })));
   certificate.subject = distinguishedName(subject);
+  certificate.issuer = options.selfSigned ? certificate.subject : ca.certificate.subject;
   certificate.notBefore = time(notBefore);
   certificate.notAfter = time(notAfter);
   await certificate.subjectPublicKeyInfo.importKey(keys.publicKey as unknown as PkijsKey, engine);
@@ -176,7 +190,32 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
       extnValue: new pkijs.BasicConstraints({ cA: false }).toSchema().toBER(false),
     }),
   ];
-  await certificate.sign(ca.privateKey as unknown as PkijsKey, 'SHA-256', engine);
+  if (options.ocspUrl) {
+    const access = new pkijs.InfoAccess({
+      accessDescriptions: [new pkijs.AccessDescription({ accessMethod: '1.3.6.1.5.5.7.48.1', accessLocation: new pkijs.GeneralName({ type: 6, value: options.ocspUrl }) })],
+    });
+    certificate.extensions.push(new pkijs.Extension({ extnID: '1.3.6.1.5.5.7.1.1', critical: false, extnValue: access.toSchema().toBER(false) }));
+  }
+  if (options.crlUrl) {
+    const points = new pkijs.CRLDistributionPoints({
+      distributionPoints: [new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: options.crlUrl })] })],
+    });
+    certificate.extensions.push(new pkijs.Extension({ extnID: '2.5.29.31', critical: false, extnValue: points.toSchema().toBER(false) }));
+  }
+  const qcStatements = options.qcStatements ?? [QC_COMPLIANCE, QC_SSCD];
+  if (qcStatements.length > 0) {
+    const statements = new QCStatements(
+      qcStatements.map((statementId) => {
+        const statement = new QCStatement();
+        statement.statementId = statementId;
+        // No statementInfo (QcCompliance and QcSSCD have none): an undefined optional field is not written.
+        Object.assign(statement, { statementInfo: undefined });
+        return statement;
+      }),
+    );
+    certificate.extensions.push(new pkijs.Extension({ extnID: '1.3.6.1.5.5.7.1.3', critical: false, extnValue: AsnConvert.serialize(statements) }));
+  }
+  await certificate.sign((options.selfSigned ? keys.privateKey : ca.privateKey) as unknown as PkijsKey, 'SHA-256', engine);
   return {
     certificate,
     privateKey: keys.privateKey,
@@ -226,6 +265,12 @@ async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Dat
 export function signCades(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
   const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
   return signCms(pdfBytes, signer, signingTime, true);
+}
+
+/** A detached CAdES (.p7s): the CMS signs `pdfBytes` without carrying them. */
+export function signCadesDetached(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
+  const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
+  return signCms(pdfBytes, signer, signingTime, false);
 }
 
 /** The same p7m as base64, optionally PEM-armoured (what some signing tools save). */
@@ -288,7 +333,7 @@ export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, option
   page.node.set(PDFName.of('Annots'), annots);
 
   const sigDict =
-    `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached ${BYTE_RANGE_PLACEHOLDER} ` +
+    `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /${options.subFilter ?? 'ETSI.CAdES.detached'} ${BYTE_RANGE_PLACEHOLDER} ` +
     `/Contents <${'0'.repeat(CONTENTS_PLACEHOLDER_BYTES * 2)}> /M (${pdfDate(signingTime ?? new Date())}) ` +
     `/Name (${signer.name.replace(/[()\\]/g, '')}) >>`;
   const widget =

@@ -74,14 +74,14 @@ export const signAdhesionOnline = defineEndpoint({
   status: 201,
 });
 
-/** The body is the signed file itself (application/pdf, application/pkcs7-mime or application/octet-stream). */
+/** The body is the signed file itself (application/pdf, application/pkcs7-mime, application/pkcs7-signature or application/octet-stream). */
 export const uploadSignedAdhesion = defineEndpoint({
   method: 'POST',
   path: '/api/adhesions/current/signatures/upload',
   permission: 'sign:adhesion',
   conditionsOfPage: ADHESION_PAGE,
   tag: 'adhesions',
-  summary: 'Carica il documento di adesione firmato digitalmente (PAdES .pdf o CAdES .p7m); il corpo è il file',
+  summary: 'Carica il documento di adesione firmato digitalmente (PAdES .pdf, CAdES .p7m o CAdES staccata .p7s); il corpo è il file',
   query: SignedUploadQuerySchema,
   response: SignatureResultSchema,
   status: 201,
@@ -109,6 +109,21 @@ export const downloadInstituteAdhesionDocument = defineEndpoint({
   response: z.string(),
   download: true,
   media: { response: ['application/pdf'] },
+});
+
+/**
+ * The verification report (JSON) of one uploaded signature of the institute: what the portal verified,
+ * against which trusted list, at which trusted time, with the CA's revocation answer (decision 032).
+ */
+export const downloadSignatureVerificationReport = defineEndpoint({
+  method: 'GET',
+  path: '/api/institutes/:instituteId/adhesion/signatures/:signatureId/verification-report',
+  permission: 'read:adhesion',
+  tag: 'adhesions',
+  summary: 'Scarica il rapporto di verifica (JSON) di una versione della firma caricata dal dirigente',
+  params: z.object({ instituteId: IdParamSchema, signatureId: IdParamSchema }),
+  response: z.string(),
+  download: true,
 });
 
 export const downloadInstituteSignedFile = defineEndpoint({

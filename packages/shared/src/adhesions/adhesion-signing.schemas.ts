@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADHESION_STATES, SCHOOL_LEVELS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
-import { SIGNATURE_METHODS } from './adhesion.constants.ts';
+import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from './adhesion.constants.ts';
 
 const isoDateTime = z.string();
 
@@ -72,6 +72,50 @@ export const AdhesionDocumentMetaSchema = z.object({
   createdAt: isoDateTime,
 });
 export type AdhesionDocumentMeta = z.infer<typeof AdhesionDocumentMetaSchema>;
+
+/**
+ * What the portal verified about one uploaded signature (decision 032): kept with it as evidence and
+ * downloadable by reviewers, one per version.
+ */
+export const SignatureVerificationReportSchema = z.object({
+  format: z.enum(['pades', 'cades']),
+  /** What exactly the file is (SIGNATURE_FORMAT_LABELS). */
+  formatDetail: z.enum(SIGNATURE_FORMAT_DETAILS),
+  /** The PDF signature dictionary's /SubFilter (PAdES only). */
+  subFilter: z.string().nullable(),
+  verifiedAt: isoDateTime,
+  signer: z.object({ name: z.string(), taxCode: z.string().nullable() }),
+  certificate: z.object({ subject: z.string(), issuer: z.string(), serialNumber: z.string(), notBefore: isoDateTime, notAfter: isoDateTime }),
+  qualified: z.object({
+    trustService: z.object({ provider: z.string(), name: z.string(), type: z.string(), status: z.string(), statusSince: isoDateTime }),
+    qcStatements: z.array(z.string()),
+    /** Subjects from the signer to the listed CA. */
+    chain: z.array(z.string()),
+  }),
+  trustedList: z.object({
+    territory: z.string(),
+    operator: z.string(),
+    sequenceNumber: z.number().int(),
+    issuedAt: isoDateTime,
+    nextUpdate: isoDateTime.nullable(),
+    sha256: z.string(),
+    source: z.string(),
+  }),
+  /** The time every check was made at and its source: the server's receipt (or, later, a qualified time-stamp). */
+  trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt']) }),
+  /** The signingTime the signer's computer declared: shown, never relied on. */
+  declaredSigningTime: isoDateTime.nullable(),
+  /** The issuing CA's answer at the trusted time (OCSP or CRL), its DER base64 as evidence. */
+  revocation: z.object({
+    status: z.literal('good'),
+    source: z.enum(['ocsp', 'crl']),
+    url: z.string(),
+    producedAt: isoDateTime,
+    nextUpdate: isoDateTime.nullable(),
+    evidence: z.string(),
+  }),
+});
+export type SignatureVerificationReport = z.infer<typeof SignatureVerificationReportSchema>;
 
 export const AdhesionSignatureSchema = z.object({
   id: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TeacherKind } from '../accounts/registration.schemas.ts';
-import { SIGNATURE_METHODS } from '../adhesions/adhesion.constants.ts';
+import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from '../adhesions/adhesion.constants.ts';
 import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { ADHESION_STATES } from '../registry/registry.constants.ts';
 import { ApiErrorBodySchema } from '../http/api-error.ts';
@@ -109,8 +109,37 @@ export const AdhesionSignatureSchema = z.object({
   signedFileName: z.string().nullable(),
   signedFileSha256: z.string().nullable(),
   certificateSubject: z.string().nullable(),
+  /** When the server received it: the order of the versions (never the declared signing time). */
+  receivedAt: isoDateTime,
+  /** What the portal verified (uploads since decision 032); null for the SMS signature and older uploads. */
+  verification: z
+    .object({
+      qualified: z.boolean(),
+      formatDetail: z.enum(SIGNATURE_FORMAT_DETAILS),
+      issuer: z.string(),
+      trustService: z.object({ provider: z.string(), name: z.string(), status: z.string() }),
+      trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt']) }),
+      declaredSigningTime: isoDateTime.nullable(),
+      revocation: z.object({ status: z.literal('good'), source: z.enum(['ocsp', 'crl']), producedAt: isoDateTime }),
+    })
+    .nullable(),
 });
 export type AdhesionSignature = z.infer<typeof AdhesionSignatureSchema>;
+
+/** One signature of the institute, as listed among its versions. */
+export const AdhesionSignatureVersionSchema = z.object({
+  id: z.number().int(),
+  method: z.enum(SIGNATURE_METHODS),
+  signerName: z.string(),
+  signedAt: isoDateTime,
+  receivedAt: isoDateTime,
+  signedFileName: z.string().nullable(),
+  /** A verification report can be downloaded for it. */
+  hasReport: z.boolean(),
+  /** The newest one received: what staff download and the principal sees. */
+  current: z.boolean(),
+});
+export type AdhesionSignatureVersion = z.infer<typeof AdhesionSignatureVersionSchema>;
 
 const AdhesionContentSchema = z.object({
   type: z.literal('adesioni'),
@@ -127,6 +156,8 @@ const AdhesionContentSchema = z.object({
   }),
   /** The signature this item reviews; null for items that entered the queue without one (migration). */
   signature: AdhesionSignatureSchema.nullable(),
+  /** Every signature of the institute in upload order (oldest first), the current one marked. */
+  versions: z.array(AdhesionSignatureVersionSchema),
 });
 
 const PersonNameSchema = z.object({ id: z.number().int(), firstName: z.string(), lastName: z.string() });

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, date, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, customType, date, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ADHESION_STATES } from '@portale/shared/registry';
 import { REVIEW_STATES, REVIEW_TYPES } from '@portale/shared/reviews';
-import { SIGNATURE_METHODS } from '@portale/shared/adhesions';
+import { SIGNATURE_METHODS, type SignatureVerificationReport } from '@portale/shared/adhesions';
 import { ENROLMENT_INVITATION_ROLES, ENROLMENT_INVITATION_STATES } from '@portale/shared/enrolment';
 import { institutes } from './schools.ts';
 import { phoneVerifications } from './accounts.ts';
@@ -89,6 +89,8 @@ export const adhesionSignatures = pgTable(
     certificateSubject: text('certificate_subject'),
     certificateIssuer: text('certificate_issuer'),
     certificateSerial: text('certificate_serial'),
+    /** What the portal verified (qualified chain, trust service, trusted time, list used): the evidence (decision 032). */
+    verificationReport: jsonb('verification_report').$type<SignatureVerificationReport>(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [index('adhesion_signatures_institute_idx').on(t.instituteId, t.createdAt)],

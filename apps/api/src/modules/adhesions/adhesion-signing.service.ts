@@ -8,6 +8,7 @@ import {
   type CurrentAdhesion,
   type SignatureMethod,
 } from '@portale/shared/adhesions';
+import type { SignatureVerificationReport } from '@portale/shared/adhesions';
 import type { AdhesionState } from '@portale/shared/registry';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
@@ -250,7 +251,7 @@ export interface SignatureRecord {
   at: Date;
   ip: string | null;
   /** Set by the upload: the verified file and its certificate. */
-  file?: { /** Its key in the file store (decision 030). */ key: string; sha256: string; name: string; signerName: string; signerTaxCode: string; signedAt: Date; certificate: { subject: string; issuer: string; serial: string } };
+  file?: { /** Its key in the file store (decision 030). */ key: string; sha256: string; name: string; signerName: string; signerTaxCode: string; signedAt: Date; certificate: { subject: string; issuer: string; serial: string }; report: SignatureVerificationReport };
   /** Runs first in the transaction (marks the SMS challenge used). */
   before?: (tx: Tx) => Promise<void>;
 }
@@ -282,6 +283,7 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
       certificateSubject: record.file?.certificate.subject ?? null,
       certificateIssuer: record.file?.certificate.issuer ?? null,
       certificateSerial: record.file?.certificate.serial ?? null,
+      verificationReport: record.file?.report ?? null,
       createdAt: at,
     });
     await transitionAdhesion(tx, { instituteId: record.instituteId, to: 'adesione_firmata', from: SIGNABLE_STATES, actorUserId: record.userId, ip: record.ip, at });

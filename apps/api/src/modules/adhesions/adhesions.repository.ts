@@ -270,13 +270,18 @@ export async function findSignature(db: DbOrTx, signatureId: number): Promise<Ad
   return row && toSignature(row);
 }
 
+/**
+ * The institute's current signature: the newest one the server received (upload order, the id of the
+ * row), never the signing time the signer declared (issue 33: a re-sign with a clock set back must
+ * still be the current one).
+ */
 export async function findLastSignature(db: DbOrTx, instituteId: number): Promise<(AdhesionSignature & { documentId: number }) | undefined> {
   const [row] = await db
     .select({ ...signatureFields, documentId: adhesionSignatures.documentId })
     .from(adhesionSignatures)
     .innerJoin(adhesionDocuments, eq(adhesionDocuments.id, adhesionSignatures.documentId))
     .where(eq(adhesionSignatures.instituteId, instituteId))
-    .orderBy(desc(adhesionSignatures.signedAt), desc(adhesionSignatures.id))
+    .orderBy(desc(adhesionSignatures.id))
     .limit(1);
   return row && { ...toSignature(row), documentId: row.documentId };
 }
@@ -286,7 +291,7 @@ export async function hasSignature(db: DbOrTx, instituteId: number): Promise<boo
   return Number(row?.n ?? 0) > 0;
 }
 
-/** The uploaded file of the institute's last signature (none for an online signature). */
+/** The uploaded file of the institute's current signature, the newest received (none for an online signature). */
 export async function findLastSignedFile(db: DbOrTx, instituteId: number) {
   const [row] = await db
     .select({
@@ -296,11 +301,21 @@ export async function findLastSignedFile(db: DbOrTx, instituteId: number) {
       fileKey: adhesionSignatures.signedFileKey,
       fileName: adhesionSignatures.signedFileName,
       sha256: adhesionSignatures.signedFileSha256,
+      formatDetail: sql<string | null>`${adhesionSignatures.verificationReport}->>'formatDetail'`,
     })
     .from(adhesionSignatures)
     .where(eq(adhesionSignatures.instituteId, instituteId))
-    .orderBy(desc(adhesionSignatures.signedAt), desc(adhesionSignatures.id))
+    .orderBy(desc(adhesionSignatures.id))
     .limit(1);
+  return row;
+}
+
+/** The verification report of one signature of an institute (null for an online signature or an older upload). */
+export async function findVerificationReport(db: DbOrTx, instituteId: number, signatureId: number) {
+  const [row] = await db
+    .select({ report: adhesionSignatures.verificationReport })
+    .from(adhesionSignatures)
+    .where(and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)));
   return row;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurrentAdhesionSchema, SchoolHomeSchema, SignatureResultSchema, type CurrentAdhesion } from '@portale/shared/adhesions';
@@ -20,7 +21,9 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
-import { createTestCa, issueSignerCertificate, makeTestPdf, signCades, signPades, type TestCa } from '../../../test/support/signing-fixtures.ts';
+import { startRevocationServer, type RevocationServer } from '../../../test/support/revocation-fixtures.ts';
+import { createTestCa, issueSignerCertificate as issueWithoutRevocation, makeTestPdf, signCades as signCadesAt, signCadesDetached, signPades, type SignOptions, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
+import { createListOperator, signTrustedList, trustedListXml, writeTrustedList, type TrustedListFiles } from '../../../test/support/trusted-list-fixtures.ts';
 import { renderAdhesionDocument } from './adhesion-document.ts';
 import { DEFAULT_DOCUMENT_TEMPLATE } from './adhesion-document.ts';
 import { findAdhesionData } from './adhesions.repository.ts';
@@ -29,16 +32,44 @@ import { SIGNED_UPLOAD_MAX_BYTES } from './signature-verification.ts';
 
 let t: TestApp;
 let ca: TestCa;
+/** A CA made on a laptop, and one whose qualified service the list says was withdrawn. */
+let laptopCa: TestCa;
+let withdrawnCa: TestCa;
+let list: TrustedListFiles;
+/** The OCSP responder and CRL of `ca` on 127.0.0.1, answering at the test clock's time. */
+let revocation: RevocationServer;
 let passwordHash: string;
 const db = () => t.database.db;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  const operator = await createListOperator();
+  [ca, laptopCa, withdrawnCa] = await Promise.all([createTestCa(), createTestCa({ name: 'CA fatta su un portatile' }), createTestCa({ name: 'CA ritirata' })]);
+  const xml = trustedListXml([
+    { ca, name: 'Firma digitale qualificata di test' },
+    { ca: withdrawnCa, name: 'Servizio ritirato', history: [{ status: 'withdrawn', from: new Date('2026-01-01T00:00:00Z') }, { status: 'granted', from: new Date('2016-07-01T00:00:00Z') }] },
+  ]);
+  // The development configuration: a list file and the list operator's certificate (decision 032).
+  list = writeTrustedList(signTrustedList(xml, operator), operator);
+  t = await buildTestApp(list.env);
+  revocation = await startRevocationServer(ca, () => t.clock.now());
   await seedMessageTemplates(t.database.db);
   passwordHash = await hashPassword(DEMO_PASSWORD);
-  ca = await createTestCa();
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await revocation.close();
+  await t.close();
+  rmSync(list.dir, { recursive: true, force: true });
+});
+
+/** Signer certificates name the test CA's OCSP responder and CRL (as qualified certificates do). */
+function issueSignerCertificate(issuer: TestCa, options: Parameters<typeof issueWithoutRevocation>[1]) {
+  return issueWithoutRevocation(issuer, { ocspUrl: revocation.ocspUrl, crlUrl: revocation.crlUrl, ...options });
+}
+
+/** CAdES with the signing time of the test clock (the portal refuses one after its receipt). */
+function signCades(pdf: Uint8Array, signer: TestSigner, options: SignOptions = {}) {
+  return signCadesAt(pdf, signer, { signingTime: t.clock.now(), ...options });
+}
 
 let seq = 0;
 
@@ -424,6 +455,7 @@ describe('upload of a digitally signed file', () => {
     const school = await freshSchool();
     const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
     const signedPdf = await signPades(await download(school.principal), signer);
+    const receivedAt = t.clock.now();
     const res = await upload(school.principal, signedPdf, 'adesione firmata.pdf');
     expect(res.statusCode, res.body).toBe(201);
     const result = SignatureResultSchema.parse(res.json());
@@ -439,6 +471,16 @@ describe('upload of a digitally signed file', () => {
     const [stored] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, school.instituteId));
     expect(stored).toMatchObject({ signedFile: null, signedFileSha256: createHash('sha256').update(signedPdf).digest('hex') });
     expect(stored!.signedFileKey).toMatch(/^[0-9a-f]{32}$/);
+    // The evidence: what was verified, against which list, at which trusted time.
+    expect(stored!.verificationReport).toMatchObject({
+      format: 'pades',
+      signer: { taxCode: 'RSSMRA80A01H501U' },
+      qualified: { trustService: { name: 'Firma digitale qualificata di test', status: 'granted' } },
+      trustedList: { source: list.file, territory: 'IT' },
+      trustedTime: { at: receivedAt.toISOString(), source: 'receipt' },
+      revocation: { status: 'good', source: 'ocsp', url: revocation.ocspUrl },
+    });
+    expect(stored!.signedAt).toEqual(receivedAt);
     const doc = await staff.get(`/api/institutes/${school.instituteId}/adhesion/document.pdf`);
     expect(doc.statusCode).toBe(200);
     expect(doc.headers.etag).toBe(`"${result.signature.documentSha256}"`);
@@ -454,6 +496,27 @@ describe('upload of a digitally signed file', () => {
     const staff = await login('sylla@demo.test');
     const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
     expect(file.headers['content-type']).toBe('application/pkcs7-mime');
+  });
+
+  it('accepts a detached .p7s over the generated document, and PAdES with SubFilter adbe.pkcs7.detached labelled as such', async () => {
+    const school = await freshSchool();
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const p7s = await signCadesDetached(await download(school.principal), signer, { signingTime: t.clock.now() });
+    const res = await upload(school.principal, p7s, 'adesione.pdf.p7s', 'application/pkcs7-signature');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().signature.method).toBe('cades');
+    const [stored] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, school.instituteId));
+    expect(stored!.verificationReport).toMatchObject({ format: 'cades', formatDetail: 'cades-detached', subFilter: null });
+    const staff = await login('sylla@demo.test');
+    const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
+    expect(file.headers['content-type']).toBe('application/pkcs7-signature');
+
+    const other = await freshSchool();
+    const pkcs7 = await signPades(await download(other.principal), signer, { subFilter: 'adbe.pkcs7.detached' });
+    const pdfRes = await upload(other.principal, pkcs7, 'adesione.pdf');
+    expect(pdfRes.statusCode, pdfRes.body).toBe(201);
+    const [pdfRow] = await db().select().from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, other.instituteId));
+    expect(pdfRow!.verificationReport).toMatchObject({ format: 'pades', formatDetail: 'pdf-pkcs7-detached', subFilter: 'adbe.pkcs7.detached' });
   });
 
   it('each failure answers the verifier’s Italian message and changes nothing', async () => {
@@ -479,6 +542,89 @@ describe('upload of a digitally signed file', () => {
     await expectNothingChanged(school);
   });
 
+  it('refuses what is not a qualified signature at a time the portal can prove, each with its own code and Italian message', async () => {
+    const school = await freshSchool();
+    const document = await download(school.principal);
+    const mario = { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' };
+    const now = t.clock.now();
+    const revokedSigner = await issueSignerCertificate(ca, mario);
+    revocation.revoke(revokedSigner.certificate, new Date(now.getTime() - 60_000));
+    const cases: [string, Uint8Array, string][] = [
+      ['certificate_self_signed', await signPades(document, await issueSignerCertificate(ca, { ...mario, selfSigned: true })), 'autofirmato'],
+      ['issuer_not_qualified', await signPades(document, await issueSignerCertificate(laptopCa, mario)), 'Il certificato non è emesso da un prestatore qualificato'],
+      ['service_not_granted', await signCades(document, await issueSignerCertificate(withdrawnCa, mario)), 'non era qualificato al momento della firma'],
+      ['certificate_not_qualified', await signCades(document, await issueSignerCertificate(ca, { ...mario, qcStatements: [] })), 'QcCompliance'],
+      [
+        'certificate_expired',
+        await signCades(document, await issueSignerCertificate(ca, { ...mario, notBefore: new Date('2023-01-01T00:00:00Z'), notAfter: new Date(now.getTime() - 1000) }), { signingTime: null }),
+        'non era valido',
+      ],
+      ['certificate_revoked', await signCades(document, revokedSigner), 'revocato'],
+      // The signing computer's clock set back to before the document existed.
+      ['signing_time_untrusted', await signCades(document, await issueSignerCertificate(ca, mario), { signingTime: new Date('2024-06-01T10:00:00Z') }), 'non è attendibile'],
+    ];
+    for (const [code, bytes, message] of cases) {
+      const res = await upload(school.principal, bytes, 'a.pdf', 'application/octet-stream');
+      expect(res.statusCode, `${code} ${res.body}`).toBe(422);
+      expect(res.json().code, code).toBe(code);
+      expect(res.json().message, code).toContain(message);
+    }
+    await expectNothingChanged(school);
+  });
+
+  it('re-sign: the newest upload is the current one everywhere, whatever signing time the signer declares', async () => {
+    const school = await freshSchool();
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const document = await download(school.principal);
+    const generatedAt = t.clock.now().getTime();
+    t.clock.advance(600_000);
+    const first = await signCades(document, signer, { signingTime: new Date(generatedAt + 540_000) });
+    expect((await upload(school.principal, first, 'prima.p7m')).statusCode).toBe(201);
+    const staff = await login('sylla@demo.test');
+    const [item] = await pendingReviews(school.instituteId);
+    const asked = await staff.post(`/api/reviews/adesioni/${item!.id}/decision`, { decision: 'request_changes', note: 'Firma di nuovo, per favore.' });
+    expect(asked.statusCode, asked.body).toBe(200);
+    t.clock.advance(600_000);
+    // The second signature declares a signing time before the first one's (a signing computer's clock set back).
+    const second = await signPades(await download(school.principal), signer, { signingTime: new Date(generatedAt + 60_000) });
+    const res = await upload(school.principal, second, 'seconda.pdf');
+    expect(res.statusCode, res.body).toBe(201);
+    const secondId = SignatureResultSchema.parse(res.json()).signature.id;
+
+    const file = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signed-file`);
+    expect(file.statusCode).toBe(200);
+    expect(Buffer.compare(file.rawPayload, Buffer.from(second))).toBe(0);
+    expect((await current(school.principal)).lastSignature).toMatchObject({ id: secondId, method: 'pades', signedFileName: 'seconda.pdf' });
+
+    const [newItem] = await pendingReviews(school.instituteId);
+    const detail = await staff.get(`/api/reviews/adesioni/items/${newItem!.id}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    const content = detail.json().content;
+    expect(content.signature.id).toBe(secondId);
+    expect(content.versions.map((v: { signedFileName: string; current: boolean }) => [v.signedFileName, v.current])).toEqual([
+      ['prima.p7m', false],
+      ['seconda.pdf', true],
+    ]);
+    // The review shows what was verified, and each version's report is downloadable (JSON).
+    expect(content.signature.verification).toMatchObject({
+      qualified: true,
+      formatDetail: 'pades-baseline',
+      trustService: { name: 'Firma digitale qualificata di test', status: 'granted' },
+      trustedTime: { source: 'receipt' },
+      revocation: { status: 'good', source: 'ocsp' },
+    });
+    const firstId = content.versions[0].id as number;
+    const report = await staff.get(`/api/institutes/${school.instituteId}/adhesion/signatures/${firstId}/verification-report`);
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.headers['content-type']).toMatch(/^application\/json/);
+    expect(report.headers['content-disposition']).toContain('attachment');
+    expect(JSON.parse(report.body)).toMatchObject({ format: 'cades', formatDetail: 'cades-attached', declaredSigningTime: new Date(generatedAt + 540_000).toISOString() });
+    expect((await school.principal.get(`/api/institutes/${school.instituteId}/adhesion/signatures/${firstId}/verification-report`)).statusCode).toBe(200);
+    const stranger = await freshSchool();
+    expect((await stranger.principal.get(`/api/institutes/${school.instituteId}/adhesion/signatures/${firstId}/verification-report`)).statusCode).toBe(403);
+    expect((await staff.get(`/api/institutes/${stranger.instituteId}/adhesion/signatures/${firstId}/verification-report`)).statusCode).toBe(404);
+  });
+
   it('refuses an oversized file (413), another content type (415), a missing file name and a principal without codice fiscale', async () => {
     const school = await freshSchool({ taxCode: null });
     const big = Buffer.alloc(SIGNED_UPLOAD_MAX_BYTES + 1, 0x25);
@@ -491,6 +637,36 @@ describe('upload of a digitally signed file', () => {
     const noTaxCode = await upload(school.principal, await download(school.principal), 'a.pdf');
     expect(noTaxCode.json()).toMatchObject({ statusCode: 422, code: 'tax_code_missing' });
     expect((await current(school.principal)).signBlockers.upload).toMatch(/codice fiscale/);
+    await expectNothingChanged(school);
+  });
+});
+
+describe('without a verified trusted list', () => {
+  it('a list signed by an operator the configuration does not name is never used', async () => {
+    const foreign = writeTrustedList(signTrustedList(trustedListXml([{ ca, name: 'Firma digitale qualificata di test' }]), await createListOperator('Operatore sconosciuto')), await createListOperator());
+    const [unconfigured, unverified] = await Promise.all([buildTestApp(), buildTestApp(foreign.env)]);
+    try {
+      expect(await unconfigured.app.trustedList.current()).toBeNull();
+      expect(await unverified.app.trustedList.current()).toBeNull();
+    } finally {
+      await Promise.all([unconfigured.close(), unverified.close()]);
+      rmSync(foreign.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an uploaded signature is refused with an Italian 503 and nothing changes', async () => {
+    const school = await freshSchool();
+    const signed = await signPades(await download(school.principal), await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' }));
+    const source = t.app.trustedList;
+    Object.assign(t.app, { trustedList: { current: async () => null } });
+    try {
+      const res = await upload(school.principal, signed, 'a.pdf');
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'trust_list_unavailable' });
+      expect(res.json().message).toContain('prestatori qualificati non disponibile');
+    } finally {
+      Object.assign(t.app, { trustedList: source });
+    }
     await expectNothingChanged(school);
   });
 });

@@ -5,6 +5,7 @@ import {
   downloadCurrentAdhesionDocument,
   downloadInstituteAdhesionDocument,
   downloadInstituteSignedFile,
+  downloadSignatureVerificationReport,
   getCurrentAdhesion,
   getSchoolHome,
   prepareAdhesionDocument,
@@ -30,7 +31,14 @@ import * as repo from './adhesions.repository.ts';
 import { SIGNED_UPLOAD_MAX_BYTES, sniffSignedFormat, verifySignedAdhesion } from './signature-verification.ts';
 
 /** Content types the signed file may arrive with (the body is the file itself). */
-const UPLOAD_TYPES = ['application/pdf', 'application/pkcs7-mime', 'application/x-pkcs7-mime', 'application/octet-stream'];
+const UPLOAD_TYPES = [
+  'application/pdf',
+  'application/pkcs7-mime',
+  'application/x-pkcs7-mime',
+  'application/pkcs7-signature',
+  'application/x-pkcs7-signature',
+  'application/octet-stream',
+];
 const TOO_LARGE = `Il file supera la dimensione massima di ${Math.round(SIGNED_UPLOAD_MAX_BYTES / 1_048_576)} MB: carica il documento firmato senza allegati aggiuntivi.`;
 const EMPTY_FILE = 'Il file caricato è vuoto: scegli il documento firmato digitalmente.';
 
@@ -160,7 +168,15 @@ export async function adhesionRoutes(app: FastifyInstance) {
     const format = sniffSignedFormat(body);
     if (!format) {
       // The verifier answers its own "unsupported format" message from the sniff alone, before any parsing.
-      const refused = await verifySignedAdhesion({ file: body, expectedDocument: new Uint8Array(0), expectedTaxCode: '', now: app.clock.now() });
+      const refused = await verifySignedAdhesion({
+        file: body,
+        expectedDocument: new Uint8Array(0),
+        documentCreatedAt: app.clock.now(),
+        expectedTaxCode: '',
+        now: app.clock.now(),
+        trustedList: null,
+        revocation: app.revocation,
+      });
       throw new HttpError(422, 'unsupported_format', refused.ok ? 'Formato del file non supportato.' : refused.message);
     }
     const data = await repo.findAdhesionData(app.db, viewer.instituteId);
@@ -170,8 +186,17 @@ export async function adhesionRoutes(app: FastifyInstance) {
     if (!data.principal.taxCode) throw new HttpError(422, 'tax_code_missing', MESSAGES.noTaxCode);
     const expected = await repo.findDocumentPdf(app.db, latest.id);
     const now = app.clock.now();
-    const check = await verifySignedAdhesion({ file: body, expectedDocument: expected!.pdf, expectedTaxCode: data.principal.taxCode.toUpperCase(), now });
-    if (!check.ok) throw new HttpError(422, check.code, check.message);
+    const check = await verifySignedAdhesion({
+      file: body,
+      expectedDocument: expected!.pdf,
+      documentCreatedAt: latest.createdAt,
+      expectedTaxCode: data.principal.taxCode.toUpperCase(),
+      now,
+      trustedList: await app.trustedList.current(),
+      revocation: app.revocation,
+    });
+    const unavailable = check.ok ? false : check.code === 'trust_list_unavailable' || check.code === 'revocation_unavailable';
+    if (!check.ok) throw new HttpError(unavailable ? 503 : 422, check.code, check.message);
     // The verified file goes to the file store (decision 030); the signature row keeps its key.
     const stored = await app.files.put(Readable.from([body]), { maxBytes: SIGNED_UPLOAD_MAX_BYTES, tooLarge: () => new HttpError(413, 'payload_too_large', TOO_LARGE) });
     const signatureId = await recordSignature(app.db, webUrl, {
@@ -189,6 +214,7 @@ export async function adhesionRoutes(app: FastifyInstance) {
         signerTaxCode: check.signerTaxCode ?? data.principal.taxCode.toUpperCase(),
         signedAt: check.signedAt,
         certificate: { subject: check.certificate.subject, issuer: check.certificate.issuer, serial: check.certificate.serialNumber },
+        report: check.report,
       },
     }).catch(async (error: unknown) => {
       await removeStored(app, request, [stored.key]);
@@ -227,15 +253,37 @@ export async function adhesionRoutes(app: FastifyInstance) {
     return sendFile(request, reply, await documentFile(app, documentId, data.ministryCode));
   });
 
+  registerEndpoint(app, downloadSignatureVerificationReport, { resource: instituteOf }, async (request, reply) => {
+    const { instituteId, signatureId } = request.params;
+    const row = await repo.findVerificationReport(app.db, instituteId, signatureId);
+    if (!row) throw new HttpError(404, 'not_found', 'Firma non trovata per questo istituto.');
+    if (!row.report) {
+      throw new HttpError(
+        404,
+        'no_verification_report',
+        'Per questa firma non c’è un rapporto di verifica: è una firma online con codice SMS, oppure un file caricato prima della verifica delle firme qualificate.',
+      );
+    }
+    const body = Buffer.from(`${JSON.stringify(row.report, null, 2)}\n`);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="verifica-firma-${instituteId}-${signatureId}.json"`)
+      .header('cache-control', 'private, no-cache')
+      .header('content-length', String(body.length))
+      .send(body);
+  });
+
   registerEndpoint(app, downloadInstituteSignedFile, { resource: instituteOf }, async (request, reply) => {
     const { instituteId } = request.params;
     const signed = await repo.findLastSignedFile(app.db, instituteId);
     if (!(signed?.file || signed?.fileKey) || !signed.sha256) {
       throw new HttpError(404, 'no_signed_file', signed ? "L'ultima firma dell'istituto è stata fatta online: non c'è un file firmato." : "L'istituto non ha ancora firmato l'adesione.");
     }
-    const type = signed.method === 'cades' ? 'application/pkcs7-mime' : 'application/pdf';
+    const detached = signed.formatDetail === 'cades-detached';
+    const type = detached ? 'application/pkcs7-signature' : signed.method === 'cades' ? 'application/pkcs7-mime' : 'application/pdf';
+    const extension = detached ? 'p7s' : signed.method === 'cades' ? 'p7m' : 'pdf';
     const noFile = () => new HttpError(404, 'no_signed_file', "Il file firmato dell'istituto non è più disponibile.");
     const bytes = signed.fileKey ? await openStored(app, signed.fileKey, noFile) : Buffer.from(signed.file!);
-    return sendFile(request, reply, { bytes, sha256: signed.sha256, name: signed.fileName ?? `adesione-firmata.${signed.method === 'cades' ? 'p7m' : 'pdf'}`, type });
+    return sendFile(request, reply, { bytes, sha256: signed.sha256, name: signed.fileName ?? `adesione-firmata.${extension}`, type });
   });
 }

@@ -6,17 +6,35 @@ import {
   issueSignerCertificate,
   makeTestPdf,
   signCades,
+  signCadesDetached,
   signPades,
   toBase64P7m,
+  QC_COMPLIANCE,
   type TestCa,
   type TestSigner,
 } from '../../../test/support/signing-fixtures.ts';
+import { CA_PKC, createListOperator, signTrustedList, trustedListXml, type TestTrustService } from '../../../test/support/trusted-list-fixtures.ts';
 import { SIGNED_UPLOAD_MAX_BYTES, sniffSignedFormat, verifySignedAdhesion, type SignatureCheck } from './signature-verification.ts';
+import { loadTrustedList, type TrustedList } from './trust/trusted-list.ts';
+import type { RevocationAnswer, RevocationChecker } from './trust/revocation.ts';
+
+/** The CA's answer, stubbed here (the network checker has its own test with a local responder). */
+const answer = (status: RevocationAnswer['status']): RevocationChecker => async () => ({
+  status,
+  source: status === 'unavailable' ? null : 'ocsp',
+  url: status === 'unavailable' ? null : 'http://127.0.0.1/ocsp',
+  producedAt: status === 'unavailable' ? null : NOW.toISOString(),
+  nextUpdate: null,
+  revokedAt: status === 'revoked' ? '2026-03-01T00:00:00.000Z' : null,
+  evidence: status === 'unavailable' ? null : 'MAA=',
+  detail: null,
+});
 
 const TAX_CODE = 'RSSMRA80A01H501U';
 const OTHER_TAX_CODE = 'VRDLGI75B12F205X';
 const NOT_BEFORE = new Date('2025-01-01T00:00:00Z');
 const NOT_AFTER = new Date('2028-01-01T00:00:00Z');
+const DOCUMENT_CREATED_AT = new Date('2026-03-01T08:00:00.500Z');
 const SIGNING_TIME = new Date('2026-03-02T09:30:00Z');
 const NOW = new Date('2026-03-03T15:00:00Z');
 
@@ -26,9 +44,30 @@ let pdf: Uint8Array;
 let otherPdf: Uint8Array;
 let cades: Uint8Array;
 let pades: Uint8Array;
+/** The test trusted list: `ca` is a granted qualified CA service; the others are how lists go wrong. */
+let trustedList: TrustedList;
+let laptopCa: TestCa;
+let withdrawnCa: TestCa;
+let unqualifiedCa: TestCa;
+
+async function listOf(services: TestTrustService[]): Promise<TrustedList> {
+  const operator = await createListOperator();
+  return loadTrustedList(signTrustedList(trustedListXml(services), operator), [operator.certificatePem], 'test');
+}
 
 beforeAll(async () => {
-  ca = await createTestCa();
+  [ca, laptopCa, withdrawnCa, unqualifiedCa] = await Promise.all([
+    createTestCa(),
+    createTestCa({ name: 'CA fatta su un portatile' }),
+    createTestCa({ name: 'CA revocata dalla lista' }),
+    createTestCa({ name: 'CA di certificati non qualificati' }),
+  ]);
+  trustedList = await listOf([
+    { ca, name: 'Firma digitale qualificata di test' },
+    // Withdrawn the day before the trusted time (NOW).
+    { ca: withdrawnCa, name: 'Servizio revocato', history: [{ status: 'withdrawn', from: new Date('2026-03-02T00:00:00Z') }, { status: 'granted', from: new Date('2016-07-01T00:00:00Z') }] },
+    { ca: unqualifiedCa, name: 'Certificati non qualificati', type: CA_PKC },
+  ]);
   signer = await issueSignerCertificate(ca, { taxCode: TAX_CODE, name: 'Mario Rossi', notBefore: NOT_BEFORE, notAfter: NOT_AFTER });
   pdf = await makeTestPdf('Documento di adesione — IC Roma 1');
   otherPdf = await makeTestPdf('Documento di adesione — IC Pavia 2');
@@ -36,12 +75,18 @@ beforeAll(async () => {
   pades = await signPades(pdf, signer, { signingTime: SIGNING_TIME });
 });
 
-function verify(file: Uint8Array, overrides: { expectedDocument?: Uint8Array; expectedTaxCode?: string; now?: Date } = {}): Promise<SignatureCheck> {
+function verify(
+  file: Uint8Array,
+  overrides: { expectedDocument?: Uint8Array; expectedTaxCode?: string; now?: Date; trustedList?: TrustedList | null; revocation?: RevocationChecker } = {},
+): Promise<SignatureCheck> {
   return verifySignedAdhesion({
     file,
     expectedDocument: overrides.expectedDocument ?? pdf,
+    documentCreatedAt: DOCUMENT_CREATED_AT,
     expectedTaxCode: overrides.expectedTaxCode ?? TAX_CODE,
     now: overrides.now ?? NOW,
+    trustedList: overrides.trustedList === undefined ? trustedList : overrides.trustedList,
+    revocation: overrides.revocation ?? answer('good'),
   });
 }
 
@@ -85,27 +130,56 @@ describe('sniffSignedFormat', () => {
 });
 
 describe('verifySignedAdhesion: valid signatures', () => {
-  it('accepts a CAdES .p7m with the signer name, tax code, signing time and certificate', async () => {
+  it('accepts a CAdES .p7m with the signer name, tax code, trusted time, certificate and its report', async () => {
     const result = await verify(cades);
-    expect(result).toMatchObject({ ok: true, format: 'cades', signerName: 'Mario Rossi', signerTaxCode: TAX_CODE, signedAt: SIGNING_TIME });
+    // The time relied on is the receipt (NOW), never the declared signingTime.
+    expect(result).toMatchObject({ ok: true, format: 'cades', signerName: 'Mario Rossi', signerTaxCode: TAX_CODE, signedAt: NOW });
     if (!result.ok) throw new Error('expected ok');
     expect(result.certificate.subject).toBe('CN=Mario Rossi, SERIALNUMBER=TINIT-RSSMRA80A01H501U, SN=Rossi, GN=Mario, C=IT');
     expect(result.certificate.issuer).toBe('CN=CA di test per la firma qualificata, O=Portale Scuole Test, C=IT');
     expect(result.certificate.serialNumber).toMatch(/^[0-9A-F]{16}$/);
     expect(result.certificate.notBefore).toEqual(NOT_BEFORE);
     expect(result.certificate.notAfter).toEqual(NOT_AFTER);
+    expect(result.report).toMatchObject({
+      format: 'cades',
+      signer: { name: 'Mario Rossi', taxCode: TAX_CODE },
+      qualified: {
+        trustService: { name: 'Firma digitale qualificata di test', provider: 'Prestatore qualificato di test S.p.A.', status: 'granted' },
+        qcStatements: ['0.4.0.1862.1.1', '0.4.0.1862.1.4'],
+        chain: [result.certificate.subject, result.certificate.issuer],
+      },
+      trustedList: { territory: 'IT', sequenceNumber: 1, source: 'test' },
+      trustedTime: { at: NOW.toISOString(), source: 'receipt' },
+      declaredSigningTime: SIGNING_TIME.toISOString(),
+      revocation: { status: 'good', source: 'ocsp', url: 'http://127.0.0.1/ocsp', evidence: 'MAA=' },
+    });
   });
 
   it('accepts a PAdES .pdf (incremental update of the generated document)', async () => {
     expect(latin1(pades.subarray(0, pdf.length))).toBe(latin1(pdf));
     const result = await verify(pades);
-    expect(result).toMatchObject({ ok: true, format: 'pades', signerName: 'Mario Rossi', signerTaxCode: TAX_CODE, signedAt: SIGNING_TIME });
+    expect(result).toMatchObject({ ok: true, format: 'pades', signerName: 'Mario Rossi', signerTaxCode: TAX_CODE, signedAt: NOW });
   });
 
   it('uses `now` as the signing time when the CMS has no signingTime attribute', async () => {
     const withoutTime = await signPades(pdf, signer, { signingTime: null });
     expect(await verify(withoutTime)).toMatchObject({ ok: true, signedAt: NOW });
     expect(await verify(await signCades(pdf, signer, { signingTime: null }))).toMatchObject({ ok: true, signedAt: NOW });
+  });
+
+  it('tells the format: PAdES baseline, PDF PKCS#7 (adbe.pkcs7.detached), CAdES attached', async () => {
+    expect(await verify(pades)).toMatchObject({ ok: true, formatDetail: 'pades-baseline', report: { subFilter: 'ETSI.CAdES.detached' } });
+    const pkcs7 = await signPades(pdf, signer, { signingTime: SIGNING_TIME, subFilter: 'adbe.pkcs7.detached' });
+    expect(await verify(pkcs7)).toMatchObject({ ok: true, format: 'pades', formatDetail: 'pdf-pkcs7-detached', report: { subFilter: 'adbe.pkcs7.detached' } });
+    expect(await verify(cades)).toMatchObject({ ok: true, formatDetail: 'cades-attached', report: { subFilter: null } });
+  });
+
+  it('accepts a detached .p7s over the generated document (the portal has it); over another document it is document_mismatch', async () => {
+    const p7s = await signCadesDetached(pdf, signer, { signingTime: SIGNING_TIME });
+    expect(await verify(p7s)).toMatchObject({ ok: true, format: 'cades', formatDetail: 'cades-detached', signerTaxCode: TAX_CODE });
+    expect(await verify(toBase64P7m(p7s, true))).toMatchObject({ ok: true, formatDetail: 'cades-detached' });
+    expect(failureCode(await verify(await signCadesDetached(otherPdf, signer, { signingTime: SIGNING_TIME })))).toBe('document_mismatch');
+    expect(failureCode(await verify(flipped(p7s, p7s.length - 1)))).toBe('signature_invalid');
   });
 
   it('accepts a base64 p7m, plain or PEM-armoured', async () => {
@@ -197,7 +271,7 @@ describe('verifySignedAdhesion: failures', () => {
     expect(failureCode(await verify(cades, { expectedTaxCode: '' }))).toBe('signer_mismatch');
   });
 
-  it('certificate_expired: the certificate was not valid at the signing time', async () => {
+  it('certificate_expired: the certificate was not valid at the trusted time (the receipt)', async () => {
     const expired = await issueSignerCertificate(ca, {
       taxCode: TAX_CODE,
       name: 'Mario Rossi',
@@ -208,9 +282,9 @@ describe('verifySignedAdhesion: failures', () => {
     expect(failureCode(await verify(await signPades(pdf, expired, { signingTime: SIGNING_TIME })))).toBe('certificate_expired');
     // No signingTime: checked at `now`.
     expect(failureCode(await verify(await signPades(pdf, expired, { signingTime: null })))).toBe('certificate_expired');
-    // Signed before the certificate became valid.
-    const early = await signCades(pdf, signer, { signingTime: new Date('2024-12-31T12:00:00Z') });
-    expect(failureCode(await verify(early))).toBe('certificate_expired');
+    // Not yet valid when received.
+    const early = await issueSignerCertificate(ca, { taxCode: TAX_CODE, name: 'Mario Rossi', notBefore: new Date('2026-04-01T00:00:00Z') });
+    expect(failureCode(await verify(await signCades(pdf, early, { signingTime: null })))).toBe('certificate_expired');
   });
 
   it('unsupported_format: a PNG, an empty file, plain text, a file over the size limit', async () => {
@@ -241,13 +315,83 @@ describe('verifySignedAdhesion: failures', () => {
       verify(flipped(cades, cades.length - 1)),
       verify(cades, { expectedDocument: otherPdf }),
       verify(await signCades(pdf, other, { signingTime: SIGNING_TIME })),
-      verify(await signCades(pdf, signer, { signingTime: new Date('2029-01-01T00:00:00Z') })),
+      verify(cades, { now: new Date('2029-01-01T00:00:00Z') }),
+      verify(await signCades(pdf, signer, { signingTime: new Date('2024-01-01T00:00:00Z') })),
+      verify(cades, { trustedList: null }),
+      verify(cades, { revocation: answer('revoked') }),
+      verify(cades, { revocation: answer('unavailable') }),
+      verify(await signCades(pdf, await issueSignerCertificate(ca, { taxCode: TAX_CODE, name: 'Mario Rossi', selfSigned: true }), { signingTime: SIGNING_TIME })),
+      verify(await signCades(pdf, await issueSignerCertificate(laptopCa, { taxCode: TAX_CODE, name: 'Mario Rossi' }), { signingTime: SIGNING_TIME })),
+      verify(await signCades(pdf, await issueSignerCertificate(withdrawnCa, { taxCode: TAX_CODE, name: 'Mario Rossi' }), { signingTime: SIGNING_TIME })),
+      verify(await signCades(pdf, await issueSignerCertificate(ca, { taxCode: TAX_CODE, name: 'Mario Rossi', qcStatements: [] }), { signingTime: SIGNING_TIME })),
     ]);
     const messages = new Map(results.map((result) => [failureCode(result), result.ok ? '' : result.message]));
     expect([...messages.keys()].sort()).toEqual(
-      ['certificate_expired', 'document_mismatch', 'not_signed', 'signature_invalid', 'signer_mismatch', 'unsupported_format'].sort(),
+      [
+        'certificate_expired',
+        'document_mismatch',
+        'not_signed',
+        'signature_invalid',
+        'signer_mismatch',
+        'unsupported_format',
+        'signing_time_untrusted',
+        'trust_list_unavailable',
+        'certificate_self_signed',
+        'issuer_not_qualified',
+        'service_not_granted',
+        'certificate_not_qualified',
+        'certificate_revoked',
+        'revocation_unavailable',
+      ].sort(),
     );
     for (const message of messages.values()) expect(message).toMatch(/^[A-Z].{40,}\.$/s);
+  });
+});
+
+describe('verifySignedAdhesion: only a qualified signature at a time the portal can prove (issue 33)', () => {
+  const signedBy = async (issuer: TestCa, options: Partial<Parameters<typeof issueSignerCertificate>[1]> = {}) =>
+    signCades(pdf, await issueSignerCertificate(issuer, { taxCode: TAX_CODE, name: 'Mario Rossi', ...options }), { signingTime: SIGNING_TIME });
+
+  it('certificate_self_signed: a certificate with the right codice fiscale and no CA at all', async () => {
+    const result = await verify(await signedBy(ca, { selfSigned: true }));
+    expect(result).toMatchObject({ ok: false, code: 'certificate_self_signed' });
+    if (!result.ok) expect(result.message).toContain('non è emesso da un prestatore qualificato');
+  });
+
+  it('issuer_not_qualified: a CA made on a laptop, and a CA listed only for non-qualified certificates', async () => {
+    for (const issuer of [laptopCa, unqualifiedCa]) {
+      const result = await verify(await signedBy(issuer));
+      expect(result).toMatchObject({ ok: false, code: 'issuer_not_qualified' });
+      if (!result.ok) expect(result.message).toContain('Il certificato non è emesso da un prestatore qualificato');
+    }
+  });
+
+  it('service_not_granted: the CA service was withdrawn before the trusted time; granted before it, it is accepted', async () => {
+    const file = await signCades(pdf, await issueSignerCertificate(withdrawnCa, { taxCode: TAX_CODE, name: 'Mario Rossi' }), { signingTime: null });
+    expect(failureCode(await verify(file))).toBe('service_not_granted');
+    expect(await verify(file, { now: new Date('2026-03-01T12:00:00Z') })).toMatchObject({ ok: true });
+  });
+
+  it('certificate_not_qualified: without QcCompliance and QcSSCD, or with QcCompliance alone', async () => {
+    expect(failureCode(await verify(await signedBy(ca, { qcStatements: [] })))).toBe('certificate_not_qualified');
+    expect(failureCode(await verify(await signedBy(ca, { qcStatements: [QC_COMPLIANCE] })))).toBe('certificate_not_qualified');
+  });
+
+  it('signing_time_untrusted: a signingTime before the document was generated, or after the receipt', async () => {
+    expect(failureCode(await verify(await signCades(pdf, signer, { signingTime: new Date('2026-02-28T23:59:59Z') })))).toBe('signing_time_untrusted');
+    expect(failureCode(await verify(await signPades(pdf, signer, { signingTime: new Date(NOW.getTime() + 3_600_000) })))).toBe('signing_time_untrusted');
+    // The second the document was generated in (UTCTime has whole seconds), and a clock a minute fast, are fine.
+    expect(await verify(await signCades(pdf, signer, { signingTime: new Date('2026-03-01T08:00:00Z') }))).toMatchObject({ ok: true });
+    expect(await verify(await signCades(pdf, signer, { signingTime: new Date(NOW.getTime() + 60_000) }))).toMatchObject({ ok: true });
+  });
+
+  it('certificate_revoked and revocation_unavailable: the issuing CA says revoked, or cannot be asked', async () => {
+    expect(failureCode(await verify(cades, { revocation: answer('revoked') }))).toBe('certificate_revoked');
+    expect(failureCode(await verify(pades, { revocation: answer('unavailable') }))).toBe('revocation_unavailable');
+  });
+
+  it('trust_list_unavailable: no verified trusted list, no accepted signature', async () => {
+    expect(failureCode(await verify(cades, { trustedList: null }))).toBe('trust_list_unavailable');
   });
 });
 

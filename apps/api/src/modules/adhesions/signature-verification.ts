@@ -8,12 +8,21 @@
  *
  * The CMS (parsing, signed attributes incl. messageDigest, signature) is handled by pkijs/asn1js;
  * only the PDF syntax around it (/ByteRange, /Contents) is located here at byte level.
- * What is NOT verified: the chain to a trusted list of qualified providers and revocation (see README,
- * "Firma digitale: cosa viene verificato"). Never throws for bad input: every failure is a result.
+ * Then the signature must be qualified (issue 33, decision 032): the certificate chains to a
+ * qualified CA service of the verified ETSI trusted list, granted at the trusted time, and carries
+ * QcCompliance and QcSSCD. The trusted time is the server's receipt time; a declared signingTime
+ * before the document was generated or after the receipt is refused, never relied on.
+ * The issuing CA is asked whether the certificate was revoked (OCSP, then CRL; trust/revocation.ts).
+ * Not yet verified: RFC 3161 time-stamps (README, "Firma digitale: cosa viene verificato").
+ * Never throws for bad input: every failure is a result.
  */
 import { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import type { SignatureVerificationReport } from '@portale/shared/adhesions';
+import { checkQualifiedCertificate, type QualifiedFailure } from './trust/qualified-certificate.ts';
+import type { RevocationChecker } from './trust/revocation.ts';
+import type { TrustedList } from './trust/trusted-list.ts';
 
 export type SignatureFailure =
   | 'unsupported_format'
@@ -21,16 +30,32 @@ export type SignatureFailure =
   | 'signature_invalid'
   | 'document_mismatch'
   | 'signer_mismatch'
-  | 'certificate_expired';
+  | 'signing_time_untrusted'
+  | 'trust_list_unavailable'
+  | 'certificate_revoked'
+  | 'revocation_unavailable'
+  | QualifiedFailure;
+
+export type VerificationReport = SignatureVerificationReport;
+
+/**
+ * What the file is: PAdES with SubFilter ETSI.CAdES.detached (PAdES baseline), a PDF signed with
+ * SubFilter adbe.pkcs7.detached (PKCS#7, not PAdES baseline), CAdES with the document inside (.p7m),
+ * or CAdES detached (.p7s, over the portal's own document).
+ */
+export type SignatureFormatDetail = 'pades-baseline' | 'pdf-pkcs7-detached' | 'cades-attached' | 'cades-detached';
 
 export type SignatureCheck =
   | {
       ok: true;
       format: 'pades' | 'cades';
+      formatDetail: SignatureFormatDetail;
       signerName: string;
       signerTaxCode: string | null;
+      /** The trusted time (see the report): the signature existed then. */
       signedAt: Date;
       certificate: { subject: string; issuer: string; serialNumber: string; notBefore: Date; notAfter: Date };
+      report: VerificationReport;
     }
   | { ok: false; code: SignatureFailure; message: string /* plain Italian for the principal */ };
 
@@ -81,9 +106,36 @@ const FIXED_MESSAGES: Record<Exclude<SignatureFailure, 'signer_mismatch'>, strin
     'Il file firmato non corrisponde al documento di adesione generato dal portale per il tuo istituto. ' +
     'Scarica di nuovo il documento di adesione, firmalo digitalmente senza modificarlo e caricalo.',
   certificate_expired:
-    'Il certificato di firma digitale non era valido al momento della firma (scaduto o non ancora valido). ' +
+    'Il certificato di firma digitale non era valido al momento in cui il portale ha ricevuto il file (scaduto o non ancora valido). ' +
     'Firma di nuovo il documento con un certificato in corso di validità e caricalo.',
+  certificate_self_signed:
+    'Il certificato di firma è autofirmato: non è emesso da un prestatore qualificato. ' +
+    'Firma il documento con il dispositivo di firma digitale qualificata (smart card, token o firma remota) del dirigente scolastico.',
+  issuer_not_qualified:
+    'Il certificato non è emesso da un prestatore qualificato iscritto nell’elenco di fiducia (trusted list) italiano o europeo. ' +
+    'Firma il documento con una firma digitale qualificata rilasciata da un prestatore qualificato.',
+  service_not_granted:
+    'Il servizio del prestatore che ha emesso il certificato non era qualificato al momento della firma (per esempio perché sospeso o revocato). ' +
+    'Firma di nuovo il documento con una firma digitale qualificata in corso di validità.',
+  certificate_not_qualified:
+    'Il certificato di firma non è un certificato qualificato su dispositivo sicuro (mancano le dichiarazioni QcCompliance o QcSSCD): ' +
+    'non è una firma digitale qualificata. Firma il documento con la firma digitale qualificata del dirigente scolastico.',
+  signing_time_untrusted:
+    'L’ora di firma indicata nel file non è attendibile: è precedente alla generazione del documento o successiva al suo caricamento. ' +
+    'Controlla data e ora del computer con cui firmi, firma di nuovo il documento e caricalo.',
+  certificate_revoked:
+    'Il certificato di firma risulta revocato o sospeso dal prestatore che lo ha emesso: la firma non è valida. ' +
+    'Firma di nuovo il documento con un certificato di firma digitale valido.',
+  revocation_unavailable:
+    'Non è stato possibile verificare presso il prestatore se il certificato di firma è stato revocato (servizio OCSP o lista CRL non raggiungibile). ' +
+    'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
+  trust_list_unavailable:
+    'In questo momento il portale non può verificare le firme digitali qualificate (elenco dei prestatori qualificati non disponibile). ' +
+    'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
 };
+
+/** How far ahead of the receipt a declared signingTime may be (the signer's clock a little fast). */
+const SIGNING_TIME_SKEW_MS = 5 * 60_000;
 
 function signerMismatchMessage(expectedTaxCode: string): string {
   const whose = expectedTaxCode ? `del dirigente scolastico con codice fiscale ${expectedTaxCode}` : 'del dirigente scolastico dell’istituto';
@@ -123,12 +175,7 @@ export function sniffSignedFormat(bytes: Uint8Array): 'pades' | 'cades' | null {
   return null;
 }
 
-export async function verifySignedAdhesion(input: {
-  file: Uint8Array;
-  expectedDocument: Uint8Array;
-  expectedTaxCode: string;
-  now: Date;
-}): Promise<SignatureCheck> {
+export async function verifySignedAdhesion(input: VerifyInput): Promise<SignatureCheck> {
   try {
     if (input.file.length > SIGNED_UPLOAD_MAX_BYTES) return failure('unsupported_format');
     const format = sniffSignedFormat(input.file);
@@ -140,11 +187,18 @@ export async function verifySignedAdhesion(input: {
   }
 }
 
-interface VerifyInput {
+export interface VerifyInput {
   file: Uint8Array;
   expectedDocument: Uint8Array;
+  /** When the portal generated the expected document: a signature cannot be older. */
+  documentCreatedAt: Date;
   expectedTaxCode: string;
+  /** The server's receipt time: the trusted time. */
   now: Date;
+  /** The verified trusted list in force; null when none is available (every upload refused). */
+  trustedList: TrustedList | null;
+  /** Asks the issuing CA (OCSP, then CRL) whether the certificate was revoked at the trusted time. */
+  revocation: RevocationChecker;
 }
 
 interface VerifiedSigner {
@@ -154,6 +208,8 @@ interface VerifiedSigner {
 
 interface VerifiedCms {
   signers: VerifiedSigner[];
+  /** Every certificate the CMS carries (the possible intermediates). */
+  certificates: pkijs.Certificate[];
   /** The encapsulated content (CAdES); null when detached (PAdES). */
   content: Uint8Array | null;
 }
@@ -173,10 +229,31 @@ function cadesDer(file: Uint8Array): Uint8Array {
   return der;
 }
 
+/** True when the CMS carries no content of its own (a detached .p7s). */
+function isDetachedCms(der: Uint8Array): boolean {
+  const parsed = asn1js.fromBER(der);
+  if (parsed.offset === -1) throw new InvalidSignature('not BER');
+  const contentInfo = new pkijs.ContentInfo({ schema: parsed.result });
+  if (contentInfo.contentType !== OID.signedData) throw new InvalidSignature('not SignedData');
+  return !new pkijs.SignedData({ schema: contentInfo.content }).encapContentInfo.eContent;
+}
+
 async function verifyCades(input: VerifyInput): Promise<SignatureCheck> {
-  const cms = await verifyCms(cadesDer(input.file), null);
+  const der = cadesDer(input.file);
+  if (isDetachedCms(der)) {
+    // A detached .p7s signs a document it does not carry: the portal has it (the generated PDF).
+    // A messageDigest that is not the document's means the .p7s signs another file.
+    try {
+      const cms = await verifyCms(der, input.expectedDocument);
+      return await checkSigner('cades', 'cades-detached', cms, input);
+    } catch (error) {
+      if (error instanceof Error && /message digest/i.test(error.message)) return failure('document_mismatch');
+      throw error;
+    }
+  }
+  const cms = await verifyCms(der, null);
   if (!cms.content || !bytesEqual(cms.content, input.expectedDocument)) return failure('document_mismatch');
-  return checkSigner('cades', cms.signers, input);
+  return checkSigner('cades', 'cades-attached', cms, input);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,6 +267,16 @@ interface PadesSignature {
   /** Offset just after '>' (= start of the second range). */
   gapEnd: number;
   cms: Uint8Array;
+  /** The /SubFilter of the signature dictionary (null when it has none). */
+  subFilter: string | null;
+}
+
+/** The /SubFilter of the object that holds the signature dictionary around `at` (its /ByteRange). */
+function subFilterAround(text: string, at: number): string | null {
+  const start = text.lastIndexOf(' obj', at);
+  const end = text.indexOf('endobj', at);
+  const object = text.slice(start < 0 ? Math.max(0, at - 4096) : start, end < 0 ? at + 4096 : end);
+  return /\/SubFilter\s*\/([A-Za-z0-9.#_-]{1,64})/.exec(object)?.[1] ?? null;
 }
 
 /**
@@ -210,7 +297,7 @@ function findLastPadesSignature(file: Uint8Array): PadesSignature | null {
   }
   const hex = text.slice(b + 1, c - 1);
   if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]+$/.test(hex)) throw new InvalidSignature('bad /Contents hex');
-  return { gapStart: b, gapEnd: c, cms: new Uint8Array(Buffer.from(hex, 'hex')) };
+  return { gapStart: b, gapEnd: c, cms: new Uint8Array(Buffer.from(hex, 'hex')), subFilter: subFilterAround(text, at) };
 }
 
 async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
@@ -227,7 +314,8 @@ async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
     expectedDocument.length <= signature.gapStart &&
     bytesEqual(file.subarray(0, expectedDocument.length), expectedDocument);
   if (!isUpdateOfExpected) return failure('document_mismatch');
-  return checkSigner('pades', cms.signers, input);
+  // ETSI.CAdES.detached is PAdES baseline; adbe.pkcs7.detached is a PKCS#7 PDF signature, told as such.
+  return checkSigner('pades', signature.subFilter === 'adbe.pkcs7.detached' ? 'pdf-pkcs7-detached' : 'pades-baseline', cms, input, signature.subFilter);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,7 +352,8 @@ async function verifyCms(der: Uint8Array, detached: Uint8Array | null): Promise<
     if (result.signatureVerified !== true || !result.signerCertificate) throw new InvalidSignature('signature does not verify');
     signers.push({ certificate: result.signerCertificate, signingTime: signingTimeOf(signedData.signerInfos[index]) });
   }
-  return { signers, content };
+  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
+  return { signers, content, certificates };
 }
 
 function signingTimeOf(signerInfo: pkijs.SignerInfo | undefined): Date | null {
@@ -320,29 +409,77 @@ function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
     .join(', ');
 }
 
-function checkSigner(format: 'pades' | 'cades', signers: VerifiedSigner[], input: VerifyInput): SignatureCheck {
+async function checkSigner(
+  format: 'pades' | 'cades',
+  formatDetail: SignatureFormatDetail,
+  cms: VerifiedCms,
+  input: VerifyInput,
+  subFilter: string | null = null,
+): Promise<SignatureCheck> {
   const expected = input.expectedTaxCode.trim().toUpperCase();
-  const signer = expected ? signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
+  const signer = expected ? cms.signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
   if (!signer) return failure('signer_mismatch', expected);
   const { certificate } = signer;
-  const signedAt = signer.signingTime ?? input.now;
+  // The declared signingTime is never the trusted time; one before the document existed (UTCTime has
+  // whole seconds) or after the receipt shows a signing computer's clock that cannot be relied on.
+  const declared = signer.signingTime;
+  const generatedSecond = Math.floor(input.documentCreatedAt.getTime() / 1000) * 1000;
+  if (declared && (declared.getTime() < generatedSecond || declared.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS)) {
+    return failure('signing_time_untrusted');
+  }
+  if (!input.trustedList) return failure('trust_list_unavailable');
+  const trustedTime = input.now;
+  const qualified = await checkQualifiedCertificate({ signer: certificate, intermediates: cms.certificates, at: trustedTime, list: input.trustedList });
+  if (!qualified.ok) return failure(qualified.code);
+  const issuer = qualified.path[1];
+  const revocation = issuer
+    ? await input.revocation({ certificate, issuer, at: trustedTime, now: input.now })
+    : { status: 'unavailable' as const };
+  if (revocation.status === 'revoked') return failure('certificate_revoked');
+  if (revocation.status !== 'good') return failure('revocation_unavailable');
   const notBefore = certificate.notBefore.value;
   const notAfter = certificate.notAfter.value;
-  if (signedAt.getTime() < notBefore.getTime() || signedAt.getTime() > notAfter.getTime()) return failure('certificate_expired');
-  return {
-    ok: true,
+  const described = {
+    subject: distinguishedName(certificate.subject),
+    issuer: distinguishedName(certificate.issuer),
+    serialNumber: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex').toUpperCase(),
+  };
+  const signerName = signerNameOf(certificate);
+  const signerTaxCode = taxCodeOfCertificate(certificate);
+  const list = input.trustedList;
+  const report: VerificationReport = {
     format,
-    signerName: signerNameOf(certificate),
-    signerTaxCode: taxCodeOfCertificate(certificate),
-    signedAt,
-    certificate: {
-      subject: distinguishedName(certificate.subject),
-      issuer: distinguishedName(certificate.issuer),
-      serialNumber: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex').toUpperCase(),
-      notBefore,
-      notAfter,
+    formatDetail,
+    subFilter,
+    verifiedAt: input.now.toISOString(),
+    signer: { name: signerName, taxCode: signerTaxCode },
+    certificate: { ...described, notBefore: notBefore.toISOString(), notAfter: notAfter.toISOString() },
+    qualified: {
+      trustService: { ...qualified.service, statusSince: qualified.service.statusSince.toISOString() },
+      qcStatements: qualified.qcStatements,
+      chain: qualified.path.map((item) => distinguishedName(item.subject)),
+    },
+    trustedList: {
+      territory: list.territory,
+      operator: list.operator,
+      sequenceNumber: list.sequenceNumber,
+      issuedAt: list.issuedAt.toISOString(),
+      nextUpdate: list.nextUpdate?.toISOString() ?? null,
+      sha256: list.sha256,
+      source: list.source,
+    },
+    trustedTime: { at: trustedTime.toISOString(), source: 'receipt' },
+    declaredSigningTime: declared?.toISOString() ?? null,
+    revocation: {
+      status: 'good',
+      source: revocation.source!,
+      url: revocation.url!,
+      producedAt: revocation.producedAt!,
+      nextUpdate: revocation.nextUpdate,
+      evidence: revocation.evidence!,
     },
   };
+  return { ok: true, format, formatDetail, signerName, signerTaxCode, signedAt: trustedTime, certificate: { ...described, notBefore, notAfter }, report };
 }
 
 // ---------------------------------------------------------------------------------------------

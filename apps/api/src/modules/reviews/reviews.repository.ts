@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { SignatureVerificationReport } from '@portale/shared/adhesions';
 import {
   REVIEW_STATES,
+  type AdhesionSignature,
   type ReviewContent,
   type ReviewCounts,
   type ReviewDetail,
@@ -285,6 +287,26 @@ async function teacherContent(db: DbOrTx, profileId: number): Promise<ReviewCont
 const principal = alias(users, 'principal');
 const firstContact = alias(users, 'first_contact');
 
+/** A signature as reviewers see it, with the summary of what the portal verified (decision 032). */
+function toReviewedSignature({ report, ...signature }: { report: SignatureVerificationReport | null; signedAt: Date; receivedAt: Date } & Omit<AdhesionSignature, 'signedAt' | 'receivedAt' | 'verification'>): AdhesionSignature {
+  return {
+    ...signature,
+    signedAt: signature.signedAt.toISOString(),
+    receivedAt: signature.receivedAt.toISOString(),
+    verification: report
+      ? {
+          qualified: true,
+          formatDetail: report.formatDetail,
+          issuer: report.certificate.issuer,
+          trustService: { provider: report.qualified.trustService.provider, name: report.qualified.trustService.name, status: report.qualified.trustService.status },
+          trustedTime: report.trustedTime,
+          declaredSigningTime: report.declaredSigningTime,
+          revocation: { status: report.revocation.status, source: report.revocation.source, producedAt: report.revocation.producedAt },
+        }
+      : null,
+  };
+}
+
 async function adhesionContent(db: DbOrTx, instituteId: number, signatureId: number | null): Promise<ReviewContent | undefined> {
   const [row] = await db
     .select({
@@ -317,13 +339,36 @@ async function adhesionContent(db: DbOrTx, instituteId: number, signatureId: num
             signedFileName: adhesionSignatures.signedFileName,
             signedFileSha256: adhesionSignatures.signedFileSha256,
             certificateSubject: adhesionSignatures.certificateSubject,
+            receivedAt: adhesionSignatures.createdAt,
+            report: adhesionSignatures.verificationReport,
           })
           .from(adhesionSignatures)
           .where(and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)));
+  // Every version in the order the server received them (the id); the newest is the current one.
+  const versions = await db
+    .select({
+      id: adhesionSignatures.id,
+      method: adhesionSignatures.method,
+      signerName: adhesionSignatures.signerName,
+      signedAt: adhesionSignatures.signedAt,
+      receivedAt: adhesionSignatures.createdAt,
+      signedFileName: adhesionSignatures.signedFileName,
+      hasReport: sql<boolean>`${adhesionSignatures.verificationReport} is not null`,
+    })
+    .from(adhesionSignatures)
+    .where(eq(adhesionSignatures.instituteId, instituteId))
+    .orderBy(asc(adhesionSignatures.id));
   return {
     type: 'adesioni',
     institute: { ...row, principal: row.principal ?? null, firstContact: row.firstContact ?? null },
-    signature: signature ? { ...signature, signedAt: signature.signedAt.toISOString() } : null,
+    signature: signature ? toReviewedSignature(signature) : null,
+    versions: versions.map((v, index) => ({
+      ...v,
+      hasReport: Boolean(v.hasReport),
+      signedAt: v.signedAt.toISOString(),
+      receivedAt: v.receivedAt.toISOString(),
+      current: index === versions.length - 1,
+    })),
   };
 }
 

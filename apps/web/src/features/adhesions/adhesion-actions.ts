@@ -44,10 +44,11 @@ function challengeFrom(form: FormData): ChallengeStep | undefined {
   };
 }
 
-const ACCEPTED = /\.(pdf|p7m)$/i;
+const ACCEPTED = /\.(pdf|p7m|p7s)$/i;
 
 function uploadType(name: string): string {
   if (/\.p7m$/i.test(name)) return 'application/pkcs7-mime';
+  if (/\.p7s$/i.test(name)) return 'application/pkcs7-signature';
   return 'application/pdf';
 }
 
@@ -102,7 +103,7 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
         const file = form.get('signedFile');
         const max = Number(text(form, 'maxBytes')) || Infinity;
         if (!(file instanceof File) || file.size === 0) return { intent, errors: { signedFile: 'Scegli il file del documento firmato digitalmente.' } };
-        if (!ACCEPTED.test(file.name)) return { intent, errors: { signedFile: 'Il file deve essere un PDF firmato (.pdf) o un file .p7m.' } };
+        if (!ACCEPTED.test(file.name)) return { intent, errors: { signedFile: 'Il file deve essere un PDF firmato (.pdf), un file .p7m o una firma staccata .p7s.' } };
         if (file.size > max) return { intent, errors: { signedFile: `Il file supera la dimensione massima di ${Math.round(max / 1_048_576)} MB.` } };
         return signed(intent, await uploadFile(file));
       }

@@ -3,7 +3,7 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import type { AdhesionActionData } from './adhesion-actions.ts';
 
-/** Upload of the document signed with a qualified digital signature (PAdES .pdf or CAdES .p7m). */
+/** Upload of the document signed with a qualified digital signature (PAdES .pdf, CAdES .p7m or detached .p7s). */
 export function UploadSignature({ maxBytes, blocker, result }: { maxBytes: number; blocker: string | null; result: AdhesionActionData | undefined }) {
   const error = result?.intent === 'upload' ? result.errors?.signedFile : undefined;
   const errorId = 'signedFile-error';
@@ -15,8 +15,9 @@ export function UploadSignature({ maxBytes, blocker, result }: { maxBytes: numbe
         </h3>
         <p>
           Scarica il documento, firmalo con la tua firma digitale qualificata senza modificarlo e caricalo qui: in formato PAdES (file .pdf) o
-          CAdES (file .p7m), al massimo {formatBytes(maxBytes)}. Controlliamo che la firma sia valida, che il documento sia esattamente quello
-          generato per il tuo istituto e che il certificato sia intestato a te.
+          CAdES (file .p7m), al massimo {formatBytes(maxBytes)}. Se il tuo programma di firma produce una firma staccata (file .p7s), carica solo
+          il file .p7s: il documento firmato è quello che hai scaricato da qui e il portale lo conserva già. Controlliamo che la firma sia valida
+          e qualificata, che il documento sia esattamente quello generato per il tuo istituto e che il certificato sia intestato a te.
         </p>
         {blocker ? (
           <div className="alert alert-warning" role="status">
@@ -28,13 +29,13 @@ export function UploadSignature({ maxBytes, blocker, result }: { maxBytes: numbe
             <input type="hidden" name="maxBytes" value={maxBytes} />
             <div className="mb-3">
               <label htmlFor="signedFile" className="form-label d-block fw-semibold">
-                File firmato (.pdf o .p7m)
+                File firmato (.pdf, .p7m o .p7s)
               </label>
               <input
                 id="signedFile"
                 name="signedFile"
                 type="file"
-                accept=".pdf,.p7m,application/pdf,application/pkcs7-mime"
+                accept=".pdf,.p7m,.p7s,application/pdf,application/pkcs7-mime,application/pkcs7-signature"
                 className="form-control"
                 required
                 {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}

@@ -1,5 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { downloadInstituteAdhesionDocument, downloadInstituteSignedFile, SIGNATURE_METHOD_LABELS } from '@portale/shared/adhesions';
+import {
+  downloadInstituteAdhesionDocument,
+  downloadInstituteSignedFile,
+  downloadSignatureVerificationReport,
+  SIGNATURE_FORMAT_LABELS,
+  SIGNATURE_METHOD_LABELS,
+} from '@portale/shared/adhesions';
 import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
 import { REVIEW_STATE_LABELS, type ReviewDetail, type ReviewHistoryEntry } from '@portale/shared/reviews';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
@@ -90,13 +96,13 @@ function TeacherFacts({ content }: { content: TeacherContent }) {
 }
 
 /** Opens one of the adhesion's documents (served by the adhesions module; the browser saves it). */
-function DownloadButton({ label, kind, instituteId }: { label: string; kind: 'document' | 'signedFile'; instituteId: number }) {
+function DownloadButton({ label, kind, instituteId, signatureId }: { label: string; kind: 'document' | 'signedFile' | 'report'; instituteId: number; signatureId?: number }) {
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const start = async () => {
     setState({ busy: true, error: null });
     try {
-      const endpoint = kind === 'document' ? downloadInstituteAdhesionDocument : downloadInstituteSignedFile;
-      await downloadFile(endpoint, { params: { instituteId } });
+      if (kind === 'report') await downloadFile(downloadSignatureVerificationReport, { params: { instituteId, signatureId: signatureId! } });
+      else await downloadFile(kind === 'document' ? downloadInstituteAdhesionDocument : downloadInstituteSignedFile, { params: { instituteId } });
       setState({ busy: false, error: null });
     } catch (error) {
       setState({ busy: false, error: error instanceof Error ? error.message : 'Download non riuscito.' });
@@ -143,15 +149,74 @@ function AdhesionFacts({ content }: { content: AdhesionContent }) {
           </Fact>
           {s.signedFileName && <Fact label="File firmato">{s.signedFileName}</Fact>}
           {s.certificateSubject && <Fact label="Certificato">{s.certificateSubject}</Fact>}
+          <SignatureVerification signature={s} />
         </dl>
       ) : (
         <p className="text-muted">Firma non disponibile: l’elemento è entrato in coda senza i dati della firma.</p>
       )}
+      {content.versions.length > 0 && <SignatureVersions versions={content.versions} instituteId={i.id} />}
       <div>
         <DownloadButton label="Scarica il documento di adesione (PDF)" kind="document" instituteId={i.id} />
         {s && s.method !== 'online' && <DownloadButton label="Scarica il file firmato" kind="signedFile" instituteId={i.id} />}
       </div>
     </div>
+  );
+}
+
+const TIME_SOURCES = { receipt: 'ricezione del file da parte del portale' } as const;
+const REVOCATION_SOURCES = { ocsp: 'OCSP', crl: 'CRL' } as const;
+
+/** What the portal verified of an uploaded signature; the SMS signature is told for what it is. */
+function SignatureVerification({ signature: s }: { signature: NonNullable<AdhesionContent['signature']> }) {
+  if (s.method === 'online') {
+    return (
+      <Fact label="Firma qualificata">
+        no: firma con codice SMS (firma elettronica con codice monouso, non una firma digitale qualificata)
+      </Fact>
+    );
+  }
+  const v = s.verification;
+  if (!v) {
+    return <Fact label="Firma qualificata">{missing('non verificata: file caricato prima della verifica delle firme qualificate')}</Fact>;
+  }
+  return (
+    <>
+      <Fact label="Firma qualificata">
+        {v.qualified ? 'sì' : 'no'}: {v.trustService.name} ({v.trustService.provider}), stato nell’elenco di fiducia: {v.trustService.status}
+      </Fact>
+      <Fact label="Emittente del certificato">{v.issuer}</Fact>
+      <Fact label="Formato">{SIGNATURE_FORMAT_LABELS[v.formatDetail]}</Fact>
+      <Fact label="Ora attendibile">
+        {formatDateTime(v.trustedTime.at)} (fonte: {TIME_SOURCES[v.trustedTime.source]})
+        {v.declaredSigningTime && <span className="d-block small text-muted">Ora dichiarata nel file: {formatDateTime(v.declaredSigningTime)}</span>}
+      </Fact>
+      <Fact label="Revoca">
+        non revocato, risposta {REVOCATION_SOURCES[v.revocation.source]} del {formatDateTime(v.revocation.producedAt)}
+      </Fact>
+    </>
+  );
+}
+
+/** Every signature of the institute in the order the portal received them; the newest is the current one. */
+function SignatureVersions({ versions, instituteId }: { versions: AdhesionContent['versions']; instituteId: number }) {
+  return (
+    <>
+      <h3 className="h6">Versioni della firma (in ordine di caricamento)</h3>
+      <ol className="mb-3" data-testid="signature-versions">
+        {versions.map((v) => (
+          <li key={v.id} aria-current={v.current ? 'true' : undefined}>
+            {SIGNATURE_METHOD_LABELS[v.method]}, ricevuta il {formatDateTime(v.receivedAt)} (firmatario {v.signerName}
+            {v.signedFileName ? `, file ${v.signedFileName}` : ''}){' '}
+            {v.current && <span className="badge bg-primary">Versione corrente</span>}
+            {v.hasReport && (
+              <span className="d-block mt-1">
+                <DownloadButton label="Scarica il rapporto di verifica (JSON)" kind="report" instituteId={instituteId} signatureId={v.id} />
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }
 

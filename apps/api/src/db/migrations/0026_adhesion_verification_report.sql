@@ -1,0 +1,1 @@
+ALTER TABLE "adhesion_signatures" ADD COLUMN "verification_report" jsonb;
