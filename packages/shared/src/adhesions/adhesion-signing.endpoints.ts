@@ -85,7 +85,7 @@ export const uploadSignedAdhesion = defineEndpoint({
   query: SignedUploadQuerySchema,
   response: SignatureResultSchema,
   status: 201,
-  media: { request: ['application/pdf', 'application/pkcs7-mime', 'application/x-pkcs7-mime', 'application/octet-stream'] },
+  media: { request: ['application/pdf', 'application/pkcs7-mime', 'application/x-pkcs7-mime', 'application/pkcs7-signature', 'application/x-pkcs7-signature', 'application/octet-stream'] },
 });
 
 export const getSchoolHome = defineEndpoint({
@@ -124,6 +124,7 @@ export const downloadSignatureVerificationReport = defineEndpoint({
   params: z.object({ instituteId: IdParamSchema, signatureId: IdParamSchema }),
   response: z.string(),
   download: true,
+  media: { response: ['application/json'] },
 });
 
 export const downloadInstituteSignedFile = defineEndpoint({
@@ -135,5 +136,5 @@ export const downloadInstituteSignedFile = defineEndpoint({
   params: InstituteParams,
   response: z.string(),
   download: true,
-  media: { response: ['application/pdf', 'application/pkcs7-mime'] },
+  media: { response: ['application/pdf', 'application/pkcs7-mime', 'application/pkcs7-signature'] },
 });

@@ -70,7 +70,8 @@ const MODEL_EXPORT_COLUMNS: ExportColumn<ActionModel>[] = [
 ];
 
 /** Raw evidence types the upload route reads (the file is the body, no multipart); the content is checked by its magic bytes. */
-const UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'application/octet-stream'];
+/** Content types an evidence file may arrive with, as its contract documents them. */
+const UPLOAD_TYPES = [...uploadActionEvidence.media!.request!];
 
 const MAGIC: { type: string; ext: string; bytes: number[] }[] = [
   { type: 'application/pdf', ext: 'pdf', bytes: [0x25, 0x50, 0x44, 0x46, 0x2d] },

@@ -30,15 +30,8 @@ import {
 import * as repo from './adhesions.repository.ts';
 import { SIGNED_UPLOAD_MAX_BYTES, sniffSignedFormat, verifySignedAdhesion } from './signature-verification.ts';
 
-/** Content types the signed file may arrive with (the body is the file itself). */
-const UPLOAD_TYPES = [
-  'application/pdf',
-  'application/pkcs7-mime',
-  'application/x-pkcs7-mime',
-  'application/pkcs7-signature',
-  'application/x-pkcs7-signature',
-  'application/octet-stream',
-];
+/** Content types the signed file may arrive with (the body is the file itself), as its contract documents them. */
+const UPLOAD_TYPES = [...uploadSignedAdhesion.media!.request!];
 const TOO_LARGE = `Il file supera la dimensione massima di ${Math.round(SIGNED_UPLOAD_MAX_BYTES / 1_048_576)} MB: carica il documento firmato senza allegati aggiuntivi.`;
 const EMPTY_FILE = 'Il file caricato è vuoto: scegli il documento firmato digitalmente.';
 
