@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { romeParts } from '@portale/shared/bookings';
 import type { ExportFormat } from '@portale/shared/lists';
 import { exportBusy } from './gates.ts';
 
@@ -19,27 +20,9 @@ export interface ExportColumn<T> {
   type?: 'date' | 'percent';
 }
 
-const ROME_PARTS = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Rome',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** The wall clock of Rome at `instant`, as numbers. */
-function romeClock(instant: Date) {
-  const p: Record<string, number> = {};
-  for (const part of ROME_PARTS.formatToParts(instant)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! };
-}
-
 /** A calendar day (`YYYY-MM-DD`, or an instant's day in Rome) as year, month, day; null when it is neither. */
 function calendarDay(value: ExportValue): { year: number; month: number; day: number } | null {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : romeClock(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : romeParts(value);
   const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
   return m ? { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) } : null;
 }
@@ -58,7 +41,7 @@ function cellText(value: ExportValue, type?: ExportColumn<unknown>['type']): str
     return d ? `${two(d.day)}/${two(d.month)}/${d.year}` : String(value);
   }
   if (value instanceof Date) {
-    const c = romeClock(value);
+    const c = romeParts(value);
     return `${two(c.day)}/${two(c.month)}/${c.year} ${two(c.hour)}:${two(c.minute)}`;
   }
   if (typeof value === 'boolean') return value ? 'Sì' : 'No';
@@ -100,7 +83,7 @@ function xlsxCell(value: ExportValue, type?: ExportColumn<unknown>['type']): str
     return d ? new Date(Date.UTC(d.year, d.month - 1, d.day)) : String(value);
   }
   if (value instanceof Date) {
-    const c = romeClock(value);
+    const c = romeParts(value);
     return new Date(Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second));
   }
   if (typeof value === 'boolean') return value ? 'Sì' : 'No';
@@ -110,7 +93,7 @@ function xlsxCell(value: ExportValue, type?: ExportColumn<unknown>['type']): str
 
 /** Today's date in Rome (`2026-11-27`), for file names. */
 export function romeDateStamp(instant: Date): string {
-  const c = romeClock(instant);
+  const c = romeParts(instant);
   return `${c.year}-${two(c.month)}-${two(c.day)}`;
 }
 

@@ -14,16 +14,17 @@ const PARTS = onFirstUse(() => new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 }));
 
-function romeParts(instant: Date): Record<string, number> {
+/** The wall clock of Rome at `instant`, as numbers (year, month 1–12, day, hour 0–23, minute, second). */
+export function romeParts(instant: Date): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
   const out: Record<string, number> = {};
   for (const p of PARTS().formatToParts(instant)) if (p.type !== 'literal') out[p.type] = Number(p.value);
-  return out;
+  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour!, minute: out.minute!, second: out.second! };
 }
 
 /** Minutes Rome is ahead of UTC at `instant` (60 or 120). */
 function romeOffsetMinutes(instant: Date): number {
   const p = romeParts(instant);
-  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
 }
 
@@ -46,7 +47,7 @@ export function romeLocalToDate(local: string): Date | undefined {
 export function dateToRomeLocal(instant: Date | string): string {
   const p = romeParts(new Date(instant));
   const two = (n: number) => String(n).padStart(2, '0');
-  return `${p.year}-${two(p.month!)}-${two(p.day!)}T${two(p.hour!)}:${two(p.minute!)}`;
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
 }
 
 const DATE = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));

@@ -27,8 +27,11 @@ export function sheetCardData(code: Pick<AccessCodeSummary, 'code' | 'surveyTitl
   return { code: code.code, surveyTitle: code.surveyTitle, lastDay: lastValidDay(code.expiresAt) };
 }
 
-/** The last day a code works (its expiry is the midnight after that day, Europe/Rome). */
-export const lastValidDay = (expiresAt: string | Date) => formatDay(new Date(new Date(expiresAt).getTime() - 1));
+/** The last instant a code works: its expiry is the midnight after its last day (Europe/Rome). */
+export const lastValidInstant = (expiresAt: string | Date) => new Date(new Date(expiresAt).getTime() - 1);
+
+/** The last day a code works, as the sheet prints it. */
+export const lastValidDay = (expiresAt: string | Date) => formatDay(lastValidInstant(expiresAt));
 
 /**
  * The printable sheet of access codes (pdf-lib, Helvetica): for each code its address, the code in

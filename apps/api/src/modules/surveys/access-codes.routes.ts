@@ -28,7 +28,7 @@ import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY, SURVEYS_TEMPLATES } from '../messages/message-templates.surveys.ts';
 import { findCurrent } from '../templates/templates.repository.ts';
-import { renderAccessCodeSheet } from './access-code-sheet.ts';
+import { lastValidInstant, renderAccessCodeSheet } from './access-code-sheet.ts';
 import { endOfRomeDay, generateCode, romeToday, startOfRomeDay } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';
 import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';
@@ -59,7 +59,7 @@ const EXPORT_COLUMNS: ExportColumn<AccessCodeSummary>[] = [
   { header: 'Classe', value: (r) => r.classLabel },
   { header: 'Utilizzi', value: (r) => r.uses },
   { header: 'Utilizzi massimi', value: (r) => r.maxUses },
-  { header: 'Valido fino al', value: (r) => new Date(new Date(r.expiresAt).getTime() - 1), type: 'date' },
+  { header: 'Valido fino al', value: (r) => lastValidInstant(r.expiresAt), type: 'date' },
   { header: 'Stato', value: (r) => ACCESS_CODE_STATE_LABELS[r.state] },
   { header: 'Creato da', value: (r) => r.ownerName },
   { header: 'Creato il', value: (r) => new Date(r.createdAt) },
