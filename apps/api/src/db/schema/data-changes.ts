@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, date, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { id } from './columns.ts';
 
 /**
@@ -32,4 +32,24 @@ export const tallies = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.name, t.key] })],
+);
+
+/**
+ * The programme's dated events per day (Europe/Rome), region and figure, kept by the writes that
+ * change them (decision 033, progress): statement triggers of migration 0027 add each statement's
+ * difference in the writer's transaction, and move the events of a plesso or an institute whose
+ * region changes, so the rollup always equals grouping the records themselves (the reference query
+ * in the tests). `region` is '' for an event with no plesso; `metric` is the transition's target
+ * state or the figure's name. `/api/progress` sums a few thousand rows instead of grouping every
+ * event of the school year.
+ */
+export const progressDaily = pgTable(
+  'progress_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    region: text('region').notNull(),
+    metric: text('metric').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.region, t.metric] })],
 );
