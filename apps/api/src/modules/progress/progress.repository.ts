@@ -46,8 +46,9 @@ export async function countEvents(db: DbOrTx, period: Period, bucket: Bucket): P
   const inRegion = regionFilter(sql`region`, period.region);
   const result = (await db.execute(
     bucket === 'week'
-      ? sql`select to_char(date_trunc('week', day::timestamp), 'YYYY-MM-DD') as bucket, metric, day < ${period.fromDay}::date as before, sum(n)::int as n
-          from progress_daily where day <= ${period.toDay}::date ${inRegion}
+      ? // Days first (regions summed), then weeks: the week's label is computed once per day, not per row.
+        sql`select to_char(date_trunc('week', day::timestamp), 'YYYY-MM-DD') as bucket, metric, day < ${period.fromDay}::date as before, sum(n)::int as n
+          from (select day, metric, sum(n) as n from progress_daily where day <= ${period.toDay}::date ${inRegion} group by day, metric) days
           group by 1, 2, 3 having sum(n) <> 0`
       : sql`select region as bucket, metric, false as before, sum(n)::int as n
           from progress_daily where day >= ${period.fromDay}::date and day <= ${period.toDay}::date ${inRegion}
