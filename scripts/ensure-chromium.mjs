@@ -1,5 +1,7 @@
 // Makes sure the test browser, Debian's Chromium headless shell, is installed (tests never download a
-// browser of their own). `--full` also installs the full `chromium` that benchmarks and Lighthouse drive.
+// browser of their own), with the two PDF tools the PDF/A check runs (qpdf, poppler's pdffonts:
+// apps/api/test/support/pdfa-check.ts). `--full` also installs the full `chromium` that benchmarks and
+// Lighthouse drive.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
@@ -10,6 +12,8 @@ const FALLBACK_FONT = '/usr/share/fonts/truetype/liberation/LiberationSans-Regul
 const wanted = [
   [TEST_CHROMIUM_PATH, 'chromium-headless-shell'],
   [FALLBACK_FONT, 'fonts-liberation'],
+  ['/usr/bin/qpdf', 'qpdf'],
+  ['/usr/bin/pdffonts', 'poppler-utils'],
   ...(process.argv.includes('--full') ? [[CHROMIUM_PATH, 'chromium']] : []),
 ];
 const missing = wanted.filter(([path]) => !existsSync(path)).map(([, pkg]) => pkg);

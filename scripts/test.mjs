@@ -22,11 +22,12 @@ const readJson = (path) => {
 };
 
 const outcomes = [];
+// The browser and the PDF tools first (apt, once): the API suite's PDF/A check runs qpdf and pdffonts.
+const chromium = step('node', ['scripts/ensure-chromium.mjs']);
 const unit = step('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_REPORT}`]);
 outcomes.push(vitestOutcome('unit and API (Vitest)', readJson(VITEST_REPORT), unit));
 
 const E2E = 'e2e (Playwright)';
-const chromium = step('node', ['scripts/ensure-chromium.mjs']);
 const build = chromium === 0 ? buildWebOnce() : 1;
 if (chromium !== 0) outcomes.push(stepFailed(E2E, 'could not start: Chromium is missing', chromium));
 else if (build !== 0) outcomes.push(stepFailed(E2E, 'could not start: the web build failed', build));
