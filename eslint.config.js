@@ -27,7 +27,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
-  // Import direction (architecture §1): shared imports no app; api and web never import each other; e2e only shared.
+  // Import direction (architecture §1): shared imports no app; api and web never import each other; e2e only shared (and the API suite's test fixtures).
   { files: ['packages/shared/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }] } },
   { files: ['apps/api/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@portale/web*'] }] } },
   // One place knows the ORM (decision 011): in the API's code only repositories, db/ and the list and
@@ -73,5 +73,14 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
-  { files: ['e2e/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }] } },
+  // e2e imports only shared, and the API suite's test fixtures (a test CA, trusted list, OCSP responder): tools, not the product.
+  {
+    files: ['e2e/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`(^|/)apps/(?!api/test/support/[a-z-]+-fixtures\.ts$)` }, { group: ['@portale/api*', '@portale/web*'] }] },
+      ],
+    },
+  },
 );

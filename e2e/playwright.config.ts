@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { freePort } from './ports.ts';
+import { prepareTrust } from './trust.ts';
 import { snapshotWebBuild } from './web-snapshot.ts';
 import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 
@@ -18,6 +19,12 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 // during the run cannot swap the hashed chunks under the running app.
 process.env.E2E_WEB_ROOT ??= snapshotWebBuild(repoRoot);
 const webRoot = process.env.E2E_WEB_ROOT;
+// The run's qualified test CA and the trusted list that names it (e2e/trust.ts), made once by the runner.
+if (!process.env.E2E_TRUST_DIR) {
+  process.env.E2E_TRUST_DIR = `${repoRoot}var/e2e/trust`;
+  process.env.E2E_TRUST_ENV = JSON.stringify(await prepareTrust(process.env.E2E_TRUST_DIR));
+}
+const trustEnv = JSON.parse(process.env.E2E_TRUST_ENV ?? '{}') as Record<string, string>;
 
 /** Debian's Chromium, as every project drives it: the tests never download a browser. */
 const CHROMIUM_USE = {
@@ -94,6 +101,7 @@ export default defineConfig({
         MAIL_DIR: `${repoRoot}var/e2e/mail`,
         SMS_DIR: `${repoRoot}var/e2e/sms`,
         OUTBOX_POLL_MS: '200',
+        ...trustEnv,
       },
     },
     {
