@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { auditLog, deletionRequests, loginThrottles } from '../../db/schema/index.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
+import { romeDateStamp } from '../../lib/export.ts';
 import { buildAccountsApp, call, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
 
 let t: Awaited<ReturnType<typeof buildAccountsApp>>;
@@ -94,7 +95,8 @@ describe('profile, export and deletion', () => {
     const bearer = await login(t, 'elena@example.com', STRONG_PASSWORD);
     const res = await get('/api/account/export', bearer);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toMatch(/attachment/);
+    // Named with the day in Rome (the export helper's stamp), not the UTC date.
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="portale-scuole-dati-${romeDateStamp(t.clock.now())}.json"`);
     const data = res.json();
     expect(data.account.email).toBe('elena@example.com');
     expect(data.teacherProfile.kind).toBe('educatore');

@@ -13,6 +13,7 @@ import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import * as profiles from './account-profile.repository.ts';
 import { findOpenDeletionRequest, insertDeletionRequest } from './deletion-requests.repository.ts';
+import { romeDateStamp } from '../../lib/export.ts';
 import { formatRomeDateTime } from './format.ts';
 import { findPasswordUser } from './password.repository.ts';
 import { schoolSiteExists } from './school-sites.repository.ts';
@@ -90,7 +91,7 @@ export async function accountRoutes(app: FastifyInstance) {
     const data = await exportAccountData(app.db, userId);
     if (!data) throw notFound();
     await app.audit({ action: 'account.exported', actorUserId: userId, entity: 'user', entityId: userId, ip: request.ip });
-    const day = app.clock.now().toISOString().slice(0, 10);
+    const day = romeDateStamp(app.clock.now());
     reply.header('content-disposition', `attachment; filename="portale-scuole-dati-${day}.json"`);
     return { exportedAt: app.clock.now().toISOString(), ...data };
   });
