@@ -32,6 +32,11 @@ const OID = {
   signingTime: '1.2.840.113549.1.9.5',
   data: '1.2.840.113549.1.7.1',
   signedData: '1.2.840.113549.1.7.2',
+  extendedKeyUsage: '2.5.29.37',
+  timeStamping: '1.3.6.1.5.5.7.3.8',
+  tstInfo: '1.2.840.113549.1.9.16.1.4',
+  timeStampToken: '1.2.840.113549.1.9.16.2.14',
+  sha256: '2.16.840.1.101.3.4.2.1',
 } as const;
 
 export type KeyAlgorithm = 'RSASSA-PKCS1-v1_5' | 'ECDSA';
@@ -70,6 +75,8 @@ export interface IssueSignerOptions {
   qcStatements?: string[];
   /** A certificate signed with its own key, issuer = subject (no CA at all); `ca` is then ignored. */
   selfSigned?: boolean;
+  /** A time-stamping unit's certificate (extended key usage id-kp-timeStamping, critical). */
+  timeStamping?: boolean;
   /** The CA's OCSP responder (Authority Information Access) and CRL (distribution point). */
   ocspUrl?: string;
   crlUrl?: string;
@@ -83,6 +90,12 @@ export interface SignOptions {
   signingTime?: Date | null;
   /** PAdES: the signature dictionary's /SubFilter (default ETSI.CAdES.detached). */
   subFilter?: 'ETSI.CAdES.detached' | 'adbe.pkcs7.detached';
+  /**
+   * An RFC 3161 time-stamp token added as the signer's unsigned attribute, made by `tsa` (a certificate
+   * issued with `timeStamping: true`) at `genTime`; `imprint` 'other' stamps some other bytes instead of
+   * this signature (a token copied from elsewhere).
+   */
+  timestamp?: { tsa: TestSigner; genTime: Date; imprint?: 'signature' | 'other' };
 }
 
 let serialCounter = 0x1000;
@@ -202,6 +215,10 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
     });
     certificate.extensions.push(new pkijs.Extension({ extnID: '2.5.29.31', critical: false, extnValue: points.toSchema().toBER(false) }));
   }
+  if (options.timeStamping) {
+    const usage = new pkijs.ExtKeyUsage({ keyPurposes: [OID.timeStamping] });
+    certificate.extensions.push(new pkijs.Extension({ extnID: OID.extendedKeyUsage, critical: true, extnValue: usage.toSchema().toBER(false) }));
+  }
   const qcStatements = options.qcStatements ?? [QC_COMPLIANCE, QC_SSCD];
   if (qcStatements.length > 0) {
     const statements = new QCStatements(
@@ -238,8 +255,43 @@ function signedAttributes(digest: Uint8Array, signingTime: Date | null): pkijs.A
   return attributes;
 }
 
+/** An RFC 3161 TimeStampToken (a SignedData over a TSTInfo) on `stamped`, by `tsa` at `genTime`. */
+async function timeStampToken(stamped: Uint8Array, tsa: TestSigner, genTime: Date): Promise<asn1js.Sequence> {
+  const info = new pkijs.TSTInfo({
+    version: 1,
+    policy: '1.3.6.1.4.1.4146.2.3',
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
+      hashedMessage: new asn1js.OctetString({ valueHex: new Uint8Array(createHash('sha256').update(stamped).digest()) }),
+    }),
+    serialNumber: nextSerial(),
+    genTime,
+  });
+  const content = new Uint8Array(info.toSchema().toBER(false));
+  const signedData = new pkijs.SignedData({
+    version: 3,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.tstInfo, eContent: new asn1js.OctetString({ valueHex: content }) }),
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({ issuer: tsa.certificate.issuer, serialNumber: tsa.certificate.serialNumber }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+          type: 0,
+          attributes: [
+            new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })] }),
+            new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(createHash('sha256').update(content).digest()) })] }),
+          ],
+        }),
+      }),
+    ],
+    certificates: [tsa.certificate],
+  });
+  await signedData.sign(tsa.privateKey as unknown as PkijsKey, 0, 'SHA-256', undefined, engine);
+  return new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema() as asn1js.Sequence;
+}
+
 /** A CMS SignedData over `content` (attached when `attach`), DER-encoded in a ContentInfo. */
-async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Date | null, attach: boolean): Promise<Uint8Array> {
+async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Date | null, attach: boolean, timestamp?: SignOptions['timestamp']): Promise<Uint8Array> {
   const digest = new Uint8Array(createHash('sha256').update(content).digest());
   const signedData = new pkijs.SignedData({
     version: 1,
@@ -257,6 +309,15 @@ async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Dat
     certificates: [signer.certificate],
   });
   await signedData.sign(signer.privateKey as unknown as PkijsKey, 0, 'SHA-256', undefined, engine);
+  if (timestamp) {
+    const signerInfo = signedData.signerInfos[0]!;
+    const signature = new Uint8Array(signerInfo.signature.valueBlock.valueHexView);
+    const stamped = timestamp.imprint === 'other' ? new TextEncoder().encode('un’altra firma') : signature;
+    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+      type: 1,
+      attributes: [new pkijs.Attribute({ type: OID.timeStampToken, values: [await timeStampToken(stamped, timestamp.tsa, timestamp.genTime)] })],
+    });
+  }
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
   return new Uint8Array(contentInfo.toSchema().toBER(false));
 }
@@ -264,13 +325,13 @@ async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Dat
 /** CAdES-BES style enveloping signature (.p7m): DER ContentInfo with the PDF attached. */
 export function signCades(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
   const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
-  return signCms(pdfBytes, signer, signingTime, true);
+  return signCms(pdfBytes, signer, signingTime, true, options.timestamp);
 }
 
 /** A detached CAdES (.p7s): the CMS signs `pdfBytes` without carrying them. */
 export function signCadesDetached(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
   const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
-  return signCms(pdfBytes, signer, signingTime, false);
+  return signCms(pdfBytes, signer, signingTime, false, options.timestamp);
 }
 
 /** The same p7m as base64, optionally PEM-armoured (what some signing tools save). */
@@ -377,7 +438,7 @@ export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, option
   const covered = new Uint8Array(contentsStart + signed.length - contentsEnd);
   covered.set(signed.subarray(0, contentsStart), 0);
   covered.set(signed.subarray(contentsEnd), contentsStart);
-  const cms = await signCms(covered, signer, signingTime, false);
+  const cms = await signCms(covered, signer, signingTime, false, options.timestamp);
   if (cms.length > CONTENTS_PLACEHOLDER_BYTES) throw new Error('signPades: the CMS does not fit the /Contents placeholder');
   signed.set(latin1(Buffer.from(cms).toString('hex').toUpperCase()), contentsStart + 1);
   return signed;

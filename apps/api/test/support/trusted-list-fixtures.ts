@@ -13,6 +13,7 @@ import { createTestCa, type TestCa } from './signing-fixtures.ts';
 const STATUS = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/';
 export const CA_QC = 'http://uri.etsi.org/TrstSvc/Svctype/CA/QC';
 export const CA_PKC = 'http://uri.etsi.org/TrstSvc/Svctype/CA/PKC';
+export const TSA_QTST = 'http://uri.etsi.org/TrstSvc/Svctype/TSA/QTST';
 
 export interface ListOperator {
   ca: TestCa;

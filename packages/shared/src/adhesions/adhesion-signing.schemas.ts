@@ -101,8 +101,8 @@ export const SignatureVerificationReportSchema = z.object({
     sha256: z.string(),
     source: z.string(),
   }),
-  /** The time every check was made at and its source: the server's receipt (or, later, a qualified time-stamp). */
-  trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt']) }),
+  /** The time every check was made at and its source: a qualified RFC 3161 time-stamp on the signature (with its authority) or else the server's receipt. */
+  trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt', 'timestamp']), authority: z.string().optional() }),
   /** The signingTime the signer's computer declared: shown, never relied on. */
   declaredSigningTime: isoDateTime.nullable(),
   /** The issuing CA's answer at the trusted time (OCSP or CRL), its DER base64 as evidence. */

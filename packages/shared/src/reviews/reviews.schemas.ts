@@ -118,7 +118,7 @@ export const AdhesionSignatureSchema = z.object({
       formatDetail: z.enum(SIGNATURE_FORMAT_DETAILS),
       issuer: z.string(),
       trustService: z.object({ provider: z.string(), name: z.string(), status: z.string() }),
-      trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt']) }),
+      trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt', 'timestamp']), authority: z.string().optional() }),
       declaredSigningTime: isoDateTime.nullable(),
       revocation: z.object({ status: z.literal('good'), source: z.enum(['ocsp', 'crl']), producedAt: isoDateTime }),
     })

@@ -20,6 +20,7 @@ import { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SignatureVerificationReport } from '@portale/shared/adhesions';
+import { checkTimestamp, timestampTokenOf } from './trust/timestamp.ts';
 import { checkQualifiedCertificate, type QualifiedFailure } from './trust/qualified-certificate.ts';
 import type { RevocationChecker } from './trust/revocation.ts';
 import type { TrustedList } from './trust/trusted-list.ts';
@@ -204,6 +205,9 @@ export interface VerifyInput {
 interface VerifiedSigner {
   certificate: pkijs.Certificate;
   signingTime: Date | null;
+  /** The signature value and its RFC 3161 time-stamp token, when the signer added one. */
+  signatureValue: Uint8Array;
+  timestampToken: Uint8Array | null;
 }
 
 interface VerifiedCms {
@@ -350,7 +354,13 @@ async function verifyCms(der: Uint8Array, detached: Uint8Array | null): Promise<
       engine,
     );
     if (result.signatureVerified !== true || !result.signerCertificate) throw new InvalidSignature('signature does not verify');
-    signers.push({ certificate: result.signerCertificate, signingTime: signingTimeOf(signedData.signerInfos[index]) });
+    const signerInfo = signedData.signerInfos[index]!;
+    signers.push({
+      certificate: result.signerCertificate,
+      signingTime: signingTimeOf(signerInfo),
+      signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
+      timestampToken: timestampTokenOf(signerInfo),
+    });
   }
   const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
   return { signers, content, certificates };
@@ -428,7 +438,18 @@ async function checkSigner(
     return failure('signing_time_untrusted');
   }
   if (!input.trustedList) return failure('trust_list_unavailable');
-  const trustedTime = input.now;
+  // A qualified time-stamp on the signature proves when it existed: the checks are made at its time.
+  let trustedTime = input.now;
+  let timeSource: { source: 'receipt' } | { source: 'timestamp'; authority: string } = { source: 'receipt' };
+  if (signer.timestampToken) {
+    const stamp = await checkTimestamp(signer.timestampToken, signer.signatureValue, input.trustedList);
+    if (!stamp.ok && stamp.code === 'timestamp_invalid') return failure('signature_invalid');
+    if (stamp.ok) {
+      if (stamp.genTime.getTime() < generatedSecond || stamp.genTime.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS) return failure('signing_time_untrusted');
+      trustedTime = stamp.genTime;
+      timeSource = { source: 'timestamp', authority: `${stamp.authority.name} (${stamp.authority.provider})` };
+    }
+  }
   const qualified = await checkQualifiedCertificate({ signer: certificate, intermediates: cms.certificates, at: trustedTime, list: input.trustedList });
   if (!qualified.ok) return failure(qualified.code);
   const issuer = qualified.path[1];
@@ -468,7 +489,7 @@ async function checkSigner(
       sha256: list.sha256,
       source: list.source,
     },
-    trustedTime: { at: trustedTime.toISOString(), source: 'receipt' },
+    trustedTime: { at: trustedTime.toISOString(), ...timeSource },
     declaredSigningTime: declared?.toISOString() ?? null,
     revocation: {
       status: 'good',

@@ -163,7 +163,7 @@ function AdhesionFacts({ content }: { content: AdhesionContent }) {
   );
 }
 
-const TIME_SOURCES = { receipt: 'ricezione del file da parte del portale' } as const;
+const TIME_SOURCES = { receipt: 'ricezione del file da parte del portale', timestamp: 'marca temporale qualificata' } as const;
 const REVOCATION_SOURCES = { ocsp: 'OCSP', crl: 'CRL' } as const;
 
 /** What the portal verified of an uploaded signature; the SMS signature is told for what it is. */
@@ -187,7 +187,8 @@ function SignatureVerification({ signature: s }: { signature: NonNullable<Adhesi
       <Fact label="Emittente del certificato">{v.issuer}</Fact>
       <Fact label="Formato">{SIGNATURE_FORMAT_LABELS[v.formatDetail]}</Fact>
       <Fact label="Ora attendibile">
-        {formatDateTime(v.trustedTime.at)} (fonte: {TIME_SOURCES[v.trustedTime.source]})
+        {formatDateTime(v.trustedTime.at)} (fonte: {TIME_SOURCES[v.trustedTime.source]}
+        {v.trustedTime.authority ? ` di ${v.trustedTime.authority}` : ''})
         {v.declaredSigningTime && <span className="d-block small text-muted">Ora dichiarata nel file: {formatDateTime(v.declaredSigningTime)}</span>}
       </Fact>
       <Fact label="Revoca">

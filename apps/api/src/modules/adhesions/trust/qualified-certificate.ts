@@ -56,7 +56,7 @@ export function qcStatementIds(certificate: pkijs.Certificate): string[] {
   }
 }
 
-function validAt(certificate: pkijs.Certificate, at: Date): boolean {
+export function validAt(certificate: pkijs.Certificate, at: Date): boolean {
   return certificate.notBefore.value.getTime() <= at.getTime() && at.getTime() <= certificate.notAfter.value.getTime();
 }
 
@@ -91,45 +91,70 @@ export async function checkQualifiedCertificate(input: {
   if (!validAt(signer, at)) return { ok: false, code: 'certificate_expired', detail: 'signer certificate not valid at the trusted time' };
   if (await isSelfSigned(signer)) return { ok: false, code: 'certificate_self_signed', detail: 'self-signed certificate' };
 
-  const caServices = list.services.filter((service) => service.type === SERVICE_TYPE.qualifiedCa);
-  const anchors: { certificate: pkijs.Certificate; der: Uint8Array; service: TrustService }[] = [];
-  for (const service of caServices) {
-    for (const bytes of service.certificates) {
-      const certificate = loadCertificate(bytes);
-      if (certificate) anchors.push({ certificate, der: bytes, service });
-    }
-  }
-  if (anchors.length === 0) return { ok: false, code: 'issuer_not_qualified', detail: 'no qualified CA on the trusted list' };
-  const signerDer = der(signer);
-  const chainEngine = new pkijs.CertificateChainValidationEngine({
-    trustedCerts: anchors.map((anchor) => anchor.certificate),
-    certs: [...input.intermediates.filter((certificate) => !sameDer(der(certificate), signerDer)), signer],
-    checkDate: at,
-  });
-  let path: pkijs.Certificate[] = [];
-  try {
-    const result = await chainEngine.verify({}, engine);
-    if (!result.result || !result.certificatePath) return { ok: false, code: 'issuer_not_qualified', detail: `chain: ${result.resultMessage}` };
-    path = result.certificatePath;
-  } catch (error) {
-    const message = error && typeof error === 'object' && 'resultMessage' in error ? String(error.resultMessage) : String(error);
-    return { ok: false, code: 'issuer_not_qualified', detail: `chain: ${message}` };
-  }
-  const anchorDer = der(path.at(-1)!);
-  const anchor = anchors.find((item) => sameDer(item.der, anchorDer));
-  if (!anchor) return { ok: false, code: 'issuer_not_qualified', detail: 'chain does not end at a listed service' };
-  const status = statusAt(anchor.service, at);
-  if (!status || !isQualifiedStatus(status.status)) {
-    return { ok: false, code: 'service_not_granted', detail: `service status at the trusted time: ${status ? statusName(status.status) : 'not yet listed'}` };
-  }
+  const listed = await chainToListedService({ certificate: signer, intermediates: input.intermediates, at, list, type: SERVICE_TYPE.qualifiedCa });
+  if (!listed.ok) return { ok: false, code: listed.code === 'not_listed' ? 'issuer_not_qualified' : 'service_not_granted', detail: listed.detail };
+  const { path, service, status } = listed;
   const qcStatements = qcStatementIds(signer);
   if (!qcStatements.includes(QC.compliance) || !qcStatements.includes(QC.sscd)) {
     return { ok: false, code: 'certificate_not_qualified', detail: `qcStatements: ${qcStatements.join(', ') || 'none'}` };
   }
   return {
     ok: true,
-    service: { provider: anchor.service.provider, name: anchor.service.name, type: anchor.service.type, status: statusName(status.status), statusSince: status.from },
+    service: { provider: service.provider, name: service.name, type: service.type, status: statusName(status.status), statusSince: status.from },
     qcStatements,
     path,
   };
+}
+
+/**
+ * The path from `certificate` (through the intermediates given) to the certificate of a service of
+ * the list of `type` (pkijs' CertificateChainValidationEngine, checked at `at`), and that service's
+ * status at `at`, which must be qualified. A certificate that is itself the service's identity (a
+ * time-stamping unit listed by its own certificate) is its own path.
+ */
+export async function chainToListedService(input: {
+  certificate: pkijs.Certificate;
+  intermediates: pkijs.Certificate[];
+  at: Date;
+  list: TrustedList;
+  type: string;
+}): Promise<
+  | { ok: true; path: pkijs.Certificate[]; service: TrustService; status: NonNullable<ReturnType<typeof statusAt>> }
+  | { ok: false; code: 'not_listed' | 'not_granted'; detail: string }
+> {
+  const { certificate, at, list } = input;
+  const anchors: { certificate: pkijs.Certificate; der: Uint8Array; service: TrustService }[] = [];
+  for (const service of list.services.filter((item) => item.type === input.type)) {
+    for (const bytes of service.certificates) {
+      const loaded = loadCertificate(bytes);
+      if (loaded) anchors.push({ certificate: loaded, der: bytes, service });
+    }
+  }
+  if (anchors.length === 0) return { ok: false, code: 'not_listed', detail: `no ${input.type} service on the trusted list` };
+  const ownDer = der(certificate);
+  let path: pkijs.Certificate[] = [];
+  if (anchors.some((anchor) => sameDer(anchor.der, ownDer))) path = [certificate];
+  else {
+    const chainEngine = new pkijs.CertificateChainValidationEngine({
+      trustedCerts: anchors.map((anchor) => anchor.certificate),
+      certs: [...input.intermediates.filter((item) => !sameDer(der(item), ownDer)), certificate],
+      checkDate: at,
+    });
+    try {
+      const result = await chainEngine.verify({}, engine);
+      if (!result.result || !result.certificatePath) return { ok: false, code: 'not_listed', detail: `chain: ${result.resultMessage}` };
+      path = result.certificatePath;
+    } catch (error) {
+      const message = error && typeof error === 'object' && 'resultMessage' in error ? String(error.resultMessage) : String(error);
+      return { ok: false, code: 'not_listed', detail: `chain: ${message}` };
+    }
+  }
+  const anchorDer = der(path.at(-1)!);
+  const anchor = anchors.find((item) => sameDer(item.der, anchorDer));
+  if (!anchor) return { ok: false, code: 'not_listed', detail: 'chain does not end at a listed service' };
+  const status = statusAt(anchor.service, at);
+  if (!status || !isQualifiedStatus(status.status)) {
+    return { ok: false, code: 'not_granted', detail: `service status at ${at.toISOString()}: ${status ? statusName(status.status) : 'not yet listed'}` };
+  }
+  return { ok: true, path, service: anchor.service, status };
 }
