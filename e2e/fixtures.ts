@@ -162,6 +162,7 @@ interface AxeFindings {
 const BACKGROUND_IMAGE_BESIDE_TEXT: Record<string, string> = {
   '.alert': 'Bootstrap Italia draws the alert icon as a no-repeat background image in the left padding',
   select: 'Bootstrap Italia draws the arrow of a select as a no-repeat background image in the right padding',
+  '.is-invalid, .is-valid': 'Bootstrap draws the invalid (valid) field icon as a no-repeat background image in the right padding',
 };
 
 /**
@@ -391,4 +392,49 @@ export async function expectChartsDrawn(page: Page, count: number): Promise<void
     await charts.nth(i).scrollIntoViewIfNeeded();
     await expect(charts.nth(i).locator('svg')).toHaveCount(1, { timeout: 20_000 });
   }
+}
+
+/**
+ * Starts recording each change of text of the page's polite live regions (`aria-live="polite"`,
+ * `role="status"`): a region a screen reader reads again at every change (issue 34).
+ */
+export async function watchPoliteRegions(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __politeChanges?: { key: number; region: string; at: number }[]; __politeObserver?: MutationObserver };
+    w.__politeObserver?.disconnect();
+    const changes: { key: number; region: string; at: number }[] = [];
+    const last = new WeakMap<Element, string>();
+    const keys = new Map<Element, number>();
+    const regions = () => document.querySelectorAll('[aria-live="polite"], [role="status"]:not([aria-live="off"])');
+    for (const region of regions()) last.set(region, region.textContent ?? '');
+    const observer = new MutationObserver(() => {
+      for (const region of regions()) {
+        const text = region.textContent ?? '';
+        if (last.has(region) && last.get(region) !== text) {
+          const name = region.getAttribute('data-testid') ?? region.id ?? '';
+          if (!keys.has(region)) keys.set(region, keys.size);
+          changes.push({ key: keys.get(region)!, region: `${region.tagName.toLowerCase()}${name ? ` ${name}` : ''}: ${text.trim().slice(0, 60)}`, at: performance.now() });
+        }
+        last.set(region, text);
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    w.__politeChanges = changes;
+    w.__politeObserver = observer;
+  });
+}
+
+/**
+ * Watches for `ms` (since watchPoliteRegions) and asserts that no polite region changed more than once
+ * in any 10 s: a countdown read aloud every second is noise, not information (issue 34).
+ */
+export async function expectCalmPoliteRegions(page: Page, ms: number): Promise<void> {
+  await page.waitForTimeout(ms);
+  const changes = await page.evaluate(() => {
+    const w = window as unknown as { __politeChanges?: { key: number; region: string; at: number }[]; __politeObserver?: MutationObserver };
+    w.__politeObserver?.disconnect();
+    return w.__politeChanges ?? [];
+  });
+  const tooSoon = changes.filter((c, i) => changes.slice(0, i).some((earlier) => earlier.key === c.key && c.at - earlier.at < 10_000));
+  expect(tooSoon.map((c) => c.region), `polite regions changing more than once in 10 s on ${pathOf(page)}`).toEqual([]);
 }
