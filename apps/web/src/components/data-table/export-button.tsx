@@ -104,8 +104,13 @@ export function ExportButton({ endpoint, query, total, fileBase, params }: Expor
             key={format}
             type="button"
             className="btn btn-outline-primary btn-sm"
-            disabled={running || total === 0}
-            onClick={() => void start(format)}
+            // While a download runs the buttons are only marked unavailable: a disabled button loses the
+            // focus, which would fall to the top of the page (issue 34).
+            disabled={total === 0}
+            aria-disabled={running || undefined}
+            onClick={() => {
+              if (!running) void start(format);
+            }}
           >
             Esporta {format.toUpperCase()}
           </button>

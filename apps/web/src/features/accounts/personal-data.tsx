@@ -40,7 +40,8 @@ function ExportButton() {
   return (
     <>
       <FormMessage message={state.error} />
-      <Button color="primary" outline type="button" disabled={state.busy} onClick={() => void download()}>
+      {/* Marked busy, not disabled: a disabled button loses the focus to the top of the page (issue 34). */}
+      <Button color="primary" outline type="button" aria-disabled={state.busy || undefined} onClick={() => void (state.busy ? undefined : download())}>
         {state.busy ? 'Preparazione del file…' : 'Scarica i miei dati (JSON)'}
       </Button>
     </>
