@@ -35,6 +35,9 @@ test.describe.serial('account lifecycle of a new teacher', () => {
     await form.getByRole('button', { name: 'Registrati' }).click();
     await expect(page.getByRole('alert')).toBeVisible();
     await expect(form.getByLabel('Nome', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    // The first field to correct has the focus and is on the screen (issue 34).
+    await expect(form.getByLabel('Nome', { exact: true })).toBeFocused();
+    await expect(form.getByLabel('Nome', { exact: true })).toBeInViewport();
     await expectNoAxeViolations(page);
 
     await form.getByLabel('Nome', { exact: true }).fill(USER.firstName);
