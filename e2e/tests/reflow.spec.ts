@@ -22,6 +22,13 @@ async function expectReflow(page: Page): Promise<void> {
   }
 }
 
+/** The site header is the page's one banner landmark, with the main navigation (issue 34, item 4). */
+async function expectBanner(page: Page): Promise<void> {
+  const banner = page.getByRole('banner');
+  await expect(banner).toHaveCount(1);
+  await expect(banner.getByRole('navigation', { name: 'Navigazione principale' })).toBeVisible();
+}
+
 /** A portal page after an in-app move, its list (if any) answered. */
 async function openSettled(page: Page, path: string): Promise<void> {
   await navigateInApp(page, path);
@@ -34,6 +41,7 @@ test('reflow: the staff portal lists and records, with the super-admin’s long 
   expect(lists.length).toBeGreaterThan(15);
   await rememberConsentChoice(page.context(), baseURL!);
   await signIn(page, 'superadmin@demo.test');
+  await expectBanner(page);
   await expectReflow(page);
   for (const path of [...lists, '/portale/revisioni/adesioni']) {
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -67,6 +75,7 @@ test('reflow: public pages and a survey access-code page', async ({ page, baseUR
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(path);
     await appReady(page);
+    await expectBanner(page);
     await expectReflow(page);
   }
 });
