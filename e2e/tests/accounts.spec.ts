@@ -35,6 +35,9 @@ test.describe.serial('account lifecycle of a new teacher', () => {
     await form.getByRole('button', { name: 'Registrati' }).click();
     await expect(page.getByRole('alert')).toBeVisible();
     await expect(form.getByLabel('Nome', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    // The first field to correct has the focus and is on the screen (issue 34).
+    await expect(form.getByLabel('Nome', { exact: true })).toBeFocused();
+    await expect(form.getByLabel('Nome', { exact: true })).toBeInViewport();
     await expectNoAxeViolations(page);
 
     await form.getByLabel('Nome', { exact: true }).fill(USER.firstName);
@@ -87,6 +90,13 @@ test.describe.serial('account lifecycle of a new teacher', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Il mio account');
     await expect(page.getByTestId('session').filter({ hasText: 'questa sessione' })).toHaveCount(1);
     await expectNoAxeViolations(page);
+    // The copy of one's data: named with today's date in Rome, and the focus stays on the button (issue 34).
+    const downloading = page.waitForEvent('download');
+    const copy = page.getByRole('button', { name: 'Scarica i miei dati (JSON)' });
+    await copy.click();
+    const romeToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+    expect((await downloading).suggestedFilename()).toBe(`i-miei-dati-${romeToday}.json`);
+    await expect(copy).toBeFocused();
     // The newest other session is the second browser's.
     const others = page.getByTestId('session').filter({ hasNotText: 'questa sessione' });
     const count = await others.count();

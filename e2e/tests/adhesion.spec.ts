@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, expect, expectCalmPoliteRegions, expectNoAxeViolations, signIn, rememberConsentChoice, test, watchPoliteRegions } from '../fixtures.ts';
 import { ENROLLED_PASSWORD as PASSWORD, enrolInstitute, type Enrolled } from '../registrations.ts';
 
 // The signing journey changes an institute's state, and the e2e run shares one API and database: it
@@ -130,12 +130,16 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     const codeField = page.getByLabel('Codice ricevuto via SMS');
     await expect(codeField).toBeFocused();
     await expectAccessibleAtBothWidths(page);
+    // The resend countdown is shown, not read aloud every second (issue 34).
+    await watchPoliteRegions(page);
+    await expectCalmPoliteRegions(page, 3_000);
 
     // A wrong code is told next to the field, and the step stays open.
     const code = await signatureCode(school.principal.phone);
     await codeField.fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Conferma la firma' }).click();
     await expect(page.getByText('Il codice non è corretto. Tentativi rimasti: 4.')).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Il codice non è corretto. Tentativi rimasti: 4.' })).toBeVisible();
     await expect(page.getByLabel('Codice ricevuto via SMS')).toHaveAttribute('aria-invalid', 'true');
     await expectAccessibleAtBothWidths(page);
 

@@ -60,6 +60,8 @@ test.describe('cookie banner', () => {
     const proof = page.waitForResponse((r) => r.url().endsWith('/api/consents'));
     await banner(page).getByRole('button', { name: 'Accetta tutti' }).click();
     expect((await proof).status()).toBe(201);
+    // The banner is gone with the focused button: the focus goes on to the page's content (issue 34).
+    await expect(page.locator('main#main-content')).toBeFocused();
     expect(await cookieValue(context, 'ncc_c')).toBe('necessarianalitici');
     expect(await cookieValue(context, 'ncc_e')).toBe('necessari~analitici');
     await page.reload();
@@ -72,6 +74,7 @@ test.describe('cookie banner', () => {
       await page.goto('/');
       const button = how === 'X' ? banner(page).getByRole('button', { name: 'Chiudi e rifiuta i cookie facoltativi' }) : banner(page).getByRole('button', { name: 'Rifiuta', exact: true });
       await button.click();
+      await expect(page.locator('main#main-content')).toBeFocused();
       expect(await cookieValue(context, 'ncc_c')).toBe('necessarianalitici');
       expect(await cookieValue(context, 'ncc_e')).toBe('necessari');
       expect(Number(await cookieValue(context, 'ncc_r'))).toBeGreaterThan(Date.now() - 60_000);
@@ -101,6 +104,8 @@ test.describe('cookie banner', () => {
     await expect(dialog.getByLabel('Cookie analitici (Google Analytics 4)')).toBeChecked();
     await dialog.getByRole('button', { name: 'Salva le scelte' }).click();
     expect(await cookieValue(context, 'ncc_e')).toBe('necessari~analitici');
+    // The opener left with the banner: the focus goes to the page's content, not to the top of the page.
+    await expect(page.locator('main#main-content')).toBeFocused();
   });
 
   test('change the choice later from the cookie policy and from the footer', async ({ page, context }) => {

@@ -3,10 +3,12 @@ import {
   appReady,
   expect,
   expectAccessibleAtBothWidths,
+  expectCalmPoliteRegions,
   pathOf,
   rememberConsentChoice,
   submitLogin,
   test,
+  watchPoliteRegions,
 } from '../fixtures.ts';
 import { mailLink, smsCode } from '../outbox.ts';
 
@@ -38,15 +40,22 @@ async function verifyPhone(page: Page, phone: { local: string; e164: string }, c
   await page.getByRole('button', { name: 'Invia il codice via SMS' }).click();
   await expect(page.getByLabel('Codice ricevuto via SMS')).toBeVisible();
   if (checkA11y) {
+    // The resend countdown is shown, not read aloud every second (issue 34).
+    await expect(page.getByTestId('resend-countdown')).toContainText('Potrai chiedere un nuovo codice tra');
+    await watchPoliteRegions(page);
+    await expectCalmPoliteRegions(page, 3_000);
     await page.getByLabel('Codice ricevuto via SMS').fill('000000');
     await page.getByRole('button', { name: 'Verifica il numero' }).click();
     await expect(page.getByLabel('Codice ricevuto via SMS')).toHaveAttribute('aria-invalid', 'true');
+    // A wrong code is announced (an alert), not only written next to the field.
+    await expect(page.locator('#code-error[role="alert"]')).toBeVisible();
     await expectAccessibleAtBothWidths(page);
   }
   await page.getByLabel('Codice ricevuto via SMS').fill(await smsCode(phone.e164));
   await page.getByRole('button', { name: 'Verifica il numero' }).click();
   await expect(page).toHaveURL((url) => url.pathname === '/iscrizioni/iscrizione' && url.searchParams.has('verifica'));
-  await expect(page.getByRole('heading', { level: 2, name: /Scelta dell’istituto/ })).toBeVisible();
+  // A new step takes the focus with its heading (issue 34), not the top of the page.
+  await expect(page.getByRole('heading', { level: 2, name: /Scelta dell’istituto/ })).toBeFocused();
   return new URL(page.url()).searchParams.get('verifica')!;
 }
 
@@ -78,7 +87,7 @@ test.describe.serial('enrolment of a school', () => {
     const choice = page.getByRole('list', { name: 'Istituti trovati' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: /Scegli/ }) }).first();
     ministryCode = /·\s*([A-Z0-9]{10})/.exec((await choice.textContent()) ?? '')![1]!;
     await choice.getByRole('link', { name: /Scegli/ }).click();
-    await expect(page.getByRole('heading', { level: 2, name: /Dati e plessi/ })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: /Dati e plessi/ })).toBeFocused();
     await expect(page.getByTestId('chosen-institute')).toContainText(ministryCode);
     instituteUrl = pathOf(page);
 
@@ -113,6 +122,7 @@ test.describe.serial('enrolment of a school', () => {
     await expect(done).toContainText(PRINCIPAL.email);
     await expect(done).toContainText(CONTACT.email);
     await expect(done).toContainText('firma il documento di adesione formale');
+    await expect(done.getByRole('heading', { level: 2, name: 'Iscrizione completata' })).toBeFocused();
     await expectAccessibleAtBothWidths(page);
 
     // The latecomer's submission of the same institute is refused with the API's message.

@@ -181,6 +181,8 @@ test.describe('registro: istituti e plessi', () => {
       await expect(page.getByTestId('export-status')).toContainText(
         `Esportazione completata: ${rows.toLocaleString('it-IT', { useGrouping: 'always' } as Intl.NumberFormatOptions)} righe`,
       );
+      // The focus stays on the button that started the export (issue 34), not on the top of the page.
+      await expect(page.getByRole('button', { name: 'Esporta CSV' })).toBeFocused();
       await expectNoAxeViolations(page);
 
       const downloadingXlsx = page.waitForEvent('download');
@@ -235,6 +237,8 @@ test.describe('registro: istituti e plessi', () => {
     await page.getByRole('link', { name, exact: true }).first().click();
     await expect(page).toHaveURL(/\/portale\/istituti\/plessi\/\d+$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    // The document title says what the page is: an institute and its plesso often share a name (issue 34).
+    await expect(page).toHaveTitle(`Plesso ${name} | Portale Scuole`);
     await expect(page.getByTestId('site-facts').getByRole('link')).toHaveCount(1);
     await expectAccessibleAtBothWidths(page);
 
@@ -250,6 +254,7 @@ test.describe('registro: istituti e plessi', () => {
     await page.getByTestId('site-facts').getByRole('link').click();
     await expect(page).toHaveURL(/\/portale\/istituti\/\d+$/);
     await expect(page.getByRole('heading', { level: 2, name: /^Plessi/ })).toBeVisible();
+    await expect(page).toHaveTitle(/^Istituto .+ \| Portale Scuole$/);
   });
 
   test('un insegnante che apre gli istituti vede la pagina 403', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { romeParts } from '@portale/shared/bookings';
+import { romeDateStamp, romeParts } from '@portale/shared/bookings';
 import type { ExportFormat } from '@portale/shared/lists';
 import { exportBusy } from './gates.ts';
 
@@ -91,11 +91,8 @@ function xlsxCell(value: ExportValue, type?: ExportColumn<unknown>['type']): str
   return value;
 }
 
-/** Today's date in Rome (`2026-11-27`), for file names. */
-export function romeDateStamp(instant: Date): string {
-  const c = romeParts(instant);
-  return `${c.year}-${two(c.month)}-${two(c.day)}`;
-}
+/** Today's date in Rome (`2026-11-27`), for file names (shared with the web app's downloads). */
+export { romeDateStamp };
 
 const CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',

@@ -15,11 +15,7 @@ export const ADHESION_STATE_COLORS: Record<AdhesionState, string> = {
 /** The adhesion state of an institute as a coloured badge with its Italian name. */
 export function AdhesionBadge({ state }: { state: AdhesionState }) {
   return (
-    <Badge
-      color={ADHESION_STATE_COLORS[state]}
-      className={ADHESION_STATE_COLORS[state] === 'warning' ? 'text-dark' : undefined}
-    >
-      {ADHESION_STATE_LABELS[state]}
-    </Badge>
+    // White text on every colour (7.5:1 on Bootstrap Italia's dark amber; its navy `text-dark` gave 2.39:1).
+    <Badge color={ADHESION_STATE_COLORS[state]}>{ADHESION_STATE_LABELS[state]}</Badge>
   );
 }

@@ -1,4 +1,4 @@
-import { Header, HeaderContent, HeaderRightZone, Headers } from 'design-react-kit';
+import { Header, HeaderContent, HeaderRightZone } from 'design-react-kit';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { REDIRECTS } from '@portale/shared/pages';
 import type { SessionUser } from '@portale/shared/auth';
@@ -16,7 +16,7 @@ interface AppHeaderProps {
   onLogout: () => Promise<void>;
 }
 
-/** Slim bar (programme, user zone), centre bar (brand) and the main navigation. */
+/** The site's banner landmark: slim bar (programme, user zone), centre bar (brand) and the main navigation. */
 export function AppHeader({ user, onLogout }: AppHeaderProps) {
   const navigate = useNavigate();
   const handleLogout = async () => {
@@ -24,7 +24,8 @@ export function AppHeader({ user, onLogout }: AppHeaderProps) {
     await navigate(REDIRECTS.logout);
   };
   return (
-    <Headers>
+    // A <header> outside <main>: the banner landmark (design-react-kit's Headers is a plain div).
+    <header className="it-header-wrapper">
       <Header type="slim">
         <HeaderContent>
           <span className="navbar-brand text-white">Programma nazionale di indagine nelle scuole</span>
@@ -73,6 +74,6 @@ export function AppHeader({ user, onLogout }: AppHeaderProps) {
           </div>
         </nav>
       </div>
-    </Headers>
+    </header>
   );
 }

@@ -1,16 +1,24 @@
 import { Alert, Input, type InputProps } from 'design-react-kit';
 
-type FieldProps = Omit<InputProps, 'id' | 'valid'> & { id: string; error?: string | undefined };
+type FieldProps = Omit<InputProps, 'id' | 'valid'> & {
+  id: string;
+  error?: string | undefined;
+  /**
+   * Announces the error as an alert, read again when the key changes (a one-field form whose error the
+   * user would not otherwise hear, as a wrong SMS code: issue 34).
+   */
+  errorAlertKey?: number | undefined;
+};
 
 /** A labelled input whose error is tied to it (aria-invalid + aria-describedby) and shown right below. */
-export function FormField({ id, error, ...props }: FieldProps) {
+export function FormField({ id, error, errorAlertKey, ...props }: FieldProps) {
   const errorId = `${id}-error`;
   const invalid = error ? { valid: false, 'aria-invalid': true, 'aria-describedby': errorId } : {};
   return (
     <>
       <Input id={id} {...props} {...invalid} />
       {error && (
-        <p id={errorId} className="text-danger small mt-n3 mb-4">
+        <p id={errorId} key={errorAlertKey} className="text-danger small mt-n3 mb-4" {...(errorAlertKey === undefined ? {} : { role: 'alert' })}>
           {error}
         </p>
       )}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button } from 'design-react-kit';
-import { Form } from 'react-router';
+import { Form, useActionData } from 'react-router';
 import { FormField } from './form-field.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
@@ -27,7 +27,8 @@ export function phoneStepFrom(form: FormData): PhoneStep {
   };
 }
 
-function useSecondsLeft(step: PhoneStep): number {
+/** Seconds before a new code may be asked (counted from when the step was answered). */
+export function useSecondsLeft(step: { at: number; resendAfterSeconds: number }): number {
   const left = () => Math.max(0, Math.ceil((step.at + step.resendAfterSeconds * 1000 - Date.now()) / 1000));
   const [seconds, setSeconds] = useState(left);
   useEffect(() => {
@@ -37,6 +38,38 @@ function useSecondsLeft(step: PhoneStep): number {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [step.at, step.resendAfterSeconds]);
   return seconds;
+}
+
+/**
+ * The resend delay: the countdown is shown but not in a live region (a screen reader would read it
+ * every second for a minute, issue 34); a status region says once, when the delay is over, that a new
+ * code can be asked.
+ */
+export function ResendCountdown({ seconds }: { seconds: number }) {
+  // Whether this step counted down at all: a step opened after its delay has nothing to announce.
+  const [counted] = useState(seconds > 0);
+  return (
+    <>
+      <p className="small mt-1 mb-0" data-testid="resend-countdown">
+        {seconds > 0 ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.` : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
+      </p>
+      <p className="visually-hidden" role="status" data-testid="resend-status">
+        {counted && seconds === 0 ? 'Puoi chiedere un nuovo codice.' : ''}
+      </p>
+    </>
+  );
+}
+
+/**
+ * Keys the error of a code field by the action's answer, so that the same error after a second wrong
+ * code is a new alert, read again.
+ */
+export function useAnswerKey(answer: unknown): number {
+  const [state, setState] = useState({ answer, key: 0 });
+  if (state.answer === answer) return state.key;
+  const next = { answer, key: state.key + 1 };
+  setState(next);
+  return next.key;
 }
 
 function StepFields({ step }: { step: PhoneStep }) {
@@ -56,13 +89,14 @@ function StepFields({ step }: { step: PhoneStep }) {
  */
 export function SmsCodeForm({ step, error }: { step: PhoneStep; error?: string | undefined }) {
   const seconds = useSecondsLeft(step);
+  const errorKey = useAnswerKey(useActionData());
   return (
     <>
       <p>Abbiamo inviato un codice di 6 cifre al numero {step.phoneMasked}. Il codice vale 10 minuti.</p>
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="phone-confirm" />
         <StepFields step={step} />
-        <FormField id="code" name="code" label="Codice ricevuto via SMS" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required error={error} />
+        <FormField id="code" name="code" label="Codice ricevuto via SMS" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required error={error} errorAlertKey={errorKey} />
         <SubmitButton idle="Verifica il numero" busy="Verifica in corso…" className="me-2" />
       </Form>
       <Form method="post" className="mt-3">
@@ -71,9 +105,7 @@ export function SmsCodeForm({ step, error }: { step: PhoneStep; error?: string |
         <Button color="primary" outline type="submit" disabled={seconds > 0}>
           Invia un nuovo codice
         </Button>
-        <p className="small mt-1" aria-live="polite">
-          {seconds > 0 ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.` : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
-        </p>
+        <ResendCountdown seconds={seconds} />
       </Form>
     </>
   );

@@ -21,6 +21,12 @@ export function romeParts(instant: Date): { year: number; month: number; day: nu
   return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour!, minute: out.minute!, second: out.second! };
 }
 
+/** The date in Rome at `instant` (`2026-11-28` at 00:30 Rome, still the 27th in UTC), for file names. */
+export function romeDateStamp(instant: Date): string {
+  const p = romeParts(instant);
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
 /** Minutes Rome is ahead of UTC at `instant` (60 or 120). */
 function romeOffsetMinutes(instant: Date): number {
   const p = romeParts(instant);

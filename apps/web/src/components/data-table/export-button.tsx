@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { romeDateStamp } from '@portale/shared/bookings';
 import type { Endpoint } from '@portale/shared/http';
 import { EXPORT_FORMATS, type ExportFormat } from '@portale/shared/lists';
 import { downloadFile, type DownloadProgress } from '../../lib/api-client.ts';
@@ -72,7 +73,7 @@ export function ExportButton({ endpoint, query, total, fileBase, params }: Expor
     controller.current = abort;
     setState({ kind: 'running', format, progress: null });
     const filters = pickQuery(new URLSearchParams(query), queryKeysOf(endpoint));
-    const day = new Date().toISOString().slice(0, 10);
+    const day = romeDateStamp(new Date());
     try {
       const result = await downloadFile(
         endpoint,
@@ -103,8 +104,13 @@ export function ExportButton({ endpoint, query, total, fileBase, params }: Expor
             key={format}
             type="button"
             className="btn btn-outline-primary btn-sm"
-            disabled={running || total === 0}
-            onClick={() => void start(format)}
+            // While a download runs the buttons are only marked unavailable: a disabled button loses the
+            // focus, which would fall to the top of the page (issue 34).
+            disabled={total === 0}
+            aria-disabled={running || undefined}
+            onClick={() => {
+              if (!running) void start(format);
+            }}
           >
             Esporta {format.toUpperCase()}
           </button>

@@ -103,14 +103,16 @@ function ThankYou({ message }: { message: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
-    <div className="row">
-      <div className="col-lg-8" data-testid="access-code-thanks">
-        <PageMeta title="Grazie per la partecipazione" description="Le risposte al questionario sono state registrate." />
-        <h1 ref={ref} tabIndex={-1} className="mb-3">
-          Grazie per la partecipazione
-        </h1>
-        <p className="lead">{message}</p>
-        <p>Puoi chiudere questa pagina. Il codice che hai usato non serve più.</p>
+    <div className="container my-4">
+      <div className="row">
+        <div className="col-lg-8" data-testid="access-code-thanks">
+          <PageMeta title="Grazie per la partecipazione" description="Le risposte al questionario sono state registrate." />
+          <h1 ref={ref} tabIndex={-1} className="mb-3">
+            Grazie per la partecipazione
+          </h1>
+          <p className="lead">{message}</p>
+          <p>Puoi chiudere questa pagina. Il codice che hai usato non serve più.</p>
+        </div>
       </div>
     </div>
   );
@@ -139,48 +141,50 @@ export function Component() {
   const refused = result && !result.sent ? result : undefined;
 
   return (
-    <div className="row">
-      <div className="col-lg-9">
-        <header className="mb-4">
-          <PageMeta title={survey.title} description="Questionario anonimo con codice di accesso." />
-          <p className="text-uppercase small fw-semibold text-primary mb-1">Questionario anonimo</p>
-          <h1 className="mb-3">{survey.title}</h1>
-          <p className="lead">{survey.purpose}</p>
-          <dl className="row mb-0" data-testid="access-code-context">
-            <dt className="col-sm-3">Plesso</dt>
-            <dd className="col-sm-9">{where}</dd>
-            {opened.classLabel && (
-              <>
-                <dt className="col-sm-3">Classe</dt>
-                <dd className="col-sm-9">{opened.classLabel}</dd>
-              </>
-            )}
-            <dt className="col-sm-3">Codice valido fino al</dt>
-            <dd className="col-sm-9">{formatDate(new Date(new Date(opened.expiresAt).getTime() - 1).toISOString())}</dd>
-          </dl>
-        </header>
-        <div className="callout note mb-4">
-          <div className="callout-title">Prima di iniziare</div>
-          <p className="mb-0">
-            Le risposte sono anonime: non ti chiediamo nome, e-mail o altri dati personali, e non scriverli nelle risposte aperte. Mentre compili, le
-            risposte restano salvate su questo dispositivo: se chiudi la pagina, riaprendo lo stesso indirizzo le ritrovi.
-          </p>
+    <div className="container my-4">
+      <div className="row">
+        <div className="col-lg-9">
+          <header className="mb-4">
+            <PageMeta title={survey.title} description="Questionario anonimo con codice di accesso." />
+            <p className="text-uppercase small fw-semibold text-primary mb-1">Questionario anonimo</p>
+            <h1 className="mb-3">{survey.title}</h1>
+            <p className="lead">{survey.purpose}</p>
+            <dl className="row mb-0" data-testid="access-code-context">
+              <dt className="col-sm-3">Plesso</dt>
+              <dd className="col-sm-9">{where}</dd>
+              {opened.classLabel && (
+                <>
+                  <dt className="col-sm-3">Classe</dt>
+                  <dd className="col-sm-9">{opened.classLabel}</dd>
+                </>
+              )}
+              <dt className="col-sm-3">Codice valido fino al</dt>
+              <dd className="col-sm-9">{formatDate(new Date(new Date(opened.expiresAt).getTime() - 1).toISOString())}</dd>
+            </dl>
+          </header>
+          <div className="callout note mb-4">
+            <div className="callout-title">Prima di iniziare</div>
+            <p className="mb-0">
+              Le risposte sono anonime: non ti chiediamo nome, e-mail o altri dati personali, e non scriverli nelle risposte aperte. Mentre compili, le
+              risposte restano salvate su questo dispositivo: se chiudi la pagina, riaprendo lo stesso indirizzo le ritrovi.
+            </p>
+          </div>
+          <div ref={alertRef} tabIndex={-1} role="alert">
+            {refused && <div className="alert alert-danger">{refused.message}</div>}
+          </div>
+          <Form method="post" noValidate onChange={save} aria-labelledby="questionario-titolo" data-testid="access-code-form">
+            <h2 id="questionario-titolo" className="h4 mb-3">
+              Le domande
+            </h2>
+            <QuestionnaireFields questions={survey.questions} defaultValues={refused?.answers ?? draft} errors={refused?.errors} idPrefix="codice" />
+            <p className="small text-muted" role="status" data-testid="draft-status">
+              {saved ? 'Risposte salvate su questo dispositivo.' : draft ? 'Abbiamo ripreso le risposte salvate su questo dispositivo.' : ''}
+            </p>
+            <button type="submit" className="btn btn-primary" disabled={submitting}>
+              {submitting ? 'Invio in corso…' : 'Invia le risposte'}
+            </button>
+          </Form>
         </div>
-        <div ref={alertRef} tabIndex={-1} role="alert">
-          {refused && <div className="alert alert-danger">{refused.message}</div>}
-        </div>
-        <Form method="post" noValidate onChange={save} aria-labelledby="questionario-titolo" data-testid="access-code-form">
-          <h2 id="questionario-titolo" className="h4 mb-3">
-            Le domande
-          </h2>
-          <QuestionnaireFields questions={survey.questions} defaultValues={refused?.answers ?? draft} errors={refused?.errors} idPrefix="codice" />
-          <p className="small text-muted" role="status" data-testid="draft-status">
-            {saved ? 'Risposte salvate su questo dispositivo.' : draft ? 'Abbiamo ripreso le risposte salvate su questo dispositivo.' : ''}
-          </p>
-          <button type="submit" className="btn btn-primary" disabled={submitting}>
-            {submitting ? 'Invio in corso…' : 'Invia le risposte'}
-          </button>
-        </Form>
       </div>
     </div>
   );

@@ -2,10 +2,16 @@ import { useState } from 'react';
 import { Button } from 'design-react-kit';
 import { Form } from 'react-router';
 import { exportAccount } from '@portale/shared/accounts';
+import { romeDateStamp } from '@portale/shared/bookings';
 import { FormMessage } from '../../components/form-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';
+
+/** The export's file name, with today's date in Rome (not UTC: just after midnight it is already tomorrow there). */
+export function personalDataFileName(now: Date = new Date()): string {
+  return `i-miei-dati-${romeDateStamp(now)}.json`;
+}
 
 /** Saves the export as a JSON file named with today's date. */
 function saveJson(data: unknown) {
@@ -13,7 +19,7 @@ function saveJson(data: unknown) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `i-miei-dati-${new Date().toISOString().slice(0, 10)}.json`;
+  link.download = personalDataFileName();
   document.body.append(link);
   link.click();
   link.remove();
@@ -34,7 +40,8 @@ function ExportButton() {
   return (
     <>
       <FormMessage message={state.error} />
-      <Button color="primary" outline type="button" disabled={state.busy} onClick={() => void download()}>
+      {/* Marked busy, not disabled: a disabled button loses the focus to the top of the page (issue 34). */}
+      <Button color="primary" outline type="button" aria-disabled={state.busy || undefined} onClick={() => void (state.busy ? undefined : download())}>
         {state.busy ? 'Preparazione del file…' : 'Scarica i miei dati (JSON)'}
       </Button>
     </>

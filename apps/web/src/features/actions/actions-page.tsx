@@ -41,7 +41,7 @@ const DETAIL_PARAM = 'azione';
 const ACTION_STATE_BADGES: Record<ActionState, string> = {
   da_fare: 'bg-secondary',
   in_corso: 'bg-primary',
-  completata: 'bg-warning text-dark',
+  completata: 'bg-warning',
   verificata: 'bg-success',
 };
 

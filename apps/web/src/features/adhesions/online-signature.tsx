@@ -1,21 +1,9 @@
-import { useEffect, useState } from 'react';
 import { Button } from 'design-react-kit';
-import { Form, Link } from 'react-router';
+import { Form, Link, useActionData } from 'react-router';
 import { FormField } from '../../components/form-field.tsx';
+import { ResendCountdown, useAnswerKey, useSecondsLeft } from '../../components/sms-code-form.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { AdhesionActionData, ChallengeStep } from './adhesion-actions.ts';
-
-function useSecondsLeft(step: ChallengeStep): number {
-  const left = () => Math.max(0, Math.ceil((step.at + step.resendAfterSeconds * 1000 - Date.now()) / 1000));
-  const [seconds, setSeconds] = useState(left);
-  useEffect(() => {
-    setSeconds(left());
-    const timer = setInterval(() => setSeconds(left()), 1000);
-    return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [step.at, step.resendAfterSeconds]);
-  return seconds;
-}
 
 function ChallengeFields({ step, documentSha256 }: { step: ChallengeStep; documentSha256: string }) {
   return (
@@ -31,6 +19,7 @@ function ChallengeFields({ step, documentSha256 }: { step: ChallengeStep; docume
 
 function CodeStep({ step, documentSha256, error }: { step: ChallengeStep; documentSha256: string; error: string | undefined }) {
   const seconds = useSecondsLeft(step);
+  const errorKey = useAnswerKey(useActionData());
   return (
     <>
       <p role="status">
@@ -50,6 +39,7 @@ function CodeStep({ step, documentSha256, error }: { step: ChallengeStep; docume
           required
           autoFocus
           error={error}
+          errorAlertKey={errorKey}
         />
         <SubmitButton idle="Conferma la firma" busy="Firma in corso…" className="me-2" />
       </Form>
@@ -59,9 +49,7 @@ function CodeStep({ step, documentSha256, error }: { step: ChallengeStep; docume
         <Button color="primary" outline type="submit" disabled={seconds > 0}>
           Invia un nuovo codice
         </Button>
-        <p className="small mt-1" aria-live="polite">
-          {seconds > 0 ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.` : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
-        </p>
+        <ResendCountdown seconds={seconds} />
       </Form>
     </>
   );

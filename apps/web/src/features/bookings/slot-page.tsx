@@ -138,8 +138,8 @@ export function Component() {
         />
       </section>
 
-      <section className="mt-5" aria-labelledby="modifica-title">
-        <h2 id="modifica-title" className="h3">Modifica l’appuntamento</h2>
+      <section className="mt-5" aria-labelledby="modifica-heading">
+        <h2 id="modifica-heading" className="h3">Modifica l’appuntamento</h2>
         <SlotForm key={slot.updatedAt} slot={slot} errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}} intent="edit" submitLabel="Salva le modifiche" prefix="modifica" />
       </section>
     </>

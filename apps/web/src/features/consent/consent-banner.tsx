@@ -1,7 +1,14 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { ConsentPreferences } from './consent-preferences.tsx';
-import { decide, openPreferences, startConsent, useConsent } from './consent-store.ts';
+import { decide, focusMainContent, openPreferences, startConsent, useConsent } from './consent-store.ts';
+
+/** A choice from the banner, then the focus on the page's content: the banner and its buttons are gone (issue 34). */
+async function choose(choice: 'accept_all' | 'reject') {
+  const recorded = decide(choice);
+  focusMainContent();
+  await recorded;
+}
 
 /**
  * First-visit banner, as an overlay (no layout shift): 'Accetta tutti', 'Rifiuta' and 'Personalizza'
@@ -19,7 +26,7 @@ export function ConsentBanner() {
       {bannerOpen && (
         <section className="consent-banner shadow-lg" aria-labelledby="consent-banner-title" data-testid="consent-banner">
           <div className="container-xxl position-relative py-3">
-            <button type="button" className="consent-banner-close btn btn-link p-1" aria-label="Chiudi e rifiuta i cookie facoltativi" onClick={() => void decide('reject')}>
+            <button type="button" className="consent-banner-close btn btn-link p-1" aria-label="Chiudi e rifiuta i cookie facoltativi" onClick={() => void choose('reject')}>
               <span aria-hidden="true">×</span>
             </button>
             <h2 id="consent-banner-title" className="h5 mb-2 pe-5">
@@ -31,10 +38,10 @@ export function ConsentBanner() {
               <Link to="/policy/cookie">cookie policy</Link>.
             </p>
             <div className="consent-actions">
-              <button type="button" className="btn btn-primary" onClick={() => void decide('accept_all')}>
+              <button type="button" className="btn btn-primary" onClick={() => void choose('accept_all')}>
                 Accetta tutti
               </button>
-              <button type="button" className="btn btn-primary" onClick={() => void decide('reject')}>
+              <button type="button" className="btn btn-primary" onClick={() => void choose('reject')}>
                 Rifiuta
               </button>
               <button type="button" className="btn btn-primary" onClick={openPreferences}>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CONSENT_CONFIG, COOKIE_GROUPS } from './consent-config.ts';
-import { closePreferences, decide, useConsent } from './consent-store.ts';
+import { closePreferences, decide, focusMainContent, useConsent } from './consent-store.ts';
 
 /** The granular choice, in a modal dialog: no optional box is pre-ticked; focus is trapped and restored. */
 export function ConsentPreferences() {
@@ -11,7 +11,8 @@ export function ConsentPreferences() {
     const opener = document.activeElement as HTMLElement | null;
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    return () => opener?.focus?.();
+    // Back to the opener; when the choice closed the banner with it, to the page's content.
+    return () => (opener?.isConnected ? opener.focus() : focusMainContent());
   }, []);
   const toggle = (id: string, on: boolean) => setSelected((current) => (on ? [...current, id] : current.filter((x) => x !== id)));
   return (

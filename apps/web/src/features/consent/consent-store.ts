@@ -59,6 +59,14 @@ export function decide(decision: ConsentDecision, enabledOptional: readonly stri
   return recordProof(decision, enabledIds, now);
 }
 
+/**
+ * Moves the focus to the page's main content (the layouts' `main#main-content`, focusable by script):
+ * where a keyboard or screen reader user goes on after the banner, whose buttons are gone (issue 34).
+ */
+export function focusMainContent(): void {
+  document.getElementById('main-content')?.focus();
+}
+
 export function openPreferences(): void {
   setState({ preferencesOpen: true });
 }

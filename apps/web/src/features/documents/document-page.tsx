@@ -93,8 +93,8 @@ export function Component() {
         </Form>
       </section>
 
-      <section className="mt-5" aria-labelledby="sostituisci-file">
-        <h2 id="sostituisci-file" className="h3">Sostituisci il file</h2>
+      <section className="mt-5" aria-labelledby="sostituisci-heading">
+        <h2 id="sostituisci-heading" className="h3">Sostituisci il file</h2>
         <p>Il nuovo PDF prende il posto di quello attuale (che non viene conservato; il registro delle attività ne tiene traccia).</p>
         <Form method="post" encType="multipart/form-data" noValidate preventScrollReset data-testid="replace-form">
           <input type="hidden" name="intent" value="replace" />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useLoaderData } from 'react-router';
 import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { ENROLMENT_VERIFICATION_MAX_AGE_MINUTES, type EnrolmentCreated, type EnrolmentInstitute } from '@portale/shared/enrolment';
@@ -17,9 +17,29 @@ const hasFieldErrors = (result: EnrolmentActionData | undefined) => Object.keys(
 
 const STEPS = ['Verifica del cellulare', 'Scelta dell’istituto', 'Dati e plessi'] as const;
 
-function StepHeading({ index, id }: { index: 0 | 1 | 2; id: string }) {
+/** The step shown last on this page (null when the page is opened): a new step's heading takes the focus. */
+let shownStep: number | null = null;
+
+/**
+ * The heading of a step. When the step changes (the phone verified, the institute chosen), it takes the
+ * focus, so that keyboard and screen reader users go on from the new step, not from the top of the page
+ * (issue 34); not when the page is opened.
+ */
+function StepHeading({ index, id }: { index: 0 | 1 | 2 | 3; id: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (shownStep !== null && shownStep !== index) ref.current?.focus();
+    shownStep = index;
+  }, [index]);
+  if (index === 3) {
+    return (
+      <h2 ref={ref} id={id} tabIndex={-1} className="h3">
+        Iscrizione completata
+      </h2>
+    );
+  }
   return (
-    <h2 id={id} className="h3 mb-3">
+    <h2 ref={ref} id={id} tabIndex={-1} className="h3 mb-3">
       <span className="d-block small text-secondary fw-normal">
         Passo {index + 1} di {STEPS.length}
       </span>
@@ -169,9 +189,7 @@ function Confirmation({ enrolled }: { enrolled: EnrolmentCreated }) {
   const same = enrolled.principalEmail === enrolled.firstContactEmail;
   return (
     <section aria-labelledby="iscrizione-completata" className="callout callout-success p-4 border border-success rounded" role="status">
-      <h2 id="iscrizione-completata" className="h3">
-        Iscrizione completata
-      </h2>
+      <StepHeading index={3} id="iscrizione-completata" />
       <p>
         L’istituto <strong>{enrolled.instituteName}</strong> ({enrolled.ministryCode}) è iscritto al programma con {enrolled.schoolSiteCount}{' '}
         {enrolled.schoolSiteCount === 1 ? 'plesso' : 'plessi'}.
@@ -308,6 +326,13 @@ export function Component() {
   // After the enrolment the loader runs again and finds the verification used: the confirmation stays.
   const enrolled = useActionData<EnrolmentActionData>()?.enrolled;
   const page = getPage('enrolment');
+  // Opening the page again later is not a step change.
+  useEffect(
+    () => () => {
+      shownStep = null;
+    },
+    [],
+  );
   return (
     <div className="container my-5">
       <div className="row justify-content-center">

@@ -53,7 +53,7 @@ function StateCell({ invitation }: { invitation: StaffEnrolmentInvitation }) {
   return (
     <>
       {ENROLMENT_INVITATION_STATE_LABELS[invitation.state]}
-      {invitation.expired && <span className="badge bg-warning text-dark ms-2">Scaduto</span>}
+      {invitation.expired && <span className="badge bg-warning ms-2">Scaduto</span>}
     </>
   );
 }

@@ -19,7 +19,7 @@ import { buildPath } from '@portale/shared/http';
 import { ApiError, apiRequest, callApi, INVALID_RESPONSE_MESSAGE } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 
-const BADGES: Record<ActionState, string> = { da_fare: 'bg-secondary', in_corso: 'bg-primary', completata: 'bg-warning text-dark', verificata: 'bg-success' };
+const BADGES: Record<ActionState, string> = { da_fare: 'bg-secondary', in_corso: 'bg-primary', completata: 'bg-warning', verificata: 'bg-success' };
 const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
 
 /** Whoever actions are assigned to (principal, first contact, teacher, educator) and who does not follow every action (staff). */

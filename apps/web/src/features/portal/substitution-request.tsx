@@ -96,7 +96,7 @@ export async function substitutionRequestAction(form: FormData): Promise<Request
   }
 }
 
-const STATE_BADGE: Record<SubstitutionState, string> = { richiesta: 'bg-warning text-dark', approvata: 'bg-success', respinta: 'bg-danger' };
+const STATE_BADGE: Record<SubstitutionState, string> = { richiesta: 'bg-warning', approvata: 'bg-success', respinta: 'bg-danger' };
 
 function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
   return messages?.[0] ? (

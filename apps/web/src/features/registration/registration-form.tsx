@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData } from 'react-router';
 import type { TeacherKind } from '@portale/shared/accounts';
 import type { PasswordContext } from '@portale/shared/accounts/password';
@@ -23,6 +23,16 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
   const errors = result?.errors;
   const [password, setPassword] = useState('');
   const [context, setContext] = useState<PasswordContext>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  // After a refused submit the first field to correct takes the focus, in the middle of the screen (not
+  // under the page's edges or the cookie banner): the user hears it and sees it (issue 34).
+  useEffect(() => {
+    if (!result || result.ok) return;
+    const field = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!field) return;
+    field.focus({ preventScroll: true });
+    field.scrollIntoView({ block: 'center' });
+  }, [result]);
   const trackContext = (event: React.FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
     if (['firstName', 'lastName', 'email'].includes(target.name)) setContext((c) => ({ ...c, [target.name]: target.value }));
@@ -37,7 +47,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
       ) : (
         <>
           <FormMessage message={result?.message} />
-          <Form method="post" noValidate onChange={trackContext} className="mt-4">
+          <Form ref={formRef} method="post" noValidate preventScrollReset onChange={trackContext} className="mt-4">
             <input type="hidden" name="kind" value={kind} />
             <div className="row">
               <div className="col-md-6">

@@ -83,6 +83,7 @@ export function Component() {
     <>
       <PageHeader
         title={i.name}
+        documentTitle={`Istituto ${i.name}`}
         description={`Istituto ${i.ministryCode} · ${i.municipalityName} (${i.province}), ${i.region}.`}
       >
         <p className="d-flex flex-wrap gap-2 mb-0">

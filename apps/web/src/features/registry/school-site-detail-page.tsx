@@ -69,6 +69,7 @@ export function Component() {
     <>
       <PageHeader
         title={site.name}
+        documentTitle={`Plesso ${site.name}`}
         description={`Plesso ${site.ministryCode} · ${site.municipalityName} (${site.province}), ${site.region}.`}
       >
         <p className="d-flex flex-wrap gap-2 mb-0">

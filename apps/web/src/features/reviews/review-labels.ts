@@ -8,7 +8,7 @@ import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 export const REVIEW_STATE_BADGES: Record<ReviewState, string> = {
   in_attesa: 'bg-primary',
   approvata: 'bg-success',
-  da_correggere: 'bg-warning text-dark',
+  da_correggere: 'bg-warning',
   respinta: 'bg-danger',
 };
 

@@ -30,7 +30,7 @@ const OPEN = 'sostituzione';
 const DECIDING = 'decisione';
 const DEFAULT_SORT = '-createdAt';
 
-const STATE_BADGE: Record<SubstitutionState, string> = { richiesta: 'bg-warning text-dark', approvata: 'bg-success', respinta: 'bg-danger' };
+const STATE_BADGE: Record<SubstitutionState, string> = { richiesta: 'bg-warning', approvata: 'bg-success', respinta: 'bg-danger' };
 
 function StateBadge({ state }: { state: SubstitutionState }) {
   return <span className={`badge ${STATE_BADGE[state]}`}>{SUBSTITUTION_STATE_LABELS[state]}</span>;

@@ -196,8 +196,8 @@ export function Component() {
         <ReadOnlyQuestions survey={survey} />
       )}
 
-      <section className="mt-5" aria-labelledby="modifica-title">
-        <h2 id="modifica-title" className="h3">
+      <section className="mt-5" aria-labelledby="modifica-heading">
+        <h2 id="modifica-heading" className="h3">
           Dati dell’indagine
         </h2>
         <SurveyForm key={survey.updatedAt} survey={survey} errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}} intent="edit" submitLabel="Salva le modifiche" prefix="modifica" />

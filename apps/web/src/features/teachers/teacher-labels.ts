@@ -20,6 +20,6 @@ export const REVIEW_FILTER: SelectFilter = {
 export const REVIEW_STATE_BADGES: Record<TeacherReviewState, string> = {
   in_attesa: 'bg-primary',
   approvata: 'bg-success',
-  da_correggere: 'bg-warning text-dark',
+  da_correggere: 'bg-warning',
   respinta: 'bg-danger',
 };

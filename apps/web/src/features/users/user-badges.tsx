@@ -5,7 +5,7 @@ export function UserStatusBadges({ user }: { user: Pick<UserSummary, 'status' | 
   return (
     <span className="d-inline-flex flex-wrap gap-1">
       <span className={`badge ${user.status === 'active' ? 'bg-success' : 'bg-danger'}`}>{USER_STATUS_LABELS[user.status]}</span>
-      {user.locked && <span className="badge bg-warning text-dark">Accesso bloccato</span>}
+      {user.locked && <span className="badge bg-warning">Accesso bloccato</span>}
       {user.mustChangePassword && <span className="badge bg-light text-dark border">Deve cambiare la password</span>}
     </span>
   );
