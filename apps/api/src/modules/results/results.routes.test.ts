@@ -222,7 +222,8 @@ describe('k-anonymity (decision 018): no group of 1–4 is shown or derivable', 
       expect(data.respondents).toBeNull();
       expect(data.questions).toEqual([]);
     }
-    expect(of('Lazio', 'altro').status).toBe('empty');
+    // Decision 035: a group nobody is in reads like a small one.
+    expect(of('Lazio', 'altro').status).toBe('suppressed');
     expect(of('Lazio', 'altro').respondents).toBe(0);
   });
 
