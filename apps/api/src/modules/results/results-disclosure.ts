@@ -62,6 +62,7 @@ export function protectDominance(
   pairs: Pair[],
   published: Set<string>,
   minGroup: number,
+  options: { rows?: boolean } = {},
 ): void {
   const x: Map<string, number>[] = Array.from({ length: groupCount }, () => new Map());
   const size = new Array<number>(groupCount).fill(0);
@@ -73,7 +74,7 @@ export function protectDominance(
   const sets = answerSets(item, present);
 
   // 1. The views' rows.
-  for (const v of shownViews) {
+  for (const v of options.rows === false ? [] : shownViews) {
     const inView = new Map<string, number>();
     let n = 0;
     for (const g of views[v]!.groups)
@@ -240,4 +241,13 @@ export function protectAcrossWaves(
     return;
   }
   for (const i of withheld) if (keys[i]) published.delete(keys[i]!);
+  // The newcomers of an atomic group must not be shown to have all given one answer either (the
+  // witnesses of dominance, over the increases).
+  const currentIndex = new Map(groups.map((g, i) => [groupKey(g.region, g.level), i]));
+  const increases: Pair[] = [];
+  columns.forEach((col, j) => {
+    const g = currentIndex.get(groupKey(groupList[col.g]!.region, groupList[col.g]!.level));
+    if (delta[j]! > 0 && g !== undefined) increases.push({ g, c: col.c, n: delta[j]! });
+  });
+  protectDominance(item, views, shownViews, groups.length, increases, published, minGroup, { rows: false });
 }
