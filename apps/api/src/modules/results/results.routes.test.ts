@@ -355,10 +355,16 @@ describe('GET /api/results/export', () => {
         'Risposta',
         'Numero',
         'Percentuale sui rispondenti',
+        'Note',
       ]);
+      // Decision 035: the methodology is linked from the file (first line's note) and the answer's Link header.
+      const methodology = `${t.app.env.publicWebUrl}/risultati/metodologia`;
+      expect(res.headers.link).toBe(`<${methodology}>; rel="describedby"`);
+      expect(lines[0]![6]).toBe(RESULTS_MESSAGES.exportNote(data.minGroup, methodology));
+      for (const l of lines.slice(1)) expect(l[6]).toBe('');
       if (data.status === 'suppressed') {
         expect(lines).toHaveLength(1);
-        expect(lines[0]![4]).toBe(RESULTS_MESSAGES.groupTooSmall);
+        expect(lines[0]!.slice(3, 5)).toEqual([RESULTS_MESSAGES.groupTooSmall, 'c']);
         return;
       }
       expect(lines[0]!.slice(2, 5)).toEqual(['Rispondenti', '', String(data.respondents)]);
@@ -406,5 +412,56 @@ describe('GET /api/results/export', () => {
     expect(res.body).toContain(';+1;5;50,0');
     expect(res.body).toContain(';-2;5;50,0');
     expect(res.body).not.toMatch(/;=|;-2\+3/);
+  });
+});
+
+describe('decision 035 over the API', () => {
+  it('GET /api/results/methodology: the threshold in force, the legal floor and the flag', async () => {
+    const res = await guest().get('/api/results/methodology');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ minGroup: 5, legalFloor: 3, flag: 'c', earlierWaves: 3, path: '/risultati/metodologia' });
+  });
+
+  it('two waves of the same question: the newcomer of Lazio × primaria (12, then 13) is not told; the cache follows the earlier wave', async () => {
+    const [site] = await sqlRows<{ id: number }>(t,
+      sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`,
+    );
+    const [other] = await sqlRows<{ id: number }>(t,
+      sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'infanzia' order by id limit 1`,
+    );
+    const label = 'Nella tua scuola ci sono episodi di bullismo?';
+    const wave = async (slug: string, closedAt: string, lp: string[], li: string[]) => {
+      const id = await insertSurvey(slug, 'chiusa', closedAt);
+      const [q] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
+        values (${id}, 1, 'scelta_singola', ${label}, true, ${JSON.stringify(['A', 'B'])}::jsonb) returning id::int as id`);
+      for (const [siteId, answers] of [[site!.id, lp], [other!.id, li]] as const)
+        for (const a of answers)
+          await t.database.db.execute(
+            sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${siteId}, ${JSON.stringify({ [q!.id]: a })}::jsonb)`,
+          );
+      return id;
+    };
+    const many = (a: number, b: number) => [...Array<string>(a).fill('A'), ...Array<string>(b).fill('B')];
+    const first = await wave('onda-1', '2026-06-10T10:00:00Z', many(6, 6), many(8, 7));
+    const second = await wave('onda-2', '2026-06-20T10:00:00Z', many(7, 6), many(8, 7));
+    const rows = async (survey: number) => {
+      const data = await results(`survey=${survey}&region=Lazio&schoolLevel=primaria`);
+      return { respondents: data.respondents, rows: data.questions[0]!.rows.map((r) => r.count) };
+    };
+    expect(await rows(first)).toEqual({ respondents: 12, rows: [6, 6] });
+    expect(await rows(second)).toEqual({ respondents: 13, rows: [null, null] });
+    // Nothing else of the second wave gives the newcomer's answer either: Lazio and primaria minus their other crosses.
+    const lazio = await results(`survey=${second}&region=Lazio`);
+    const infanzia = await results(`survey=${second}&region=Lazio&schoolLevel=infanzia`);
+    const lazio1 = await results(`survey=${first}&region=Lazio`);
+    const a = (d: ResultsResponse) => d.questions[0]?.rows[0]?.count ?? null;
+    if (a(lazio) !== null && a(infanzia) !== null && a(lazio1) !== null) expect(a(lazio)! - a(infanzia)! - 6).not.toBe(1);
+    // Staff hold the earlier wave's Lazio × primaria answers: its version changes, and the later wave is
+    // computed again against it (0, then 7 and 6: changes of 5 or more are shown).
+    await t.database.db.execute(
+      sql`update survey_responses set hold = 'sospesa' where survey_id = ${first} and school_site_id = ${site!.id}`,
+    );
+    expect((await results(`survey=${first}&region=Lazio&schoolLevel=primaria`)).status).toBe('suppressed');
+    expect(await rows(second)).toEqual({ respondents: 13, rows: [7, 6] });
   });
 });

@@ -3,6 +3,10 @@ import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import {
   exportResults,
   getResults,
+  getResultsMethodology,
+  RESULTS_FLAG,
+  RESULTS_LEGAL_FLOOR,
+  RESULTS_METHODOLOGY_PATH,
   NO_ANSWER_KEY,
   NO_ANSWER_LABEL,
   RESULTS_MESSAGES,
@@ -315,13 +319,19 @@ interface CsvRow {
   count: string | number;
   /** Percentage points of the group's respondents; null where none is shown. */
   percent: number | null;
+  /** The first line's note: what the flag means and where the methodology is (decision 035); else empty. */
+  note?: string;
 }
 
-/** Exactly what the page shows, one line per figure (the group's respondents first). */
-export function csvRowsOf(data: ResultsResponse): CsvRow[] {
+/**
+ * Exactly what the page shows, one line per figure (the group's respondents first). A withheld figure
+ * is the flag `c` (decision 035); the first line's note says so and where the methodology is.
+ */
+export function csvRowsOf(data: ResultsResponse, methodologyUrl = RESULTS_METHODOLOGY_PATH): CsvRow[] {
+  const note = RESULTS_MESSAGES.exportNote(data.minGroup, methodologyUrl);
   if (data.status === 'suppressed')
-    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: null }];
-  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null }];
+    return [{ question: 'Rispondenti', answer: RESULTS_MESSAGES.groupTooSmall, count: RESULTS_FLAG, percent: null, note }];
+  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null, note }];
   for (const q of data.questions) {
     for (const r of q.rows) out.push({ question: q.label, answer: r.label, count: r.count ?? RESULTS_MESSAGES.protectedCell, percent: r.percent });
     if (q.answered !== null) out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: null });
@@ -334,10 +344,19 @@ export function csvRowsOf(data: ResultsResponse): CsvRow[] {
 export async function resultsRoutes(app: FastifyInstance) {
   registerEndpoint(app, getResults, {}, (request) => resultsOf(app, request.query));
 
+  registerEndpoint(app, getResultsMethodology, {}, async () => ({
+    minGroup: app.env.RESULTS_MIN_CELL,
+    legalFloor: RESULTS_LEGAL_FLOOR,
+    flag: RESULTS_FLAG,
+    earlierWaves: MAX_EARLIER_WAVES,
+    path: RESULTS_METHODOLOGY_PATH,
+  }));
+
   registerEndpoint(app, exportResults, {}, async (request, reply) => {
     const { format, ...query } = request.query;
     const data = await resultsOf(app, query);
-    const rows = csvRowsOf(data);
+    const methodologyUrl = `${app.env.publicWebUrl}${RESULTS_METHODOLOGY_PATH}`;
+    const rows = csvRowsOf(data, methodologyUrl);
     const group = [
       data.region ?? 'Tutte le regioni',
       data.schoolLevel ? SCHOOL_LEVEL_LABELS[data.schoolLevel] : 'Tutti i gradi',
@@ -349,6 +368,7 @@ export async function resultsRoutes(app: FastifyInstance) {
       { header: 'Risposta', value: (r) => r.answer },
       { header: 'Numero', value: (r) => r.count },
       { header: 'Percentuale sui rispondenti', value: (r) => r.percent, type: 'percent' },
+      { header: 'Note', value: (r) => r.note ?? '' },
     ];
     return sendExport(reply, {
       format,
@@ -358,6 +378,14 @@ export async function resultsRoutes(app: FastifyInstance) {
       total: rows.length,
       today: app.clock.now(),
       produce: async (write) => void (await write(rows)),
+      describedBy: methodologyUrl,
+      notes: {
+        sheetName: 'Note',
+        lines: [
+          RESULTS_MESSAGES.exportNote(data.minGroup, methodologyUrl),
+          RESULTS_MESSAGES.protectedCellDetail(data.minGroup),
+        ],
+      },
     });
   });
 }
