@@ -384,10 +384,16 @@ describe('GET /api/results/export', () => {
     });
   }
 
-  it('also as XLSX', async () => {
+  it('also as XLSX, with the note of the flag and the methodology in a sheet "Note"', async () => {
     const res = await guest().get('/api/results/export?format=xlsx&region=Lazio');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Risultati', 'Note']);
+    const methodology = `${t.app.env.publicWebUrl}/risultati/metodologia`;
+    expect(book.worksheets[1]!.getRow(2).getCell(1).value).toBe(RESULTS_MESSAGES.exportNote(5, methodology));
     expect((await guest().get('/api/results/export?format=pdf')).statusCode).toBe(422);
   });
 
@@ -420,6 +426,25 @@ describe('decision 035 over the API', () => {
     const res = await guest().get('/api/results/methodology');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ minGroup: 5, legalFloor: 3, flag: 'c', earlierWaves: 3, path: '/risultati/metodologia' });
+  });
+
+  it('RESULTS_MIN_CELL=3 is the threshold of the methodology, the JSON and the computation', async () => {
+    const three = await buildTestApp({ RESULTS_MIN_CELL: '3' });
+    try {
+      const methodology = await three.app.inject({ method: 'GET', url: '/api/results/methodology' });
+      expect(methodology.json().minGroup).toBe(3);
+      const id = Number(
+        (await sqlRows<{ id: number }>(three, sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
+          values ('soglia', 'Soglia', 'Scopo di prova abbastanza lungo.', 'Insegnanti', 'chiusa', '2026-01-10', '2026-03-10', '2026-03-11T10:00:00Z') returning id::int as id`))[0]!.id,
+      );
+      // Four respondents without a plesso: under 5, at least 3.
+      for (let i = 0; i < 4; i++)
+        await three.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, null, '{}'::jsonb)`);
+      const data = ResultsResponseSchema.parse((await three.app.inject({ method: 'GET', url: `/api/results?survey=${id}` })).json());
+      expect(data).toMatchObject({ minGroup: 3, status: 'shown', respondents: 4 });
+    } finally {
+      await three.close();
+    }
   });
 
   it('two waves of the same question: the newcomer of Lazio × primaria (12, then 13) is not told; the cache follows the earlier wave', async () => {
