@@ -298,3 +298,26 @@ describe('random populations: the integer attacker recovers nothing', () => {
     expect(shown).toBeGreaterThan(0);
   });
 });
+
+describe('the worker thread (decision 033) computes the same, earlier waves included', () => {
+  it('600 group × item tallies with an earlier wave: off the thread equals on it', async () => {
+    const { suppressTallies, suppressTalliesOffThread, tallyRespondents } = await import('./results-suppression.ts');
+    const items: ItemDef[] = Array.from({ length: 6 }, (_, i) => ({ ...YES_NO, id: `q${i}` }));
+    let s = 11;
+    const random = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const wave = (extra: number) => {
+      const out: RespondentCategories[] = [];
+      for (let r = 0; r < 20; r++)
+        for (let l = 0; l < 5; l++)
+          for (let i = 0; i < 3 + ((r * 5 + l + extra) % 9); i++)
+            out.push({ region: `R${r}`, level: `L${l}`, categories: Object.fromEntries(items.map((it) => [it.id, random() < 0.5 ? 'Sì' : 'No'])) });
+      return out;
+    };
+    const earlier = tallyRespondents(items, wave(0));
+    const tallies = tallyRespondents(items, wave(1));
+    const previous = [{ groups: earlier.groups, pairs: [...earlier.pairs] }];
+    const off = await suppressTalliesOffThread(items, tallies, K, previous);
+    const on = suppressTallies(items, tallies, K, { previous });
+    expect([...off.views]).toEqual([...on.views]);
+  }, 60_000);
+});
