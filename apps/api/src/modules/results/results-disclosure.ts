@@ -182,25 +182,27 @@ export function protectAcrossWaves(
   for (const g of [...groups, ...previous.groups]) all.set(groupKey(g.region, g.level), g);
   const groupList = [...all.values()];
   const groupIndex = new Map(groupList.map((g, i) => [groupKey(g.region, g.level), i]));
-  const categories = [...new Set([...item.categories, ...pairs.map((p) => p.c), ...previous.pairs.map((p) => p.c)])];
+  // The unknowns: the (group, category) pairs someone is in, in either wave. The others are zero in
+  // both, and the attacker is told so (more than they know: it only makes more derivable).
   const columns: { g: number; c: string }[] = [];
   const column = new Map<string, number>();
-  groupList.forEach((_, g) =>
-    categories.forEach((c) => {
-      column.set(`${g}\u0001${c}`, columns.length);
+  const delta: number[] = [];
+  const add = (group: { region: string | null; level: string | null }, c: string, n: number) => {
+    const g = groupIndex.get(groupKey(group.region, group.level))!;
+    const key = `${g}\u0001${c}`;
+    let j = column.get(key);
+    if (j === undefined) {
+      j = columns.length;
+      column.set(key, j);
       columns.push({ g, c });
-    }),
-  );
-  const delta = new Array<number>(columns.length).fill(0);
-  for (const p of pairs) {
-    const g = groupIndex.get(groupKey(groups[p.g]!.region, groups[p.g]!.level))!;
-    delta[column.get(`${g}\u0001${p.c}`)!]! += p.n;
-  }
-  for (const p of previous.pairs) {
-    const pg = previous.groups[p.g]!;
-    const g = groupIndex.get(groupKey(pg.region, pg.level))!;
-    delta[column.get(`${g}\u0001${p.c}`)!]! -= p.n;
-  }
+      delta.push(0);
+    }
+    delta[j]! += n;
+  };
+  for (const p of pairs) add(groups[p.g]!, p.c, p.n);
+  for (const p of previous.pairs) add(previous.groups[p.g]!, p.c, -p.n);
+  const columnsOfGroup = new Map<number, number>();
+  for (const col of columns) columnsOfGroup.set(col.g, (columnsOfGroup.get(col.g) ?? 0) + 1);
   const inView = (v: number, g: number) => {
     const view = views[v]!;
     const group = groupList[g]!;
@@ -230,7 +232,7 @@ export function protectAcrossWaves(
   const accept = (set: number[]) => {
     const byGroup = new Map<number, number>();
     for (const j of set) byGroup.set(columns[j]!.g, (byGroup.get(columns[j]!.g) ?? 0) + 1);
-    return [...byGroup.values()].some((n) => n < categories.length);
+    return [...byGroup].some(([g, n]) => n < columnsOfGroup.get(g)!);
   };
   const tooLarge =
     columns.length > AUDIT_MAX_UNKNOWNS || sizes.filter((n) => n > 0 && n < minGroup).length > AUDIT_MAX_SMALL;
