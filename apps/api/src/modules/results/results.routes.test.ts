@@ -324,16 +324,16 @@ describe('k-anonymity (decision 018): no group of 1–4 is shown or derivable', 
   });
 });
 
-describe('GET /api/results/export', () => {
-  function parseCsv(body: string): string[][] {
-    expect(body.startsWith('\uFEFF')).toBe(true);
-    return body
-      .slice(1)
-      .trim()
-      .split('\r\n')
-      .map((line) => line.split(';').map((f) => f.replace(/^"|"$/g, '').replace(/""/g, '"')));
-  }
+function parseCsv(body: string): string[][] {
+  expect(body.startsWith('\uFEFF')).toBe(true);
+  return body
+    .slice(1)
+    .trim()
+    .split('\r\n')
+    .map((line) => line.split(';').map((f) => f.replace(/^"|"$/g, '').replace(/""/g, '"')));
+}
 
+describe('GET /api/results/export', () => {
   for (const query of [
     '',
     'region=Lazio',
@@ -488,5 +488,42 @@ describe('decision 035 over the API', () => {
     );
     expect((await results(`survey=${first}&region=Lazio&schoolLevel=primaria`)).status).toBe('suppressed');
     expect(await rows(second)).toEqual({ respondents: 13, rows: [7, 6] });
+  });
+});
+
+describe('decision 035: the scenarios of issue 37 through SQL, JSON and CSV', () => {
+  it('a unanimous group and a required multiple choice: withheld alike in the JSON and the CSV', async () => {
+    const id = await insertSurvey('unanimi', 'chiusa', '2026-05-01T10:00:00Z');
+    const [yesNo] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 1, 'scelta_singola', 'Episodi di bullismo quest’anno?', true, ${JSON.stringify(['Sì', 'No'])}::jsonb) returning id::int as id`);
+    const [devices] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 2, 'scelta_multipla', 'Quali dispositivi usi in classe?', true, ${JSON.stringify(['Tablet', 'PC'])}::jsonb) returning id::int as id`);
+    const siteOf = async (region: string, level: string) =>
+      (await sqlRows<{ id: number }>(t, sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`))[0]!.id;
+    const primaria = await siteOf('Lazio', 'primaria');
+    const infanzia = await siteOf('Lazio', 'infanzia');
+    const answer = async (site: number, n: number, single: string, multiple: string[]) => {
+      for (let i = 0; i < n; i++)
+        await t.database.db.execute(
+          sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${site}, ${JSON.stringify({ [yesNo!.id]: single, [devices!.id]: multiple })}::jsonb)`,
+        );
+    };
+    // Lazio × primaria: 12 respondents, all "Sì"; Tablet 6, PC 7 (one ticked both).
+    await answer(primaria, 5, 'Sì', ['Tablet']);
+    await answer(primaria, 6, 'Sì', ['PC']);
+    await answer(primaria, 1, 'Sì', ['Tablet', 'PC']);
+    await answer(infanzia, 7, 'No', ['Tablet']);
+    await answer(infanzia, 6, 'Sì', ['PC']);
+    const data = await results(`survey=${id}&region=Lazio&schoolLevel=primaria`);
+    expect(data.respondents).toBe(12);
+    const [single, multiple] = data.questions;
+    expect(single!.rows.map((r) => r.count)).toEqual([null, null]);
+    expect(multiple!.rows.map((r) => r.count).filter((c) => c === null).length).toBeGreaterThan(0);
+    const csv = await guest().get(`/api/results/export?survey=${id}&region=Lazio&schoolLevel=primaria`);
+    const lines = parseCsv(csv.body);
+    expect(lines.filter((l) => l[2] === 'Episodi di bullismo quest’anno?').map((l) => l[4])).toEqual(['c', 'c']);
+    expect(lines.filter((l) => l[2] === 'Quali dispositivi usi in classe?').map((l) => l[4])).toEqual(
+      multiple!.rows.map((r) => (r.count === null ? 'c' : String(r.count))),
+    );
   });
 });
