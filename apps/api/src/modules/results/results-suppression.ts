@@ -12,6 +12,10 @@
 // first). Beyond the audit's sizes the stricter "atom" rule below is used instead: everything
 // published is a count of a union of atoms (classes of the universe by which published figures they
 // enter), and every atom holds 0 or at least `minGroup`, so no combination can isolate fewer.
+//
+// Decision 035 adds, per item and after the above (each only withholds more): the comparison with
+// earlier waves of the same question, and dominance (unanimous groups); a multiple-choice question is
+// one item whose categories are the combinations of options (`ItemDef.sums`).
 
 import { Worker } from 'node:worker_threads';
 import { auditWithhold, AUDIT_MAX_SMALL, AUDIT_MAX_UNKNOWNS, type AuditRow } from './results-audit.ts';
