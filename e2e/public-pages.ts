@@ -16,4 +16,5 @@ export const PUBLIC_PAGES = [
   { path: '/privacy', h1: 'Informativa sulla privacy', key: 'I tuoi diritti' },
   { path: '/note-legali', h1: 'Note legali', key: 'Diritti sui contenuti' },
   { path: '/dichiarazione-accessibilita', h1: 'Dichiarazione di accessibilità', key: 'Stato di conformità' },
+  { path: '/risultati/metodologia', h1: 'Come proteggiamo i risultati', key: 'Che cosa non pubblichiamo' },
 ];

@@ -48,7 +48,7 @@ test('home shows live key figures from the API', async ({ page }) => {
  * unknown paths get the empty app.
  */
 const NOT_PRERENDERED = ['/portale', '/pagina-che-non-esiste'];
-const SHELLS = ['/indagine', '/prenotazioni', '/risultati', '/auth/reset-password', '/verifica/email-verificata'];
+const SHELLS = ['/indagine', '/prenotazioni', '/risultati', '/risultati/metodologia', '/auth/reset-password', '/verifica/email-verificata'];
 const PRERENDERED = [
   ...PAGES.filter((p) => !NOT_PRERENDERED.includes(p.path)).map(({ path, h1 }) => ({ path, h1 })),
   { path: '/auth/login', h1: 'Accedi' },

@@ -133,8 +133,11 @@ test.describe('risultati pubblici delle indagini', () => {
         'Risposta',
         'Numero',
         'Percentuale sui rispondenti',
+        'Note',
       ]);
       expect(lines[1]!.slice(1, 5)).toEqual(['Lombardia, Tutti i gradi', 'Rispondenti', '', '20']);
+      // Decision 035: withheld figures read "c" as on the page; the first line's note links the methodology.
+      expect(lines[1]![6]).toMatch(/^c = dato protetto .*\/risultati\/metodologia$/);
       const answerLines = lines.slice(2).filter((l) => l[3] !== 'Totale risposte' && l[3] !== 'Media');
       expect(answerLines.map((l) => [l[3], l[4]])).toEqual(cells.map(([label, count]) => [label, count]));
     });

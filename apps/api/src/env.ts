@@ -109,6 +109,16 @@ const EnvSchema = z
     TRUSTED_LIST_FILE: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     TRUSTED_LIST_SIGNER_CERTS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     TRUSTED_LIST_REFRESH_MINUTES: z.coerce.number().int().positive().default(360),
+    /**
+     * Public results (decision 035): the smallest group or count published, and the dominance rule's
+     * "all but fewer than this". The legal floor is 3 (statistical releases); 5 is the default.
+     */
+    RESULTS_MIN_CELL: z.coerce
+      .number({ error: 'must be a whole number (3 or more; default 5)' })
+      .int('must be a whole number (3 or more; default 5)')
+      .min(3, 'must be at least 3: smaller groups cannot be published (statistical releases, GU 14/01/2019 art. 5)')
+      .max(20, 'must be at most 20')
+      .default(5),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {

@@ -21,6 +21,13 @@ describe('loadEnv', () => {
     expect(env.webOrigins).toEqual(['http://localhost:3000']);
   });
 
+  it('reads the results threshold (decision 035): default 5, refused below the legal floor of 3', () => {
+    expect(loadEnv({}).RESULTS_MIN_CELL).toBe(5);
+    expect(loadEnv({ RESULTS_MIN_CELL: '3' }).RESULTS_MIN_CELL).toBe(3);
+    expect(() => loadEnv({ RESULTS_MIN_CELL: '2' })).toThrow(/RESULTS_MIN_CELL: must be at least 3/);
+    expect(() => loadEnv({ RESULTS_MIN_CELL: 'cinque' })).toThrow(/RESULTS_MIN_CELL: must be a whole number/);
+  });
+
   it('splits the web origin allow-list', () => {
     expect(loadEnv({ WEB_ORIGIN: 'https://portale.example.it, https://staging.example.it ,' }).webOrigins).toEqual([
       'https://portale.example.it',

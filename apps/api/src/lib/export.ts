@@ -110,6 +110,10 @@ export interface ExportOptions<T> {
   /** Produces the rows batch by batch; awaits `write` (back-pressure); `write` answers false once the download is gone (stop). */
   produce(write: (rows: T[]) => Promise<boolean | void>): Promise<void>;
   today: Date;
+  /** XLSX only: a second sheet of notes, one line a row (e.g. what a flag means; decision 035). */
+  notes?: { sheetName: string; lines: string[] };
+  /** A page that describes the data: sent as `Link: <url>; rel="describedby"` (CSV and XLSX). */
+  describedBy?: string;
 }
 
 /** Waits for the client to take the bytes written so far; also ends when the download is gone (closed early). */
@@ -166,6 +170,7 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
     .header('content-disposition', `attachment; filename="${options.name}-${date}.${options.format}"`)
     .header('x-total-count', String(options.total))
     .header('cache-control', 'no-store');
+  if (options.describedBy) reply.header('link', `<${options.describedBy}>; rel="describedby"`);
 
   const run = async () => {
     if (options.format === 'csv') {
@@ -204,6 +209,14 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
       await drain(stream);
     });
     sheet.commit();
+    if (options.notes) {
+      const notes = workbook.addWorksheet(options.notes.sheetName);
+      notes.columns = [{ header: options.notes.sheetName, width: 100 }];
+      notes.getRow(1).font = { bold: true };
+      notes.getRow(1).commit();
+      for (const line of options.notes.lines) notes.addRow([xlsxCell(line, undefined)]).commit();
+      notes.commit();
+    }
     await workbook.commit();
   };
   run().catch((error: unknown) => {

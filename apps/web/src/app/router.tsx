@@ -37,6 +37,7 @@ const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'portal.surveys': () => import('../features/surveys/survey-list-page.tsx'),
   'portal.survey': () => import('../features/surveys/survey-page.tsx'),
   results: () => import('../features/results/results-page.tsx'),
+  'results.methodology': () => import('../features/results/methodology-page.tsx'),
   survey: () => import('../features/public/survey-page.tsx'),
   'access-code': () => import('../features/access-codes/access-code-page.tsx'),
   'cookie-policy': () => import('../features/consent/cookie-policy-page.tsx'),

@@ -53,9 +53,10 @@ const SEED_ROUTES = [
 
 /**
  * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
- * staff's bookings and documents (issue 12, decision 014), the staff's enrolment invitations (issue 32).
+ * staff's bookings and documents (issue 12, decision 014), the staff's enrolment invitations (issue 32),
+ * the public results' methodology (issue 37, decision 035).
  */
-const ADDED_ROUTES = ['/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}', '/portale/indagini', '/portale/indagini/{id}', '/portale/adesioni/inviti'];
+const ADDED_ROUTES = ['/risultati/metodologia', '/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}', '/portale/indagini', '/portale/indagini/{id}', '/portale/adesioni/inviti'];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];

@@ -62,6 +62,7 @@ export const PAGES: readonly PageDef[] = [
   pub('cookie-policy', '/policy/cookie', 'Cookie policy', 'I cookie usati dal sito e come cambiare la tua scelta.'),
   pub('bookings', '/prenotazioni', 'Prenotazioni', 'Gli appuntamenti del programma e come prenotare un posto.'),
   pub('results', '/risultati', 'Risultati', 'I risultati aggregati delle indagini concluse.'),
+  pub('results.methodology', '/risultati/metodologia', 'Come proteggiamo i risultati', 'Quali numeri dei risultati non pubblichiamo, perché, e come riconoscerli.', { parent: 'results' }),
   pub('team', '/team', 'Team', 'Le organizzazioni partner e i ruoli del programma.'),
   pub('email-verified', '/verifica/email-verificata', 'Verifica e-mail', "L'esito della verifica del tuo indirizzo e-mail."),
   pub('enrolment', '/iscrizioni/iscrizione', 'Iscrizione della scuola', 'Iscrivi il tuo istituto al programma.', { guards: ['must-have-verified-phone-on-query-param'] }),

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
-import { ResultsExportQuerySchema, ResultsQuerySchema, ResultsResponseSchema } from './results.schemas.ts';
+import {
+  ResultsExportQuerySchema,
+  ResultsMethodologySchema,
+  ResultsQuerySchema,
+  ResultsResponseSchema,
+} from './results.schemas.ts';
 
 /** The public results of the closed surveys (issue 12): aggregated and suppressed by the API (decision 018). */
 export const getResults = defineEndpoint({
@@ -9,7 +14,7 @@ export const getResults = defineEndpoint({
   permission: 'public',
   tag: 'results',
   summary:
-    'Risultati aggregati di un’indagine conclusa, per regione e grado scolastico (gruppi di almeno 5 persone)',
+    'Risultati aggregati di un’indagine conclusa, per regione e grado scolastico (gruppi e numeri sopra la soglia di protezione)',
   query: ResultsQuerySchema,
   response: ResultsResponseSchema,
 });
@@ -23,4 +28,14 @@ export const exportResults = defineEndpoint({
   query: ResultsExportQuerySchema,
   response: z.string(),
   download: true,
+});
+
+/** What the methodology page shows of the protections in force (decision 035). */
+export const getResultsMethodology = defineEndpoint({
+  method: 'GET',
+  path: '/api/results/methodology',
+  permission: 'public',
+  tag: 'results',
+  summary: 'La soglia di protezione dei risultati in vigore, la soglia minima di legge e il segno dei dati protetti',
+  response: ResultsMethodologySchema,
 });

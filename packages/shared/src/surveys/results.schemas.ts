@@ -1,20 +1,42 @@
 import { z } from 'zod';
 import { ExportFormatSchema, optionalEnum } from '../lists/list-query.ts';
 import { REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
-import { QUESTION_TYPES, RESULTS_MIN_GROUP } from './survey.constants.ts';
+import { QUESTION_TYPES, RESULTS_FLAG, RESULTS_METHODOLOGY_PATH } from './survey.constants.ts';
 
-/** The Italian texts of the public results (API and web). */
+/** The Italian texts of the public results (API and web); `n` is the threshold in force (`minGroup`). */
 export const RESULTS_MESSAGES = {
   notFound: 'Indagine non trovata tra quelle concluse.',
   survey: 'Indagine non valida.',
   groupTooSmall: 'Troppo poche risposte per mostrare questo gruppo',
-  groupTooSmallDetail: `Per proteggere l’anonimato non mostriamo i risultati di gruppi con meno di ${RESULTS_MIN_GROUP} persone, né quelli da cui un gruppo così piccolo si potrebbe ricavare confrontandoli con altri risultati. Prova con un filtro più ampio.`,
-  empty: 'Nessuna risposta da questo gruppo.',
+  groupTooSmallDetail: (n: number) =>
+    `Per proteggere l’anonimato non mostriamo i risultati di gruppi con meno di ${n} persone, né quelli da cui un gruppo così piccolo si potrebbe ricavare confrontandoli con altri risultati. Un gruppo in cui nessuno ha risposto si presenta allo stesso modo. Prova con un filtro più ampio.`,
+  empty: 'Nessuna risposta a questa indagine.',
   noClosedSurvey:
     'Non ci sono ancora indagini concluse: i risultati saranno pubblicati alla chiusura della prima indagine.',
-  protectedCell: 'protetto',
-  protectedCellDetail: `«protetto»: il numero è minore di ${RESULTS_MIN_GROUP}, oppure è nascosto perché, insieme agli altri numeri pubblicati, permetterebbe di ricavarne per differenza uno minore di ${RESULTS_MIN_GROUP}.`,
+  /** The flag of a withheld figure (Eurostat's "c", confidential). */
+  protectedCell: RESULTS_FLAG,
+  protectedCellLabel: 'dato protetto',
+  protectedCellDetail: (n: number) =>
+    `«${RESULTS_FLAG}» indica un dato protetto: il numero è minore di ${n}, oppure è nascosto perché, insieme agli altri numeri pubblicati (anche di altre edizioni dell’indagine), permetterebbe di ricavarne uno minore di ${n} o di sapere come ha risposto qualcuno (per esempio quando quasi tutto un gruppo ha dato la stessa risposta).`,
+  methodologyLink: 'Come proteggiamo i risultati',
+  /** The note of the exports: what the flag means and where the methodology is. */
+  exportNote: (n: number, url: string) =>
+    `${RESULTS_FLAG} = dato protetto (gruppi o numeri minori di ${n}, o da cui si ricaverebbero). Metodologia: ${url}`,
 } as const;
+
+/** The public methodology page (decision 035): the threshold in force, the legal floor and the flag. */
+export const ResultsMethodologySchema = z.object({
+  /** The threshold in force (RESULTS_MIN_CELL). */
+  minGroup: z.number().int(),
+  /** The lowest threshold the portal accepts. */
+  legalFloor: z.number().int(),
+  /** The flag of a withheld figure. */
+  flag: z.literal(RESULTS_FLAG),
+  /** Earlier closed surveys each survey's repeated questions are compared with. */
+  earlierWaves: z.number().int(),
+  path: z.literal(RESULTS_METHODOLOGY_PATH),
+});
+export type ResultsMethodology = z.infer<typeof ResultsMethodologySchema>;
 
 /** The key of the "no answer" row (questions that are not required). */
 export const NO_ANSWER_KEY = '__nessuna';

@@ -46,8 +46,17 @@ export const ACCESS_CODES_PER_REQUEST_MAX = 60;
 /** The demo code always seeded for the open survey (issue 12). */
 export const DEMO_ACCESS_CODE = 'PROVA01';
 
-/** No group smaller than this is ever shown or derivable in the public results (issue 12). */
+/**
+ * The default of the public results' threshold (issue 12): no group or count smaller is shown or
+ * derivable. The API reads the value in force from RESULTS_MIN_CELL (decision 035) and sends it.
+ */
 export const RESULTS_MIN_GROUP = 5;
+/** The lowest threshold the API accepts (statistical releases). */
+export const RESULTS_LEGAL_FLOOR = 3;
+/** The flag of a withheld figure in the page and the exports (Eurostat's "c", confidential). */
+export const RESULTS_FLAG = 'c';
+/** The public page that explains the protections (decision 035). */
+export const RESULTS_METHODOLOGY_PATH = '/risultati/metodologia';
 
 /** Slugs of the demo surveys every fresh start seeds (closed with results, open to answer). */
 export const DEMO_SURVEY_SLUGS = { closed: 'indagine-pilota-2025', open: 'indagine-nazionale-2026' } as const;

@@ -121,7 +121,13 @@ function weights(n: number, seed: number): Float64Array {
  * A derivable set of unknowns with 1 ≤ Σ counts < minGroup, or undefined. `kernelOf(j)` is the kernel
  * coordinates of unknown j; T is derivable when they add up to zero over T.
  */
-function findLeaks(counts: number[], red: Reduced, minGroup: number, max: number): number[][] {
+function findLeaks(
+  counts: number[],
+  red: Reduced,
+  minGroup: number,
+  max: number,
+  accept: (set: number[]) => boolean,
+): number[][] {
   const { pivots, rref, free } = red;
   const freeIndex = new Map(free.map((f, t) => [f, t]));
   const pivotRow = new Map(pivots.map((p, i) => [p, i]));
@@ -143,7 +149,7 @@ function findLeaks(counts: number[], red: Reduced, minGroup: number, max: number
   const isZero = (set: number[]) => {
     const sum = new Float64Array(free.length);
     for (const j of set) kernels.get(j)!.forEach((x, k) => (sum[k]! += x));
-    return sum.every((x) => Math.abs(x) < 1e-6);
+    return sum.every((x) => Math.abs(x) < 1e-6) && accept(set);
   };
   // Candidates are matched by a random projection of their kernel coordinates (buckets of 1e-4, and
   // the neighbouring buckets), then checked exactly: meet in the middle, O(k²) for sets of up to 4.
@@ -202,7 +208,13 @@ function findLeaks(counts: number[], red: Reduced, minGroup: number, max: number
  * way of deriving it. Returns undefined when even withholding everything withholdable leaves a leak
  * (the fixed rows leak by themselves) or when it takes more than AUDIT_MAX_ROUNDS rounds.
  */
-export function auditWithhold(counts: number[], rows: AuditRow[], minGroup: number): Set<number> | undefined {
+export function auditWithhold(
+  counts: number[],
+  rows: AuditRow[],
+  minGroup: number,
+  /** Which derivable small sets are leaks (decision 035: a wave's change of a whole group says no answer); default all. */
+  accept: (set: number[]) => boolean = () => true,
+): Set<number> | undefined {
   // The leak search enumerates sets of up to 4 unknowns: enough for groups under 5.
   if (minGroup > 5) return undefined;
   const withheld = new Set<number>();
@@ -215,7 +227,7 @@ export function auditWithhold(counts: number[], rows: AuditRow[], minGroup: numb
       active.map((i) => rows[i]!.cols),
       counts.length,
     );
-    const leaks = findLeaks(counts, red, minGroup, LEAKS_PER_ROUND);
+    const leaks = findLeaks(counts, red, minGroup, LEAKS_PER_ROUND, accept);
     if (leaks.length === 0) return withheld;
     let progress = false;
     for (const leak of leaks) {

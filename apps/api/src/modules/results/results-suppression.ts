@@ -12,9 +12,14 @@
 // first). Beyond the audit's sizes the stricter "atom" rule below is used instead: everything
 // published is a count of a union of atoms (classes of the universe by which published figures they
 // enter), and every atom holds 0 or at least `minGroup`, so no combination can isolate fewer.
+//
+// Decision 035 adds, per item and after the above (each only withholds more): the comparison with
+// earlier waves of the same question, and dominance (unanimous groups); a multiple-choice question is
+// one item whose categories are the combinations of options (`ItemDef.sums`).
 
 import { Worker } from 'node:worker_threads';
 import { auditWithhold, AUDIT_MAX_SMALL, AUDIT_MAX_UNKNOWNS, type AuditRow } from './results-audit.ts';
+import { protectAcrossWaves, protectDominance, type PreviousWave } from './results-disclosure.ts';
 
 export type ViewKind = 'national' | 'region' | 'level' | 'regionLevel';
 
@@ -37,8 +42,29 @@ export interface ItemDef {
   id: string;
   /** Every category a respondent may fall in (the universe of the item). */
   categories: string[];
-  /** The categories whose counts are published (a multiple-choice option publishes only "chosen"). */
+  /** The published figures' keys: a category, or a key of `sums`. */
   published: string[];
+  /**
+   * A published key that adds up several categories (decision 035): a multiple-choice question is one
+   * item whose categories are the combinations of options ticked, and each option's count is the sum of
+   * the combinations holding it. Absent: each published key is the category of the same name.
+   */
+  sums?: Record<string, string[]>;
+  /** Categories the public knows nobody is in (a required question's "no answer", no option of a required multiple choice). */
+  impossible?: string[];
+}
+
+/** The categories a published key of an item adds up. */
+export function categoriesOfKey(item: ItemDef, key: string): string[] {
+  return item.sums?.[key] ?? [key];
+}
+
+/** For each category, the published keys whose figure includes it. */
+function keysOfCategory(item: ItemDef): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const key of item.published)
+    for (const c of categoriesOfKey(item, key)) out.set(c, [...(out.get(c) ?? []), key]);
+  return out;
 }
 
 export interface ViewResult {
@@ -172,27 +198,28 @@ function chooseCells(
   pairs: { g: number; c: string; n: number }[],
   minGroup: number,
 ): Set<string> {
-  const cellKey = (v: number, c: string) => `${v}\u0001${c}`;
+  const cellKey = (v: number, k: string) => `${v}\u0001${k}`;
+  const keysOf = keysOfCategory(item);
   const counts = new Map<string, number>();
   for (const p of pairs)
-    for (const v of groupViews[p.g]!) counts.set(cellKey(v, p.c), (counts.get(cellKey(v, p.c)) ?? 0) + p.n);
+    for (const v of groupViews[p.g]!)
+      for (const k of keysOf.get(p.c) ?? []) counts.set(cellKey(v, k), (counts.get(cellKey(v, k)) ?? 0) + p.n);
   const published = new Set<string>();
   for (const v of shownViews) {
-    for (const c of item.published) {
-      const n = counts.get(cellKey(v, c)) ?? 0;
-      if (n === 0 || n >= minGroup) published.add(cellKey(v, c));
+    for (const k of item.published) {
+      const n = counts.get(cellKey(v, k)) ?? 0;
+      if (n === 0 || n >= minGroup) published.add(cellKey(v, k));
     }
   }
   for (;;) {
     // Atoms: pairs with the same published views (the group's signature) and the same published cells.
-    const atoms = new Map<string, Atom & { groupSig: string; category: string | null }>();
+    const atoms = new Map<string, Atom & { groupSig: string; cells: string[] }>();
     for (const p of pairs) {
       const gv = groupViews[p.g]!;
       const groupSig = gv.join(',');
-      const sig = gv.filter((v) => published.has(cellKey(v, p.c)));
-      const category = sig.length > 0 ? p.c : null;
-      const key = `${groupSig}#${category === null ? '' : `${category}#${sig.join(',')}`}`;
-      const atom = atoms.get(key) ?? { key, count: 0, sig, groupSig, category };
+      const cells = gv.flatMap((v) => (keysOf.get(p.c) ?? []).map((k) => cellKey(v, k))).filter((k) => published.has(k)).sort();
+      const key = `${groupSig}#${cells.join(',')}`;
+      const atom = atoms.get(key) ?? { key, count: 0, sig: [], groupSig, cells };
       atom.count += p.n;
       atoms.set(key, atom);
     }
@@ -202,14 +229,9 @@ function chooseCells(
     let best: { cost: number; count: number; key: string; withhold: string[] } | undefined;
     for (const other of list) {
       if (other === bad || other.groupSig !== bad.groupSig) continue;
-      let withhold: string[];
-      if (bad.category !== null && other.category === bad.category)
-        withhold = symmetricDifference(bad.sig, other.sig).map((v) => cellKey(v, bad.category!));
-      else
-        withhold = [
-          ...(bad.category === null ? [] : bad.sig.map((v) => cellKey(v, bad.category!))),
-          ...(other.category === null ? [] : other.sig.map((v) => cellKey(v, other.category!))),
-        ];
+      const sb = new Set(bad.cells);
+      const so = new Set(other.cells);
+      const withhold = [...bad.cells.filter((k) => !so.has(k)), ...other.cells.filter((k) => !sb.has(k))];
       const cost =
         (bad.count + other.count < minGroup ? UNREACHED : 0) +
         withhold.reduce((s, k) => s + VIEW_WEIGHT[views[Number(k.split('\u0001')[0])]!.kind], 0);
@@ -224,7 +246,7 @@ function chooseCells(
     }
     // Cannot happen once the views are safe (the pairs of one group signature add up to its respondents).
     if (!best || best.withhold.length === 0) {
-      for (const v of shownViews) for (const c of item.published) published.delete(cellKey(v, c));
+      for (const v of shownViews) for (const k of item.published) published.delete(cellKey(v, k));
       return published;
     }
     for (const k of best.withhold) published.delete(k);
@@ -272,7 +294,8 @@ function exactCells(
     });
     keys.push(null);
     for (const c of item.published) {
-      const cols = pairs.map((p, j) => (inView.has(p.g) && p.c === c ? j : -1)).filter((j) => j >= 0);
+      const summed = new Set(categoriesOfKey(item, c));
+      const cols = pairs.map((p, j) => (inView.has(p.g) && summed.has(p.c) ? j : -1)).filter((j) => j >= 0);
       rows.push({
         cols,
         withholdable: true,
@@ -295,7 +318,7 @@ export function suppressResults(
   items: ItemDef[],
   respondents: RespondentCategories[],
   minGroup: number,
-  options: { exact?: boolean } = {},
+  options: SuppressOptions = {},
 ): SuppressedResults {
   return suppressTallies(items, tallyRespondents(items, respondents), minGroup, options);
 }
@@ -355,12 +378,22 @@ export function tallyRespondents(items: ItemDef[], respondents: RespondentCatego
   return { groups, pairs };
 }
 
+export interface SuppressOptions {
+  /** The exact audit where it is small enough (default); false: the atom rule only. */
+  exact?: boolean;
+  /**
+   * Earlier waves of some of the items (decision 035): their groups and, per item id of this survey,
+   * the earlier survey's pairs of the same question. Changes of fewer than `minGroup` are protected.
+   */
+  previous?: { groups: Group[]; pairs: [string, CategoryCount[]][] }[];
+}
+
 /** The suppressed results from the tallies (see suppressResults). */
 export function suppressTallies(
   items: ItemDef[],
   tallies: ResultTallies,
   minGroup: number,
-  options: { exact?: boolean } = {},
+  options: SuppressOptions = {},
 ): SuppressedResults {
   const exact = options.exact ?? true;
   const { groups } = tallies;
@@ -391,9 +424,21 @@ export function suppressTallies(
     const published =
       (exact ? exactCells(item, views, shownViews, pairs, minGroup) : undefined) ??
       chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
+    // Decision 035: each earlier wave of the question, then dominance; each only withholds more.
+    for (const wave of options.previous ?? []) {
+      const earlier: PreviousWave = {
+        groups: wave.groups,
+        pairs: new Map(wave.pairs).get(item.id) ?? [],
+      };
+      if (new Map(wave.pairs).has(item.id))
+        protectAcrossWaves(item, views, shownViews, groups, pairs, earlier, published, minGroup);
+    }
+    protectDominance(item, views, shownViews, groups.length, pairs, published, minGroup);
+    const keysOf = keysOfCategory(item);
     for (const v of shownViews) {
       const counts: Record<string, number> = Object.fromEntries(item.published.map((c) => [c, 0]));
-      for (const p of pairs) if (views[v]!.groups.includes(p.g) && p.c in counts) counts[p.c]! += p.n;
+      const inView = new Set(views[v]!.groups);
+      for (const p of pairs) if (inView.has(p.g)) for (const k of keysOf.get(p.c) ?? []) counts[k]! += p.n;
       const cells: Record<string, number | null> = {};
       for (const c of item.published) cells[c] = published.has(`${v}\u0001${c}`) ? counts[c]! : null;
       // Where something is withheld, zeros are withheld too: "protected" then says nothing about its size.
@@ -415,7 +460,13 @@ function withViews(results: Map<string, ViewResult>): SuppressedResults {
       if (found) return found;
       const kind: ViewKind =
         region && level ? 'regionLevel' : region ? 'region' : level ? 'level' : 'national';
-      return { view: { key: viewKey(region, level), kind, region, level }, respondents: 0, cells: {} };
+      // Decision 035: a group nobody is in reads like a small one (telling them apart would narrow the
+      // hidden sizes); only a survey nobody answered says so.
+      return {
+        view: { key: viewKey(region, level), kind, region, level },
+        respondents: kind === 'national' ? 0 : null,
+        cells: {},
+      };
     },
   };
 }
@@ -431,9 +482,10 @@ export function suppressTalliesOffThread(
   items: ItemDef[],
   tallies: ResultTallies,
   minGroup: number,
+  previous: SuppressOptions['previous'] = [],
 ): Promise<SuppressedResults> {
   if (tallies.groups.length * items.length <= OFF_THREAD_ABOVE)
-    return Promise.resolve(suppressTallies(items, tallies, minGroup));
+    return Promise.resolve(suppressTallies(items, tallies, minGroup, { previous }));
   return new Promise((resolve, reject) => {
     // The API runs its TypeScript through tsx: the worker registers tsx's loader before importing the module.
     const entry = new URL('./results-suppression-worker.ts', import.meta.url).href;
@@ -441,7 +493,7 @@ export function suppressTalliesOffThread(
       `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
       {
         eval: true,
-        workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup },
+        workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup, previous },
       },
     );
     worker.once('message', (views: [string, ViewResult][]) => resolve(withViews(new Map(views))));

@@ -118,6 +118,11 @@ export interface ItemInSql {
   categories: string[];
   /** The response's category for the item, as text: one of `categories` for every response. */
   category: SQL;
+  /**
+   * Counted by a grouping of its own instead of one aggregate per category (decision 035): a multiple
+   * choice's categories are the combinations of its options, too many to list as columns.
+   */
+  grouped?: boolean;
 }
 
 const answerOf = (questionId: number) => sql`(${surveyResponses.answers} -> ${String(questionId)})`;
@@ -127,6 +132,19 @@ const answerText = (questionId: number) => sql`(${answerOf(questionId)} #>> '{}'
 export function optionCategory(questionId: number, option: string, chosen: string, notChosen: string): SQL {
   const v = answerOf(questionId);
   return sql`case when jsonb_typeof(${v}) = 'array' and jsonb_exists(${v}, ${option}) then ${chosen} else ${notChosen} end`;
+}
+
+/**
+ * A multiple choice as `categoriesOf` reads it (decision 035): the combination of options ticked, one
+ * character per option ('1' ticked, '0' not), each ticked when the answer is an array holding its text.
+ */
+export function combinationCategory(questionId: number, options: string[]): SQL {
+  const v = answerOf(questionId);
+  if (options.length === 0) return sql`''`;
+  return sql.join(
+    options.map((o) => sql`(case when jsonb_typeof(${v}) = 'array' and jsonb_exists(${v}, ${o}) then '1' else '0' end)`),
+    sql` || `,
+  );
 }
 
 /** A single choice as `categoriesOf` reads it: the answer when it is the text of an option, otherwise no answer. */
@@ -167,7 +185,7 @@ export async function resultTallies(
   });
   const aggregates: SQL[] = [];
   items.forEach((item, i) =>
-    item.categories.forEach((category, j) => {
+    (item.grouped ? [] : item.categories).forEach((category, j) => {
       const name = `${i}_${j}`;
       aggregates.push(
         sql`count(*) filter (where c${sql.raw(String(i))} = ${category})::int as ${sql.raw(`n_${name}`)}`,
@@ -193,20 +211,32 @@ export async function resultTallies(
     level: (r.level as string | null) ?? null,
     n: Number(r.n),
   }));
+  const groupIndex = new Map(rows.map((r, g) => [`${String(r.region)}|${String(r.level)}`, g]));
   const pairs = new Map<string, CategoryCount[]>();
-  items.forEach((item, i) => {
+  for (const [i, item] of items.entries()) {
     const found: (CategoryCount & { first: number })[] = [];
-    rows.forEach((r, g) =>
-      item.categories.forEach((c, j) => {
-        const n = Number(r[`n_${i}_${j}`]);
-        if (n > 0) found.push({ g, c, n, first: Number(r[`f_${i}_${j}`]) });
-      }),
-    );
+    if (item.grouped) {
+      const grouped = (await db.execute(sql`
+        select ${schoolSites.region} as region, ${schoolSites.schoolLevel} as level, ${item.category} as c, count(*)::int as n, min(${surveyResponses.id}) as first
+        from ${surveyResponses} left join ${schoolSites} on ${schoolSites.id} = ${surveyResponses.schoolSiteId}
+        where ${surveyResponses.surveyId} = ${surveyId} and ${countedResponse}
+        group by 1, 2, 3`)) as unknown as { rows: Record<string, unknown>[] };
+      for (const r of grouped.rows) {
+        const g = groupIndex.get(`${String(r.region)}|${String(r.level)}`);
+        if (g !== undefined) found.push({ g, c: String(r.c), n: Number(r.n), first: Number(r.first) });
+      }
+    } else
+      rows.forEach((r, g) =>
+        item.categories.forEach((c, j) => {
+          const n = Number(r[`n_${i}_${j}`]);
+          if (n > 0) found.push({ g, c, n, first: Number(r[`f_${i}_${j}`]) });
+        }),
+      );
     found.sort((a, b) => a.first - b.first);
     pairs.set(
       item.id,
       found.map(({ g, c, n }) => ({ g, c, n })),
     );
-  });
+  }
   return { groups, pairs };
 }

@@ -222,8 +222,9 @@ describe('k-anonymity (decision 018): no group of 1–4 is shown or derivable', 
       expect(data.respondents).toBeNull();
       expect(data.questions).toEqual([]);
     }
-    expect(of('Lazio', 'altro').status).toBe('empty');
-    expect(of('Lazio', 'altro').respondents).toBe(0);
+    // Decision 035: a group nobody is in reads like a small one.
+    expect(of('Lazio', 'altro').status).toBe('suppressed');
+    expect(of('Lazio', 'altro').respondents).toBeNull();
   });
 
   it('the complementary attack: national − region, region − region × level, level − region × level never gives 1–4', () => {
@@ -323,16 +324,16 @@ describe('k-anonymity (decision 018): no group of 1–4 is shown or derivable', 
   });
 });
 
-describe('GET /api/results/export', () => {
-  function parseCsv(body: string): string[][] {
-    expect(body.startsWith('\uFEFF')).toBe(true);
-    return body
-      .slice(1)
-      .trim()
-      .split('\r\n')
-      .map((line) => line.split(';').map((f) => f.replace(/^"|"$/g, '').replace(/""/g, '"')));
-  }
+function parseCsv(body: string): string[][] {
+  expect(body.startsWith('\uFEFF')).toBe(true);
+  return body
+    .slice(1)
+    .trim()
+    .split('\r\n')
+    .map((line) => line.split(';').map((f) => f.replace(/^"|"$/g, '').replace(/""/g, '"')));
+}
 
+describe('GET /api/results/export', () => {
   for (const query of [
     '',
     'region=Lazio',
@@ -354,10 +355,16 @@ describe('GET /api/results/export', () => {
         'Risposta',
         'Numero',
         'Percentuale sui rispondenti',
+        'Note',
       ]);
+      // Decision 035: the methodology is linked from the file (first line's note) and the answer's Link header.
+      const methodology = `${t.app.env.publicWebUrl}/risultati/metodologia`;
+      expect(res.headers.link).toBe(`<${methodology}>; rel="describedby"`);
+      expect(lines[0]![6]).toBe(RESULTS_MESSAGES.exportNote(data.minGroup, methodology));
+      for (const l of lines.slice(1)) expect(l[6]).toBe('');
       if (data.status === 'suppressed') {
         expect(lines).toHaveLength(1);
-        expect(lines[0]![4]).toBe(RESULTS_MESSAGES.groupTooSmall);
+        expect(lines[0]!.slice(3, 5)).toEqual([RESULTS_MESSAGES.groupTooSmall, 'c']);
         return;
       }
       expect(lines[0]!.slice(2, 5)).toEqual(['Rispondenti', '', String(data.respondents)]);
@@ -377,10 +384,16 @@ describe('GET /api/results/export', () => {
     });
   }
 
-  it('also as XLSX', async () => {
+  it('also as XLSX, with the note of the flag and the methodology in a sheet "Note"', async () => {
     const res = await guest().get('/api/results/export?format=xlsx&region=Lazio');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Risultati', 'Note']);
+    const methodology = `${t.app.env.publicWebUrl}/risultati/metodologia`;
+    expect(book.worksheets[1]!.getRow(2).getCell(1).value).toBe(RESULTS_MESSAGES.exportNote(5, methodology));
     expect((await guest().get('/api/results/export?format=pdf')).statusCode).toBe(422);
   });
 
@@ -405,5 +418,112 @@ describe('GET /api/results/export', () => {
     expect(res.body).toContain(';+1;5;50,0');
     expect(res.body).toContain(';-2;5;50,0');
     expect(res.body).not.toMatch(/;=|;-2\+3/);
+  });
+});
+
+describe('decision 035 over the API', () => {
+  it('GET /api/results/methodology: the threshold in force, the legal floor and the flag', async () => {
+    const res = await guest().get('/api/results/methodology');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ minGroup: 5, legalFloor: 3, flag: 'c', earlierWaves: 3, path: '/risultati/metodologia' });
+  });
+
+  it('RESULTS_MIN_CELL=3 is the threshold of the methodology, the JSON and the computation', async () => {
+    const three = await buildTestApp({ RESULTS_MIN_CELL: '3' });
+    try {
+      const methodology = await three.app.inject({ method: 'GET', url: '/api/results/methodology' });
+      expect(methodology.json().minGroup).toBe(3);
+      const id = Number(
+        (await sqlRows<{ id: number }>(three, sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
+          values ('soglia', 'Soglia', 'Scopo di prova abbastanza lungo.', 'Insegnanti', 'chiusa', '2026-01-10', '2026-03-10', '2026-03-11T10:00:00Z') returning id::int as id`))[0]!.id,
+      );
+      // Four respondents without a plesso: under 5, at least 3.
+      for (let i = 0; i < 4; i++)
+        await three.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, null, '{}'::jsonb)`);
+      const data = ResultsResponseSchema.parse((await three.app.inject({ method: 'GET', url: `/api/results?survey=${id}` })).json());
+      expect(data).toMatchObject({ minGroup: 3, status: 'shown', respondents: 4 });
+    } finally {
+      await three.close();
+    }
+  });
+
+  it('two waves of the same question: the newcomer of Lazio × primaria (12, then 13) is not told; the cache follows the earlier wave', async () => {
+    const [site] = await sqlRows<{ id: number }>(t,
+      sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`,
+    );
+    const [other] = await sqlRows<{ id: number }>(t,
+      sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'infanzia' order by id limit 1`,
+    );
+    const label = 'Nella tua scuola ci sono episodi di bullismo?';
+    const wave = async (slug: string, closedAt: string, lp: string[], li: string[]) => {
+      const id = await insertSurvey(slug, 'chiusa', closedAt);
+      const [q] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
+        values (${id}, 1, 'scelta_singola', ${label}, true, ${JSON.stringify(['A', 'B'])}::jsonb) returning id::int as id`);
+      for (const [siteId, answers] of [[site!.id, lp], [other!.id, li]] as const)
+        for (const a of answers)
+          await t.database.db.execute(
+            sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${siteId}, ${JSON.stringify({ [q!.id]: a })}::jsonb)`,
+          );
+      return id;
+    };
+    const many = (a: number, b: number) => [...Array<string>(a).fill('A'), ...Array<string>(b).fill('B')];
+    const first = await wave('onda-1', '2026-06-10T10:00:00Z', many(6, 6), many(8, 7));
+    const second = await wave('onda-2', '2026-06-20T10:00:00Z', many(7, 6), many(8, 7));
+    const rows = async (survey: number) => {
+      const data = await results(`survey=${survey}&region=Lazio&schoolLevel=primaria`);
+      return { respondents: data.respondents, rows: data.questions[0]!.rows.map((r) => r.count) };
+    };
+    expect(await rows(first)).toEqual({ respondents: 12, rows: [6, 6] });
+    expect(await rows(second)).toEqual({ respondents: 13, rows: [null, null] });
+    // Nothing else of the second wave gives the newcomer's answer either: Lazio and primaria minus their other crosses.
+    const lazio = await results(`survey=${second}&region=Lazio`);
+    const infanzia = await results(`survey=${second}&region=Lazio&schoolLevel=infanzia`);
+    const lazio1 = await results(`survey=${first}&region=Lazio`);
+    const a = (d: ResultsResponse) => d.questions[0]?.rows[0]?.count ?? null;
+    if (a(lazio) !== null && a(infanzia) !== null && a(lazio1) !== null) expect(a(lazio)! - a(infanzia)! - 6).not.toBe(1);
+    // Staff hold the earlier wave's Lazio × primaria answers: its version changes, and the later wave is
+    // computed again against it (0, then 7 and 6: changes of 5 or more are shown).
+    await t.database.db.execute(
+      sql`update survey_responses set hold = 'sospesa' where survey_id = ${first} and school_site_id = ${site!.id}`,
+    );
+    expect((await results(`survey=${first}&region=Lazio&schoolLevel=primaria`)).status).toBe('suppressed');
+    expect(await rows(second)).toEqual({ respondents: 13, rows: [7, 6] });
+  });
+});
+
+describe('decision 035: the scenarios of issue 37 through SQL, JSON and CSV', () => {
+  it('a unanimous group and a required multiple choice: withheld alike in the JSON and the CSV', async () => {
+    const id = await insertSurvey('unanimi', 'chiusa', '2026-05-01T10:00:00Z');
+    const [yesNo] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 1, 'scelta_singola', 'Episodi di bullismo quest’anno?', true, ${JSON.stringify(['Sì', 'No'])}::jsonb) returning id::int as id`);
+    const [devices] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 2, 'scelta_multipla', 'Quali dispositivi usi in classe?', true, ${JSON.stringify(['Tablet', 'PC'])}::jsonb) returning id::int as id`);
+    const siteOf = async (region: string, level: string) =>
+      (await sqlRows<{ id: number }>(t, sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`))[0]!.id;
+    const primaria = await siteOf('Lazio', 'primaria');
+    const infanzia = await siteOf('Lazio', 'infanzia');
+    const answer = async (site: number, n: number, single: string, multiple: string[]) => {
+      for (let i = 0; i < n; i++)
+        await t.database.db.execute(
+          sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${site}, ${JSON.stringify({ [yesNo!.id]: single, [devices!.id]: multiple })}::jsonb)`,
+        );
+    };
+    // Lazio × primaria: 12 respondents, all "Sì"; Tablet 6, PC 7 (one ticked both).
+    await answer(primaria, 5, 'Sì', ['Tablet']);
+    await answer(primaria, 6, 'Sì', ['PC']);
+    await answer(primaria, 1, 'Sì', ['Tablet', 'PC']);
+    await answer(infanzia, 7, 'No', ['Tablet']);
+    await answer(infanzia, 6, 'Sì', ['PC']);
+    const data = await results(`survey=${id}&region=Lazio&schoolLevel=primaria`);
+    expect(data.respondents).toBe(12);
+    const [single, multiple] = data.questions;
+    expect(single!.rows.map((r) => r.count)).toEqual([null, null]);
+    expect(multiple!.rows.map((r) => r.count).filter((c) => c === null).length).toBeGreaterThan(0);
+    const csv = await guest().get(`/api/results/export?survey=${id}&region=Lazio&schoolLevel=primaria`);
+    const lines = parseCsv(csv.body);
+    expect(lines.filter((l) => l[2] === 'Episodi di bullismo quest’anno?').map((l) => l[4])).toEqual(['c', 'c']);
+    expect(lines.filter((l) => l[2] === 'Quali dispositivi usi in classe?').map((l) => l[4])).toEqual(
+      multiple!.rows.map((r) => (r.count === null ? 'c' : String(r.count))),
+    );
   });
 });

@@ -3,10 +3,13 @@ import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import {
   exportResults,
   getResults,
+  getResultsMethodology,
+  RESULTS_FLAG,
+  RESULTS_LEGAL_FLOOR,
+  RESULTS_METHODOLOGY_PATH,
   NO_ANSWER_KEY,
   NO_ANSWER_LABEL,
   RESULTS_MESSAGES,
-  RESULTS_MIN_GROUP,
   SCALE_MAX,
   SCALE_MIN,
   type QuestionResult,
@@ -20,8 +23,8 @@ import { HttpError } from '../../lib/http-error.ts';
 import { findQuestions } from '../surveys/surveys.repository.ts';
 import {
   choiceCategory,
+  combinationCategory,
   listClosedSurveys,
-  optionCategory,
   resultTallies,
   scaleCategory,
   resultsVersion,
@@ -30,33 +33,49 @@ import {
 } from './results.repository.ts';
 import {
   suppressTalliesOffThread,
+  type CategoryCount,
+  type Group,
   type ItemDef,
+  type ResultTallies,
   type RespondentCategories,
   type SuppressedResults,
 } from './results-suppression.ts';
 
-const CHOSEN = 'scelta';
-const NOT_CHOSEN = 'non-scelta';
 const SCALE_VALUES = Array.from({ length: SCALE_MAX - SCALE_MIN + 1 }, (_, i) => String(SCALE_MIN + i));
 
 const isAggregable = (q: SurveyQuestion) =>
   q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala';
-const optionItem = (q: SurveyQuestion, index: number) => `${q.id}:${index}`;
+/** A multiple choice's combination of ticked options: '1' or '0' per option, in the options' order (decision 035). */
+const combination = (options: string[], chosen: Set<unknown>) => options.map((o) => (chosen.has(o) ? '1' : '0')).join('');
+/** Every combination of `m` options (only listed up to 12 options: the attacker of the tests reads them). */
+const combinations = (m: number) =>
+  m > 12 ? [] : Array.from({ length: 2 ** m }, (_, i) => i.toString(2).padStart(m, '0'));
 
-/** The items the suppression works on (decision 018): a single-choice or scale question, or one option of a multiple choice. */
+/**
+ * The items the suppression works on (decisions 018, 035): a single-choice or scale question, or a
+ * multiple choice as a whole (its categories are the combinations of options ticked; each option's
+ * count is the sum of the combinations that hold it).
+ */
 export function itemsOf(questions: SurveyQuestion[]): ItemDef[] {
   const items: ItemDef[] = [];
   for (const q of questions) {
     if (q.type === 'scelta_multipla') {
-      q.options.forEach((_, i) =>
-        items.push({ id: optionItem(q, i), categories: [CHOSEN, NOT_CHOSEN], published: [CHOSEN] }),
-      );
+      const all = combinations(q.options.length);
+      const none = '0'.repeat(q.options.length);
+      items.push({
+        id: String(q.id),
+        categories: all,
+        published: q.options,
+        sums: Object.fromEntries(q.options.map((o, i) => [o, all.filter((c) => c[i] === '1')])),
+        impossible: q.required ? [none] : [],
+      });
     } else if (q.type === 'scelta_singola' || q.type === 'scala') {
       const values = q.type === 'scala' ? SCALE_VALUES : q.options;
       items.push({
         id: String(q.id),
         categories: [...values, NO_ANSWER_KEY],
         published: q.required ? values : [...values, NO_ANSWER_KEY],
+        impossible: q.required ? [NO_ANSWER_KEY] : [],
       });
     }
   }
@@ -72,10 +91,7 @@ export function categoriesOf(
   for (const q of questions) {
     const value = response.answers[String(q.id)];
     if (q.type === 'scelta_multipla') {
-      const chosen = new Set(Array.isArray(value) ? value : []);
-      q.options.forEach(
-        (option, i) => (categories[optionItem(q, i)] = chosen.has(option) ? CHOSEN : NOT_CHOSEN),
-      );
+      categories[String(q.id)] = combination(q.options, new Set(Array.isArray(value) ? value : []));
     } else if (q.type === 'scelta_singola') {
       categories[String(q.id)] =
         typeof value === 'string' && q.options.includes(value) ? value : NO_ANSWER_KEY;
@@ -95,13 +111,12 @@ export function itemsInSql(questions: SurveyQuestion[]): ItemInSql[] {
   const items: ItemInSql[] = [];
   for (const q of questions) {
     if (q.type === 'scelta_multipla') {
-      q.options.forEach((option, i) =>
-        items.push({
-          id: optionItem(q, i),
-          categories: [CHOSEN, NOT_CHOSEN],
-          category: optionCategory(q.id, option, CHOSEN, NOT_CHOSEN),
-        }),
-      );
+      items.push({
+        id: String(q.id),
+        categories: combinations(q.options.length),
+        category: combinationCategory(q.id, q.options),
+        grouped: true,
+      });
     } else if (q.type === 'scelta_singola') {
       items.push({
         id: String(q.id),
@@ -126,15 +141,43 @@ interface Computed {
   results: SuppressedResults;
 }
 
+/** Earlier closed surveys a survey's questions are compared with (decision 035: waves). */
+const MAX_EARLIER_WAVES = 3;
+type ClosedList = Awaited<ReturnType<typeof listClosedSurveys>>;
+
+const normalized = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+/** The same question in another wave: the same type, text and options (in the same order). */
+const sameQuestion = (a: SurveyQuestion, b: SurveyQuestion) =>
+  a.type === b.type &&
+  normalized(a.label) === normalized(b.label) &&
+  a.options.length === b.options.length &&
+  a.options.every((o, i) => o === b.options[i]);
+
+/** The surveys closed before this one that it is compared with, latest first. */
+const earlierOf = (closed: ClosedList, surveyId: number) => {
+  const index = closed.findIndex((s) => s.id === surveyId);
+  return index < 0 ? [] : closed.slice(index + 1, index + 1 + MAX_EARLIER_WAVES);
+};
+
 /** Closed surveys do not change: their suppressed results are computed once per app (again only if the responses change). */
 const caches = new WeakMap<FastifyInstance, Map<number, Computed>>();
 const CACHE_MAX = 20;
 const computing = new WeakMap<FastifyInstance, Map<string, Promise<Computed>>>();
 
-async function computed(app: FastifyInstance, surveyId: number): Promise<Computed> {
+/**
+ * The version stamp of a survey's results (decision 033): its own responses' version and, since the
+ * earlier waves enter the computation (decision 035), theirs.
+ */
+async function stampOf(app: FastifyInstance, closed: ClosedList, surveyId: number): Promise<string> {
+  const parts = [await resultsVersion(app.db, surveyId)];
+  for (const e of earlierOf(closed, surveyId)) parts.push(`${e.id}@${await resultsVersion(app.db, e.id)}`);
+  return parts.join(';');
+}
+
+async function computed(app: FastifyInstance, closed: ClosedList, surveyId: number): Promise<Computed> {
   let cache = caches.get(app);
   if (!cache) caches.set(app, (cache = new Map()));
-  const stamp = await resultsVersion(app.db, surveyId);
+  const stamp = await stampOf(app, closed, surveyId);
   const hit = cache.get(surveyId);
   if (hit && hit.stamp === stamp) return hit;
   // Calls that arrive while the same results are computed wait for that computation (decision 033).
@@ -143,15 +186,40 @@ async function computed(app: FastifyInstance, surveyId: number): Promise<Compute
   const key = `${surveyId}:${stamp}`;
   let pending = inFlight.get(key);
   if (!pending) {
-    pending = compute(app, cache, surveyId, stamp).finally(() => inFlight.delete(key));
+    pending = compute(app, cache, closed, surveyId, stamp).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   return pending;
 }
 
+/** The earlier waves' tallies of the questions this survey repeats, keyed by this survey's item ids (decision 035). */
+async function earlierWaves(
+  app: FastifyInstance,
+  closed: ClosedList,
+  surveyId: number,
+  questions: SurveyQuestion[],
+): Promise<{ groups: Group[]; pairs: [string, CategoryCount[]][] }[]> {
+  const waves: { groups: Group[]; pairs: [string, CategoryCount[]][] }[] = [];
+  for (const e of earlierOf(closed, surveyId)) {
+    const theirs = (await findQuestions(app.db, e.id)).filter(isAggregable);
+    const linked: { ours: SurveyQuestion; theirs: SurveyQuestion }[] = [];
+    for (const q of questions) {
+      const match = theirs.find((t) => sameQuestion(q, t));
+      if (match) linked.push({ ours: q, theirs: match });
+    }
+    if (linked.length === 0) continue;
+    const items = itemsInSql(linked.map((l) => l.theirs));
+    const ids = new Map(linked.map((l) => [String(l.theirs.id), String(l.ours.id)]));
+    const tallies: ResultTallies = await resultTallies(app.db, e.id, items);
+    waves.push({ groups: tallies.groups, pairs: [...tallies.pairs].map(([id, p]) => [ids.get(id)!, p]) });
+  }
+  return waves;
+}
+
 async function compute(
   app: FastifyInstance,
   cache: Map<number, Computed>,
+  closed: ClosedList,
   surveyId: number,
   stamp: string,
 ): Promise<Computed> {
@@ -162,7 +230,8 @@ async function compute(
   const results = await suppressTalliesOffThread(
     itemsOf(questions),
     await resultTallies(app.db, surveyId, itemsInSql(questions)),
-    RESULTS_MIN_GROUP,
+    app.env.RESULTS_MIN_CELL,
+    await earlierWaves(app, closed, surveyId, questions),
   );
   const value = { stamp, questions, textQuestions, results };
   cache.delete(surveyId);
@@ -189,7 +258,8 @@ function questionResult(
   });
   let rows: QuestionResult['rows'];
   if (q.type === 'scelta_multipla') {
-    rows = q.options.map((option, i) => row(option, option, cells[optionItem(q, i)]?.[CHOSEN] ?? null));
+    const own = cells[String(q.id)] ?? {};
+    rows = q.options.map((option) => row(option, option, own[option] ?? null));
   } else {
     const own = cells[String(q.id)] ?? {};
     const values = q.type === 'scala' ? SCALE_VALUES : q.options;
@@ -225,11 +295,11 @@ export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Prom
     surveys: closed.map((s) => ({ id: s.id, title: s.title, closesOn: s.closesOn })),
     region: query.region ?? null,
     schoolLevel: query.schoolLevel ?? null,
-    minGroup: RESULTS_MIN_GROUP,
+    minGroup: app.env.RESULTS_MIN_CELL,
   };
   if (!survey)
     return { ...base, survey: null, status: 'empty', respondents: null, questions: [], textQuestions: 0 };
-  const { questions, textQuestions, results } = await computed(app, survey.id);
+  const { questions, textQuestions, results } = await computed(app, closed, survey.id);
   const view = results.view(query.region ?? null, query.schoolLevel ?? null);
   const common = { ...base, survey, textQuestions };
   if (view.respondents === null) return { ...common, status: 'suppressed', respondents: null, questions: [] };
@@ -249,13 +319,19 @@ interface CsvRow {
   count: string | number;
   /** Percentage points of the group's respondents; null where none is shown. */
   percent: number | null;
+  /** The first line's note: what the flag means and where the methodology is (decision 035); else empty. */
+  note?: string;
 }
 
-/** Exactly what the page shows, one line per figure (the group's respondents first). */
-export function csvRowsOf(data: ResultsResponse): CsvRow[] {
+/**
+ * Exactly what the page shows, one line per figure (the group's respondents first). A withheld figure
+ * is the flag `c` (decision 035); the first line's note says so and where the methodology is.
+ */
+export function csvRowsOf(data: ResultsResponse, methodologyUrl = RESULTS_METHODOLOGY_PATH): CsvRow[] {
+  const note = RESULTS_MESSAGES.exportNote(data.minGroup, methodologyUrl);
   if (data.status === 'suppressed')
-    return [{ question: 'Rispondenti', answer: '', count: RESULTS_MESSAGES.groupTooSmall, percent: null }];
-  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null }];
+    return [{ question: 'Rispondenti', answer: RESULTS_MESSAGES.groupTooSmall, count: RESULTS_FLAG, percent: null, note }];
+  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null, note }];
   for (const q of data.questions) {
     for (const r of q.rows) out.push({ question: q.label, answer: r.label, count: r.count ?? RESULTS_MESSAGES.protectedCell, percent: r.percent });
     if (q.answered !== null) out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: null });
@@ -268,10 +344,19 @@ export function csvRowsOf(data: ResultsResponse): CsvRow[] {
 export async function resultsRoutes(app: FastifyInstance) {
   registerEndpoint(app, getResults, {}, (request) => resultsOf(app, request.query));
 
+  registerEndpoint(app, getResultsMethodology, {}, async () => ({
+    minGroup: app.env.RESULTS_MIN_CELL,
+    legalFloor: RESULTS_LEGAL_FLOOR,
+    flag: RESULTS_FLAG,
+    earlierWaves: MAX_EARLIER_WAVES,
+    path: RESULTS_METHODOLOGY_PATH,
+  }));
+
   registerEndpoint(app, exportResults, {}, async (request, reply) => {
     const { format, ...query } = request.query;
     const data = await resultsOf(app, query);
-    const rows = csvRowsOf(data);
+    const methodologyUrl = `${app.env.publicWebUrl}${RESULTS_METHODOLOGY_PATH}`;
+    const rows = csvRowsOf(data, methodologyUrl);
     const group = [
       data.region ?? 'Tutte le regioni',
       data.schoolLevel ? SCHOOL_LEVEL_LABELS[data.schoolLevel] : 'Tutti i gradi',
@@ -283,6 +368,7 @@ export async function resultsRoutes(app: FastifyInstance) {
       { header: 'Risposta', value: (r) => r.answer },
       { header: 'Numero', value: (r) => r.count },
       { header: 'Percentuale sui rispondenti', value: (r) => r.percent, type: 'percent' },
+      { header: 'Note', value: (r) => r.note ?? '' },
     ];
     return sendExport(reply, {
       format,
@@ -292,6 +378,14 @@ export async function resultsRoutes(app: FastifyInstance) {
       total: rows.length,
       today: app.clock.now(),
       produce: async (write) => void (await write(rows)),
+      describedBy: methodologyUrl,
+      notes: {
+        sheetName: 'Note',
+        lines: [
+          RESULTS_MESSAGES.exportNote(data.minGroup, methodologyUrl),
+          RESULTS_MESSAGES.protectedCellDetail(data.minGroup),
+        ],
+      },
     });
   });
 }

@@ -6,6 +6,7 @@ import {
   getResults,
   RESULTS_FILTER_KEYS,
   RESULTS_MESSAGES,
+  RESULTS_METHODOLOGY_PATH,
   type ResultsResponse,
 } from '@portale/shared/surveys';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -186,7 +187,10 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
       {data.status === 'suppressed' && (
         <div className="alert alert-info" data-testid="results-suppressed">
           <h3 className="h5">{RESULTS_MESSAGES.groupTooSmall}</h3>
-          <p className="mb-0">{RESULTS_MESSAGES.groupTooSmallDetail}</p>
+          <p className="mb-0">
+            {RESULTS_MESSAGES.groupTooSmallDetail(data.minGroup)}{' '}
+            <Link to={RESULTS_METHODOLOGY_PATH}>{RESULTS_MESSAGES.methodologyLink}</Link>.
+          </p>
         </div>
       )}
       {data.status === 'empty' && (
@@ -197,18 +201,23 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
       <div className="mb-4">
         <h3 className="h6">Scarica i dati mostrati</h3>
         <ExportButton endpoint={exportResults} query={query} total={rows} fileBase="risultati" />
+        <p className="small mt-2 mb-0">
+          Nei file i dati protetti sono indicati con «{RESULTS_MESSAGES.protectedCell}»:{' '}
+          <Link to={RESULTS_METHODOLOGY_PATH}>{RESULTS_MESSAGES.methodologyLink.toLowerCase()}</Link>.
+        </p>
       </div>
       {data.status === 'shown' && (
         <>
           <h2 className="h3 mt-5">Risultati per domanda</h2>
           <p className="small">
             Per proteggere l’anonimato non mostriamo mai gruppi di meno di {data.minGroup} persone, né numeri
-            da cui un gruppo così piccolo si potrebbe ricavare confrontando filtri diversi.
+            da cui un gruppo così piccolo, o la risposta di qualcuno, si potrebbe ricavare confrontando filtri
+            diversi o edizioni diverse dell’indagine.
             {data.textQuestions > 0 &&
               ` Le risposte alle domande aperte (${data.textQuestions}) non sono pubblicate.`}
           </p>
           {data.questions.map((q) => (
-            <QuestionSection key={q.id} question={q} respondents={data.respondents ?? 0} />
+            <QuestionSection key={q.id} question={q} respondents={data.respondents ?? 0} minGroup={data.minGroup} />
           ))}
         </>
       )}

@@ -1,4 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RESULTS_MESSAGES, type QuestionResult } from '@portale/shared/surveys';
 import { QuestionSection } from './results-question.tsx';
@@ -33,7 +34,11 @@ const QUESTION: QuestionResult = {
 
 describe('results question (component)', () => {
   it('the table says what the chart shows; a protected cell points to its explanation and the total is withheld', () => {
-    render(<QuestionSection question={QUESTION} respondents={17} />);
+    render(
+      <MemoryRouter>
+        <QuestionSection question={QUESTION} respondents={17} minGroup={5} />
+      </MemoryRouter>,
+    );
     expect(screen.getByTestId('results-summary').textContent).toBe(
       'La scuola ha una biblioteca? Risposte di 17 persone. La più scelta: «Sì», 12 (70,6%). Sì: 12. 1 risposta protetta.',
     );
@@ -42,7 +47,10 @@ describe('results question (component)', () => {
     expect(within(yes!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['12', '70,6%']);
     const hidden = within(no!).getAllByRole('cell')[0]!;
     expect(hidden.textContent).toBe(RESULTS_MESSAGES.protectedCell);
-    expect(document.getElementById(hidden.getAttribute('aria-describedby')!)!.textContent).toContain(RESULTS_MESSAGES.protectedCellDetail);
+    expect(document.getElementById(hidden.getAttribute('aria-describedby')!)!.textContent).toContain(RESULTS_MESSAGES.protectedCellDetail(5));
+    // Decision 035: the flag "c", and every chart links the methodology.
+    expect(hidden.textContent).toBe('c');
+    expect(screen.getByTestId('results-methodology-link').getAttribute('href')).toBe('/risultati/metodologia');
     expect(within(table).queryByText('Totale risposte')).toBeNull();
   });
 });

@@ -1,5 +1,12 @@
 import { useMemo } from 'react';
-import { QUESTION_TYPE_LABELS, RESULTS_MESSAGES, type QuestionResult } from '@portale/shared/surveys';
+import { Link } from 'react-router';
+import {
+  QUESTION_TYPE_LABELS,
+  RESULTS_MESSAGES,
+  RESULTS_METHODOLOGY_PATH,
+  RESULTS_MIN_GROUP,
+  type QuestionResult,
+} from '@portale/shared/surveys';
 import { formatDecimal, formatNumber } from '../../lib/format.ts';
 import ResultsChart from './results-chart.tsx';
 
@@ -29,9 +36,12 @@ function formatCount(n: number) {
 export function QuestionSection({
   question: q,
   respondents,
+  minGroup = RESULTS_MIN_GROUP,
 }: {
   question: QuestionResult;
   respondents: number;
+  /** The threshold in force (the API's `minGroup`). */
+  minGroup?: number;
 }) {
   const labels = useMemo(() => q.rows.map((r) => r.label), [q]);
   const values = useMemo(() => q.rows.map((r) => r.count), [q]);
@@ -75,7 +85,7 @@ export function QuestionSection({
                 </th>
                 {r.count === null ? (
                   <td className="text-end fst-italic" data-protected="true" aria-describedby={noteId}>
-                    {RESULTS_MESSAGES.protectedCell}
+                    <abbr title={RESULTS_MESSAGES.protectedCellLabel}>{RESULTS_MESSAGES.protectedCell}</abbr>
                   </td>
                 ) : (
                   <td className="text-end">{formatNumber(r.count)}</td>
@@ -106,10 +116,16 @@ export function QuestionSection({
       </div>
       {q.protectedRows > 0 && (
         <p id={noteId} className="small" data-testid="results-protected-note">
-          {RESULTS_MESSAGES.protectedCellDetail} Per questo non mostriamo nemmeno il totale
+          {RESULTS_MESSAGES.protectedCellDetail(minGroup)} Per questo non mostriamo nemmeno il totale
           {q.type === 'scala' ? ' e la media' : ''} della domanda.
         </p>
       )}
+      <p className="small">
+        <Link to={RESULTS_METHODOLOGY_PATH} data-testid="results-methodology-link">
+          {RESULTS_MESSAGES.methodologyLink}
+        </Link>
+        <span className="visually-hidden">: {q.label}</span>
+      </p>
     </section>
   );
 }
