@@ -471,8 +471,21 @@ function withViews(results: Map<string, ViewResult>): SuppressedResults {
   };
 }
 
-/** Above this many (group × item) tallies the suppression runs in a worker thread (seconds of CPU at national volume). */
+/**
+ * Above this size the suppression runs in a worker thread (seconds of CPU at national volume). The
+ * size is the larger of (group × item) and the published cells (group × answer or combination, this
+ * wave's and the earlier waves'): a multiple-choice question is one item with many combinations
+ * (decision 035), so counting items alone kept the national survey (99 groups × 4 items, 4,356
+ * cells) on the main thread, where it stalled /api/health for 5 s.
+ */
 const OFF_THREAD_ABOVE = 500;
+
+export function suppressionSize(items: ItemDef[], tallies: ResultTallies, previous: SuppressOptions['previous'] = []): number {
+  let cells = 0;
+  for (const pairs of tallies.pairs.values()) cells += pairs.length;
+  for (const wave of previous ?? []) for (const [, pairs] of wave.pairs) cells += pairs.length;
+  return Math.max(tallies.groups.length * items.length, cells);
+}
 
 /**
  * suppressTallies, in a worker thread when the tallies are large (decision 033), so that the API keeps
@@ -484,7 +497,7 @@ export function suppressTalliesOffThread(
   minGroup: number,
   previous: SuppressOptions['previous'] = [],
 ): Promise<SuppressedResults> {
-  if (tallies.groups.length * items.length <= OFF_THREAD_ABOVE)
+  if (suppressionSize(items, tallies, previous) <= OFF_THREAD_ABOVE)
     return Promise.resolve(suppressTallies(items, tallies, minGroup, { previous }));
   return new Promise((resolve, reject) => {
     // The API runs its TypeScript through tsx: the worker registers tsx's loader before importing the module.
