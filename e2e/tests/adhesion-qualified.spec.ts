@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { issueSignerCertificate, signPades, type TestCa } from '../../apps/api/test/support/signing-fixtures.ts';
 import { startRevocationServer, type RevocationServer } from '../../apps/api/test/support/revocation-fixtures.ts';
-import { appReady, expect, expectNoAxeViolations, rememberConsentChoice, signIn, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, rememberConsentChoice, signIn, test } from '../fixtures.ts';
 import { ENROLLED_PASSWORD, ENROLLED_PRINCIPAL_TAX_CODE, enrolInstitute, type Enrolled } from '../registrations.ts';
 import { loadTrustedCa, TRUST_SERVICE_NAME } from '../trust.ts';
 
@@ -11,15 +10,7 @@ import { loadTrustedCa, TRUST_SERVICE_NAME } from '../trust.ts';
 // self-signed certificate with the same codice fiscale was refused; staff see what the portal verified
 // and approve. Needs the browser: the upload, the refusal next to the field, the review screen.
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-}
 
 test.describe.serial('adesione firmata con firma digitale qualificata', () => {
   let school: Enrolled;

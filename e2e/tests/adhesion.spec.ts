@@ -1,25 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
-import { appReady, expect, expectCalmPoliteRegions, expectNoAxeViolations, signIn, rememberConsentChoice, test, watchPoliteRegions } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectCalmPoliteRegions, rememberConsentChoice, signIn, test, watchPoliteRegions } from '../fixtures.ts';
 import { ENROLLED_PASSWORD as PASSWORD, enrolInstitute, type Enrolled } from '../registrations.ts';
 
 // The signing journey changes an institute's state, and the e2e run shares one API and database: it
 // enrols an institute of its own (public API, as the enrolment form does) with a new principal and
 // first contact, so the demo accounts other specs rely on stay as they are.
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 const SMS_DIR = fileURLToPath(new URL('../../var/e2e/sms', import.meta.url));
 
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 /** The signature SMS files written to a number (template sms.firma-adesione), newest first. */
 async function signatureSms(phone: string): Promise<string[]> {

@@ -1,10 +1,8 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, signIn, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, pathOf, rememberConsentChoice, signIn, test } from '../fixtures.ts';
 
 // The e2e API seeds the sample registry (provinces RM and PV): Lazio and Lombardia have plessi.
 const STAFF = 'sylla@demo.test';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
 interface Hook {
   drawnTotal(): number;
@@ -23,13 +21,6 @@ interface Hook {
 }
 type WithHook = Window & { __portaleMap?: Hook };
 
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 /** The number at the start of the status line ("4.262 plessi …"). */
 async function totalOf(page: Page): Promise<number> {

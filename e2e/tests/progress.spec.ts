@@ -1,18 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, rememberConsentChoice, signIn, test } from '../fixtures.ts';
 
 const STAFF = 'cromos@demo.test';
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 800 };
 
-async function expectAccessibleAtBothWidths(page: Page) {
-  await page.setViewportSize(DESKTOP);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(PHONE);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize(DESKTOP);
-}
 
 /** Every section's chart is drawn (an SVG) next to its summary and its table. */
 async function chartsDrawn(page: Page, sections: number) {
