@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, sqlRows, type TestApp } from '../../../test/build-test-app.ts';
 import { countEventsFromRecords } from '../../../test/support/progress-reference.ts';
-import { countEvents, type Bucket, type EventCount, type Period } from './progress.repository.ts';
+import { countByState, countByStateKept, countEvents, type Bucket, type EventCount, type Period } from './progress.repository.ts';
 
 // The per-day rollup kept by the writes (migration 0027) against the records grouped directly (the
 // query it replaced), after every kind of write the triggers follow: inserts, updates of each counted
@@ -169,5 +169,30 @@ describe('the progress rollup equals the records grouped', () => {
     await exec(sql`truncate visits cascade`);
     await expectSameAsRecords('visits truncated');
     expect(Number((await sqlRows<{ n: number }>(t, sql`select coalesce(sum(n), 0) as n from progress_daily where metric = 'visitsDone'`))[0]!.n)).toBe(0);
+  });
+});
+
+describe('institutes per state, kept while their data stays the same (migration 0029)', () => {
+  it('answers as counted after each kind of write that changes them', async () => {
+    const day = '2026-12-31';
+    const expectFresh = async (step: string) => {
+      for (const region of [undefined, 'Lazio']) expect(await countByStateKept(t.database.db, day, region), step).toEqual(await countByState(t.database.db, day, region));
+    };
+    await expectFresh('start');
+    const kept = await countByStateKept(t.database.db, day, undefined);
+    expect(await countByStateKept(t.database.db, day, undefined)).toBe(kept); // the same answer, not counted again
+    const institute = (await ids(sql`select id from institutes where region = 'Lazio' and school_site_count > 0 order by id limit 1`))[0]!;
+    const writes: Array<[string, SQL]> = [
+      ['a transition', sql`insert into institute_adhesion_transitions (institute_id, from_state, to_state, at) values (${institute}, 'nessuna', 'iscritto', '2026-06-01T10:00:00Z')`],
+      ['a transition moved', sql`update institute_adhesion_transitions set at = '2027-01-05T10:00:00Z' where institute_id = ${institute}`],
+      ['a region', sql`update institutes set region = 'Umbria' where id = ${institute}`],
+      ['a participation', sql`update school_sites set participating = not participating where institute_id = ${institute}`],
+      ['a plesso moved', sql`update school_sites set institute_id = (select id from institutes where id <> ${institute} order by id limit 1) where id = (select id from school_sites where institute_id = ${institute} order by id limit 1)`],
+      ['an adhesion state', sql`update institutes set adhesion_state = 'attivo' where id = ${institute}`],
+    ];
+    for (const [step, write] of writes) {
+      await exec(write);
+      await expectFresh(step);
+    }
   });
 });

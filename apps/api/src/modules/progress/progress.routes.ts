@@ -14,7 +14,7 @@ import {
 } from '@portale/shared/progress';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
-import { countByState, countEvents } from './progress.repository.ts';
+import { countByStateKept, countEvents } from './progress.repository.ts';
 
 const romeDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
 const italianDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
@@ -43,7 +43,7 @@ export async function progressOf(app: FastifyInstance, filters: ProgressFilters)
   const zero = () => Object.fromEntries(PROGRESS_METRICS.map((m) => [m, 0])) as Record<string, number>;
 
   if (filters.groupBy === 'state') {
-    const counts = await countByState(app.db, to, filters.region);
+    const counts = await countByStateKept(app.db, to, filters.region);
     const rows = counts.map((c) => ({ key: c.state, label: ADHESION_STATE_LABELS[c.state], values: { institutes: c.institutes, schoolSites: c.schoolSites, participatingSites: c.participatingSites } }));
     const totals = Object.fromEntries(STATE_METRICS.map((m) => [m, rows.reduce((sum, r) => sum + r.values[m], 0)]));
     return { ...base, columns: STATE_METRICS.map((key) => ({ key, label: STATE_METRIC_LABELS[key] })), rows, totals };
