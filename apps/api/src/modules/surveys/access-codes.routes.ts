@@ -296,7 +296,7 @@ export async function accessCodeRoutes(app: FastifyInstance) {
         }
       }
       // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
-      const taken = await repo.takeUse(tx, code, now);
+      const taken = await repo.takeUse(tx, found.code, now);
       if (!taken || taken.surveyId !== survey.id) throw codeNotFound();
       await repo.insertCodeResponse(tx, { surveyId: taken.surveyId, schoolSiteId: taken.schoolSiteId, accessCodeId: taken.id, answers: checked.answers, submittedAt: now });
     });

@@ -1,0 +1,1 @@
+CREATE INDEX "access_codes_code_upper_idx" ON "access_codes" USING btree (upper("code"));
