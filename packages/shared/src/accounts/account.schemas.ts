@@ -22,6 +22,8 @@ export const TeacherProfileSchema = z.object({
   schoolSite: z.object({ id: z.number().int(), name: z.string(), ministryCode: z.string(), municipalityName: z.string() }).nullable(),
   subjects: z.array(z.string()),
   reviewState: z.enum(REVIEW_STATES),
+  /** The staff's note when the registration was sent back for corrections (`da_correggere`), else null. */
+  reviewNote: z.string().nullable(),
 });
 
 export const AccountProfileSchema = z.object({
