@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
+  AdhesionCorrectionBodySchema,
   CurrentAdhesionSchema,
   OnlineSignatureBodySchema,
   SchoolHomeSchema,
@@ -35,6 +36,17 @@ export const prepareAdhesionDocument = defineEndpoint({
   conditionsOfPage: ADHESION_PAGE,
   tag: 'adhesions',
   summary: "Prepara (o rigenera) il documento di adesione con i dati attuali dell'istituto",
+  response: CurrentAdhesionSchema,
+});
+
+export const correctAdhesionSchoolSites = defineEndpoint({
+  method: 'PUT',
+  path: '/api/adhesions/current/school-sites',
+  permission: 'update:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  tag: 'adhesions',
+  summary: "Corregge i plessi partecipanti quando lo staff ha chiesto correzioni: il documento diventa una nuova versione da firmare",
+  body: AdhesionCorrectionBodySchema,
   response: CurrentAdhesionSchema,
 });
 

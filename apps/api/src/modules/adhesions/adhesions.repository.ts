@@ -392,3 +392,21 @@ export async function findSchoolPeople(db: DbOrTx, instituteId: number): Promise
     teachers: { total: Number(total?.n ?? 0), items },
   };
 }
+
+/** Every plesso of an institute with whether it participates (the correction form, issue 35 item 2). */
+export async function instituteSchoolSites(db: DbOrTx, instituteId: number) {
+  return db
+    .select({ id: schoolSites.id, ministryCode: schoolSites.ministryCode, name: schoolSites.name, municipalityName: schoolSites.municipalityName, participating: schoolSites.participating })
+    .from(schoolSites)
+    .where(eq(schoolSites.instituteId, instituteId))
+    .orderBy(asc(schoolSites.ministryCode))
+    .limit(1000);
+}
+
+/** Sets which plessi of the institute participate: exactly `ids` (all of the institute), the others not. */
+export async function setParticipatingSites(db: DbOrTx, instituteId: number, ids: readonly number[], now: Date): Promise<void> {
+  await db
+    .update(schoolSites)
+    .set({ participating: sql`${schoolSites.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`, updatedAt: now })
+    .where(eq(schoolSites.instituteId, instituteId));
+}

@@ -1,4 +1,6 @@
 import {
+  correctAdhesionSchoolSites,
+  ADHESION_CORRECTION_MESSAGES,
   createSignatureChallenge,
   getCurrentAdhesion,
   prepareAdhesionDocument,
@@ -80,6 +82,12 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
   const challenge = challengeFrom(form);
   try {
     switch (intent) {
+      case 'correct': {
+        const schoolSiteIds = form.getAll('schoolSiteIds').map(Number).filter((id) => Number.isInteger(id) && id > 0);
+        if (schoolSiteIds.length === 0) return { intent, errors: { schoolSiteIds: ADHESION_CORRECTION_MESSAGES.schoolSites } };
+        await callApi(correctAdhesionSchoolSites, { body: { schoolSiteIds } });
+        return { intent, ok: true, message: ADHESION_CORRECTION_MESSAGES.saved };
+      }
       case 'prepare':
         await callApi(prepareAdhesionDocument, {});
         return { intent, ok: true, message: 'Il documento è stato preparato con i dati attuali dell’istituto.' };

@@ -170,6 +170,42 @@ function SignedNotice({ signature }: { signature: AdhesionSignature }) {
 }
 
 /** `/iscrizioni/adesione-formale`: the institute's adhesion document, its state, and the principal's signature. */
+/** Sent back for corrections: the participating plessi can be corrected; the document becomes a new version. */
+function CorrectionForm({ sites, result }: { sites: NonNullable<CurrentAdhesion['correctableSchoolSites']>; result: AdhesionActionData | undefined }) {
+  const error = result?.errors?.schoolSiteIds;
+  return (
+    <section aria-labelledby="correggi-dati" className="mb-5" data-testid="adhesion-correction">
+      <h2 id="correggi-dati" className="h4">
+        Correggi i dati dell’adesione
+      </h2>
+      <FormMessage message={result?.message} tone={result?.ok ? 'success' : 'danger'} />
+      <Form method="post">
+        <input type="hidden" name="intent" value="correct" />
+        <fieldset aria-describedby={error ? 'correggi-plessi-error' : undefined}>
+          <legend className="h6">Plessi che partecipano al programma</legend>
+          {sites.map((s) => (
+            <div className="form-check" key={s.id}>
+              <input className="form-check-input" type="checkbox" id={`correct-site-${s.id}`} name="schoolSiteIds" value={s.id} defaultChecked={s.participating} />
+              <label className="form-check-label" htmlFor={`correct-site-${s.id}`}>
+                {s.name} ({s.ministryCode}), {s.municipalityName}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        {error && (
+          <p id="correggi-plessi-error" className="text-danger small">
+            {error}
+          </p>
+        )}
+        <p className="small mt-2">Salvando, il documento di adesione viene aggiornato con i dati corretti (una nuova versione) e il dirigente scolastico lo firma di nuovo.</p>
+        <button type="submit" className="btn btn-primary">
+          Salva le correzioni
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 export function Component() {
   const adhesion = useLoaderData<CurrentAdhesion>();
   const result = useActionData<AdhesionActionData>();
@@ -211,6 +247,7 @@ export function Component() {
           </p>
         )}
       </section>
+      {adhesion.correctableSchoolSites && <CorrectionForm sites={adhesion.correctableSchoolSites} result={result?.intent === 'correct' ? result : undefined} />}
       <InstituteData adhesion={adhesion} />
       <DocumentSection adhesion={adhesion} result={result} />
       {showSigning && (
