@@ -239,6 +239,11 @@ export async function replaceUserAccess(db: DbOrTx, userId: number, access: { ro
   }
 }
 
+/** A new e-mail address: not verified until its owner opens the link sent to it. */
+export async function changeEmail(db: DbOrTx, userId: number, email: string, now: Date): Promise<void> {
+  await db.update(users).set({ email, emailVerifiedAt: null, updatedAt: now }).where(eq(users.id, userId));
+}
+
 export async function updateUserFields(
   db: DbOrTx,
   userId: number,
