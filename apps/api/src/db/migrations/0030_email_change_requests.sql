@@ -1,0 +1,1 @@
+ALTER TABLE "email_verifications" ADD COLUMN "change_request" boolean DEFAULT false NOT NULL;
