@@ -144,6 +144,10 @@ export const CurrentAdhesionSchema = z.object({
   document: AdhesionDocumentMetaSchema.nullable(),
   lastSignature: AdhesionSignatureSchema.nullable(),
   nextStep: AdhesionNextStepSchema,
+  /** Every institute the caller holds as principal or first contact, to choose among (issue 35, item 1). */
+  institutes: z.array(
+    z.object({ id: z.number().int(), name: z.string(), ministryCode: z.string(), adhesionState: z.enum(ADHESION_STATES), viewerRole: z.enum(ADHESION_VIEWER_ROLES) }),
+  ),
   /** The reviewer's note when the staff asked for corrections. */
   reviewNote: z.object({ note: z.string(), decidedAt: isoDateTime }).nullable(),
   /**
@@ -207,8 +211,18 @@ export const OnlineSignatureBodySchema = z
   .strict();
 export type OnlineSignatureBody = z.input<typeof OnlineSignatureBodySchema>;
 
+/**
+ * Which of the caller's institutes (a principal or first contact may hold several, issue 35 item 1):
+ * `istituto` = its id; absent, the one that needs the caller first (to sign or correct), then the oldest.
+ */
+export const InstituteChoiceQuerySchema = z
+  .object({ istituto: z.coerce.number({ error: 'Istituto non valido.' }).int('Istituto non valido.').positive('Istituto non valido.').optional() })
+  .strict();
+export type InstituteChoiceQuery = z.input<typeof InstituteChoiceQuerySchema>;
+
 export const SignedUploadQuerySchema = z
   .object({
+    istituto: z.coerce.number({ error: 'Istituto non valido.' }).int('Istituto non valido.').positive('Istituto non valido.').optional(),
     filename: z
       .string({ error: 'Manca il nome del file.' })
       .trim()

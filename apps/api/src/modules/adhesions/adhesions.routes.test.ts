@@ -497,6 +497,38 @@ describe('online signature', () => {
   });
 });
 
+describe('a principal of two institutes (issue 35, item 1)', () => {
+  it('sees first the institute to sign, chooses the other, signs each; someone else’s institute is 403, an unknown one 404', async () => {
+    const active = await freshSchool({ state: 'attivo' });
+    const second = await freshSchool();
+    // The active school's principal is named principal of the second school (enrolled with the same e-mail).
+    await db().update(institutes).set({ principalUserId: active.principalId }).where(eq(institutes.id, second.instituteId));
+    const view = await current(active.principal);
+    expect(view.institute.id).toBe(second.instituteId);
+    expect(view.canSign).toBe(true);
+    expect(view.institutes.map((i) => [i.id, i.viewerRole]).sort()).toEqual([
+      [active.instituteId, 'principal'],
+      [second.instituteId, 'principal'],
+    ].sort());
+    const chosen = CurrentAdhesionSchema.parse((await active.principal.get(`/api/adhesions/current?istituto=${active.instituteId}`)).json());
+    expect(chosen.institute).toMatchObject({ id: active.instituteId, adhesionState: 'attivo' });
+    expect(chosen.canSign).toBe(false);
+    expect((await active.principal.get(`/api/adhesions/current?istituto=${(await freshSchool()).instituteId}`)).statusCode).toBe(403);
+    expect((await active.principal.get('/api/adhesions/current?istituto=987654321')).statusCode).toBe(404);
+    expect((await active.principal.get('/api/adhesions/current?istituto=abc')).statusCode).toBe(422);
+    // Signing the second school, named explicitly.
+    t.clock.advance(120_000);
+    const sha = view.document!.sha256;
+    const challenge = await active.principal.post(`/api/adhesions/current/signature-challenges?istituto=${second.instituteId}`, { documentSha256: sha });
+    expect(challenge.statusCode, challenge.body).toBe(201);
+    const code = await smsCode(active.principalPhone);
+    const signed = await active.principal.post(`/api/adhesions/current/signatures/online?istituto=${second.instituteId}`, { challengeId: challenge.json().challengeId, code, documentSha256: sha });
+    expect(signed.statusCode, signed.body).toBe(201);
+    expect(await stateOf(second.instituteId)).toBe('adesione_firmata');
+    expect(await stateOf(active.instituteId)).toBe('attivo');
+  });
+});
+
 describe('upload of a digitally signed file', () => {
   it('accepts a valid PAdES file and keeps it for staff', async () => {
     const school = await freshSchool();

@@ -47,7 +47,14 @@ const viewers = new WeakMap<FastifyRequest, repo.ViewerInstitute>();
 function ownInstitute(owners: 'principal-and-first-contact' | 'principal') {
   return async (request: FastifyRequest): Promise<OwnedResource> => {
     const { user } = authOf(request);
-    const viewer = await repo.findViewerInstitute(request.server.db, user.id);
+    const chosen = (request.query as { istituto?: number } | undefined)?.istituto;
+    if (chosen !== undefined) {
+      // Someone else's institute: its owners decide (403); an unknown one: 404.
+      const owned = await repo.findAdhesionOwners(request.server.db, chosen);
+      if (!owned) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+      if (!owned.ownerUserIds.includes(user.id)) return owned;
+    }
+    const viewer = await repo.findViewerInstitute(request.server.db, user.id, chosen);
     if (!viewer) throw new HttpError(404, 'no_institute', MESSAGES.noInstitute);
     viewers.set(request, viewer);
     return { ownerUserIds: owners === 'principal' ? [viewer.principalUserId] : [viewer.principalUserId, viewer.firstContactUserId] };
