@@ -109,6 +109,8 @@ export const UserUpdateSchema = z
         z.email({ error: 'Inserisci un indirizzo e-mail valido.' }).max(254, 'L’indirizzo e-mail è troppo lungo.'),
       )
       .optional(),
+    /** A mobile number (the API turns it into E.164 and answers 422 when it is not one); it must be verified again by SMS. */
+    phone: z.string({ error: 'Inserisci il numero di cellulare.' }).trim().min(1, 'Inserisci il numero di cellulare.').max(30, 'Il numero di cellulare è troppo lungo.').optional(),
     roles: RoleListSchema.optional(),
     permissions: PermissionListSchema.optional(),
   })

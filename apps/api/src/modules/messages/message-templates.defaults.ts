@@ -26,6 +26,13 @@ const email = (key: string, subject: string, html: string, text: string): Templa
 
 /** Version 1 of every message the accounts flows send (staff edit later versions). */
 export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
+  // The account's e-mail, when staff corrected the mobile number (decision 041).
+  email(
+    'email.cellulare-cambiato',
+    'Il tuo numero di cellulare sul Portale Scuole è cambiato',
+    '<p>Gentile {{firstName}},</p><p>lo staff del portale ha corretto il numero di cellulare del tuo account: ora è {{phoneMasked}}. Al prossimo accesso ti chiederemo di confermarlo con un codice via SMS.</p><p>Se non ne sai nulla, scrivi subito allo staff del portale: <a href="{{contactLink}}">{{contactLink}}</a>.</p>',
+    'Gentile {{firstName}},\n\nlo staff del portale ha corretto il numero di cellulare del tuo account: ora è {{phoneMasked}}. Al prossimo accesso ti chiederemo di confermarlo con un codice via SMS.\n\nSe non ne sai nulla, scrivi subito allo staff del portale: {{contactLink}}.',
+  ),
   // The old address, when the account's e-mail was changed (decision 041).
   email(
     'email.indirizzo-cambiato',

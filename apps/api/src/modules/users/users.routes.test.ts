@@ -290,6 +290,20 @@ describe('PATCH /api/users/:userId', () => {
     expect(audit).toMatchObject({ before: { email: user.email }, after: { email: 'corretto.indirizzo@esempio.it' } });
   });
 
+  it('corrects a mobile number: E.164, verified again by SMS, the person told by e-mail, audited (decision 041)', async () => {
+    const user = await createUser(['teacher']);
+    const bad = await admin().send('PATCH', `/api/users/${user.id}`, { payload: { phone: '12' } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.phone).toEqual(['Inserisci un numero di cellulare valido.']);
+    expect((await as('utenti@demo.test').send('PATCH', `/api/users/${user.id}`, { payload: { phone: '333 123 4567' } })).statusCode).toBe(403);
+    const res = await cromos().send('PATCH', `/api/users/${user.id}`, { payload: { phone: '333 123 4567' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(UserDetailSchema.parse(res.json())).toMatchObject({ phone: '+393331234567', phoneVerifiedAt: null });
+    expect((await newestMail(user.email, 'email.cellulare-cambiato'))!.textBody).toContain('Al prossimo accesso');
+    const [audit] = await auditOf(user.id, 'user.updated');
+    expect(audit).toMatchObject({ after: { phone: '+393331234567' } });
+  });
+
   it('refuses unknown roles or permissions (422)', async () => {
     const id = idOf('insegnante@demo.test');
     // Issue 32: a name on one line, without control characters (it goes into e-mails and exports).

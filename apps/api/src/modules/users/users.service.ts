@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { maskPhone, normalizeMobilePhone } from '@portale/shared/accounts';
 import { ROLE_LABELS, PERMISSION_LABELS } from '@portale/shared/auth';
 import { coversGrants, USER_ADMIN_MESSAGES, type UserCreate, type UserUpdate } from '@portale/shared/users';
 import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
@@ -113,7 +114,25 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
       if (await repo.isEmailTaken(tx, newEmail)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
       [before.email, after.email] = [target.email, newEmail];
     }
+    // A corrected mobile number: verified again by SMS (the portal asks at the next sign-in); the person is told by e-mail.
+    let newPhone: string | undefined;
+    if (changes.phone !== undefined) {
+      newPhone = normalizeMobilePhone(changes.phone);
+      if (!newPhone) throw fieldError('phone', 'Inserisci un numero di cellulare valido.');
+      if (newPhone === target.phone) newPhone = undefined;
+      else [before.phone, after.phone] = [target.phone, newPhone];
+    }
     if (Object.keys(after).length === 0) return;
+    if (newPhone !== undefined) {
+      const now = app.clock.now();
+      await repo.changePhone(tx, userId, newPhone, now);
+      await enqueueMessage(tx, {
+        templateKey: 'email.cellulare-cambiato',
+        recipient: newEmail ?? target.email,
+        data: { firstName: target.firstName, phoneMasked: maskPhone(newPhone), contactLink: `${app.env.publicWebUrl}/contatti` },
+        now,
+      });
+    }
     if (newEmail !== undefined) {
       const now = app.clock.now();
       await repo.changeEmail(tx, userId, newEmail, now);

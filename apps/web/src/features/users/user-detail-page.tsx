@@ -41,6 +41,7 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<A
         firstName: text(form, 'firstName'),
         lastName: text(form, 'lastName'),
         ...(form.has('email') ? { email: text(form, 'email') } : {}),
+        ...(text(form, 'phone').trim() ? { phone: text(form, 'phone') } : {}),
         ...(form.has('access') ? accessOf(form) : {}),
       });
       if (!parsed.success) return { intent, message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
