@@ -117,9 +117,13 @@ test.describe('codici di accesso', () => {
     await expect(page.getByTestId('access-code-context')).toContainText('Plesso');
     await expect(page.getByTestId('questionnaire')).toBeVisible();
     await expectAccessibleAtBothWidths(page);
-    // The same shape with another case is another code: unknown, the 404 page.
+    // Typed in another case it is the same code (decision 037).
     await page.goto('/prova01');
-    await expectErrorScreen(page, 404, 'Page Not Found: /prova01');
+    await appReady(page);
+    await expect(page.getByRole('heading', { level: 1, name: OPEN_SURVEY })).toBeVisible();
+    // An unknown code is the 404 page.
+    await page.goto('/zzzzzz9');
+    await expectErrorScreen(page, 404, 'Page Not Found: /zzzzzz9');
     // Well-formed but the name of an API path beside the codes: a code like any unknown one.
     await page.goto('/options');
     await expectErrorScreen(page, 404, 'Page Not Found: /options');

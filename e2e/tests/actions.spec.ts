@@ -85,9 +85,18 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
 
   const bulk = s.getByTestId('bulk-form');
   await bulk.getByLabel('Modello').selectOption({ label: `${title} (Istituto, 25 giorni)` });
-  await bulk.getByLabel('Nome o codice del destinatario').fill(code);
+  // Every filter of the API is on the form: the count says what it counted; a change after it asks for a new count.
+  await bulk.getByLabel('Regione').selectOption('Emilia-Romagna');
+  await bulk.getByLabel('Stato di adesione').selectOption({ label: 'Attivo' });
   await bulk.getByRole('button', { name: 'Conta i destinatari' }).click();
   const preview = s.getByTestId('bulk-preview');
+  await expect(preview.getByTestId('bulk-preview-filter')).toHaveText('Destinatari contati: istituti · regione Emilia-Romagna · stato di adesione Attivo.');
+  await bulk.getByLabel('Stato di adesione').selectOption('');
+  await expect(preview).toContainText('conta di nuovo i destinatari');
+  await expect(s.getByRole('button', { name: /^Conferma: crea/ })).toHaveCount(0);
+  await bulk.getByLabel('Regione').selectOption('');
+  await bulk.getByLabel('Nome o codice del destinatario').fill(code);
+  await bulk.getByRole('button', { name: 'Conta i destinatari' }).click();
   await expect(preview).toContainText('1 destinatario');
   await expect(preview).toContainText('1 nuova azione da creare, 0 già presenti');
   await expectAccessibleAtBothWidths(s);

@@ -115,10 +115,22 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   expect(ics).toMatch(/UID:visita-\d+-[0-9a-f]{12}@/);
   expect(ics).toContain('LOCATION:');
   await expectAccessibleAtBothWidths(d);
-  await visit.getByRole('textbox', { name: 'Resoconto della visita' }).fill('Visita svolta: incontrato il referente, verificati gli spazi per la rilevazione.');
-  await visit.getByRole('button', { name: 'Invia il resoconto' }).click();
+  // Not held yet: no report before the day of the visit (issue 35, item 4).
+  await expect(visit.getByRole('textbox', { name: 'Resoconto della visita' })).toHaveCount(0);
+  await expect(visit).toContainText('Il resoconto si potrà inviare dal giorno della visita in poi.');
+
+  // The visit the demo seed held yesterday waits on their home page for its report.
+  await d.goto('/portale');
+  await appReady(d);
+  await d.getByTestId('detector-to-report').getByRole('link').first().click();
+  await appReady(d);
+  const reportedSite = (await d.getByRole('heading', { level: 1 }).innerText()).replace(/^Visite a /, '').trim();
+  const held = d.getByTestId('visit').filter({ has: d.getByRole('textbox', { name: 'Resoconto della visita' }) }).first();
+  const heldId = await held.getAttribute('data-visit-id');
+  await held.getByRole('textbox', { name: 'Resoconto della visita' }).fill('Visita svolta: incontrato il referente, verificati gli spazi per la rilevazione.');
+  await held.getByRole('button', { name: 'Invia il resoconto' }).click();
   await expect(d.getByText('Resoconto inviato: la visita è svolta ed è in attesa di revisione.')).toBeVisible();
-  await expect(d.getByTestId('visit').first()).toContainText('Svolta');
+  await expect(d.locator(`[data-visit-id="${heldId}"]`)).toContainText('Svolta');
   await expectAccessibleAtBothWidths(d);
 
   // A plesso that is not theirs, by its id: the 403 page.
@@ -132,12 +144,12 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await page.goto('/portale/revisioni/visite?state=in_attesa&sort=-submittedAt');
   await appReady(page);
   await listSettled(page);
-  await expect(page.getByRole('table')).toContainText(siteName);
+  await expect(page.getByRole('table')).toContainText(reportedSite);
   await expectAccessibleAtBothWidths(page);
-  await page.getByRole('table').getByRole('link', { name: siteName }).first().click();
+  await page.getByRole('table').getByRole('link', { name: reportedSite }).first().click();
   await appReady(page);
   const item = page.getByTestId('review-item');
-  await expect(item.getByTestId('review-visit')).toContainText(siteName);
+  await expect(item.getByTestId('review-visit')).toContainText(reportedSite);
   await expect(item.getByTestId('review-visit-report')).toContainText('verificati gli spazi per la rilevazione');
   await expect(item.getByTestId('review-visit')).toContainText('Roberto Rilevatore');
   await expectAccessibleAtBothWidths(page);

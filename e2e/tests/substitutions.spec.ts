@@ -36,7 +36,8 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
   const teacher = panel.getByLabel('Insegnante che lascia il plesso');
   const villa = await teacher.locator('option', { hasText: 'Villa Lucia' }).getAttribute('value');
   await teacher.selectOption(villa!);
-  await panel.getByLabel('Data di decorrenza').fill(romeDay(7));
+  // Effective today: it takes effect at approval (a later date waits for that day, decision 038).
+  await panel.getByLabel('Data di decorrenza').fill(romeDay(0));
   await panel.getByLabel('E-mail').fill('insegnante.sostituzioni-04@demo.test');
   await panel.getByLabel('Nome', { exact: true }).fill('Franco');
   await panel.getByLabel('Cognome').fill('Galli');
@@ -71,6 +72,7 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
   await decision.getByRole('button', { name: 'Conferma l’approvazione' }).click();
   await expect(decision.getByTestId('decision-outcome')).toContainText('Sostituzione approvata');
   await expect(decision).toContainText('Approvata');
+  await expect(decision).toContainText('in vigore dal');
   await expect(decision.getByRole('link', { name: 'Approva la sostituzione' })).toHaveCount(0);
   await expectAccessibleAtBothWidths(staffPage);
   await staff.close();

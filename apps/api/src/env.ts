@@ -76,6 +76,8 @@ const EnvSchema = z
     S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'must be empty or end with / (e.g. portale/)').default(''),
     /** The sweep of stored files no row names: every this many minutes (0 = never; the script runs it by hand). */
     FILE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(360),
+    /** Approved substitutions take effect on their date: checked at start and every this many minutes (decision 038; 0 = never). */
+    SUBSTITUTION_APPLY_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(15),
     /** A stored file younger than this (minutes) is never swept: its upload may still be in progress. */
     FILE_SWEEP_GRACE_MINUTES: z.coerce.number().int().min(1).default(120),
     /** Exports (CSV/XLSX) that may run at once in this instance; one more is refused with 429 and Retry-After. */

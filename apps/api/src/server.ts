@@ -7,6 +7,7 @@ import { createMailTransport, createSmsTransport } from './modules/messages/mess
 import { OutboxWorker } from './modules/messages/outbox.worker.ts';
 import { systemClock } from './lib/clock.ts';
 import { FileSweeper } from './lib/file-sweep.ts';
+import { SubstitutionScheduler } from './modules/substitutions/substitution-effects.ts';
 
 const formatCount = new Intl.NumberFormat('it-IT', { useGrouping: 'always' }).format;
 /** Progress of the first registry load, in plain words (e.g. "12.000 / 63.109 righe caricate"). */
@@ -78,6 +79,9 @@ async function main() {
     log: app.log,
   });
 
+  // Approved substitutions take effect on their date (decision 038).
+  const substitutionScheduler = new SubstitutionScheduler(database.db, { intervalMs: env.SUBSTITUTION_APPLY_INTERVAL_MINUTES * 60_000, clock: systemClock, log: app.log });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -87,6 +91,7 @@ async function main() {
     timer.unref();
     await worker.stop();
     await sweeper.stop();
+    await substitutionScheduler.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -97,6 +102,7 @@ async function main() {
   await app.listen({ host: env.HOST, port: env.PORT });
   worker.start();
   sweeper.start();
+  substitutionScheduler.start();
   app.log.info({ mail: env.SMTP_URL ? 'smtp' : env.MAIL_DIR, sms: env.SMS_DIR }, 'outbox worker started');
   if (env.seedDemo) printDemoAccounts((line) => console.log(line), { smsDir: env.SMS_DIR, mailDir: env.SMTP_URL ? null : env.MAIL_DIR });
 }

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { institutes, roles, schoolSites, userRoles, users } from '../src/db/schema/index.ts';
+import { institutes, schoolSites, teacherProfiles, users } from '../src/db/schema/index.ts';
 import { seedPublicContent } from '../src/modules/public/public-seed.ts';
 import { seedDemoSurveys } from '../src/modules/surveys/surveys-seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
@@ -23,8 +23,9 @@ describe('GET /api/public/figures', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/public/figures' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    // Demo seed: two institutes moved out of 'nessuna'; teachers: insegnante, cambio-password, da-verificare.
-    expect(body).toMatchObject({ institutesEnrolled: 2, participatingSites: 1, registeredTeachers: 3 });
+    // Demo seed: two institutes moved out of 'nessuna'. Teachers: registrations not rejected, as the staff dashboard counts them (decision 040).
+    const registrations = ((await t.database.db.execute(sql`select count(*)::int as n from teacher_profiles where review_state <> 'respinta'`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    expect(body).toMatchObject({ institutesEnrolled: 2, participatingSites: 1, registeredTeachers: registrations });
     expect(res.headers['cache-control']).toBe('public, max-age=60');
 
     await t.database.db.update(institutes).set({ adhesionState: 'nessuna' }).where(eq(institutes.id, first!.id));
@@ -45,12 +46,13 @@ describe('GET /api/public/figures', () => {
     await t.database.db.update(schoolSites).set({ participating: true }).where(eq(schoolSites.ministryCode, 'RMEE8AB02B'));
     expect((await figures()).participatingSites).toBe(before.participatingSites! + 1);
 
-    const [teacher] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'teacher'));
+    // Registered teachers: registrations not rejected (decision 040), the staff dashboard's count too.
     const [staff] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'sylla@demo.test'));
-    const row = { userId: staff!.id, roleId: teacher!.id };
-    await t.database.db.insert(userRoles).values(row);
+    await t.database.db.insert(teacherProfiles).values({ userId: staff!.id, kind: 'insegnante', reviewState: 'in_attesa' });
     expect((await figures()).registeredTeachers).toBe(before.registeredTeachers! + 1);
-    await t.database.db.delete(userRoles).where(and(eq(userRoles.userId, row.userId), eq(userRoles.roleId, row.roleId)));
+    await t.database.db.update(teacherProfiles).set({ reviewState: 'respinta' }).where(eq(teacherProfiles.userId, staff!.id));
+    expect((await figures()).registeredTeachers).toBe(before.registeredTeachers);
+    await t.database.db.delete(teacherProfiles).where(eq(teacherProfiles.userId, staff!.id));
     expect((await figures()).registeredTeachers).toBe(before.registeredTeachers);
 
     await t.database.db.update(institutes).set({ adhesionState: 'iscritto' }).where(eq(institutes.adhesionState, 'nessuna'));

@@ -125,6 +125,8 @@ export interface Ceilings {
    * nothing (a path that sends nothing costs the same as one that sends).
    */
   take(name: CeilingName, client: string, log: FastifyBaseLogger, weight?: 0 | 1): Promise<TakeOutcome>;
+  /** Adds `weight` hits to a key of the shared exact counter (every instance agrees) and returns the window's count. */
+  count(key: string, windowMs: number, weight?: number): Promise<{ count: number; resetInMs: number }>;
   /** The access-code look-ups: a portal-wide ceiling on the failed ones. */
   accessCodes: {
     /** Before a look-up: throws the Italian 429 when failures are past the ceiling and this address keeps failing. */
@@ -244,6 +246,7 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
   const ipOf = (request: FastifyRequest) => `ip:${normalizeIP(request.ip)}`;
   const ceilings: Ceilings = {
     take,
+    count: (key, windowMs, weight) => counters.exact.hit(`count:${key}`, windowMs, weight),
     accessCodes: {
       async beforeLookup(request) {
         if (app.clock.now().getTime() >= codesUnderAttackUntil) return;

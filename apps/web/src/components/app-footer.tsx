@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
 
 const LEGAL_LINKS = [
+  { to: '/risultati', label: 'Risultati' },
+  { to: '/prenotazioni', label: 'Prenotazioni' },
   { to: '/privacy', label: 'Informativa privacy' },
   { to: '/note-legali', label: 'Note legali' },
   { to: '/policy/cookie', label: 'Cookie policy' },

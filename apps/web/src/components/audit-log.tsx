@@ -10,13 +10,16 @@ interface AuditLogProps {
   fieldLabels: Record<string, string>;
   /** Italian names of the actions (`institute.update` → "Modifica dei dati"). */
   actionLabels?: Record<string, string>;
+  /** Italian names of a field's stored values (`adhesionState`: `adesione_firmata` → "Adesione firmata"). */
+  valueLabels?: Record<string, Record<string, string>>;
   headingId: string;
 }
 
-function show(value: unknown): string {
+function show(value: unknown, labels?: Record<string, string>): string {
   if (value === null || value === undefined || value === '') return '(vuoto)';
   if (typeof value === 'boolean') return value ? 'sì' : 'no';
-  if (Array.isArray(value)) return value.length ? value.map(String).join(', ') : '(nessuno)';
+  if (typeof value === 'string' && labels?.[value]) return labels[value];
+  if (Array.isArray(value)) return value.length ? value.map((v) => (typeof v === 'string' && labels?.[v]) || String(v)).join(', ') : '(nessuno)';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
@@ -40,6 +43,7 @@ export function AuditLog({
   totalApproximate,
   fieldLabels,
   actionLabels = {},
+  valueLabels = {},
   headingId,
 }: AuditLogProps) {
   if (entries.length === 0) return <p>Nessuna modifica registrata.</p>;
@@ -77,10 +81,10 @@ export function AuditLog({
                       {changes.map((c) => (
                         <li key={c.field}>
                           <span className="fw-semibold">{fieldLabels[c.field] ?? c.field}</span>:{' '}
-                          <del>{show(c.before)}</del>
+                          <del>{show(c.before, valueLabels[c.field])}</del>
                           <span aria-hidden="true"> → </span>
                           <span className="visually-hidden"> diventa </span>
-                          <ins>{show(c.after)}</ins>
+                          <ins>{show(c.after, valueLabels[c.field])}</ins>
                         </li>
                       ))}
                     </ul>

@@ -14,9 +14,12 @@ type FieldProps = Omit<InputProps, 'id' | 'valid'> & {
 export function FormField({ id, error, errorAlertKey, ...props }: FieldProps) {
   const errorId = `${id}-error`;
   const invalid = error ? { valid: false, 'aria-invalid': true, 'aria-describedby': errorId } : {};
+  // design-react-kit raises the label only for a value, a placeholder or the focus: a prefilled
+  // defaultValue (the phone on "Completa la registrazione") was drawn over by its label.
+  const prefilled = props.placeholder === undefined && props.defaultValue !== undefined && props.defaultValue !== null && String(props.defaultValue) !== '';
   return (
     <>
-      <Input id={id} {...props} {...invalid} />
+      <Input id={id} {...props} {...(prefilled ? { placeholder: ' ' } : {})} {...invalid} />
       {error && (
         <p id={errorId} key={errorAlertKey} className="text-danger small mt-n3 mb-4" {...(errorAlertKey === undefined ? {} : { role: 'alert' })}>
           {error}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { SchoolSiteOption } from '@portale/shared/accounts';
+import { SCHOOL_LEVEL_LABELS, type SchoolLevel } from '@portale/shared/registry';
 import { callApi } from '../lib/api-client.ts';
 
 /**
@@ -48,8 +49,9 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
   return (
     <fieldset className="mb-4">
       <legend className="h6">Plesso scolastico{required ? '' : ' (facoltativo)'}</legend>
-      <div className="form-group mb-2">
-        <label htmlFor={`${id}-q`} className="active">
+      {/* Not a floating bootstrap-italia label (.form-group): floated up, it covered the legend above. */}
+      <div className="mb-2">
+        <label htmlFor={`${id}-q`} className="form-label">
           Cerca il plesso per nome, comune o codice meccanografico
         </label>
         <input id={`${id}-q`} type="search" className="form-control" value={query} onFocus={preloadAccounts} onChange={(e) => setQuery(e.target.value)} autoComplete="off" {...invalid} />
@@ -75,7 +77,7 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
                 onChange={() => setSelected(site)}
               />
               <label className="form-check-label" htmlFor={`${id}-${site.id}`}>
-                {site.name} – {site.municipalityName} ({site.province}) · {site.ministryCode} · {site.schoolLevel}
+                {site.name} – {site.municipalityName} ({site.province}) · {site.ministryCode} · {SCHOOL_LEVEL_LABELS[site.schoolLevel as SchoolLevel] ?? site.schoolLevel}
               </label>
             </li>
           ))}

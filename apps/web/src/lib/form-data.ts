@@ -45,6 +45,8 @@ export async function orFailure<T>(work: () => Promise<T>): Promise<T | FormResu
   try {
     return await work();
   } catch (error) {
+    // A redirect thrown by the work (a `Response`) is navigation, not a failure.
+    if (error instanceof Response) throw error;
     return failureResult(error);
   }
 }

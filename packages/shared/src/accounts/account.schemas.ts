@@ -22,6 +22,8 @@ export const TeacherProfileSchema = z.object({
   schoolSite: z.object({ id: z.number().int(), name: z.string(), ministryCode: z.string(), municipalityName: z.string() }).nullable(),
   subjects: z.array(z.string()),
   reviewState: z.enum(REVIEW_STATES),
+  /** The staff's note when the registration was sent back for corrections (`da_correggere`), else null. */
+  reviewNote: z.string().nullable(),
 });
 
 export const AccountProfileSchema = z.object({
@@ -64,3 +66,25 @@ export const DeletionRequestResponseSchema = z.object({
 });
 export const DELETION_REQUEST_ANSWER =
   'Abbiamo ricevuto la richiesta di cancellazione del tuo account. Lo staff la completerà entro 30 giorni e te ne darà conferma via e-mail.';
+
+/** Italian texts of a change of one's own e-mail address (decision 041). */
+export const EMAIL_CHANGE_MESSAGES = {
+  email: 'Inserisci un indirizzo e-mail valido.',
+  same: 'È già il tuo indirizzo e-mail.',
+  taken: 'Questo indirizzo e-mail è già usato da un altro account.',
+  tooMany: 'Hai chiesto troppi collegamenti di verifica: riprova domani.',
+  sent: 'Ti abbiamo inviato un collegamento al nuovo indirizzo (vale 24 ore): aprilo per confermare il cambio. Fino ad allora resta valido l’indirizzo attuale.',
+} as const;
+
+/** A change of one's own e-mail: the new address and, for safety, the current password. */
+export const EmailChangeBodySchema = z
+  .object({
+    email: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+      z.email({ error: EMAIL_CHANGE_MESSAGES.email }).max(254, EMAIL_CHANGE_MESSAGES.email),
+    ),
+    current_password: z.string({ error: 'Inserisci la password attuale.' }).min(1, 'Inserisci la password attuale.').max(1024),
+  })
+  .strict();
+export type EmailChangeBody = z.input<typeof EmailChangeBodySchema>;
+export const EmailChangeResponseSchema = z.object({ message: z.string() });

@@ -8,6 +8,8 @@ import {
   RevokeOthersResponseSchema,
   SessionListSchema,
   UpdateProfileBodySchema,
+  EmailChangeBodySchema,
+  EmailChangeResponseSchema,
 } from './account.schemas.ts';
 import { ForgotPasswordBodySchema, StatusMessageSchema } from './forgot-password.schemas.ts';
 import { SchoolSiteSearchQuerySchema, SchoolSiteSearchResponseSchema } from './registration.schemas.ts';
@@ -126,6 +128,16 @@ export const getAccountProfile = defineEndpoint({
   tag: 'accounts',
   summary: 'Il profilo dell’utente e cosa manca per completare la registrazione',
   response: AccountProfileSchema,
+});
+
+export const requestEmailChange = defineEndpoint({
+  method: 'POST',
+  path: '/api/account/email-change',
+  permission: 'signed-in',
+  tag: 'accounts',
+  summary: 'Chiede di cambiare il proprio indirizzo e-mail: un collegamento al nuovo indirizzo conferma il cambio',
+  body: EmailChangeBodySchema,
+  response: EmailChangeResponseSchema,
 });
 
 export const updateAccountProfile = defineEndpoint({

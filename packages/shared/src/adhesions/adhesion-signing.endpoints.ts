@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
+  AdhesionCorrectionBodySchema,
+  InstituteChoiceQuerySchema,
   CurrentAdhesionSchema,
   OnlineSignatureBodySchema,
   SchoolHomeSchema,
@@ -23,6 +25,7 @@ export const getCurrentAdhesion = defineEndpoint({
   path: '/api/adhesions/current',
   permission: 'read:adhesion',
   conditionsOfPage: ADHESION_PAGE,
+  query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
   summary: "Adesione formale del proprio istituto: dati, stato, documento da firmare e prossimo passo",
   response: CurrentAdhesionSchema,
@@ -33,8 +36,21 @@ export const prepareAdhesionDocument = defineEndpoint({
   path: '/api/adhesions/current/document',
   permission: 'update:adhesion',
   conditionsOfPage: ADHESION_PAGE,
+  query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
   summary: "Prepara (o rigenera) il documento di adesione con i dati attuali dell'istituto",
+  response: CurrentAdhesionSchema,
+});
+
+export const correctAdhesionSchoolSites = defineEndpoint({
+  method: 'PUT',
+  path: '/api/adhesions/current/school-sites',
+  permission: 'update:adhesion',
+  conditionsOfPage: ADHESION_PAGE,
+  query: InstituteChoiceQuerySchema,
+  tag: 'adhesions',
+  summary: "Corregge i plessi partecipanti quando lo staff ha chiesto correzioni: il documento diventa una nuova versione da firmare",
+  body: AdhesionCorrectionBodySchema,
   response: CurrentAdhesionSchema,
 });
 
@@ -43,6 +59,7 @@ export const downloadCurrentAdhesionDocument = defineEndpoint({
   path: '/api/adhesions/current/document.pdf',
   permission: 'read:adhesion',
   conditionsOfPage: ADHESION_PAGE,
+  query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
   summary: 'Scarica il documento di adesione (PDF) nella versione attuale',
   response: z.string(),
@@ -55,6 +72,7 @@ export const createSignatureChallenge = defineEndpoint({
   path: '/api/adhesions/current/signature-challenges',
   permission: 'sign:adhesion',
   conditionsOfPage: ADHESION_PAGE,
+  query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
   summary: 'Invia al dirigente scolastico il codice SMS che conferma la firma online del documento',
   body: SignatureChallengeBodySchema,
@@ -67,6 +85,7 @@ export const signAdhesionOnline = defineEndpoint({
   path: '/api/adhesions/current/signatures/online',
   permission: 'sign:adhesion',
   conditionsOfPage: ADHESION_PAGE,
+  query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
   summary: 'Firma online il documento di adesione con il codice ricevuto via SMS',
   body: OnlineSignatureBodySchema,
@@ -92,6 +111,7 @@ export const getSchoolHome = defineEndpoint({
   method: 'GET',
   path: '/api/adhesions/current/overview',
   permission: 'read:adhesion',
+  query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
   summary: "La pagina iniziale del dirigente e del referente: l'istituto, i plessi e gli insegnanti",
   response: SchoolHomeSchema,

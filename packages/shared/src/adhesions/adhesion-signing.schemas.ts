@@ -144,8 +144,19 @@ export const CurrentAdhesionSchema = z.object({
   document: AdhesionDocumentMetaSchema.nullable(),
   lastSignature: AdhesionSignatureSchema.nullable(),
   nextStep: AdhesionNextStepSchema,
+  /** Every institute the caller holds as principal or first contact, to choose among (issue 35, item 1). */
+  institutes: z.array(
+    z.object({ id: z.number().int(), name: z.string(), ministryCode: z.string(), adhesionState: z.enum(ADHESION_STATES), viewerRole: z.enum(ADHESION_VIEWER_ROLES) }),
+  ),
   /** The reviewer's note when the staff asked for corrections. */
   reviewNote: z.object({ note: z.string(), decidedAt: isoDateTime }).nullable(),
+  /**
+   * Sent back for corrections (`da_correggere`): every plesso of the institute with whether it
+   * participates, for the principal or first contact to correct; null in any other state.
+   */
+  correctableSchoolSites: z
+    .array(z.object({ id: z.number().int(), ministryCode: z.string(), name: z.string(), municipalityName: z.string(), participating: z.boolean() }))
+    .nullable(),
   /** May the document be (re)generated now (state `iscritto` or `da_correggere`)? */
   canPrepare: z.boolean(),
   /** May this user sign now (the principal, in a state that accepts a signature, with a document)? */
@@ -156,6 +167,25 @@ export const CurrentAdhesionSchema = z.object({
   signedUploadMaxBytes: z.number().int(),
 });
 export type CurrentAdhesion = z.infer<typeof CurrentAdhesionSchema>;
+
+export const ADHESION_CORRECTION_MESSAGES = {
+  schoolSites: 'Scegli almeno un plesso che partecipa al programma.',
+  siteNotOfInstitute: 'Tra i plessi scelti ce n’è uno che non appartiene all’istituto.',
+  notCorrectable: 'I dati dell’adesione si possono correggere solo quando lo staff ha chiesto correzioni.',
+  saved: 'Correzioni salvate: il documento di adesione è stato aggiornato (nuova versione). Il dirigente scolastico deve firmarlo di nuovo.',
+} as const;
+
+/** The institute's correction when the staff sent the adhesion back: the participating plessi (issue 35, item 2). */
+export const AdhesionCorrectionBodySchema = z
+  .object({
+    schoolSiteIds: z
+      .array(z.number().int().positive(), { error: ADHESION_CORRECTION_MESSAGES.schoolSites })
+      .min(1, ADHESION_CORRECTION_MESSAGES.schoolSites)
+      .max(500)
+      .transform((ids) => [...new Set(ids)]),
+  })
+  .strict();
+export type AdhesionCorrectionBody = z.input<typeof AdhesionCorrectionBodySchema>;
 
 export const SignatureChallengeBodySchema = z
   .object({ documentSha256: Sha256Schema })
@@ -181,8 +211,18 @@ export const OnlineSignatureBodySchema = z
   .strict();
 export type OnlineSignatureBody = z.input<typeof OnlineSignatureBodySchema>;
 
+/**
+ * Which of the caller's institutes (a principal or first contact may hold several, issue 35 item 1):
+ * `istituto` = its id; absent, the one that needs the caller first (to sign or correct), then the oldest.
+ */
+export const InstituteChoiceQuerySchema = z
+  .object({ istituto: z.coerce.number({ error: 'Istituto non valido.' }).int('Istituto non valido.').positive('Istituto non valido.').optional() })
+  .strict();
+export type InstituteChoiceQuery = z.input<typeof InstituteChoiceQuerySchema>;
+
 export const SignedUploadQuerySchema = z
   .object({
+    istituto: z.coerce.number({ error: 'Istituto non valido.' }).int('Istituto non valido.').positive('Istituto non valido.').optional(),
     filename: z
       .string({ error: 'Manca il nome del file.' })
       .trim()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { romeLocalToDate } from '../bookings/rome-time.ts';
+import { romeLocalToDate, romeParts } from '../bookings/rome-time.ts';
 import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
 import { PROVINCES, REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
 import { REVIEW_STATES } from '../reviews/review.constants.ts';
@@ -195,6 +195,7 @@ export const VISIT_MESSAGES = {
   teacherNotOfSite: 'Tra gli insegnanti incontrati c’è chi non è di questo plesso.',
   notPlanned: 'La visita non è più pianificata: il suo stato non può cambiare così.',
   notReportable: 'Il resoconto si può inviare solo per una visita pianificata o rimandata per correzioni.',
+  notYetHappened: 'La visita non è ancora avvenuta: il resoconto si può inviare dal giorno della visita in poi.',
   notFound: 'Visita non trovata.',
 } as const;
 
@@ -240,5 +241,16 @@ export const SiteTeachersResponseSchema = z.object({ site: DetectorSiteSummarySc
 export type SiteTeachersResponse = z.infer<typeof SiteTeachersResponseSchema>;
 
 /** The detector's home: the next planned visits and the reports sent back for correction. */
-export const MyVisitsResponseSchema = z.object({ upcoming: z.array(VisitSchema), toFix: z.array(VisitSchema), siteCount: z.number().int() });
+export const MyVisitsResponseSchema = z.object({ upcoming: z.array(VisitSchema), toReport: z.array(VisitSchema), toFix: z.array(VisitSchema), siteCount: z.number().int() });
 export type MyVisitsResponse = z.infer<typeof MyVisitsResponseSchema>;
+
+/** The Rome calendar day of an instant as `YYYY-MM-DD` (comparable as a string). */
+function romeDay(instant: Date | string): string {
+  const p = romeParts(new Date(instant));
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
+/** A visit can be reported as held from its scheduled day on (Rome calendar), never before. */
+export function visitReportable(scheduledAt: Date | string, now: Date): boolean {
+  return romeDay(scheduledAt) <= romeDay(now);
+}

@@ -27,6 +27,9 @@ export const SUBSTITUTION_MESSAGES = {
   alreadyDecided: 'La richiesta è già stata decisa: non può essere approvata o respinta di nuovo.',
   created: 'Richiesta di sostituzione inviata: lo staff del programma la esaminerà e riceverai una e-mail con la decisione.',
   approved: 'Sostituzione approvata: il plesso, le classi e i codici di accesso sono passati a chi subentra; abbiamo avvisato le persone coinvolte.',
+  /** Approved ahead of its date: nothing moves until then (decision 038). */
+  approvedFrom: (date: string) =>
+    `Sostituzione approvata: dal ${date} il plesso, le classi e i codici di accesso passeranno a chi subentra; fino ad allora resta in servizio l’insegnante uscente. Abbiamo avvisato le persone coinvolte.`,
   rejected: 'Richiesta respinta: abbiamo avvisato chi l’ha inviata con la tua nota.',
 } as const;
 
@@ -136,6 +139,8 @@ export const SubstitutionSummarySchema = z.object({
   decidedByName: z.string().nullable(),
   decisionNote: z.string().nullable(),
   decidedAt: z.string().nullable(),
+  /** When an approved substitution took effect (its effective date, decision 038); null before then. */
+  appliedAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type SubstitutionSummary = z.infer<typeof SubstitutionSummarySchema>;
@@ -160,7 +165,8 @@ export const SubstitutionCandidatesSchema = z.object({
       name: z.string(),
       ministryCode: z.string(),
       instituteName: z.string(),
-      teachers: z.array(z.object({ userId: z.number().int(), name: z.string(), kind: z.string() })),
+      /** Teachers not rejected, with their e-mail to tell apart two with the same name. */
+      teachers: z.array(z.object({ userId: z.number().int(), name: z.string(), email: z.string(), kind: z.string() })),
     }),
   ),
 });

@@ -22,7 +22,10 @@ describe('access code shape (seed-spec §5)', () => {
     for (const code of [DEMO_ACCESS_CODE, 'abc1234', 'ZZZZZZZ', '0000000']) expect(isAccessCodeShape(code), code).toBe(true);
     for (const code of ['abc', 'abc-123', 'abcdefgh', 'àbc1234', 'abc 123', '']) expect(isAccessCodeShape(code), code).toBe(false);
     for (const code of [DEMO_ACCESS_CODE, 'abc', 'abc-123', 'abcdefgh', 'abc1234']) expect(isAccessCodeShape(code)).toBe(isValidToken(code));
-    expect(ACCESS_CODE_ALPHABET).toHaveLength(62);
+    // New codes: capitals and digits a person can read aloud and type (no I/L/1, O/0; decision 037).
+    expect(ACCESS_CODE_ALPHABET).toHaveLength(31);
+    for (const c of 'ILO01il') expect(ACCESS_CODE_ALPHABET).not.toContain(c);
+    expect(ACCESS_CODE_ALPHABET).toBe(ACCESS_CODE_ALPHABET.toUpperCase());
     // The reserved words are well-formed: the API and the web must treat them as unknown codes.
     for (const word of ACCESS_CODE_RESERVED.filter((w) => w.length === 7)) expect(isAccessCodeShape(word)).toBe(true);
   });

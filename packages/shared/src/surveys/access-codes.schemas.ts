@@ -47,6 +47,7 @@ export const ACCESS_CODE_MESSAGES = {
   ids: `Indica da 1 a ${ACCESS_CODE_SHEET_MAX} codici da stampare.`,
   /** A teacher whose registration staff have not approved (yet, or again after a change of plesso). */
   notApproved: 'La tua registrazione non è ancora stata approvata dallo staff: potrai creare i codici di accesso dopo l’approvazione.',
+  toCorrect: 'Lo staff ti ha chiesto di correggere la registrazione: correggila e inviala di nuovo, potrai creare i codici di accesso dopo l’approvazione.',
   rejected: 'La tua registrazione è stata respinta dallo staff: non puoi creare codici di accesso.',
   teacherMaxUses: (max: number) => `Ogni codice si può usare al massimo ${max} volte (una classe): per più studenti crea più codici.`,
   teacherDailyCodes: (max: number) => `Puoi creare al massimo ${max} codici al giorno: hai raggiunto il limite di oggi. Riprova domani o scrivi allo staff.`,

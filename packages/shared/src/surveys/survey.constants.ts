@@ -34,9 +34,13 @@ export const LONG_TEXT_MAX = 4000;
 export const QUESTION_OPTIONS_MAX = 20;
 export const SURVEY_QUESTIONS_MAX = 60;
 
-/** Access codes (seed-spec §5): exactly 7 letters or digits, case-sensitive (62^7 codes). */
+/**
+ * Access codes (seed-spec §5): exactly 7 letters or digits. Typed in any case (decision 037): new codes
+ * are drawn from capitals and digits without the look-alikes I, L, O, 0 and 1 (31^7 ≈ 2.75·10^10
+ * codes); codes made before keep working, matched without regard to case.
+ */
 export const ACCESS_CODE_LENGTH = 7;
-export const ACCESS_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export const ACCESS_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 /** The most uses of one code: a staff code (the demo code has 500); a teacher's code is capped lower (decision 029). */
 export const ACCESS_CODE_MAX_USES = 500;
 /** The default cap of a teacher's code: a class (the API reads ACCESS_CODE_TEACHER_MAX_USES). */

@@ -95,11 +95,22 @@ export const UserCreateSchema = z
   .refine((v) => v.roles.length + v.permissions.length > 0, { path: ['roles'], message: NO_ACCESS_MESSAGE });
 export type UserCreate = z.output<typeof UserCreateSchema>;
 
-/** What staff may change on a user: names, roles and direct permissions (each optional). */
+/**
+ * What staff may change on a user: names, the e-mail address (a typo corrected: the new address must
+ * be verified again, the old one is told; decision 041), roles and direct permissions (each optional).
+ */
 export const UserUpdateSchema = z
   .object({
     firstName: name('nome').optional(),
     lastName: name('cognome').optional(),
+    email: z
+      .preprocess(
+        (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+        z.email({ error: 'Inserisci un indirizzo e-mail valido.' }).max(254, 'L’indirizzo e-mail è troppo lungo.'),
+      )
+      .optional(),
+    /** A mobile number (the API turns it into E.164 and answers 422 when it is not one); it must be verified again by SMS. */
+    phone: z.string({ error: 'Inserisci il numero di cellulare.' }).trim().min(1, 'Inserisci il numero di cellulare.').max(30, 'Il numero di cellulare è troppo lungo.').optional(),
     roles: RoleListSchema.optional(),
     permissions: PermissionListSchema.optional(),
   })

@@ -50,7 +50,10 @@ describe('user schemas', () => {
     const none = UserCreateSchema.safeParse({ firstName: 'A', lastName: 'B', email: 'a@b.it' });
     expect(none.success).toBe(false);
     expect(none.error?.issues[0]).toMatchObject({ path: ['roles'], message: 'Scegli almeno un ruolo o un permesso.' });
-    expect(UserUpdateSchema.safeParse({ email: 'x@y.it' }).success).toBe(false);
+    // The e-mail and the phone are correctable by staff (decision 041); other fields are refused.
+    expect(UserUpdateSchema.parse({ email: ' X@Y.it ' })).toEqual({ email: 'x@y.it' });
+    expect(UserUpdateSchema.safeParse({ email: 'non-un-indirizzo' }).success).toBe(false);
+    expect(UserUpdateSchema.safeParse({ status: 'attivo' }).success).toBe(false);
     expect(UserUpdateSchema.parse({ permissions: ['user.index'] })).toEqual({ permissions: ['user.index'] });
   });
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { schoolSites } from './schools.ts';
 import { ownerUserId as userRef, users } from './users.ts';
 import { id, ts } from './columns.ts';
@@ -37,6 +37,8 @@ export const emailVerifications = pgTable(
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
+    /** A change of address asked by the user (decision 041): opening the link moves the account to `email`. */
+    changeRequest: boolean('change_request').notNull().default(false),
   },
   (t) => [index('email_verifications_user_idx').on(t.userId, t.createdAt)],
 );

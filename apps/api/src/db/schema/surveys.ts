@@ -47,7 +47,7 @@ export const surveyQuestions = pgTable(
 );
 
 /**
- * An access code (seed-spec §5: 7 letters or digits, case-sensitive) for a survey and a plesso, and
+ * An access code (seed-spec §5: 7 letters or digits; typed in any case, decision 037) for a survey and a plesso, and
  * optionally a class, created by a teacher (its owner) or by staff. `uses` is changed only by a
  * conditional update (`uses < max_uses`): the check constraint makes an over-use impossible.
  */
@@ -74,6 +74,9 @@ export const accessCodes = pgTable(
   },
   (t) => [
     uniqueIndex('access_codes_code_idx').on(t.code),
+    // Typed codes are matched without regard to case (decision 037). Not unique: codes made before could
+    // differ only by case; such a pair is ambiguous unless typed exactly.
+    index('access_codes_code_upper_idx').on(sql`upper(${t.code})`),
     index('access_codes_owner_idx').on(t.ownerUserId, t.surveyId),
     index('access_codes_site_idx').on(t.schoolSiteId, t.surveyId),
     check('access_codes_code_check', sql`${t.code} ~ '^[A-Za-z0-9]{7}$'`),

@@ -35,11 +35,15 @@ export const substitutions = pgTable(
     decidedByUserId: userRef('decided_by_user_id'),
     decisionNote: text('decision_note'),
     decidedAt: ts('decided_at'),
+    /** When an approved substitution took effect (on `effective_on`, decision 038); null until then. */
+    appliedAt: ts('applied_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
     index('substitutions_state_idx').on(t.state, t.createdAt),
+    /** Approved substitutions waiting for their date (the scheduled job's search). */
+    index('substitutions_due_idx').on(t.effectiveOn).where(sql`${t.state} = 'approvata' and ${t.appliedAt} is null`),
     index('substitutions_site_idx').on(t.schoolSiteId, t.createdAt),
     /** One open request per outgoing teacher and plesso. */
     uniqueIndex('substitutions_open_idx').on(t.schoolSiteId, t.outgoingUserId).where(sql`${t.state} = 'richiesta'`),

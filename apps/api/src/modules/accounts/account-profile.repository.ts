@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AccountProfile, MissingItem } from '@portale/shared/accounts';
-import { schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import { reviews, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 
 /** The user's own profile with what `/auth/completa-registrazione` still needs. */
@@ -18,6 +18,16 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
   if (!user.emailVerifiedAt) missing.push('emailVerification');
   if (profile && profile.profile.kind !== 'altro' && !user.taxCode) missing.push('taxCode');
   if (profile && profile.profile.kind !== 'altro' && !profile.site) missing.push('schoolSite');
+  // Sent back for corrections: the staff's note of that decision is shown where the teacher lands.
+  const [sentBack] =
+    profile?.profile.reviewState === 'da_correggere'
+      ? await db
+          .select({ note: reviews.note })
+          .from(reviews)
+          .where(and(eq(reviews.type, 'insegnanti'), eq(reviews.subjectId, profile.profile.id), eq(reviews.state, 'da_correggere'), isNotNull(reviews.decidedAt)))
+          .orderBy(desc(reviews.decidedAt))
+          .limit(1)
+      : [];
   return {
     firstName: user.firstName,
     lastName: user.lastName,
@@ -34,6 +44,7 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
             : null,
           subjects: profile.profile.subjects,
           reviewState: profile.profile.reviewState,
+          reviewNote: sentBack?.note ?? null,
         }
       : null,
     missing,

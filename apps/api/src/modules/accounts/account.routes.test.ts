@@ -4,7 +4,7 @@ import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { auditLog, deletionRequests, loginThrottles } from '../../db/schema/index.ts';
 import { DEMO_PASSWORD } from '../../db/seed.ts';
 import { romeDateStamp } from '../../lib/export.ts';
-import { buildAccountsApp, call, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
+import { buildAccountsApp, call, linkToken, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
 
 let t: Awaited<ReturnType<typeof buildAccountsApp>>;
 beforeAll(async () => {
@@ -109,5 +109,36 @@ describe('profile, export and deletion', () => {
     expect(await t.database.db.select().from(deletionRequests)).toHaveLength(1);
     expect((await messagesTo(t, 'elena@example.com'))[0]!.templateKey).toBe('email.cancellazione-richiesta');
     expect(await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'account.deletion_requested'))).toHaveLength(1);
+  });
+});
+
+describe('POST /api/account/email-change (decision 041)', () => {
+  it('needs the password and a free new address; the link to the new address moves the account and tells the old one', async () => {
+    const guest = await call(t, { method: 'POST', url: '/api/account/email-change', body: { email: 'nuovo@esempio.it', current_password: DEMO_PASSWORD } });
+    expect(guest.statusCode).toBe(401);
+    const bearer = await login(t, 'rilevatore@demo.test');
+    const wrong = await call(t, { method: 'POST', url: '/api/account/email-change', bearer, body: { email: 'rilevatore.nuovo@esempio.it', current_password: 'sbagliata' } });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.current_password).toBeDefined();
+    const taken = await call(t, { method: 'POST', url: '/api/account/email-change', bearer, body: { email: 'Insegnante@demo.test', current_password: DEMO_PASSWORD } });
+    expect(taken.json().errors.email).toEqual(['Questo indirizzo e-mail è già usato da un altro account.']);
+    const same = await call(t, { method: 'POST', url: '/api/account/email-change', bearer, body: { email: 'rilevatore@demo.test', current_password: DEMO_PASSWORD } });
+    expect(same.json().errors.email).toEqual(['È già il tuo indirizzo e-mail.']);
+    expect((await call(t, { method: 'POST', url: '/api/account/email-change', bearer, body: { email: 'non-valido', current_password: DEMO_PASSWORD } })).statusCode).toBe(422);
+
+    const res = await call(t, { method: 'POST', url: '/api/account/email-change', bearer, body: { email: 'Rilevatore.Nuovo@Esempio.it', current_password: DEMO_PASSWORD } });
+    expect(res.statusCode, res.body).toBe(200);
+    // Until the link is opened the account keeps its address.
+    expect((await get('/api/account/profile', bearer)).json().email).toBe('rilevatore@demo.test');
+    const token = await linkToken(t, 'rilevatore.nuovo@esempio.it', 'email.verifica');
+    const confirmed = await call(t, { method: 'POST', url: '/api/email-verifications/confirm', body: { token } });
+    expect(confirmed.json()).toMatchObject({ status: 'verified' });
+    expect((await get('/api/account/profile', bearer)).json()).toMatchObject({ email: 'rilevatore.nuovo@esempio.it', emailVerified: true });
+    const notice = (await messagesTo(t, 'rilevatore@demo.test')).find((m) => m.templateKey === 'email.indirizzo-cambiato');
+    expect(notice!.textBody).toContain('rilevatore.nuovo@esempio.it');
+    const [audit] = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'account.email.changed'));
+    expect(audit).toMatchObject({ before: { email: 'rilevatore@demo.test' }, after: { email: 'rilevatore.nuovo@esempio.it' } });
+    // The same link again changes nothing.
+    expect((await call(t, { method: 'POST', url: '/api/email-verifications/confirm', body: { token } })).json().status).not.toBe('verified');
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DELETION_REQUEST_ANSWER, exportAccount, getAccountProfile, normalizeTaxCode, PROFILE_MESSAGES, requestAccountDeletion, updateAccountProfile } from '@portale/shared/accounts';
+import { DELETION_REQUEST_ANSWER, EMAIL_CHANGE_MESSAGES, exportAccount, getAccountProfile, normalizeTaxCode, PROFILE_MESSAGES, requestAccountDeletion, requestEmailChange, updateAccountProfile } from '@portale/shared/accounts';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
@@ -11,6 +11,8 @@ import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLogi
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
+import { mayResendEmailLink, sendEmailVerification } from './email-verification.service.ts';
+import { isAddressTaken } from './email-verification.repository.ts';
 import * as profiles from './account-profile.repository.ts';
 import { findOpenDeletionRequest, insertDeletionRequest } from './deletion-requests.repository.ts';
 import { romeDateStamp } from '../../lib/export.ts';
@@ -84,6 +86,23 @@ export async function accountRoutes(app: FastifyInstance) {
       await writeAudit(tx, { action: 'account.profile.updated', actorUserId: userId, entity: 'user', entityId: userId, after: { fields, ...review }, ip: request.ip }, now);
     });
     return (await profiles.findAccountProfile(app.db, userId)) ?? Promise.reject(notFound());
+  });
+
+  // A change of one's own e-mail (decision 041): the password, then a link to the new address; the
+  // account moves to it only when the link is opened (confirmEmailToken), and the old address is told then.
+  registerEndpoint(app, requestEmailChange, { config: { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } } }, async (request) => {
+    const { user } = authOf(request);
+    const now = app.clock.now();
+    const { email } = request.body;
+    await assertCurrentPassword(request, request.body.current_password);
+    if (email === user.email.toLowerCase()) throw fieldError('email', EMAIL_CHANGE_MESSAGES.same);
+    if (await isAddressTaken(app.db, email)) throw fieldError('email', EMAIL_CHANGE_MESSAGES.taken);
+    if (!(await mayResendEmailLink(app.db, user.id, now))) throw new HttpError(429, 'email_links_exhausted', EMAIL_CHANGE_MESSAGES.tooMany);
+    await withTransaction(app.db, async (tx) => {
+      await sendEmailVerification(tx, { id: user.id, email, firstName: user.firstName }, now, app.env.publicWebUrl, { changeRequest: true });
+      await writeAudit(tx, { action: 'account.email.change_requested', actorUserId: user.id, entity: 'user', entityId: user.id, after: { email }, ip: request.ip }, now);
+    });
+    return { message: EMAIL_CHANGE_MESSAGES.sent };
   });
 
   registerEndpoint(app, exportAccount, {}, async (request, reply) => {

@@ -18,7 +18,7 @@ interface Recipient {
 }
 
 /** Creates a 24 h single-use link and queues `email.verifica` (call inside the change's transaction). */
-export async function sendEmailVerification(tx: Tx, user: Recipient, now: Date, webUrl: string): Promise<void> {
+export async function sendEmailVerification(tx: Tx, user: Recipient, now: Date, webUrl: string, options: { changeRequest?: boolean } = {}): Promise<void> {
   const token = randomToken(32);
   await repo.insertEmailVerification(tx, {
     userId: user.id,
@@ -26,6 +26,7 @@ export async function sendEmailVerification(tx: Tx, user: Recipient, now: Date, 
     tokenHash: sha256(token),
     createdAt: now,
     expiresAt: new Date(now.getTime() + EMAIL_LINK_TTL_MS),
+    changeRequest: options.changeRequest ?? false,
   });
   await enqueueMessage(tx, {
     templateKey: 'email.verifica',
@@ -65,12 +66,28 @@ export async function resendEmailVerification(
 }
 
 /** Applies a verification link: single use, 24 h, bound to the address it was sent to. */
-export async function confirmEmailToken(db: Db, token: string, now: Date, ip: string): Promise<EmailVerificationStatus> {
+export async function confirmEmailToken(db: Db, token: string, now: Date, ip: string, webUrl = ''): Promise<EmailVerificationStatus> {
   return withTransaction(db, async (tx) => {
     const row = await repo.findEmailVerificationByTokenHash(tx, sha256(token));
     if (!row) return 'invalid';
     const user = await repo.findUserEmailState(tx, row.userId);
-    if (!user || user.email.toLowerCase() !== row.email.toLowerCase()) return 'invalid';
+    if (!user) return 'invalid';
+    if (row.changeRequest && user.email.toLowerCase() !== row.email.toLowerCase()) {
+      // A change the user asked for (decision 041): the account moves to the new address, the old one is told.
+      if (row.usedAt) return 'invalid';
+      if (row.expiresAt <= now) return 'expired';
+      if (await repo.isAddressTaken(tx, row.email)) return 'invalid';
+      await repo.applyEmailChange(tx, row.id, user.id, row.email, now);
+      await enqueueMessage(tx, {
+        templateKey: 'email.indirizzo-cambiato',
+        recipient: user.email,
+        data: { firstName: user.firstName, newEmail: row.email, changedBy: 'su tua richiesta, confermata dal nuovo indirizzo', contactLink: `${webUrl}/contatti` },
+        now,
+      });
+      await writeAudit(tx, { action: 'account.email.changed', actorUserId: user.id, entity: 'user', entityId: user.id, before: { email: user.email }, after: { email: row.email }, ip }, now);
+      return 'verified';
+    }
+    if (user.email.toLowerCase() !== row.email.toLowerCase()) return 'invalid';
     if (user.emailVerifiedAt) return 'already_verified';
     if (row.usedAt) return 'invalid';
     if (row.expiresAt <= now) return 'expired';

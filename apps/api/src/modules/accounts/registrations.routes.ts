@@ -17,7 +17,7 @@ export async function registrationRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, confirmEmailVerification, { config }, async (request) => {
-    const status = await emailLinks.confirmEmailToken(app.db, request.body.token, app.clock.now(), request.ip);
+    const status = await emailLinks.confirmEmailToken(app.db, request.body.token, app.clock.now(), request.ip, app.env.publicWebUrl);
     return { status, message: EMAIL_VERIFICATION_MESSAGES[status] };
   });
 

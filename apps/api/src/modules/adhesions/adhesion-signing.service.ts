@@ -139,10 +139,12 @@ export async function currentAdhesion(db: Db, viewer: repo.ViewerInstitute & { u
     await withTransaction(db, (tx) => ensureAdhesionDocument(tx, viewer.instituteId, viewer.userId, at));
     data = (await repo.findAdhesionData(db, viewer.instituteId))!;
   }
-  const [latest, lastSignature, reviewNote] = await Promise.all([
+  const [latest, lastSignature, reviewNote, correctableSchoolSites, held] = await Promise.all([
     repo.findLatestDocument(db, viewer.instituteId),
     repo.findLastSignature(db, viewer.instituteId),
     data.adhesionState === 'da_correggere' ? repo.findReviewNote(db, viewer.instituteId) : Promise.resolve(undefined),
+    data.adhesionState === 'da_correggere' ? repo.instituteSchoolSites(db, viewer.instituteId) : Promise.resolve(null),
+    repo.institutesOfPerson(db, viewer.userId),
   ]);
   const principal = viewer.viewerRole === 'principal';
   const me = principal ? data.principal : data.firstContact;
@@ -171,7 +173,9 @@ export async function currentAdhesion(db: Db, viewer: repo.ViewerInstitute & { u
     document: latest ? repo.toDocumentMeta(latest) : null,
     lastSignature: lastSignature ? (signature as CurrentAdhesion['lastSignature']) : null,
     nextStep: nextStepOf(data.adhesionState, viewer.viewerRole),
+    institutes: held,
     reviewNote: reviewNote ? { note: reviewNote.note, decidedAt: reviewNote.decidedAt.toISOString() } : null,
+    correctableSchoolSites,
     canPrepare: signable,
     canSign,
     signBlockers: {

@@ -24,12 +24,19 @@ export interface ViewerInstitute {
   firstContactUserId: number | null;
 }
 
-export async function findViewerInstitute(db: DbOrTx, userId: number): Promise<ViewerInstitute | undefined> {
+export async function findViewerInstitute(db: DbOrTx, userId: number, chosen?: number): Promise<ViewerInstitute | undefined> {
+  // Several institutes (issue 35, item 1): the chosen one; otherwise the one that needs this person
+  // first — as principal, one still to sign or to correct (the portal's guard sends them to sign it) —
+  // then the oldest.
   const [row] = await db
     .select({ id: institutes.id, principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
     .from(institutes)
-    .where(or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)))
-    .orderBy(sql`case when ${institutes.principalUserId} = ${userId} then 0 else 1 end`, asc(institutes.id))
+    .where(and(or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)), chosen === undefined ? undefined : eq(institutes.id, chosen)))
+    .orderBy(
+      sql`case when ${institutes.principalUserId} = ${userId} then 0 else 1 end`,
+      sql`case when ${institutes.adhesionState} in ('nessuna', 'iscritto', 'da_correggere') then 0 else 1 end`,
+      asc(institutes.id),
+    )
     .limit(1);
   if (!row) return undefined;
   return {
@@ -391,4 +398,33 @@ export async function findSchoolPeople(db: DbOrTx, instituteId: number): Promise
     schoolSites: sites.map((s) => ({ ...s, teacherCount: countOf.get(s.id) ?? 0 })),
     teachers: { total: Number(total?.n ?? 0), items },
   };
+}
+
+/** Every plesso of an institute with whether it participates (the correction form, issue 35 item 2). */
+export async function instituteSchoolSites(db: DbOrTx, instituteId: number) {
+  return db
+    .select({ id: schoolSites.id, ministryCode: schoolSites.ministryCode, name: schoolSites.name, municipalityName: schoolSites.municipalityName, participating: schoolSites.participating })
+    .from(schoolSites)
+    .where(eq(schoolSites.instituteId, instituteId))
+    .orderBy(asc(schoolSites.ministryCode))
+    .limit(1000);
+}
+
+/** Sets which plessi of the institute participate: exactly `ids` (all of the institute), the others not. */
+export async function setParticipatingSites(db: DbOrTx, instituteId: number, ids: readonly number[], now: Date): Promise<void> {
+  await db
+    .update(schoolSites)
+    .set({ participating: sql`${schoolSites.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`, updatedAt: now })
+    .where(eq(schoolSites.instituteId, instituteId));
+}
+
+/** Every institute a person holds as principal or first contact (the chooser of the adhesion page and of /portale). */
+export async function institutesOfPerson(db: DbOrTx, userId: number) {
+  const rows = await db
+    .select({ id: institutes.id, name: institutes.name, ministryCode: institutes.ministryCode, adhesionState: institutes.adhesionState, principal: institutes.principalUserId })
+    .from(institutes)
+    .where(or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)))
+    .orderBy(asc(institutes.name), asc(institutes.id))
+    .limit(50);
+  return rows.map(({ principal, ...r }) => ({ ...r, viewerRole: principal === userId ? ('principal' as const) : ('first-contact' as const) }));
 }

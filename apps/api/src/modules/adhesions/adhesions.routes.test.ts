@@ -240,6 +240,7 @@ describe('who may use the adhesion endpoints', () => {
       ['POST', '/api/adhesions/current/signatures/online'],
       ['POST', '/api/adhesions/current/signatures/upload?filename=a.pdf'],
       ['GET', '/api/adhesions/current/overview'],
+      ['PUT', '/api/adhesions/current/school-sites'],
       ['GET', '/api/institutes/1/adhesion/document.pdf'],
       ['GET', '/api/institutes/1/adhesion/signed-file'],
     ] as const) {
@@ -447,6 +448,84 @@ describe('online signature', () => {
     const r = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId: res.json().challengeId, code, documentSha256 });
     expect(r.statusCode, r.body).toBe(201);
     expect(await stateOf(school.instituteId)).toBe('adesione_firmata');
+  });
+
+  it('da_correggere: the first contact corrects the plessi, the document becomes a new version, the principal signs it and it goes back to review with its history', async () => {
+    const school = await freshSchool({ state: 'da_correggere', firstContact: true });
+    const other = await freshSchool();
+    await db().insert(reviews).values({ type: 'adesioni', subjectId: school.instituteId, state: 'da_correggere', submittedAt: t.clock.now(), decidedAt: t.clock.now(), note: 'Manca il plesso Mazzini.' });
+    const before = await current(school.firstContact!);
+    expect(before.reviewNote).toMatchObject({ note: 'Manca il plesso Mazzini.' });
+    expect(before.correctableSchoolSites!.map((s) => [s.id, s.participating])).toEqual([
+      [school.siteIds[0], true],
+      [school.siteIds[1], false],
+    ]);
+    const v1 = before.document!;
+    // Who may: guest 401 (above); a teacher and staff 403; another institute's plesso 422; nothing chosen 422.
+    expect((await (await login('insegnante@demo.test')).send('PUT', '/api/adhesions/current/school-sites', { payload: { schoolSiteIds: [school.siteIds[0]] } })).statusCode).toBe(403);
+    expect((await (await login('sylla@demo.test')).send('PUT', '/api/adhesions/current/school-sites', { payload: { schoolSiteIds: [school.siteIds[0]] } })).statusCode).toBe(403);
+    const foreign = await school.firstContact!.send('PUT', '/api/adhesions/current/school-sites', { payload: { schoolSiteIds: [school.siteIds[0], other.siteIds[0]] } });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().errors.schoolSiteIds).toEqual(['Tra i plessi scelti ce n’è uno che non appartiene all’istituto.']);
+    expect((await school.firstContact!.send('PUT', '/api/adhesions/current/school-sites', { payload: { schoolSiteIds: [] } })).statusCode).toBe(422);
+    expect((await current(school.principal)).document!.sha256).toBe(v1.sha256);
+    // Outside da_correggere nothing is correctable (409, nothing changes).
+    const refused = await other.principal.send('PUT', '/api/adhesions/current/school-sites', { payload: { schoolSiteIds: other.siteIds } });
+    expect(refused.statusCode).toBe(409);
+    expect((await current(other.principal)).institute.schoolSites).toHaveLength(1);
+
+    const res = await school.firstContact!.send('PUT', '/api/adhesions/current/school-sites', { payload: { schoolSiteIds: school.siteIds } });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = CurrentAdhesionSchema.parse(res.json());
+    expect(after.institute.schoolSites.map((s) => s.id)).toEqual(school.siteIds);
+    expect(after.document!.version).toBe(v1.version + 1);
+    expect(after.document!.sha256).not.toBe(v1.sha256);
+    const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.action, 'adhesion.data.corrected'), eq(auditLog.entityId, String(school.instituteId))));
+    expect(audit).toMatchObject({ actorUserId: school.firstContactId, before: { schoolSiteIds: [school.siteIds[0]] }, after: { schoolSiteIds: school.siteIds, documentVersion: v1.version + 1 } });
+
+    // The principal signs the new version: it goes back to the queue; the earlier decision stays in the history.
+    t.clock.advance(120_000);
+    const { res: challenge, documentSha256 } = await askCode(school);
+    expect(documentSha256).toBe(after.document!.sha256);
+    const code = await smsCode(school.principalPhone);
+    const signed = await school.principal.post('/api/adhesions/current/signatures/online', { challengeId: challenge.json().challengeId, code, documentSha256 });
+    expect(signed.statusCode, signed.body).toBe(201);
+    expect(await stateOf(school.instituteId)).toBe('adesione_firmata');
+    expect((await current(school.principal)).lastSignature).toMatchObject({ documentVersion: v1.version + 1 });
+    const history = await db().select({ state: reviews.state }).from(reviews).where(and(eq(reviews.type, 'adesioni'), eq(reviews.subjectId, school.instituteId)));
+    expect(history.map((h) => h.state).sort()).toEqual(['da_correggere', 'in_attesa']);
+  });
+});
+
+describe('a principal of two institutes (issue 35, item 1)', () => {
+  it('sees first the institute to sign, chooses the other, signs each; someone else’s institute is 403, an unknown one 404', async () => {
+    const active = await freshSchool({ state: 'attivo' });
+    const second = await freshSchool();
+    // The active school's principal is named principal of the second school (enrolled with the same e-mail).
+    await db().update(institutes).set({ principalUserId: active.principalId }).where(eq(institutes.id, second.instituteId));
+    const view = await current(active.principal);
+    expect(view.institute.id).toBe(second.instituteId);
+    expect(view.canSign).toBe(true);
+    expect(view.institutes.map((i) => [i.id, i.viewerRole]).sort()).toEqual([
+      [active.instituteId, 'principal'],
+      [second.instituteId, 'principal'],
+    ].sort());
+    const chosen = CurrentAdhesionSchema.parse((await active.principal.get(`/api/adhesions/current?istituto=${active.instituteId}`)).json());
+    expect(chosen.institute).toMatchObject({ id: active.instituteId, adhesionState: 'attivo' });
+    expect(chosen.canSign).toBe(false);
+    expect((await active.principal.get(`/api/adhesions/current?istituto=${(await freshSchool()).instituteId}`)).statusCode).toBe(403);
+    expect((await active.principal.get('/api/adhesions/current?istituto=987654321')).statusCode).toBe(404);
+    expect((await active.principal.get('/api/adhesions/current?istituto=abc')).statusCode).toBe(422);
+    // Signing the second school, named explicitly.
+    t.clock.advance(120_000);
+    const sha = view.document!.sha256;
+    const challenge = await active.principal.post(`/api/adhesions/current/signature-challenges?istituto=${second.instituteId}`, { documentSha256: sha });
+    expect(challenge.statusCode, challenge.body).toBe(201);
+    const code = await smsCode(active.principalPhone);
+    const signed = await active.principal.post(`/api/adhesions/current/signatures/online?istituto=${second.instituteId}`, { challengeId: challenge.json().challengeId, code, documentSha256: sha });
+    expect(signed.statusCode, signed.body).toBe(201);
+    expect(await stateOf(second.instituteId)).toBe('adesione_firmata');
+    expect(await stateOf(active.instituteId)).toBe('attivo');
   });
 });
 

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  ADHESION_CORRECTION_MESSAGES,
+  correctAdhesionSchoolSites,
   createSignatureChallenge,
   downloadCurrentAdhesionDocument,
   downloadInstituteAdhesionDocument,
@@ -13,7 +15,10 @@ import {
   uploadSignedAdhesion,
 } from '@portale/shared/adhesions';
 import type { OwnedResource } from '@portale/shared/auth';
+import { withTransaction } from '../../db/transaction.ts';
+import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { openStored, removeStored } from '../../lib/uploads.ts';
 import { authOf, requireGrant } from '../../plugins/authorization.ts';
@@ -21,6 +26,7 @@ import {
   confirmOnlineSignature,
   currentAdhesion,
   currentDocument,
+  ensureAdhesionDocument,
   MESSAGES,
   nextStepOf,
   prepareDocument,
@@ -41,7 +47,14 @@ const viewers = new WeakMap<FastifyRequest, repo.ViewerInstitute>();
 function ownInstitute(owners: 'principal-and-first-contact' | 'principal') {
   return async (request: FastifyRequest): Promise<OwnedResource> => {
     const { user } = authOf(request);
-    const viewer = await repo.findViewerInstitute(request.server.db, user.id);
+    const chosen = (request.query as { istituto?: number } | undefined)?.istituto;
+    if (chosen !== undefined) {
+      // Someone else's institute: its owners decide (403); an unknown one: 404.
+      const owned = await repo.findAdhesionOwners(request.server.db, chosen);
+      if (!owned) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+      if (!owned.ownerUserIds.includes(user.id)) return owned;
+    }
+    const viewer = await repo.findViewerInstitute(request.server.db, user.id, chosen);
     if (!viewer) throw new HttpError(404, 'no_institute', MESSAGES.noInstitute);
     viewers.set(request, viewer);
     return { ownerUserIds: owners === 'principal' ? [viewer.principalUserId] : [viewer.principalUserId, viewer.firstContactUserId] };
@@ -120,6 +133,40 @@ export async function adhesionRoutes(app: FastifyInstance) {
     const userId = authOf(request).user.id;
     const now = app.clock.now();
     await prepareDocument(app.db, viewer.instituteId, userId, now);
+    return currentAdhesion(app.db, { ...viewer, userId }, now, SIGNED_UPLOAD_MAX_BYTES);
+  });
+
+  // Sent back for corrections: the principal or first contact corrects the participating plessi; the
+  // document becomes a new version with the corrected data, to be signed again (issue 35, item 2).
+  registerEndpoint(app, correctAdhesionSchoolSites, { resource: ownInstitute('principal-and-first-contact') }, async (request) => {
+    const viewer = viewerOf(request);
+    const userId = authOf(request).user.id;
+    const now = app.clock.now();
+    const wanted = request.body.schoolSiteIds;
+    await withTransaction(app.db, async (tx) => {
+      const data = await repo.findAdhesionData(tx, viewer.instituteId, { lock: true });
+      if (!data) throw new HttpError(404, 'not_found', MESSAGES.noInstitute);
+      if (data.adhesionState !== 'da_correggere') throw new HttpError(409, 'adhesion_not_correctable', ADHESION_CORRECTION_MESSAGES.notCorrectable);
+      const sites = await repo.instituteSchoolSites(tx, viewer.instituteId);
+      const own = new Set(sites.map((s) => s.id));
+      if (wanted.some((id) => !own.has(id))) throw fieldError('schoolSiteIds', ADHESION_CORRECTION_MESSAGES.siteNotOfInstitute);
+      const before = sites.filter((s) => s.participating).map((s) => s.id);
+      await repo.setParticipatingSites(tx, viewer.instituteId, wanted, now);
+      const document = await ensureAdhesionDocument(tx, viewer.instituteId, userId, now);
+      await writeAudit(
+        tx,
+        {
+          action: 'adhesion.data.corrected',
+          actorUserId: userId,
+          entity: 'institute',
+          entityId: viewer.instituteId,
+          before: { schoolSiteIds: before },
+          after: { schoolSiteIds: [...wanted].sort((a, b) => a - b), documentVersion: document.version, documentSha256: document.sha256 },
+          ip: request.ip,
+        },
+        now,
+      );
+    });
     return currentAdhesion(app.db, { ...viewer, userId }, now, SIGNED_UPLOAD_MAX_BYTES);
   });
 

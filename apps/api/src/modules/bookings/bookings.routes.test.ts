@@ -296,14 +296,30 @@ describe('public bookings', () => {
     expect(Number(mails!.n)).toBe(3);
   }, 120_000);
 
-  it('limits bookings per IP with a clear Italian 429', async () => {
+  it('limits booking attempts per e-mail address with a clear Italian 429, whatever the IP', async () => {
     const slot = await newSlot({ capacity: 100 });
     const client = await guestClient(t);
-    for (let i = 0; i < BOOKING_RATE_LIMIT.max; i++) await client.post('/api/bookings', booking(slot.id));
-    const res = await client.post('/api/bookings', booking(slot.id));
+    const same = 'stessa.persona@example.org';
+    for (let i = 0; i < BOOKING_RATE_LIMIT.perEmail; i++) await client.post('/api/bookings', booking(slot.id, same));
+    const res = await client.post('/api/bookings', booking(slot.id, same));
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ message: BOOKING_MESSAGES.rateLimited });
     expect(res.headers['retry-after']).toBeDefined();
+    expect((await (await guestClient(t)).post('/api/bookings', booking(slot.id, same))).statusCode).toBe(429);
+  });
+
+  it('a school’s staff behind one address book one each (failed attempts included); the address has a larger budget of its own', async () => {
+    const slot = await newSlot({ capacity: 100 });
+    const school = await guestClient(t);
+    // Twelve colleagues, some of whom mistype first: all booked from the same IP.
+    for (let i = 0; i < 12; i++) {
+      if (i % 3 === 0) expect((await school.post('/api/bookings', { ...booking(slot.id), email: `collega${i}@scuola`, name: 'X' })).statusCode).toBe(422);
+      const res = await school.post('/api/bookings', { ...booking(slot.id), email: `collega${i}@scuola.it`, name: `Collega ${i}` });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    let last = 201;
+    for (let i = 12 + 4; i < BOOKING_RATE_LIMIT.max + 1; i++) last = (await school.post('/api/bookings', { ...booking(slot.id), email: `altro${i}@scuola.it` })).statusCode;
+    expect(last).toBe(429);
   });
 });
 

@@ -39,7 +39,7 @@ export async function summarise(db: DbOrTx, now: Date, ceilingAlerts: CeilingAle
     institutesByAdhesionState,
     schoolSitesTotal: sites[0]?.total ?? 0,
     participatingSchoolSites: sites[0]?.participating ?? 0,
-    teachersTotal: Object.values(teachersByReviewState).reduce((a, b) => a + b, 0),
+    teachersTotal: registeredTeachers(teachersByReviewState),
     teachersByReviewState,
     awaitingReview: awaiting,
     ceilingAlerts,
@@ -55,4 +55,13 @@ export async function ceilingsReachedSince(db: DbOrTx, since: Date) {
     .where(and(eq(auditLog.entity, 'ceiling'), eq(auditLog.action, CEILING_REACHED_ACTION), gt(auditLog.at, since)))
     .orderBy(desc(auditLog.at))
     .limit(20);
+}
+
+/**
+ * The one definition of "insegnanti ed educatori registrati" (issue 35, item 9; decision 040), shared by
+ * the public home and the staff dashboard: every registration (teacher profile) whose review is not
+ * `respinta` — waiting, to correct or approved. A rejected registration is not a registered teacher.
+ */
+export function registeredTeachers(byReviewState: Record<string, number>): number {
+  return Object.entries(byReviewState).reduce((sum, [state, n]) => (state === 'respinta' ? sum : sum + n), 0);
 }

@@ -15,7 +15,7 @@ function romeAt(now: Date, days: number, hour: number): Date {
 /**
  * Demo field work (product §7): the demo detector covers RM and PV and holds some participating plessi
  * of those provinces (any plessi there when none participates yet), with visits in every state: one
- * planned, one reported and waiting for review, one cancelled, one missed. Runs once: a detector who
+ * planned, one held yesterday and still to report, one reported and waiting for review, one cancelled, one missed. Runs once: a detector who
  * already has a profile is left as they are.
  */
 export async function seedDemoFieldWork(db: DbOrTx, now: Date): Promise<{ sites: number; visits: number }> {
@@ -43,6 +43,8 @@ export async function seedDemoFieldWork(db: DbOrTx, now: Date): Promise<{ sites:
     .insert(visits)
     .values([
       { ...base, schoolSiteId: siteAt(0), scheduledAt: romeAt(now, 3, 10), state: 'pianificata' as const },
+      // Held yesterday, its report still to file.
+      { ...base, schoolSiteId: siteAt(4), scheduledAt: romeAt(now, -1, 10), state: 'pianificata' as const },
       {
         ...base,
         schoolSiteId: siteAt(1),

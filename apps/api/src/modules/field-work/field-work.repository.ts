@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   VISIT_DURATION_MINUTES,
@@ -397,20 +397,25 @@ export async function findVisit(db: DbOrTx, visitId: number): Promise<Visit | un
   return (await toVisits(db, rows))[0];
 }
 
-/** The detector's next planned visits and the reports sent back to them. */
+/** The detector's next planned visits, the past ones still without a report, and the reports sent back to them. */
 export async function myVisits(db: DbOrTx, userId: number, now: Date) {
-  const [upcoming, toFix, [count]] = await Promise.all([
+  const ended = new Date(now.getTime() - VISIT_DURATION_MINUTES * 60_000);
+  const [upcoming, toReport, toFix, [count]] = await Promise.all([
     fromVisits(db)
-      .where(and(eq(visits.detectorUserId, userId), eq(visits.state, 'pianificata'), gt(visits.scheduledAt, new Date(now.getTime() - VISIT_DURATION_MINUTES * 60_000))))
+      .where(and(eq(visits.detectorUserId, userId), eq(visits.state, 'pianificata'), gt(visits.scheduledAt, ended)))
       .orderBy(asc(visits.scheduledAt), asc(visits.id))
       .limit(10),
+    fromVisits(db)
+      .where(and(eq(visits.detectorUserId, userId), eq(visits.state, 'pianificata'), lte(visits.scheduledAt, ended)))
+      .orderBy(asc(visits.scheduledAt), asc(visits.id))
+      .limit(20),
     fromVisits(db)
       .where(and(eq(visits.detectorUserId, userId), eq(visits.reviewState, 'da_correggere')))
       .orderBy(asc(visits.scheduledAt))
       .limit(20),
     db.select({ n: countAll }).from(schoolSites).where(eq(schoolSites.detectorUserId, userId)),
   ]);
-  return { upcoming: await toVisits(db, upcoming as VisitRow[]), toFix: await toVisits(db, toFix as VisitRow[]), siteCount: rowValue.int(count?.n ?? 0) };
+  return { upcoming: await toVisits(db, upcoming as VisitRow[]), toReport: await toVisits(db, toReport as VisitRow[]), toFix: await toVisits(db, toFix as VisitRow[]), siteCount: rowValue.int(count?.n ?? 0) };
 }
 
 /** Owners of a visit: the detector who holds it. */
@@ -422,7 +427,7 @@ export async function visitOwners(db: DbOrTx, visitId: number) {
 /** The visit's state, locked for a change. */
 export async function lockVisit(db: DbOrTx, visitId: number) {
   const [row] = await db
-    .select({ state: visits.state, reviewState: visits.reviewState, schoolSiteId: visits.schoolSiteId, report: visits.report, teachersMet: visits.teachersMet })
+    .select({ state: visits.state, reviewState: visits.reviewState, schoolSiteId: visits.schoolSiteId, scheduledAt: visits.scheduledAt, report: visits.report, teachersMet: visits.teachersMet })
     .from(visits)
     .where(eq(visits.id, visitId))
     .for('update');

@@ -244,8 +244,15 @@ describe('visits', () => {
     const stranger = await userId('dirigente@demo.test');
     expect((await detector().post(`/api/visits/${visitId}/report`, { report: 'Visita svolta, tutto in ordine.', teachersMet: [stranger] })).json().errors.teachersMet).toBeDefined();
     expect((await other().post(`/api/visits/${visitId}/report`, { report: 'Visita svolta, tutto in ordine.' })).statusCode).toBe(403);
+    // Planned for 3 December (Rome): on 21 November it has not happened, so it cannot be reported as held.
+    const early = await detector().post(`/api/visits/${visitId}/report`, { report: 'Visita svolta, tutto in ordine.', teachersMet: [teacherUserId] });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('La visita non è ancora avvenuta: il resoconto si può inviare dal giorno della visita in poi.');
+    expect(VisitSchema.parse((await detector().get(`/api/school-sites/${siteIds[0]}/visits`)).json().items[0])).toMatchObject({ state: 'pianificata', reviewState: null });
+    // The day comes (Rome calendar): reportable from midnight of that day, even before the planned hour.
+    t.clock.advance(Date.parse('2026-12-02T23:05:00Z') - t.clock.now().getTime());
     const res = await detector().post(`/api/visits/${visitId}/report`, { report: 'Visita svolta, tutto in ordine.', teachersMet: [teacherUserId] });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     expect(VisitSchema.parse(res.json())).toMatchObject({ state: 'svolta', reviewState: 'in_attesa', teachersMet: [{ id: teacherUserId }] });
     const queued = await t.database.db.select().from(reviews).where(and(eq(reviews.type, 'visite'), eq(reviews.subjectId, visitId)));
     expect(queued).toHaveLength(1);
@@ -308,9 +315,14 @@ describe('demo data', () => {
     await db.execute(sql`delete from detector_profiles`);
     const first = await seedDemoFieldWork(db, now);
     expect(first.sites).toBeGreaterThan(0);
-    expect(first.visits).toBe(4);
+    expect(first.visits).toBe(5);
     expect(await seedDemoFieldWork(db, now)).toEqual({ sites: 0, visits: 0 });
     const states = await db.select({ state: visits.state }).from(visits).where(eq(visits.detectorUserId, detectorId));
     expect(new Set(states.map((s) => s.state))).toEqual(new Set(['pianificata', 'svolta', 'annullata', 'mancata']));
+    // The visit held yesterday without a report is on the detector's list of reports to file.
+    const mine = MyVisitsResponseSchema.parse((await detector().get('/api/detectors/me/visits')).json());
+    expect(mine.toReport).toHaveLength(1);
+    expect(mine.toReport[0]).toMatchObject({ state: 'pianificata' });
+    expect(mine.upcoming.map((v) => v.id)).not.toContain(mine.toReport[0]!.id);
   });
 });

@@ -18,6 +18,7 @@ import {
   reportVisit,
   updateDetector,
   VISIT_MESSAGES,
+  visitReportable,
   visitCalendar as visitCalendarEndpoint,
   type DetectorSiteFilters,
   type DetectorSiteSummary,
@@ -217,6 +218,7 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
       if (!resubmission && !canTransitionVisit(visit.state, 'svolta')) throw conflict('visit_transition', VISIT_MESSAGES.notReportable);
       const teachersMet = [...new Set(request.body.teachersMet)];
       if ((await repo.teachersOfSite(tx, visit.schoolSiteId, teachersMet)).length !== teachersMet.length) throw fieldError('teachersMet', VISIT_MESSAGES.teacherNotOfSite);
+      if (!visitReportable(visit.scheduledAt, now)) throw conflict('visit_not_yet_held', VISIT_MESSAGES.notYetHappened);
       await repo.setVisitReport(tx, visitId, { report: request.body.report, teachersMet }, now);
       await submitForReview(tx, { type: 'visite', subjectId: visitId, at: now });
       await auditWrite(tx, request, {

@@ -26,6 +26,20 @@ const email = (key: string, subject: string, html: string, text: string): Templa
 
 /** Version 1 of every message the accounts flows send (staff edit later versions). */
 export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
+  // The account's e-mail, when staff corrected the mobile number (decision 041).
+  email(
+    'email.cellulare-cambiato',
+    'Il tuo numero di cellulare sul Portale Scuole è cambiato',
+    '<p>Gentile {{firstName}},</p><p>lo staff del portale ha corretto il numero di cellulare del tuo account: ora è {{phoneMasked}}. Al prossimo accesso ti chiederemo di confermarlo con un codice via SMS.</p><p>Se non ne sai nulla, scrivi subito allo staff del portale: <a href="{{contactLink}}">{{contactLink}}</a>.</p>',
+    'Gentile {{firstName}},\n\nlo staff del portale ha corretto il numero di cellulare del tuo account: ora è {{phoneMasked}}. Al prossimo accesso ti chiederemo di confermarlo con un codice via SMS.\n\nSe non ne sai nulla, scrivi subito allo staff del portale: {{contactLink}}.',
+  ),
+  // The old address, when the account's e-mail was changed (decision 041).
+  email(
+    'email.indirizzo-cambiato',
+    'Il tuo indirizzo e-mail sul Portale Scuole è cambiato',
+    '<p>Gentile {{firstName}},</p><p>l’indirizzo e-mail del tuo account del Portale Scuole è stato cambiato in <strong>{{newEmail}}</strong> ({{changedBy}}). Da ora i messaggi del portale arriveranno a quell’indirizzo, dopo che sarà stato confermato.</p><p>Se non ne sai nulla, scrivi subito allo staff del portale: <a href="{{contactLink}}">{{contactLink}}</a>.</p>',
+    'Gentile {{firstName}},\n\nl’indirizzo e-mail del tuo account del Portale Scuole è stato cambiato in {{newEmail}} ({{changedBy}}). Da ora i messaggi del portale arriveranno a quell’indirizzo, dopo che sarà stato confermato.\n\nSe non ne sai nulla, scrivi subito allo staff del portale: {{contactLink}}.',
+  ),
   email(
     'email.verifica',
     'Conferma il tuo indirizzo e-mail',

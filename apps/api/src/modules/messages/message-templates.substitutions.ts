@@ -14,8 +14,8 @@ export const SUBSTITUTIONS_TEMPLATES: TemplateDefinition[] = [
   email(
     'email.sostituzione-uscente',
     'Sostituzione nel plesso {{siteName}}',
-    '<p>Gentile {{firstName}},</p><p>lo staff del programma ha approvato la sostituzione richiesta dall’istituto <strong>{{instituteName}}</strong>: dal {{effectiveOn}} nel plesso <strong>{{siteName}}</strong> ({{siteCode}}) subentra {{incomingName}}.</p><p>Le tue classi e i codici di accesso alle indagini di quel plesso sono passati a chi subentra. Il tuo account del Portale Scuole resta attivo.</p><p>Per qualsiasi chiarimento rivolgiti al dirigente scolastico o al referente dell’istituto.</p>',
-    'Gentile {{firstName}},\n\nlo staff del programma ha approvato la sostituzione richiesta dall’istituto {{instituteName}}: dal {{effectiveOn}} nel plesso {{siteName}} ({{siteCode}}) subentra {{incomingName}}.\n\nLe tue classi e i codici di accesso alle indagini di quel plesso sono passati a chi subentra. Il tuo account del Portale Scuole resta attivo.\n\nPer qualsiasi chiarimento rivolgiti al dirigente scolastico o al referente dell’istituto.',
+    '<p>Gentile {{firstName}},</p><p>lo staff del programma ha approvato la sostituzione richiesta dall’istituto <strong>{{instituteName}}</strong>: dal {{effectiveOn}} nel plesso <strong>{{siteName}}</strong> ({{siteCode}}) subentra {{incomingName}}.</p><p>Da quel giorno le tue classi e i codici di accesso alle indagini di quel plesso passano a chi subentra; fino ad allora restano a te. Il tuo account del Portale Scuole resta attivo.</p><p>Per qualsiasi chiarimento rivolgiti al dirigente scolastico o al referente dell’istituto.</p>',
+    'Gentile {{firstName}},\n\nlo staff del programma ha approvato la sostituzione richiesta dall’istituto {{instituteName}}: dal {{effectiveOn}} nel plesso {{siteName}} ({{siteCode}}) subentra {{incomingName}}.\n\nDa quel giorno le tue classi e i codici di accesso alle indagini di quel plesso passano a chi subentra; fino ad allora restano a te. Il tuo account del Portale Scuole resta attivo.\n\nPer qualsiasi chiarimento rivolgiti al dirigente scolastico o al referente dell’istituto.',
   ),
   // The incoming teacher with an account: they join the plesso.
   email(
@@ -35,8 +35,8 @@ export const SUBSTITUTIONS_TEMPLATES: TemplateDefinition[] = [
   email(
     'email.sostituzione-approvata',
     'Sostituzione approvata nel plesso {{siteName}}',
-    '<p>Gentile {{firstName}},</p><p>la tua richiesta di sostituire {{outgoingName}} con {{incomingName}} nel plesso <strong>{{siteName}}</strong> ({{siteCode}}) dal {{effectiveOn}} è stata approvata. Plesso, classi e codici di accesso sono passati a chi subentra, e abbiamo avvisato entrambe le persone.</p>',
-    'Gentile {{firstName}},\n\nla tua richiesta di sostituire {{outgoingName}} con {{incomingName}} nel plesso {{siteName}} ({{siteCode}}) dal {{effectiveOn}} è stata approvata. Plesso, classi e codici di accesso sono passati a chi subentra, e abbiamo avvisato entrambe le persone.',
+    '<p>Gentile {{firstName}},</p><p>la tua richiesta di sostituire {{outgoingName}} con {{incomingName}} nel plesso <strong>{{siteName}}</strong> ({{siteCode}}) dal {{effectiveOn}} è stata approvata. Da quel giorno plesso, classi e codici di accesso passano a chi subentra; abbiamo avvisato entrambe le persone.</p>',
+    'Gentile {{firstName}},\n\nla tua richiesta di sostituire {{outgoingName}} con {{incomingName}} nel plesso {{siteName}} ({{siteCode}}) dal {{effectiveOn}} è stata approvata. Da quel giorno plesso, classi e codici di accesso passano a chi subentra; abbiamo avvisato entrambe le persone.',
   ),
   // The requester: the request was rejected, with the staff's note.
   email(

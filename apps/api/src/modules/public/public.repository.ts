@@ -1,6 +1,7 @@
-import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Figures, PublicSurvey } from '@portale/shared/public';
-import { institutes, publicDocuments, roles, schoolSites, surveys, userRoles } from '../../db/schema/index.ts';
+import { institutes, publicDocuments, schoolSites, surveys, tallies } from '../../db/schema/index.ts';
+import { registeredTeachers } from '../dashboard/dashboard.repository.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { enrolledInstitute } from '../registry/institutes.repository.ts';
 
@@ -8,12 +9,10 @@ import { enrolledInstitute } from '../registry/institutes.repository.ts';
 export async function countFigures(db: DbOrTx): Promise<Omit<Figures, 'updatedAt'>> {
   const [enrolled] = await db.select({ n: count() }).from(institutes).where(enrolledInstitute);
   const [sites] = await db.select({ n: count() }).from(schoolSites).where(eq(schoolSites.participating, true));
-  const [teachers] = await db
-    .select({ n: countDistinct(userRoles.userId) })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(inArray(roles.name, ['teacher', 'educator']));
-  return { institutesEnrolled: enrolled?.n ?? 0, participatingSites: sites?.n ?? 0, registeredTeachers: teachers?.n ?? 0 };
+  // The same count as the staff dashboard's (registeredTeachers): the tallies the registrations keep.
+  const byReviewState = await db.select({ key: tallies.key, n: sql<number>`${tallies.n}::int` }).from(tallies).where(eq(tallies.name, 'teacher_review_state'));
+  const teachers = registeredTeachers(Object.fromEntries(byReviewState.map((r) => [r.key, Number(r.n)])));
+  return { institutesEnrolled: enrolled?.n ?? 0, participatingSites: sites?.n ?? 0, registeredTeachers: teachers };
 }
 
 /** The published documents (without their content), in display order. */

@@ -74,6 +74,7 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
         kindLabel: KIND_LABELS[teacher.kind],
         note: ctx.note ?? '',
         portalLink: `${ctx.webUrl}/portale`,
+        // Where the note is shown and the registration can be corrected (issue 35, item 2).
         profileLink: `${ctx.webUrl}/auth/completa-registrazione`,
         contactLink: `${ctx.webUrl}/contatti`,
       },

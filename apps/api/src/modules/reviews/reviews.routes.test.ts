@@ -1,6 +1,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewDetailSchema, ReviewListResponseSchema, ReviewNextResponseSchema, type ReviewDetail } from '@portale/shared/reviews';
+import { AccountProfileSchema } from '@portale/shared/accounts';
+import { ACCESS_CODE_MESSAGES } from '@portale/shared/surveys';
 import { adhesionDocuments, adhesionSignatures, institutes, outbox, reviews, teacherProfiles, users } from '../../db/schema/index.ts';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { withTransaction } from '../../db/transaction.ts';
@@ -307,8 +309,14 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     expect(mail!.text).toContain('Indica il plesso in cui insegni.');
     expect(mail!.text).toContain('/auth/completa-registrazione');
 
+    // Where the link lands: the profile carries the note; the codes area says why and where to correct (issue 35, item 2).
+    const sentBack = AccountProfileSchema.parse((await as('insegnante@demo.test').get('/api/account/profile')).json());
+    expect(sentBack.teacherProfile).toMatchObject({ reviewState: 'da_correggere', reviewNote: 'Indica il plesso in cui insegni.' });
+    expect((await as('insegnante@demo.test').get('/api/access-codes/options')).json()).toMatchObject({ blockedReason: ACCESS_CODE_MESSAGES.toCorrect });
+
     const update = await as('insegnante@demo.test').send('PATCH', '/api/account/profile', { payload: { subjects: ['Storia', 'Geografia'] } });
     expect(update.statusCode, update.body).toBe(200);
+    expect(AccountProfileSchema.parse(update.json()).teacherProfile).toMatchObject({ reviewState: 'in_attesa', reviewNote: null, subjects: ['Storia', 'Geografia'] });
     const [profile] = await t.database.db.select({ state: teacherProfiles.reviewState }).from(teacherProfiles).where(eq(teacherProfiles.id, teacher.profileId));
     expect(profile!.state).toBe('in_attesa');
     const pending = await t.database.db

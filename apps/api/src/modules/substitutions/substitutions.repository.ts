@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { searchWords } from '@portale/shared/lists';
 import type { SubstitutionCandidates, SubstitutionFilters, SubstitutionListQuery, SubstitutionSummary } from '@portale/shared/substitutions';
@@ -38,6 +38,7 @@ const SUMMARY_FIELDS = aliased({
   decidedByName: sql`${decider.firstName} || ' ' || ${decider.lastName}`,
   decisionNote: substitutions.decisionNote,
   decidedAt: substitutions.decidedAt,
+  appliedAt: substitutions.appliedAt,
   createdAt: substitutions.createdAt,
 });
 
@@ -79,6 +80,7 @@ export function toSubstitutionSummary(row: Record<string, unknown>): Substitutio
     decidedByName: rowValue.textOrNull(row.decidedByName),
     decisionNote: rowValue.textOrNull(row.decisionNote),
     decidedAt: rowValue.iso(row.decidedAt),
+    appliedAt: rowValue.iso(row.appliedAt),
     createdAt: rowValue.iso(row.createdAt) ?? '',
   };
 }
@@ -187,7 +189,7 @@ export async function candidatesOf(db: DbOrTx, userId: number): Promise<Substitu
     .limit(200);
   if (sites.length === 0) return { sites: [] };
   const teachers = await db
-    .select({ siteId: teacherProfiles.schoolSiteId, userId: users.id, lastName: users.lastName, firstName: users.firstName, kind: teacherProfiles.kind })
+    .select({ siteId: teacherProfiles.schoolSiteId, userId: users.id, lastName: users.lastName, firstName: users.firstName, email: users.email, kind: teacherProfiles.kind })
     .from(teacherProfiles)
     .innerJoin(users, eq(users.id, teacherProfiles.userId))
     .where(and(inArray(teacherProfiles.schoolSiteId, sites.map((s) => s.id)), notRejected))
@@ -195,7 +197,7 @@ export async function candidatesOf(db: DbOrTx, userId: number): Promise<Substitu
   return {
     sites: sites.map((s) => ({
       ...s,
-      teachers: teachers.filter((t) => t.siteId === s.id).map((t) => ({ userId: t.userId, name: `${t.lastName} ${t.firstName}`, kind: t.kind })),
+      teachers: teachers.filter((t) => t.siteId === s.id).map((t) => ({ userId: t.userId, name: `${t.lastName} ${t.firstName}`, email: t.email, kind: t.kind })),
     })),
   };
 }
@@ -243,12 +245,35 @@ export async function findUser(db: DbOrTx, id: number): Promise<PersonRow | unde
   return row;
 }
 
+/** A request waiting for a decision, or approved and waiting for its date, for this teacher and plesso. */
 export async function hasOpenRequest(db: DbOrTx, siteId: number, outgoingUserId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: substitutions.id })
     .from(substitutions)
-    .where(and(eq(substitutions.schoolSiteId, siteId), eq(substitutions.outgoingUserId, outgoingUserId), eq(substitutions.state, 'richiesta')));
+    .where(
+      and(
+        eq(substitutions.schoolSiteId, siteId),
+        eq(substitutions.outgoingUserId, outgoingUserId),
+        or(eq(substitutions.state, 'richiesta'), and(eq(substitutions.state, 'approvata'), isNull(substitutions.appliedAt))),
+      ),
+    )
+    .limit(1);
   return row !== undefined;
+}
+
+/** Approved substitutions whose date (Rome) has come and that have not taken effect, locked one run at a time. */
+export async function lockDueSubstitutions(db: DbOrTx, today: string, limit: number): Promise<SubstitutionRow[]> {
+  return db
+    .select()
+    .from(substitutions)
+    .where(and(eq(substitutions.state, 'approvata'), isNull(substitutions.appliedAt), lte(substitutions.effectiveOn, today)))
+    .orderBy(asc(substitutions.effectiveOn), asc(substitutions.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+export async function markApplied(db: DbOrTx, id: number, now: Date): Promise<void> {
+  await db.update(substitutions).set({ appliedAt: now, updatedAt: now }).where(eq(substitutions.id, id));
 }
 
 export async function insertSubstitution(db: DbOrTx, row: Omit<typeof substitutions.$inferInsert, 'id'>): Promise<number> {

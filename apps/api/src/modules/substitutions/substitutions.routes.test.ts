@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubstitutionCandidatesSchema, SubstitutionCreatedSchema, SubstitutionDecidedSchema, SubstitutionListResponseSchema, SubstitutionSummarySchema } from '@portale/shared/substitutions';
+import { SUBSTITUTION_MESSAGES, SubstitutionCandidatesSchema, SubstitutionCreatedSchema, SubstitutionDecidedSchema, SubstitutionListResponseSchema, SubstitutionSummarySchema } from '@portale/shared/substitutions';
 import { accessCodes, auditLog, institutes, outbox, passwordResets, roles, schoolSites, substitutions, surveys, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { applyDueSubstitutions } from './substitution-effects.ts';
 import { seedDemoSubstitutions } from './substitutions-seed.ts';
 
 let t: TestApp;
@@ -91,6 +92,10 @@ beforeAll(async () => {
   teacher.a2 = await addUser('collega.a2@demo.test', 'Carla', 'Collega', 'teacher', { siteId: siteA2 });
   teacher.b = await addUser('insegnante.b@demo.test', 'Bruno', 'Beta', 'teacher', { siteId: siteB });
   teacher.noProfile = await addUser('senza.profilo@demo.test', 'Sara', 'Senzaprofilo');
+  await addUser('omonimo.uno@demo.test', 'Ugo', 'Omonimo', 'teacher', { siteId: siteA });
+  await addUser('omonimo.due@demo.test', 'Ugo', 'Omonimo', 'teacher', { siteId: siteA });
+  teacher.rejected = await addUser('respinto@demo.test', 'Rino', 'Respinto', 'teacher', { siteId: siteA });
+  await db.update(teacherProfiles).set({ reviewState: 'respinta' }).where(eq(teacherProfiles.userId, teacher.rejected));
   const [survey] = await db
     .insert(surveys)
     .values({ slug: 'sostituzioni-prova', title: 'Indagine di prova', purpose: 'Prova', audience: 'insegnanti', opensOn: '2026-11-01', closesOn: '2026-12-31' })
@@ -130,7 +135,13 @@ describe('requests (principal, first contact)', () => {
     const { sites } = SubstitutionCandidatesSchema.parse(res.json());
     expect(sites.map((s) => s.id)).toEqual(expect.arrayContaining([siteA, siteA2]));
     expect(sites.map((s) => s.id)).not.toContain(siteB);
-    expect(sites.find((s) => s.id === siteA)!.teachers.map((x) => x.userId)).toEqual(expect.arrayContaining([teacher.out1, teacher.out2]));
+    const teachersOfA = sites.find((s) => s.id === siteA)!.teachers;
+    expect(teachersOfA.map((x) => x.userId)).toEqual(expect.arrayContaining([teacher.out1, teacher.out2]));
+    // Two teachers with the same name are told apart by their e-mail; a rejected teacher is not offered.
+    const namesakes = teachersOfA.filter((x) => x.name === 'Omonimo Ugo');
+    expect(namesakes.map((x) => x.email).sort()).toEqual(['omonimo.due@demo.test', 'omonimo.uno@demo.test']);
+    expect(teachersOfA.map((x) => x.userId)).not.toContain(teacher.rejected);
+    expect((await referente().post('/api/substitutions', request(teacher.rejected!))).json().errors.outgoingUserId).toBeDefined();
     expect((await sylla().get('/api/substitutions/candidates')).statusCode).toBe(403);
   });
 
@@ -255,40 +266,62 @@ describe('decisions', () => {
     await open(teacher.out4!, { incomingEmail: 'ancora@esempio.it' });
   });
 
-  it('approves an invited address: the user is created with a 7-day set-password link, profile and codes move, all notified, audited', async () => {
+  it('approves an invited address ahead of its date: the user is created and invited now; profile and codes move on the date (decision 038), audited', async () => {
     const id = (await t.database.db.select({ id: substitutions.id }).from(substitutions).where(and(eq(substitutions.outgoingUserId, teacher.out1!), eq(substitutions.state, 'richiesta'))))[0]!.id;
     const res = await sylla().post(`/api/substitutions/${id}/decision`, { decision: 'approvata' });
     expect(res.statusCode, res.body).toBe(200);
-    const { substitution } = SubstitutionDecidedSchema.parse(res.json());
-    expect(substitution.state).toBe('approvata');
+    const decided = SubstitutionDecidedSchema.parse(res.json());
+    expect(decided.message).toBe(SUBSTITUTION_MESSAGES.approvedFrom('01/12/2026'));
+    expect(decided.substitution).toMatchObject({ state: 'approvata', effectiveOn: '2026-12-01', appliedAt: null });
     const db = t.database.db;
     const [created] = await db.select().from(users).where(eq(users.email, 'nuova.docente@esempio.it'));
     expect(created).toMatchObject({ firstName: 'Nadia', lastName: 'Nuovi' });
-    expect(substitution.incomingUserId).toBe(created!.id);
-    const [incomingProfile] = await db.select().from(teacherProfiles).where(eq(teacherProfiles.userId, created!.id));
-    expect(incomingProfile).toMatchObject({ schoolSiteId: siteA, kind: 'insegnante', reviewState: 'approvata' });
-    const roleNames = await db.select({ name: roles.name }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, created!.id));
-    expect(roleNames.map((r) => r.name)).toEqual(['teacher']);
-    const [outgoingProfile] = await db.select().from(teacherProfiles).where(eq(teacherProfiles.userId, teacher.out1!));
-    expect(outgoingProfile!.schoolSiteId).toBeNull();
-    const codes = await db.select({ code: accessCodes.code, owner: accessCodes.ownerUserId }).from(accessCodes).where(eq(accessCodes.surveyId, surveyId));
-    expect(Object.fromEntries(codes.map((c) => [c.code, c.owner]))).toEqual({ SUBaaa1: created!.id, SUBaaa2: created!.id, SUBaaa3: teacher.out1 });
+    expect(decided.substitution.incomingUserId).toBe(created!.id);
     const [reset] = await db.select().from(passwordResets).where(eq(passwordResets.userId, created!.id));
     expect(reset!.expiresAt.getTime() - reset!.createdAt.getTime()).toBe(7 * 24 * 60 * 60_000);
     const [invite] = await mails('nuova.docente@esempio.it', 'email.sostituzione-invito');
     expect(invite!.textBody).toMatch(/reset-password\?token=/);
     expect(await mails('uscente.uno@demo.test', 'email.sostituzione-uscente')).toHaveLength(1);
     expect(await mails('referente@demo.test', 'email.sostituzione-approvata')).toHaveLength(1);
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'substitution.approved'), eq(auditLog.entityId, String(id))));
-    expect(audit!.after).toMatchObject({ incomingUserId: created!.id, createdUserId: created!.id });
+    const [approvedAudit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'substitution.approved'), eq(auditLog.entityId, String(id))));
+    expect(approvedAudit!.after).toMatchObject({ incomingUserId: created!.id, createdUserId: created!.id, applied: false, accessCodeIds: [] });
+
+    // Until 1 December the outgoing teacher stays in the plesso with their codes; the incoming one is not placed.
+    const codesNow = async () => Object.fromEntries((await db.select({ code: accessCodes.code, owner: accessCodes.ownerUserId }).from(accessCodes).where(eq(accessCodes.surveyId, surveyId))).map((c) => [c.code, c.owner]));
+    const siteOf = async (userId: number) => (await db.select({ site: teacherProfiles.schoolSiteId }).from(teacherProfiles).where(eq(teacherProfiles.userId, userId)))[0]?.site;
+    expect(await siteOf(teacher.out1!)).toBe(siteA);
+    expect(await siteOf(created!.id)).toBeUndefined();
+    expect(await codesNow()).toEqual({ SUBaaa1: teacher.out1, SUBaaa2: teacher.out1, SUBaaa3: teacher.out1 });
+    // A second request for the same teacher while this one waits for its date is refused.
+    const again = await dirigente().post('/api/substitutions', request(teacher.out1!, { incomingEmail: 'terza@esempio.it' }));
+    expect(again.statusCode).toBe(409);
+
+    // The scheduled job: 30 November 23:59 in Rome is still too early; midnight of 1 December applies it, once.
+    expect(await applyDueSubstitutions(db, new Date('2026-11-30T22:59:00Z'))).toBe(0);
+    expect(await siteOf(teacher.out1!)).toBe(siteA);
+    expect(await applyDueSubstitutions(db, new Date('2026-11-30T23:00:00Z'))).toBe(1);
+    expect(await applyDueSubstitutions(db, new Date('2026-11-30T23:30:00Z'))).toBe(0);
+    const [incomingProfile] = await db.select().from(teacherProfiles).where(eq(teacherProfiles.userId, created!.id));
+    expect(incomingProfile).toMatchObject({ schoolSiteId: siteA, kind: 'insegnante', reviewState: 'approvata' });
+    const roleNames = await db.select({ name: roles.name }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, created!.id));
+    expect(roleNames.map((r) => r.name)).toEqual(['teacher']);
+    expect(await siteOf(teacher.out1!)).toBeNull();
+    expect(await codesNow()).toEqual({ SUBaaa1: created!.id, SUBaaa2: created!.id, SUBaaa3: teacher.out1 });
+    const applied = SubstitutionSummarySchema.parse((await sylla().get(`/api/substitutions/${id}`)).json());
+    expect(applied.appliedAt).toBe('2026-11-30T23:00:00.000Z');
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'substitution.applied'), eq(auditLog.entityId, String(id))));
+    expect(audit!.actorUserId).toBeNull();
     expect((audit!.after as { accessCodeIds: number[] }).accessCodeIds).toHaveLength(2);
   });
 
   it('approves an existing user without a profile: profile with the outgoing kind, role given, e-mail without a link', async () => {
-    const id = await open(teacher.out2!, { incomingEmail: 'SENZA.profilo@demo.test' });
+    // Effective today (Rome): it takes effect at approval.
+    const id = await open(teacher.out2!, { incomingEmail: 'SENZA.profilo@demo.test', effectiveOn: '2026-11-21' });
     const detail = SubstitutionSummarySchema.parse((await sylla().get(`/api/substitutions/${id}`)).json());
     expect(detail.incomingUserId).toBe(teacher.noProfile);
-    expect((await sylla().post(`/api/substitutions/${id}/decision`, { decision: 'approvata', note: 'Documentazione completa.' })).statusCode).toBe(200);
+    const decided = await sylla().post(`/api/substitutions/${id}/decision`, { decision: 'approvata', note: 'Documentazione completa.' });
+    expect(decided.statusCode).toBe(200);
+    expect(SubstitutionDecidedSchema.parse(decided.json())).toMatchObject({ message: SUBSTITUTION_MESSAGES.approved, substitution: { appliedAt: t.clock.now().toISOString() } });
     const db = t.database.db;
     const [profile] = await db.select().from(teacherProfiles).where(eq(teacherProfiles.userId, teacher.noProfile!));
     expect(profile).toMatchObject({ schoolSiteId: siteA, kind: 'educatore' });
@@ -299,7 +332,7 @@ describe('decisions', () => {
   });
 
   it('approves a colleague of another plesso of the institute: their profile moves', async () => {
-    const id = await open(teacher.out3!, { incomingEmail: undefined, incomingFirstName: undefined, incomingLastName: undefined, incomingUserId: teacher.a2 });
+    const id = await open(teacher.out3!, { incomingEmail: undefined, incomingFirstName: undefined, incomingLastName: undefined, incomingUserId: teacher.a2, effectiveOn: '2026-11-21' });
     expect((await admin().post(`/api/substitutions/${id}/decision`, { decision: 'approvata' })).statusCode).toBe(200);
     const [profile] = await t.database.db.select().from(teacherProfiles).where(eq(teacherProfiles.userId, teacher.a2!));
     expect(profile!.schoolSiteId).toBe(siteA);

@@ -25,6 +25,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { issuePasswordLink } from '../accounts/password.service.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { applySubstitution } from './substitution-effects.ts';
 import * as repo from './substitutions.repository.ts';
 
 /** The set-password link of a teacher invited by a substitution lasts as long as an enrolment's (7 days). */
@@ -205,14 +206,16 @@ export async function substitutionsRoutes(app: FastifyInstance) {
         return;
       }
 
-      const approval = await approve(tx, row, inviteHash!, now);
+      const approval = await resolveIncoming(tx, row, inviteHash!, now);
       const incoming = approval.incoming;
       const incomingName = `${incoming.firstName} ${incoming.lastName}`.trim();
+      // On its date or later it takes effect now; before, the scheduled job applies it on that date (decision 038).
+      const effect = row.effectiveOn <= romeToday(now) ? await applySubstitution(tx, { ...row, incomingUserId: incoming.id }, now) : undefined;
       await auditWrite(tx, request, {
         action: 'substitution.approved',
         entity: 'substitution',
         entityId: substitutionId,
-        before: { state: 'richiesta', outgoingSchoolSiteId: row.schoolSiteId, incomingSchoolSiteId: approval.incomingSiteBefore },
+        before: { state: 'richiesta', outgoingSchoolSiteId: row.schoolSiteId, incomingSchoolSiteId: effect?.incomingSiteBefore ?? null },
         after: {
           state: 'approvata',
           note: note ?? null,
@@ -220,7 +223,9 @@ export async function substitutionsRoutes(app: FastifyInstance) {
           outgoingUserId: row.outgoingUserId,
           incomingUserId: incoming.id,
           createdUserId: approval.created ? incoming.id : null,
-          accessCodeIds: approval.accessCodeIds,
+          effectiveOn: row.effectiveOn,
+          applied: effect !== undefined,
+          accessCodeIds: effect?.accessCodeIds ?? [],
         },
       });
       await enqueueMessage(tx, { templateKey: 'email.sostituzione-uscente', recipient: outgoing.email, data: { ...common, firstName: outgoing.firstName, incomingName }, now });
@@ -242,17 +247,18 @@ export async function substitutionsRoutes(app: FastifyInstance) {
     });
 
     const substitution = (await repo.findSubstitution(app.db, substitutionId))!;
-    return { message: decision === 'approvata' ? SUBSTITUTION_MESSAGES.approved : SUBSTITUTION_MESSAGES.rejected, substitution };
+    const message =
+      decision === 'respinta' ? SUBSTITUTION_MESSAGES.rejected : substitution.appliedAt ? SUBSTITUTION_MESSAGES.approved : SUBSTITUTION_MESSAGES.approvedFrom(italianDate(substitution.effectiveOn));
+    return { message, substitution };
   });
 }
 
 /**
- * Approval, inside the decision's transaction: the incoming person (created from the invited address
- * when it has no account yet, with the role of a participant), their profile placed in the plesso
- * (created with the outgoing teacher's kind when missing), the outgoing teacher's access codes of the
- * plesso moved to them, and the outgoing teacher's profile out of the plesso.
+ * Approval, inside the decision's transaction: the incoming person, created from the invited address
+ * when it has no account yet (they get the set-password link now, to be ready on the date). What moves
+ * in the plesso moves on the effective date (`applySubstitution`).
  */
-async function approve(tx: Tx, row: repo.SubstitutionRow, inviteHash: string, now: Date) {
+async function resolveIncoming(tx: Tx, row: repo.SubstitutionRow, inviteHash: string, now: Date) {
   let incoming: repo.PersonRow | undefined;
   let created = false;
   if (row.incomingUserId !== null) incoming = await repo.findUser(tx, row.incomingUserId);
@@ -268,12 +274,5 @@ async function approve(tx: Tx, row: repo.SubstitutionRow, inviteHash: string, no
   }
   if (!incoming) throw new HttpError(409, 'substitution_incoming_missing', SUBSTITUTION_MESSAGES.incomingNotFound);
   await repo.setIncomingUser(tx, row.id, incoming.id, now);
-  const outgoingProfile = await repo.profileOf(tx, row.outgoingUserId);
-  const incomingProfile = await repo.profileOf(tx, incoming.id);
-  const kind = incomingProfile?.kind ?? outgoingProfile?.kind ?? 'insegnante';
-  await repo.placeTeacher(tx, incoming.id, row.schoolSiteId, kind, now);
-  await repo.grantRole(tx, incoming.id, kind === 'educatore' ? 'educator' : 'teacher');
-  const accessCodeIds = await repo.moveAccessCodes(tx, row.outgoingUserId, incoming.id, row.schoolSiteId);
-  await repo.removeFromSite(tx, row.outgoingUserId, row.schoolSiteId, now);
-  return { incoming, created, accessCodeIds, incomingSiteBefore: incomingProfile?.schoolSiteId ?? null };
+  return { incoming, created };
 }

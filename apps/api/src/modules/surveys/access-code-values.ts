@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto';
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH, ACCESS_CODE_RESERVED } from '@portale/shared/surveys';
 import { dateToRomeLocal, romeLocalToDate } from '@portale/shared/bookings';
 
-const RESERVED_CODES: ReadonlySet<string> = new Set(ACCESS_CODE_RESERVED);
+const RESERVED_CODES: ReadonlySet<string> = new Set(ACCESS_CODE_RESERVED.map((w) => w.toUpperCase()));
 
-/** A code of 7 characters drawn uniformly from the 62 letters and digits (crypto.randomInt). */
+/** A code of 7 characters drawn uniformly from the 31 unambiguous capitals and digits (crypto.randomInt; decision 037). */
 export function generateCode(): string {
   let code = '';
   do {

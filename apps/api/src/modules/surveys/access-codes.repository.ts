@@ -244,6 +244,9 @@ export interface NewCode {
  * caller's transaction stays usable and it simply draws another code). The new row's id, or undefined.
  */
 export async function insertCodeIfFree(tx: DbOrTx, values: NewCode): Promise<number | undefined> {
+  // A code made before decision 037 that differs only by case would make the new one ambiguous: draw another.
+  const [clash] = await tx.select({ id: accessCodes.id }).from(accessCodes).where(sql`upper(${accessCodes.code}) = ${values.code.toUpperCase()}`).limit(1);
+  if (clash) return undefined;
   const [row] = await tx.insert(accessCodes).values(values).onConflictDoNothing({ target: accessCodes.code }).returning({ id: accessCodes.id });
   return row?.id;
 }
@@ -263,8 +266,21 @@ export async function revokeCode(tx: DbOrTx, id: number, now: Date): Promise<boo
   return rows.length > 0;
 }
 
-/** A code that opens its questionnaire now: not revoked, not expired, uses left, its survey open. */
-export async function findUsableCode(db: DbOrTx, code: string, now: Date) {
+/**
+ * The stored code a person typed, in whatever case (decision 037): the code as typed when it exists,
+ * otherwise the one code equal to it without regard to case. Two older codes differing only by case
+ * and typed in a third way are ambiguous: undefined, as for an unknown code.
+ */
+export async function resolveTypedCode(db: DbOrTx, typed: string): Promise<string | undefined> {
+  const rows = await db.select({ code: accessCodes.code }).from(accessCodes).where(sql`upper(${accessCodes.code}) = ${typed.toUpperCase()}`).limit(8);
+  if (rows.some((r) => r.code === typed)) return typed;
+  return rows.length === 1 ? rows[0]!.code : undefined;
+}
+
+/** A code that opens its questionnaire now (matched as typed, in any case): not revoked, not expired, uses left, its survey open. */
+export async function findUsableCode(db: DbOrTx, typed: string, now: Date) {
+  const code = await resolveTypedCode(db, typed);
+  if (code === undefined) return undefined;
   const [row] = await db
     .select({
       id: accessCodes.id,

@@ -268,6 +268,28 @@ describe('the public questionnaire of a code', () => {
     expect((await (await guestClient(t)).get(`/api/access-codes/${valid!.code}`)).json()).toEqual(bodies[0]);
   });
 
+  it('codes are typed in any case; new ones have no look-alike characters; older codes keep working (decision 037)', async () => {
+    const made = await createAs(teacher(), { count: 20, maxUses: 3 });
+    for (const c of made) expect(c.code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{7}$/);
+    const typed = made[0]!.code.toLowerCase();
+    const opened = await (await guestClient(t)).get(`/api/access-codes/${typed}`);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(PublicAccessCodeSchema.parse(opened.json()).code).toBe(made[0]!.code);
+    const answers = await validAnswers(typed);
+    expect((await (await guestClient(t)).post(`/api/access-codes/${typed}/responses`, { answers })).statusCode).toBe(201);
+    expect(await usesOf(made[0]!.id)).toBe(1);
+    // The seed's code, made before, in any case.
+    expect((await (await guestClient(t)).get(`/api/access-codes/${DEMO_ACCESS_CODE.toLowerCase()}`)).json()).toMatchObject({ code: DEMO_ACCESS_CODE });
+    // Two older codes differing only by case: each opens as written; typed another way they are ambiguous (the same 404).
+    const expires = new Date(t.clock.now().getTime() + 5 * 86_400_000);
+    await t.database.db.execute(sql`insert into access_codes (code, survey_id, school_site_id, max_uses, expires_at) values ('AbCdEf7', ${openSurveyId}, ${ownSite}, 5, ${expires}), ('aBcDeF7', ${openSurveyId}, ${otherSite}, 5, ${expires})`);
+    expect((await (await guestClient(t)).get('/api/access-codes/AbCdEf7')).json()).toMatchObject({ code: 'AbCdEf7', schoolSite: { name: 'Plesso di prova 1' } });
+    expect((await (await guestClient(t)).get('/api/access-codes/aBcDeF7')).json()).toMatchObject({ code: 'aBcDeF7', schoolSite: { name: 'Plesso di prova 2' } });
+    const ambiguous = await (await guestClient(t)).get('/api/access-codes/ABCDEF7');
+    expect(ambiguous.statusCode).toBe(404);
+    expect(ambiguous.json()).toMatchObject({ message: ACCESS_CODE_MESSAGES.notFound });
+  });
+
   it('invalid answers: 422 per question, no use taken, nothing written; valid: 201, one use, one response for the plesso', async () => {
     const [code] = await createAs(teacher(), { count: 1, maxUses: 2 });
     const answers = await validAnswers(code!.code);

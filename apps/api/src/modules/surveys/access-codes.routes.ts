@@ -151,7 +151,13 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     const isStaff = can(user, 'create:access-code');
     const profile = isStaff ? undefined : await repo.teacherProfileOf(app.db, user.id);
     const blockedReason =
-      isStaff || profile?.reviewState === 'approvata' ? null : profile?.reviewState === 'respinta' ? ACCESS_CODE_MESSAGES.rejected : ACCESS_CODE_MESSAGES.notApproved;
+      isStaff || profile?.reviewState === 'approvata'
+        ? null
+        : profile?.reviewState === 'respinta'
+          ? ACCESS_CODE_MESSAGES.rejected
+          : profile?.reviewState === 'da_correggere'
+            ? ACCESS_CODE_MESSAGES.toCorrect
+            : ACCESS_CODE_MESSAGES.notApproved;
     return {
       surveys: await repo.openSurveys(app.db),
       schoolSite: await repo.teacherSchoolSite(app.db, user.id),
@@ -296,7 +302,7 @@ export async function accessCodeRoutes(app: FastifyInstance) {
         }
       }
       // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
-      const taken = await repo.takeUse(tx, code, now);
+      const taken = await repo.takeUse(tx, found.code, now);
       if (!taken || taken.surveyId !== survey.id) throw codeNotFound();
       await repo.insertCodeResponse(tx, { surveyId: taken.surveyId, schoolSiteId: taken.schoolSiteId, accessCodeId: taken.id, answers: checked.answers, submittedAt: now });
     });

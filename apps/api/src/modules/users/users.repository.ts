@@ -167,6 +167,7 @@ export interface UserForUpdate {
   status: UserStatus;
   mustChangePassword: boolean;
   emailVerified: boolean;
+  phone: string | null;
   roles: Role[];
   permissions: Permission[];
 }
@@ -181,6 +182,7 @@ export async function findUserForUpdate(db: DbOrTx, userId: number): Promise<Use
       status: users.status,
       mustChangePassword: users.mustChangePassword,
       emailVerifiedAt: users.emailVerifiedAt,
+      phone: users.phone,
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -237,6 +239,16 @@ export async function replaceUserAccess(db: DbOrTx, userId: number, access: { ro
       await db.insert(userPermissions).values(ids.map((p) => ({ userId, permissionId: p.id })));
     }
   }
+}
+
+/** A new mobile number: not verified until its owner confirms the SMS code (the portal asks for it). */
+export async function changePhone(db: DbOrTx, userId: number, phone: string, now: Date): Promise<void> {
+  await db.update(users).set({ phone, phoneVerifiedAt: null, updatedAt: now }).where(eq(users.id, userId));
+}
+
+/** A new e-mail address: not verified until its owner opens the link sent to it. */
+export async function changeEmail(db: DbOrTx, userId: number, email: string, now: Date): Promise<void> {
+  await db.update(users).set({ email, emailVerifiedAt: null, updatedAt: now }).where(eq(users.id, userId));
 }
 
 export async function updateUserFields(

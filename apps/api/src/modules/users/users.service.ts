@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { maskPhone, normalizeMobilePhone } from '@portale/shared/accounts';
 import { ROLE_LABELS, PERMISSION_LABELS } from '@portale/shared/auth';
 import { coversGrants, USER_ADMIN_MESSAGES, type UserCreate, type UserUpdate } from '@portale/shared/users';
 import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
@@ -8,7 +9,9 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
+import { sendEmailVerification } from '../accounts/email-verification.service.ts';
 import { issuePasswordLink } from '../accounts/password.service.ts';
+import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './users.repository.ts';
 
 /** The invitation link of a new user is valid for a week (a reset link for an hour). */
@@ -83,6 +86,16 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
  * permissions (403 `self_access_change`): a grant always comes from someone else (users README).
  */
 export async function updateUser(request: FastifyRequest, userId: number, changes: UserUpdate): Promise<void> {
+  try {
+    await applyUserUpdate(request, userId, changes);
+  } catch (error) {
+    // Two changes to the same address at once: the unique index decides.
+    if (isUniqueViolation(error)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
+    throw error;
+  }
+}
+
+async function applyUserUpdate(request: FastifyRequest, userId: number, changes: UserUpdate): Promise<void> {
   const app = request.server;
   await withTransaction(app.db, async (tx) => {
     const target = await lockTarget(tx, request, userId);
@@ -95,7 +108,42 @@ export async function updateUser(request: FastifyRequest, userId: number, change
     for (const key of ['roles', 'permissions'] as const) {
       if (changes[key] && !sameList(changes[key], target[key])) [before[key], after[key]] = [target[key], changes[key]];
     }
+    // A corrected e-mail address (a typo at enrolment or registration): unique, verified again, the old address told.
+    const newEmail = changes.email !== undefined && changes.email !== target.email.toLowerCase() ? changes.email : undefined;
+    if (newEmail !== undefined) {
+      if (await repo.isEmailTaken(tx, newEmail)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
+      [before.email, after.email] = [target.email, newEmail];
+    }
+    // A corrected mobile number: verified again by SMS (the portal asks at the next sign-in); the person is told by e-mail.
+    let newPhone: string | undefined;
+    if (changes.phone !== undefined) {
+      newPhone = normalizeMobilePhone(changes.phone);
+      if (!newPhone) throw fieldError('phone', 'Inserisci un numero di cellulare valido.');
+      if (newPhone === target.phone) newPhone = undefined;
+      else [before.phone, after.phone] = [target.phone, newPhone];
+    }
     if (Object.keys(after).length === 0) return;
+    if (newPhone !== undefined) {
+      const now = app.clock.now();
+      await repo.changePhone(tx, userId, newPhone, now);
+      await enqueueMessage(tx, {
+        templateKey: 'email.cellulare-cambiato',
+        recipient: newEmail ?? target.email,
+        data: { firstName: target.firstName, phoneMasked: maskPhone(newPhone), contactLink: `${app.env.publicWebUrl}/contatti` },
+        now,
+      });
+    }
+    if (newEmail !== undefined) {
+      const now = app.clock.now();
+      await repo.changeEmail(tx, userId, newEmail, now);
+      await sendEmailVerification(tx, { id: userId, email: newEmail, firstName: target.firstName }, now, app.env.publicWebUrl);
+      await enqueueMessage(tx, {
+        templateKey: 'email.indirizzo-cambiato',
+        recipient: target.email,
+        data: { firstName: target.firstName, newEmail, changedBy: 'dallo staff del portale', contactLink: `${app.env.publicWebUrl}/contatti` },
+        now,
+      });
+    }
     if (after.roles || after.permissions) {
       if (target.id === authOf(request).user.id) throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfAccessChange);
       assertMayAssign(request, next);

@@ -2,6 +2,8 @@ import { useActionData, useLoaderData } from 'react-router';
 import {
   DeletionRequestBodySchema,
   deleteSession,
+  EmailChangeBodySchema,
+  requestEmailChange,
   getAccountProfile,
   UpdateProfileBodySchema,
   updateAccountProfile,
@@ -15,6 +17,7 @@ import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';
+import { EMAIL_CHANGE_INTENT, EmailChange } from './email-change.tsx';
 import { PersonalData } from './personal-data.tsx';
 import { SessionsList } from './sessions-list.tsx';
 import { TAX_CODE_INTENT, TaxCodeChange } from './tax-code-change.tsx';
@@ -24,12 +27,13 @@ export type AccountActionData = FormResult & { intent?: string };
 interface AccountData {
   sessions: SessionInfo[];
   taxCode: string | null;
+  email: string;
 }
 
 /** Own data of the page (not `/api/portal/pages/:id`): the user's active sessions and codice fiscale. */
 export async function pageData(): Promise<AccountData> {
   const [sessions, profile] = await Promise.all([callApi(listSessions, {}), callApi(getAccountProfile, {})]);
-  return { sessions: sessions.items, taxCode: profile.taxCode };
+  return { sessions: sessions.items, taxCode: profile.taxCode, email: profile.email };
 }
 
 async function run(intent: string, form: FormData): Promise<AccountActionData> {
@@ -53,6 +57,11 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
       const profile = await callApi(updateAccountProfile, { body: parsed.data });
       return { ok: true, message: `Codice fiscale salvato: ${profile.taxCode ?? ''}.` };
     }
+    case EMAIL_CHANGE_INTENT: {
+      const parsed = EmailChangeBodySchema.safeParse({ email: text(form, 'email'), current_password: text(form, 'current_password') });
+      if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
+      return { ok: true, message: (await callApi(requestEmailChange, { body: parsed.data })).message };
+    }
     case 'deletion-request': {
       const reason = text(form, 'reason').trim();
       const parsed = DeletionRequestBodySchema.safeParse(reason ? { reason } : {});
@@ -68,7 +77,7 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
 export const action = intentAction(run);
 
 export function Component() {
-  const { sessions, taxCode } = useLoaderData<AccountData>();
+  const { sessions, taxCode, email } = useLoaderData<AccountData>();
   const result = useActionData<AccountActionData>();
   const page = getPage('portal.account');
   const sessionResult =
@@ -78,6 +87,7 @@ export function Component() {
       <PageHeader title={page.title} description={page.description} />
       <FormMessage tone={sessionResult?.ok ? 'success' : 'danger'} message={sessionResult?.message} />
       <SessionsList sessions={sessions} />
+      <EmailChange email={email} result={result?.intent === EMAIL_CHANGE_INTENT ? result : undefined} />
       <TaxCodeChange taxCode={taxCode} result={result?.intent === TAX_CODE_INTENT ? result : undefined} />
       <PersonalData result={result?.intent === 'deletion-request' ? result : undefined} />
     </>

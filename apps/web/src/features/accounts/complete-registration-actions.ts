@@ -21,10 +21,13 @@ import { reloadUser } from '../../lib/session.ts';
 
 export type CompleteActionData = FormResult & { intent: string; phone?: PhoneStep };
 
-/** The profile; when nothing is missing the session user is refreshed and the portal opens. */
+/**
+ * The profile; when nothing is missing the session user is refreshed and the portal opens — unless the
+ * staff sent the registration back for corrections: then this is where the note is read and the data corrected.
+ */
 export async function pageData(): Promise<AccountProfile> {
   const profile = await callApi(getAccountProfile, {});
-  if (profile.missing.length === 0) {
+  if (profile.missing.length === 0 && profile.teacherProfile?.reviewState !== 'da_correggere') {
     await reloadUser();
     throw redirect(REDIRECTS.home);
   }
@@ -92,6 +95,18 @@ async function run(intent: string, form: FormData): Promise<Omit<CompleteActionD
       }
       await callApi(updateAccountProfile, { body: parsed.data });
       return { ok: true, message: 'Dati salvati.' };
+    }
+    case 'correction': {
+      // The corrected registration goes back to the staff's queue (the API reopens the review).
+      const subjects = text(form, 'subjects')
+        .split(/[,\n;]/)
+        .map((v) => v.trim())
+        .filter(Boolean);
+      const parsed = UpdateProfileBodySchema.safeParse({ subjects, schoolSiteId: Number(text(form, 'schoolSiteId')) || undefined });
+      if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
+      await callApi(updateAccountProfile, { body: parsed.data });
+      await reloadUser();
+      throw redirect(REDIRECTS.home);
     }
     default:
       return { message: 'Operazione non riconosciuta.' };

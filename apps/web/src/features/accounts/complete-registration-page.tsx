@@ -69,6 +69,32 @@ function ProfileFields({ missing, errors }: { missing: MissingItem[]; errors?: R
   );
 }
 
+/** Sent back by the staff: their note, and the registration's data to correct and send again. */
+function Correction({ profile, errors }: { profile: AccountProfile; errors?: Record<string, string> | undefined }) {
+  const teacher = profile.teacherProfile!;
+  return (
+    <section aria-labelledby="correzioni" className="mb-5" data-testid="registration-correction">
+      <h2 id="correzioni" className="h4">
+        Correggi la registrazione
+      </h2>
+      <div className="alert alert-warning" role="note">
+        <p className="mb-1">Lo staff del programma ti ha chiesto di correggere la registrazione{teacher.reviewNote ? ' con questa nota:' : '.'}</p>
+        {teacher.reviewNote && <blockquote className="mb-0 fst-italic" data-testid="review-note">«{teacher.reviewNote}»</blockquote>}
+      </div>
+      <p>
+        Plesso attuale: <strong>{teacher.schoolSite ? `${teacher.schoolSite.name} (${teacher.schoolSite.ministryCode}), ${teacher.schoolSite.municipalityName}` : 'nessuno'}</strong>. Se è sbagliato,
+        cercalo qui sotto; altrimenti lascia la ricerca vuota. Quando invii, la registrazione torna allo staff per una nuova revisione.
+      </p>
+      <Form method="post" noValidate>
+        <input type="hidden" name="intent" value="correction" />
+        <SchoolSitePicker error={errors?.schoolSiteId} />
+        <FormField id="correction-subjects" name="subjects" label="Materie o ruolo (separate da virgole)" defaultValue={teacher.subjects.join(', ')} error={errors?.subjects} />
+        <SubmitButton idle="Invia la registrazione corretta" busy="Invio…" />
+      </Form>
+    </section>
+  );
+}
+
 export function Component() {
   const profile = useLoaderData<AccountProfile>();
   const result = useActionData<CompleteActionData>();
@@ -80,17 +106,22 @@ export function Component() {
       <div className="row justify-content-center">
         <div className="col-md-10 col-lg-8">
           <PageHeader title={page.title} description={page.description}>
-            <p className="mb-1">Ti manca ancora:</p>
-            <ul data-testid="missing-items">
-              {missing.map((item) => (
-                <li key={item}>{MISSING_LABELS[item]}</li>
-              ))}
-            </ul>
+            {missing.length > 0 && (
+              <>
+                <p className="mb-1">Ti manca ancora:</p>
+                <ul data-testid="missing-items">
+                  {missing.map((item) => (
+                    <li key={item}>{MISSING_LABELS[item]}</li>
+                  ))}
+                </ul>
+              </>
+            )}
           </PageHeader>
           <FormMessage tone={result?.ok ? 'success' : 'danger'} message={result?.message} />
           {needsPhone && <PhoneVerification result={result} phone={profile.phone} />}
           {missing.includes('emailVerification') && <EmailVerification email={profile.email} />}
           <ProfileFields missing={missing} errors={result?.errors} />
+          {profile.teacherProfile?.reviewState === 'da_correggere' && <Correction profile={profile} errors={result?.errors} />}
         </div>
       </div>
     </div>

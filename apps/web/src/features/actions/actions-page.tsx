@@ -159,7 +159,7 @@ function filterOf(values: Record<string, string>, target: ActionModel['target'])
   if (values.region) filter.region = values.region as ActionTargetFilter['region'];
   if (values.province) filter.province = values.province as ActionTargetFilter['province'];
   if (target === 'istituto' && values.adhesionState) filter.adhesionState = values.adhesionState as ActionTargetFilter['adhesionState'];
-  if (target === 'plesso' && values.participating === 'true') filter.participating = true;
+  if (target === 'plesso' && (values.participating === 'true' || values.participating === 'false')) filter.participating = values.participating === 'true';
   if (target === 'insegnante' && values.reviewState) filter.reviewState = values.reviewState as ActionTargetFilter['reviewState'];
   return filter;
 }
@@ -197,6 +197,27 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   ) : null;
 }
 
+const PARTICIPATION_OPTIONS = [
+  ['true', 'Solo i plessi partecipanti'],
+  ['false', 'Solo i plessi non partecipanti'],
+] as const;
+
+/** The filter a count was made with, in words: "istituti · regione Emilia-Romagna · stato di adesione Attivo". */
+function countedFilter(values: Record<string, string>, model: ActionModel | undefined): string {
+  if (!model) return '';
+  const f = filterOf(values, model.target);
+  const parts: string[] = [ACTION_TARGET_PLURALS[model.target]];
+  if (f.q) parts.push(`nome o codice «${f.q}»`);
+  if (f.region) parts.push(`regione ${f.region}`);
+  if (f.province) parts.push(`provincia ${f.province}`);
+  if (f.adhesionState) parts.push(`stato di adesione ${ADHESION_STATE_LABELS[f.adhesionState]}`);
+  if (f.participating !== undefined) parts.push(f.participating ? 'solo partecipanti' : 'solo non partecipanti');
+  if (model.target === 'insegnante') parts.push(f.reviewState ? `registrazione ${REVIEW_STATE_LABELS[f.reviewState]}` : 'registrazione approvata');
+  return parts.join(' · ');
+}
+
+const ACTION_TARGET_PLURALS: Record<ActionModel['target'], string> = { istituto: 'istituti', plesso: 'plessi', insegnante: 'insegnanti' };
+
 function BulkForm({ models }: { models: ActionModel[] }) {
   const outcome = useActionData<Outcome>();
   const navigation = useNavigation();
@@ -212,6 +233,10 @@ function BulkForm({ models }: { models: ActionModel[] }) {
   const filterError = Object.entries(errors).find(([k]) => k.startsWith('filter') || k === 'targetIds')?.[1];
   const provinces = region ? PROVINCES_BY_REGION[region as (typeof REGIONS)[number]] : REGIONS.flatMap((r) => PROVINCES_BY_REGION[r]).sort();
   const preview = bulk?.intent === 'preview' ? bulk.preview : undefined;
+  // A filter changed after the count: the count no longer describes the form, so no confirmation until a new count.
+  const [editedAfter, setEditedAfter] = useState<Outcome | undefined>(undefined);
+  const stale = preview !== undefined && editedAfter === outcome;
+  const counted = bulk?.intent === 'preview' && bulk.preview ? countedFilter(bulk.values ?? {}, active.find((m) => String(m.id) === bulk.values?.modelId)) : '';
   return (
     <section aria-labelledby="assegna-azioni" className="mb-5">
       <h2 id="assegna-azioni" className="h4">
@@ -221,7 +246,15 @@ function BulkForm({ models }: { models: ActionModel[] }) {
         Scegli il modello e i destinatari (ad esempio tutti gli istituti attivi di una regione). Prima conta i destinatari, poi conferma:
         le azioni si creano tutte insieme e chi ha già un’azione dello stesso modello la conserva.
       </p>
-      <Form method="post" className="row g-3" preventScrollReset data-testid="bulk-form">
+      <Form
+        method="post"
+        className="row g-3"
+        preventScrollReset
+        data-testid="bulk-form"
+        onChange={(e) => {
+          if ((e.target as unknown as { name?: string }).name !== 'dueOn') setEditedAfter(outcome);
+        }}
+      >
         <div className="col-md-6">
           <label htmlFor="bulk-model" className="form-label">
             Modello
@@ -258,14 +291,7 @@ function BulkForm({ models }: { models: ActionModel[] }) {
           <BulkSelect id="bulk-adhesion" name="adhesionState" label="Stato di adesione" allLabel="Tutti" options={ADHESION_STATES.map((st) => [st, ADHESION_STATE_LABELS[st]])} defaultValue={v.adhesionState} />
         )}
         {model?.target === 'plesso' && (
-          <div className="col-md-3 d-flex align-items-end">
-            <div className="form-check">
-              <input id="bulk-participating" name="participating" type="checkbox" value="true" className="form-check-input" defaultChecked={v.participating === 'true'} />
-              <label htmlFor="bulk-participating" className="form-check-label">
-                Solo i plessi partecipanti
-              </label>
-            </div>
-          </div>
+          <BulkSelect id="bulk-participating" name="participating" label="Partecipazione" allLabel="Tutti i plessi" options={PARTICIPATION_OPTIONS} defaultValue={v.participating} />
         )}
         {model?.target === 'insegnante' && (
           <BulkSelect id="bulk-review" name="reviewState" label="Stato della registrazione" allLabel="Solo approvate" options={REVIEW_STATES.filter((st) => st !== 'respinta').map((st) => [st, REVIEW_STATE_LABELS[st]])} defaultValue={v.reviewState} />
@@ -276,9 +302,19 @@ function BulkForm({ models }: { models: ActionModel[] }) {
           </button>
         </div>
         <FieldError id="bulk-filter-error" message={filterError} />
-        {preview && (
+        {preview && stale && (
+          <div className="col-12" data-testid="bulk-preview">
+            <div className="alert alert-warning" role="status">
+              <p className="mb-0">Hai cambiato il modello o i filtri dopo il conteggio: conta di nuovo i destinatari prima di confermare.</p>
+            </div>
+          </div>
+        )}
+        {preview && !stale && (
           <div className="col-12" data-testid="bulk-preview">
             <div className="alert alert-info" role="status">
+              <p className="mb-1" data-testid="bulk-preview-filter">
+                Destinatari contati: {counted}.
+              </p>
               <p className="mb-2">
                 <strong>{formatCount(preview.matched, 'destinatario', 'destinatari')}</strong> {preview.matched === 1 ? 'corrisponde' : 'corrispondono'}: {formatCount(preview.toCreate, 'nuova azione', 'nuove azioni')} da creare,{' '}
                 {formatNumber(preview.existing)} già presenti.

@@ -1,4 +1,6 @@
 import {
+  correctAdhesionSchoolSites,
+  ADHESION_CORRECTION_MESSAGES,
   createSignatureChallenge,
   getCurrentAdhesion,
   prepareAdhesionDocument,
@@ -14,8 +16,14 @@ import { apiRequest, ApiError, callApi, INVALID_RESPONSE_MESSAGE } from '../../l
 import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { reloadUser } from '../../lib/session.ts';
 
+/** The institute chosen in the address (`?istituto=`), for a person who holds several (issue 35, item 1). */
+function choiceOf(request: Request): { istituto?: number } {
+  const id = Number(new URL(request.url).searchParams.get('istituto'));
+  return Number.isInteger(id) && id > 0 ? { istituto: id } : {};
+}
+
 export async function pageData({ request }: LoaderFunctionArgs): Promise<CurrentAdhesion> {
-  return callApi(getCurrentAdhesion, {}, { signal: request.signal });
+  return callApi(getCurrentAdhesion, { query: choiceOf(request) }, { signal: request.signal });
 }
 
 /** An online signature in progress: the SMS challenge, carried in hidden fields from one action to the next. */
@@ -53,10 +61,10 @@ function uploadType(name: string): string {
 }
 
 /** Sends the signed file as the request body (the API reads the raw bytes; the name travels in the query). */
-async function uploadFile(file: File): Promise<AdhesionSignature> {
+async function uploadFile(file: File, choice: { istituto?: number }): Promise<AdhesionSignature> {
   const raw = await apiRequest<unknown>(buildPath(uploadSignedAdhesion.path), {
     method: 'POST',
-    query: { filename: file.name },
+    query: { ...choice, filename: file.name },
     headers: { 'content-type': uploadType(file.name) },
     // The client passes a Blob through untouched (not JSON).
     body: file as unknown as Record<string, unknown>,
@@ -78,13 +86,20 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
   const intent = text(form, 'intent');
   const documentSha256 = text(form, 'documentSha256');
   const challenge = challengeFrom(form);
+  const query = choiceOf(request);
   try {
     switch (intent) {
+      case 'correct': {
+        const schoolSiteIds = form.getAll('schoolSiteIds').map(Number).filter((id) => Number.isInteger(id) && id > 0);
+        if (schoolSiteIds.length === 0) return { intent, errors: { schoolSiteIds: ADHESION_CORRECTION_MESSAGES.schoolSites } };
+        await callApi(correctAdhesionSchoolSites, { query, body: { schoolSiteIds } });
+        return { intent, ok: true, message: ADHESION_CORRECTION_MESSAGES.saved };
+      }
       case 'prepare':
-        await callApi(prepareAdhesionDocument, {});
+        await callApi(prepareAdhesionDocument, { query });
         return { intent, ok: true, message: 'Il documento è stato preparato con i dati attuali dell’istituto.' };
       case 'send-code': {
-        const sent = await callApi(createSignatureChallenge, { body: { documentSha256 } });
+        const sent = await callApi(createSignatureChallenge, { query, body: { documentSha256 } });
         return {
           intent,
           ok: true,
@@ -96,7 +111,7 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
         if (!/^\d{6}$/.test(code)) {
           return { intent, challenge, errors: { code: 'Inserisci il codice di 6 cifre ricevuto via SMS.' } };
         }
-        const result = await callApi(signAdhesionOnline, { body: { challengeId: challenge?.challengeId ?? '', code, documentSha256 } });
+        const result = await callApi(signAdhesionOnline, { query, body: { challengeId: challenge?.challengeId ?? '', code, documentSha256 } });
         return signed(intent, result.signature);
       }
       case 'upload': {
@@ -105,7 +120,7 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
         if (!(file instanceof File) || file.size === 0) return { intent, errors: { signedFile: 'Scegli il file del documento firmato digitalmente.' } };
         if (!ACCEPTED.test(file.name)) return { intent, errors: { signedFile: 'Il file deve essere un PDF firmato (.pdf), un file .p7m o una firma staccata .p7s.' } };
         if (file.size > max) return { intent, errors: { signedFile: `Il file supera la dimensione massima di ${Math.round(max / 1_048_576)} MB.` } };
-        return signed(intent, await uploadFile(file));
+        return signed(intent, await uploadFile(file, query));
       }
       default:
         return { intent, message: 'Operazione non riconosciuta.' };

@@ -71,12 +71,12 @@ function InstituteData({ adhesion }: { adhesion: CurrentAdhesion }) {
   );
 }
 
-function DownloadButton({ fileName }: { fileName: string }) {
+function DownloadButton({ fileName, instituteId }: { fileName: string; instituteId: number }) {
   const [state, setState] = useState<{ busy: boolean; message: string }>({ busy: false, message: '' });
   const run = async () => {
     setState({ busy: true, message: '' });
     try {
-      await downloadFile(downloadCurrentAdhesionDocument, {}, undefined, { fallbackName: fileName });
+      await downloadFile(downloadCurrentAdhesionDocument, { query: { istituto: instituteId } }, undefined, { fallbackName: fileName });
       setState({ busy: false, message: 'Documento scaricato.' });
     } catch (error) {
       setState({ busy: false, message: error instanceof ApiError ? error.message : 'Scaricamento non riuscito. Riprova più tardi.' });
@@ -114,7 +114,7 @@ function DocumentSection({ adhesion, result }: { adhesion: CurrentAdhesion; resu
               </code>
             </Fact>
           </dl>
-          <DownloadButton fileName={`adesione-${adhesion.institute.ministryCode}-v${doc.version}.pdf`} />
+          <DownloadButton fileName={`adesione-${adhesion.institute.ministryCode}-v${doc.version}.pdf`} instituteId={adhesion.institute.id} />
         </>
       ) : (
         <p>Il documento non è ancora stato preparato.</p>
@@ -170,6 +170,70 @@ function SignedNotice({ signature }: { signature: AdhesionSignature }) {
 }
 
 /** `/iscrizioni/adesione-formale`: the institute's adhesion document, its state, and the principal's signature. */
+/** A principal or first contact of several institutes chooses which one this page is about (issue 35, item 1). */
+function InstituteChooser({ adhesion }: { adhesion: CurrentAdhesion }) {
+  if (adhesion.institutes.length < 2) return null;
+  return (
+    <nav aria-labelledby="i-tuoi-istituti" className="mb-4" data-testid="institute-chooser">
+      <h2 id="i-tuoi-istituti" className="h5">
+        I tuoi istituti
+      </h2>
+      <ul className="list-unstyled mb-0">
+        {adhesion.institutes.map((i) => (
+          <li key={i.id} className="mb-1">
+            {i.id === adhesion.institute.id ? (
+              <strong aria-current="page">
+                {i.name} ({i.ministryCode})
+              </strong>
+            ) : (
+              <Link to={`?istituto=${i.id}`}>
+                {i.name} ({i.ministryCode})
+              </Link>
+            )}{' '}
+            · {i.viewerRole === 'principal' ? 'dirigente' : 'referente'} · <AdhesionBadge state={i.adhesionState} />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** Sent back for corrections: the participating plessi can be corrected; the document becomes a new version. */
+function CorrectionForm({ sites, result }: { sites: NonNullable<CurrentAdhesion['correctableSchoolSites']>; result: AdhesionActionData | undefined }) {
+  const error = result?.errors?.schoolSiteIds;
+  return (
+    <section aria-labelledby="correggi-dati" className="mb-5" data-testid="adhesion-correction">
+      <h2 id="correggi-dati" className="h4">
+        Correggi i dati dell’adesione
+      </h2>
+      <FormMessage message={result?.message} tone={result?.ok ? 'success' : 'danger'} />
+      <Form method="post">
+        <input type="hidden" name="intent" value="correct" />
+        <fieldset aria-describedby={error ? 'correggi-plessi-error' : undefined}>
+          <legend className="h6">Plessi che partecipano al programma</legend>
+          {sites.map((s) => (
+            <div className="form-check" key={s.id}>
+              <input className="form-check-input" type="checkbox" id={`correct-site-${s.id}`} name="schoolSiteIds" value={s.id} defaultChecked={s.participating} />
+              <label className="form-check-label" htmlFor={`correct-site-${s.id}`}>
+                {s.name} ({s.ministryCode}), {s.municipalityName}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        {error && (
+          <p id="correggi-plessi-error" className="text-danger small">
+            {error}
+          </p>
+        )}
+        <p className="small mt-2">Salvando, il documento di adesione viene aggiornato con i dati corretti (una nuova versione) e il dirigente scolastico lo firma di nuovo.</p>
+        <button type="submit" className="btn btn-primary">
+          Salva le correzioni
+        </button>
+      </Form>
+    </section>
+  );
+}
+
 export function Component() {
   const adhesion = useLoaderData<CurrentAdhesion>();
   const result = useActionData<AdhesionActionData>();
@@ -183,6 +247,7 @@ export function Component() {
         description={`Il documento con cui ${institute.name} (${institute.ministryCode}) aderisce al programma, firmato dal dirigente scolastico.`}
       />
       {justSigned && <SignedNotice signature={justSigned} />}
+      <InstituteChooser adhesion={adhesion} />
       <section aria-labelledby="stato" className="mb-5">
         <h2 id="stato" className="h4">
           Stato dell’adesione
@@ -211,6 +276,7 @@ export function Component() {
           </p>
         )}
       </section>
+      {adhesion.correctableSchoolSites && <CorrectionForm sites={adhesion.correctableSchoolSites} result={result?.intent === 'correct' ? result : undefined} />}
       <InstituteData adhesion={adhesion} />
       <DocumentSection adhesion={adhesion} result={result} />
       {showSigning && (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { closeVisit, createVisit, listSiteVisits, reportVisit, visitCalendar, VISIT_STATE_LABELS, type SiteTeacher, type Visit } from '@portale/shared/field-work';
+import { closeVisit, createVisit, listSiteVisits, reportVisit, visitCalendar, visitReportable, VISIT_STATE_LABELS, type SiteTeacher, type Visit } from '@portale/shared/field-work';
 import { REVIEW_STATE_LABELS } from '@portale/shared/reviews';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
@@ -168,7 +168,11 @@ export function Component() {
               {v.report && v.reviewState !== 'da_correggere' && <p style={{ whiteSpace: 'pre-line' }}>{v.report}</p>}
               {v.teachersMet.length > 0 && v.reviewState !== 'da_correggere' && <p className="small">Insegnanti incontrati: {v.teachersMet.map((t) => `${t.firstName} ${t.lastName}`).join(', ')}</p>}
               {v.state === 'pianificata' && <CalendarButton visit={v} />}
-              {(v.state === 'pianificata' || v.reviewState === 'da_correggere') && <ReportForm visit={v} teachers={teachers} result={result} busy={busy} />}
+              {v.reviewState === 'da_correggere' || (v.state === 'pianificata' && visitReportable(v.scheduledAt, new Date())) ? (
+                <ReportForm visit={v} teachers={teachers} result={result} busy={busy} />
+              ) : (
+                v.state === 'pianificata' && <p className="small text-muted mt-2">Il resoconto si potrà inviare dal giorno della visita in poi.</p>
+              )}
               {v.state === 'pianificata' && <CloseForm visit={v} busy={busy} />}
             </li>
           ))}

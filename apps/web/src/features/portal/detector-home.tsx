@@ -52,6 +52,18 @@ export function DetectorHome({ visits, sites }: { visits: MyVisitsResponse; site
           </ul>
         </div>
       )}
+      {visits.toReport.length > 0 && (
+        <div className="alert alert-info" data-testid="detector-to-report">
+          <p className="mb-1">
+            <strong>Visite passate senza resoconto:</strong> invia il resoconto, oppure segnala la visita come annullata o mancata.
+          </p>
+          <ul className="mb-0">
+            {visits.toReport.map((v) => (
+              <VisitLine key={v.id} visit={v} />
+            ))}
+          </ul>
+        </div>
+      )}
       <h3 className="h5">Prossime visite</h3>
       {visits.upcoming.length === 0 ? (
         <p className="text-muted">Nessuna visita pianificata. Pianificane una dalla pagina di un plesso.</p>

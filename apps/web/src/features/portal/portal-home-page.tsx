@@ -56,7 +56,7 @@ async function homeData({ request }: LoaderFunctionArgs): Promise<HomeData> {
   if (isDetector(getSession().user)) return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
   if (isSchoolPerson(getSession().user)) {
     const [school, substitutions] = await Promise.all([
-      loadSchoolHome(request.signal),
+      loadSchoolHome(request.signal, Number(new URL(request.url).searchParams.get('istituto')) || undefined),
       mayRequestSubstitutions(getSession().user) ? loadSubstitutionRequests(request.signal) : Promise.resolve(null),
     ]);
     return { summary: null, summaryProblem: null, school, substitutions };

@@ -20,9 +20,10 @@ export function isSchoolPerson(user: SessionUser | null): boolean {
 export type SchoolHomeResult = { home: SchoolHomeData; problem: null } | { home: null; problem: string | null };
 
 /** The school's home data; an account not linked to an institute gets none, a failure a message. */
-export async function loadSchoolHome(signal: AbortSignal): Promise<SchoolHomeResult> {
+export async function loadSchoolHome(signal: AbortSignal, istituto?: number): Promise<SchoolHomeResult> {
   try {
-    return { home: await callApi(getSchoolHome, {}, { signal }), problem: null };
+    // A person of several institutes: `/portale?istituto=ID` (the adhesion page lists them; issue 35, item 1).
+    return { home: await callApi(getSchoolHome, { query: istituto && Number.isInteger(istituto) && istituto > 0 ? { istituto } : {} }, { signal }), problem: null };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
     if (error.status === 404) return { home: null, problem: null };

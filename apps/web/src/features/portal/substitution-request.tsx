@@ -134,6 +134,7 @@ function Requests({ requests, total }: { requests: SubstitutionSummary[]; total:
                 <td>{formatDate(r.effectiveOn)}</td>
                 <td>
                   <span className={`badge ${STATE_BADGE[r.state]}`}>{SUBSTITUTION_STATE_LABELS[r.state]}</span>
+                  {r.state === 'approvata' && !r.appliedAt && <span className="d-block small">In vigore dal {formatDate(r.effectiveOn)}</span>}
                   {r.decisionNote && <span className="d-block small">Nota: {r.decisionNote}</span>}
                 </td>
               </tr>
@@ -192,7 +193,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
                 <optgroup key={s.id} label={`${s.name} (${s.ministryCode})`}>
                   {s.teachers.map((t) => (
                     <option key={t.userId} value={`${s.id}:${t.userId}`}>
-                      {t.name}
+                      {t.name} – {t.email} ({s.name})
                     </option>
                   ))}
                 </optgroup>

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useRevalidator } from 'react-router';
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
+import { REDIRECTS } from '@portale/shared/pages';
 import {
+  ACCESS_CODE_MESSAGES,
   ACCESS_CODE_STATE_LABELS,
   ACCESS_CODES_PER_REQUEST_MAX,
   accessCodeSheet,
@@ -288,6 +290,12 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
       {survey && options.schoolSite && options.blockedReason ? (
         <p className="alert alert-info" data-testid="codes-blocked">
           {options.blockedReason}
+          {options.blockedReason === ACCESS_CODE_MESSAGES.toCorrect && (
+            <>
+              {' '}
+              <Link to={REDIRECTS.completeRegistration}>Leggi la nota dello staff e correggi la registrazione</Link>.
+            </>
+          )}
         </p>
       ) : survey && options.schoolSite ? (
         <CreateCodesForm

@@ -71,6 +71,10 @@ export function Component() {
             risultati. Rilevatori formati visitano i plessi, insegnanti ed educatori rispondono ai questionari, gli studenti partecipano in forma
             anonima. I risultati sono pubblicati solo in forma aggregata e mai per gruppi di meno di cinque persone.
           </p>
+          <p className="mb-0">
+            Consulta i <Link to="/risultati">risultati delle indagini concluse</Link> oppure prenota un posto negli{' '}
+            <Link to="/prenotazioni">appuntamenti del programma</Link>.
+          </p>
         </section>
         <section className="my-5" aria-labelledby="per-chi-title">
           <h2 id="per-chi-title" className="h3 mb-4">

@@ -91,7 +91,7 @@ function HowToAnswer({ signedIn }: { signedIn: boolean }) {
         </li>
         <li>
           Studenti e famiglie rispondono in forma anonima con un <strong>codice di accesso</strong> di sette lettere o cifre, che ricevono dall’insegnante
-          della classe: basta aprire l’indirizzo del sito seguito dal codice (per esempio <code>/Ab3dE7k</code>).
+          della classe: basta aprire l’indirizzo del sito seguito dal codice (per esempio <code>/AB3DE7K</code>; maiuscole e minuscole sono uguali).
         </li>
         <li>Non hai un codice? Chiedilo all’insegnante o alla segreteria della tua scuola: i codici li crea l’insegnante per le sue classi.</li>
         <li>

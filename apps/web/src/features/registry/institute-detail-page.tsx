@@ -26,7 +26,7 @@ import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { AdhesionHistory } from './adhesion-history.tsx';
 import { InstituteEditForm, INSTITUTE_EDIT_FIELDS } from './institute-edit-form.tsx';
 import { InstitutePeople } from './institute-people.tsx';
-import { AUDIT_ACTION_LABELS, FIELD_LABELS } from './registry-labels.ts';
+import { AUDIT_ACTION_LABELS, AUDIT_VALUE_LABELS, FIELD_LABELS } from './registry-labels.ts';
 import { changedFields, saveChanges, type EditResult } from './registry-edit.ts';
 import { Fact, Section } from './section.tsx';
 import { withdrawalAction, WithdrawalForm, WITHDRAW_INTENT } from '../../components/withdrawal-form.tsx';
@@ -198,6 +198,7 @@ export function Component() {
             total={audit.total}
             fieldLabels={FIELD_LABELS}
             actionLabels={AUDIT_ACTION_LABELS}
+            valueLabels={AUDIT_VALUE_LABELS}
             headingId="storico-title"
           />
         </Section>

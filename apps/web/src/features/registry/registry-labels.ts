@@ -1,3 +1,4 @@
+import { SIGNATURE_METHOD_LABELS } from '@portale/shared/adhesions';
 import {
   ADHESION_STATE_LABELS,
   ADHESION_STATES,
@@ -53,11 +54,42 @@ export const FIELD_LABELS: Record<string, string> = {
   website: 'Sito web',
   participating: 'Partecipa',
   adhesionState: 'Stato di adesione',
+  note: 'Nota',
+  version: 'Versione del documento',
+  sha256: 'Impronta (SHA-256)',
+  documentVersion: 'Versione del documento',
+  documentSha256: 'Impronta del documento',
+  schoolSiteIds: 'Plessi partecipanti (numeri)',
+  enrolmentId: 'Iscrizione numero',
+  principalUserId: 'Dirigente (utente numero)',
+  firstContactUserId: 'Referente (utente numero)',
+  applicantPhone: 'Cellulare di chi ha iscritto',
+  createdUserIds: 'Account creati (numeri)',
+  invitedUserIds: 'Account invitati (numeri)',
+  refusedStaffUserIds: 'Account dello staff non collegati (numeri)',
+  method: 'Modalità di firma',
+  signatureId: 'Firma numero',
+  signedFileSha256: 'Impronta del file firmato',
+  attempts: 'Tentativi',
+};
+
+/** Italian names of stored values, per field (issue 35, item 9: the history shows no internal values). */
+export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
+  adhesionState: ADHESION_STATE_LABELS,
+  method: SIGNATURE_METHOD_LABELS,
 };
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'institute.updated': "Modifica dei dati dell'istituto",
   'school-site.updated': 'Modifica dei dati del plesso',
+  'institute.adhesion_state': 'Cambio dello stato di adesione',
+  'institute.enrolled': 'Iscrizione al programma',
+  'adhesion.document.generated': 'Nuova versione del documento di adesione',
+  'adhesion.signature.code_sent': 'Invio del codice SMS per la firma',
+  'adhesion.signature.code_wrong': 'Codice SMS di firma errato',
+  'adhesion.signed': 'Firma del documento di adesione',
+  'adhesion.data.corrected': 'Correzione dei plessi partecipanti',
+  'adhesion.reminders_sent': 'Invio di un sollecito',
   update: 'Modifica',
   create: 'Creazione',
 };

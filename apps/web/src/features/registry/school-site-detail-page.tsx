@@ -24,6 +24,7 @@ import { useSession } from '../../lib/session.ts';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import {
   AUDIT_ACTION_LABELS,
+  AUDIT_VALUE_LABELS,
   FIELD_LABELS,
   reviewStateLabel,
   teacherKindLabel,
@@ -156,6 +157,7 @@ export function Component() {
             total={audit.total}
             fieldLabels={FIELD_LABELS}
             actionLabels={AUDIT_ACTION_LABELS}
+            valueLabels={AUDIT_VALUE_LABELS}
             headingId="storico-title"
           />
         </Section>

@@ -171,7 +171,10 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
             {s.incomingUserId === null && ' (non ha ancora un account: riceverà l’invito con l’approvazione)'}
           </Fact>
           <Fact label="Motivo">{s.reason}</Fact>
-          <Fact label="Decorrenza">{formatDate(s.effectiveOn)}</Fact>
+          <Fact label="Decorrenza">
+            {formatDate(s.effectiveOn)}
+            {s.state === 'approvata' && (s.appliedAt ? ` – in vigore dal ${formatDateTime(s.appliedAt)}` : ' – approvata, in attesa della data: fino ad allora resta in servizio l’insegnante uscente')}
+          </Fact>
           <Fact label="Richiesta">
             il {formatDateTime(s.createdAt)}
             {s.requestedByName && ` da ${s.requestedByName}`}
@@ -206,8 +209,8 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
           <Form method="post" className="alert alert-warning" aria-labelledby="conferma-approvazione">
             <h3 id="conferma-approvazione" className="h5">Confermi l’approvazione?</h3>
             <p>
-              Dal momento della conferma {s.incomingName} entra nel plesso {s.schoolSiteName} con le classi e i codici di accesso alle indagini di{' '}
-              {s.outgoingName}, che lascia il plesso.
+              Dal {formatDate(s.effectiveOn)} (o da subito, se quel giorno è già arrivato) {s.incomingName} entra nel plesso {s.schoolSiteName} con le classi e
+              i codici di accesso alle indagini di {s.outgoingName}, che fino ad allora resta in servizio e poi lascia il plesso.
               {s.incomingUserId === null && ' Creeremo l’account di chi subentra e gli invieremo il collegamento per scegliere la password (vale 7 giorni).'} Le
               persone coinvolte e chi ha fatto la richiesta riceveranno una e-mail.
             </p>

@@ -37,7 +37,13 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<A
   const intent = text(form, 'intent');
   try {
     if (intent === 'update') {
-      const parsed = UserUpdateSchema.safeParse({ firstName: text(form, 'firstName'), lastName: text(form, 'lastName'), ...(form.has('access') ? accessOf(form) : {}) });
+      const parsed = UserUpdateSchema.safeParse({
+        firstName: text(form, 'firstName'),
+        lastName: text(form, 'lastName'),
+        ...(form.has('email') ? { email: text(form, 'email') } : {}),
+        ...(text(form, 'phone').trim() ? { phone: text(form, 'phone') } : {}),
+        ...(form.has('access') ? accessOf(form) : {}),
+      });
       if (!parsed.success) return { intent, message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
       await callApi(updateUser, { params: { userId }, body: parsed.data });
       return { intent, ok: true, message: 'Modifiche salvate. Lo storico qui sotto riporta la modifica.' };

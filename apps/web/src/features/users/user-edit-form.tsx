@@ -21,6 +21,12 @@ export function UserEditForm({ user, actor, errors }: { user: UserDetail; actor:
         <div className="col-12 col-md-6">
           <FormField id="user-lastName" name="lastName" label="Cognome" autoComplete="off" defaultValue={user.lastName} error={errors.lastName} />
         </div>
+        <div className="col-12 col-md-6">
+          <FormField id="user-email" name="email" type="email" label="E-mail" autoComplete="off" defaultValue={user.email} error={errors.email} infoText="Se la correggi, il nuovo indirizzo va confermato di nuovo e il vecchio riceve un avviso." />
+        </div>
+        <div className="col-12 col-md-6">
+          <FormField id="user-phone" name="phone" type="tel" label="Cellulare" autoComplete="off" defaultValue={user.phone ?? ''} error={errors.phone} infoText="Se lo correggi, va confermato di nuovo con un codice via SMS al prossimo accesso." />
+        </div>
       </div>
       {isSelf ? (
         <p className="small text-muted" data-testid="user-self-access">
