@@ -515,6 +515,12 @@ describe('a principal of two institutes (issue 35, item 1)', () => {
     expect(chosen.canSign).toBe(false);
     expect((await active.principal.get(`/api/adhesions/current?istituto=${(await freshSchool()).instituteId}`)).statusCode).toBe(403);
     expect((await active.principal.get('/api/adhesions/current?istituto=987654321')).statusCode).toBe(404);
+    // Staff's grants do not make someone else's institute their own (the fuzzer found a 500 here).
+    const admin = await login('superadmin@demo.test');
+    for (const path of ['', '/overview', '/document.pdf']) {
+      const res = await admin.get(`/api/adhesions/current${path}?istituto=${active.instituteId}`);
+      expect(res.statusCode, path).toBe(403);
+    }
     expect((await active.principal.get('/api/adhesions/current?istituto=abc')).statusCode).toBe(422);
     // Signing the second school, named explicitly.
     t.clock.advance(120_000);

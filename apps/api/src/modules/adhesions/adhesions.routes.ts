@@ -14,7 +14,7 @@ import {
   signAdhesionOnline,
   uploadSignedAdhesion,
 } from '@portale/shared/adhesions';
-import type { OwnedResource } from '@portale/shared/auth';
+import { ACCESS_MESSAGES, type OwnedResource } from '@portale/shared/auth';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
@@ -49,10 +49,11 @@ function ownInstitute(owners: 'principal-and-first-contact' | 'principal') {
     const { user } = authOf(request);
     const chosen = (request.query as { istituto?: number } | undefined)?.istituto;
     if (chosen !== undefined) {
-      // Someone else's institute: its owners decide (403); an unknown one: 404.
+      // These are the viewer's own institutes: someone else's is a 403 for anyone (staff included,
+      // whose grants would otherwise let the handler run with no institute of theirs); unknown: 404.
       const owned = await repo.findAdhesionOwners(request.server.db, chosen);
       if (!owned) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
-      if (!owned.ownerUserIds.includes(user.id)) return owned;
+      if (!owned.ownerUserIds.includes(user.id)) throw new HttpError(403, 'forbidden', ACCESS_MESSAGES.forbidden);
     }
     const viewer = await repo.findViewerInstitute(request.server.db, user.id, chosen);
     if (!viewer) throw new HttpError(404, 'no_institute', MESSAGES.noInstitute);
