@@ -163,6 +163,14 @@ export function createReportQueue(options: ReportQueueOptions) {
       return flushing;
     },
 
+    /** The form sent it online (with its client id): the server has it, keep the record as sent. */
+    async markSent(clientReportId: string): Promise<void> {
+      const at = now().toISOString();
+      await update(clientReportId, () => ({ status: 'sent', sentAt: at, lastError: null }));
+      await store.put('meta', at, LAST_SUCCESS);
+      notify();
+    },
+
     /** One stuck report, on its own: queued again and sent. */
     async retry(clientReportId: string): Promise<OfflineReport | undefined> {
       return queue.submit(clientReportId);

@@ -66,20 +66,18 @@ export async function openReportStore(name = REPORT_DB_NAME): Promise<ReportDb> 
           objectStore(name: 'drafts'): { getAll(): Promise<ReportDbV1['drafts']['value'][]> };
         };
         for (const d of await legacyTx.objectStore('drafts').getAll()) {
-          await tx
-            .objectStore('reports')
-            .put({
-              clientReportId: d.clientReportId,
-              visitId: d.visitId,
-              report: d.report,
-              teachersMet: d.teachersMet,
-              status: 'draft',
-              createdAt: d.savedAt,
-              updatedAt: d.savedAt,
-              attempts: 0,
-              lastError: null,
-              sentAt: null,
-            });
+          await tx.objectStore('reports').put({
+            clientReportId: d.clientReportId,
+            visitId: d.visitId,
+            report: d.report,
+            teachersMet: d.teachersMet,
+            status: 'draft',
+            createdAt: d.savedAt,
+            updatedAt: d.savedAt,
+            attempts: 0,
+            lastError: null,
+            sentAt: null,
+          });
         }
         (db as unknown as IDBPDatabase).deleteObjectStore('drafts');
       }
