@@ -42,9 +42,15 @@ export async function insertSubmission(
     body: unknown;
     now: Date;
   },
-): Promise<void> {
+): Promise<boolean> {
   const { now, ...rest } = values;
-  await db.insert(visitReportSubmissions).values({ ...rest, createdAt: now });
+  // The same id sent at once for two visits (two locks): the second finds the first's row; `false`, never a 500.
+  const rows = await db
+    .insert(visitReportSubmissions)
+    .values({ ...rest, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: visitReportSubmissions.clientReportId });
+  return rows.length === 1;
 }
 
 /** The reports kept as conflicts, newest first (capped: a staff page with paging may come later). */
