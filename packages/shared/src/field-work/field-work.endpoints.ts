@@ -19,6 +19,7 @@ import {
   SiteVisitsResponseSchema,
   VisitCreateSchema,
   VisitOutcomeSchema,
+  VisitReportConflictListSchema,
   VisitReportSchema,
   VisitSchema,
 } from './field-work.schemas.ts';
@@ -150,10 +151,20 @@ export const reportVisit = defineEndpoint({
   path: '/api/visits/:visitId/report',
   permission: 'update:visit',
   tag: 'field-work',
-  summary: 'Invia (o corregge) il resoconto: la visita è svolta e va in revisione',
+  summary: 'Invia (o corregge) il resoconto: la visita è svolta e va in revisione. Con clientReportId l’invio è idempotente: un replay risponde il risultato salvato; contenuto diverso o visita cambiata nel frattempo → 409',
   params: VisitParams,
   body: VisitReportSchema,
   response: VisitSchema,
+  errors: [409],
+});
+
+export const listVisitReportConflicts = defineEndpoint({
+  method: 'GET',
+  path: '/api/visit-report-conflicts',
+  permission: 'read:visit',
+  tag: 'field-work',
+  summary: 'I resoconti arrivati per visite cambiate nel frattempo (annullate o mancate): conservati per la decisione dello staff',
+  response: VisitReportConflictListSchema,
 });
 
 export const closeVisit = defineEndpoint({

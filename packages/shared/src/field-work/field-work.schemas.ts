@@ -197,6 +197,9 @@ export const VISIT_MESSAGES = {
   notReportable: 'Il resoconto si può inviare solo per una visita pianificata o rimandata per correzioni.',
   notYetHappened: 'La visita non è ancora avvenuta: il resoconto si può inviare dal giorno della visita in poi.',
   notFound: 'Visita non trovata.',
+  clientReportId: 'Identificativo della bozza non valido: deve essere un UUID.',
+  clientReportIdReused: 'Questa bozza è già stata inviata con un contenuto diverso: esportala e contatta lo staff, non verrà sovrascritta.',
+  visitChanged: 'La visita è stata annullata o segnata come mancata mentre compilavi il resoconto: la tua versione è stata conservata e lo staff deciderà.',
 } as const;
 
 export const VisitCreateSchema = z
@@ -215,9 +218,30 @@ export const VisitReportSchema = z
       z.string({ error: VISIT_MESSAGES.report }).min(10, 'Il resoconto deve avere almeno 10 caratteri.').max(VISIT_REPORT_MAX, `Il resoconto può contenere al massimo ${VISIT_REPORT_MAX} caratteri.`),
     ),
     teachersMet: z.array(z.number().int().positive(), { error: 'Elenco di insegnanti non valido.' }).max(500).default([]),
+    /**
+     * Chosen by the browser when the draft is created (issue 39): a replay of the same submission answers
+     * the stored result, never a second report; a different payload under the same id is refused (409).
+     */
+    clientReportId: z.uuid({ error: VISIT_MESSAGES.clientReportId }).optional(),
   })
   .strict();
 export type VisitReport = z.output<typeof VisitReportSchema>;
+
+export const VISIT_SUBMISSION_OUTCOMES = ['accepted', 'conflict'] as const;
+
+/** A report sent offline for a visit staff changed meanwhile: kept as sent, for staff to decide (issue 39). */
+export const VisitReportConflictSchema = z.object({
+  clientReportId: z.string(),
+  visitId: z.number().int(),
+  detector: PersonNameSchema,
+  report: z.string(),
+  teachersMet: z.array(z.number().int()),
+  /** The visit's state when the report arrived. */
+  visitState: z.enum(VISIT_STATES),
+  submittedAt: isoDateTime,
+});
+export type VisitReportConflict = z.infer<typeof VisitReportConflictSchema>;
+export const VisitReportConflictListSchema = z.object({ items: z.array(VisitReportConflictSchema) });
 
 export const VisitOutcomeSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { VISIT_STATES } from '@portale/shared/field-work';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { VISIT_STATES, VISIT_SUBMISSION_OUTCOMES } from '@portale/shared/field-work';
 import { REVIEW_STATES } from '@portale/shared/reviews';
 import { schoolSites } from './schools.ts';
 import { users } from './users.ts';
@@ -46,5 +46,40 @@ export const visits = pgTable(
     index('visits_site_idx').on(t.schoolSiteId, t.scheduledAt),
     index('visits_detector_idx').on(t.detectorUserId, t.state, t.scheduledAt),
     check('visits_report_when_done', sql`${t.state} <> 'svolta' or ${t.report} is not null`),
+  ],
+);
+
+/**
+ * Every visit report sent with a client-generated id (issue 39, decision 037): the idempotency record
+ * (a replay answers `status` and `body` as stored) and, for `conflict`, the submitted version kept for
+ * staff to decide (the visit was cancelled or missed meanwhile).
+ */
+export const visitReportSubmissions = pgTable(
+  'visit_report_submissions',
+  {
+    clientReportId: uuid('client_report_id').primaryKey(),
+    visitId: bigint('visit_id', { mode: 'number' })
+      .notNull()
+      .references(() => visits.id, { onDelete: 'cascade' }),
+    detectorUserId: bigint('detector_user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    /** SHA-256 of the canonical payload (visit, report, sorted teachers): a different payload under the same id is refused. */
+    payloadHash: text('payload_hash').notNull(),
+    report: text('report').notNull(),
+    teachersMet: bigint('teachers_met', { mode: 'number' })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
+    outcome: text('outcome', { enum: VISIT_SUBMISSION_OUTCOMES }).notNull(),
+    /** The visit's state when the report arrived. */
+    visitState: text('visit_state', { enum: VISIT_STATES }).notNull(),
+    status: integer('status').notNull(),
+    body: jsonb('body').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('visit_report_submissions_conflicts_idx').on(t.outcome, t.createdAt),
+    index('visit_report_submissions_visit_idx').on(t.visitId),
   ],
 );

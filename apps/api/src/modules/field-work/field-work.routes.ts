@@ -15,6 +15,7 @@ import {
   listMySchoolSites,
   listSiteTeachers,
   listSiteVisits,
+  listVisitReportConflicts,
   reportVisit,
   updateDetector,
   VISIT_MESSAGES,
@@ -23,6 +24,7 @@ import {
   type DetectorSiteFilters,
   type DetectorSiteSummary,
   type DetectorSummary,
+  type Visit,
 } from '@portale/shared/field-work';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { withTransaction } from '../../db/transaction.ts';
@@ -37,6 +39,7 @@ import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { clearSchoolSiteTotals } from '../registry/school-sites.repository.ts';
 import * as repo from './field-work.repository.ts';
 import { visitCalendar } from './visit-calendar.ts';
+import * as submissions from './visit-report-submissions.repository.ts';
 
 export const SITE_NOT_FOUND = 'Plesso non trovato.';
 const DETECTOR_NOT_FOUND = 'Rilevatore non trovato.';
@@ -210,13 +213,33 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, reportVisit, { resource: visitOf }, async (request) => {
     const { visitId } = request.params;
+    const { clientReportId } = request.body;
+    const userId = authOf(request).user.id;
     const now = app.clock.now();
-    await withTransaction(app.db, async (tx) => {
+    const teachersMet = [...new Set(request.body.teachersMet)];
+    const payloadHash = submissions.payloadHashOf(visitId, request.body.report, teachersMet);
+    const reused = () => conflict('client_report_id_reused', VISIT_MESSAGES.clientReportIdReused);
+    const outcome = await withTransaction(app.db, async (tx): Promise<{ status: number; body: unknown }> => {
       const visit = await repo.lockVisit(tx, visitId);
       if (!visit) throw notFound(VISIT_MESSAGES.notFound);
+      const kept = { clientReportId: clientReportId!, visitId, detectorUserId: userId, payloadHash, report: request.body.report, teachersMet, visitState: visit.state, now };
+      if (clientReportId !== undefined) {
+        // Idempotency (issue 39, decision 043): a replay answers what the first send answered; never a second report.
+        const stored = await submissions.findSubmission(tx, clientReportId);
+        if (stored) {
+          if (stored.payloadHash !== payloadHash || stored.detectorUserId !== userId) throw reused();
+          return { status: stored.status, body: stored.body };
+        }
+        // Staff changed the visit while the detector was offline: keep the version sent, answer a conflict.
+        if (visit.state === 'annullata' || visit.state === 'mancata') {
+          const body = { statusCode: 409, code: 'visit_changed', message: VISIT_MESSAGES.visitChanged };
+          if (!(await submissions.insertSubmission(tx, { ...kept, outcome: 'conflict', status: 409, body }))) throw reused();
+          await auditWrite(tx, request, { action: 'visit.report-conflict', entity: 'visit', entityId: visitId, after: { clientReportId, visitState: visit.state } });
+          return { status: 409, body };
+        }
+      }
       const resubmission = visit.state === 'svolta' && visit.reviewState === 'da_correggere';
       if (!resubmission && !canTransitionVisit(visit.state, 'svolta')) throw conflict('visit_transition', VISIT_MESSAGES.notReportable);
-      const teachersMet = [...new Set(request.body.teachersMet)];
       if ((await repo.teachersOfSite(tx, visit.schoolSiteId, teachersMet)).length !== teachersMet.length) throw fieldError('teachersMet', VISIT_MESSAGES.teacherNotOfSite);
       if (!visitReportable(visit.scheduledAt, now)) throw conflict('visit_not_yet_held', VISIT_MESSAGES.notYetHappened);
       await repo.setVisitReport(tx, visitId, { report: request.body.report, teachersMet }, now);
@@ -226,11 +249,21 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
         entity: 'visit',
         entityId: visitId,
         before: { state: visit.state, reviewState: visit.reviewState, report: visit.report, teachersMet: visit.teachersMet },
-        after: { state: 'svolta', reviewState: 'in_attesa', report: request.body.report, teachersMet },
+        after: { state: 'svolta', reviewState: 'in_attesa', report: request.body.report, teachersMet, ...(clientReportId ? { clientReportId } : {}) },
       });
+      const body = (await repo.findVisit(tx, visitId))!;
+      // The same id sent at once for two visits: the second finds the first's row and rolls back (409, never a 500).
+      if (clientReportId !== undefined && !(await submissions.insertSubmission(tx, { ...kept, outcome: 'accepted', status: 200, body }))) throw reused();
+      return { status: 200, body };
     });
-    return (await repo.findVisit(app.db, visitId))!;
+    if (outcome.status !== 200) {
+      const error = outcome.body as { code: string; message: string };
+      throw new HttpError(outcome.status, error.code, error.message);
+    }
+    return outcome.body as Visit;
   });
+
+  registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, async () => ({ items: await submissions.listConflicts(app.db) }));
 
   registerEndpoint(app, closeVisit, { resource: visitOf }, async (request) => {
     const { visitId } = request.params;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { closeVisit, createVisit, listSiteVisits, reportVisit, visitCalendar, visitReportable, VISIT_STATE_LABELS, type SiteTeacher, type Visit } from '@portale/shared/field-work';
 import { REVIEW_STATE_LABELS } from '@portale/shared/reviews';
@@ -7,6 +7,10 @@ import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { VISIT_STATE_BADGES } from './field-work-labels.ts';
 import { SiteFacts } from './site-facts.tsx';
+
+// The offline store and queue (issue 39) load only here, on the detector's visit page, and lazily.
+const OfflineReportsPanel = lazy(() => import('./offline/offline-reports-panel.tsx'));
+const offlineQueue = () => import('./offline/detector-report-queue.ts').then((m) => m.detectorReportQueue());
 
 export async function pageData({ params, request }: LoaderFunctionArgs) {
   return callApi(listSiteVisits, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });
@@ -31,7 +35,21 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<R
     }
     if (intent === 'report' && visitId) {
       const teachersMet = form.getAll('teachersMet').map(Number);
-      await callApi(reportVisit, { params: { visitId }, body: { report: String(form.get('report') ?? ''), teachersMet } });
+      const report = String(form.get('report') ?? '');
+      const clientReportId = String(form.get('clientReportId') ?? '') || undefined;
+      try {
+        await callApi(reportVisit, { params: { visitId }, body: { report, teachersMet, ...(clientReportId ? { clientReportId } : {}) } });
+      } catch (error) {
+        // No network: the draft (same client id) is queued on the device and sent when the network returns.
+        if (clientReportId && error instanceof ApiError && error.status === 0) {
+          const queue = await offlineQueue();
+          await queue.saveDraft({ clientReportId, visitId, report, teachersMet });
+          await queue.submit(clientReportId);
+          return { intent, visitId, ok: 'Sei senza rete: il resoconto è salvato sul dispositivo e sarà inviato appena la rete torna.' };
+        }
+        throw error;
+      }
+      if (clientReportId) await offlineQueue().then((q) => q.markSent(clientReportId)).catch(() => undefined);
       return { intent, visitId, ok: 'Resoconto inviato: la visita è svolta ed è in attesa di revisione.' };
     }
     if ((intent === 'annullata' || intent === 'mancata') && visitId) {
@@ -73,10 +91,47 @@ function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers:
   const err = mine?.errors?.report?.[0];
   const met = new Set(visit.teachersMet.map((t) => t.id));
   const id = `report-${visit.id}`;
+  const formRef = useRef<HTMLFormElement>(null);
+  const [clientReportId, setClientReportId] = useState<string | null>(null);
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // A draft left on this device (the tab was closed, the network was down) comes back into the form.
+  useEffect(() => {
+    let cancelled = false;
+    offlineQueue()
+      .then((q) => q.draftOf(visit.id))
+      .then((draft) => {
+        if (cancelled || !draft || !formRef.current) return;
+        setClientReportId(draft.clientReportId);
+        const area = formRef.current.elements.namedItem('report');
+        if (area instanceof HTMLTextAreaElement && draft.report) area.value = draft.report;
+        const chosen = new Set(draft.teachersMet.map(String));
+        for (const box of formRef.current.querySelectorAll<HTMLInputElement>('input[name="teachersMet"]')) box.checked = chosen.has(box.value);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+      clearTimeout(saveTimer.current);
+    };
+  }, [visit.id]);
+  // Saved on the device as the detector types (the client id is chosen with the first save).
+  const saveDraft = () => {
+    clearTimeout(saveTimer.current);
+    saveTimer.current = setTimeout(() => {
+      const form = formRef.current;
+      if (!form) return;
+      const data = new FormData(form);
+      const draft = { ...(clientReportId ? { clientReportId } : {}), visitId: visit.id, report: String(data.get('report') ?? ''), teachersMet: data.getAll('teachersMet').map(Number) };
+      offlineQueue()
+        .then((q) => q.saveDraft(draft))
+        .then((saved) => setClientReportId(saved.clientReportId))
+        .catch(() => undefined);
+    }, 400);
+  };
   return (
-    <Form method="post" className="mt-3" aria-label={`Resoconto della visita del ${formatDateTime(visit.scheduledAt)}`}>
+    <Form ref={formRef} method="post" className="mt-3" aria-label={`Resoconto della visita del ${formatDateTime(visit.scheduledAt)}`} onChange={saveDraft}>
       <input type="hidden" name="intent" value="report" />
       <input type="hidden" name="visitId" value={visit.id} />
+      {clientReportId && <input type="hidden" name="clientReportId" value={clientReportId} />}
       <div className="mb-3">
         <label htmlFor={id} className="form-label fw-semibold">Resoconto della visita</label>
         <textarea id={id} name="report" className="form-control" rows={4} required minLength={10} maxLength={5000} defaultValue={visit.report ?? ''} aria-invalid={err ? true : undefined} aria-describedby={err ? `${id}-error` : undefined} />
@@ -126,6 +181,9 @@ export function Component() {
     <>
       <PageHeader title={`Visite a ${site.name}`} description={`${site.municipalityName} (${site.province}) · ${site.ministryCode}`} />
       <SiteFacts site={site} />
+      <Suspense fallback={null}>
+        <OfflineReportsPanel />
+      </Suspense>
       <div role="status" className="mb-3">
         {result?.ok && <div className="alert alert-success">{result.ok}</div>}
       </div>

@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VisitReportConflictListSchema, VisitSchema } from '@portale/shared/field-work';
+import {
+  auditLog,
+  institutes,
+  reviews,
+  roles,
+  schoolSites,
+  teacherProfiles,
+  userRoles,
+  users,
+  visitReportSubmissions,
+  visits,
+} from '../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../../test/http-client.ts';
+
+// Issue 39, first slice: the visit report sent with a client-generated id is idempotent, and a report for
+// a visit staff changed meanwhile is kept as a conflict (decision 043).
+
+let t: TestApp;
+const clients = new Map<string, ApiClient>();
+const as = (email: string) => clients.get(email)!;
+const detector = () => as('rilevatore@demo.test');
+const other = () => as('altro.rilevatore@demo.test');
+const OTHERS = [
+  'sylla@demo.test',
+  'cromos@demo.test',
+  'dirigente@demo.test',
+  'referente@demo.test',
+  'insegnante@demo.test',
+  'utenti@demo.test',
+];
+
+let detectorId: number;
+let siteId: number;
+let teacherUserId: number;
+
+async function userId(email: string) {
+  const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row!.id;
+}
+
+/** A visit planned yesterday (reportable under any "from its day" rule) for the demo detector. */
+async function plannedVisit(): Promise<number> {
+  const now = t.app.clock.now();
+  const [row] = await t.database.db
+    .insert(visits)
+    .values({
+      schoolSiteId: siteId,
+      detectorUserId: detectorId,
+      scheduledAt: new Date(now.getTime() - 24 * 3600_000),
+      state: 'pianificata',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: visits.id });
+  return row!.id;
+}
+
+const REPORT = 'Visita svolta: incontrati gli insegnanti, nessun problema.';
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const db = t.database.db;
+  const [demo] = await db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
+  const [created] = await db
+    .insert(users)
+    .values({
+      email: 'altro.rilevatore@demo.test',
+      firstName: 'Aldo',
+      lastName: 'Altro',
+      passwordHash: demo!.passwordHash,
+      phone: '+393330000998',
+      emailVerifiedAt: demo!.emailVerifiedAt,
+      phoneVerifiedAt: demo!.phoneVerifiedAt,
+    })
+    .returning({ id: users.id });
+  const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'detector'));
+  await db.insert(userRoles).values({ userId: created!.id, roleId: role!.id });
+  detectorId = demo!.id;
+  const [institute] = await db
+    .select({ id: institutes.id })
+    .from(institutes)
+    .where(eq(institutes.ministryCode, 'RMIC8AB00X'));
+  const [site] = await db
+    .insert(schoolSites)
+    .values({
+      ministryCode: 'OFF0000001',
+      instituteId: institute!.id,
+      name: 'Plesso offline',
+      schoolLevel: 'primaria',
+      typeLabel: 'Scuola primaria',
+      address: 'Via dei Monti 1',
+      postalCode: '00100',
+      municipalityCode: 'H501',
+      municipalityName: 'Roma',
+      province: 'RM',
+      region: 'Lazio',
+      participating: true,
+      detectorUserId: detectorId,
+    })
+    .returning({ id: schoolSites.id });
+  siteId = site!.id;
+  teacherUserId = await userId('insegnante@demo.test');
+  await db
+    .insert(teacherProfiles)
+    .values({ userId: teacherUserId, kind: 'insegnante', schoolSiteId: siteId, subjects: ['Matematica'] })
+    .onConflictDoNothing();
+  await db
+    .update(teacherProfiles)
+    .set({ schoolSiteId: siteId })
+    .where(eq(teacherProfiles.userId, teacherUserId));
+  for (const email of [
+    'superadmin@demo.test',
+    'rilevatore@demo.test',
+    'altro.rilevatore@demo.test',
+    ...OTHERS,
+  ]) {
+    const client = new ApiClient(t, nextIp());
+    await client.login(email);
+    clients.set(email, client);
+  }
+}, 180_000);
+afterAll(() => t.close());
+
+describe('idempotent visit report (client-generated id)', () => {
+  it('a replay answers the stored result: same status and body, one report, one review, one audit', async () => {
+    const visitId = await plannedVisit();
+    const payload = {
+      report: REPORT,
+      teachersMet: [teacherUserId, teacherUserId],
+      clientReportId: randomUUID(),
+    };
+    const first = await detector().post(`/api/visits/${visitId}/report`, payload);
+    expect(first.statusCode).toBe(200);
+    expect(VisitSchema.parse(first.json())).toMatchObject({
+      state: 'svolta',
+      reviewState: 'in_attesa',
+      report: REPORT,
+    });
+    for (let i = 0; i < 3; i++) {
+      // The same draft replayed (a retry after a lost answer, a second tab): whitespace and teacher order do not matter.
+      const replay = await detector().post(`/api/visits/${visitId}/report`, {
+        ...payload,
+        report: `  ${REPORT} `,
+        teachersMet: [teacherUserId],
+      });
+      expect(replay.statusCode).toBe(200);
+      expect(replay.json()).toEqual(first.json());
+    }
+    const db = t.database.db;
+    expect(
+      await db
+        .select()
+        .from(reviews)
+        .where(and(eq(reviews.type, 'visite'), eq(reviews.subjectId, visitId))),
+    ).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'visit.reported'), eq(auditLog.entityId, String(visitId)))),
+    ).toHaveLength(1);
+    expect(
+      await db.select().from(visitReportSubmissions).where(eq(visitReportSubmissions.visitId, visitId)),
+    ).toHaveLength(1);
+  });
+
+  it('a different payload under the same client id is 409 with an Italian message, and changes nothing', async () => {
+    const visitId = await plannedVisit();
+    const clientReportId = randomUUID();
+    expect(
+      (await detector().post(`/api/visits/${visitId}/report`, { report: REPORT, clientReportId })).statusCode,
+    ).toBe(200);
+    const changed = await detector().post(`/api/visits/${visitId}/report`, {
+      report: `${REPORT} Aggiunta.`,
+      clientReportId,
+    });
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json()).toMatchObject({
+      code: 'client_report_id_reused',
+      message: expect.stringMatching(/già stata inviata con un contenuto diverso/),
+    });
+    // The same id for another visit is a different payload too.
+    const elsewhere = await plannedVisit();
+    expect(
+      (await detector().post(`/api/visits/${elsewhere}/report`, { report: REPORT, clientReportId }))
+        .statusCode,
+    ).toBe(409);
+    const [visit] = await t.database.db.select().from(visits).where(eq(visits.id, visitId));
+    expect(visit!.report).toBe(REPORT);
+    const [untouched] = await t.database.db.select().from(visits).where(eq(visits.id, elsewhere));
+    expect(untouched!.state).toBe('pianificata');
+  });
+
+  it('a report for a visit cancelled meanwhile is 409, kept as a conflict and listed for staff; its replay answers the same 409', async () => {
+    const visitId = await plannedVisit();
+    await t.database.db
+      .update(visits)
+      .set({ state: 'annullata', outcomeNote: 'Scuola chiusa' })
+      .where(eq(visits.id, visitId));
+    const clientReportId = randomUUID();
+    const res = await detector().post(`/api/visits/${visitId}/report`, {
+      report: REPORT,
+      teachersMet: [teacherUserId],
+      clientReportId,
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'visit_changed',
+      message: expect.stringMatching(/la tua versione è stata conservata/),
+    });
+    const replay = await detector().post(`/api/visits/${visitId}/report`, {
+      report: REPORT,
+      teachersMet: [teacherUserId],
+      clientReportId,
+    });
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json()).toEqual(res.json());
+    // Never a silent overwrite: the visit stays cancelled, the version sent is stored.
+    const [visit] = await t.database.db.select().from(visits).where(eq(visits.id, visitId));
+    expect(visit).toMatchObject({ state: 'annullata', report: null });
+    const list = await as('superadmin@demo.test').get('/api/visit-report-conflicts');
+    expect(list.statusCode).toBe(200);
+    const conflicts = VisitReportConflictListSchema.parse(list.json()).items.filter(
+      (c) => c.visitId === visitId,
+    );
+    expect(conflicts).toEqual([
+      expect.objectContaining({
+        clientReportId,
+        report: REPORT,
+        teachersMet: [teacherUserId],
+        visitState: 'annullata',
+        detector: expect.objectContaining({ id: detectorId }),
+      }),
+    ]);
+  });
+
+  it('without a client id the report behaves as before (a second report is 409 visit_transition)', async () => {
+    const visitId = await plannedVisit();
+    expect((await detector().post(`/api/visits/${visitId}/report`, { report: REPORT })).statusCode).toBe(200);
+    const again = await detector().post(`/api/visits/${visitId}/report`, { report: REPORT });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('visit_transition');
+    // A new client id for a visit already reported is not a replay: the same 409.
+    expect(
+      (
+        await detector().post(`/api/visits/${visitId}/report`, {
+          report: REPORT,
+          clientReportId: randomUUID(),
+        })
+      ).json().code,
+    ).toBe('visit_transition');
+  });
+
+  it('refuses a malformed client id with an Italian message (422, never 500)', async () => {
+    const visitId = await plannedVisit();
+    const res = await detector().post(`/api/visits/${visitId}/report`, {
+      report: REPORT,
+      clientReportId: 'non-un-uuid',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.clientReportId).toEqual([
+      'Identificativo della bozza non valido: deve essere un UUID.',
+    ]);
+  });
+
+  it('only the assigned detector (or the super-admin) sends it: guest 401, another detector and other roles 403, unknown visit 404', async () => {
+    const visitId = await plannedVisit();
+    const payload = { report: REPORT, clientReportId: randomUUID() };
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect((await guest.post(`/api/visits/${visitId}/report`, payload)).statusCode).toBe(401);
+    expect((await other().post(`/api/visits/${visitId}/report`, payload)).statusCode).toBe(403);
+    for (const email of OTHERS)
+      expect((await as(email).post(`/api/visits/${visitId}/report`, payload)).statusCode, email).toBe(403);
+    expect((await detector().post('/api/visits/987654321/report', payload)).statusCode).toBe(404);
+    // Refusals store nothing: the detector's first send is still the first.
+    expect(
+      await t.database.db
+        .select()
+        .from(visitReportSubmissions)
+        .where(eq(visitReportSubmissions.clientReportId, payload.clientReportId)),
+    ).toHaveLength(0);
+    expect((await detector().post(`/api/visits/${visitId}/report`, payload)).statusCode).toBe(200);
+    // The id is the detector's: another user replaying it cannot read the stored answer.
+    const admin = await as('superadmin@demo.test').post(`/api/visits/${visitId}/report`, payload);
+    expect(admin.statusCode).toBe(409);
+    expect(admin.json().code).toBe('client_report_id_reused');
+  });
+
+  it('lists the conflicts for the super-admin only: guest 401, detector and other staff 403', async () => {
+    expect((await new ApiClient(t, nextIp()).get('/api/visit-report-conflicts')).statusCode).toBe(401);
+    for (const email of ['rilevatore@demo.test', ...OTHERS])
+      expect((await as(email).get('/api/visit-report-conflicts')).statusCode, email).toBe(403);
+  });
+});

@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useState } from 'react';
+import { formatDateTime } from '../../../lib/format.ts';
+import { detectorReportQueue } from './detector-report-queue.ts';
+import type { QueueSummary } from './report-queue.ts';
+import type { OfflineReport } from './report-store.ts';
+
+const STATUS_LABELS: Record<OfflineReport['status'], string> = {
+  draft: 'Bozza',
+  queued: 'In attesa di invio',
+  sent: 'Inviato',
+  conflict: 'In conflitto: la visita è cambiata',
+  failed: 'Non accettato',
+};
+
+function download(name: string, json: string) {
+  const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The detector's unsent reports on this device: how many, since when, the last send, "Invia ora" (issue 39). */
+export default function OfflineReportsPanel() {
+  const [summary, setSummary] = useState<QueueSummary | null>(null);
+  const [unsent, setUnsent] = useState<OfflineReport[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    const queue = await detectorReportQueue();
+    setSummary(await queue.summary());
+    setUnsent(
+      (await queue.list())
+        .filter((r) => r.status !== 'sent')
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    );
+  }, []);
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | undefined;
+    detectorReportQueue()
+      .then((queue) => {
+        unsubscribe = queue.subscribe(() => void refresh());
+        return refresh();
+      })
+      .catch(() => setProblem('Questo browser non permette di salvare le bozze sul dispositivo.'));
+    return () => unsubscribe?.();
+  }, [refresh]);
+
+  const run = async (work: (queue: Awaited<ReturnType<typeof detectorReportQueue>>) => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await work(await detectorReportQueue());
+      await refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (problem) return <div className="alert alert-warning">{problem}</div>;
+  if (!summary) return null;
+  return (
+    <section aria-labelledby="bozze-title" className="mb-4 p-3 border rounded" data-testid="offline-reports">
+      <h2 id="bozze-title" className="h5">
+        Resoconti su questo dispositivo
+      </h2>
+      <p className="mb-2" role="status">
+        Bozze non inviate: {summary.unsent}
+        {summary.oldestUnsentAt && <>, la più vecchia da {formatDateTime(summary.oldestUnsentAt)}</>}; ultimo
+        invio riuscito: {summary.lastSuccessAt ? formatDateTime(summary.lastSuccessAt) : 'nessuno'}.
+      </p>
+      <button
+        type="button"
+        className="btn btn-primary btn-sm me-2"
+        disabled={busy}
+        onClick={() => void run((q) => q.flush())}
+      >
+        Invia ora
+      </button>
+      {unsent.length > 0 && (
+        <button
+          type="button"
+          className="btn btn-outline-primary btn-sm"
+          disabled={busy}
+          onClick={() => void run(async (q) => download('resoconti-non-inviati.json', await q.exportJson()))}
+        >
+          Esporta bozze
+        </button>
+      )}
+      {unsent.length > 0 && (
+        <ul className="list-unstyled mt-3 mb-0">
+          {unsent.map((r) => (
+            <li key={r.clientReportId} className="mb-2 small">
+              Visita n. {r.visitId} · {STATUS_LABELS[r.status]} · salvata il {formatDateTime(r.updatedAt)}
+              {r.lastError && <> · {r.lastError}</>}
+              <span className="ms-2">
+                {r.status !== 'draft' && (
+                  <button
+                    type="button"
+                    className="btn btn-link btn-sm p-0 me-2"
+                    disabled={busy}
+                    onClick={() => void run((q) => q.retry(r.clientReportId))}
+                  >
+                    Riprova
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="btn btn-link btn-sm p-0 me-2"
+                  disabled={busy}
+                  onClick={() =>
+                    void run(async (q) =>
+                      download(`resoconto-${r.clientReportId}.json`, await q.exportJson(r.clientReportId)),
+                    )
+                  }
+                >
+                  Esporta
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-link btn-sm p-0 text-danger"
+                  disabled={busy}
+                  onClick={() => {
+                    if (
+                      window.confirm('Eliminare questa bozza dal dispositivo? Non potrà essere recuperata.')
+                    )
+                      void run((q) => q.discard(r.clientReportId));
+                  }}
+                >
+                  Elimina
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

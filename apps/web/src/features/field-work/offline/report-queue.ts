@@ -1,0 +1,227 @@
+import type { OfflineReport, ReportDb } from './report-store.ts';
+
+/** What the server said about one send. A thrown error means "not known": the record stays queued. */
+export type SendOutcome =
+  { kind: 'sent' } | { kind: 'conflict'; message: string } | { kind: 'rejected'; message: string };
+
+/** Sends one report (with its client id); throws on network errors and transient answers. */
+export type ReportTransport = (
+  report: Pick<OfflineReport, 'clientReportId' | 'visitId' | 'report' | 'teachersMet'>,
+) => Promise<SendOutcome>;
+
+export interface QueueSummary {
+  /** Not yet on the server: drafts, queued, conflicts and refusals. */
+  unsent: number;
+  oldestUnsentAt: string | null;
+  lastSuccessAt: string | null;
+}
+
+export interface ReportQueueOptions {
+  store: ReportDb;
+  transport: ReportTransport;
+  now?: () => Date;
+  newId?: () => string;
+  /** Cross-tab lock (Web Locks API) so two tabs do not send at the same time; the server's idempotency makes it safe anyway. */
+  locks?: Pick<LockManager, 'request'>;
+}
+
+const LAST_SUCCESS = 'lastSuccessAt';
+const LOCK_NAME = 'portale-visit-report-queue';
+
+/**
+ * The send queue of the detector's visit reports (issue 39, decision 043). Exactly once relies on the
+ * server: every send carries the report's client id, so a replay (a lost answer, a second tab, a
+ * retry) answers the stored result and never makes a second report.
+ */
+export function createReportQueue(options: ReportQueueOptions) {
+  const { store, transport } = options;
+  const now = options.now ?? (() => new Date());
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  let flushing: Promise<number> | null = null;
+  const listeners = new Set<() => void>();
+  const notify = () => listeners.forEach((l) => l());
+
+  async function update(
+    clientReportId: string,
+    change: (r: OfflineReport) => Partial<OfflineReport>,
+  ): Promise<OfflineReport | undefined> {
+    const tx = store.transaction('reports', 'readwrite');
+    const current = await tx.store.get(clientReportId);
+    if (!current) {
+      await tx.done;
+      return undefined;
+    }
+    const next = { ...current, ...change(current) };
+    await tx.store.put(next);
+    await tx.done;
+    return next;
+  }
+
+  async function sendOne(record: OfflineReport): Promise<boolean> {
+    let outcome: SendOutcome;
+    try {
+      outcome = await transport({
+        clientReportId: record.clientReportId,
+        visitId: record.visitId,
+        report: record.report,
+        teachersMet: record.teachersMet,
+      });
+    } catch (error) {
+      await update(record.clientReportId, (r) => ({
+        attempts: r.attempts + 1,
+        lastError: error instanceof Error ? error.message : String(error),
+      }));
+      return false;
+    }
+    const at = now().toISOString();
+    if (outcome.kind === 'sent') {
+      await update(record.clientReportId, (r) => ({
+        status: 'sent',
+        sentAt: at,
+        attempts: r.attempts + 1,
+        lastError: null,
+      }));
+      await store.put('meta', at, LAST_SUCCESS);
+      return true;
+    }
+    await update(record.clientReportId, (r) => ({
+      status: outcome.kind === 'conflict' ? 'conflict' : 'failed',
+      attempts: r.attempts + 1,
+      lastError: outcome.message,
+    }));
+    return false;
+  }
+
+  async function flushQueued(): Promise<number> {
+    const queued = await store.getAllFromIndex('reports', 'byStatus', 'queued');
+    let sent = 0;
+    for (const record of queued.sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+      // Another tab may have sent it meanwhile: read it again.
+      const fresh = await store.get('reports', record.clientReportId);
+      if (fresh?.status !== 'queued') continue;
+      if (await sendOne(fresh)) sent++;
+    }
+    return sent;
+  }
+
+  const queue = {
+    /** Saves (or creates, with a new client id) the draft as the detector types. */
+    async saveDraft(input: {
+      clientReportId?: string;
+      visitId: number;
+      report: string;
+      teachersMet: number[];
+    }): Promise<OfflineReport> {
+      const at = now().toISOString();
+      const existing = input.clientReportId ? await store.get('reports', input.clientReportId) : undefined;
+      if (existing && existing.status !== 'draft') return existing;
+      const record: OfflineReport = existing
+        ? { ...existing, report: input.report, teachersMet: input.teachersMet, updatedAt: at }
+        : {
+            clientReportId: input.clientReportId ?? newId(),
+            visitId: input.visitId,
+            report: input.report,
+            teachersMet: input.teachersMet,
+            status: 'draft',
+            createdAt: at,
+            updatedAt: at,
+            attempts: 0,
+            lastError: null,
+            sentAt: null,
+          };
+      await store.put('reports', record);
+      notify();
+      return record;
+    },
+
+    /** The unsent draft of a visit, if any (the form picks it up after the tab was closed). */
+    async draftOf(visitId: number): Promise<OfflineReport | undefined> {
+      const all = await store.getAllFromIndex('reports', 'byVisit', visitId);
+      return all.filter((r) => r.status !== 'sent').sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    },
+
+    list: () => store.getAll('reports'),
+
+    /** The detector pressed "Invia": queue it and try at once. */
+    async submit(clientReportId: string): Promise<OfflineReport | undefined> {
+      await update(clientReportId, (r) => (r.status === 'sent' ? {} : { status: 'queued' }));
+      await queue.flush();
+      return store.get('reports', clientReportId);
+    },
+
+    /** Sends every queued report; one flush at a time per tab, and across tabs when the browser has Web Locks. */
+    flush(): Promise<number> {
+      flushing ??= (async () => {
+        try {
+          if (options.locks) return await options.locks.request(LOCK_NAME, () => flushQueued());
+          return await flushQueued();
+        } finally {
+          flushing = null;
+          notify();
+        }
+      })();
+      return flushing;
+    },
+
+    /** The form sent it online (with its client id): the server has it, keep the record as sent. */
+    async markSent(clientReportId: string): Promise<void> {
+      const at = now().toISOString();
+      await update(clientReportId, () => ({ status: 'sent', sentAt: at, lastError: null }));
+      await store.put('meta', at, LAST_SUCCESS);
+      notify();
+    },
+
+    /** One stuck report, on its own: queued again and sent. */
+    async retry(clientReportId: string): Promise<OfflineReport | undefined> {
+      return queue.submit(clientReportId);
+    },
+
+    /** One report removed on its own (the detector decided; export it first if in doubt). */
+    async discard(clientReportId: string): Promise<void> {
+      await store.delete('reports', clientReportId);
+      notify();
+    },
+
+    /** One report (or every unsent one) as JSON, for a file staff can import if the device breaks. */
+    async exportJson(clientReportId?: string): Promise<string> {
+      const records = clientReportId
+        ? [await store.get('reports', clientReportId)].filter((r) => r !== undefined)
+        : (await store.getAll('reports')).filter((r) => r.status !== 'sent');
+      return JSON.stringify(
+        { kind: 'portale-visit-reports', version: 1, exportedAt: now().toISOString(), reports: records },
+        null,
+        2,
+      );
+    },
+
+    async summary(): Promise<QueueSummary> {
+      const unsent = (await store.getAll('reports')).filter((r) => r.status !== 'sent');
+      const oldest = unsent.map((r) => r.createdAt).sort()[0] ?? null;
+      return {
+        unsent: unsent.length,
+        oldestUnsentAt: oldest,
+        lastSuccessAt: (await store.get('meta', LAST_SUCCESS)) ?? null,
+      };
+    },
+
+    subscribe(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /** Sends at start, on reconnect (`online`) and when the app gets the focus back. */
+    start(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+      const onSignal = () => void queue.flush();
+      target.addEventListener('online', onSignal);
+      target.addEventListener('focus', onSignal);
+      void queue.flush();
+      return () => {
+        target.removeEventListener('online', onSignal);
+        target.removeEventListener('focus', onSignal);
+      };
+    },
+  };
+  return queue;
+}
+
+export type ReportQueue = ReturnType<typeof createReportQueue>;
