@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { FileStore } from './file-store.ts';
 import { referenced } from './file-sweep.repository.ts';
+import { PeriodicJob } from './periodic-job.ts';
 
 const BATCH = 500;
 
@@ -57,37 +58,16 @@ export async function sweepOrphanFiles(db: Db, files: FileStore, options: SweepO
 }
 
 /** Runs the sweep every `intervalMs` (not at start: a start stays fast), one run at a time; failures are logged. */
-export class FileSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly files: FileStore,
-    private readonly options: { intervalMs: number; graceMs: number; log: FastifyBaseLogger },
-  ) {}
-
-  start(): void {
-    if (this.options.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    this.timer.unref();
-  }
-
-  runOnce(): Promise<void> {
-    this.running ??= sweepOrphanFiles(this.db, this.files, { graceMs: this.options.graceMs })
-      .then((result) => {
-        if (result.removed > 0) this.options.log.info(result, 'orphan stored files removed');
-      })
-      .catch((error: unknown) => this.options.log.warn({ err: error }, 'sweep of orphan stored files failed'))
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+export class FileSweeper extends PeriodicJob<SweepResult> {
+  constructor(db: Db, files: FileStore, options: { intervalMs: number; graceMs: number; log: FastifyBaseLogger }) {
+    super({
+      intervalMs: options.intervalMs,
+      log: options.log,
+      run: () => sweepOrphanFiles(db, files, { graceMs: options.graceMs }),
+      report: (result, log) => {
+        if (result.removed > 0) log.info(result, 'orphan stored files removed');
+      },
+      failure: 'sweep of orphan stored files failed',
+    });
   }
 }

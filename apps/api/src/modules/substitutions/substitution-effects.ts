@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { PeriodicJob } from '../../lib/periodic-job.ts';
 import * as repo from './substitutions.repository.ts';
 
 /**
@@ -58,37 +59,17 @@ export async function applyDueSubstitutions(db: Db, now: Date): Promise<number> 
 }
 
 /** Runs `applyDueSubstitutions` at start and every `intervalMs`, one run at a time; failures are logged. */
-export class SubstitutionScheduler {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
-  constructor(
-    private readonly db: Db,
-    private readonly options: { intervalMs: number; clock: Clock; log: FastifyBaseLogger },
-  ) {}
-
-  start(): void {
-    if (this.options.intervalMs <= 0 || this.timer) return;
-    void this.runOnce();
-    this.timer = setInterval(() => void this.runOnce(), this.options.intervalMs);
-    this.timer.unref();
-  }
-
-  runOnce(): Promise<void> {
-    this.running ??= applyDueSubstitutions(this.db, this.options.clock.now())
-      .then((applied) => {
-        if (applied > 0) this.options.log.info({ applied }, 'substitutions took effect');
-      })
-      .catch((error: unknown) => this.options.log.warn({ err: error }, 'applying due substitutions failed'))
-      .finally(() => {
-        this.running = undefined;
-      });
-    return this.running;
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+export class SubstitutionScheduler extends PeriodicJob<number> {
+  constructor(db: Db, options: { intervalMs: number; clock: Clock; log: FastifyBaseLogger }) {
+    super({
+      intervalMs: options.intervalMs,
+      runAtStart: true,
+      log: options.log,
+      run: () => applyDueSubstitutions(db, options.clock.now()),
+      report: (applied, log) => {
+        if (applied > 0) log.info({ applied }, 'substitutions took effect');
+      },
+      failure: 'applying due substitutions failed',
+    });
   }
 }
