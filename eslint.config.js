@@ -8,18 +8,41 @@ const API_BAN = ['**/apps/api/**', '@portale/api*'];
 
 /** The web's import direction for one layer: forbidden import paths with the rule they break. */
 function webLayer(files, regexes) {
-  return [{ files: [files], rules: { 'no-restricted-imports': ['error', { patterns: [{ group: API_BAN }, ...regexes] }] } }];
+  return [
+    {
+      files: [files],
+      rules: { 'no-restricted-imports': ['error', { patterns: [{ group: API_BAN }, ...regexes] }] },
+    },
+  ];
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'var/**', 'test-results/**', 'playwright-report/**', 'apps/api/src/db/migrations/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'var/**',
+      'test-results/**',
+      'playwright-report/**',
+      'apps/api/src/db/migrations/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Rendered HTML is not allowed (escape text instead).' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Rendered HTML is not allowed (escape text instead).',
+        },
+      ],
     },
   },
   {
@@ -28,8 +51,16 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   // Import direction (architecture §1): shared imports no app; api and web never import each other; e2e only shared (and the API suite's test fixtures).
-  { files: ['packages/shared/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }] } },
-  { files: ['apps/api/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@portale/web*'] }] } },
+  {
+    files: ['packages/shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/apps/**', '@portale/api*', '@portale/web*'] }],
+    },
+  },
+  {
+    files: ['apps/api/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@portale/web*'] }] },
+  },
   // One place knows the ORM (decision 011): in the API's code only repositories, db/ and the list and
   // audit helpers import Drizzle. This entry replaces the rule above for these files, so it repeats it.
   {
@@ -54,15 +85,35 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['apps/web/**'], rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/api/**', '@portale/api*'] }] } },
+  {
+    files: ['apps/web/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/api/**', '@portale/api*'] }] },
+  },
   // Inside the web (architecture §1): app → features → components/lib, a feature never imports another
   // feature, and lib is the bottom layer. Later entries replace the rule, so each repeats the API ban.
   ...webLayer('apps/web/src/features/**', [
-    { regex: String.raw`^\.\./(?!\.\./)[^/]+/`, message: 'A feature never imports another feature: compose in app/ or move the piece to components/ or lib/.' },
-    { regex: String.raw`(^|/)(app|features)/`, message: 'A feature imports only components/, lib/ and its own files.' },
+    {
+      regex: String.raw`^\.\./(?!\.\./)[^/]+/`,
+      message:
+        'A feature never imports another feature: compose in app/ or move the piece to components/ or lib/.',
+    },
+    {
+      regex: String.raw`(^|/)(app|features)/`,
+      message: 'A feature imports only components/, lib/ and its own files.',
+    },
   ]),
-  ...webLayer('apps/web/src/components/**', [{ regex: String.raw`(^|/)(app|features)/`, message: 'components/ is below app/ and features/: pass what it needs as props.' }]),
-  ...webLayer('apps/web/src/lib/**', [{ regex: String.raw`(^|/)(app|features|components)/`, message: 'lib/ is the bottom layer: it imports no app, feature or component.' }]),
+  ...webLayer('apps/web/src/components/**', [
+    {
+      regex: String.raw`(^|/)(app|features)/`,
+      message: 'components/ is below app/ and features/: pass what it needs as props.',
+    },
+  ]),
+  ...webLayer('apps/web/src/lib/**', [
+    {
+      regex: String.raw`(^|/)(app|features|components)/`,
+      message: 'lib/ is the bottom layer: it imports no app, feature or component.',
+    },
+  ]),
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
@@ -79,7 +130,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: String.raw`(^|/)apps/(?!api/test/support/[a-z-]+-fixtures\.ts$)` }, { group: ['@portale/api*', '@portale/web*'] }] },
+        {
+          patterns: [
+            { regex: String.raw`(^|/)apps/(?!api/test/support/[a-z-]+-fixtures\.ts$)` },
+            { group: ['@portale/api*', '@portale/web*'] },
+          ],
+        },
       ],
     },
   },

@@ -11,7 +11,14 @@ export default defineConfig({
     // PGlite in memory costs ~700 MiB per instance: two workers on two cores.
     maxWorkers: 2,
     projects: [
-      { test: { name: 'shared', root: './packages/shared', include: ['src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'shared',
+          root: './packages/shared',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
       { test: { name: 'scripts', root: './scripts', include: ['**/*.test.mjs'], environment: 'node' } },
       {
         test: {

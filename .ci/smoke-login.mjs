@@ -13,11 +13,19 @@ if (!page.includes(`content="${apiOrigin}"`)) fail(`the web page does not point 
 
 const preflight = await fetch(`${apiOrigin}/api/auth/login`, {
   method: 'OPTIONS',
-  headers: { origin: webOrigin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-xsrf-token' },
+  headers: {
+    origin: webOrigin,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'content-type,x-xsrf-token',
+  },
 });
-if (preflight.headers.get('access-control-allow-origin') !== webOrigin) fail(`CORS preflight from ${webOrigin} refused (${preflight.status})`);
+if (preflight.headers.get('access-control-allow-origin') !== webOrigin)
+  fail(`CORS preflight from ${webOrigin} refused (${preflight.status})`);
 
-const csrf = await fetch(`${apiOrigin}/sanctum/csrf-cookie`, { method: 'HEAD', headers: { origin: webOrigin } });
+const csrf = await fetch(`${apiOrigin}/sanctum/csrf-cookie`, {
+  method: 'HEAD',
+  headers: { origin: webOrigin },
+});
 const cookies = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
 const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
 if (!xsrf) fail(`no XSRF-TOKEN cookie (${csrf.status})`);
@@ -35,5 +43,6 @@ const login = await fetch(`${apiOrigin}/api/auth/login`, {
 });
 const body = await login.text();
 if (login.status !== 200) fail(`login answered ${login.status}: ${body.slice(0, 300)}`);
-if (login.headers.get('access-control-allow-origin') !== webOrigin) fail('login answer not readable by the web origin (CORS)');
+if (login.headers.get('access-control-allow-origin') !== webOrigin)
+  fail('login answer not readable by the web origin (CORS)');
 console.log(`smoke-login: login from ${webOrigin} through ${apiOrigin} ok`);

@@ -41,11 +41,26 @@ function request(base, method, path, { headers = {}, body, raw } = {}) {
     const type = raw ? {} : payload ? { 'content-type': 'application/json' } : {};
     const req = http.request(
       `${base}${path}`,
-      { method, agent, headers: { origin: WEB_ORIGIN, ...type, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}), ...headers } },
+      {
+        method,
+        agent,
+        headers: {
+          origin: WEB_ORIGIN,
+          ...type,
+          ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}),
+          ...headers,
+        },
+      },
       (res) => {
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8'), cookies: res.headers['set-cookie'] ?? [] }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            text: Buffer.concat(chunks).toString('utf8'),
+            cookies: res.headers['set-cookie'] ?? [],
+          }),
+        );
       },
     );
     req.setTimeout(180_000, () => req.destroy(new Error('timeout')));
@@ -68,14 +83,29 @@ async function loginSession(base, email, ip) {
   const csrf = await request(base, 'HEAD', '/sanctum/csrf-cookie', { headers: xff });
   const jar = new Map(csrf.cookies.map((c) => c.split(';')[0].split(/=(.*)/s)).map(([k, v]) => [k, v]));
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const res = await request(base, 'POST', '/api/auth/login', { headers: { ...xff, 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''), cookie: cookieHeader() }, body: { email, password: PASSWORD } });
+  const res = await request(base, 'POST', '/api/auth/login', {
+    headers: {
+      ...xff,
+      'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+      cookie: cookieHeader(),
+    },
+    body: { email, password: PASSWORD },
+  });
   const token = JSON.parse(res.text).token;
   if (!token) throw new Error(`login failed: ${res.status} ${res.text}`);
   for (const c of res.cookies) {
     const [k, v] = c.split(';')[0].split(/=(.*)/s);
     jar.set(k, v);
   }
-  return { token, headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip, 'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''), cookie: cookieHeader() } };
+  return {
+    token,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'x-forwarded-for': ip,
+      'x-xsrf-token': decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
+      cookie: cookieHeader(),
+    },
+  };
 }
 
 const login = async (base, email, ip) => (await loginSession(base, email, ip)).token;
@@ -143,13 +173,27 @@ async function mixes(base) {
     quiet: null,
     'forgot-password, indirizzi inesistenti (20)': [
       20,
-      (i) => request(base, 'POST', '/api/auth/forgot-password', { headers: { ...guest, 'x-forwarded-for': nextAddress() }, body: { email: `nessuno.${i}.${Date.now()}@example.invalid` } }),
+      (i) =>
+        request(base, 'POST', '/api/auth/forgot-password', {
+          headers: { ...guest, 'x-forwarded-for': nextAddress() },
+          body: { email: `nessuno.${i}.${Date.now()}@example.invalid` },
+        }),
     ],
-    'ricerche di due lettere q=aa (15)': [15, () => request(base, 'GET', '/api/school-sites?q=aa', { headers: staff })],
-    'export XLSX dei plessi (6)': [6, () => request(base, 'GET', '/api/school-sites/export?format=xlsx', { headers: staff })],
+    'ricerche di due lettere q=aa (15)': [
+      15,
+      () => request(base, 'GET', '/api/school-sites?q=aa', { headers: staff }),
+    ],
+    'export XLSX dei plessi (6)': [
+      6,
+      () => request(base, 'GET', '/api/school-sites/export?format=xlsx', { headers: staff }),
+    ],
     'upload di 10 MB (3)': [
       3,
-      (i) => request(base, 'POST', `/api/documents?title=Bench%20${i}%20${Date.now()}&category=guide`, { headers: { ...staff, 'content-type': 'application/pdf' }, raw: PDF_10MB }),
+      (i) =>
+        request(base, 'POST', `/api/documents?title=Bench%20${i}%20${Date.now()}&category=guide`, {
+          headers: { ...staff, 'content-type': 'application/pdf' },
+          raw: PDF_10MB,
+        }),
     ],
   };
 }
@@ -160,7 +204,9 @@ async function measure(name, base) {
     const statuses = new Map();
     const stopMix = mix ? loops(mix[0], mix[1], statuses) : () => Promise.resolve();
     const ip = nextAddress();
-    const stopHealth = probe(100, () => request(base, 'GET', '/api/health', { headers: { 'x-forwarded-for': ip } }));
+    const stopHealth = probe(100, () =>
+      request(base, 'GET', '/api/health', { headers: { 'x-forwarded-for': ip } }),
+    );
     const stopLogin = probe(500, async () => {
       await login(base, 'insegnante@demo.test', nextAddress());
       return { status: 200 };
@@ -220,7 +266,10 @@ async function main() {
       await admin.query(`drop database if exists ${dbName} with (force)`);
       await admin.query(`create database ${dbName}`);
       await admin.end();
-      env = { DATABASE_URL: Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString(), FILE_STORE_DIR: files };
+      env = {
+        DATABASE_URL: Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString(),
+        FILE_STORE_DIR: files,
+      };
       cleanup = async () => {
         const a = new pg.Client({ connectionString: adminUrl });
         await a.connect();
@@ -242,7 +291,9 @@ async function main() {
   for (const [kind, rows] of Object.entries(all)) {
     for (const r of rows) {
       const ok = r.h.p95 <= 500 && r.l.p95 <= 1500;
-      console.log(`${ok ? 'ok ' : 'NO '} ${kind.padEnd(9)} ${r.label.padEnd(44)} health ${fmt(r.h.p95, 0)} ms, login ${fmt(r.l.p95, 0)} ms`);
+      console.log(
+        `${ok ? 'ok ' : 'NO '} ${kind.padEnd(9)} ${r.label.padEnd(44)} health ${fmt(r.h.p95, 0)} ms, login ${fmt(r.l.p95, 0)} ms`,
+      );
     }
   }
   agent.destroy();

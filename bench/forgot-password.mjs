@@ -63,11 +63,19 @@ async function main() {
   try {
     const csrf = await fetch(`${base}/sanctum/csrf-cookie`);
     const xsrf = /XSRF-TOKEN=([^;]+)/.exec(csrf.headers.get('set-cookie') ?? '')[1];
-    const headers = { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf) };
+    const headers = {
+      'content-type': 'application/json',
+      cookie: `XSRF-TOKEN=${xsrf}`,
+      'x-xsrf-token': decodeURIComponent(xsrf),
+    };
     const times = { known: { answer: [], next: [] }, unknown: { answer: [], next: [] } };
     const round = async (kind, email) => {
       const t0 = performance.now();
-      const res = await fetch(`${base}/api/auth/forgot-password`, { method: 'POST', headers, body: JSON.stringify({ email }) });
+      const res = await fetch(`${base}/api/auth/forgot-password`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email }),
+      });
       await res.arrayBuffer();
       const t1 = performance.now();
       if (res.status !== 202) throw new Error(`forgot-password answered ${res.status}`);
@@ -89,15 +97,23 @@ async function main() {
       ];
       for (const [kind, email] of i % 2 ? pair.reverse() : pair) await round(kind, email);
     }
-    console.log(`\nForgot-password su PGlite (incorporato, su disco): ${ROUNDS} coppie, indirizzi esistenti e inesistenti alternati; ms.`);
-    console.log('| Indirizzo | risposta p50 | risposta p90 | richiesta successiva p50 | richiesta successiva p90 |');
+    console.log(
+      `\nForgot-password su PGlite (incorporato, su disco): ${ROUNDS} coppie, indirizzi esistenti e inesistenti alternati; ms.`,
+    );
+    console.log(
+      '| Indirizzo | risposta p50 | risposta p90 | richiesta successiva p50 | richiesta successiva p90 |',
+    );
     console.log('|---|---:|---:|---:|---:|');
     for (const kind of ['known', 'unknown']) {
       const t = times[kind];
-      console.log(`| ${kind === 'known' ? 'esistente' : 'inesistente'} | ${fmt(quantile(t.answer, 0.5))} | ${fmt(quantile(t.answer, 0.9))} | ${fmt(quantile(t.next, 0.5))} | ${fmt(quantile(t.next, 0.9))} |`);
+      console.log(
+        `| ${kind === 'known' ? 'esistente' : 'inesistente'} | ${fmt(quantile(t.answer, 0.5))} | ${fmt(quantile(t.answer, 0.9))} | ${fmt(quantile(t.next, 0.5))} | ${fmt(quantile(t.next, 0.9))} |`,
+      );
     }
     const ratio = quantile(times.known.next, 0.5) / quantile(times.unknown.next, 0.5);
-    console.log(`\nRichiesta successiva, esistente/inesistente (mediane): ${fmt(ratio, 2)}× (prima della correzione: ${REFERENCE_RATIO}×; obiettivo ≈ 1×).`);
+    console.log(
+      `\nRichiesta successiva, esistente/inesistente (mediane): ${fmt(ratio, 2)}× (prima della correzione: ${REFERENCE_RATIO}×; obiettivo ≈ 1×).`,
+    );
   } finally {
     await api.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,9 @@ const webRoot = snapshotWebBuild(root);
 const publicPaths = (await publicRoutes()).map((p) => p.path);
 const reportDir = process.env.LIGHTHOUSE_REPORTS;
 if (reportDir) mkdirSync(reportDir, { recursive: true });
-const paths = process.env.LIGHTHOUSE_PATH ? process.env.LIGHTHOUSE_PATH.split(',').map((p) => p.trim()) : publicPaths;
+const paths = process.env.LIGHTHOUSE_PATH
+  ? process.env.LIGHTHOUSE_PATH.split(',').map((p) => p.trim())
+  : publicPaths;
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -50,11 +52,25 @@ const web = `http://127.0.0.1:${webPort}`;
 const api = `http://127.0.0.1:${apiPort}`;
 const children = [
   spawn('node_modules/.bin/tsx', ['apps/api/src/server.ts'], {
-    cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(apiPort), PGLITE_DIR: 'memory://', SEED_REGISTRY: 'sample', WEB_ORIGIN: web, LOG_LEVEL: 'warn', COOKIE_SECURE: 'false', RATE_LIMIT_MAX: '100000' },
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      PGLITE_DIR: 'memory://',
+      SEED_REGISTRY: 'sample',
+      WEB_ORIGIN: web,
+      LOG_LEVEL: 'warn',
+      COOKIE_SECURE: 'false',
+      RATE_LIMIT_MAX: '100000',
+    },
   }),
   spawn(process.execPath, [`${webRoot}/server/serve.mjs`], {
-    cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, HOST: '127.0.0.1', PORT: String(webPort), API_ORIGIN: api, LOG_LEVEL: 'warn' },
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(webPort), API_ORIGIN: api, LOG_LEVEL: 'warn' },
   }),
 ];
 const stop = () => {
@@ -70,17 +86,38 @@ const flags = ['--headless=new', '--disable-dev-shm-usage', ...CHROMIUM_FLAGS];
 async function lighthouse(path, runIndex) {
   const { stdout } = await promisify(execFile)(
     'node_modules/.bin/lighthouse',
-    [`${web}${path}`, '--output=json', '--output-path=stdout', '--quiet', '--only-categories=performance,accessibility,best-practices,seo', `--chrome-flags=${flags.join(' ')}`],
-    { cwd: root, env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? CHROMIUM_PATH }, maxBuffer: 64 * 1024 * 1024 },
+    [
+      `${web}${path}`,
+      '--output=json',
+      '--output-path=stdout',
+      '--quiet',
+      '--only-categories=performance,accessibility,best-practices,seo',
+      `--chrome-flags=${flags.join(' ')}`,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? CHROMIUM_PATH },
+      maxBuffer: 64 * 1024 * 1024,
+    },
   );
   const report = JSON.parse(stdout);
-  if (reportDir) writeFileSync(`${reportDir}/${path.replace(/\W+/g, '_') || '_'}-${runIndex + 1}.json`, stdout);
-  const run = Object.fromEntries(Object.entries(report.categories).map(([id, c]) => [id, Math.round(c.score * 100)]));
+  if (reportDir)
+    writeFileSync(`${reportDir}/${path.replace(/\W+/g, '_') || '_'}-${runIndex + 1}.json`, stdout);
+  const run = Object.fromEntries(
+    Object.entries(report.categories).map(([id, c]) => [id, Math.round(c.score * 100)]),
+  );
   run.fcpMs = Math.round(report.audits['first-contentful-paint'].numericValue);
   run.lcpMs = Math.round(report.audits['largest-contentful-paint'].numericValue);
   run.tbtMs = Math.round(report.audits['total-blocking-time'].numericValue);
   run.cls = Number(report.audits['cumulative-layout-shift'].numericValue.toFixed(3));
-  const failed = Object.values(report.audits).filter((a) => a.score !== null && a.score < 1 && ['accessibility', 'best-practices', 'seo'].some((c) => report.categories[c].auditRefs.some((r) => r.id === a.id && r.weight > 0)));
+  const failed = Object.values(report.audits).filter(
+    (a) =>
+      a.score !== null &&
+      a.score < 1 &&
+      ['accessibility', 'best-practices', 'seo'].some((c) =>
+        report.categories[c].auditRefs.some((r) => r.id === a.id && r.weight > 0),
+      ),
+  );
   run.failedAudits = failed.map((a) => a.id);
   return run;
 }
@@ -91,8 +128,12 @@ const KEYS = ['performance', 'accessibility', 'best-practices', 'seo', 'fcpMs', 
 try {
   await waitFor(`${api}/api/health`);
   await waitFor(`${web}/build.json`);
-  const load = loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`Lighthouse mobile, ${paths.length} public routes, median of ${runs} run(s); ${cpus().length} CPUs, load average ${load} at start`);
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `Lighthouse mobile, ${paths.length} public routes, median of ${runs} run(s); ${cpus().length} CPUs, load average ${load} at start`,
+  );
   const rows = [];
   for (const path of paths) {
     const results = [];
@@ -101,7 +142,12 @@ try {
         results.push(await lighthouse(path, i));
       } catch (error) {
         // A loaded machine sometimes times a run out: say why, and try that run once more.
-        const why = String(error.stderr ?? error.message).trim().split('\n').filter(Boolean).slice(-2).join(' / ');
+        const why = String(error.stderr ?? error.message)
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .slice(-2)
+          .join(' / ');
         console.error(`  ${path}: run ${i + 1} failed: ${why}`);
         if (++failures <= 1) i--;
       }
@@ -111,7 +157,11 @@ try {
       continue;
     }
     // The load average when the route's runs end: Lighthouse's simulated timings grow with it.
-    const row = { path, ...Object.fromEntries(KEYS.map((k) => [k, median(results.map((r) => r[k]))])), load: loadavg()[0].toFixed(1) };
+    const row = {
+      path,
+      ...Object.fromEntries(KEYS.map((k) => [k, median(results.map((r) => r[k]))])),
+      load: loadavg()[0].toFixed(1),
+    };
     row.failedAudits = [...new Set(results.flatMap((r) => r.failedAudits))].join(', ') || '-';
     rows.push(row);
     console.log(`  ${path}: ${JSON.stringify(row)}`);
@@ -119,16 +169,40 @@ try {
 
   const header = ['route', 'perf', 'a11y', 'best pr.', 'SEO', 'FCP ms', 'LCP ms', 'TBT ms', 'CLS', 'load'];
   const widths = [Math.max(5, ...paths.map((p) => p.length)), 5, 5, 9, 5, 8, 8, 8, 7, 6];
-  const fmt = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
+  const fmt = (cells) =>
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' ');
   console.log(`\n${fmt(header)}`);
   for (const r of rows) {
-    console.log(r.failed ? fmt([r.path, 'fail', '', '', '', '', '', '', '', '']) : fmt([r.path, r.performance, r.accessibility, r['best-practices'], r.seo, r.fcpMs, r.lcpMs, r.tbtMs, r.cls, r.load]));
+    console.log(
+      r.failed
+        ? fmt([r.path, 'fail', '', '', '', '', '', '', '', ''])
+        : fmt([
+            r.path,
+            r.performance,
+            r.accessibility,
+            r['best-practices'],
+            r.seo,
+            r.fcpMs,
+            r.lcpMs,
+            r.tbtMs,
+            r.cls,
+            r.load,
+          ]),
+    );
   }
   const ok = rows.filter((r) => !r.failed);
-  const below = ok.filter((r) => r.performance < 90 || r.accessibility < 100 || r['best-practices'] < 95 || r.seo < 95);
-  console.log(`\nTargets (performance ≥ 90 on an idle machine, accessibility 100, best practices ≥ 95, SEO ≥ 95): ${ok.length - below.length} of ${rows.length} routes meet all four.`);
+  const below = ok.filter(
+    (r) => r.performance < 90 || r.accessibility < 100 || r['best-practices'] < 95 || r.seo < 95,
+  );
+  console.log(
+    `\nTargets (performance ≥ 90 on an idle machine, accessibility 100, best practices ≥ 95, SEO ≥ 95): ${ok.length - below.length} of ${rows.length} routes meet all four.`,
+  );
   for (const r of below) console.log(`  ${r.path}: audits that cost points: ${r.failedAudits}`);
-  console.log(`Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 } finally {
   stop();
 }

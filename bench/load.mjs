@@ -53,12 +53,23 @@ function request(base, method, path, { headers = {}, body } = {}) {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       `${base}${path}`,
-      { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      {
+        method,
+        agent,
+        headers: {
+          ...headers,
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode, text, cookies: res.headers['set-cookie'] ?? [] }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, text, cookies: res.headers['set-cookie'] ?? [] }),
+        );
       },
     );
     req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
@@ -100,7 +111,18 @@ class Stats {
 }
 
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
-const QUERIES = ['liceo scientifico', 'roma', 'citta', 'milano', 'istituto comprensivo', "sant'anna", 'verdi', 'napoli', 'primaria', 'torino'];
+const QUERIES = [
+  'liceo scientifico',
+  'roma',
+  'citta',
+  'milano',
+  'istituto comprensivo',
+  "sant'anna",
+  'verdi',
+  'napoli',
+  'primaria',
+  'torino',
+];
 const REGIONS = ['Lombardia', 'Lazio', 'Campania', 'Sicilia', 'Veneto', 'Piemonte', 'Toscana', 'Puglia'];
 const LEVELS = ['infanzia', 'primaria', 'secondaria_primo_grado', 'secondaria_secondo_grado'];
 
@@ -121,7 +143,11 @@ class User {
   }
 
   async call(kind, method, path, body) {
-    const headers = this.headers(method === 'GET' || method === 'HEAD' ? {} : { 'x-xsrf-token': decodeURIComponent(this.jar.get('XSRF-TOKEN') ?? '') });
+    const headers = this.headers(
+      method === 'GET' || method === 'HEAD'
+        ? {}
+        : { 'x-xsrf-token': decodeURIComponent(this.jar.get('XSRF-TOKEN') ?? '') },
+    );
     const started = performance.now();
     let res;
     try {
@@ -144,7 +170,10 @@ class User {
   async login() {
     this.token = undefined;
     await this.call('csrf', 'HEAD', '/sanctum/csrf-cookie');
-    const res = await this.call('login', 'POST', '/api/auth/login', { email: this.email, password: PASSWORD });
+    const res = await this.call('login', 'POST', '/api/auth/login', {
+      email: this.email,
+      password: PASSWORD,
+    });
     if (res?.status === 200) this.token = JSON.parse(res.text).token;
   }
 
@@ -160,7 +189,12 @@ class User {
     const r = Math.random();
     if (r < 0.15) return this.call('GET /api/auth/me', 'GET', '/api/auth/me');
     if (r < 0.35) {
-      const query = pick([`page=${1 + Math.floor(Math.random() * 50)}`, `region=${encodeURIComponent(pick(REGIONS))}`, `q=${encodeURIComponent(pick(QUERIES))}`, 'adhesionState=nessuna&stateSchool=true']);
+      const query = pick([
+        `page=${1 + Math.floor(Math.random() * 50)}`,
+        `region=${encodeURIComponent(pick(REGIONS))}`,
+        `q=${encodeURIComponent(pick(QUERIES))}`,
+        'adhesionState=nessuna&stateSchool=true',
+      ]);
       const list = this.json(await this.call('elenco istituti', 'GET', `/api/institutes?${query}`));
       if (list?.items?.length) this.instituteIds = list.items.map((i) => i.id);
       return undefined;
@@ -176,8 +210,10 @@ class User {
       if (list?.items?.length) this.siteIds = list.items.map((s) => s.id);
       return undefined;
     }
-    if (r < 0.75 && this.instituteIds) return this.call('dettaglio istituto', 'GET', `/api/institutes/${pick(this.instituteIds)}`);
-    if (r < 0.93 && this.siteIds) return this.call('dettaglio plesso', 'GET', `/api/school-sites/${pick(this.siteIds)}`);
+    if (r < 0.75 && this.instituteIds)
+      return this.call('dettaglio istituto', 'GET', `/api/institutes/${pick(this.instituteIds)}`);
+    if (r < 0.93 && this.siteIds)
+      return this.call('dettaglio plesso', 'GET', `/api/school-sites/${pick(this.siteIds)}`);
     if (r < 0.97 && (this.siteIds || this.edited)) return this.editSite();
     if (r < 0.99) return this.call('GET /api/auth/me', 'GET', '/api/auth/me');
     await this.call('logout', 'POST', '/api/auth/logout');
@@ -188,14 +224,18 @@ class User {
   async editSite() {
     if (this.edited) {
       const { id, participating } = this.edited;
-      const res = await this.call('modifica plesso (PATCH)', 'PATCH', `/api/school-sites/${id}`, { participating });
+      const res = await this.call('modifica plesso (PATCH)', 'PATCH', `/api/school-sites/${id}`, {
+        participating,
+      });
       if (res && res.status < 400) this.edited = undefined;
       return res;
     }
     const id = pick(this.siteIds);
     const site = this.json(await this.call('dettaglio plesso', 'GET', `/api/school-sites/${id}`));
     if (!site) return undefined;
-    const res = await this.call('modifica plesso (PATCH)', 'PATCH', `/api/school-sites/${id}`, { participating: !site.participating });
+    const res = await this.call('modifica plesso (PATCH)', 'PATCH', `/api/school-sites/${id}`, {
+      participating: !site.participating,
+    });
     if (res && res.status < 400) this.edited = { id, participating: site.participating };
     return res;
   }
@@ -203,7 +243,12 @@ class User {
   async teacherClick() {
     const r = Math.random();
     if (r < 0.3) return this.call('GET /api/auth/me', 'GET', '/api/auth/me');
-    if (r < 0.55) return this.call('ricerca pubblica plessi', 'GET', `/api/school-sites/search?q=${encodeURIComponent(pick(QUERIES))}`);
+    if (r < 0.55)
+      return this.call(
+        'ricerca pubblica plessi',
+        'GET',
+        `/api/school-sites/search?q=${encodeURIComponent(pick(QUERIES))}`,
+      );
     if (r < 0.7) return this.call('profilo', 'GET', '/api/account/profile');
     if (r < 0.85) return this.call('cifre pubbliche', 'GET', '/api/public/figures');
     if (r < 0.97) return this.call('documenti pubblici', 'GET', '/api/public/documents');
@@ -232,7 +277,11 @@ async function runMix(base, seconds) {
   const users = Array.from({ length: USERS }, (_, i) => {
     const staff = i < STAFF;
     const n = staff ? i : i - STAFF;
-    return new User(base, i, stats, { staff, email: staff ? `bench.staff.${n}@bench.test` : `bench.teacher.${n}@bench.test`, ip: `10.${20 + Math.floor(i / 250)}.${i % 250}.${1 + (i % 7)}` });
+    return new User(base, i, stats, {
+      staff,
+      email: staff ? `bench.staff.${n}@bench.test` : `bench.teacher.${n}@bench.test`,
+      ip: `10.${20 + Math.floor(i / 250)}.${i % 250}.${1 + (i % 7)}`,
+    });
   });
   await Promise.all(
     users.map(async (user, i) => {
@@ -287,7 +336,10 @@ async function prepareAccounts() {
   try {
     const accounts = [
       ...Array.from({ length: STAFF }, (_, n) => ({ email: `bench.staff.${n}@bench.test`, role: 'sylla' })),
-      ...Array.from({ length: USERS - STAFF }, (_, n) => ({ email: `bench.teacher.${n}@bench.test`, role: 'teacher' })),
+      ...Array.from({ length: USERS - STAFF }, (_, n) => ({
+        email: `bench.teacher.${n}@bench.test`,
+        role: 'teacher',
+      })),
     ];
     await db.query(
       `insert into users (email, password_hash, first_name, last_name, phone, email_verified_at, phone_verified_at)
@@ -324,8 +376,21 @@ async function login(base, email) {
 }
 
 // BENCH_NODE_ARGS: extra node options for the API processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-const apiArgs = [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'apps/api/src/server.ts'];
-const baseEnv = { HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'info', MFA_ROLES: '', SEED_DEMO: 'true', WEB_ORIGIN, OUTBOX_POLL_MS: '2000' };
+const apiArgs = [
+  ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  '--import',
+  'tsx',
+  'apps/api/src/server.ts',
+];
+const baseEnv = {
+  HOST: '127.0.0.1',
+  NODE_ENV: 'development',
+  LOG_LEVEL: 'info',
+  MFA_ROLES: '',
+  SEED_DEMO: 'true',
+  WEB_ORIGIN,
+  OUTBOX_POLL_MS: '2000',
+};
 
 async function startApi(env, logName) {
   const port = await freePort();
@@ -339,7 +404,10 @@ async function startApi(env, logName) {
 
 async function startBare(bodyFile) {
   const port = await freePort();
-  const server = await startServer(process.execPath, ['bench/lib/bare-server.mjs', bodyFile], { env: { PORT: String(port) }, readyUrl: `http://127.0.0.1:${port}/` });
+  const server = await startServer(process.execPath, ['bench/lib/bare-server.mjs', bodyFile], {
+    env: { PORT: String(port) },
+    readyUrl: `http://127.0.0.1:${port}/`,
+  });
   return { ...server, base: `http://127.0.0.1:${port}` };
 }
 
@@ -358,7 +426,13 @@ async function alternate(bareBase, meUrl, token) {
   const api = [];
   for (let round = 0; round < ME_ROUNDS; round++) {
     bare.push(await load(`${bareBase}/`, { connections: 20, duration: ME_SECONDS }));
-    api.push(await load(meUrl, { connections: 20, duration: ME_SECONDS, headers: { authorization: `Bearer ${token}` } }));
+    api.push(
+      await load(meUrl, {
+        connections: 20,
+        duration: ME_SECONDS,
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    );
   }
   const ratios = api.map((a, i) => a.rps / bare[i].rps).sort((a, b) => a - b);
   const summary = (runs) => ({
@@ -383,7 +457,9 @@ function printTable(title, { rows, overall }) {
   for (const r of [...rows, overall]) {
     const why = r.errors ? ` (${[...r.statuses].map(([s, n]) => `${n}× ${s}`).join(', ')})` : '';
     const name = r.kind === 'totale' ? '**totale**' : r.kind;
-    console.log(`| ${name} | ${r.total} | ${fmt(r.rps, 1)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.errors}${why} |`);
+    console.log(
+      `| ${name} | ${r.total} | ${fmt(r.rps, 1)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.errors}${why} |`,
+    );
   }
 }
 
@@ -396,11 +472,18 @@ async function main() {
   try {
     // 1. The mix, with production limits, on PostgreSQL with the whole registry.
     console.log('Avvio dell’API su PostgreSQL (al primo avvio carica l’intera anagrafe)…');
-    let api = await startApi({ DATABASE_URL: benchUrl, SEED_REGISTRY: 'full', TRUST_PROXY: '127.0.0.1' }, 'load-api.log');
+    let api = await startApi(
+      { DATABASE_URL: benchUrl, SEED_REGISTRY: 'full', TRUST_PROXY: '127.0.0.1' },
+      'load-api.log',
+    );
     started.push(api);
     await prepareAccounts();
     const probe = await login(api.base, 'bench.staff.0@bench.test');
-    writeFileSync(bodyFile, (await request(api.base, 'GET', '/api/auth/me', { headers: { authorization: `Bearer ${probe}` } })).text);
+    writeFileSync(
+      bodyFile,
+      (await request(api.base, 'GET', '/api/auth/me', { headers: { authorization: `Bearer ${probe}` } }))
+        .text,
+    );
     const bare = await startBare(bodyFile);
     started.push(bare);
 
@@ -413,7 +496,9 @@ async function main() {
       // Put back every plesso left turned over.
       for (const user of users.filter((u) => u.edited)) {
         user.stats = new Stats();
-        await user.call('ripristino', 'PATCH', `/api/school-sites/${user.edited.id}`, { participating: user.edited.participating });
+        await user.call('ripristino', 'PATCH', `/api/school-sites/${user.edited.id}`, {
+          participating: user.edited.participating,
+        });
       }
     }
     await api.stop();
@@ -443,27 +528,47 @@ async function main() {
     const load3 = loadavg()[0];
     if (mixResult) {
       const { bareMix, mix, load2 } = mixResult;
-      console.log(`\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load2, 1)} dopo il misto; latenze in ms.`);
-      console.log(`Misto: ${USERS} utenti contemporanei (${STAFF} staff, ${USERS - STAFF} insegnanti) per ${SECONDS} s, pausa media ${THINK_MS} ms tra i clic, ciascuno con il proprio indirizzo; limiti di produzione.`);
-      printTable('Riferimento: Fastify nudo, stessi utenti e pause (una GET di un JSON fisso per clic)', bareMix.rows(SECONDS));
+      console.log(
+        `\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load2, 1)} dopo il misto; latenze in ms.`,
+      );
+      console.log(
+        `Misto: ${USERS} utenti contemporanei (${STAFF} staff, ${USERS - STAFF} insegnanti) per ${SECONDS} s, pausa media ${THINK_MS} ms tra i clic, ciascuno con il proprio indirizzo; limiti di produzione.`,
+      );
+      printTable(
+        'Riferimento: Fastify nudo, stessi utenti e pause (una GET di un JSON fisso per clic)',
+        bareMix.rows(SECONDS),
+      );
       const mixRows = mix.rows(SECONDS);
       printTable('API su PostgreSQL con l’intera anagrafe', mixRows);
       const ref = bareMix.rows(SECONDS).overall;
-      console.log(`\nAPI/Fastify nudo: req/s ${fmt((100 * mixRows.overall.rps) / ref.rps, 1)} %, p95 ${fmt(mixRows.overall.p95)} ms contro ${fmt(ref.p95)} ms; obiettivo: 0 errori, p95 ≤ 100 ms.`);
-      console.log(`Senza gli accessi (argon2id, ${USERS} quasi insieme all’avvio): p50 ${fmt(mixRows.withoutLogins.p50)} p95 ${fmt(mixRows.withoutLogins.p95)} p99 ${fmt(mixRows.withoutLogins.p99)} ms.`);
+      console.log(
+        `\nAPI/Fastify nudo: req/s ${fmt((100 * mixRows.overall.rps) / ref.rps, 1)} %, p95 ${fmt(mixRows.overall.p95)} ms contro ${fmt(ref.p95)} ms; obiettivo: 0 errori, p95 ≤ 100 ms.`,
+      );
+      console.log(
+        `Senza gli accessi (argon2id, ${USERS} quasi insieme all’avvio): p50 ${fmt(mixRows.withoutLogins.p50)} p95 ${fmt(mixRows.withoutLogins.p95)} p99 ${fmt(mixRows.withoutLogins.p99)} ms.`,
+      );
     } else {
-      console.log(`\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load3, 1)} dopo le misure; latenze in ms.`);
+      console.log(
+        `\nMacchina: ${cpus().length} core, Node ${process.version}; carico medio (1 min) ${fmt(load1, 1)} prima e ${fmt(load3, 1)} dopo le misure; latenze in ms.`,
+      );
     }
 
     console.log(
       '\nGET /api/auth/me con token valido contro Fastify nudo (autocannon, 20 connessioni; ' +
         `${ME_ROUNDS} tratti di ${ME_SECONDS} s per server, alternati Fastify nudo / API: mediane, e tra parentesi il rapporto più basso e il più alto; limite per utente sollevato per la misura):`,
     );
-    console.log('| Database | API req/s | API p50 | API p95 | errori | Fastify nudo req/s | rapporto | obiettivo |');
+    console.log(
+      '| Database | API req/s | API p50 | API p95 | errori | Fastify nudo req/s | rapporto | obiettivo |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const [label, m, target] of [['PostgreSQL', mePg, '≥ 50 %'], ['PGlite (incorporato)', meLite, '≥ 20 %']]) {
+    for (const [label, m, target] of [
+      ['PostgreSQL', mePg, '≥ 50 %'],
+      ['PGlite (incorporato)', meLite, '≥ 20 %'],
+    ]) {
       const range = `(${fmt(100 * m.ratios[0], 1)}–${fmt(100 * m.ratios.at(-1), 1)})`;
-      console.log(`| ${label} | ${fmt(m.api.rps, 0)} | ${fmt(m.api.p50)} | ${fmt(m.api.p95)} | ${m.api.errors} | ${fmt(m.bare.rps, 0)} | ${fmt(100 * m.ratio, 1)} % ${range} | ${target} |`);
+      console.log(
+        `| ${label} | ${fmt(m.api.rps, 0)} | ${fmt(m.api.p50)} | ${fmt(m.api.p95)} | ${m.api.errors} | ${fmt(m.bare.rps, 0)} | ${fmt(100 * m.ratio, 1)} % ${range} | ${target} |`,
+      );
     }
   } finally {
     await stopAll();

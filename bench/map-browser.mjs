@@ -102,7 +102,9 @@ async function measureApi(api, token, origin) {
   // or its longitude moved (a write that moves a plesso: the whole query runs), then put back.
   const {
     rows: [site],
-  } = await client.query('select id, participating, longitude from school_sites where longitude is not null order by id limit 1');
+  } = await client.query(
+    'select id, participating, longitude from school_sites where longitude is not null order by id limit 1',
+  );
   const afterWrite = async (statement) => {
     const times = [];
     for (let i = 0; i < 7; i++) {
@@ -115,9 +117,17 @@ async function measureApi(api, token, origin) {
     }
     return times;
   };
-  const afterProgrammeWrite = await afterWrite('update school_sites set participating = not participating where id = $1');
-  const afterMove = await afterWrite('update school_sites set longitude = longitude + (case when longitude > 12 then -0.001 else 0.001 end) where id = $1');
-  await client.query('update school_sites set participating = $2, longitude = $3 where id = $1', [site.id, site.participating, site.longitude]);
+  const afterProgrammeWrite = await afterWrite(
+    'update school_sites set participating = not participating where id = $1',
+  );
+  const afterMove = await afterWrite(
+    'update school_sites set longitude = longitude + (case when longitude > 12 then -0.001 else 0.001 end) where id = $1',
+  );
+  await client.query('update school_sites set participating = $2, longitude = $3 where id = $1', [
+    site.id,
+    site.participating,
+    site.longitude,
+  ]);
   const timeSql = async ({ sql, params }) => {
     const times = [];
     for (let i = 0; i < API_RUNS + 2; i++) {
@@ -131,7 +141,17 @@ async function measureApi(api, token, origin) {
   const programmeSqlTimes = await timeSql(RAW.programme);
   const { rows } = await client.query('select count(*)::int as n from school_sites');
   await client.end();
-  return { times, revalidations, afterProgrammeWrite, afterMove, sqlTimes, programmeSqlTimes, bytes, raw, count: rows[0].n };
+  return {
+    times,
+    revalidations,
+    afterProgrammeWrite,
+    afterMove,
+    sqlTimes,
+    programmeSqlTimes,
+    bytes,
+    raw,
+    count: rows[0].n,
+  };
 }
 
 /** BENCH_ONLY=api: the API figures alone, without the browser. */

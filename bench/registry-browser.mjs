@@ -21,7 +21,18 @@ let browser;
 try {
   servers.push(
     await startServer(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-      env: { DATABASE_URL: benchUrl, HOST: '127.0.0.1', PORT: String(apiPort), NODE_ENV: 'test', LOG_LEVEL: 'info', MFA_ROLES: '', SEED_REGISTRY: 'full', WEB_ORIGIN: web, RATE_LIMIT_MAX: '100000', RATE_LIMIT_USER_MAX: '100000' },
+      env: {
+        DATABASE_URL: benchUrl,
+        HOST: '127.0.0.1',
+        PORT: String(apiPort),
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        MFA_ROLES: '',
+        SEED_REGISTRY: 'full',
+        WEB_ORIGIN: web,
+        RATE_LIMIT_MAX: '100000',
+        RATE_LIMIT_USER_MAX: '100000',
+      },
       readyUrl: `http://127.0.0.1:${apiPort}/api/health`,
     }),
   );
@@ -65,9 +76,13 @@ try {
   await page.goto(`${web}/portale`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   await page.screenshot({ path: `${root}bench/results/portale-staff.png`, fullPage: true });
-  console.log(`Prima pagina di /portale/istituti (${RUNS} prove, anagrafe completa su PostgreSQL, Chromium headless):`);
+  console.log(
+    `Prima pagina di /portale/istituti (${RUNS} prove, anagrafe completa su PostgreSQL, Chromium headless):`,
+  );
   console.log(`- navigazione dal menu: mediana ${fmt(median(inApp), 0)} ms (prove: ${inApp.join(', ')})`);
-  console.log(`- caricamento completo con sessione da ripristinare: mediana ${fmt(median(fullLoad), 0)} ms (prove: ${fullLoad.join(', ')})`);
+  console.log(
+    `- caricamento completo con sessione da ripristinare: mediana ${fmt(median(fullLoad), 0)} ms (prove: ${fullLoad.join(', ')})`,
+  );
 } finally {
   await browser?.close();
   for (const server of servers.reverse()) await server.stop();

@@ -20,9 +20,17 @@ const SCENARIOS = [
   { label: 'plessi, pagina 500', path: '/api/school-sites', query: 'page=500' },
   { label: 'plessi, ricerca «liceo scientifico»', path: '/api/school-sites', query: 'q=liceo scientifico' },
   { label: 'plessi, ricerca «citta» (accenti)', path: '/api/school-sites', query: 'q=citta' },
-  { label: 'plessi, Lombardia primaria per comune ↓', path: '/api/school-sites', query: 'region=Lombardia&level=primaria&sort=-municipalityName' },
+  {
+    label: 'plessi, Lombardia primaria per comune ↓',
+    path: '/api/school-sites',
+    query: 'region=Lombardia&level=primaria&sort=-municipalityName',
+  },
   { label: 'istituti, ricerca «roma»', path: '/api/institutes', query: 'q=roma' },
-  { label: 'istituti, stato adesione e paritarie', path: '/api/institutes', query: 'adhesionState=nessuna&stateSchool=false&sort=-schoolSiteCount' },
+  {
+    label: 'istituti, stato adesione e paritarie',
+    path: '/api/institutes',
+    query: 'adhesionState=nessuna&stateSchool=false&sort=-schoolSiteCount',
+  },
 ];
 
 async function ensureDatabase() {
@@ -39,7 +47,12 @@ async function login(api) {
   const xsrf = decodeURIComponent(cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.split('=')[1] ?? '');
   const res = await fetch(`${api}/api/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-xsrf-token': xsrf, cookie: cookies.join('; '), origin: 'http://127.0.0.1:3000' },
+    headers: {
+      'content-type': 'application/json',
+      'x-xsrf-token': xsrf,
+      cookie: cookies.join('; '),
+      origin: 'http://127.0.0.1:3000',
+    },
     body: JSON.stringify({ email: 'sylla@demo.test', password: 'Portale.Demo.2026' }),
   });
   const body = await res.json();
@@ -59,7 +72,19 @@ async function main() {
   const api = `http://127.0.0.1:${apiPort}`;
   console.log('Avvio dell’API su PostgreSQL (al primo avvio carica l’intera anagrafe)…');
   const server = await startServer(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    env: { DATABASE_URL: benchUrl, HOST: '127.0.0.1', PORT: String(apiPort), NODE_ENV: 'development', LOG_LEVEL: 'info', MFA_ROLES: '', SEED_REGISTRY: 'full', SEED_DEMO: 'true', RATE_LIMIT_MAX: '100000000', RATE_LIMIT_USER_MAX: '100000000', WEB_ORIGIN: 'http://127.0.0.1:3000' },
+    env: {
+      DATABASE_URL: benchUrl,
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      MFA_ROLES: '',
+      SEED_REGISTRY: 'full',
+      SEED_DEMO: 'true',
+      RATE_LIMIT_MAX: '100000000',
+      RATE_LIMIT_USER_MAX: '100000000',
+      WEB_ORIGIN: 'http://127.0.0.1:3000',
+    },
     readyUrl: `${api}/api/health`,
     logFile: openSync(`${root}bench/results/registry-api.log`, 'a'),
   });
@@ -70,15 +95,25 @@ async function main() {
     const token = await login(api);
     const headers = { authorization: `Bearer ${token}` };
     const queries = JSON.parse(
-      execFileSync('npx', ['tsx', 'bench/lib/registry-sql.ts', JSON.stringify(SCENARIOS)], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_NO_WARNINGS: '1' } })
+      execFileSync('npx', ['tsx', 'bench/lib/registry-sql.ts', JSON.stringify(SCENARIOS)], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_NO_WARNINGS: '1' },
+      })
         .split('\n')
         .find((l) => l.startsWith('[')),
     );
     const first = await fetch(`${api}${SCENARIOS[0].path}`, { headers });
     writeFileSync(bareFile, await first.text());
     const barePort = await freePort();
-    bare = await startServer('node', ['bench/lib/bare-server.mjs', bareFile], { env: { PORT: String(barePort) }, readyUrl: `http://127.0.0.1:${barePort}/` });
-    const bareFigures = await load(`http://127.0.0.1:${barePort}/`, { connections: CONNECTIONS, duration: SECONDS });
+    bare = await startServer('node', ['bench/lib/bare-server.mjs', bareFile], {
+      env: { PORT: String(barePort) },
+      readyUrl: `http://127.0.0.1:${barePort}/`,
+    });
+    const bareFigures = await load(`http://127.0.0.1:${barePort}/`, {
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
 
     const rows = [];
     for (const [i, scenario] of SCENARIOS.entries()) {
@@ -91,7 +126,10 @@ async function main() {
       // The API runs the page and the count side by side: so does the reference. The API names the
       // page's statement (each connection parses and plans it once, rawRows): so does the reference.
       const pageStatement = { name: `reference_${i}`, text: page.sql, values: page.params };
-      const sqlFigures = await closedLoop(() => Promise.all([pool.query(pageStatement), pool.query(count.sql, count.params)]), { concurrency: CONNECTIONS, seconds: SECONDS });
+      const sqlFigures = await closedLoop(
+        () => Promise.all([pool.query(pageStatement), pool.query(count.sql, count.params)]),
+        { concurrency: CONNECTIONS, seconds: SECONDS },
+      );
       rows.push({ scenario: scenario.label, total, apiFigures, sqlFigures });
     }
 
@@ -106,9 +144,15 @@ async function main() {
     clearInterval(sampler);
     const exportRows = text.trim().split('\r\n').length - 1;
 
-    console.log(`\nMacchina: ${(await import('node:os')).cpus().length} core, Node ${process.version}; ${CONNECTIONS} connessioni, ${SECONDS} s per misura; latenze in ms.`);
-    console.log(`Riferimento Fastify nudo (stesso JSON della prima pagina): ${fmt(bareFigures.rps, 0)} req/s, p50 ${fmt(bareFigures.p50)} p95 ${fmt(bareFigures.p95)}\n`);
-    console.log('| Scenario | righe | API req/s | API p50 | API p95 | SQL p50 | SQL p95 | API p95 / SQL p95 | API req/s / Fastify nudo | errori |');
+    console.log(
+      `\nMacchina: ${(await import('node:os')).cpus().length} core, Node ${process.version}; ${CONNECTIONS} connessioni, ${SECONDS} s per misura; latenze in ms.`,
+    );
+    console.log(
+      `Riferimento Fastify nudo (stesso JSON della prima pagina): ${fmt(bareFigures.rps, 0)} req/s, p50 ${fmt(bareFigures.p50)} p95 ${fmt(bareFigures.p95)}\n`,
+    );
+    console.log(
+      '| Scenario | righe | API req/s | API p50 | API p95 | SQL p50 | SQL p95 | API p95 / SQL p95 | API req/s / Fastify nudo | errori |',
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
@@ -116,8 +160,12 @@ async function main() {
       );
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    console.log(`\nMediana dei rapporti p95 API/SQL: ${fmt(median(rows.map((r) => r.apiFigures.p95 / r.sqlFigures.p95)), 2)}×`);
-    console.log(`Esportazione CSV di tutti i plessi: ${exportRows} righe, ${fmt(text.length / 1_048_576)} MiB in ${fmt(exportMs / 1000, 2)} s; memoria dell’API ${fmt(base, 0)} → picco ${fmt(peak, 0)} MiB (+${fmt(peak - base, 0)}).`);
+    console.log(
+      `\nMediana dei rapporti p95 API/SQL: ${fmt(median(rows.map((r) => r.apiFigures.p95 / r.sqlFigures.p95)), 2)}×`,
+    );
+    console.log(
+      `Esportazione CSV di tutti i plessi: ${exportRows} righe, ${fmt(text.length / 1_048_576)} MiB in ${fmt(exportMs / 1000, 2)} s; memoria dell’API ${fmt(base, 0)} → picco ${fmt(peak, 0)} MiB (+${fmt(peak - base, 0)}).`,
+    );
   } finally {
     await pool.end();
     await bare?.stop();

@@ -3,7 +3,10 @@ import type { Permission, Role, SessionUser } from '@portale/shared/auth';
 /** The password of every demo account (issue 2, scope 3). */
 export const DEMO_PASSWORD = 'Portale.Demo.2026';
 
-type AccessUser = Pick<SessionUser, 'scope' | 'mustChangePassword' | 'emailVerified' | 'phoneVerified' | 'mustSignPrincipalDocument'>;
+type AccessUser = Pick<
+  SessionUser,
+  'scope' | 'mustChangePassword' | 'emailVerified' | 'phoneVerified' | 'mustSignPrincipalDocument'
+>;
 
 export interface DemoAccount {
   email: string;
@@ -49,7 +52,9 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   account('utenti@demo.test', 'Ugo', [], ['user.index']),
   account('cambio-password@demo.test', 'Carla', ['teacher'], [], { mustChangePassword: true }),
   account('da-verificare@demo.test', 'Davide', ['teacher'], [], { phoneVerified: false }),
-  account('dirigente-senza-firma@demo.test', 'Franca', ['school.principal'], [], { mustSignPrincipalDocument: true }),
+  account('dirigente-senza-firma@demo.test', 'Franca', ['school.principal'], [], {
+    mustSignPrincipalDocument: true,
+  }),
 ];
 
 export function demoAccount(email: string): DemoAccount {

@@ -33,7 +33,11 @@ export async function appReady(page: Page): Promise<void> {
 }
 
 /** Fills and submits the login form on /auth/login. */
-export async function submitLogin(page: Page, email: string, password: string = DEMO_PASSWORD): Promise<void> {
+export async function submitLogin(
+  page: Page,
+  email: string,
+  password: string = DEMO_PASSWORD,
+): Promise<void> {
   await page.getByLabel('Indirizzo e-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Accedi', exact: true }).click();
@@ -60,7 +64,11 @@ const WEB_ORIGIN = `http://localhost:${process.env.E2E_WEB_PORT}`;
  * subject is not the login form itself (auth.spec.ts drives the form): one request instead of a page
  * load, a form and a redirect.
  */
-export async function signIn(page: Page, email: string, options: { password?: string; path?: string } = {}): Promise<void> {
+export async function signIn(
+  page: Page,
+  email: string,
+  options: { password?: string; path?: string } = {},
+): Promise<void> {
   const api = page.context().request;
   await api.head(`${API_ORIGIN}${AUTH_PATHS.csrf}`, { headers: { origin: WEB_ORIGIN } });
   const xsrf = (await page.context().cookies(API_ORIGIN)).find((c) => c.name === 'XSRF-TOKEN')?.value;
@@ -71,7 +79,9 @@ export async function signIn(page: Page, email: string, options: { password?: st
   expect(response.status(), `login of ${email}: ${await response.text()}`).toBe(200);
   // The web client's own mark of a signed-in browser (seed: `auth.strategy=local`), which it writes
   // after its login and reads before restoring the session from the refresh cookie.
-  await page.context().addCookies([{ name: AUTH_COOKIES.strategy, value: 'local', url: WEB_ORIGIN, sameSite: 'Lax' }]);
+  await page
+    .context()
+    .addCookies([{ name: AUTH_COOKIES.strategy, value: 'local', url: WEB_ORIGIN, sameSite: 'Lax' }]);
   await page.goto(options.path ?? '/portale');
   await appReady(page);
 }
@@ -162,7 +172,8 @@ interface AxeFindings {
 const BACKGROUND_IMAGE_BESIDE_TEXT: Record<string, string> = {
   '.alert': 'Bootstrap Italia draws the alert icon as a no-repeat background image in the left padding',
   select: 'Bootstrap Italia draws the arrow of a select as a no-repeat background image in the right padding',
-  '.is-invalid, .is-valid': 'Bootstrap draws the invalid (valid) field icon as a no-repeat background image in the right padding',
+  '.is-invalid, .is-valid':
+    'Bootstrap draws the invalid (valid) field icon as a no-repeat background image in the right padding',
 };
 
 /**
@@ -173,12 +184,22 @@ const BACKGROUND_IMAGE_BESIDE_TEXT: Record<string, string> = {
  * through AxeBuilder, which checks inside each frame.
  */
 async function axeFindings(page: Page): Promise<AxeFindings> {
-  const incompleteOf = (incomplete: { id: string; nodes: { target: unknown[]; any: { data?: unknown }[] }[] }[]) =>
+  const incompleteOf = (
+    incomplete: { id: string; nodes: { target: unknown[]; any: { data?: unknown }[] }[] }[],
+  ) =>
     incomplete
       .filter((r) => r.id === 'color-contrast')
-      .flatMap((r) => r.nodes.map((n) => ({ target: n.target, reason: String((n.any[0]?.data as { messageKey?: string } | null)?.messageKey ?? 'unknown') })));
+      .flatMap((r) =>
+        r.nodes.map((n) => ({
+          target: n.target,
+          reason: String((n.any[0]?.data as { messageKey?: string } | null)?.messageKey ?? 'unknown'),
+        })),
+      );
   if (page.frames().length > 1) {
-    const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations', 'incomplete'] }).withTags(AXE_TAGS).analyze();
+    const results = await new AxeBuilder({ page })
+      .options({ resultTypes: ['violations', 'incomplete'] })
+      .withTags(AXE_TAGS)
+      .analyze();
     // analyze() finishes its run in a blank page of the same context and closes it: Chromium may leave
     // the page under test in the background, where animation frames stall (two CI runs failed so).
     await page.bringToFront();
@@ -190,11 +211,36 @@ async function axeFindings(page: Page): Promise<AxeFindings> {
       target: unknown[];
       any: { data?: unknown }[];
     }
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: (AxeViolation & { nodes: Node[] })[]; incomplete: { id: string; nodes: Node[] }[] }> } }).axe;
-    const results = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations', 'incomplete'] });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{
+            violations: (AxeViolation & { nodes: Node[] })[];
+            incomplete: { id: string; nodes: Node[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      resultTypes: ['violations', 'incomplete'],
+    });
     return {
-      violations: results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, any: [] })) })),
-      incomplete: results.incomplete.filter((r) => r.id === 'color-contrast').map((r) => ({ id: r.id, nodes: r.nodes.map((n) => ({ target: n.target, any: n.any.map((a) => ({ data: a.data })) })) })),
+      violations: results.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n) => ({ target: n.target, any: [] })),
+      })),
+      incomplete: results.incomplete
+        .filter((r) => r.id === 'color-contrast')
+        .map((r) => ({
+          id: r.id,
+          nodes: r.nodes.map((n) => ({ target: n.target, any: n.any.map((a) => ({ data: a.data })) })),
+        })),
     };
   }, AXE_TAGS);
   return { violations: results.violations, incompleteContrast: incompleteOf(results.incomplete) };
@@ -217,12 +263,21 @@ interface ContrastCheck {
  * difference in colours. A background image or gradient on the way is reported as undecided, unless it
  * is one of BACKGROUND_IMAGE_BESIDE_TEXT.
  */
-function recomputeContrast({ items, besideText }: { items: { target: string; reason: string }[]; besideText: string[] }): ContrastCheck[] {
+function recomputeContrast({
+  items,
+  besideText,
+}: {
+  items: { target: string; reason: string }[];
+  besideText: string[];
+}): ContrastCheck[] {
   type Rgba = [number, number, number, number];
   const parse = (value: string): Rgba | null => {
     const m = /rgba?\(([^)]+)\)/.exec(value);
     if (!m) return null;
-    const parts = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+    const parts = m[1]!
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [parts[0]!, parts[1]!, parts[2]!, parts.length > 3 ? parts[3]! : 1];
   };
   const over = (top: Rgba, bottom: Rgba): Rgba => {
@@ -246,7 +301,12 @@ function recomputeContrast({ items, besideText }: { items: { target: string; rea
     let bg: Rgba = [0, 0, 0, 0];
     for (let e: Element | null = element; e && bg[3] < 1; e = e.parentElement) {
       const s = getComputedStyle(e);
-      if (s.backgroundImage !== 'none' && !besideText.some((selector) => e!.matches(selector))) return { target, reason, undecided: `background image on ${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}` };
+      if (s.backgroundImage !== 'none' && !besideText.some((selector) => e!.matches(selector)))
+        return {
+          target,
+          reason,
+          undecided: `background image on ${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}`,
+        };
       const c = parse(s.backgroundColor);
       if (c) bg = over(bg, c);
     }
@@ -263,12 +323,20 @@ function recomputeContrast({ items, besideText }: { items: { target: string; rea
 }
 
 /** Contrast failures among axe's "needs review" nodes: recomputed ones under the threshold, undecidable ones not reviewed. */
-async function incompleteContrastFailures(page: Page, incomplete: IncompleteContrast[]): Promise<ContrastCheck[]> {
+async function incompleteContrastFailures(
+  page: Page,
+  incomplete: IncompleteContrast[],
+): Promise<ContrastCheck[]> {
   // A target of several selectors points inside a frame (the e-mail preview): its document is the
   // template's sample, checked by the template's own tests.
-  const items = incomplete.filter((n) => n.target.length === 1 && typeof n.target[0] === 'string').map((n) => ({ target: n.target[0] as string, reason: n.reason }));
+  const items = incomplete
+    .filter((n) => n.target.length === 1 && typeof n.target[0] === 'string')
+    .map((n) => ({ target: n.target[0] as string, reason: n.reason }));
   if (items.length === 0) return [];
-  const checks = await page.evaluate(recomputeContrast, { items, besideText: Object.keys(BACKGROUND_IMAGE_BESIDE_TEXT) });
+  const checks = await page.evaluate(recomputeContrast, {
+    items,
+    besideText: Object.keys(BACKGROUND_IMAGE_BESIDE_TEXT),
+  });
   return checks.filter((c) => {
     // A background image or gradient under the text must be reviewed by hand; an element gone since axe's run is not judged.
     if (c.undecided) return c.undecided !== 'element gone';
@@ -281,15 +349,22 @@ async function incompleteContrastFailures(page: Page, incomplete: IncompleteCont
  * given twice (a second element with a label's `for` id takes the field's name away), and nothing wider
  * than the screen (WCAG 1.4.10: a table may scroll in its own region, the page may not).
  */
-function structuralProblems(): { duplicateIds: string[]; overflow: { scrollWidth: number; clientWidth: number; widest: string[] } | null } {
+function structuralProblems(): {
+  duplicateIds: string[];
+  overflow: { scrollWidth: number; clientWidth: number; widest: string[] } | null;
+} {
   const seen = new Map<string, number>();
-  for (const element of document.querySelectorAll('[id]')) seen.set(element.id, (seen.get(element.id) ?? 0) + 1);
+  for (const element of document.querySelectorAll('[id]'))
+    seen.set(element.id, (seen.get(element.id) ?? 0) + 1);
   const duplicateIds = [...seen].filter(([, count]) => count > 1).map(([id, count]) => `${id} ×${count}`);
   const root = document.documentElement;
   let overflow = null;
   if (root.scrollWidth > root.clientWidth) {
     const describe = (e: Element) => {
-      const cls = typeof e.className === 'string' && e.className.trim() ? `.${e.className.trim().split(/\s+/).slice(0, 3).join('.')}` : '';
+      const cls =
+        typeof e.className === 'string' && e.className.trim()
+          ? `.${e.className.trim().split(/\s+/).slice(0, 3).join('.')}`
+          : '';
       return `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${cls} (right ${Math.round(e.getBoundingClientRect().right)})`;
     };
     // The outermost elements that stick out (their children do too, and say less), and positioned ones,
@@ -297,7 +372,8 @@ function structuralProblems(): { duplicateIds: string[]; overflow: { scrollWidth
     const widest: string[] = [];
     for (const e of document.body.querySelectorAll('*')) {
       if (e.getBoundingClientRect().right <= root.clientWidth + 0.5) continue;
-      const outermost = e.parentElement && e.parentElement.getBoundingClientRect().right <= root.clientWidth + 0.5;
+      const outermost =
+        e.parentElement && e.parentElement.getBoundingClientRect().right <= root.clientWidth + 0.5;
       if (outermost || ['absolute', 'fixed'].includes(getComputedStyle(e).position)) widest.push(describe(e));
       if (widest.length >= 5) break;
     }
@@ -310,7 +386,10 @@ function structuralProblems(): { duplicateIds: string[]; overflow: { scrollWidth
 export async function expectSoundStructure(page: Page): Promise<void> {
   const problems = await page.evaluate(structuralProblems);
   expect(problems.duplicateIds, `duplicate ids on ${pathOf(page)}`).toEqual([]);
-  expect(problems.overflow, `horizontal overflow on ${pathOf(page)} at ${page.viewportSize()?.width} px`).toBeNull();
+  expect(
+    problems.overflow,
+    `horizontal overflow on ${pathOf(page)} at ${page.viewportSize()?.width} px`,
+  ).toBeNull();
 }
 
 /**
@@ -321,12 +400,17 @@ export async function expectSoundStructure(page: Page): Promise<void> {
  * error screen and page frame under many routes. The structural checks run every time (a long name
  * can overflow where a short one did not).
  */
-export async function expectNoAxeViolations(page: Page, options: { skipSeenStructure?: boolean } = {}): Promise<void> {
+export async function expectNoAxeViolations(
+  page: Page,
+  options: { skipSeenStructure?: boolean } = {},
+): Promise<void> {
   // A settled page: nothing marked busy (a list being reloaded dims its rows until its answer comes).
   await expect(page.locator('[aria-busy="true"]'), `busy content on ${pathOf(page)}`).toHaveCount(0);
   await expectSoundStructure(page);
   if (options.skipSeenStructure) {
-    const key = createHash('sha256').update(await structureOf(page)).digest('hex');
+    const key = createHash('sha256')
+      .update(await structureOf(page))
+      .digest('hex');
     if (checkedStructures.has(key)) return;
     checkedStructures.add(key);
   }
@@ -347,7 +431,9 @@ export async function expectErrorScreen(page: Page, status: number, message?: st
   const screen = page.getByTestId('error-screen');
   await expect(screen).toBeVisible();
   await expect(screen).toHaveAttribute('data-error-status', String(status));
-  await expect(screen.getByRole('heading', { level: 1 })).toHaveText(status === 404 ? TEXTS.notFoundTitle : TEXTS.errorTitle);
+  await expect(screen.getByRole('heading', { level: 1 })).toHaveText(
+    status === 404 ? TEXTS.notFoundTitle : TEXTS.errorTitle,
+  );
   if (message !== undefined) await expect(screen).toHaveAttribute('data-error-message', message);
 }
 
@@ -400,12 +486,16 @@ export async function expectChartsDrawn(page: Page, count: number): Promise<void
  */
 export async function watchPoliteRegions(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { __politeChanges?: { key: number; region: string; at: number }[]; __politeObserver?: MutationObserver };
+    const w = window as unknown as {
+      __politeChanges?: { key: number; region: string; at: number }[];
+      __politeObserver?: MutationObserver;
+    };
     w.__politeObserver?.disconnect();
     const changes: { key: number; region: string; at: number }[] = [];
     const last = new WeakMap<Element, string>();
     const keys = new Map<Element, number>();
-    const regions = () => document.querySelectorAll('[aria-live="polite"], [role="status"]:not([aria-live="off"])');
+    const regions = () =>
+      document.querySelectorAll('[aria-live="polite"], [role="status"]:not([aria-live="off"])');
     for (const region of regions()) last.set(region, region.textContent ?? '');
     const observer = new MutationObserver(() => {
       for (const region of regions()) {
@@ -413,7 +503,11 @@ export async function watchPoliteRegions(page: Page): Promise<void> {
         if (last.has(region) && last.get(region) !== text) {
           const name = region.getAttribute('data-testid') ?? region.id ?? '';
           if (!keys.has(region)) keys.set(region, keys.size);
-          changes.push({ key: keys.get(region)!, region: `${region.tagName.toLowerCase()}${name ? ` ${name}` : ''}: ${text.trim().slice(0, 60)}`, at: performance.now() });
+          changes.push({
+            key: keys.get(region)!,
+            region: `${region.tagName.toLowerCase()}${name ? ` ${name}` : ''}: ${text.trim().slice(0, 60)}`,
+            at: performance.now(),
+          });
         }
         last.set(region, text);
       }
@@ -431,10 +525,18 @@ export async function watchPoliteRegions(page: Page): Promise<void> {
 export async function expectCalmPoliteRegions(page: Page, ms: number): Promise<void> {
   await page.waitForTimeout(ms);
   const changes = await page.evaluate(() => {
-    const w = window as unknown as { __politeChanges?: { key: number; region: string; at: number }[]; __politeObserver?: MutationObserver };
+    const w = window as unknown as {
+      __politeChanges?: { key: number; region: string; at: number }[];
+      __politeObserver?: MutationObserver;
+    };
     w.__politeObserver?.disconnect();
     return w.__politeChanges ?? [];
   });
-  const tooSoon = changes.filter((c, i) => changes.slice(0, i).some((earlier) => earlier.key === c.key && c.at - earlier.at < 10_000));
-  expect(tooSoon.map((c) => c.region), `polite regions changing more than once in 10 s on ${pathOf(page)}`).toEqual([]);
+  const tooSoon = changes.filter((c, i) =>
+    changes.slice(0, i).some((earlier) => earlier.key === c.key && c.at - earlier.at < 10_000),
+  );
+  expect(
+    tooSoon.map((c) => c.region),
+    `polite regions changing more than once in 10 s on ${pathOf(page)}`,
+  ).toEqual([]);
 }

@@ -16,15 +16,23 @@ async function filesIn(dir: string, suffix: string): Promise<string[]> {
 
 /** Text of an .eml with quoted-printable soft breaks and escapes undone and base64 parts decoded. */
 function decodeMail(raw: string): string {
-  const qp = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const base64 = [...raw.matchAll(/Content-Transfer-Encoding: base64\r?\n(?:[\w-]+:.*\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/g)].map((m) =>
-    Buffer.from(m[1]!.replace(/\s/g, ''), 'base64').toString('utf8'),
-  );
+  const qp = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const base64 = [
+    ...raw.matchAll(/Content-Transfer-Encoding: base64\r?\n(?:[\w-]+:.*\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/g),
+  ].map((m) => Buffer.from(m[1]!.replace(/\s/g, ''), 'base64').toString('utf8'));
   return [qp, ...base64].join('\n');
 }
 
 /** The newest message to `recipient` whose file name carries `templateKey`, waiting for the outbox worker. */
-async function newest(dir: string, suffix: string, templateKey: string, recipient: string, decode: (raw: string) => string): Promise<string> {
+async function newest(
+  dir: string,
+  suffix: string,
+  templateKey: string,
+  recipient: string,
+  decode: (raw: string) => string,
+): Promise<string> {
   let found = '';
   await expect
     .poll(

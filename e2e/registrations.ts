@@ -57,7 +57,10 @@ async function apiContext(webOrigin: string): Promise<{ api: APIRequestContext; 
 /** Sets the password of a new account from the link of its enrolment e-mail. */
 async function choosePassword(api: APIRequestContext, xsrf: string, email: string) {
   const token = new URL(await mailLink(email, 'email.iscrizione-invito')).searchParams.get('token')!;
-  const res = await api.post('/api/auth/reset-password', { headers: { 'x-xsrf-token': xsrf }, data: { token, password: ENROLLED_PASSWORD, password_confirmation: ENROLLED_PASSWORD } });
+  const res = await api.post('/api/auth/reset-password', {
+    headers: { 'x-xsrf-token': xsrf },
+    data: { token, password: ENROLLED_PASSWORD, password_confirmation: ENROLLED_PASSWORD },
+  });
   expect(res.ok(), await res.text()).toBe(true);
 }
 
@@ -71,25 +74,54 @@ export async function enrolInstitute(webOrigin: string): Promise<Enrolled> {
     const started = await api.post('/api/phone-verifications', { headers, data: { phone } });
     expect(started.status(), await started.text()).toBe(201);
     const { verificationId } = await started.json();
-    const confirmed = await api.post(`/api/phone-verifications/${verificationId}/confirm`, { headers, data: { code: await smsCode(phone) } });
+    const confirmed = await api.post(`/api/phone-verifications/${verificationId}/confirm`, {
+      headers,
+      data: { code: await smsCode(phone) },
+    });
     expect(confirmed.ok(), await confirmed.text()).toBe(true);
-    const options = (await (await api.get('/api/enrolments/institutes?q=pavia')).json()).items.filter((i: { enrollable: boolean }) => i.enrollable);
+    const options = (await (await api.get('/api/enrolments/institutes?q=pavia')).json()).items.filter(
+      (i: { enrollable: boolean }) => i.enrollable,
+    );
     expect(options.length).toBeGreaterThan(0);
     // A random one: another spec enrolling in parallel most likely picks another institute.
     for (const option of [...options].sort(() => Math.random() - 0.5)) {
       const institute = await (await api.get(`/api/enrolments/institutes/${option.id}`)).json();
       if (!institute.schoolSites?.length) continue;
-      const principal = { firstName: 'Elisa', lastName: 'Nerini', email: `preside.${stamp}@scuola-esempio.it`, taxCode: ENROLLED_PRINCIPAL_TAX_CODE, phone };
-      const firstContact = { firstName: 'Luigi', lastName: 'Verdi', email: `referente.${stamp}@scuola-esempio.it`, taxCode: 'VRDLGU70A01H501O', phone: `+3934${String(randomInt(10_000_000, 99_999_999))}` };
+      const principal = {
+        firstName: 'Elisa',
+        lastName: 'Nerini',
+        email: `preside.${stamp}@scuola-esempio.it`,
+        taxCode: ENROLLED_PRINCIPAL_TAX_CODE,
+        phone,
+      };
+      const firstContact = {
+        firstName: 'Luigi',
+        lastName: 'Verdi',
+        email: `referente.${stamp}@scuola-esempio.it`,
+        taxCode: 'VRDLGU70A01H501O',
+        phone: `+3934${String(randomInt(10_000_000, 99_999_999))}`,
+      };
       const res = await api.post('/api/enrolments', {
         headers,
-        data: { verificationId, instituteId: option.id, principal, firstContact, schoolSiteIds: [institute.schoolSites[0].id], privacyAccepted: true },
+        data: {
+          verificationId,
+          instituteId: option.id,
+          principal,
+          firstContact,
+          schoolSiteIds: [institute.schoolSites[0].id],
+          privacyAccepted: true,
+        },
       });
       if (res.status() === 409) continue;
       expect(res.status(), await res.text()).toBe(201);
       await choosePassword(api, xsrf, principal.email);
       await choosePassword(api, xsrf, firstContact.email);
-      return { ministryCode: option.ministryCode, instituteName: option.name, principal: { email: principal.email, phone }, firstContact: { email: firstContact.email } };
+      return {
+        ministryCode: option.ministryCode,
+        instituteName: option.name,
+        principal: { email: principal.email, phone },
+        firstContact: { email: firstContact.email },
+      };
     }
     throw new Error('No enrollable institute with plessi in Pavia');
   } finally {

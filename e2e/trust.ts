@@ -3,7 +3,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pkijs from 'pkijs';
 import { createTestCa, type TestCa } from '../apps/api/test/support/signing-fixtures.ts';
-import { createListOperator, signTrustedList, trustedListXml } from '../apps/api/test/support/trusted-list-fixtures.ts';
+import {
+  createListOperator,
+  signTrustedList,
+  trustedListXml,
+} from '../apps/api/test/support/trusted-list-fixtures.ts';
 
 // The qualified-signature trust of the e2e run (decision 032), made for the run and nothing from the
 // internet: a test CA listed as a qualified service (CA/QC, granted) in a trusted list signed by a test
@@ -37,6 +41,12 @@ export async function prepareTrust(dir: string): Promise<Record<string, string>>
 export async function loadTrustedCa(dir: string): Promise<TestCa> {
   const paths = files(dir);
   const der = new Uint8Array(readFileSync(paths.caCertificate));
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', readFileSync(paths.caKey), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, true, ['sign']);
+  const privateKey = await webcrypto.subtle.importKey(
+    'pkcs8',
+    readFileSync(paths.caKey),
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    true,
+    ['sign'],
+  );
   return { certificate: pkijs.Certificate.fromBER(der), privateKey, der };
 }

@@ -26,7 +26,8 @@ export function snapshotWebBuild(repoRoot: string): string {
   mkdirSync(cache, { recursive: true });
   for (const name of readdirSync(cache)) {
     const pid = Number(/^web-(\d+)$/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !isAlive(pid)) rmSync(join(cache, name), { recursive: true, force: true });
+    if (pid && pid !== process.pid && !isAlive(pid))
+      rmSync(join(cache, name), { recursive: true, force: true });
   }
   const target = join(cache, `web-${process.pid}`);
   rmSync(target, { recursive: true, force: true });

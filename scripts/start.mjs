@@ -38,7 +38,8 @@ function run(name, command, args, env) {
 let stopping = false;
 function stop(code = 0) {
   stopping = true;
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   // Give the servers time to close the database cleanly, then leave.
   const exit = () => process.exit(code);
   let pending = children.filter((c) => c.exitCode === null && c.signalCode === null).length;
@@ -68,7 +69,9 @@ async function announceWhenReady(started) {
     ready.web ||= await answers(webHome);
     if (ready.api && ready.web) {
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      console.log(`\nPortale Scuole: web ${webOrigin.split(',')[0]} · API ${apiOrigin}  (pronto in ${seconds} s)\n`);
+      console.log(
+        `\nPortale Scuole: web ${webOrigin.split(',')[0]} · API ${apiOrigin}  (pronto in ${seconds} s)\n`,
+      );
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -81,8 +84,24 @@ if (!dev) {
   const status = buildWebOnce();
   if (status !== 0) process.exit(status);
 }
-console.log(`Avvio di API (porta ${apiPort}) e web (porta ${webPort}); al primo avvio l'API carica l'anagrafe nazionale delle scuole…`);
-run('api', 'npx', ['tsx', ...(dev ? ['watch'] : []), 'apps/api/src/server.ts'], { PORT: apiPort, WEB_ORIGIN: webOrigin });
-if (dev) run('web', 'npx', ['vite', 'apps/web', '--config', 'apps/web/vite.config.ts', '--port', webPort, '--strictPort'], { API_ORIGIN: apiOrigin });
-else run('web', 'node', ['apps/web/server/serve.mjs'], { PORT: webPort, API_ORIGIN: apiOrigin, HOST: process.env.WEB_HOST ?? 'localhost' });
+console.log(
+  `Avvio di API (porta ${apiPort}) e web (porta ${webPort}); al primo avvio l'API carica l'anagrafe nazionale delle scuole…`,
+);
+run('api', 'npx', ['tsx', ...(dev ? ['watch'] : []), 'apps/api/src/server.ts'], {
+  PORT: apiPort,
+  WEB_ORIGIN: webOrigin,
+});
+if (dev)
+  run(
+    'web',
+    'npx',
+    ['vite', 'apps/web', '--config', 'apps/web/vite.config.ts', '--port', webPort, '--strictPort'],
+    { API_ORIGIN: apiOrigin },
+  );
+else
+  run('web', 'node', ['apps/web/server/serve.mjs'], {
+    PORT: webPort,
+    API_ORIGIN: apiOrigin,
+    HOST: process.env.WEB_HOST ?? 'localhost',
+  });
 await announceWhenReady(started);

@@ -12,7 +12,8 @@ mkdirSync('test-results', { recursive: true });
 // A report left by an earlier run must never stand in for this one.
 for (const path of [VITEST_REPORT, E2E_REPORT]) rmSync(path, { force: true });
 
-const step = (cmd, args, env = {}) => spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+const step = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 const readJson = (path) => {
   try {
     return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
@@ -24,7 +25,13 @@ const readJson = (path) => {
 const outcomes = [];
 // The browser and the PDF tools first (apt, once): the API suite's PDF/A check runs qpdf and pdffonts.
 const chromium = step('node', ['scripts/ensure-chromium.mjs']);
-const unit = step('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_REPORT}`]);
+const unit = step('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${VITEST_REPORT}`,
+]);
 outcomes.push(vitestOutcome('unit and API (Vitest)', readJson(VITEST_REPORT), unit));
 
 const E2E = 'e2e (Playwright)';
@@ -32,7 +39,9 @@ const build = chromium === 0 ? buildWebOnce() : 1;
 if (chromium !== 0) outcomes.push(stepFailed(E2E, 'could not start: Chromium is missing', chromium));
 else if (build !== 0) outcomes.push(stepFailed(E2E, 'could not start: the web build failed', build));
 else {
-  const e2e = step('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_REPORT });
+  const e2e = step('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_REPORT,
+  });
   outcomes.push(playwrightOutcome(E2E, readJson(E2E_REPORT), e2e));
 }
 

@@ -26,7 +26,9 @@ function devApiOrigin(): Plugin {
     name: 'portale-dev-api-origin',
     apply: 'serve',
     transformIndexHtml: (html) =>
-      html.replace('%PORTALE_API_ORIGIN%', process.env.API_ORIGIN ?? 'http://localhost:8000').replace('%PORTALE_GA_ID%', process.env.GA_MEASUREMENT_ID ?? ''),
+      html
+        .replace('%PORTALE_API_ORIGIN%', process.env.API_ORIGIN ?? 'http://localhost:8000')
+        .replace('%PORTALE_GA_ID%', process.env.GA_MEASUREMENT_ID ?? ''),
   };
 }
 
@@ -62,7 +64,10 @@ function titilliumFallback(): PostcssPlugin {
       if (decl.prop !== 'font-family' && decl.prop !== 'font' && !decl.prop.startsWith('--')) return;
       if (decl.parent?.type === 'atrule' && (decl.parent as { name?: string }).name === 'font-face') return;
       if (decl.value.includes(TITILLIUM_FALLBACK)) return;
-      decl.value = decl.value.replace(/(["']?)Titillium Web\1(?=\s*,)/, (face) => `${face},"${TITILLIUM_FALLBACK}"`);
+      decl.value = decl.value.replace(
+        /(["']?)Titillium Web\1(?=\s*,)/,
+        (face) => `${face},"${TITILLIUM_FALLBACK}"`,
+      );
     },
   };
 }
@@ -75,7 +80,8 @@ function titilliumFallback(): PostcssPlugin {
  * ('$initial') are captured, so nothing is loaded earlier than before. Components stay out of the group:
  * design-react-kit's index re-exports every component, and capturing them would pull the whole kit in.
  */
-const INITIAL_CHUNK = /node_modules[\\/](react|react-dom|scheduler|react-router|zod|ofetch|ufo|destr|libphonenumber-js)[\\/]|packages[\\/]shared[\\/]|src[\\/]lib[\\/]/;
+const INITIAL_CHUNK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|zod|ofetch|ufo|destr|libphonenumber-js)[\\/]|packages[\\/]shared[\\/]|src[\\/]lib[\\/]/;
 
 export default defineConfig({
   plugins: [react(), buildManifest(), devApiOrigin(), zodJitless()],
@@ -87,6 +93,8 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 700,
     manifest: true,
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'], test: INITIAL_CHUNK }] } } },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'], test: INITIAL_CHUNK }] } },
+    },
   },
 });

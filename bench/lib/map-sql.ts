@@ -8,4 +8,9 @@ import { mapProgrammeQuery, mapSchoolSitesQuery } from '../../apps/api/src/modul
 const dialect = new PgDialect();
 const whole = dialect.sqlToQuery(mapSchoolSitesQuery({}));
 const programme = dialect.sqlToQuery(mapProgrammeQuery({}));
-console.log(JSON.stringify({ whole: { sql: whole.sql, params: whole.params }, programme: { sql: programme.sql, params: programme.params } }));
+console.log(
+  JSON.stringify({
+    whole: { sql: whole.sql, params: whole.params },
+    programme: { sql: programme.sql, params: programme.params },
+  }),
+);

@@ -16,10 +16,15 @@ export function freePort() {
 
 /** Starts a child process and waits until `readyUrl` answers 2xx (at most `timeoutMs`). */
 export async function startServer(command, args, { env, readyUrl, timeoutMs = 300_000, logFile }) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', logFile ?? 'ignore', logFile ?? 'ignore'], detached: true });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', logFile ?? 'ignore', logFile ?? 'ignore'],
+    detached: true,
+  });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`);
+    if (child.exitCode !== null)
+      throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`);
     try {
       const res = await fetch(readyUrl);
       if (res.ok) break;
@@ -55,7 +60,14 @@ export async function startServer(command, args, { env, readyUrl, timeoutMs = 30
 export function summarise(latencies, seconds, errors) {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-  return { rps: sorted.length / seconds, p50: at(50), p95: at(95), p99: at(99), errors, total: sorted.length };
+  return {
+    rps: sorted.length / seconds,
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    errors,
+    total: sorted.length,
+  };
 }
 
 /** autocannon against one URL; every response time is recorded, so p95 is exact. */

@@ -1,6 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectErrorScreen, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectErrorScreen,
+  expectNoAxeViolations,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 // The e2e API seeds the open demo survey, PROVA01 and the demo teacher's plesso and class codes.
 const TEACHER = 'insegnante@demo.test';
@@ -14,7 +23,11 @@ const question = (page: Page, text: RegExp) => page.getByRole('group', { name: t
 test.describe('codici di accesso', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('a teacher creates codes for a class and prints them; a guest answers through /{code} (progress kept on reload) and sees the thank-you; a used-up or revoked code is the 404 page', async ({ page, browser, baseURL }) => {
+  test('a teacher creates codes for a class and prints them; a guest answers through /{code} (progress kept on reload) and sees the thank-you; a used-up or revoked code is the 404 page', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const classLabel = `E2E ${Date.now() % 100_000}`;
 
     await signIn(page, TEACHER);
@@ -22,7 +35,9 @@ test.describe('codici di accesso', () => {
     await appReady(page);
     const home = page.getByTestId('teacher-home');
     await expect(home.getByTestId('teacher-survey')).toContainText(OPEN_SURVEY);
-    await expect(home.getByRole('heading', { level: 3, name: 'I codici di accesso delle tue classi' })).toBeVisible();
+    await expect(
+      home.getByRole('heading', { level: 3, name: 'I codici di accesso delle tue classi' }),
+    ).toBeVisible();
 
     // Bad input: the message is beside the field.
     const form = page.getByTestId('create-codes-form');
@@ -36,7 +51,9 @@ test.describe('codici di accesso', () => {
     await form.getByRole('button', { name: 'Crea i codici' }).click();
     const created = page.getByTestId('codes-created');
     await expect(created).toContainText(`Creati 2 codici per la classe ${classLabel}`);
-    const [used, revoked] = /: ([A-Za-z0-9]{7}), ([A-Za-z0-9]{7})\./.exec((await created.textContent()) ?? '')!.slice(1) as [string, string];
+    const [used, revoked] = /: ([A-Za-z0-9]{7}), ([A-Za-z0-9]{7})\./
+      .exec((await created.textContent()) ?? '')!
+      .slice(1) as [string, string];
     await expect(page.getByTestId(`code-${used}`)).toContainText('0 su 1');
 
     await test.step('the sheet downloads as a PDF', async () => {
@@ -49,7 +66,10 @@ test.describe('codici di accesso', () => {
     });
 
     await test.step('the codes export as CSV', async () => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /CSV/ }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: /CSV/ }).click(),
+      ]);
       expect(download.suggestedFilename()).toMatch(/^codici-di-accesso-.*\.csv$/);
       expect((await readFile((await download.path())!)).toString('utf8')).toContain(used);
     });
@@ -72,26 +92,46 @@ test.describe('codici di accesso', () => {
       await expect(guest.getByTestId('access-code-context')).toContainText(classLabel);
       await expectAccessibleAtBothWidths(guest);
 
-      await question(guest, /Da quanti anni lavori nella scuola/).getByLabel('Da 5 a 15').check({ force: true });
-      await guest.getByLabel(/Quale attività della tua scuola consiglieresti/).fill('Il laboratorio di lettura');
+      await question(guest, /Da quanti anni lavori nella scuola/)
+        .getByLabel('Da 5 a 15')
+        .check({ force: true });
+      await guest
+        .getByLabel(/Quale attività della tua scuola consiglieresti/)
+        .fill('Il laboratorio di lettura');
       await expect(guest.getByTestId('draft-status')).toHaveText('Risposte salvate su questo dispositivo.');
       await guest.reload();
       await appReady(guest);
-      await expect(question(guest, /Da quanti anni lavori nella scuola/).getByLabel('Da 5 a 15')).toBeChecked();
-      await expect(guest.getByLabel(/Quale attività della tua scuola consiglieresti/)).toHaveValue('Il laboratorio di lettura');
-      await expect(guest.getByTestId('draft-status')).toHaveText('Abbiamo ripreso le risposte salvate su questo dispositivo.');
+      await expect(
+        question(guest, /Da quanti anni lavori nella scuola/).getByLabel('Da 5 a 15'),
+      ).toBeChecked();
+      await expect(guest.getByLabel(/Quale attività della tua scuola consiglieresti/)).toHaveValue(
+        'Il laboratorio di lettura',
+      );
+      await expect(guest.getByTestId('draft-status')).toHaveText(
+        'Abbiamo ripreso le risposte salvate su questo dispositivo.',
+      );
 
       // A required question left out: refused beside it, nothing sent.
       await guest.getByRole('button', { name: 'Invia le risposte' }).click();
-      await expect(guest.getByRole('alert').filter({ hasText: 'Alcune risposte non sono valide' })).toBeVisible();
-      await expect(question(guest, /Quanto ti senti coinvolto/)).toContainText('Questa domanda è obbligatoria');
+      await expect(
+        guest.getByRole('alert').filter({ hasText: 'Alcune risposte non sono valide' }),
+      ).toBeVisible();
+      await expect(question(guest, /Quanto ti senti coinvolto/)).toContainText(
+        'Questa domanda è obbligatoria',
+      );
       await expectNoAxeViolations(guest);
 
-      await question(guest, /Quanto ti senti coinvolto/).getByLabel('4', { exact: true }).check({ force: true });
+      await question(guest, /Quanto ti senti coinvolto/)
+        .getByLabel('4', { exact: true })
+        .check({ force: true });
       await guest.getByRole('button', { name: 'Invia le risposte' }).click();
-      await expect(guest.getByRole('heading', { level: 1, name: 'Grazie per la partecipazione' })).toBeVisible();
+      await expect(
+        guest.getByRole('heading', { level: 1, name: 'Grazie per la partecipazione' }),
+      ).toBeVisible();
       await expect(guest.getByTestId('access-code-thanks')).not.toContainText('Il laboratorio di lettura');
-      expect(await guest.evaluate((code) => window.localStorage.getItem(`portale.codice.${code}`), used)).toBeNull();
+      expect(
+        await guest.evaluate((code) => window.localStorage.getItem(`portale.codice.${code}`), used),
+      ).toBeNull();
       await expectAccessibleAtBothWidths(guest);
     });
 

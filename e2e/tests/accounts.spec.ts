@@ -1,5 +1,14 @@
 import type { Browser, Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, loginAs, pathOf, rememberConsentChoice, submitLogin, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectNoAxeViolations,
+  loginAs,
+  pathOf,
+  rememberConsentChoice,
+  submitLogin,
+  test,
+} from '../fixtures.ts';
 import { mailLink, smsCode } from '../outbox.ts';
 
 // One fresh teacher per run walks the whole account lifecycle; demo accounts are left as they are.
@@ -11,7 +20,11 @@ const USER = {
   phone: `347${stamp.slice(-7)}`,
   phoneE164: `+39347${stamp.slice(-7)}`,
 };
-const PASSWORDS = ['Girasole-Tramonto-Violino-47', 'Pianoforte-Ghiacciaio-Lanterna-83', 'Arcobaleno-Tamburello-Cipresso-19'];
+const PASSWORDS = [
+  'Girasole-Tramonto-Violino-47',
+  'Pianoforte-Ghiacciaio-Lanterna-83',
+  'Arcobaleno-Tamburello-Cipresso-19',
+];
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
@@ -28,7 +41,9 @@ async function fillNewPassword(page: Page, password: string) {
 }
 
 test.describe.serial('account lifecycle of a new teacher', () => {
-  test('registers on the teachers’ landing, confirms the e-mail link, verifies the phone and reaches /portale', async ({ page }) => {
+  test('registers on the teachers’ landing, confirms the e-mail link, verifies the phone and reaches /portale', async ({
+    page,
+  }) => {
     await page.goto('/landing/registrazioni/insegnante');
     await appReady(page);
     const form = page.locator('#registrazione');
@@ -79,7 +94,11 @@ test.describe.serial('account lifecycle of a new teacher', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Benvenuta/o, ${USER.firstName}`);
   });
 
-  test('revokes another session on /portale/account, which is then sent to login', async ({ page, browser, baseURL }) => {
+  test('revokes another session on /portale/account, which is then sent to login', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const other = await newPage(browser, baseURL!);
     await loginAs(other, USER.email, PASSWORDS[0]);
     await expect(other).toHaveURL((url) => url.pathname === '/portale');
@@ -101,7 +120,10 @@ test.describe.serial('account lifecycle of a new teacher', () => {
     const others = page.getByTestId('session').filter({ hasNotText: 'questa sessione' });
     const count = await others.count();
     expect(count).toBeGreaterThan(0);
-    await others.getByRole('button', { name: /Chiudi la sessione/ }).first().click();
+    await others
+      .getByRole('button', { name: /Chiudi la sessione/ })
+      .first()
+      .click();
     await expect(page.getByRole('status').filter({ hasText: 'La sessione è stata chiusa.' })).toBeVisible();
     await expect(page.getByTestId('session')).toHaveCount(count);
     // Close the rest too, so the second browser's session is gone whatever the order.
@@ -125,21 +147,29 @@ test.describe.serial('account lifecycle of a new teacher', () => {
     await expect(page).toHaveURL((url) => url.pathname === '/portale');
   });
 
-  test('forgot → reset from the e-mailed link (token removed from the address) → login with the new password', async ({ page }) => {
+  test('forgot → reset from the e-mailed link (token removed from the address) → login with the new password', async ({
+    page,
+  }) => {
     await page.goto('/auth/forgot-password');
     await appReady(page);
     await expectNoAxeViolations(page);
     await page.getByLabel('Indirizzo e-mail').fill(USER.email);
     await page.getByRole('button', { name: 'Invia il collegamento' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText('Se l’indirizzo è registrato');
+    await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText(
+      'Se l’indirizzo è registrato',
+    );
 
     await page.goto(await mailLink(USER.email, 'email.reset-password'));
     await appReady(page);
-    await expect(page).toHaveURL((url) => url.pathname === '/auth/reset-password' && !url.search.includes('token'));
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/auth/reset-password' && !url.search.includes('token'),
+    );
     await expectNoAxeViolations(page);
     await fillNewPassword(page, PASSWORDS[2]!);
     await page.getByRole('button', { name: 'Imposta la nuova password' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText('La password è stata aggiornata');
+    await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText(
+      'La password è stata aggiornata',
+    );
     await page.getByRole('link', { name: 'Vai all’accesso' }).click();
     await expect(page).toHaveURL((url) => url.pathname === '/auth/login');
     await submitLogin(page, USER.email, PASSWORDS[1]);
@@ -149,7 +179,9 @@ test.describe.serial('account lifecycle of a new teacher', () => {
   });
 });
 
-test('a user who must change the password gets the form, with field errors and the API’s answer', async ({ page }) => {
+test('a user who must change the password gets the form, with field errors and the API’s answer', async ({
+  page,
+}) => {
   // The successful change is covered above: completing it here would clear the demo flag that other specs rely on.
   await loginAs(page, 'cambio-password@demo.test');
   await expect(page).toHaveURL((url) => url.pathname === '/auth/cambia-password');

@@ -1,6 +1,15 @@
 import { request } from '@playwright/test';
 import { DEMO_PASSWORD } from '../demo-accounts.ts';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  listSettled,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 
@@ -10,9 +19,14 @@ async function demoInstituteCode(webOrigin: string): Promise<string> {
   try {
     await api.head('/sanctum/csrf-cookie');
     const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-    const login = await api.post('/api/auth/login', { headers: { 'x-xsrf-token': xsrf }, data: { email: 'dirigente@demo.test', password: DEMO_PASSWORD } });
+    const login = await api.post('/api/auth/login', {
+      headers: { 'x-xsrf-token': xsrf },
+      data: { email: 'dirigente@demo.test', password: DEMO_PASSWORD },
+    });
     expect(login.status(), await login.text()).toBe(200);
-    const home = await api.get('/api/adhesions/current/overview', { headers: { authorization: `Bearer ${(await login.json()).token}` } });
+    const home = await api.get('/api/adhesions/current/overview', {
+      headers: { authorization: `Bearer ${(await login.json()).token}` },
+    });
     expect(home.status()).toBe(200);
     return (await home.json()).institute.ministryCode as string;
   } finally {
@@ -20,11 +34,18 @@ async function demoInstituteCode(webOrigin: string): Promise<string> {
   }
 }
 
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+  'latin1',
+);
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
-test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il dirigente lo completa con un file, lo staff verifica', async ({ page, browser, baseURL }) => {
+test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il dirigente lo completa con un file, lo staff verifica', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   // About 50 s on a fast machine; slow CI machines have run journeys 3–5× slower.
   test.setTimeout(360_000);
   const code = await demoInstituteCode(baseURL!);
@@ -36,7 +57,9 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Modelli di azione');
   await listSettled(page);
   // The demo models are there.
-  await expect(page.getByRole('table', { name: 'Modelli di azione' })).toContainText('Delibera del collegio dei docenti');
+  await expect(page.getByRole('table', { name: 'Modelli di azione' })).toContainText(
+    'Delibera del collegio dei docenti',
+  );
   await expectAccessibleAtBothWidths(page);
   const create = page.getByTestId('nuovo-form');
   // A refused model first: per-field messages.
@@ -47,7 +70,9 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await expectAccessibleAtBothWidths(page);
   await create.getByLabel('Titolo').fill(title);
   await create.getByLabel('Categoria').fill('Adesione');
-  await create.getByLabel('Descrizione (cosa deve fare il destinatario)').fill('Caricare il verbale firmato della riunione di avvio.');
+  await create
+    .getByLabel('Descrizione (cosa deve fare il destinatario)')
+    .fill('Caricare il verbale firmato della riunione di avvio.');
   await create.getByLabel('Destinatari', { exact: true }).selectOption('istituto');
   await create.getByLabel('Durata in giorni').fill('20');
   await create.getByLabel('Prova richiesta').selectOption('file');
@@ -90,7 +115,9 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await bulk.getByLabel('Stato di adesione').selectOption({ label: 'Attivo' });
   await bulk.getByRole('button', { name: 'Conta i destinatari' }).click();
   const preview = s.getByTestId('bulk-preview');
-  await expect(preview.getByTestId('bulk-preview-filter')).toHaveText('Destinatari contati: istituti · regione Emilia-Romagna · stato di adesione Attivo.');
+  await expect(preview.getByTestId('bulk-preview-filter')).toHaveText(
+    'Destinatari contati: istituti · regione Emilia-Romagna · stato di adesione Attivo.',
+  );
   await bulk.getByLabel('Stato di adesione').selectOption('');
   await expect(preview).toContainText('conta di nuovo i destinatari');
   await expect(s.getByRole('button', { name: /^Conferma: crea/ })).toHaveCount(0);
@@ -118,12 +145,20 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await expect(panel.getByRole('status')).toContainText(`«${title}» è in corso.`);
   await expect(card).toContainText('In corso');
   // Not a PDF, PNG or JPEG: refused by the API, the message beside the field.
-  await card.getByLabel(/File di prova/).setInputFiles({ name: 'verbale.pdf', mimeType: 'application/pdf', buffer: Buffer.from('non sono un pdf') });
+  await card
+    .getByLabel(/File di prova/)
+    .setInputFiles({
+      name: 'verbale.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('non sono un pdf'),
+    });
   await card.getByRole('button', { name: 'Carica il file e completa' }).click();
   await expect(card.getByText(/Il file non è un PDF, un PNG o un JPEG/)).toBeVisible();
   await expect(card.getByLabel(/File di prova/)).toHaveAttribute('aria-invalid', 'true');
   await expectAccessibleAtBothWidths(p);
-  await card.getByLabel(/File di prova/).setInputFiles({ name: 'verbale.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await card
+    .getByLabel(/File di prova/)
+    .setInputFiles({ name: 'verbale.pdf', mimeType: 'application/pdf', buffer: PDF });
   await card.getByRole('button', { name: 'Carica il file e completa' }).click();
   await expect(panel.getByRole('status')).toContainText(`«${title}» è completata`);
   await expect(panel.getByTestId('due-action').filter({ hasText: title })).toHaveCount(0);
@@ -133,7 +168,11 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await s.goto(`/portale/azioni?q=${code}&state=completata`);
   await appReady(s);
   await listSettled(s);
-  await s.getByRole('table', { name: 'Azioni' }).getByRole('row', { name: new RegExp(title) }).getByRole('link').click();
+  await s
+    .getByRole('table', { name: 'Azioni' })
+    .getByRole('row', { name: new RegExp(title) })
+    .getByRole('link')
+    .click();
   const detail = s.getByTestId('action-detail');
   await expect(detail).toContainText(title);
   await expect(detail).toContainText('Completata');
@@ -152,7 +191,9 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   // The principal sees it verified.
   await p.reload();
   await appReady(p);
-  await expect(p.getByTestId('due-actions').getByRole('listitem').filter({ hasText: title })).toContainText('Verificata');
+  await expect(p.getByTestId('due-actions').getByRole('listitem').filter({ hasText: title })).toContainText(
+    'Verificata',
+  );
 
   await principalContext.close();
   await staffContext.close();

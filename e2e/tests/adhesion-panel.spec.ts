@@ -45,7 +45,9 @@ test.describe('pannello adesioni', () => {
       await expect(page).toHaveURL(/adhesionState=iscritto/);
       await listSettled(page);
       await expect(page.getByTestId('list-status')).toContainText(`${iscritti} istitut`);
-      const badges = await listTable(page).locator('tbody td[data-label="Stato di adesione"]').allTextContents();
+      const badges = await listTable(page)
+        .locator('tbody td[data-label="Stato di adesione"]')
+        .allTextContents();
       expect(new Set(badges)).toEqual(new Set(['Iscritto']));
     });
 
@@ -57,10 +59,14 @@ test.describe('pannello adesioni', () => {
       await expect(reminders.getByRole('group')).toBeFocused();
       await expectNoAxeViolations(page);
       await reminders.getByRole('button', { name: /^Conferma: invia/ }).click();
-      await expect(reminders.getByRole('alert').or(reminders.locator('.alert'))).toContainText(/Sollecito inviato a \d+ istitut/);
+      await expect(reminders.getByRole('alert').or(reminders.locator('.alert'))).toContainText(
+        /Sollecito inviato a \d+ istitut/,
+      );
       await expect(reminders).toContainText('già stat');
       await expect(reminders.getByRole('button', { name: 'Invia un sollecito' })).toHaveCount(0);
-      const reminded = await listTable(page).locator('tbody td[data-label="Ultimo sollecito"]').allTextContents();
+      const reminded = await listTable(page)
+        .locator('tbody td[data-label="Ultimo sollecito"]')
+        .allTextContents();
       expect(reminded.filter((t) => t !== 'mai').length).toBeGreaterThan(0);
     });
 
@@ -74,13 +80,18 @@ test.describe('pannello adesioni', () => {
       await page.goto('/portale/adesioni/panel?adhesionState=attivo');
       await appReady(page);
       await listSettled(page);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /CSV/ }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: /CSV/ }).click(),
+      ]);
       expect(download.suggestedFilename()).toMatch(/^adesioni-.*\.csv$/);
     });
   });
 
   test('lo staff ritira l’adesione di un istituto attivo con il motivo', async ({ page }) => {
-    await signIn(page, STAFF, { path: '/portale/adesioni/panel?adhesionState=attivo&sort=-adhesionStateChangedAt' });
+    await signIn(page, STAFF, {
+      path: '/portale/adesioni/panel?adhesionState=attivo&sort=-adhesionStateChangedAt',
+    });
     await listSettled(page);
     await listTable(page).locator('tbody th[scope="row"] a').first().click();
     await appReady(page);
@@ -90,15 +101,21 @@ test.describe('pannello adesioni', () => {
     await section.getByRole('button', { name: 'Ritira l’adesione dell’istituto' }).click();
     await expect(section).toContainText('almeno 10 caratteri');
     await expectNoAxeViolations(page);
-    await section.getByLabel('Motivo del ritiro (obbligatorio)').fill('Il consiglio d’istituto ha deciso di non partecipare.');
+    await section
+      .getByLabel('Motivo del ritiro (obbligatorio)')
+      .fill('Il consiglio d’istituto ha deciso di non partecipare.');
     await section.getByRole('button', { name: 'Ritira l’adesione dell’istituto' }).click();
     await expect(section).toContainText('Adesione ritirata');
     await expect(page.getByTestId('adhesion-history')).toContainText('Ritirato');
-    await expect(page.getByTestId('adhesion-history')).toContainText('Il consiglio d’istituto ha deciso di non partecipare.');
+    await expect(page.getByTestId('adhesion-history')).toContainText(
+      'Il consiglio d’istituto ha deciso di non partecipare.',
+    );
     await expect(section.getByRole('heading', { name: 'Ritira l’adesione' })).toHaveCount(0);
   });
 
-  test('con il permesso user.index il pannello si legge ma non si sollecita; gli altri ruoli non lo vedono', async ({ page }) => {
+  test('con il permesso user.index il pannello si legge ma non si sollecita; gli altri ruoli non lo vedono', async ({
+    page,
+  }) => {
     await signIn(page, 'utenti@demo.test', { path: '/portale/adesioni/panel?adhesionState=iscritto' });
     await expect(page.getByTestId('adhesion-funnel')).toBeVisible();
     await listSettled(page);

@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectCalmPoliteRegions, rememberConsentChoice, signIn, test, watchPoliteRegions } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectCalmPoliteRegions,
+  rememberConsentChoice,
+  signIn,
+  test,
+  watchPoliteRegions,
+} from '../fixtures.ts';
 import { ENROLLED_PASSWORD as PASSWORD, enrolInstitute, type Enrolled } from '../registrations.ts';
 
 // The signing journey changes an institute's state, and the e2e run shares one API and database: it
@@ -10,10 +20,12 @@ import { ENROLLED_PASSWORD as PASSWORD, enrolInstitute, type Enrolled } from '..
 
 const SMS_DIR = fileURLToPath(new URL('../../var/e2e/sms', import.meta.url));
 
-
 /** The signature SMS files written to a number (template sms.firma-adesione), newest first. */
 async function signatureSms(phone: string): Promise<string[]> {
-  const files = (await readdir(SMS_DIR).catch(() => [] as string[])).filter((f) => f.includes('sms.firma-adesione')).sort().reverse();
+  const files = (await readdir(SMS_DIR).catch(() => [] as string[]))
+    .filter((f) => f.includes('sms.firma-adesione'))
+    .sort()
+    .reverse();
   const texts: string[] = [];
   for (const file of files) {
     const raw = await readFile(`${SMS_DIR}/${file}`, 'utf8');
@@ -44,7 +56,9 @@ async function signatureCode(phone: string, seen = 0): Promise<string> {
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
-test('adesione: il dirigente demo che non ha firmato arriva alla pagina dell’adesione e vede i due modi di firmare', async ({ page }) => {
+test('adesione: il dirigente demo che non ha firmato arriva alla pagina dell’adesione e vede i due modi di firmare', async ({
+  page,
+}) => {
   await page.setViewportSize(DESKTOP);
   await signIn(page, 'dirigente-senza-firma@demo.test');
   await expect(page).toHaveURL(/\/iscrizioni\/adesione-formale$/);
@@ -69,21 +83,30 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
 
   test('il referente prepara e rilegge il documento, ma non può firmarlo', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await signIn(page, school.firstContact.email, { password: PASSWORD, path: '/iscrizioni/adesione-formale' });
+    await signIn(page, school.firstContact.email, {
+      password: PASSWORD,
+      path: '/iscrizioni/adesione-formale',
+    });
     await expect(page.getByRole('heading', { level: 1, name: 'Adesione formale' })).toBeVisible();
     await expect(page.getByText(school.ministryCode).first()).toBeVisible();
-    await expect(page.getByText('Solo il dirigente scolastico può firmare il documento di adesione')).toBeVisible();
+    await expect(
+      page.getByText('Solo il dirigente scolastico può firmare il documento di adesione'),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Invia il codice via SMS' })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Firma il documento' })).toHaveCount(0);
     const sha = await page.getByTestId('document-sha256').textContent();
     await page.getByRole('button', { name: 'Rigenera il documento con i dati attuali' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Il documento è stato preparato' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Il documento è stato preparato' }),
+    ).toBeVisible();
     // The same data give the same document.
     await expect(page.getByTestId('document-sha256')).toHaveText(sha!);
     await expectAccessibleAtBothWidths(page);
   });
 
-  test('il dirigente accede, scarica il PDF, firma online con il codice SMS e arriva al portale', async ({ page }) => {
+  test('il dirigente accede, scarica il PDF, firma online con il codice SMS e arriva al portale', async ({
+    page,
+  }) => {
     // Twelve axe runs and two uploads: on a slow CI machine this journey has taken more than 90 s.
     test.setTimeout(240_000);
     await page.setViewportSize(DESKTOP);
@@ -105,7 +128,11 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
 
     // An upload the verifier refuses is told next to the file field, and nothing changes.
     const fileField = page.getByLabel('File firmato (.pdf, .p7m o .p7s)');
-    await fileField.setInputFiles({ name: 'adesione.pdf', mimeType: 'application/pdf', buffer: Buffer.from('Questo non è un PDF firmato') });
+    await fileField.setInputFiles({
+      name: 'adesione.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('Questo non è un PDF firmato'),
+    });
     await page.getByRole('button', { name: 'Carica e firma' }).click();
     await expect(page.getByText(/non è in un formato supportato/)).toBeVisible();
     await expect(fileField).toHaveAttribute('aria-invalid', 'true');
@@ -129,7 +156,9 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     await codeField.fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Conferma la firma' }).click();
     await expect(page.getByText('Il codice non è corretto. Tentativi rimasti: 4.')).toBeVisible();
-    await expect(page.getByRole('alert').filter({ hasText: 'Il codice non è corretto. Tentativi rimasti: 4.' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Il codice non è corretto. Tentativi rimasti: 4.' }),
+    ).toBeVisible();
     await expect(page.getByLabel('Codice ricevuto via SMS')).toHaveAttribute('aria-invalid', 'true');
     await expectAccessibleAtBothWidths(page);
 
@@ -153,7 +182,11 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
     await expectAccessibleAtBothWidths(page);
   });
 
-  test('lo staff chiede correzioni, il dirigente legge la nota e firma di nuovo, lo staff approva: l’istituto è attivo', async ({ page, browser, baseURL }) => {
+  test('lo staff chiede correzioni, il dirigente legge la nota e firma di nuovo, lo staff approva: l’istituto è attivo', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(240_000);
     const NOTE = 'Aggiungete tra i plessi partecipanti anche la sede staccata e firmate di nuovo.';
     await page.setViewportSize(DESKTOP);
@@ -171,13 +204,19 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
       await form.getByText(choice, { exact: true }).click();
       if (note) await form.getByLabel('Nota').fill(note);
       await form.getByRole('button', { name: 'Registra la decisione' }).click();
-      await expect(page.getByTestId('review-outcome')).toContainText(choice === 'Approva' ? 'Approvata' : 'Da correggere');
+      await expect(page.getByTestId('review-outcome')).toContainText(
+        choice === 'Approva' ? 'Approvata' : 'Da correggere',
+      );
     }
 
     await decide('Chiedi correzioni', NOTE);
 
     // The principal, in a browser of their own, is sent back to the adhesion page with the note.
-    const context = await browser.newContext({ baseURL: baseURL!, locale: 'it-IT', timezoneId: 'Europe/Rome' });
+    const context = await browser.newContext({
+      baseURL: baseURL!,
+      locale: 'it-IT',
+      timezoneId: 'Europe/Rome',
+    });
     await rememberConsentChoice(context, baseURL!);
     const principal = await context.newPage();
     try {
@@ -191,7 +230,9 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
       if (wait > 0) await principal.waitForTimeout(wait);
       const seen = (await signatureSms(school.principal.phone)).length;
       await principal.getByRole('button', { name: 'Invia il codice via SMS' }).click();
-      await principal.getByLabel('Codice ricevuto via SMS').fill(await signatureCode(school.principal.phone, seen));
+      await principal
+        .getByLabel('Codice ricevuto via SMS')
+        .fill(await signatureCode(school.principal.phone, seen));
       await principal.getByRole('button', { name: 'Conferma la firma' }).click();
       await expect(principal.getByTestId('signed-notice')).toContainText('Adesione firmata');
 

@@ -52,11 +52,20 @@ test.describe('authentication', () => {
     await expectNoAxeViolations(page);
   });
 
-  for (const unsafe of ['//evil.example', 'https://evil.example/portale', '/\\evil.example', '/.//evil.example']) {
+  for (const unsafe of [
+    '//evil.example',
+    'https://evil.example/portale',
+    '/\\evil.example',
+    '/.//evil.example',
+  ]) {
     test(`an unsafe return path (${unsafe}) is replaced by /portale`, async ({ page, baseURL }) => {
-      await page.context().addCookies([{ name: AUTH_COOKIES.redirect, value: encodeURIComponent(unsafe), url: baseURL! }]);
+      await page
+        .context()
+        .addCookies([{ name: AUTH_COOKIES.redirect, value: encodeURIComponent(unsafe), url: baseURL! }]);
       await loginAs(page, SUPERADMIN);
-      await expect(page).toHaveURL((url) => url.origin === new URL(baseURL!).origin && url.pathname === '/portale');
+      await expect(page).toHaveURL(
+        (url) => url.origin === new URL(baseURL!).origin && url.pathname === '/portale',
+      );
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(PORTAL_HEADING);
       const names = (await page.context().cookies()).map((c) => c.name);
       expect(names, 'the return path is used once').not.toContain(AUTH_COOKIES.redirect);
@@ -66,7 +75,9 @@ test.describe('authentication', () => {
 
   test('no token is readable by scripts after login', async ({ page }) => {
     await page.goto('/auth/login');
-    const loginResponse = page.waitForResponse((r) => r.url().endsWith('/api/auth/login') && r.request().method() === 'POST');
+    const loginResponse = page.waitForResponse(
+      (r) => r.url().endsWith('/api/auth/login') && r.request().method() === 'POST',
+    );
     await submitLogin(page, SUPERADMIN);
     const { token } = (await (await loginResponse).json()) as { token: string };
     expect(token.length).toBeGreaterThan(10);
@@ -81,7 +92,11 @@ test.describe('authentication', () => {
     expect(readable.local).toEqual([]);
     // Only the reload throttle record may live in sessionStorage (seed §9), never a credential.
     expect(readable.session.map(([key]) => key).filter((key) => key !== 'portale:reload')).toEqual([]);
-    const readableNames = readable.cookie.split('; ').filter(Boolean).map((c) => c.slice(0, c.indexOf('='))).sort();
+    const readableNames = readable.cookie
+      .split('; ')
+      .filter(Boolean)
+      .map((c) => c.slice(0, c.indexOf('=')))
+      .sort();
     expect(readableNames).toEqual([AUTH_COOKIES.tokenExpiration, AUTH_COOKIES.strategy, 'XSRF-TOKEN'].sort());
     const everythingReadable = JSON.stringify(readable);
     expect(everythingReadable).not.toContain(token);

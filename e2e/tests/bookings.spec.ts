@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectNoAxeViolations,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 import { mailLink } from '../outbox.ts';
 
 const STAFF = 'cromos@demo.test';
@@ -10,14 +18,19 @@ function local(days: number, time: string): string {
 }
 
 /** The item of the public list for a slot title. */
-const slotItem = (page: Page, title: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
+const slotItem = (page: Page, title: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
 test.describe('prenotazioni', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('staff create a slot; the public books the last place, a full slot refuses, the e-mail link cancels; staff see the bookings', async ({ page, browser, baseURL }) => {
+  test('staff create a slot; the public books the last place, a full slot refuses, the e-mail link cancels; staff see the bookings', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const title = `Incontro e2e ${Date.now()}`;
     const email = `prenota.${Date.now()}@example.org`;
 
@@ -52,13 +65,17 @@ test.describe('prenotazioni', () => {
       await p.goto('/prenotazioni');
       await appReady(p);
       await expect(slotItem(p, title).getByTestId('slot-free')).toHaveText('1 posto libero');
-      await slotItem(p, title).getByRole('button', { name: /Prenota un posto/ }).click();
+      await slotItem(p, title)
+        .getByRole('button', { name: /Prenota un posto/ })
+        .click();
     }
     await expectAccessibleAtBothWidths(guest);
 
     const item = slotItem(guest, title);
     await item.getByRole('button', { name: 'Prenota', exact: true }).click();
-    await expect(item.getByText('Per prenotare devi dichiarare di aver letto l\'informativa sulla privacy.')).toBeVisible();
+    await expect(
+      item.getByText("Per prenotare devi dichiarare di aver letto l'informativa sulla privacy."),
+    ).toBeVisible();
     await item.getByLabel('Nome e cognome').fill('Giulia Bianchi');
     await item.getByLabel('Indirizzo e-mail').fill(email);
     await item.getByLabel('Istituto (facoltativo)').fill('IC Roma e2e');
@@ -73,7 +90,9 @@ test.describe('prenotazioni', () => {
     await lateItem.getByLabel('Indirizzo e-mail').fill(`tardi.${Date.now()}@example.org`);
     await lateItem.getByLabel(/Ho letto l’informativa/).check({ force: true });
     await lateItem.getByRole('button', { name: 'Prenota', exact: true }).click();
-    await expect(lateItem.getByRole('alert').filter({ hasText: 'Non ci sono più posti liberi per questo appuntamento' })).toBeVisible();
+    await expect(
+      lateItem.getByRole('alert').filter({ hasText: 'Non ci sono più posti liberi per questo appuntamento' }),
+    ).toBeVisible();
     await expect(lateItem.getByTestId('slot-full')).toHaveText('Completo');
     await expect(lateItem.getByRole('button', { name: /Prenota un posto/ })).toHaveCount(0);
 
@@ -102,11 +121,15 @@ test.describe('prenotazioni', () => {
     // The same link again opens nothing.
     await guest.reload();
     await appReady(guest);
-    await expect(guest.getByTestId('cancel-panel').getByRole('alert')).toContainText('Prenotazione non trovata');
+    await expect(guest.getByTestId('cancel-panel').getByRole('alert')).toContainText(
+      'Prenotazione non trovata',
+    );
 
     await page.reload();
     await appReady(page);
-    await expect(page.getByRole('table').getByRole('row').filter({ hasText: email })).toContainText('Annullata');
+    await expect(page.getByRole('table').getByRole('row').filter({ hasText: email })).toContainText(
+      'Annullata',
+    );
 
     // Unpublished: gone from the public page.
     await page.getByRole('button', { name: 'Ritira dal sito' }).click();

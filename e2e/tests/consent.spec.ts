@@ -5,7 +5,8 @@ import { appReady, expect, expectNoAxeViolations, test } from '../fixtures.ts';
 import { freePort } from '../ports.ts';
 
 const banner = (page: Page) => page.getByTestId('consent-banner');
-const cookieValue = async (context: BrowserContext, name: string) => (await context.cookies()).find((c) => c.name === name)?.value;
+const cookieValue = async (context: BrowserContext, name: string) =>
+  (await context.cookies()).find((c) => c.name === name)?.value;
 const DAY = 24 * 3600 * 1000;
 
 declare global {
@@ -15,14 +16,22 @@ declare global {
 }
 
 test.describe('cookie banner', () => {
-  test('first visit: banner as an overlay, equal buttons, nothing stored, axe clean; scrolling is not consent', async ({ page, context }) => {
+  test('first visit: banner as an overlay, equal buttons, nothing stored, axe clean; scrolling is not consent', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     await appReady(page);
     await expect(banner(page)).toBeVisible();
     expect(await banner(page).evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
-    const styles = await banner(page).locator('.consent-actions .btn').evaluateAll((buttons) =>
-      buttons.map((b) => { const s = getComputedStyle(b); return [s.fontSize, s.fontWeight, s.color, s.backgroundColor, s.height].join('|'); }),
-    );
+    const styles = await banner(page)
+      .locator('.consent-actions .btn')
+      .evaluateAll((buttons) =>
+        buttons.map((b) => {
+          const s = getComputedStyle(b);
+          return [s.fontSize, s.fontWeight, s.color, s.backgroundColor, s.height].join('|');
+        }),
+      );
     expect(styles).toHaveLength(3);
     expect(new Set(styles).size).toBe(1);
     await page.mouse.wheel(0, 2000);
@@ -34,20 +43,30 @@ test.describe('cookie banner', () => {
     await expect(page.locator('h1')).toHaveText('Contatti');
   });
 
-  test('the banner is in the first paint of a prerendered page, inert until the app takes over; not for a visitor who has chosen', async ({ page, request }) => {
+  test('the banner is in the first paint of a prerendered page, inert until the app takes over; not for a visitor who has chosen', async ({
+    page,
+    request,
+  }) => {
     const first = await request.get('/team');
     expect(first.headers()['vary']).toMatch(/\bCookie\b/);
     const html = await first.text();
     expect(html).toContain('<body class="has-consent-banner">');
-    const section = /<section inert(="")? class="consent-banner[^"]*"[^>]*data-testid="consent-banner"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+    const section =
+      /<section inert(="")? class="consent-banner[^"]*"[^>]*data-testid="consent-banner"[\s\S]*?<\/section>/.exec(
+        html,
+      )?.[0] ?? '';
     const buttons = section.match(/<button[^>]*>/g) ?? [];
     expect(buttons).toHaveLength(4);
     for (const button of buttons) expect(button).toMatch(/ disabled[ =>]/);
-    const chosen = await request.get('/team', { headers: { cookie: 'ncc_c=necessarianalitici; ncc_e=necessari~analitici; ncc_v=2026-01' } });
+    const chosen = await request.get('/team', {
+      headers: { cookie: 'ncc_c=necessarianalitici; ncc_e=necessari~analitici; ncc_v=2026-01' },
+    });
     expect(await chosen.text()).not.toContain('data-testid="consent-banner"');
     // A refusal older than six months asks again (seed-behaviour §4.2 and the Garante's six months).
     const oldRefusal = `ncc_c=necessarianalitici; ncc_e=necessari; ncc_v=2026-01; ncc_r=${Date.now() - 200 * DAY}`;
-    expect(await (await request.get('/team', { headers: { cookie: oldRefusal } })).text()).toContain('data-testid="consent-banner"');
+    expect(await (await request.get('/team', { headers: { cookie: oldRefusal } })).text()).toContain(
+      'data-testid="consent-banner"',
+    );
     await page.goto('/team');
     await appReady(page);
     await banner(page).getByRole('button', { name: 'Rifiuta', exact: true }).click();
@@ -55,7 +74,10 @@ test.describe('cookie banner', () => {
     expect(await page.evaluate(() => document.body.classList.contains('has-consent-banner'))).toBe(false);
   });
 
-  test('accept all: stored as the seed says, proof recorded, no banner on reload', async ({ page, context }) => {
+  test('accept all: stored as the seed says, proof recorded, no banner on reload', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     const proof = page.waitForResponse((r) => r.url().endsWith('/api/consents'));
     await banner(page).getByRole('button', { name: 'Accetta tutti' }).click();
@@ -70,9 +92,15 @@ test.describe('cookie banner', () => {
   });
 
   for (const how of ['Rifiuta', 'X'] as const) {
-    test(`refusal with ${how}: necessary only, refusal time stored, no banner on reload`, async ({ page, context }) => {
+    test(`refusal with ${how}: necessary only, refusal time stored, no banner on reload`, async ({
+      page,
+      context,
+    }) => {
       await page.goto('/');
-      const button = how === 'X' ? banner(page).getByRole('button', { name: 'Chiudi e rifiuta i cookie facoltativi' }) : banner(page).getByRole('button', { name: 'Rifiuta', exact: true });
+      const button =
+        how === 'X'
+          ? banner(page).getByRole('button', { name: 'Chiudi e rifiuta i cookie facoltativi' })
+          : banner(page).getByRole('button', { name: 'Rifiuta', exact: true });
       await button.click();
       await expect(page.locator('main#main-content')).toBeFocused();
       expect(await cookieValue(context, 'ncc_c')).toBe('necessarianalitici');
@@ -84,7 +112,10 @@ test.describe('cookie banner', () => {
     });
   }
 
-  test('customise by keyboard: nothing pre-ticked, focus trapped in the dialog and restored', async ({ page, context }) => {
+  test('customise by keyboard: nothing pre-ticked, focus trapped in the dialog and restored', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/');
     // The prerendered banner's buttons are disabled until the app has taken over (they cannot be focused).
     await appReady(page);
@@ -120,7 +151,11 @@ test.describe('cookie banner', () => {
     expect(await cookieValue(context, 'ncc_e')).toBe('necessari~analitici');
   });
 
-  test('asks again when the configured id list or the policy version changes', async ({ page, context, baseURL }) => {
+  test('asks again when the configured id list or the policy version changes', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await context.addCookies([
       { name: 'ncc_c', value: 'necessaryga', url: baseURL! },
       { name: 'ncc_e', value: 'necessary~ga', url: baseURL! },
@@ -128,7 +163,11 @@ test.describe('cookie banner', () => {
     ]);
     await page.goto('/');
     await expect(banner(page)).toBeVisible();
-    await context.addCookies([{ name: 'ncc_c', value: 'necessarianalitici', url: baseURL! }, { name: 'ncc_e', value: 'necessari~analitici', url: baseURL! }, { name: 'ncc_v', value: '2025-01', url: baseURL! }]);
+    await context.addCookies([
+      { name: 'ncc_c', value: 'necessarianalitici', url: baseURL! },
+      { name: 'ncc_e', value: 'necessari~analitici', url: baseURL! },
+      { name: 'ncc_v', value: '2025-01', url: baseURL! },
+    ]);
     await page.reload();
     await expect(banner(page)).toBeVisible();
   });
@@ -156,21 +195,38 @@ test.describe('Google Analytics under consent (web server with GA_MEASUREMENT_ID
     gaOrigin = `http://localhost:${port}`;
     server = spawn(process.execPath, ['apps/web/server/serve.mjs'], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), API_ORIGIN: `http://localhost:${process.env.E2E_API_PORT}`, LOG_LEVEL: 'warn', GA_MEASUREMENT_ID: 'G-TEST123' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        API_ORIGIN: `http://localhost:${process.env.E2E_API_PORT}`,
+        LOG_LEVEL: 'warn',
+        GA_MEASUREMENT_ID: 'G-TEST123',
+      },
       stdio: 'ignore',
     });
-    await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/build.json`).catch(() => undefined))?.status, { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/build.json`).catch(() => undefined))?.status, {
+        timeout: 15_000,
+      })
+      .toBe(200);
   });
   test.afterAll(() => {
     server?.kill('SIGTERM');
   });
 
-  test('no Google request before consent; consent mode values after accept; revoke deletes _ga', async ({ page, context }) => {
+  test('no Google request before consent; consent mode values after accept; revoke deletes _ga', async ({
+    page,
+    context,
+  }) => {
     const google: string[] = [];
-    await context.route(/^https?:\/\/([^/]*\.)?(google[^/]*\.com|googletagmanager\.com|google-analytics\.com)\//, (route) => {
-      google.push(route.request().url());
-      return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
-    });
+    await context.route(
+      /^https?:\/\/([^/]*\.)?(google[^/]*\.com|googletagmanager\.com|google-analytics\.com)\//,
+      (route) => {
+        google.push(route.request().url());
+        return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
+      },
+    );
     await page.goto(`${gaOrigin}/`);
     await expect(banner(page)).toBeVisible();
     await page.mouse.wheel(0, 1500);
@@ -181,20 +237,33 @@ test.describe('Google Analytics under consent (web server with GA_MEASUREMENT_ID
     await banner(page).getByRole('button', { name: 'Accetta tutti' }).click();
     await expect.poll(() => google.length).toBeGreaterThan(0);
     expect(google[0]).toBe('https://www.googletagmanager.com/gtag/js?id=G-TEST123');
-    const layer: unknown[][] = await page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>)));
+    const layer: unknown[][] = await page.evaluate(() =>
+      (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>)),
+    );
     const consent = layer.filter((e) => e[0] === 'consent');
     const denied = { ad_storage: 'denied', ad_user_data: 'denied', ad_personalization: 'denied' };
-    expect(consent[0]).toEqual(['consent', 'default', { analytics_storage: 'denied', ...denied, wait_for_update: 500 }]);
+    expect(consent[0]).toEqual([
+      'consent',
+      'default',
+      { analytics_storage: 'denied', ...denied, wait_for_update: 500 },
+    ]);
     expect(consent[1]).toEqual(['consent', 'update', { analytics_storage: 'granted', ...denied }]);
-    expect(layer.findIndex((e) => e[0] === 'consent')).toBeLessThan(layer.findIndex((e) => e[0] === 'config'));
+    expect(layer.findIndex((e) => e[0] === 'consent')).toBeLessThan(
+      layer.findIndex((e) => e[0] === 'config'),
+    );
 
-    await context.addCookies([{ name: '_ga', value: 'GA1.1.123.456', url: gaOrigin }, { name: '_ga_TEST123', value: 'GS1.1.1', url: gaOrigin }]);
+    await context.addCookies([
+      { name: '_ga', value: 'GA1.1.123.456', url: gaOrigin },
+      { name: '_ga_TEST123', value: 'GS1.1.1', url: gaOrigin },
+    ]);
     await page.goto(`${gaOrigin}/policy/cookie`);
     await page.getByRole('button', { name: 'Revoca il consenso' }).click();
     const names = (await context.cookies()).map((c) => c.name);
     expect(names.filter((n) => n.startsWith('_ga'))).toEqual([]);
     const last = await page.evaluate(() => Array.from((window.dataLayer ?? []).at(-1) as ArrayLike<unknown>));
     expect(last).toEqual(['consent', 'update', { analytics_storage: 'denied', ...denied }]);
-    expect(await page.evaluate(() => (window as unknown as Record<string, unknown>)['ga-disable-G-TEST123'])).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as Record<string, unknown>)['ga-disable-G-TEST123']),
+    ).toBe(true);
   });
 });

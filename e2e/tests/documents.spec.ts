@@ -1,16 +1,32 @@
 import { readFile } from 'node:fs/promises';
-import { appReady, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectNoAxeViolations,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 const STAFF = 'sylla@demo.test';
 
-const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
+const pdf = (text: string) =>
+  Buffer.from(
+    `%PDF-1.4\n% ${text}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+    'latin1',
+  );
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
 test.describe('documenti', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('staff upload and publish a PDF; the public lists and downloads it; unpublishing hides it', async ({ page, browser, baseURL }) => {
+  test('staff upload and publish a PDF; the public lists and downloads it; unpublishing hides it', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const title = `Guida e2e ${Date.now()}`;
     await signIn(page, STAFF, { path: '/portale/documenti' });
     await expect(page.getByRole('heading', { level: 1, name: 'Documenti' })).toBeVisible();
@@ -21,16 +37,28 @@ test.describe('documenti', () => {
     await form.getByLabel('Titolo').fill(title);
     await form.getByLabel('Categoria').selectOption('guide');
     await form.getByLabel('Descrizione').fill('Una guida caricata dai test end-to-end.');
-    await form.getByLabel('File PDF').setInputFiles({ name: 'immagine.pdf', mimeType: 'application/pdf', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) });
+    await form
+      .getByLabel('File PDF')
+      .setInputFiles({
+        name: 'immagine.pdf',
+        mimeType: 'application/pdf',
+        buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      });
     await form.getByRole('button', { name: 'Carica il documento' }).click();
-    await expect(page.getByText('Il file non è un PDF: carica un documento in formato PDF.').first()).toBeVisible();
+    await expect(
+      page.getByText('Il file non è un PDF: carica un documento in formato PDF.').first(),
+    ).toBeVisible();
     await expectNoAxeViolations(page, { skipSeenStructure: false });
 
     await form.getByLabel('Titolo').fill(title);
     await form.getByLabel('Categoria').selectOption('guide');
-    await form.getByLabel('File PDF').setInputFiles({ name: 'guida-e2e.pdf', mimeType: 'application/pdf', buffer: pdf(title) });
+    await form
+      .getByLabel('File PDF')
+      .setInputFiles({ name: 'guida-e2e.pdf', mimeType: 'application/pdf', buffer: pdf(title) });
     await form.getByRole('button', { name: 'Carica il documento' }).click();
-    await expect(page.getByTestId('document-message')).toHaveText('Documento caricato. Non è ancora pubblicato.');
+    await expect(page.getByTestId('document-message')).toHaveText(
+      'Documento caricato. Non è ancora pubblicato.',
+    );
     await expect(page.getByTestId('document-facts')).toContainText('Non pubblicato');
     await expectAccessibleAtBothWidths(page);
 
@@ -57,7 +85,11 @@ test.describe('documenti', () => {
     await expect(section.getByRole('heading', { name: title })).toBeVisible();
     await expectAccessibleAtBothWidths(visitor);
     const download = visitor.waitForEvent('download');
-    await section.getByRole('listitem').filter({ hasText: title }).getByRole('link', { name: /Scarica il PDF/ }).click();
+    await section
+      .getByRole('listitem')
+      .filter({ hasText: title })
+      .getByRole('link', { name: /Scarica il PDF/ })
+      .click();
     const file = await (await download).path();
     expect((await readFile(file)).subarray(0, 5).toString()).toBe('%PDF-');
 

@@ -1,4 +1,12 @@
-import { appReady, expect, expectErrorScreen, expectNoAxeViolations, signIn, TEXTS, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectErrorScreen,
+  expectNoAxeViolations,
+  signIn,
+  TEXTS,
+  test,
+} from '../fixtures.ts';
 
 test.describe('error screen', () => {
   test('an unknown path is a 404 with the seed texts and a way home', async ({ page }) => {
@@ -26,9 +34,16 @@ test.describe('error screen', () => {
     });
   }
 
-  test('a malformed id or an unknown review type is a 404 for a user allowed to see the section', async ({ page }) => {
+  test('a malformed id or an unknown review type is a 404 for a user allowed to see the section', async ({
+    page,
+  }) => {
     await signIn(page, 'superadmin@demo.test');
-    for (const path of ['/portale/istituti/abc', '/portale/istituti/plessi/0', '/portale/revisioni/altro', '/portale/revisioni/altro/revisione']) {
+    for (const path of [
+      '/portale/istituti/abc',
+      '/portale/istituti/plessi/0',
+      '/portale/revisioni/altro',
+      '/portale/revisioni/altro/revisione',
+    ]) {
       await test.step(path, async () => {
         await page.goto(path);
         await expectErrorScreen(page, 404, `Page not found: ${path}`);

@@ -1,16 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import { request, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD } from '../demo-accounts.ts';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectErrorScreen,
+  listSettled,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 
 /** An API session of a demo account (MFA is off in e2e), for the set-up the UI does not need to show. */
-async function apiAs(webOrigin: string, email: string): Promise<{ api: APIRequestContext; headers: Record<string, string> }> {
+async function apiAs(
+  webOrigin: string,
+  email: string,
+): Promise<{ api: APIRequestContext; headers: Record<string, string> }> {
   const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
   await api.head('/sanctum/csrf-cookie');
   const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-  const login = await api.post('/api/auth/login', { headers: { 'x-xsrf-token': xsrf }, data: { email, password: DEMO_PASSWORD } });
+  const login = await api.post('/api/auth/login', {
+    headers: { 'x-xsrf-token': xsrf },
+    data: { email, password: DEMO_PASSWORD },
+  });
   expect(login.status(), await login.text()).toBe(200);
   // The session cookie pair rotates at login: send the new anti-forgery token.
   const fresh = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
@@ -19,7 +35,11 @@ async function apiAs(webOrigin: string, email: string): Promise<{ api: APIReques
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
-test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifica, scarica il .ics e invia il resoconto, lo staff lo trova in revisione', async ({ page, browser, baseURL }) => {
+test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifica, scarica il .ics e invia il resoconto, lo staff lo trova in revisione', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   // About 45 s on a fast machine; slow CI machines have run journeys 3–5× slower.
   test.setTimeout(360_000);
 
@@ -28,7 +48,9 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   const admin = await apiAs(baseURL!, 'superadmin@demo.test');
   let otherSiteId: number;
   try {
-    const sites = await (await admin.api.get('/api/school-sites?province=RM&sort=-name&pageSize=25', { headers: admin.headers })).json();
+    const sites = await (
+      await admin.api.get('/api/school-sites?province=RM&sort=-name&pageSize=25', { headers: admin.headers })
+    ).json();
     otherSiteId = sites.items[0].id;
   } finally {
     await admin.api.dispose();
@@ -44,14 +66,19 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   // The provinces the demo detector covers.
   // The demo detector's option (its label carries its provinces once it has some: the demo seed gives it RM and PV).
   const provincesOf = page.getByLabel('Rilevatore', { exact: true }).nth(1);
-  const demoDetector = await provincesOf.locator('option', { hasText: 'Rilevatore Roberto' }).getAttribute('value');
+  const demoDetector = await provincesOf
+    .locator('option', { hasText: 'Rilevatore Roberto' })
+    .getAttribute('value');
   await provincesOf.selectOption(demoDetector!);
   await page.getByLabel('Sigle delle province, separate da virgole').fill('pv, RM');
   await page.getByRole('button', { name: 'Salva le province' }).click();
   await expect(page.getByText('Province di Roberto Rilevatore: PV, RM.')).toBeVisible();
   await listSettled(page);
   await expect(page.getByRole('row', { name: /rilevatore@demo\.test/ })).toContainText('PV, RM');
-  await page.getByLabel('Rilevatore', { exact: true }).first().selectOption({ label: 'Rilevatore Roberto (PV, RM)' });
+  await page
+    .getByLabel('Rilevatore', { exact: true })
+    .first()
+    .selectOption({ label: 'Rilevatore Roberto (PV, RM)' });
   await page.getByLabel('Provincia', { exact: true }).first().selectOption('PV');
   await page.getByLabel('Grado').first().selectOption('primaria');
   await page.getByLabel('Rilevatore attuale').selectOption('none');
@@ -64,7 +91,9 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   expect(matched).toBeGreaterThan(0);
   await expectAccessibleAtBothWidths(page);
   await page.getByRole('button', { name: /^Conferma: assegna/ }).click();
-  await expect(page.getByTestId('assignment-result')).toContainText(`${matched.toLocaleString('it-IT')} plessi aggiornati`);
+  await expect(page.getByTestId('assignment-result')).toContainText(
+    `${matched.toLocaleString('it-IT')} plessi aggiornati`,
+  );
   await listSettled(page);
 
   // The detector: their plessi only.
@@ -124,12 +153,21 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await appReady(d);
   await d.getByTestId('detector-to-report').getByRole('link').first().click();
   await appReady(d);
-  const reportedSite = (await d.getByRole('heading', { level: 1 }).innerText()).replace(/^Visite a /, '').trim();
-  const held = d.getByTestId('visit').filter({ has: d.getByRole('textbox', { name: 'Resoconto della visita' }) }).first();
+  const reportedSite = (await d.getByRole('heading', { level: 1 }).innerText())
+    .replace(/^Visite a /, '')
+    .trim();
+  const held = d
+    .getByTestId('visit')
+    .filter({ has: d.getByRole('textbox', { name: 'Resoconto della visita' }) })
+    .first();
   const heldId = await held.getAttribute('data-visit-id');
-  await held.getByRole('textbox', { name: 'Resoconto della visita' }).fill('Visita svolta: incontrato il referente, verificati gli spazi per la rilevazione.');
+  await held
+    .getByRole('textbox', { name: 'Resoconto della visita' })
+    .fill('Visita svolta: incontrato il referente, verificati gli spazi per la rilevazione.');
   await held.getByRole('button', { name: 'Invia il resoconto' }).click();
-  await expect(d.getByText('Resoconto inviato: la visita è svolta ed è in attesa di revisione.')).toBeVisible();
+  await expect(
+    d.getByText('Resoconto inviato: la visita è svolta ed è in attesa di revisione.'),
+  ).toBeVisible();
   await expect(d.locator(`[data-visit-id="${heldId}"]`)).toContainText('Svolta');
   await expectAccessibleAtBothWidths(d);
 
@@ -150,7 +188,9 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await appReady(page);
   const item = page.getByTestId('review-item');
   await expect(item.getByTestId('review-visit')).toContainText(reportedSite);
-  await expect(item.getByTestId('review-visit-report')).toContainText('verificati gli spazi per la rilevazione');
+  await expect(item.getByTestId('review-visit-report')).toContainText(
+    'verificati gli spazi per la rilevazione',
+  );
   await expect(item.getByTestId('review-visit')).toContainText('Roberto Rilevatore');
   await expectAccessibleAtBothWidths(page);
   const form = page.getByTestId('review-decision');

@@ -24,7 +24,9 @@ function markTabbables(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll<HTMLElement>(selector)) {
       delete el.dataset.kb;
       const disabled = (el as HTMLButtonElement).disabled === true;
-      const hidden = el.closest('[inert], [aria-hidden="true"]') !== null || !el.checkVisibility({ visibilityProperty: true });
+      const hidden =
+        el.closest('[inert], [aria-hidden="true"]') !== null ||
+        !el.checkVisibility({ visibilityProperty: true });
       const rect = el.getBoundingClientRect();
       if (el.tabIndex < 0 || disabled || hidden || rect.width * rect.height === 0) continue;
       if (el instanceof HTMLInputElement && el.type === 'hidden') continue;
@@ -33,7 +35,9 @@ function markTabbables(page: Page): Promise<string[]> {
         seenRadioGroups.add(el.name);
       }
       el.dataset.kb = String(found.length);
-      found.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} «${(el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 60)}»`);
+      found.push(
+        `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} «${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}»`,
+      );
     }
     return found;
   });
@@ -46,19 +50,27 @@ async function tab(page: Page): Promise<Stop | null> {
     let el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body) return null;
     if (el instanceof HTMLInputElement && el.type === 'radio') {
-      el = document.querySelector<HTMLElement>(`input[type="radio"][name="${CSS.escape(el.name)}"][data-kb]`) ?? el;
+      el =
+        document.querySelector<HTMLElement>(`input[type="radio"][name="${CSS.escape(el.name)}"][data-kb]`) ??
+        el;
     }
     // A focus ring is an outline or a box shadow, on the control or (custom checkboxes) on its label.
     const ring = (node: Element, pseudo?: string) => {
       const style = getComputedStyle(node, pseudo);
-      return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow !== 'none' && style.boxShadow !== '');
+      return (
+        (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
+        (style.boxShadow !== 'none' && style.boxShadow !== '')
+      );
     };
     const label = el instanceof HTMLInputElement && el.labels?.[0];
-    const indicator = ring(el) || (label ? ring(label) || ring(label, '::before') || ring(label, '::after') : false);
+    const indicator =
+      ring(el) || (label ? ring(label) || ring(label, '::before') || ring(label, '::after') : false);
     const shown = label || el;
     const onScreen = () => {
       const rect = shown.getBoundingClientRect();
-      return rect.bottom > 0 && rect.top < window.innerHeight && rect.right > 0 && rect.left < window.innerWidth;
+      return (
+        rect.bottom > 0 && rect.top < window.innerHeight && rect.right > 0 && rect.left < window.innerWidth
+      );
     };
     // The page scrolls smoothly (Bootstrap's `scroll-behavior: smooth`); on a loaded machine the
     // scroll may take longer than its nominal time, so the wait is in time (3 s), and also at least
@@ -70,7 +82,12 @@ async function tab(page: Page): Promise<Stop | null> {
       await new Promise((resolve) => requestAnimationFrame(resolve));
       inViewport = onScreen();
     }
-    return { index: el.dataset.kb === undefined ? -1 : Number(el.dataset.kb), label: el.outerHTML.slice(0, 120), indicator, inViewport };
+    return {
+      index: el.dataset.kb === undefined ? -1 : Number(el.dataset.kb),
+      label: el.outerHTML.slice(0, 120),
+      indicator,
+      inViewport,
+    };
   });
 }
 
@@ -87,7 +104,8 @@ async function walk(page: Page) {
     reached.add(stop.index);
     if (!stop.indicator) problems.push(`no visible focus: ${controls[stop.index]}`);
     if (!stop.inViewport) problems.push(`focused off screen: ${controls[stop.index]}`);
-    if (stop.index < last) problems.push(`focus went back up the page: ${controls[stop.index]} after ${controls[last]}`);
+    if (stop.index < last)
+      problems.push(`focus went back up the page: ${controls[stop.index]} after ${controls[last]}`);
     last = stop.index;
   }
   const missed = controls.filter((_, i) => !reached.has(i));
@@ -97,7 +115,10 @@ async function walk(page: Page) {
 
 test.beforeEach(({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
-for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 740 },
+]) {
   test.describe(`keyboard at ${viewport.width}px`, () => {
     // The visitor who asks for reduced motion: the browser scrolls to the focus at once instead of
     // Bootstrap's smooth scroll, which under load could still be on its way when the focus is read

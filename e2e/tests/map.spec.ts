@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, pathOf, rememberConsentChoice, signIn, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  pathOf,
+  rememberConsentChoice,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 // The e2e API seeds the sample registry (provinces RM and PV): Lazio and Lombardia have plessi.
 const STAFF = 'sylla@demo.test';
@@ -16,11 +25,12 @@ interface Hook {
     getZoom(): number;
     getCanvas(): HTMLCanvasElement;
     project(lngLat: [number, number]): { x: number; y: number };
-    queryRenderedFeatures(options: { layers: string[] }): { properties: Record<string, unknown>; geometry: { coordinates: [number, number] } }[];
+    queryRenderedFeatures(options: {
+      layers: string[];
+    }): { properties: Record<string, unknown>; geometry: { coordinates: [number, number] } }[];
   };
 }
 type WithHook = Window & { __portaleMap?: Hook };
-
 
 /** The number at the start of the status line ("4.262 plessi …"). */
 async function totalOf(page: Page): Promise<number> {
@@ -37,7 +47,11 @@ async function drawnTotal(page: Page): Promise<number> {
 
 async function mapDrawn(page: Page) {
   await expect(page.getByTestId('school-map').locator('canvas.maplibregl-canvas')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => (window as WithHook).__portaleMap?.firstClustersAt ?? null), { timeout: 20_000 }).not.toBeNull();
+  await expect
+    .poll(() => page.evaluate(() => (window as WithHook).__portaleMap?.firstClustersAt ?? null), {
+      timeout: 20_000,
+    })
+    .not.toBeNull();
 }
 
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
@@ -45,7 +59,9 @@ test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, b
 test.describe('mappa dei plessi', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('la mappa disegna i plessi, la tabella gemella conta gli stessi, un filtro cambia entrambe, un plesso si apre', async ({ page }) => {
+  test('la mappa disegna i plessi, la tabella gemella conta gli stessi, un filtro cambia entrambe, un plesso si apre', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await signIn(page, STAFF, { path: '/portale/mappa' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mappa');
@@ -75,7 +91,9 @@ test.describe('mappa dei plessi', () => {
       });
       expect(cluster).not.toBeNull();
       await page.mouse.click(cluster!.x, cluster!.y);
-      await expect.poll(() => page.evaluate(() => (window as WithHook).__portaleMap!.map.getZoom())).toBeGreaterThan(cluster!.zoom + 0.5);
+      await expect
+        .poll(() => page.evaluate(() => (window as WithHook).__portaleMap!.map.getZoom()))
+        .toBeGreaterThan(cluster!.zoom + 0.5);
     });
 
     await test.step('il filtro per regione cambia la mappa e la tabella', async () => {
@@ -88,7 +106,9 @@ test.describe('mappa dei plessi', () => {
       await expect(table.locator('tr[data-province="PV"]')).toHaveAttribute('data-count', String(lombardia));
       // The cluster counts of the region's map add up to the table's count.
       await expect.poll(() => drawnTotal(page)).toBe(lombardia);
-      const labels = await page.locator('.map-cluster-label').evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.count)));
+      const labels = await page
+        .locator('.map-cluster-label')
+        .evaluateAll((els) => els.map((el) => Number((el as HTMLElement).dataset.count)));
       expect(labels.length).toBeGreaterThan(0);
       expect(labels.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(lombardia);
     });
@@ -125,7 +145,9 @@ test.describe('mappa dei plessi', () => {
     });
   });
 
-  test('nessun plesso: uno stato vuoto chiaro; un filtro sconosciuto: un errore in italiano', async ({ page }) => {
+  test('nessun plesso: uno stato vuoto chiaro; un filtro sconosciuto: un errore in italiano', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await signIn(page, STAFF, { path: '/portale/mappa?region=Sicilia' });
     await expect(page.getByTestId('map-empty')).toContainText('Nessun plesso corrisponde ai filtri');

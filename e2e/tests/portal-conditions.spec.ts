@@ -4,10 +4,30 @@ import { appReady, expect, expectNoAxeViolations, loginAs, test } from '../fixtu
 // Seed §2: /portale applies its conditions in this order; each account fails exactly one of them.
 const CASES = [
   { who: 'a guest', email: null, to: REDIRECTS.login, heading: 'Accedi' },
-  { who: 'a user who must change the password', email: 'cambio-password@demo.test', to: REDIRECTS.changePassword, heading: 'Cambia la password' },
-  { who: 'a user with unverified contacts', email: 'da-verificare@demo.test', to: REDIRECTS.completeRegistration, heading: 'Completa la registrazione' },
-  { who: 'a principal who has not signed', email: 'dirigente-senza-firma@demo.test', to: REDIRECTS.signPrincipalDocument, heading: 'Adesione formale' },
-  { who: 'a principal who has signed', email: 'dirigente@demo.test', to: REDIRECTS.home, heading: 'Benvenuta/o, Daniela' },
+  {
+    who: 'a user who must change the password',
+    email: 'cambio-password@demo.test',
+    to: REDIRECTS.changePassword,
+    heading: 'Cambia la password',
+  },
+  {
+    who: 'a user with unverified contacts',
+    email: 'da-verificare@demo.test',
+    to: REDIRECTS.completeRegistration,
+    heading: 'Completa la registrazione',
+  },
+  {
+    who: 'a principal who has not signed',
+    email: 'dirigente-senza-firma@demo.test',
+    to: REDIRECTS.signPrincipalDocument,
+    heading: 'Adesione formale',
+  },
+  {
+    who: 'a principal who has signed',
+    email: 'dirigente@demo.test',
+    to: REDIRECTS.home,
+    heading: 'Benvenuta/o, Daniela',
+  },
 ] as const;
 
 test.describe('/portale conditions', () => {

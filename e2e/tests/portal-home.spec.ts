@@ -1,5 +1,13 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectNoAxeViolations, signIn, pathOf, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectNoAxeViolations,
+  signIn,
+  pathOf,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 // The e2e API seeds the sample registry (provinces RM and PV) and the demo accounts.
 const STAFF = 'sylla@demo.test';
@@ -28,7 +36,9 @@ test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, b
 test.describe('home del portale', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('lo staff vede le cifre chiave e ogni cifra apre l’elenco filtrato con lo stesso totale', async ({ page }) => {
+  test('lo staff vede le cifre chiave e ogni cifra apre l’elenco filtrato con lo stesso totale', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await signIn(page, STAFF);
     if (pathOf(page) !== '/portale') await page.goto('/portale');
@@ -100,7 +110,10 @@ test.describe('home del portale', () => {
       expect(await listTotal(page)).toBe(figure);
       await page.goBack();
       await expect(figures).toBeVisible();
-      const hrefs = await figures.getByTestId('cifre-insegnanti-stati').getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      const hrefs = await figures
+        .getByTestId('cifre-insegnanti-stati')
+        .getByRole('link')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual([
         '/portale/insegnanti?reviewState=in_attesa',
         '/portale/insegnanti?reviewState=approvata',
@@ -110,7 +123,10 @@ test.describe('home del portale', () => {
     });
 
     await test.step('le code di revisione', async () => {
-      const hrefs = await figures.getByTestId('cifre-revisioni-code').getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      const hrefs = await figures
+        .getByTestId('cifre-revisioni-code')
+        .getByRole('link')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual(['/portale/revisioni/adesioni', '/portale/revisioni/insegnanti']);
     });
   });

@@ -1,9 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, rememberConsentChoice, signIn, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  rememberConsentChoice,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 const STAFF = 'cromos@demo.test';
-
 
 /** Every section's chart is drawn (an SVG) next to its summary and its table. */
 async function chartsDrawn(page: Page, sections: number) {
@@ -17,20 +24,33 @@ test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, b
 test.describe('avanzamento del programma', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('settimane, regioni e stati: grafici con sintesi e tabella, filtri nell’URL, esportazione', async ({ page }) => {
+  test('settimane, regioni e stati: grafici con sintesi e tabella, filtri nell’URL, esportazione', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await signIn(page, STAFF, { path: '/portale/avanzamento' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Avanzamento');
     await chartsDrawn(page, 4);
     await expect(page.getByTestId('progress-period')).toContainText('Per settimana, dal ');
-    await expect(page.getByTestId('progress-notes')).toContainText('Le visite svolte sono datate con il loro resoconto');
+    await expect(page.getByTestId('progress-notes')).toContainText(
+      'Le visite svolte sono datate con il loro resoconto',
+    );
     const weeks = page.getByTestId('progress-table-istituti').locator('tbody tr');
     expect(await weeks.count()).toBeGreaterThanOrEqual(26);
     // The chart's accessible name is its summary.
-    const summary = (await page.getByTestId('progress-section-istituti').getByTestId('progress-summary').textContent())!;
+    const summary = (await page
+      .getByTestId('progress-section-istituti')
+      .getByTestId('progress-summary')
+      .textContent())!;
     expect(summary).toMatch(/^Istituti nel tempo\. Istituti iscritti: [\d.]+ in tutto al /);
-    await expect(page.getByTestId('progress-section-istituti').getByTestId('progress-chart')).toHaveAttribute('role', 'img');
-    await expect(page.getByTestId('progress-section-istituti').getByTestId('progress-chart')).toHaveAttribute('aria-label', summary);
+    await expect(page.getByTestId('progress-section-istituti').getByTestId('progress-chart')).toHaveAttribute(
+      'role',
+      'img',
+    );
+    await expect(page.getByTestId('progress-section-istituti').getByTestId('progress-chart')).toHaveAttribute(
+      'aria-label',
+      summary,
+    );
     await expectAccessibleAtBothWidths(page);
 
     await test.step('esporta le settimane in CSV e XLSX', async () => {
@@ -59,7 +79,9 @@ test.describe('avanzamento del programma', () => {
       await expect(page).toHaveURL(/from=2026-01-05/);
       await chartsDrawn(page, 3);
       await expect(page.getByTestId('progress-period')).toContainText('Per regione, dal 5 gennaio 2026');
-      await expect(page.getByTestId('progress-table-istituti').locator('tbody tr[data-key="Lazio"]')).toBeVisible();
+      await expect(
+        page.getByTestId('progress-table-istituti').locator('tbody tr[data-key="Lazio"]'),
+      ).toBeVisible();
       await expectAccessibleAtBothWidths(page);
     });
 
@@ -88,7 +110,10 @@ test.describe('avanzamento del programma', () => {
     const trends = page.getByTestId('programme-trends');
     await expect(trends.getByRole('heading', { name: 'Andamento del programma' })).toBeVisible();
     await expect(trends.locator('li[data-metric]')).toHaveCount(3);
-    await expect(trends.getByRole('img').first()).toHaveAttribute('aria-label', /Istituti iscritti per regione|Nessun istituto iscritto/);
+    await expect(trends.getByRole('img').first()).toHaveAttribute(
+      'aria-label',
+      /Istituti iscritti per regione|Nessun istituto iscritto/,
+    );
     await expectAccessibleAtBothWidths(page);
     await trends.getByRole('link', { name: "Vedi l'avanzamento del programma" }).click();
     await expect(page).toHaveURL(/\/portale\/avanzamento$/);
@@ -97,7 +122,9 @@ test.describe('avanzamento del programma', () => {
     await appReady(page);
     // The home loads its trends again: wait for the link to be drawn before clicking it (under CI load
     // the click once started while the page was still settling and timed out).
-    const mapLink = page.getByTestId('programme-trends').getByRole('link', { name: 'Apri la mappa dei plessi' });
+    const mapLink = page
+      .getByTestId('programme-trends')
+      .getByRole('link', { name: 'Apri la mappa dei plessi' });
     await expect(mapLink).toBeVisible({ timeout: 20_000 });
     await mapLink.click({ timeout: 20_000 });
     await expect(page).toHaveURL(/\/portale\/mappa$/);

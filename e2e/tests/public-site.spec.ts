@@ -7,11 +7,16 @@ test.beforeEach(async ({ context, baseURL }) => {
   // Every Content-Security-Policy violation of the page, e.g. a library probing for eval.
   await context.addInitScript(() => {
     const found: string[] = ((window as unknown as { cspViolations: string[] }).cspViolations = []);
-    document.addEventListener('securitypolicyviolation', (e) => found.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      found.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`),
+    );
   });
 });
 
-for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 740 },
+]) {
   test.describe(`public pages at ${viewport.width}px`, () => {
     test.use({ viewport });
     for (const p of PAGES) {
@@ -24,12 +29,22 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 
         await expect(page).toHaveTitle(/Portale Scuole/);
         const description = await page.locator('meta[name="description"]').getAttribute('content');
         expect(description?.length).toBeGreaterThan(20);
-        for (const link of ['Informativa privacy', 'Note legali', 'Cookie policy', 'Dichiarazione di accessibilità']) {
+        for (const link of [
+          'Informativa privacy',
+          'Note legali',
+          'Cookie policy',
+          'Dichiarazione di accessibilità',
+        ]) {
           await expect(page.locator('#footer').getByRole('link', { name: link })).toBeVisible();
         }
-        if (viewport.width === 375) expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        if (viewport.width === 375)
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+            true,
+          );
         await expectNoAxeViolations(page);
-        expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+        expect(
+          await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+        ).toEqual([]);
       });
     }
   });
@@ -48,7 +63,14 @@ test('home shows live key figures from the API', async ({ page }) => {
  * unknown paths get the empty app.
  */
 const NOT_PRERENDERED = ['/portale', '/pagina-che-non-esiste'];
-const SHELLS = ['/indagine', '/prenotazioni', '/risultati', '/risultati/metodologia', '/auth/reset-password', '/verifica/email-verificata'];
+const SHELLS = [
+  '/indagine',
+  '/prenotazioni',
+  '/risultati',
+  '/risultati/metodologia',
+  '/auth/reset-password',
+  '/verifica/email-verificata',
+];
 const PRERENDERED = [
   ...PAGES.filter((p) => !NOT_PRERENDERED.includes(p.path)).map(({ path, h1 }) => ({ path, h1 })),
   { path: '/auth/login', h1: 'Accedi' },
@@ -59,7 +81,9 @@ const PRERENDERED = [
   { path: '/verifica/email-verificata', h1: 'Verifica e-mail' },
 ].filter((p, i, all) => all.findIndex((q) => q.path === p.path) === i);
 
-test('only the pages a guest sees the same before any API answer are in the HTML, with their own head', async ({ request }) => {
+test('only the pages a guest sees the same before any API answer are in the HTML, with their own head', async ({
+  request,
+}) => {
   for (const { path, h1 } of PRERENDERED) {
     const html = await (await request.get(path)).text();
     expect(html, path).toMatch(/<div id="root" data-prerendered(="")?>/);
@@ -73,15 +97,20 @@ test('only the pages a guest sees the same before any API answer are in the HTML
       expect(form, path).not.toMatch(/<(input|select|textarea|button)(?![^>]*disabled)[\s>]/);
     }
   }
-  for (const path of NOT_PRERENDERED) expect(await (await request.get(path)).text(), path).toContain('<div id="root"></div>');
-  for (const path of SHELLS) expect(await (await request.get(path)).text(), path).toContain('Caricamento dei contenuti…');
+  for (const path of NOT_PRERENDERED)
+    expect(await (await request.get(path)).text(), path).toContain('<div id="root"></div>');
+  for (const path of SHELLS)
+    expect(await (await request.get(path)).text(), path).toContain('Caricamento dei contenuti…');
   expect(await (await request.get('/team?x=1')).text()).toContain('<h1 class="mb-3">Team</h1>');
   for (const template of ['/prerendered/index.html', '/prerendered/team.html', '/index.html']) {
     expect(await (await request.get(template)).text()).not.toContain('%PORTALE_');
   }
 });
 
-for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 }]) {
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 375, height: 740 },
+]) {
   test.describe(`prerendered pages at ${viewport.width}px`, () => {
     test.use({ viewport });
     for (const { path, h1 } of PRERENDERED) {
@@ -98,7 +127,9 @@ for (const viewport of [{ width: 1280, height: 900 }, { width: 375, height: 740 
         await expect(page.locator('#main-content')).toHaveCount(1);
         await expect(page.locator('form[inert]')).toHaveCount(0);
         await expectNoAxeViolations(page);
-        expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+        expect(
+          await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+        ).toEqual([]);
         expect(errors).toEqual([]);
       });
     }
@@ -130,7 +161,9 @@ test('a prerendered form cannot be typed into before the app takes over; then it
   await expect(page.getByLabel('Indirizzo e-mail')).toBeEnabled();
 });
 
-test('the prerendered mark leaves the page only once the app’s own markup has replaced the painted one', async ({ page }) => {
+test('the prerendered mark leaves the page only once the app’s own markup has replaced the painted one', async ({
+  page,
+}) => {
   // Remembers the painted elements, then looks at the page at the moment the mark is taken off: a test
   // (or anything else) that waits for the mark must find the app's elements, not ones about to go.
   await page.addInitScript(() => {
@@ -147,13 +180,19 @@ test('the prerendered mark leaves the page only once the app’s own markup has 
   });
   await page.goto('/landing/registrazioni/insegnante');
   await appReady(page);
-  expect(await page.evaluate(() => (window as unknown as { paintedAtUnmark?: boolean }).paintedAtUnmark)).toBe(false);
+  expect(
+    await page.evaluate(() => (window as unknown as { paintedAtUnmark?: boolean }).paintedAtUnmark),
+  ).toBe(false);
 });
 
-test('the pages that load the account contracts only when needed still answer: forgot password, email link without a token', async ({ page }) => {
+test('the pages that load the account contracts only when needed still answer: forgot password, email link without a token', async ({
+  page,
+}) => {
   await page.goto('/verifica/email-verificata');
   await appReady(page);
-  await expect(page.getByText('Il collegamento non è valido: chiedi un nuovo messaggio di verifica.')).toBeVisible();
+  await expect(
+    page.getByText('Il collegamento non è valido: chiedi un nuovo messaggio di verifica.'),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Invia un nuovo collegamento' })).toBeVisible();
   await page.goto('/auth/forgot-password');
   await appReady(page);
@@ -203,10 +242,14 @@ test.describe.serial('contact form', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Invia il messaggio' })).toBeFocused();
-    const response = page.waitForResponse((r) => r.url().includes('/api/public/contact') && r.request().method() === 'POST');
+    const response = page.waitForResponse(
+      (r) => r.url().includes('/api/public/contact') && r.request().method() === 'POST',
+    );
     await page.keyboard.press('Enter');
     expect((await response).status()).toBe(202);
-    await expect(page.getByRole('status').filter({ hasText: 'il tuo messaggio è stato inviato' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'il tuo messaggio è stato inviato' }),
+    ).toBeVisible();
   });
 
   test('valid input is accepted with a confirmation; a flood gets 429', async ({ page }) => {
@@ -215,9 +258,14 @@ test.describe.serial('contact form', () => {
       await page.getByLabel('Nome e cognome').fill('Marco Bianchi');
       await page.getByLabel('Indirizzo e-mail').fill('marco.bianchi@example.it');
       await page.getByLabel('Argomento').selectOption('indagine');
-      await page.getByLabel('Messaggio').fill('Vorrei sapere quando si chiude il questionario per gli insegnanti.');
-      if (!(await page.getByLabel(/Ho letto l’informativa/).isChecked())) await page.locator('label[for="contatto-privacyAccepted"]').click({ position: { x: 10, y: 10 } });
-      const response = page.waitForResponse((r) => r.url().includes('/api/public/contact') && r.request().method() === 'POST');
+      await page
+        .getByLabel('Messaggio')
+        .fill('Vorrei sapere quando si chiude il questionario per gli insegnanti.');
+      if (!(await page.getByLabel(/Ho letto l’informativa/).isChecked()))
+        await page.locator('label[for="contatto-privacyAccepted"]').click({ position: { x: 10, y: 10 } });
+      const response = page.waitForResponse(
+        (r) => r.url().includes('/api/public/contact') && r.request().method() === 'POST',
+      );
       await page.getByRole('button', { name: 'Invia il messaggio' }).click();
       const status = (await response).status();
       // The form takes in the answer just after it arrives (a success empties the fields): wait for it,
@@ -227,21 +275,29 @@ test.describe.serial('contact form', () => {
       return status;
     };
     expect(await send()).toBe(202);
-    await expect(page.getByRole('status').filter({ hasText: 'il tuo messaggio è stato inviato' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'il tuo messaggio è stato inviato' }),
+    ).toBeVisible();
     let status = 202;
     for (let i = 0; i < 6 && status === 202; i++) status = await send();
     expect(status).toBe(429);
-    await expect(page.getByRole('alert')).toHaveText('Hai inviato troppi messaggi in poco tempo. Riprova tra qualche minuto.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Hai inviato troppi messaggi in poco tempo. Riprova tra qualche minuto.',
+    );
   });
 });
 
-test('a phone never scrolls sideways while the web fonts load (the fallback font is wider)', async ({ page }) => {
+test('a phone never scrolls sideways while the web fonts load (the fallback font is wider)', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.route(/\.woff2?$/, (route) => route.abort());
   for (const path of ['/', '/dichiarazione-accessibilita', '/auth/login']) {
     await page.goto(path);
     await appReady(page);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(
+      true,
+    );
   }
 });
 

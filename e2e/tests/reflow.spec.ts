@@ -2,7 +2,15 @@ import { evaluateAccess } from '@portale/shared/auth';
 import { PAGES } from '@portale/shared/pages';
 import type { Page } from '@playwright/test';
 import { demoAccount } from '../demo-accounts.ts';
-import { appReady, expect, expectSoundStructure, navigateInApp, rememberConsentChoice, signIn, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectSoundStructure,
+  navigateInApp,
+  rememberConsentChoice,
+  signIn,
+  test,
+} from '../fixtures.ts';
 
 // WCAG 1.4.10 Reflow (issue 34, item 3): at 320 CSS px and at the widths where the layout changes
 // (640: side navigation above the content, tables in full; 1024: side navigation beside a narrow
@@ -35,9 +43,18 @@ async function openSettled(page: Page, path: string): Promise<void> {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
-test('reflow: the staff portal lists and records, with the super-admin’s long name in the header', async ({ page, baseURL }) => {
+test('reflow: the staff portal lists and records, with the super-admin’s long name in the header', async ({
+  page,
+  baseURL,
+}) => {
   const user = demoAccount('superadmin@demo.test').user;
-  const lists = PAGES.filter((p) => p.layout === 'authenticated' && !p.path.includes(':') && p.id !== 'portal.map' && evaluateAccess(p, user).kind === 'allow').map((p) => p.path);
+  const lists = PAGES.filter(
+    (p) =>
+      p.layout === 'authenticated' &&
+      !p.path.includes(':') &&
+      p.id !== 'portal.map' &&
+      evaluateAccess(p, user).kind === 'allow',
+  ).map((p) => p.path);
   expect(lists.length).toBeGreaterThan(15);
   await rememberConsentChoice(page.context(), baseURL!);
   await signIn(page, 'superadmin@demo.test');
@@ -59,7 +76,12 @@ test('reflow: the staff portal lists and records, with the super-admin’s long 
 });
 
 test('reflow: the home of the other roles', async ({ browser, baseURL }) => {
-  for (const email of ['dirigente@demo.test', 'referente@demo.test', 'insegnante@demo.test', 'rilevatore@demo.test']) {
+  for (const email of [
+    'dirigente@demo.test',
+    'referente@demo.test',
+    'insegnante@demo.test',
+    'rilevatore@demo.test',
+  ]) {
     const context = await browser.newContext();
     const page = await context.newPage();
     await rememberConsentChoice(context, baseURL!);
@@ -71,7 +93,14 @@ test('reflow: the home of the other roles', async ({ browser, baseURL }) => {
 
 test('reflow: public pages and a survey access-code page', async ({ page, baseURL }) => {
   await rememberConsentChoice(page.context(), baseURL!);
-  for (const path of ['/PROVA01', '/', '/auth/login', '/landing/registrazioni/insegnante', '/iscrizioni/iscrizione', '/risultati']) {
+  for (const path of [
+    '/PROVA01',
+    '/',
+    '/auth/login',
+    '/landing/registrazioni/insegnante',
+    '/iscrizioni/iscrizione',
+    '/risultati',
+  ]) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(path);
     await appReady(page);

@@ -134,7 +134,10 @@ test.describe('registro: istituti e plessi', () => {
       await expect(page.getByRole('heading', { level: 2, name: /^Plessi/ })).toBeVisible();
       await expect(page.getByRole('heading', { level: 2, name: 'Stato dell’adesione' })).toBeVisible();
       // Its actions: a link to the actions list searched by its code.
-      await expect(page.getByRole('link', { name: 'Le azioni assegnate all’istituto' })).toHaveAttribute('href', `/portale/azioni?q=${code}`);
+      await expect(page.getByRole('link', { name: 'Le azioni assegnate all’istituto' })).toHaveAttribute(
+        'href',
+        `/portale/azioni?q=${code}`,
+      );
       await expectAccessibleAtBothWidths(page);
     });
 

@@ -29,7 +29,11 @@ test('a new build turns the next navigation into one full load per path per 10 s
     if (r.resourceType() === 'document') documents.push(new URL(r.url()).pathname);
   });
   await page.route('**/build.json*', (route) =>
-    route.fulfill({ contentType: 'application/json', headers: { 'cache-control': 'no-cache' }, body: JSON.stringify({ id: 'e2e-next-build', timestamp: Date.now() }) }),
+    route.fulfill({
+      contentType: 'application/json',
+      headers: { 'cache-control': 'no-cache' },
+      body: JSON.stringify({ id: 'e2e-next-build', timestamp: Date.now() }),
+    }),
   );
 
   await page.goto('/');

@@ -27,7 +27,9 @@ test.beforeEach(async ({ context, baseURL }) => {
 test.describe('risultati pubblici delle indagini', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('su un telefono un grafico sotto la piega si disegna quando il lettore ci arriva', async ({ page }) => {
+  test('su un telefono un grafico sotto la piega si disegna quando il lettore ci arriva', async ({
+    page,
+  }) => {
     await page.setViewportSize(PHONE);
     await page.goto('/risultati');
     await appReady(page);

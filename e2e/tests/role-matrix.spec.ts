@@ -2,7 +2,16 @@ import { evaluateAccess, type AccessDecision } from '@portale/shared/auth';
 import { getPage, PAGES, type PageDef } from '@portale/shared/pages';
 import type { Page } from '@playwright/test';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../demo-accounts.ts';
-import { appReady, expect, expectErrorScreen, expectNoAxeViolations, navigateInApp, signIn, TEXTS, test } from '../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectErrorScreen,
+  expectNoAxeViolations,
+  navigateInApp,
+  signIn,
+  TEXTS,
+  test,
+} from '../fixtures.ts';
 
 /** Every portal route plus the formal adhesion, with ids = 1 and reviewType = 'insegnanti'. */
 const MATRIX_PAGES: PageDef[] = PAGES.filter((p) => p.layout === 'authenticated' || p.id === 'adhesion');
@@ -14,7 +23,19 @@ function concretePath(page: PageDef): string {
 }
 
 /** Pages whose h1 is the name of the record they show (a review queue's h1 names its type). */
-const RECORD_PAGES = new Set(['portal.institute', 'portal.site', 'portal.user', 'portal.reviews', 'portal.review', 'portal.detector-site', 'portal.site-teachers', 'portal.site-visits', 'portal.booking-slot', 'portal.document', 'portal.survey']);
+const RECORD_PAGES = new Set([
+  'portal.institute',
+  'portal.site',
+  'portal.user',
+  'portal.reviews',
+  'portal.review',
+  'portal.detector-site',
+  'portal.site-teachers',
+  'portal.site-visits',
+  'portal.booking-slot',
+  'portal.document',
+  'portal.survey',
+]);
 /** Pages of one plesso for its detector: a detector opens only their own plessi, so plesso 1 may be a 403 (ownership, checked by the API). */
 const OWNED_RECORD_PAGES = new Set(['portal.detector-site', 'portal.site-teachers', 'portal.site-visits']);
 
@@ -24,7 +45,12 @@ function expectedHeading(page: PageDef, account: DemoAccount | null): string {
   return page.title;
 }
 
-async function expectOutcome(page: Page, def: PageDef, decision: AccessDecision, account: DemoAccount | null) {
+async function expectOutcome(
+  page: Page,
+  def: PageDef,
+  decision: AccessDecision,
+  account: DemoAccount | null,
+) {
   const path = concretePath(def);
   const where = `${account?.email ?? 'guest'} on ${path}`;
   if (decision.kind === 'redirect') {
@@ -41,14 +67,21 @@ async function expectOutcome(page: Page, def: PageDef, decision: AccessDecision,
     await expect(page.getByTestId('error-screen').getByText(TEXTS.forbidden), where).toBeVisible();
     return;
   }
-  if (OWNED_RECORD_PAGES.has(def.id) && account?.roles.includes('detector') && (await page.getByTestId('error-screen').count()) > 0) {
+  if (
+    OWNED_RECORD_PAGES.has(def.id) &&
+    account?.roles.includes('detector') &&
+    (await page.getByTestId('error-screen').count()) > 0
+  ) {
     await expectErrorScreen(page, 403);
     return;
   }
   if (RECORD_PAGES.has(def.id)) {
     // The h1 names the record (from the API); the breadcrumb names the page.
     await expect(page.getByRole('heading', { level: 1 }), where).not.toBeEmpty();
-    await expect(page.getByRole('navigation', { name: 'Percorso di navigazione' }).getByRole('listitem').last(), where).toHaveText(def.title);
+    await expect(
+      page.getByRole('navigation', { name: 'Percorso di navigazione' }).getByRole('listitem').last(),
+      where,
+    ).toHaveText(def.title);
   } else {
     await expect(page.getByRole('heading', { level: 1 }), where).toHaveText(expectedHeading(def, account));
   }
@@ -92,8 +125,14 @@ test.describe('role × route matrix', () => {
           return;
         }
         const expected = NAV_PAGES.filter((p) => evaluateAccess(p, account.user).kind === 'allow');
-        await expect(nav.getByTestId('portal-nav').getByRole('link')).toHaveText(expected.map((p) => p.navLabel!));
-        for (const p of expected) await expect(nav.getByRole('link', { name: p.navLabel, exact: true })).toHaveAttribute('href', p.path);
+        await expect(nav.getByTestId('portal-nav').getByRole('link')).toHaveText(
+          expected.map((p) => p.navLabel!),
+        );
+        for (const p of expected)
+          await expect(nav.getByRole('link', { name: p.navLabel, exact: true })).toHaveAttribute(
+            'href',
+            p.path,
+          );
       });
 
       await walkMatrix(page, account);

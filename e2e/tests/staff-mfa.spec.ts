@@ -8,7 +8,8 @@ import { freePort } from '../ports.ts';
 // is single use). This spec starts its own API with the default MFA roles and a web server for it.
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
-const totp = () => generate({ secret: DEMO_TOTP_SECRET, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
+const totp = () =>
+  generate({ secret: DEMO_TOTP_SECRET, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
 
 let api: ChildProcess | undefined;
 let web: ChildProcess | undefined;
@@ -17,7 +18,12 @@ let webOrigin = '';
 async function waitFor(url: string, timeoutMs = 90_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (await fetch(url).then((r) => r.ok).catch(() => false)) return;
+    if (
+      await fetch(url)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} did not answer in time`);
@@ -49,7 +55,13 @@ test.describe('staff login with a second factor (MFA on)', () => {
     web = spawn(process.execPath, [`${webRoot}/server/serve.mjs`], {
       cwd: repoRoot,
       stdio: 'ignore',
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(webPort), API_ORIGIN: `http://localhost:${apiPort}`, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(webPort),
+        API_ORIGIN: `http://localhost:${apiPort}`,
+        LOG_LEVEL: 'warn',
+      },
     });
     await waitFor(`http://127.0.0.1:${apiPort}/api/health`);
     await waitFor(`http://127.0.0.1:${webPort}/build.json`);
@@ -60,7 +72,10 @@ test.describe('staff login with a second factor (MFA on)', () => {
     web?.kill('SIGTERM');
   });
 
-  test('the password alone opens no session; a wrong code is refused; the TOTP code signs in', async ({ page, context }) => {
+  test('the password alone opens no session; a wrong code is refused; the TOTP code signs in', async ({
+    page,
+    context,
+  }) => {
     await page.goto(`${webOrigin}/auth/login`);
     await submitLogin(page, 'sylla@demo.test');
     await expect(page.getByRole('heading', { level: 1, name: 'Verifica in due passaggi' })).toBeVisible();

@@ -1,5 +1,13 @@
 import type { Browser } from '@playwright/test';
-import { DESKTOP, expect, expectAccessibleAtBothWidths, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  listSettled,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 import { mailText } from '../outbox.ts';
 
 /** A browser of its own for each person, with the cookie choice already made. */
@@ -16,7 +24,10 @@ function romeDay(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
 }
 
-test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff Sylla approva, chi subentra trova il plesso nella sua area', async ({ browser, baseURL }) => {
+test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff Sylla approva, chi subentra trova il plesso nella sua area', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const { context, page } = await personPage(browser, baseURL!);
 
@@ -43,9 +54,18 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
   await panel.getByLabel('Cognome').fill('Galli');
   await panel.getByLabel('Motivo').fill('La docente Villa va in pensione: subentra il collega Galli.');
   await panel.getByRole('button', { name: 'Invia la richiesta' }).click();
-  await expect(panel.getByTestId('substitution-request-outcome')).toContainText('Richiesta di sostituzione inviata');
-  await expect(panel.getByTestId('substitution-requests').getByRole('row', { name: /Villa Lucia/ })).toContainText('Richiesta');
-  const plesso = (await panel.getByTestId('substitution-requests').getByRole('row', { name: /Villa Lucia/ }).locator('td').nth(1).textContent())!.trim();
+  await expect(panel.getByTestId('substitution-request-outcome')).toContainText(
+    'Richiesta di sostituzione inviata',
+  );
+  await expect(
+    panel.getByTestId('substitution-requests').getByRole('row', { name: /Villa Lucia/ }),
+  ).toContainText('Richiesta');
+  const plesso = (await panel
+    .getByTestId('substitution-requests')
+    .getByRole('row', { name: /Villa Lucia/ })
+    .locator('td')
+    .nth(1)
+    .textContent())!.trim();
   await context.close();
 
   // Sylla staff: the list, the request opened in the panel (state in the URL), approved after confirming.
@@ -78,8 +98,12 @@ test('sostituzioni: il referente chiede di sostituire un’insegnante, lo staff 
   await staff.close();
 
   // Both people are told.
-  expect(await mailText('insegnante.sostituzioni-04@demo.test', 'email.sostituzione-entrante')).toContain(plesso);
-  expect(await mailText('insegnante.sostituzioni-03@demo.test', 'email.sostituzione-uscente')).toContain('Franco Galli');
+  expect(await mailText('insegnante.sostituzioni-04@demo.test', 'email.sostituzione-entrante')).toContain(
+    plesso,
+  );
+  expect(await mailText('insegnante.sostituzioni-03@demo.test', 'email.sostituzione-uscente')).toContain(
+    'Franco Galli',
+  );
 
   // The incoming teacher: the plesso is theirs now.
   const { context: incoming, page: teacherPage } = await personPage(browser, baseURL!);

@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectNoAxeViolations, listSettled, signIn, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectNoAxeViolations,
+  listSettled,
+  signIn,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 
 const STAFF = 'cromos@demo.test';
 const TEACHER = 'insegnante@demo.test';
@@ -20,7 +30,9 @@ async function expectOrder(page: Page, labels: string[]) {
 test.describe('indagini', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('staff build a survey with questions, reorder them by keyboard, and may open it only when no other survey is open', async ({ page }) => {
+  test('staff build a survey with questions, reorder them by keyboard, and may open it only when no other survey is open', async ({
+    page,
+  }) => {
     const title = `Indagine e2e ${Date.now()}`;
     await signIn(page, STAFF, { path: '/portale/indagini' });
     await listSettled(page);
@@ -39,10 +51,14 @@ test.describe('indagini', () => {
     await form.getByLabel('Data di apertura').fill('2027-01-10');
     await form.getByLabel('Data di chiusura').fill('2027-01-01');
     await form.getByRole('button', { name: 'Crea l’indagine' }).click();
-    await expect(form.getByText('La data di chiusura non può essere precedente alla data di apertura.')).toBeVisible();
+    await expect(
+      form.getByText('La data di chiusura non può essere precedente alla data di apertura.'),
+    ).toBeVisible();
     await form.getByLabel('Data di chiusura').fill('2027-03-31');
     await form.getByRole('button', { name: 'Crea l’indagine' }).click();
-    await expect(page.getByTestId('survey-message')).toHaveText('Indagine creata in bozza: ora aggiungi le domande.');
+    await expect(page.getByTestId('survey-message')).toHaveText(
+      'Indagine creata in bozza: ora aggiungi le domande.',
+    );
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
     await expect(page.getByTestId('survey-state')).toHaveText('Bozza');
 
@@ -65,27 +81,42 @@ test.describe('indagini', () => {
     await editor.getByRole('button', { name: 'Aggiungi una domanda' }).click();
     // Saving with an empty question: the error is shown on that question.
     await editor.getByRole('button', { name: 'Salva le domande' }).click();
-    await expect(editor.getByTestId('editor-question').nth(2).getByText('Scrivi il testo della domanda (da 3 a 500 caratteri).')).toBeVisible();
+    await expect(
+      editor
+        .getByTestId('editor-question')
+        .nth(2)
+        .getByText('Scrivi il testo della domanda (da 3 a 500 caratteri).'),
+    ).toBeVisible();
     await editorLabels(page).nth(2).fill('Che cosa manca?');
 
     // Reorder by keyboard: the third question up twice, announced each time.
     const up = editor.getByRole('button', { name: 'Sposta su la domanda 3 «Che cosa manca?»' });
     await up.focus();
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('question-announcement')).toHaveText('Domanda 3 «Che cosa manca?» spostata in posizione 2 di 3.');
+    await expect(page.getByTestId('question-announcement')).toHaveText(
+      'Domanda 3 «Che cosa manca?» spostata in posizione 2 di 3.',
+    );
     await expectOrder(page, ['Quale laboratorio usi di più?', 'Che cosa manca?', 'Quanto è attrezzato?']);
-    await expect(editor.getByRole('button', { name: 'Sposta su la domanda 2 «Che cosa manca?»' })).toBeFocused();
+    await expect(
+      editor.getByRole('button', { name: 'Sposta su la domanda 2 «Che cosa manca?»' }),
+    ).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('question-announcement')).toHaveText('Domanda 2 «Che cosa manca?» spostata in posizione 1 di 3.');
+    await expect(page.getByTestId('question-announcement')).toHaveText(
+      'Domanda 2 «Che cosa manca?» spostata in posizione 1 di 3.',
+    );
     await expectOrder(page, ['Che cosa manca?', 'Quale laboratorio usi di più?', 'Quanto è attrezzato?']);
     // At the top, «Sposta su» is disabled: the focus went to «Sposta giù».
-    await expect(editor.getByRole('button', { name: 'Sposta giù la domanda 1 «Che cosa manca?»' })).toBeFocused();
+    await expect(
+      editor.getByRole('button', { name: 'Sposta giù la domanda 1 «Che cosa manca?»' }),
+    ).toBeFocused();
     await expect(editor.getByText('Ci sono modifiche non salvate.')).toBeVisible();
     await expectAccessibleAtBothWidths(page);
 
     // Reorder by mouse: drag the third question by its handle to the top (all cards in view).
     await page.setViewportSize({ width: DESKTOP.width, height: 2400 });
-    const handle = editor.getByRole('button', { name: 'Trascina per spostare la domanda 3 «Quanto è attrezzato?»' });
+    const handle = editor.getByRole('button', {
+      name: 'Trascina per spostare la domanda 3 «Quanto è attrezzato?»',
+    });
     const from = (await handle.boundingBox())!;
     const top = (await editor.getByTestId('editor-question').first().boundingBox())!;
     await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
@@ -94,7 +125,9 @@ test.describe('indagini', () => {
     await page.mouse.move(from.x + from.width / 2, top.y + 10, { steps: 20 });
     await page.mouse.up();
     await expectOrder(page, ['Quanto è attrezzato?', 'Che cosa manca?', 'Quale laboratorio usi di più?']);
-    await expect(page.getByTestId('question-announcement')).toHaveText('Domanda 3 «Quanto è attrezzato?» spostata in posizione 1 di 3.');
+    await expect(page.getByTestId('question-announcement')).toHaveText(
+      'Domanda 3 «Quanto è attrezzato?» spostata in posizione 1 di 3.',
+    );
     await page.setViewportSize(DESKTOP);
 
     await editor.getByRole('button', { name: 'Salva le domande' }).click();
@@ -110,7 +143,9 @@ test.describe('indagini', () => {
     await expect(page.getByTestId('confirm-open')).toBeFocused();
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Conferma: apri l’indagine' }).click();
-    await expect(page.getByTestId('survey-message')).toHaveText(`C’è già un’indagine aperta («${OPEN_TITLE}»): chiudila prima di aprirne un’altra.`);
+    await expect(page.getByTestId('survey-message')).toHaveText(
+      `C’è già un’indagine aperta («${OPEN_TITLE}»): chiudila prima di aprirne un’altra.`,
+    );
     await expect(page.getByTestId('survey-state')).toHaveText('Bozza');
     await expectAccessibleAtBothWidths(page);
 
@@ -121,7 +156,10 @@ test.describe('indagini', () => {
     await expect(page.getByRole('link', { name: title })).toBeVisible();
   });
 
-  test('a teacher answers the open survey at /indagine once; a second try is refused and shows what was sent', async ({ page, context }) => {
+  test('a teacher answers the open survey at /indagine once; a second try is refused and shows what was sent', async ({
+    page,
+    context,
+  }) => {
     // A visitor reads what it is and how to get an access code.
     await page.goto('/indagine');
     await appReady(page);
@@ -147,15 +185,29 @@ test.describe('indagini', () => {
     await expectAccessibleAtBothWidths(page);
 
     const answer = async (p: Page) => {
-      await p.getByRole('group', { name: /Da quanti anni lavori nella scuola/ }).getByLabel('Da 5 a 15').check({ force: true });
-      await p.getByRole('group', { name: /Su quali temi vorresti formazione/ }).getByLabel('Inclusione').check({ force: true });
-      await p.getByRole('group', { name: /Su quali temi vorresti formazione/ }).getByLabel('Valutazione').check({ force: true });
-      await p.getByRole('group', { name: /Quanto ti senti coinvolto/ }).getByLabel('4', { exact: true }).check({ force: true });
+      await p
+        .getByRole('group', { name: /Da quanti anni lavori nella scuola/ })
+        .getByLabel('Da 5 a 15')
+        .check({ force: true });
+      await p
+        .getByRole('group', { name: /Su quali temi vorresti formazione/ })
+        .getByLabel('Inclusione')
+        .check({ force: true });
+      await p
+        .getByRole('group', { name: /Su quali temi vorresti formazione/ })
+        .getByLabel('Valutazione')
+        .check({ force: true });
+      await p
+        .getByRole('group', { name: /Quanto ti senti coinvolto/ })
+        .getByLabel('4', { exact: true })
+        .check({ force: true });
       await p.getByLabel(/Quale attività della tua scuola consiglieresti/).fill('Il laboratorio di robotica');
     };
     await answer(page);
     await page.getByRole('button', { name: 'Invia le risposte' }).click();
-    await expect(page.getByTestId('survey-message')).toHaveText('Grazie! Le tue risposte sono state registrate.');
+    await expect(page.getByTestId('survey-message')).toHaveText(
+      'Grazie! Le tue risposte sono state registrate.',
+    );
     await expect(page.getByTestId('survey-answered')).toBeVisible();
     const sent = page.getByTestId('questionnaire-answers');
     await expect(sent).toContainText('Da 5 a 15');

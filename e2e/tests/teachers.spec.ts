@@ -12,8 +12,6 @@ import {
 } from '../fixtures.ts';
 import { registerTeacher } from '../registrations.ts';
 
-
-
 test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, baseURL!));
 
 test('insegnanti: lo staff cerca, filtra, apre il profilo ed esporta', async ({ page, baseURL }) => {
@@ -55,7 +53,10 @@ test('insegnanti: lo staff cerca, filtra, apre il profilo ed esporta', async ({ 
   await page.getByRole('button', { name: 'Esporta CSV' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^insegnanti-\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = (await readFile((await download.path())!, 'utf8'))
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(`${lastName};Ornella;`);
 

@@ -1,7 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { appReady, DESKTOP, expect, expectAccessibleAtBothWidths, expectErrorScreen, listSettled, signIn, PHONE, rememberConsentChoice, test } from '../fixtures.ts';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectErrorScreen,
+  listSettled,
+  signIn,
+  PHONE,
+  rememberConsentChoice,
+  test,
+} from '../fixtures.ts';
 import { mailText } from '../outbox.ts';
 
 const ADMIN = 'superadmin@demo.test';
@@ -20,7 +31,9 @@ async function askForReset(browser: Browser, baseURL: string) {
   await appReady(page);
   await page.getByLabel('Indirizzo e-mail').fill(RECIPIENT);
   await page.getByRole('button', { name: 'Invia il collegamento' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText('Se l’indirizzo è registrato');
+  await expect(page.getByRole('status').filter({ hasText: /\S/ })).toContainText(
+    'Se l’indirizzo è registrato',
+  );
   await context.close();
 }
 
@@ -37,17 +50,34 @@ async function expectAccessibleWithPreviewFrame(page: Page) {
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .setLegacyMode(true)
       .analyze();
-    expect(results.violations.map((v) => ({ id: v.id, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }))).toEqual([]);
+    expect(
+      results.violations.map((v) => ({
+        id: v.id,
+        targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+      })),
+    ).toEqual([]);
   }
   await page.setViewportSize(DESKTOP);
 }
 
-const versionInUse = async (page: Page) => Number(await page.getByTestId('template-facts').locator('dd').nth(1).innerText().then((t) => t.match(/\d+/)![0]));
+const versionInUse = async (page: Page) =>
+  Number(
+    await page
+      .getByTestId('template-facts')
+      .locator('dd')
+      .nth(1)
+      .innerText()
+      .then((t) => t.match(/\d+/)![0]),
+  );
 
 test.describe('template', () => {
   test.describe.configure({ timeout: 240_000 });
 
-  test('the super-admin edits the reset e-mail, previews it, the next e-mail uses it, then restores the old version', async ({ page, browser, baseURL }) => {
+  test('the super-admin edits the reset e-mail, previews it, the next e-mail uses it, then restores the old version', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const marker = `Prova e2e ${Date.now()}`;
 
     await signIn(page, ADMIN, { path: '/portale/template' });
@@ -69,7 +99,9 @@ test.describe('template', () => {
     const body = page.getByLabel('Testo', { exact: true });
     await body.fill('Gentile {{nome}}, apri {{link}}');
     await page.getByRole('button', { name: 'Salva come nuova versione' }).click();
-    await expect(page.locator('#template-body-error')).toContainText('Il segnaposto {{nome}} non è previsto per questo modello');
+    await expect(page.locator('#template-body-error')).toContainText(
+      'Il segnaposto {{nome}} non è previsto per questo modello',
+    );
     await expect(body).toHaveAttribute('aria-invalid', 'true');
     await expectAccessibleAtBothWidths(page);
 
@@ -80,18 +112,24 @@ test.describe('template', () => {
     await body.press('End');
     await body.pressSequentially(`,\n\n**${marker}**: scegli la nuova password da qui:\n`);
     await page.getByRole('button', { name: 'Inserisci {{link}}' }).click();
-    await expect(body).toHaveValue(`Gentile {{firstName}},\n\n**${marker}**: scegli la nuova password da qui:\n{{link}}`);
+    await expect(body).toHaveValue(
+      `Gentile {{firstName}},\n\n**${marker}**: scegli la nuova password da qui:\n{{link}}`,
+    );
 
     // Preview: the e-mail as it will look, in a sandboxed frame.
     await page.getByRole('button', { name: 'Anteprima con dati di esempio' }).click();
     const frame = page.getByTitle('Anteprima dell’e-mail con dati di esempio');
     await expect(frame).toHaveAttribute('sandbox', '');
-    await expect(page.frameLocator('iframe[title="Anteprima dell’e-mail con dati di esempio"]').locator('strong')).toHaveText(marker);
+    await expect(
+      page.frameLocator('iframe[title="Anteprima dell’e-mail con dati di esempio"]').locator('strong'),
+    ).toHaveText(marker);
     await expect(page.getByTestId('template-preview')).toContainText(`Oggetto: Nuova password: ${marker}`);
     await expectAccessibleWithPreviewFrame(page);
 
     await page.getByRole('button', { name: 'Salva come nuova versione' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Modello salvato' })).toHaveText(`Modello salvato: è ora in uso la versione ${original + 1}.`);
+    await expect(page.getByRole('status').filter({ hasText: 'Modello salvato' })).toHaveText(
+      `Modello salvato: è ora in uso la versione ${original + 1}.`,
+    );
     await expect.poll(() => versionInUse(page)).toBe(original + 1);
 
     // The next e-mail uses the new version.
@@ -106,16 +144,24 @@ test.describe('template', () => {
     await expect(page.getByText(`Ripristinare la versione ${original}?`)).toBeVisible();
     await expectAccessibleAtBothWidths(page);
     await page.getByRole('button', { name: 'Conferma il ripristino' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'ripristinata' })).toHaveText(`Versione ${original} ripristinata: è ora in uso come versione ${original + 2}.`);
+    await expect(page.getByRole('status').filter({ hasText: 'ripristinata' })).toHaveText(
+      `Versione ${original} ripristinata: è ora in uso come versione ${original + 2}.`,
+    );
     await expect(page.getByTestId('template-facts')).toContainText(`ripristino della versione ${original}`);
     await expect(page.getByLabel('Oggetto')).toHaveValue('Scegli una nuova password');
 
     await askForReset(browser, baseURL!);
     await expect
-      .poll(async () => {
-        const text = await mailText(RECIPIENT, KEY);
-        return !text.includes(marker) && text.includes('abbiamo ricevuto una richiesta per reimpostare la password');
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const text = await mailText(RECIPIENT, KEY);
+          return (
+            !text.includes(marker) &&
+            text.includes('abbiamo ricevuto una richiesta per reimpostare la password')
+          );
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true);
   });
 

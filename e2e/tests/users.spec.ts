@@ -19,7 +19,9 @@ test.beforeEach(async ({ context, baseURL }) => rememberConsentChoice(context, b
 test.describe('utenti', () => {
   test.describe.configure({ timeout: 180_000 });
 
-  test('un amministratore cerca, crea un utente, cambia i ruoli, lo sospende e lo riattiva, e legge lo storico', async ({ page }) => {
+  test('un amministratore cerca, crea un utente, cambia i ruoli, lo sospende e lo riattiva, e legge lo storico', async ({
+    page,
+  }) => {
     const stamp = Date.now();
     const email = `paola.e2e.${stamp}@esempio.it`;
     await page.setViewportSize(DESKTOP);
@@ -69,7 +71,9 @@ test.describe('utenti', () => {
       await edit.getByRole('button', { name: 'Salva nome, ruoli e permessi' }).click();
       await expect(success(page)).toContainText('Modifiche salvate');
       await expect(page.getByTestId('user-facts')).toContainText('Staff Sylla, Rilevatore');
-      await expect(page.getByTestId('audit-log').getByRole('row').nth(1)).toContainText('Modifica di dati, ruoli o permessi');
+      await expect(page.getByTestId('audit-log').getByRole('row').nth(1)).toContainText(
+        'Modifica di dati, ruoli o permessi',
+      );
       await expect(page.getByTestId('audit-log')).toContainText('Silvia Amministratrice');
     });
 
@@ -113,14 +117,19 @@ test.describe('utenti', () => {
     });
   });
 
-  test('con il solo permesso user.index si leggono elenco, scheda e storico ma non c’è nessuna azione', async ({ page }) => {
+  test('con il solo permesso user.index si leggono elenco, scheda e storico ma non c’è nessuna azione', async ({
+    page,
+  }) => {
     await page.setViewportSize(DESKTOP);
     await signIn(page, 'utenti@demo.test', { path: '/portale/utenti?q=rilevatore' });
     await listSettled(page);
     await expect(page.getByRole('button', { name: 'Nuovo utente' })).toHaveCount(0);
     await expectAccessibleAtBothWidths(page);
 
-    await page.getByRole('table', { name: 'Utenti del portale' }).getByRole('link', { name: 'Rilevatore Roberto' }).click();
+    await page
+      .getByRole('table', { name: 'Utenti del portale' })
+      .getByRole('link', { name: 'Rilevatore Roberto' })
+      .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Roberto Rilevatore');
     await expect(page.getByTestId('user-facts')).toContainText('rilevatore@demo.test');
     await expect(page.getByRole('heading', { name: 'Storico' })).toBeVisible();

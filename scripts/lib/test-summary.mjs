@@ -2,14 +2,19 @@
 // A suite that could not start, crashed, or left no report counts as one failure with its name:
 // it never adds zero.
 
-const firstLine = (text) => String(text ?? '').split('\n').find((l) => l.trim())?.trim() ?? '';
+const firstLine = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim() ?? '';
 
 /**
  * Vitest (`--reporter=json`). A test file that failed to load has no failed test of its own: it counts
  * as one failure. A non-zero exit with nothing failed (startup error, unhandled error) counts as one.
  */
 export function vitestOutcome(name, report, exitCode) {
-  if (!report) return { passed: 0, failed: 1, problems: [`${name}: could not start (exit ${exitCode}, no report)`] };
+  if (!report)
+    return { passed: 0, failed: 1, problems: [`${name}: could not start (exit ${exitCode}, no report)`] };
   const problems = [];
   let failed = report.numFailedTests ?? 0;
   for (const file of report.testResults ?? []) {
@@ -33,14 +38,17 @@ export function vitestOutcome(name, report, exitCode) {
  */
 export function playwrightOutcome(name, report, exitCode) {
   const stats = report?.stats;
-  if (!stats) return { passed: 0, failed: 1, problems: [`${name}: could not start (exit ${exitCode}, no report)`] };
+  if (!stats)
+    return { passed: 0, failed: 1, problems: [`${name}: could not start (exit ${exitCode}, no report)`] };
   const problems = [];
   let failed = stats.unexpected ?? 0;
   if (failed) problems.push(`${name}: ${failed} failed test(s)`);
   const ran = (stats.expected ?? 0) + (stats.unexpected ?? 0) + (stats.flaky ?? 0) > 0;
   for (const error of report.errors ?? []) {
     failed += 1;
-    problems.push(`${name}: ${ran ? '' : 'could not start: '}${firstLine(error.message) || 'error outside the tests'}`);
+    problems.push(
+      `${name}: ${ran ? '' : 'could not start: '}${firstLine(error.message) || 'error outside the tests'}`,
+    );
   }
   if (exitCode !== 0 && failed === 0) {
     failed = 1;

@@ -26,7 +26,11 @@ export function webBuildInputs() {
   const hash = createHash('sha256');
   hash.update(`PORTALE_BUILD_ID=${process.env.PORTALE_BUILD_ID ?? ''}\0`);
   for (const input of INPUTS) {
-    for (const file of files(join(root, input))) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+    for (const file of files(join(root, input)))
+      hash
+        .update(`${relative(root, file)}\0`)
+        .update(readFileSync(file))
+        .update('\0');
   }
   return hash.digest('hex');
 }
@@ -34,7 +38,11 @@ export function webBuildInputs() {
 /** Builds the web app unless apps/web/dist was built from these inputs; returns the exit status. */
 export function buildWebOnce() {
   const inputs = webBuildInputs();
-  if (existsSync(STAMP) && existsSync(join(root, 'apps/web/dist/build.json')) && readFileSync(STAMP, 'utf8') === inputs) {
+  if (
+    existsSync(STAMP) &&
+    existsSync(join(root, 'apps/web/dist/build.json')) &&
+    readFileSync(STAMP, 'utf8') === inputs
+  ) {
     console.log('Web app già compilata da questi sorgenti (apps/web/dist): compilazione saltata.');
     return 0;
   }

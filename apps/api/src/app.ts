@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyLoggerOptions, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyLoggerOptions,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
@@ -74,7 +80,11 @@ class AccessLog extends LogController {
   override incomingRequest() {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    if (error)
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
+        'request errored',
+      );
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
@@ -89,7 +99,10 @@ class AccessLog extends LogController {
  * That replaces pino's `redact` paths, which cloned every line to look for headers that these
  * serializers never write (about 5 % of a cached `GET /api/auth/me`).
  */
-function loggerOptions(level: string, stream: DestinationStream): FastifyLoggerOptions & { stream: DestinationStream } {
+function loggerOptions(
+  level: string,
+  stream: DestinationStream,
+): FastifyLoggerOptions & { stream: DestinationStream } {
   return {
     level,
     stream,
@@ -137,9 +150,18 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
   app.decorate(
     'trustedList',
-    trustedListFromEnv(env, () => clock.now(), (error) => app.log.error({ err: error }, 'trusted list not loaded')),
+    trustedListFromEnv(
+      env,
+      () => clock.now(),
+      (error) => app.log.error({ err: error }, 'trusted list not loaded'),
+    ),
   );
-  app.decorate('revocation', networkRevocationChecker({ onError: (error) => app.log.warn({ err: error }, 'revocation answer not had') }));
+  app.decorate(
+    'revocation',
+    networkRevocationChecker({
+      onError: (error) => app.log.warn({ err: error }, 'revocation answer not had'),
+    }),
+  );
 
   await app.register(errorHandler);
   await app.register(originCheck);

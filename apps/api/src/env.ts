@@ -5,9 +5,7 @@ import { z } from 'zod';
 export const DEV_APP_SECRET = 'dev-only-secret-change-me-in-production-0123456789';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 const EnvSchema = z
   .object({
@@ -64,8 +62,23 @@ const EnvSchema = z
     /** Uploaded and generated files (decision 030): one file per id under this directory, never in the database. */
     FILE_STORE_DIR: z.string().default(`${repoRoot}var/files`),
     /** FILE_STORE=s3: the bucket (required), the endpoint of an S3-compatible server (MinIO…; AWS when empty), the region. */
-    S3_BUCKET: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)').optional()),
-    S3_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http(s) URL such as https://s3.example.it').optional()),
+    S3_BUCKET: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+          'must be a valid bucket name (3-63 lower-case letters, digits, dots, hyphens)',
+        )
+        .optional(),
+    ),
+    S3_ENDPOINT: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http(s) URL such as https://s3.example.it')
+        .optional(),
+    ),
     S3_REGION: z.string().min(1, 'must not be empty').default('us-east-1'),
     /** Bucket in the URL path (default: on when S3_ENDPOINT is set, as MinIO wants). */
     S3_FORCE_PATH_STYLE: flag.optional(),
@@ -73,7 +86,10 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     S3_SECRET_ACCESS_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     /** Object names start with this (e.g. `portale/`): one bucket may hold other things. */
-    S3_PREFIX: z.string().regex(/^([A-Za-z0-9._-]+\/)*$/, 'must be empty or end with / (e.g. portale/)').default(''),
+    S3_PREFIX: z
+      .string()
+      .regex(/^([A-Za-z0-9._-]+\/)*$/, 'must be empty or end with / (e.g. portale/)')
+      .default(''),
     /** The sweep of stored files no row names: every this many minutes (0 = never; the script runs it by hand). */
     FILE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).default(360),
     /** Approved substitutions take effect on their date: checked at start and every this many minutes (decision 038; 0 = never). */
@@ -83,7 +99,10 @@ const EnvSchema = z
     /** Exports (CSV/XLSX) that may run at once in this instance; one more is refused with 429 and Retry-After. */
     EXPORT_CONCURRENCY: z.coerce.number().int().positive().default(2),
     /** Searches of the big lists (registry) that may run at once in this instance (default 1 embedded, 4 on PostgreSQL); a few more wait up to 3 s, then 503. */
-    HEAVY_LIST_CONCURRENCY: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
+    HEAVY_LIST_CONCURRENCY: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number().int().positive().optional(),
+    ),
     /** PostgreSQL only: a list query that runs longer than this (ms) is cancelled (an Italian 503). */
     LIST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(2000),
@@ -118,29 +137,54 @@ const EnvSchema = z
     RESULTS_MIN_CELL: z.coerce
       .number({ error: 'must be a whole number (3 or more; default 5)' })
       .int('must be a whole number (3 or more; default 5)')
-      .min(3, 'must be at least 3: smaller groups cannot be published (statistical releases, GU 14/01/2019 art. 5)')
+      .min(
+        3,
+        'must be at least 3: smaller groups cannot be published (statistical releases, GU 14/01/2019 art. 5)',
+      )
       .max(20, 'must be at most 20')
       .default(5),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
-      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'must be set to a random secret in production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_SECRET'],
+        message: 'must be set to a random secret in production',
+      });
     }
     // The development defaults name the reserved `.localhost` domain: mail from or to it goes nowhere.
     if (env.NODE_ENV === 'production') {
       for (const name of ['MAIL_FROM', 'CONTACT_STAFF_EMAIL'] as const) {
-        if (/\.localhost\b/i.test(env[name])) ctx.addIssue({ code: 'custom', path: [name], message: 'must be a real address in production (not a .localhost default)' });
+        if (/\.localhost\b/i.test(env[name]))
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'must be a real address in production (not a .localhost default)',
+          });
       }
     }
     if (env.FILE_STORE === 's3' && !env.S3_BUCKET) {
-      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'must name the bucket when FILE_STORE=s3' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'must name the bucket when FILE_STORE=s3',
+      });
     }
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
-      ctx.addIssue({ code: 'custom', path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'],
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
+      });
     }
   });
 
-export type Env = z.infer<typeof EnvSchema> & { seedDemo: boolean; webOrigins: string[]; publicWebUrl: string; mfaRoles: string[] };
+export type Env = z.infer<typeof EnvSchema> & {
+  seedDemo: boolean;
+  webOrigins: string[];
+  publicWebUrl: string;
+  mfaRoles: string[];
+};
 
 /** Parses the environment; exits with a clear message when it is invalid. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
@@ -153,8 +197,12 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...env,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
-    webOrigins: env.WEB_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean),
+    webOrigins: env.WEB_ORIGIN.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     publicWebUrl: (env.PUBLIC_WEB_URL ?? env.WEB_ORIGIN.split(',')[0]!.trim()).replace(/\/$/, ''),
-    mfaRoles: env.MFA_ROLES.split(',').map((r) => r.trim()).filter(Boolean),
+    mfaRoles: env.MFA_ROLES.split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
   };
 }

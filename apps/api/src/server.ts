@@ -23,7 +23,9 @@ function printDemoAccounts(log: (line: string) => void, outbox: { smsDir: string
   log(`Account dimostrativi (password per tutti: ${DEMO_PASSWORD})`);
   for (const account of DEMO_ACCOUNTS) log(`  ${account.email.padEnd(34)} ${account.description}`);
   log(`Staff (super-admin, sylla, cromos): secondo fattore TOTP con il segreto ${DEMO_TOTP_SECRET}`);
-  log(`Codice di accesso all'indagine aperta (studenti e famiglie, 500 utilizzi): ${DEMO_ACCESS_CODE}, all'indirizzo /${DEMO_ACCESS_CODE} del sito`);
+  log(
+    `Codice di accesso all'indagine aperta (studenti e famiglie, 500 utilizzi): ${DEMO_ACCESS_CODE}, all'indirizzo /${DEMO_ACCESS_CODE} del sito`,
+  );
   // The codes of the SMS (phone checks, the online signature of the adhesion) are read from these files.
   log(`SMS inviati (codici di verifica e di firma): un file .txt per messaggio in ${outbox.smsDir}`);
   if (outbox.mailDir) log(`E-mail inviate: un file .eml per messaggio in ${outbox.mailDir}`);
@@ -44,7 +46,10 @@ async function main() {
   let database: Database;
   let migrationsApplied: number;
   try {
-    database = await openDatabase({ ...databaseOptions, onConnectionError: (error) => logConnectionError(error) });
+    database = await openDatabase({
+      ...databaseOptions,
+      onConnectionError: (error) => logConnectionError(error),
+    });
     // Under the start-up advisory lock on PostgreSQL: instances starting together migrate once.
     ({ applied: migrationsApplied } = await database.migrate());
   } catch (error) {
@@ -55,12 +60,23 @@ async function main() {
   const started = Date.now();
   // Seeding is idempotent; the lock makes a second instance wait and then find everything in place.
   const { institutesAdded } = await database.exclusive(() =>
-    seed(database.db, { demo: env.seedDemo, registry: env.SEED_REGISTRY, dataDir: env.DATA_DIR, appSecret: env.APP_SECRET, onRegistryProgress: printRegistryProgress }),
+    seed(database.db, {
+      demo: env.seedDemo,
+      registry: env.SEED_REGISTRY,
+      dataDir: env.DATA_DIR,
+      appSecret: env.APP_SECRET,
+      onRegistryProgress: printRegistryProgress,
+    }),
   );
   const app = await buildApp({ env, database });
-  logConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost; the pool opens a new one on the next query');
-  app.log.info({ migrationsApplied }, migrationsApplied > 0 ? 'migrations applied' : 'database schema up to date');
-  if (institutesAdded > 0) app.log.info({ institutesAdded, ms: Date.now() - started }, 'national registry seeded');
+  logConnectionError = (error) =>
+    app.log.warn({ err: error }, 'database connection lost; the pool opens a new one on the next query');
+  app.log.info(
+    { migrationsApplied },
+    migrationsApplied > 0 ? 'migrations applied' : 'database schema up to date',
+  );
+  if (institutesAdded > 0)
+    app.log.info({ institutesAdded, ms: Date.now() - started }, 'national registry seeded');
 
   const worker = new OutboxWorker({
     db: database.db,
@@ -80,7 +96,11 @@ async function main() {
   });
 
   // Approved substitutions take effect on their date (decision 038).
-  const substitutionScheduler = new SubstitutionScheduler(database.db, { intervalMs: env.SUBSTITUTION_APPLY_INTERVAL_MINUTES * 60_000, clock: systemClock, log: app.log });
+  const substitutionScheduler = new SubstitutionScheduler(database.db, {
+    intervalMs: env.SUBSTITUTION_APPLY_INTERVAL_MINUTES * 60_000,
+    clock: systemClock,
+    log: app.log,
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -104,7 +124,11 @@ async function main() {
   sweeper.start();
   substitutionScheduler.start();
   app.log.info({ mail: env.SMTP_URL ? 'smtp' : env.MAIL_DIR, sms: env.SMS_DIR }, 'outbox worker started');
-  if (env.seedDemo) printDemoAccounts((line) => console.log(line), { smsDir: env.SMS_DIR, mailDir: env.SMTP_URL ? null : env.MAIL_DIR });
+  if (env.seedDemo)
+    printDemoAccounts((line) => console.log(line), {
+      smsDir: env.SMS_DIR,
+      mailDir: env.SMTP_URL ? null : env.MAIL_DIR,
+    });
 }
 
 void main();

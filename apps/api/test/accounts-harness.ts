@@ -46,7 +46,12 @@ export async function call(t: TestApp, c: Call) {
     headers.cookie = `XSRF-TOKEN=${xsrf}`;
     headers['x-xsrf-token'] = xsrf;
   }
-  return t.app.inject({ method: c.method, url: c.url, headers, ...(c.body !== undefined ? { payload: c.body as object } : {}) });
+  return t.app.inject({
+    method: c.method,
+    url: c.url,
+    headers,
+    ...(c.body !== undefined ? { payload: c.body as object } : {}),
+  });
 }
 
 /** Messages queued for a recipient, newest first (once the work started after responses is done). */
@@ -71,7 +76,11 @@ export async function login(t: TestApp, email: string, password = DEMO_PASSWORD)
   if (body.token) return body.token;
   if (body.mfa_required) {
     const code = await authenticator(t.clock.now());
-    const verified = await call(t, { method: 'POST', url: '/api/auth/mfa/verify', body: { mfa_token: body.mfa_token, code } });
+    const verified = await call(t, {
+      method: 'POST',
+      url: '/api/auth/mfa/verify',
+      body: { mfa_token: body.mfa_token, code },
+    });
     return verified.json().token;
   }
   throw new Error(`login failed: ${res.statusCode} ${res.body}`);

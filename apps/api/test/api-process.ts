@@ -52,7 +52,10 @@ export function apiEnv(env: Record<string, string>): Record<string, string> {
 }
 
 /** Spawns `node --import tsx src/server.ts` as `npm start` does and waits until it is ready. */
-export async function startApi(env: Record<string, string>, { timeoutMs = 90_000 } = {}): Promise<ApiProcess> {
+export async function startApi(
+  env: Record<string, string>,
+  { timeoutMs = 90_000 } = {},
+): Promise<ApiProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -107,7 +110,9 @@ export async function startApi(env: Record<string, string>, { timeoutMs = 90_000
 }
 
 /** A fresh PostgreSQL database on the DATABASE_URL server; `drop()` removes it. */
-export async function freshDatabase(prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function freshDatabase(
+  prefix: string,
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const admin = process.env.DATABASE_URL!;
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
@@ -135,14 +140,23 @@ export class HttpClient {
 
   constructor(public base: string) {}
 
-  async send(method: string, path: string, body?: unknown, { bearer = true } = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    { bearer = true } = {},
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     const headers: Record<string, string> = { origin: WEB_ORIGIN, connection: 'close' };
     if (this.jar.size > 0) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const xsrf = this.jar.get('XSRF-TOKEN');
     if (method !== 'GET' && method !== 'HEAD' && xsrf) headers['x-xsrf-token'] = decodeURIComponent(xsrf);
     if (bearer && this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const index = pair!.indexOf('=');

@@ -20,15 +20,25 @@ async function signedIn(email: string) {
 }
 
 const tokenRow = async (bearer: string) =>
-  (await t.database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(bearer.split('|')[0]))))[0]!;
-const sessionRow = async (sessionId: number) => (await t.database.db.select().from(authSessions).where(eq(authSessions.id, sessionId)))[0]!;
-const userId = async (email: string) => (await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+  (
+    await t.database.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.id, Number(bearer.split('|')[0])))
+  )[0]!;
+const sessionRow = async (sessionId: number) =>
+  (await t.database.db.select().from(authSessions).where(eq(authSessions.id, sessionId)))[0]!;
+const userId = async (email: string) =>
+  (await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
 
-const me = (bearer: string) => t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${bearer}` } });
+const me = (bearer: string) =>
+  t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${bearer}` } });
 
 /** The client's token is in the session cache: a request sends no statement at all. */
 async function expectCached(c: ApiClient) {
-  const queries = await queriesOf(t.database, async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
+  const queries = await queriesOf(t.database, async () =>
+    expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200),
+  );
   expect(queries).toEqual([]);
 }
 
@@ -36,12 +46,16 @@ describe('authentication costs at most one database round trip', () => {
   it('the first request of a token sends a single statement (also when it records the last use), the next ones none', async () => {
     const c = await signedIn('insegnante@demo.test');
     t.clock.advance(61_000); // the last use is stale: this request records it, in the same statement
-    const touching = await queriesOf(t.database, async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
+    const touching = await queriesOf(t.database, async () =>
+      expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200),
+    );
     expect(touching).toHaveLength(1);
     await expectCached(c);
     // After the cache's time to live, one statement again.
     t.clock.advance(SESSION_CACHE_TTL_MS);
-    const again = await queriesOf(t.database, async () => expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200));
+    const again = await queriesOf(t.database, async () =>
+      expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200),
+    );
     expect(again).toHaveLength(1);
   });
 
@@ -145,11 +159,19 @@ describe('a cached session never outlives a change made through the API', () => 
     const id = await userId('insegnante@demo.test');
     expect((await c.get(AUTH_PATHS.me)).json().user.roles).toEqual(['teacher']);
     await expectCached(c);
-    const changed = await admin.send('PATCH', `/api/users/${id}`, { payload: { roles: ['teacher', 'educator'], permissions: ['user.index'] } });
+    const changed = await admin.send('PATCH', `/api/users/${id}`, {
+      payload: { roles: ['teacher', 'educator'], permissions: ['user.index'] },
+    });
     expect(changed.statusCode, changed.body).toBe(200);
-    expect((await c.get(AUTH_PATHS.me)).json().user).toMatchObject({ roles: ['teacher', 'educator'], permissions: ['user.index'] });
+    expect((await c.get(AUTH_PATHS.me)).json().user).toMatchObject({
+      roles: ['teacher', 'educator'],
+      permissions: ['user.index'],
+    });
     await expectCached(c);
-    expect((await admin.send('PATCH', `/api/users/${id}`, { payload: { roles: ['teacher'], permissions: [] } })).statusCode).toBe(200);
+    expect(
+      (await admin.send('PATCH', `/api/users/${id}`, { payload: { roles: ['teacher'], permissions: [] } }))
+        .statusCode,
+    ).toBe(200);
     expect((await c.get(AUTH_PATHS.me)).json().user).toMatchObject({ roles: ['teacher'], permissions: [] });
   });
 
@@ -188,9 +210,30 @@ describe('a cached session never outlives a change made through the API', () => 
     await teacher.get(AUTH_PATHS.me);
     await staff.get(AUTH_PATHS.me);
     const place = { region: 'Lazio', province: 'RM', municipalityCode: 'H501', municipalityName: 'Roma' };
-    const [institute] = await t.database.db.insert(institutes).values({ ministryCode: 'RMIC0CACHE', name: 'IC Cache', type: 'Istituto comprensivo', isStateSchool: true, ...place }).returning();
-    const [site] = await t.database.db.insert(schoolSites).values({ ministryCode: 'RMEE0CACHE', instituteId: institute!.id, name: 'Plesso Cache', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', ...place }).returning();
-    const res = await staff.send('PATCH', `/api/school-sites/${site!.id}`, { payload: { participating: true } });
+    const [institute] = await t.database.db
+      .insert(institutes)
+      .values({
+        ministryCode: 'RMIC0CACHE',
+        name: 'IC Cache',
+        type: 'Istituto comprensivo',
+        isStateSchool: true,
+        ...place,
+      })
+      .returning();
+    const [site] = await t.database.db
+      .insert(schoolSites)
+      .values({
+        ministryCode: 'RMEE0CACHE',
+        instituteId: institute!.id,
+        name: 'Plesso Cache',
+        schoolLevel: 'primaria',
+        typeLabel: 'Scuola primaria',
+        ...place,
+      })
+      .returning();
+    const res = await staff.send('PATCH', `/api/school-sites/${site!.id}`, {
+      payload: { participating: true },
+    });
     expect(res.statusCode, res.body).toBe(200);
     await expectCached(teacher);
     await expectCached(staff);
@@ -224,7 +267,10 @@ describe('changes made outside the API (an operator’s SQL)', () => {
     } finally {
       await t.database.db.update(users).set({ status: 'active' }).where(eq(users.id, id));
     }
-    await t.database.db.update(authSessions).set({ revokedAt: t.clock.now(), revokedReason: 'admin' }).where(eq(authSessions.id, (await tokenRow(c.token!)).sessionId));
+    await t.database.db
+      .update(authSessions)
+      .set({ revokedAt: t.clock.now(), revokedReason: 'admin' })
+      .where(eq(authSessions.id, (await tokenRow(c.token!)).sessionId));
     t.clock.advance(SESSION_CACHE_TTL_MS);
     expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(401);
   });

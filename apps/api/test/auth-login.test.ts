@@ -60,7 +60,10 @@ describe('POST /api/auth/login', () => {
     const c = client();
     await c.login('cromos@demo.test');
     const [id, secret] = c.token!.split('|') as [string, string];
-    const [row] = await t.database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(id)));
+    const [row] = await t.database.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.id, Number(id)));
     expect(row!.tokenHash).toBe(sha256(secret));
     expect(row!.tokenHash).not.toContain(secret);
     const refresh = c.refreshCookie()!;
@@ -80,16 +83,28 @@ describe('POST /api/auth/login', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
-    expect(wrong.json()).toEqual({ statusCode: 401, code: 'invalid_credentials', message: ERROR_MESSAGES.badCredentials });
+    expect(wrong.json()).toEqual({
+      statusCode: 401,
+      code: 'invalid_credentials',
+      message: ERROR_MESSAGES.badCredentials,
+    });
     expect(setCookieLine(wrong, AUTH_COOKIES.refreshToken)).toBeUndefined();
   });
 
   it('refuses a login without X-XSRF-TOKEN with 419 and the Italian message', async () => {
     const c = client();
     await c.csrf();
-    const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' }, { xsrf: false });
+    const res = await c.post(
+      AUTH_PATHS.login,
+      { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' },
+      { xsrf: false },
+    );
     expect(res.statusCode).toBe(419);
-    expect(res.json()).toEqual({ statusCode: 419, code: 'csrf_token_mismatch', message: ERROR_MESSAGES.csrf });
+    expect(res.json()).toEqual({
+      statusCode: 419,
+      code: 'csrf_token_mismatch',
+      message: ERROR_MESSAGES.csrf,
+    });
   });
 
   it('refuses a login without the XSRF-TOKEN cookie even when the header is sent', async () => {
@@ -97,7 +112,11 @@ describe('POST /api/auth/login', () => {
     await c.csrf();
     const value = c.cookie(HTTP_DEFAULTS.xsrfCookie)!;
     c.jar.clear();
-    const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'x' }, { headers: { 'x-xsrf-token': value } });
+    const res = await c.post(
+      AUTH_PATHS.login,
+      { email: 'superadmin@demo.test', password: 'x' },
+      { headers: { 'x-xsrf-token': value } },
+    );
     expect(res.statusCode).toBe(419);
   });
 
@@ -105,7 +124,10 @@ describe('POST /api/auth/login', () => {
     const c = client();
     for (const forged of ['abc.def', 'forged', `${'a'.repeat(22)}.${'b'.repeat(43)}`]) {
       c.setCookie(HTTP_DEFAULTS.xsrfCookie, forged);
-      const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' });
+      const res = await c.post(AUTH_PATHS.login, {
+        email: 'superadmin@demo.test',
+        password: 'Portale.Demo.2026',
+      });
       expect(res.statusCode).toBe(419);
     }
   });
@@ -143,7 +165,12 @@ describe('GET /api/auth/me', () => {
     const res = await c.get(AUTH_PATHS.me);
     expect(res.statusCode).toBe(200);
     const { user } = MeResponseSchema.parse(res.json());
-    expect(user).toMatchObject({ email: 'utenti@demo.test', roles: [], permissions: ['user.index'], scope: ['user.index'] });
+    expect(user).toMatchObject({
+      email: 'utenti@demo.test',
+      roles: [],
+      permissions: ['user.index'],
+      scope: ['user.index'],
+    });
     expect(Object.keys(res.json())).toEqual(['user']);
     expect(res.json().user).not.toHaveProperty('passwordHash');
     expect(res.json().user).not.toHaveProperty('status');
@@ -170,14 +197,21 @@ describe('GET /api/auth/me', () => {
     }
   });
 
-  it.each([undefined, 'Bearer nonsense', 'Bearer 1|short', 'Bearer 999999|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'Basic dXNlcjpwYXNz'])(
-    'answers 401 for authorization %j',
-    async (authorization) => {
-      const res = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: authorization ? { authorization } : {} });
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ statusCode: 401, code: 'unauthenticated' });
-    },
-  );
+  it.each([
+    undefined,
+    'Bearer nonsense',
+    'Bearer 1|short',
+    'Bearer 999999|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    'Basic dXNlcjpwYXNz',
+  ])('answers 401 for authorization %j', async (authorization) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: AUTH_PATHS.me,
+      headers: authorization ? { authorization } : {},
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ statusCode: 401, code: 'unauthenticated' });
+  });
 
   it('refuses a token whose secret does not match its id', async () => {
     const c = client();
@@ -190,7 +224,10 @@ describe('GET /api/auth/me', () => {
   it('never reads the token from the query string', async () => {
     const c = client();
     await c.login('sylla@demo.test');
-    const res = await t.app.inject({ method: 'GET', url: `${AUTH_PATHS.me}?token=${encodeURIComponent(c.token!)}` });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${AUTH_PATHS.me}?token=${encodeURIComponent(c.token!)}`,
+    });
     expect(res.statusCode).toBe(401);
   });
 });

@@ -26,9 +26,16 @@ function tabOf(c: ApiClient): ApiClient {
 }
 
 const sessionOf = async (bearer: string) =>
-  (await t.database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(bearer.split('|')[0]))))[0]!.sessionId;
-const session = async (id: number) => (await t.database.db.select().from(authSessions).where(eq(authSessions.id, id)))[0]!;
-const me = (bearer: string) => t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${bearer}` } });
+  (
+    await t.database.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.id, Number(bearer.split('|')[0])))
+  )[0]!.sessionId;
+const session = async (id: number) =>
+  (await t.database.db.select().from(authSessions).where(eq(authSessions.id, id)))[0]!;
+const me = (bearer: string) =>
+  t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${bearer}` } });
 
 describe('two refreshes with the same refresh cookie at the same moment', () => {
   it('both succeed with working tokens of the same family, and nobody is logged out', async () => {
@@ -53,7 +60,10 @@ describe('two refreshes with the same refresh cookie at the same moment', () => 
     expect((await other.refresh()).statusCode).toBe(200);
     expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200);
     expect((await other.get(AUTH_PATHS.me)).statusCode).toBe(200);
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.refresh.concurrent'));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'auth.refresh.concurrent'));
     expect(audit.map((row) => row.entityId)).toContain(String(sessionId));
   });
 

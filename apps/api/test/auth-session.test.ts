@@ -39,7 +39,11 @@ describe('POST /api/auth/refresh', () => {
     const c = await signedIn();
     const firstToken = c.token!;
     await c.refresh();
-    const res = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${firstToken}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: AUTH_PATHS.me,
+      headers: { authorization: `Bearer ${firstToken}` },
+    });
     expect(res.statusCode).toBe(401);
     expect((await c.get(AUTH_PATHS.me)).statusCode).toBe(200);
   });
@@ -58,21 +62,38 @@ describe('POST /api/auth/refresh', () => {
     t.clock.advance(REFRESH_REUSE_GRACE_MS + 1000); // past the window that lets concurrent refreshes through
     const reuse = await attacker.refresh();
     expect(reuse.statusCode).toBe(401);
-    expect(reuse.json()).toEqual({ statusCode: 401, code: 'unauthenticated', message: ERROR_MESSAGES.unauthenticated });
+    expect(reuse.json()).toEqual({
+      statusCode: 401,
+      code: 'unauthenticated',
+      message: ERROR_MESSAGES.unauthenticated,
+    });
     expect(attacker.refreshCookie()).toBeUndefined();
 
     for (const token of [firstToken, rotatedToken]) {
-      const me = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${token}` } });
+      const me = await t.app.inject({
+        method: 'GET',
+        url: AUTH_PATHS.me,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(me.statusCode).toBe(401);
     }
     expect(c.refreshCookie()).toBe(rotatedRefresh);
     expect((await c.refresh()).statusCode).toBe(401);
 
-    const [token] = await t.database.db.select().from(accessTokens).where(eq(accessTokens.id, Number(firstToken.split('|')[0])));
-    const [session] = await t.database.db.select().from(authSessions).where(eq(authSessions.id, token!.sessionId));
+    const [token] = await t.database.db
+      .select()
+      .from(accessTokens)
+      .where(eq(accessTokens.id, Number(firstToken.split('|')[0])));
+    const [session] = await t.database.db
+      .select()
+      .from(authSessions)
+      .where(eq(authSessions.id, token!.sessionId));
     expect(session!.revokedAt).not.toBeNull();
     expect(session!.revokedReason).toBe('refresh_token_reuse');
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.refresh.reuse'));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'auth.refresh.reuse'));
     expect(audit.map((row) => row.entityId)).toContain(String(session!.id));
   });
 
@@ -139,7 +160,10 @@ describe('POST /api/auth/refresh', () => {
   it('sends the refresh cookie with path / so that /sanctum/csrf-cookie sees it', async () => {
     const c = new ApiClient(t, nextIp());
     await c.csrf();
-    const res = await c.post(AUTH_PATHS.login, { email: 'rilevatore@demo.test', password: 'Portale.Demo.2026' });
+    const res = await c.post(AUTH_PATHS.login, {
+      email: 'rilevatore@demo.test',
+      password: 'Portale.Demo.2026',
+    });
     expect(setCookieLine(res, AUTH_COOKIES.refreshToken)).toMatch(/; Path=\/(;|$)/);
   });
 
@@ -160,7 +184,11 @@ describe('POST /api/auth/logout', () => {
     expect(c.refreshCookie()).toBeUndefined();
     expect(setCookieLine(res, AUTH_COOKIES.refreshToken)).toMatch(/Expires=Thu, 01 Jan 1970|Max-Age=0/);
 
-    const me = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${token}` } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: AUTH_PATHS.me,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(me.statusCode).toBe(401);
     c.token = undefined;
     c.setCookie(AUTH_COOKIES.refreshToken, refresh, '/');
@@ -173,7 +201,11 @@ describe('POST /api/auth/logout', () => {
     const token = c.token!;
     c.token = undefined;
     expect((await c.post(AUTH_PATHS.logout)).statusCode).toBe(204);
-    const me = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, headers: { authorization: `Bearer ${token}` } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: AUTH_PATHS.me,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(me.statusCode).toBe(401);
   });
 

@@ -10,7 +10,14 @@ import { openDatabase, type Database } from '../src/db/client.ts';
 import { loadEnv, type Env } from '../src/env.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { inject } from 'vitest';
-import { databaseUrlFor, seedTestDatabase, TEST_START, waitForNoConnections, type DatabaseSnapshots, type TestRegistry } from './database-snapshots.ts';
+import {
+  databaseUrlFor,
+  seedTestDatabase,
+  TEST_START,
+  waitForNoConnections,
+  type DatabaseSnapshots,
+  type TestRegistry,
+} from './database-snapshots.ts';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -28,12 +35,18 @@ export class TestClock implements Clock {
  * server (copied from the run's template, then dropped); otherwise PGlite in memory restored from the
  * run's snapshot. Without the global setup (a file run on its own config) it is built from scratch.
  */
-async function openTestDatabase(registry: TestRegistry): Promise<{ database: Database; dispose(): Promise<void> }> {
+async function openTestDatabase(
+  registry: TestRegistry,
+): Promise<{ database: Database; dispose(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   const snapshots = inject('databaseSnapshots') as DatabaseSnapshots | undefined;
   if (!url) {
-    const snapshot = snapshots?.kind === 'pglite' ? new Blob([readFileSync(snapshots.sources[registry])]) : undefined;
-    const database = await openDatabase({ pgliteDir: 'memory://', ...(snapshot ? { pgliteSnapshot: snapshot } : {}) });
+    const snapshot =
+      snapshots?.kind === 'pglite' ? new Blob([readFileSync(snapshots.sources[registry])]) : undefined;
+    const database = await openDatabase({
+      pgliteDir: 'memory://',
+      ...(snapshot ? { pgliteSnapshot: snapshot } : {}),
+    });
     if (!snapshot) await seedTestDatabase(database, registry);
     return { database, dispose: () => database.close() };
   }
@@ -84,14 +97,28 @@ export interface TestApp {
 /** The whole API on a fresh database with roles and the demo accounts (registry rows only when asked). */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
-  options: { registry?: 'sample'; /** The API's own logger writes here (at LOG_LEVEL); else no logger. */ logStream?: DestinationStream } = {},
+  options: {
+    registry?: 'sample';
+    /** The API's own logger writes here (at LOG_LEVEL); else no logger. */ logStream?: DestinationStream;
+  } = {},
 ): Promise<TestApp> {
   // Each test app has a file store of its own, removed with it.
   const fileStoreDir = mkdtempSync(join(tmpdir(), 'portale-files-'));
-  const env = loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ORIGIN: 'http://127.0.0.1:3000', FILE_STORE_DIR: fileStoreDir, ...overrides });
+  const env = loadEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    WEB_ORIGIN: 'http://127.0.0.1:3000',
+    FILE_STORE_DIR: fileStoreDir,
+    ...overrides,
+  });
   const { database, dispose } = await openTestDatabase(options.registry ?? 'none');
   const clock = new TestClock();
-  const app = await buildApp({ env, database, clock, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+  const app = await buildApp({
+    env,
+    database,
+    clock,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+  });
   await app.ready();
   return {
     app,

@@ -41,7 +41,8 @@ export async function seedTestDatabase(database: Database, registry: TestRegistr
   await seedRolesAndPermissions(database.db);
   await seedMessageTemplates(database.db);
   // The real registry of two provinces (RM, PV), for tests of lists, filters and exports.
-  if (registry === 'sample') await seedRegistry(database.db, loadEnv({ NODE_ENV: 'test' }).DATA_DIR, 'sample');
+  if (registry === 'sample')
+    await seedRegistry(database.db, loadEnv({ NODE_ENV: 'test' }).DATA_DIR, 'sample');
   await database.db.insert(institutes).values(
     ['RMIC8AB00X', 'RMIC8AC00Y'].map((ministryCode, i) => ({
       ministryCode,
@@ -60,7 +61,10 @@ export async function seedTestDatabase(database: Database, registry: TestRegistr
 /** Waits until no backend is connected to `name` (pg's Pool.end() resolves before its backends leave). */
 export async function waitForNoConnections(admin: pg.Client, name: string): Promise<void> {
   for (let waited = 0; waited < 5000; waited += 50) {
-    const { rows } = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    const { rows } = await admin.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_activity where datname = $1',
+      [name],
+    );
     if (rows[0]!.n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -77,7 +81,9 @@ export function databaseUrlFor(serverUrl: string, name: string): string {
  * then start from a copy in a fraction of the time initdb, 22 migrations and the seeds take each.
  * Returns the snapshots and a function that removes them.
  */
-export async function prepareDatabaseSnapshots(serverUrl: string | undefined): Promise<{ snapshots: DatabaseSnapshots; dispose(): Promise<void> }> {
+export async function prepareDatabaseSnapshots(
+  serverUrl: string | undefined,
+): Promise<{ snapshots: DatabaseSnapshots; dispose(): Promise<void> }> {
   if (!serverUrl) {
     const dir = mkdtempSync(join(tmpdir(), 'portale-test-db-'));
     const sources = {} as Record<TestRegistry, string>;
@@ -88,7 +94,10 @@ export async function prepareDatabaseSnapshots(serverUrl: string | undefined): P
       writeFileSync(sources[registry], Buffer.from(await (await database.snapshot!()).arrayBuffer()));
       await database.close();
     }
-    return { snapshots: { kind: 'pglite', sources }, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      snapshots: { kind: 'pglite', sources },
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -113,7 +122,8 @@ export async function prepareDatabaseSnapshots(serverUrl: string | undefined): P
     async dispose() {
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
-      for (const name of Object.values(sources)) await cleanup.query(`drop database if exists ${name} with (force)`);
+      for (const name of Object.values(sources))
+        await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
     },
   };

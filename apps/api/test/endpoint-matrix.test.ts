@@ -17,7 +17,14 @@ import * as accountsPassword from '@portale/shared/accounts/password';
 import * as adhesions from '@portale/shared/adhesions';
 import * as bookings from '@portale/shared/bookings';
 import * as documents from '@portale/shared/documents';
-import { can, canSome, evaluateAccess, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
+import {
+  can,
+  canSome,
+  evaluateAccess,
+  MeResponseSchema,
+  type PermissionCheck,
+  type SessionUser,
+} from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
 import * as fieldWork from '@portale/shared/field-work';
@@ -38,14 +45,39 @@ import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [registry, dashboard, users, teachers, accounts, accountsPassword, http, publicSite, map, progress, adhesions, enrolment, reviews, bookings, documents, fieldWork, surveys, templates, substitutions, actions];
+const CONTRACT_MODULES: Record<string, unknown>[] = [
+  registry,
+  dashboard,
+  users,
+  teachers,
+  accounts,
+  accountsPassword,
+  http,
+  publicSite,
+  map,
+  progress,
+  adhesions,
+  enrolment,
+  reviews,
+  bookings,
+  documents,
+  fieldWork,
+  surveys,
+  templates,
+  substitutions,
+  actions,
+];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;
 const ENDPOINTS = [...new Set(CONTRACT_MODULES.flatMap((m) => Object.values(m).filter(isEndpoint)))];
 const nameOf = (e: Endpoint) => `${e.method} ${e.path}`;
 
 /** Query a list needs to be valid (the matrix is about who, not about what). */
-const VALID_QUERY: Record<string, string> = { '/api/audit': 'entity=user&entityId=1', '/api/map/boundaries': 'layer=regioni', '/api/adhesions/reminders/preview': 'adhesionState=iscritto' };
+const VALID_QUERY: Record<string, string> = {
+  '/api/audit': 'entity=user&entityId=1',
+  '/api/map/boundaries': 'layer=regioni',
+  '/api/adhesions/reminders/preview': 'adhesionState=iscritto',
+};
 /** Checks a route makes on top of its contract's permission, for the input above. */
 const ALSO_NEEDS: Record<string, PermissionCheck> = { '/api/audit': 'read:user' };
 /** What an allowed caller gets for the input above when it is not 200: the empty body reaches validation. */
@@ -90,14 +122,19 @@ const UNKNOWN_ID = 987_654_321;
 /** Endpoints whose record is the caller's own institute (as principal or first contact), found from the session. */
 const OWN_INSTITUTE = /^\/api\/adhesions\/current(\/|$)/;
 /** The caller's own collections (a detector's plessi and visits): an `:own` grant is enough. */
-const OWN_COLLECTION = /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$|^\/api\/actions(\/mine)?$/;
+const OWN_COLLECTION =
+  /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$|^\/api\/actions(\/mine)?$/;
 /** Substitutions: staff read them all, a principal or first contact their institute's (an `:own` grant is enough). */
 const OWN_SUBSTITUTIONS = /^\/api\/substitutions(\/candidates)?$/;
 /** A record named in the body (the plesso of a substitution request): an `:own` grant reaches validation with the empty body. */
 const OWN_BODY_RECORD: Record<string, number> = { 'POST /api/substitutions': 422 };
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
-const pageConditions = (pageId: string) => ({ guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') });
-const PORTAL = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
+const pageConditions = (pageId: string) => ({
+  guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission'),
+});
+const PORTAL = {
+  guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const,
+};
 
 let t: TestApp;
 const sessions = new Map<string, { client: ApiClient; user: SessionUser }>();
@@ -107,13 +144,19 @@ beforeAll(async () => {
   for (const account of DEMO_ACCOUNTS) {
     const client = new ApiClient(t, nextIp());
     await client.login(account.email);
-    sessions.set(account.email, { client, user: MeResponseSchema.parse((await client.get('/api/auth/me')).json()).user });
+    sessions.set(account.email, {
+      client,
+      user: MeResponseSchema.parse((await client.get('/api/auth/me')).json()).user,
+    });
   }
 }, 180_000);
 afterAll(() => t.close());
 
 function urlOf(endpoint: Endpoint): string {
-  const path = buildPath(endpoint.path, Object.fromEntries([...endpoint.path.matchAll(/:(\w+)/g)].map((m) => [m[1]!, UNKNOWN_ID])));
+  const path = buildPath(
+    endpoint.path,
+    Object.fromEntries([...endpoint.path.matchAll(/:(\w+)/g)].map((m) => [m[1]!, UNKNOWN_ID])),
+  );
   const query = VALID_QUERY[endpoint.path];
   return query ? `${path}?${query}` : path;
 }
@@ -127,34 +170,56 @@ async function asGuest(endpoint: Endpoint, payload: Record<string, unknown>, que
   const guest = new ApiClient(t, nextIp());
   await guest.csrf();
   const url = urlOf(endpoint);
-  return guest.send(endpoint.method, query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url, endpoint.body ? { payload } : {});
+  return guest.send(
+    endpoint.method,
+    query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url,
+    endpoint.body ? { payload } : {},
+  );
 }
 
-describe.each(ENDPOINTS.filter((e) => e.permission === 'public').map((e) => [nameOf(e), e] as const))('%s (public)', (name, endpoint) => {
-  it('a guest is never refused for lack of a session', async () => {
-    const res = await asGuest(endpoint, {});
-    const expected = GUEST_WITHOUT_CREDENTIAL[name];
-    if (expected) expect(res.statusCode, res.body.slice(0, 120)).toBe(expected);
-    else expect([401, 403], `${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
-  });
-});
+describe.each(ENDPOINTS.filter((e) => e.permission === 'public').map((e) => [nameOf(e), e] as const))(
+  '%s (public)',
+  (name, endpoint) => {
+    it('a guest is never refused for lack of a session', async () => {
+      const res = await asGuest(endpoint, {});
+      const expected = GUEST_WITHOUT_CREDENTIAL[name];
+      if (expected) expect(res.statusCode, res.body.slice(0, 120)).toBe(expected);
+      else expect([401, 403], `${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
+    });
+  },
+);
 
-describe.each(ENDPOINTS.filter((e) => isSessionPermission(e.permission)).map((e) => [nameOf(e), e] as const))('%s (signed-in)', (_name, endpoint) => {
-  it('a guest gets 401 whatever the input', async () => {
-    expect((await asGuest(endpoint, { x: 1 }, 'page=-1')).statusCode).toBe(401);
-  });
+describe.each(ENDPOINTS.filter((e) => isSessionPermission(e.permission)).map((e) => [nameOf(e), e] as const))(
+  '%s (signed-in)',
+  (_name, endpoint) => {
+    it('a guest gets 401 whatever the input', async () => {
+      expect((await asGuest(endpoint, { x: 1 }, 'page=-1')).statusCode).toBe(401);
+    });
 
-  it('every demo account gets past the guard (a pending password change only where allowed)', async () => {
-    for (const [email, { client, user }] of sessions) {
-      const res = await client.send(endpoint.method, urlOf(endpoint), endpoint.body ? { payload: { notAField: 1 } } : {});
-      const refused = endpoint.permission === 'signed-in' && user.mustChangePassword;
-      if (refused) expect(res.json(), email).toMatchObject({ statusCode: 403, code: 'password_change_required' });
-      else expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
-    }
-  });
-});
+    it('every demo account gets past the guard (a pending password change only where allowed)', async () => {
+      for (const [email, { client, user }] of sessions) {
+        const res = await client.send(
+          endpoint.method,
+          urlOf(endpoint),
+          endpoint.body ? { payload: { notAField: 1 } } : {},
+        );
+        const refused = endpoint.permission === 'signed-in' && user.mustChangePassword;
+        if (refused)
+          expect(res.json(), email).toMatchObject({ statusCode: 403, code: 'password_change_required' });
+        else
+          expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(
+            res.statusCode,
+          );
+      }
+    });
+  },
+);
 
-describe.each(ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPermission(e.permission)).map((e) => [nameOf(e), e] as const))('%s', (_name, endpoint) => {
+describe.each(
+  ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPermission(e.permission)).map(
+    (e) => [nameOf(e), e] as const,
+  ),
+)('%s', (_name, endpoint) => {
   const check = endpoint.permission as PermissionCheck;
   const hasRecord = endpoint.path.includes('/:');
 
@@ -165,25 +230,44 @@ describe.each(ENDPOINTS.filter((e) => e.permission !== 'public' && !isSessionPer
   it('each demo account gets what can() and the portal conditions say', async () => {
     for (const [email, { client, user }] of sessions) {
       const res = await client.send(endpoint.method, urlOf(endpoint), endpoint.body ? { payload: {} } : {});
-      const conditions = evaluateAccess(endpoint.conditionsOfPage ? pageConditions(endpoint.conditionsOfPage) : PORTAL, user).kind === 'allow';
+      const conditions =
+        evaluateAccess(endpoint.conditionsOfPage ? pageConditions(endpoint.conditionsOfPage) : PORTAL, user)
+          .kind === 'allow';
       if (OWN_INSTITUTE.test(endpoint.path) && conditions && canSome(user, check)) {
         // The caller's own institute: what follows depends on it (none: 404; its state: 409; the empty body: 422).
-        expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(res.statusCode);
+        expect([401, 403], `${email} ${res.statusCode} ${res.body.slice(0, 120)}`).not.toContain(
+          res.statusCode,
+        );
         continue;
       }
       if (OWN_BODY_RECORD[nameOf(endpoint)] && conditions && canSome(user, check)) {
         expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(OWN_BODY_RECORD[nameOf(endpoint)]);
         continue;
       }
-      if (OWN_COLLECTION.test(endpoint.path) || (OWN_SUBSTITUTIONS.test(endpoint.path) && endpoint.method === 'GET')) {
-        expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(conditions && canSome(user, check) ? (WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 200) : 403);
+      if (
+        OWN_COLLECTION.test(endpoint.path) ||
+        (OWN_SUBSTITUTIONS.test(endpoint.path) && endpoint.method === 'GET')
+      ) {
+        expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(
+          conditions && canSome(user, check)
+            ? (WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 200)
+            : 403,
+        );
         continue;
       }
       // A record that does not exist: 404 for whoever may hold the grant on some record, 403 otherwise.
       const extra = ALSO_NEEDS[endpoint.path];
       const allowed = can(user, check) && (!extra || can(user, extra));
       const whenAllowed = WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 200;
-      const expected = !conditions ? 403 : hasRecord ? (canSome(user, check) ? (WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 404) : 403) : allowed ? whenAllowed : 403;
+      const expected = !conditions
+        ? 403
+        : hasRecord
+          ? canSome(user, check)
+            ? (WHEN_ALLOWED[`${endpoint.method} ${endpoint.path}`] ?? 404)
+            : 403
+          : allowed
+            ? whenAllowed
+            : 403;
       expect(res.statusCode, `${email} ${res.body.slice(0, 120)}`).toBe(expected);
     }
   });

@@ -29,10 +29,9 @@ describe('loadEnv', () => {
   });
 
   it('splits the web origin allow-list', () => {
-    expect(loadEnv({ WEB_ORIGIN: 'https://portale.example.it, https://staging.example.it ,' }).webOrigins).toEqual([
-      'https://portale.example.it',
-      'https://staging.example.it',
-    ]);
+    expect(
+      loadEnv({ WEB_ORIGIN: 'https://portale.example.it, https://staging.example.it ,' }).webOrigins,
+    ).toEqual(['https://portale.example.it', 'https://staging.example.it']);
   });
 
   it.each(['abc', '70000', '-1', '80.5'])('throws a clear message for PORT=%s', (port) => {
@@ -72,8 +71,12 @@ describe('loadEnv', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toContain('  - MAIL_FROM: must be a real address in production (not a .localhost default)');
-    expect(message).toContain('  - CONTACT_STAFF_EMAIL: must be a real address in production (not a .localhost default)');
+    expect(message).toContain(
+      '  - MAIL_FROM: must be a real address in production (not a .localhost default)',
+    );
+    expect(message).toContain(
+      '  - CONTACT_STAFF_EMAIL: must be a real address in production (not a .localhost default)',
+    );
     expect(() => loadEnv({ ...PRODUCTION, MAIL_FROM: 'no-reply@scuole.localhost' })).toThrow(/MAIL_FROM/);
     expect(loadEnv({ MAIL_FROM: 'no-reply@portale-scuole.localhost' }).MAIL_FROM).toContain('.localhost');
   });
@@ -87,12 +90,31 @@ describe('loadEnv', () => {
   it('chooses the file store: disk by default, s3 only with a bucket (clear messages)', () => {
     expect(loadEnv({}).FILE_STORE).toBe('disk');
     expect(() => loadEnv({ FILE_STORE: 'ftp' })).toThrow('  - FILE_STORE: must be disk or s3');
-    expect(() => loadEnv({ FILE_STORE: 's3' })).toThrow('  - S3_BUCKET: must name the bucket when FILE_STORE=s3');
-    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'Bucket_Sbagliato' })).toThrow(/S3_BUCKET: must be a valid bucket name/);
-    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT: must be an http\(s\) URL/);
-    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => loadEnv({ FILE_STORE: 's3' })).toThrow(
+      '  - S3_BUCKET: must name the bucket when FILE_STORE=s3',
+    );
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'Bucket_Sbagliato' })).toThrow(
+      /S3_BUCKET: must be a valid bucket name/,
+    );
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ENDPOINT: 'minio:9000' })).toThrow(
+      /S3_ENDPOINT: must be an http\(s\) URL/,
+    );
+    expect(() => loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale', S3_ACCESS_KEY_ID: 'k' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/,
+    );
     expect(() => loadEnv({ S3_PREFIX: 'portale' })).toThrow(/S3_PREFIX: must be empty or end with \//);
-    const env = loadEnv({ FILE_STORE: 's3', S3_BUCKET: 'portale-files', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'eu-south-1', S3_PREFIX: 'portale/' });
-    expect(env).toMatchObject({ FILE_STORE: 's3', S3_BUCKET: 'portale-files', S3_REGION: 'eu-south-1', S3_PREFIX: 'portale/' });
+    const env = loadEnv({
+      FILE_STORE: 's3',
+      S3_BUCKET: 'portale-files',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_REGION: 'eu-south-1',
+      S3_PREFIX: 'portale/',
+    });
+    expect(env).toMatchObject({
+      FILE_STORE: 's3',
+      S3_BUCKET: 'portale-files',
+      S3_REGION: 'eu-south-1',
+      S3_PREFIX: 'portale/',
+    });
   });
 });

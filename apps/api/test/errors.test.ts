@@ -20,7 +20,11 @@ function expectNoInternals(body: string) {
 
 describe('error shape', () => {
   it('answers an unknown route with a 404 JSON body in Italian', async () => {
-    for (const [method, url] of [['GET', '/api/nope'], ['GET', '/'], ['POST', '/api/nope']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['GET', '/'],
+      ['POST', '/api/nope'],
+    ] as const) {
       const res = await c.send(method, url);
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -29,20 +33,34 @@ describe('error shape', () => {
   });
 
   it('answers a text/plain body with 415', async () => {
-    const res = await c.post(AUTH_PATHS.login, 'email=a&password=b', { headers: { 'content-type': 'text/plain' } });
+    const res = await c.post(AUTH_PATHS.login, 'email=a&password=b', {
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ statusCode: 415, code: 'unsupported_media_type', message: ERROR_MESSAGES.unsupportedMediaType });
+    expect(res.json()).toEqual({
+      statusCode: 415,
+      code: 'unsupported_media_type',
+      message: ERROR_MESSAGES.unsupportedMediaType,
+    });
   });
 
   it('answers a form-encoded body with 415 too', async () => {
-    const res = await c.post(AUTH_PATHS.login, 'email=a&password=b', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await c.post(AUTH_PATHS.login, 'email=a&password=b', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.statusCode).toBe(415);
   });
 
   it('answers invalid JSON with 400 and no parser details', async () => {
-    const res = await c.post(AUTH_PATHS.login, '{"email": "a@b.it", ', { headers: { 'content-type': 'application/json' } });
+    const res = await c.post(AUTH_PATHS.login, '{"email": "a@b.it", ', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, code: 'bad_request', message: 'La richiesta non è valida.' });
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      code: 'bad_request',
+      message: 'La richiesta non è valida.',
+    });
     expectNoInternals(res.body);
   });
 
@@ -50,7 +68,11 @@ describe('error shape', () => {
     const res = await c.post(AUTH_PATHS.login, { email: 'a'.repeat(300), password: 42 });
     expect(res.statusCode).toBe(422);
     const body = ApiErrorBodySchema.parse(res.json());
-    expect(body).toMatchObject({ statusCode: 422, code: 'validation_failed', message: ERROR_MESSAGES.validation });
+    expect(body).toMatchObject({
+      statusCode: 422,
+      code: 'validation_failed',
+      message: ERROR_MESSAGES.validation,
+    });
     expect(Object.keys(body.errors ?? {}).sort()).toEqual(['email', 'password']);
     for (const messages of Object.values(body.errors ?? {})) expect(messages.length).toBeGreaterThan(0);
     expectNoInternals(res.body);
@@ -76,7 +98,11 @@ describe('error shape', () => {
 
   it('keeps the same shape on 401, 403 and 419', async () => {
     const unauth = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me });
-    const cross = await t.app.inject({ method: 'POST', url: AUTH_PATHS.logout, headers: { 'sec-fetch-site': 'cross-site' } });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: AUTH_PATHS.logout,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     const csrf = await t.app.inject({ method: 'POST', url: AUTH_PATHS.logout });
     for (const res of [unauth, cross, csrf]) {
       const body = ApiErrorBodySchema.parse(res.json());
@@ -95,7 +121,11 @@ describe('error shape', () => {
     try {
       const res = await app.inject({ method: 'GET', url: '/api/test/boom' });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ statusCode: 500, code: 'internal_error', message: ERROR_MESSAGES.internal });
+      expect(res.json()).toEqual({
+        statusCode: 500,
+        code: 'internal_error',
+        message: ERROR_MESSAGES.internal,
+      });
       expect(res.body).not.toContain('segreto');
       expectNoInternals(res.body);
     } finally {

@@ -51,7 +51,13 @@ function writeStream(api: () => string) {
       }
       while (running) {
         const marker = `faults-${w}-${(n += 1)}`;
-        const body = { name: 'Prova Guasti', email: 'guasti@example.it', topic: 'altro', message: `Messaggio ${marker} durante un arresto improvviso dell'API.`, privacyAccepted: true };
+        const body = {
+          name: 'Prova Guasti',
+          email: 'guasti@example.it',
+          topic: 'altro',
+          message: `Messaggio ${marker} durante un arresto improvviso dell'API.`,
+          privacyAccepted: true,
+        };
         try {
           const res = await c.send('POST', '/api/public/contact', body);
           if (res.status >= 200 && res.status < 300) acked.add(marker);
@@ -153,14 +159,16 @@ for (const { name, kind, skip } of kinds) {
       if (kind === 'postgres') {
         const db = await openDatabase({ databaseUrl: database!.url, pgliteDir: '' });
         stored = ((await db.db.execute(sql.raw(STORED_SQL))) as unknown as { rows: Stored[] }).rows;
-        orphans = ((await db.db.execute(sql.raw(ORPHAN_NOTICES_SQL))) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+        orphans = ((await db.db.execute(sql.raw(ORPHAN_NOTICES_SQL))) as unknown as { rows: { n: number }[] })
+          .rows[0]!.n;
         await db.close();
       } else {
         // The embedded database belongs to one process: read it once the API has stopped.
         await restarted.stop();
         const db = await openDatabase({ pgliteDir: env.PGLITE_DIR! });
         stored = ((await db.db.execute(sql.raw(STORED_SQL))) as unknown as { rows: Stored[] }).rows;
-        orphans = ((await db.db.execute(sql.raw(ORPHAN_NOTICES_SQL))) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+        orphans = ((await db.db.execute(sql.raw(ORPHAN_NOTICES_SQL))) as unknown as { rows: { n: number }[] })
+          .rows[0]!.n;
         await db.close();
       }
       checkStored(stored, orphans, stream.acked, stream.unknown);
@@ -189,7 +197,11 @@ describe('an SMTP server that is down, then comes back', () => {
       new OutboxWorker({
         db,
         clock: t.clock,
-        mail: createMailTransport({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Portale <noreply@example.test>', mailDir: join(dir, 'mail') }),
+        mail: createMailTransport({
+          smtpUrl: `smtp://127.0.0.1:${port}`,
+          from: 'Portale <noreply@example.test>',
+          mailDir: join(dir, 'mail'),
+        }),
         sms: createSmsTransport({ provider: 'file', smsDir: join(dir, 'sms') }),
         log: pino({ level: 'silent' }),
         pollMs: 50,
@@ -199,12 +211,21 @@ describe('an SMTP server that is down, then comes back', () => {
     const workers = [worker(), worker()];
     const total = 30;
     for (let i = 0; i < total; i += 1) {
-      await enqueueMessage(db, { templateKey: 'email.verifica', recipient: `utente${i}@example.com`, data: { firstName: `Utente${i}`, link: `https://portale.example/v?token=${i}` }, now: t.clock.now() });
+      await enqueueMessage(db, {
+        templateKey: 'email.verifica',
+        recipient: `utente${i}@example.com`,
+        data: { firstName: `Utente${i}`, link: `https://portale.example/v?token=${i}` },
+        now: t.clock.now(),
+      });
     }
     // Down: nothing listens on the port. Every attempt fails and is kept for a retry.
-    const runAll = async () => (await Promise.all(workers.map((w) => w.runOnce()))).reduce((sum, n) => sum + n, 0);
+    const runAll = async () =>
+      (await Promise.all(workers.map((w) => w.runOnce()))).reduce((sum, n) => sum + n, 0);
     for (let i = 0; i < 3; i += 1) expect(await runAll()).toBe(0);
-    const pending = await db.select().from(outbox).where(sql`${outbox.status} = 'pending'`);
+    const pending = await db
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.status} = 'pending'`);
     expect(pending).toHaveLength(total);
     expect(new Set(pending.map((r) => r.attempts))).toEqual(new Set([1]));
 

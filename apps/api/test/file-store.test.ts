@@ -12,11 +12,14 @@ import { ApiClient, nextIp } from './http-client.ts';
 
 /** Every regular file under `dir` (the store's files and its temporary ones). */
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => statSync(join(dir, name)).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) =>
+    statSync(join(dir, name)).isFile(),
+  );
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const pdfOfSize = (size: number) => Buffer.concat([Buffer.from('%PDF-1.4\n', 'latin1'), Buffer.alloc(size - 9, 0x41)]);
+const pdfOfSize = (size: number) =>
+  Buffer.concat([Buffer.from('%PDF-1.4\n', 'latin1'), Buffer.alloc(size - 9, 0x41)]);
 
 /** `bytes` in `chunk`-sized pieces, one every `delayMs` (a slow client). */
 function slowBody(bytes: Buffer, chunk: number, delayMs: number, onChunk?: (sent: number) => void): Readable {
@@ -41,7 +44,10 @@ describe('disk file store (decision 030)', () => {
 
   it('round-trips the bytes, with their SHA-256 and size computed while streaming', async () => {
     const bytes = Buffer.from('contenuto di prova '.repeat(10_000));
-    const stored = await store.put(Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), { maxBytes: bytes.length, tooLarge: () => new Error('too large') });
+    const stored = await store.put(Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), {
+      maxBytes: bytes.length,
+      tooLarge: () => new Error('too large'),
+    });
     expect(stored.sha256).toBe(sha256(bytes));
     expect(stored.sizeBytes).toBe(bytes.length);
     expect(stored.head).toEqual(bytes.subarray(0, 16));
@@ -54,7 +60,12 @@ describe('disk file store (decision 030)', () => {
 
   it('stops a file that grows past the limit and leaves nothing on disk', async () => {
     const before = filesUnder(dir);
-    await expect(store.put(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { maxBytes: 1000, tooLarge: () => new Error('troppo grande') })).rejects.toThrow('troppo grande');
+    await expect(
+      store.put(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), {
+        maxBytes: 1000,
+        tooLarge: () => new Error('troppo grande'),
+      }),
+    ).rejects.toThrow('troppo grande');
     expect(filesUnder(dir)).toEqual(before);
   });
 });
@@ -63,8 +74,12 @@ describe('uploads go to the file store, not the database (issue 32, defect 6)', 
   let t: TestApp;
   let staff: ApiClient;
   const create = (body: Buffer | Readable, headers: Record<string, string> = {}) =>
-    staff.send('POST', '/api/documents?title=Guida%20grande&category=guide', { payload: body, headers: { 'content-type': 'application/pdf', ...headers } });
-  const rows = async <T>(query: ReturnType<typeof sql>) => ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    staff.send('POST', '/api/documents?title=Guida%20grande&category=guide', {
+      payload: body,
+      headers: { 'content-type': 'application/pdf', ...headers },
+    });
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
   beforeAll(async () => {
     t = await buildTestApp();
@@ -89,7 +104,10 @@ describe('uploads go to the file store, not the database (issue 32, defect 6)', 
     expect(download.rawPayload.equals(bytes)).toBe(true);
 
     const replacement = pdfOfSize(1000);
-    const replaced = await staff.send('PUT', `/api/documents/${doc.id}/file`, { payload: replacement, headers: { 'content-type': 'application/pdf' } });
+    const replaced = await staff.send('PUT', `/api/documents/${doc.id}/file`, {
+      payload: replacement,
+      headers: { 'content-type': 'application/pdf' },
+    });
     expect(replaced.statusCode, replaced.body).toBe(200);
     expect(filesUnder(t.env.FILE_STORE_DIR).some((name) => name.endsWith(row!.file_key))).toBe(false);
     expect((await staff.get(`/api/documents/${doc.id}/file`)).rawPayload.equals(replacement)).toBe(true);
@@ -107,7 +125,10 @@ describe('uploads go to the file store, not the database (issue 32, defect 6)', 
   it('removes an upload that its request then refuses (not a PDF, bad query)', async () => {
     const before = filesUnder(t.env.FILE_STORE_DIR);
     expect((await create(Buffer.from('not a pdf at all'))).statusCode).toBe(422);
-    const badQuery = await staff.send('POST', '/api/documents?title=&category=nessuna', { payload: pdfOfSize(1000), headers: { 'content-type': 'application/pdf' } });
+    const badQuery = await staff.send('POST', '/api/documents?title=&category=nessuna', {
+      payload: pdfOfSize(1000),
+      headers: { 'content-type': 'application/pdf' },
+    });
     expect(badQuery.statusCode).toBeGreaterThanOrEqual(400);
     expect(badQuery.statusCode).toBeLessThan(500);
     expect(filesUnder(t.env.FILE_STORE_DIR)).toEqual(before);
@@ -118,7 +139,18 @@ describe('uploads go to the file store, not the database (issue 32, defect 6)', 
     let sent = 0;
     const largest: number[] = [];
     const stop = t.database.observeQueries((_query, params) => {
-      largest.push(Math.max(0, ...params.map((p) => (Buffer.isBuffer(p) || p instanceof Uint8Array ? p.byteLength : typeof p === 'string' ? p.length : 0))));
+      largest.push(
+        Math.max(
+          0,
+          ...params.map((p) =>
+            Buffer.isBuffer(p) || p instanceof Uint8Array
+              ? p.byteLength
+              : typeof p === 'string'
+                ? p.length
+                : 0,
+          ),
+        ),
+      );
     });
     try {
       let uploaded = false;
@@ -134,7 +166,9 @@ describe('uploads go to the file store, not the database (issue 32, defect 6)', 
       expect(sent).toBeLessThan(bytes.length);
       const res = await upload;
       expect(res.statusCode, res.body).toBe(201);
-      const [row] = await rows<{ sha256: string }>(sql`select sha256 from public_documents where id = ${StaffDocumentSchema.parse(res.json()).id}`);
+      const [row] = await rows<{ sha256: string }>(
+        sql`select sha256 from public_documents where id = ${StaffDocumentSchema.parse(res.json()).id}`,
+      );
       expect(row!.sha256).toBe(sha256(bytes));
     } finally {
       stop();

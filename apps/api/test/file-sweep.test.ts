@@ -39,27 +39,77 @@ describe('sweep of orphan stored files', () => {
 
   it('removes the evidence file of an action deleted with its plesso, keeps a fresh in-flight file and the files rows still name', async () => {
     const db = t.database.db;
-    const [own] = await db.select({ id: institutes.id }).from(institutes).where(eq(institutes.ministryCode, 'RMIC8AB00X'));
+    const [own] = await db
+      .select({ id: institutes.id })
+      .from(institutes)
+      .where(eq(institutes.ministryCode, 'RMIC8AB00X'));
     const [site] = await db
       .insert(schoolSites)
-      .values({ ministryCode: 'SWPL000001', instituteId: own!.id, name: 'Plesso da chiudere', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', municipalityCode: 'H501', municipalityName: 'Roma', province: 'RM', region: 'Lazio', participating: true })
+      .values({
+        ministryCode: 'SWPL000001',
+        instituteId: own!.id,
+        name: 'Plesso da chiudere',
+        schoolLevel: 'primaria',
+        typeLabel: 'Scuola primaria',
+        municipalityCode: 'H501',
+        municipalityName: 'Roma',
+        province: 'RM',
+        region: 'Lazio',
+        participating: true,
+      })
       .returning({ id: schoolSites.id });
     const model = ActionModelSchema.parse(
-      (await as('superadmin@demo.test').post('/api/action-models', { title: 'Verbale del plesso', category: 'Formazione', defaultDurationDays: 30, evidence: 'file', target: 'plesso' })).json(),
+      (
+        await as('superadmin@demo.test').post('/api/action-models', {
+          title: 'Verbale del plesso',
+          category: 'Formazione',
+          defaultDurationDays: 30,
+          evidence: 'file',
+          target: 'plesso',
+        })
+      ).json(),
     );
-    expect((await as('sylla@demo.test').post('/api/actions/bulk', { modelId: model.id, targetIds: [site!.id], expectedCount: 1 })).statusCode).toBe(200);
-    const [action] = await db.select({ id: actions.id }).from(actions).where(eq(actions.schoolSiteId, site!.id));
+    expect(
+      (
+        await as('sylla@demo.test').post('/api/actions/bulk', {
+          modelId: model.id,
+          targetIds: [site!.id],
+          expectedCount: 1,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const [action] = await db
+      .select({ id: actions.id })
+      .from(actions)
+      .where(eq(actions.schoolSiteId, site!.id));
     const principal = as('dirigente@demo.test');
-    expect((await principal.post(`/api/actions/${action!.id}/transition`, { to: 'in_corso' })).statusCode).toBe(200);
-    const uploaded = await principal.send('POST', `/api/actions/${action!.id}/evidence?filename=verbale.pdf`, { payload: PDF, headers: { 'content-type': 'application/pdf' } });
+    expect(
+      (await principal.post(`/api/actions/${action!.id}/transition`, { to: 'in_corso' })).statusCode,
+    ).toBe(200);
+    const uploaded = await principal.send(
+      'POST',
+      `/api/actions/${action!.id}/evidence?filename=verbale.pdf`,
+      { payload: PDF, headers: { 'content-type': 'application/pdf' } },
+    );
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const [{ key: orphan } = { key: '' }] = ((await db.execute(sql`select evidence_file_key as key from actions where id = ${action!.id}`)) as unknown as { rows: { key: string }[] }).rows;
+    const [{ key: orphan } = { key: '' }] = (
+      (await db.execute(
+        sql`select evidence_file_key as key from actions where id = ${action!.id}`,
+      )) as unknown as { rows: { key: string }[] }
+    ).rows;
     expect(existsSync(path(orphan))).toBe(true);
 
     // A staff document: its row stays, so its (old) file stays.
-    const doc = await as('sylla@demo.test').send('POST', '/api/documents?title=Guida&category=guide', { payload: PDF, headers: { 'content-type': 'application/pdf' } });
+    const doc = await as('sylla@demo.test').send('POST', '/api/documents?title=Guida&category=guide', {
+      payload: PDF,
+      headers: { 'content-type': 'application/pdf' },
+    });
     expect(doc.statusCode, doc.body).toBe(201);
-    const [{ key: kept } = { key: '' }] = ((await db.execute(sql`select file_key as key from public_documents where id = ${doc.json().id}`)) as unknown as { rows: { key: string }[] }).rows;
+    const [{ key: kept } = { key: '' }] = (
+      (await db.execute(
+        sql`select file_key as key from public_documents where id = ${doc.json().id}`,
+      )) as unknown as { rows: { key: string }[] }
+    ).rows;
 
     // The plesso is deleted: its action goes with it (ON DELETE CASCADE), the file stays behind.
     await db.delete(schoolSites).where(eq(schoolSites.id, site!.id));
@@ -67,7 +117,10 @@ describe('sweep of orphan stored files', () => {
     expect(existsSync(path(orphan))).toBe(true);
 
     // An upload still arriving (its row not committed yet): a fresh file no row names.
-    const inFlight = await t.app.files.put(Readable.from([PDF]), { maxBytes: 10_000, tooLarge: () => new Error('troppo grande') });
+    const inFlight = await t.app.files.put(Readable.from([PDF]), {
+      maxBytes: 10_000,
+      tooLarge: () => new Error('troppo grande'),
+    });
     age(orphan, 3 * HOUR);
     age(kept, 3 * HOUR);
 
@@ -80,7 +133,11 @@ describe('sweep of orphan stored files', () => {
 
     // Once past the grace period the unclaimed upload goes too (run by the API's periodic sweeper).
     age(inFlight.key, 3 * HOUR);
-    const sweeper = new FileSweeper(db, t.app.files, { intervalMs: 60_000, graceMs: 2 * HOUR, log: t.app.log });
+    const sweeper = new FileSweeper(db, t.app.files, {
+      intervalMs: 60_000,
+      graceMs: 2 * HOUR,
+      log: t.app.log,
+    });
     await sweeper.runOnce();
     await sweeper.stop();
     expect(existsSync(path(inFlight.key))).toBe(false);

@@ -46,18 +46,33 @@ describe('text PostgreSQL cannot store is refused on its field (was 500)', () =>
 
   it('a NUL in a body field, and nothing is written', async () => {
     const [before] = await t.database.db.select().from(schoolSites).where(eq(schoolSites.id, siteId));
-    expectFieldError(await staff.send('PATCH', `/api/school-sites/${siteId}`, { payload: { name: 'Plesso\u0000', postalCode: '54534' } }), 'name');
+    expectFieldError(
+      await staff.send('PATCH', `/api/school-sites/${siteId}`, {
+        payload: { name: 'Plesso\u0000', postalCode: '54534' },
+      }),
+      'name',
+    );
     const [after] = await t.database.db.select().from(schoolSites).where(eq(schoolSites.id, siteId));
     expect(after).toEqual(before);
   });
 
   it('a lone surrogate, which jsonb refuses (the audit log, a list of subjects)', async () => {
-    expectFieldError(await staff.send('PATCH', `/api/school-sites/${siteId}`, { payload: { name: 'Nome', address: 'via \uD800' } }), 'address');
-    expectFieldError(await teacher.send('PATCH', '/api/account/profile', { payload: { subjects: ['x\uDFFFy'] } }), 'subjects.0');
+    expectFieldError(
+      await staff.send('PATCH', `/api/school-sites/${siteId}`, {
+        payload: { name: 'Nome', address: 'via \uD800' },
+      }),
+      'address',
+    );
+    expectFieldError(
+      await teacher.send('PATCH', '/api/account/profile', { payload: { subjects: ['x\uDFFFy'] } }),
+      'subjects.0',
+    );
   });
 
   it('well-formed text outside the BMP, RTL marks and quotes are kept', async () => {
-    const res = await staff.send('PATCH', `/api/school-sites/${siteId}`, { payload: { name: '👩🏽‍🏫 \u202Eplesso\u202C d’Annunzio' } });
+    const res = await staff.send('PATCH', `/api/school-sites/${siteId}`, {
+      payload: { name: '👩🏽‍🏫 \u202Eplesso\u202C d’Annunzio' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ name: string }>().name).toBe('👩🏽‍🏫 \u202Eplesso\u202C d’Annunzio');
   });
@@ -65,10 +80,18 @@ describe('text PostgreSQL cannot store is refused on its field (was 500)', () =>
 
 describe('URLs the router refuses answer in the one error shape (was Fastify’s own body with its code and the URL)', () => {
   it('a path segment that is not valid percent-encoding: 400', async () => {
-    for (const url of ['/api/users/%zz/suspend', '/api/school-sites/%ED%A0%80', '/api/phone-verifications/%/confirm']) {
+    for (const url of [
+      '/api/users/%zz/suspend',
+      '/api/school-sites/%ED%A0%80',
+      '/api/phone-verifications/%/confirm',
+    ]) {
       const res = await staff.send(url.endsWith('confirm') || url.endsWith('suspend') ? 'POST' : 'GET', url);
       expect(res.statusCode, url).toBe(400);
-      expect(res.json(), url).toEqual({ statusCode: 400, code: 'bad_request', message: 'La richiesta non è valida.' });
+      expect(res.json(), url).toEqual({
+        statusCode: 400,
+        code: 'bad_request',
+        message: 'La richiesta non è valida.',
+      });
     }
   });
 
@@ -85,31 +108,54 @@ describe('the OpenAPI document says what the routes answer', () => {
   it('the XSRF cookie route answers 204, and the document says 204 (it said 200)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' });
     expect(res.statusCode).toBe(204);
-    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: object }>> }>();
-    expect(Object.keys(document.paths['/sanctum/csrf-cookie']!.get!.responses).filter((s) => s.startsWith('2'))).toEqual(['204']);
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: object }>>;
+    }>();
+    expect(
+      Object.keys(document.paths['/sanctum/csrf-cookie']!.get!.responses).filter((s) => s.startsWith('2')),
+    ).toEqual(['204']);
   });
 
   it('request bodies are documented without room for undeclared fields', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { additionalProperties?: unknown } }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { requestBody?: { content: Record<string, { schema: { additionalProperties?: unknown } }> } }
+        >
+      >;
     }>();
-    const bodies = Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.requestBody?.content['application/json'] ? [op.requestBody.content['application/json'].schema] : [])));
+    const bodies = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) =>
+        op.requestBody?.content['application/json']
+          ? [op.requestBody.content['application/json'].schema]
+          : [],
+      ),
+    );
     expect(bodies.length).toBeGreaterThan(10);
     for (const schema of bodies) expect(schema.additionalProperties).toBe(false);
   });
 });
 
 describe('an id has one spelling (`01`, `0x1`, `1e0` named record 1)', () => {
-  it.each(['01', '0x1', '1e0', '1.0', '+1', '%201', '1%20'])('/api/institutes/%s is a 404, /api/institutes/1 is not', async (raw) => {
-    const res = await staff.get(`/api/institutes/${raw}`);
-    expect(res.statusCode, res.body).toBe(404);
-    expect(ApiErrorBodySchema.parse(res.json()).message).toMatch(/[a-zà-ù]/);
-    expect((await staff.get('/api/institutes/1')).statusCode).not.toBe(404);
-  });
+  it.each(['01', '0x1', '1e0', '1.0', '+1', '%201', '1%20'])(
+    '/api/institutes/%s is a 404, /api/institutes/1 is not',
+    async (raw) => {
+      const res = await staff.get(`/api/institutes/${raw}`);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(ApiErrorBodySchema.parse(res.json()).message).toMatch(/[a-zà-ù]/);
+      expect((await staff.get('/api/institutes/1')).statusCode).not.toBe(404);
+    },
+  );
 
   it('the OpenAPI document still describes id params', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { parameters?: { name: string; schema: object }[] }>> }>();
-    const param = document.paths['/api/institutes/{instituteId}']!.get!.parameters!.find((p) => p.name === 'instituteId')!;
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { parameters?: { name: string; schema: object }[] }>>;
+    }>();
+    const param = document.paths['/api/institutes/{instituteId}']!.get!.parameters!.find(
+      (p) => p.name === 'instituteId',
+    )!;
     expect(JSON.stringify(param.schema)).toMatch(/integer|number/);
   });
 });

@@ -93,7 +93,8 @@ function seedOf(...parts: (string | number)[]): number {
   return (hash >>> 0) & 0x7fffffff;
 }
 
-const short = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text);
+const short = (text: string, max = 300) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
 
 let t: TestApp;
 let operations: Operation[];
@@ -139,7 +140,8 @@ async function signedIn(email: string | undefined): Promise<ApiClient> {
     return client;
   }
   const res = await client.login(email);
-  if (res.statusCode !== 200 || !client.token) throw new Error(`fuzz: cannot sign in ${email}: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 200 || !client.token)
+    throw new Error(`fuzz: cannot sign in ${email}: ${res.statusCode} ${res.body}`);
   return client;
 }
 
@@ -157,19 +159,28 @@ async function standing(client: ApiClient): Promise<string | undefined> {
 
 /** How many cases of each kind an operation gets: operations with inputs more, session-ending ones few. */
 function plan(ops: Operation[]): Map<Operation, Record<Exclude<Kind, 'sweep'>, number>> {
-  const weight = (op: Operation) => (isThrowaway(op) ? 0 : op.pathParams.length + op.queryParams.length > 0 || op.body ? 3 : 1);
+  const weight = (op: Operation) =>
+    isThrowaway(op) ? 0 : op.pathParams.length + op.queryParams.length > 0 || op.body ? 3 : 1;
   const total = ops.reduce((sum, op) => sum + weight(op), 0);
   const counts = new Map<Operation, Record<Exclude<Kind, 'sweep'>, number>>();
   for (const op of ops) {
     if (isThrowaway(op)) {
-      counts.set(op, { valid: Math.ceil(3 * SCALE), mutated: Math.ceil(3 * SCALE), hostile: Math.ceil(4 * SCALE) });
+      counts.set(op, {
+        valid: Math.ceil(3 * SCALE),
+        mutated: Math.ceil(3 * SCALE),
+        hostile: Math.ceil(4 * SCALE),
+      });
       continue;
     }
     const n = Math.max(3, Math.round(Math.max(MIN_PER_OPERATION, (BUDGET * weight(op)) / total) * SCALE));
     const inputs = weight(op) > 1;
     const valid = Math.round(n * (inputs ? 0.35 : 0.1));
     const mutated = Math.round(n * (inputs ? 0.35 : 0.45));
-    counts.set(op, { valid: Math.max(1, valid), mutated: Math.max(1, mutated), hostile: Math.max(1, n - valid - mutated) });
+    counts.set(op, {
+      valid: Math.max(1, valid),
+      mutated: Math.max(1, mutated),
+      hostile: Math.max(1, n - valid - mutated),
+    });
   }
   return counts;
 }
@@ -192,7 +203,10 @@ async function fuzzIdentity(spec: IdentitySpec, ops: Operation[], failures: Fail
     const throwaway = isThrowaway(op) && spec.spare !== undefined;
     for (const kind of ['valid', 'mutated', 'hostile', 'sweep'] as const) {
       const seed = seedOf(SEED, spec.name, op.key, kind);
-      const cases = kind === 'sweep' ? sweepRequests(op, { avoid }, seed) : fc.sample(requestsOf(kind, op, { avoid }), { seed, numRuns: counts.get(op)![kind] });
+      const cases =
+        kind === 'sweep'
+          ? sweepRequests(op, { avoid }, seed)
+          : fc.sample(requestsOf(kind, op, { avoid }), { seed, numRuns: counts.get(op)![kind] });
       for (const [index, request] of cases.entries()) {
         if (throwaway && (!spare || !(await stillSignedIn(spare)))) spare = await signedIn(spec.spare);
         const client = throwaway ? spare! : main;
@@ -204,18 +218,45 @@ async function fuzzIdentity(spec: IdentitySpec, ops: Operation[], failures: Fail
         stats.statuses.set(res.statusCode, (stats.statuses.get(res.statusCode) ?? 0) + 1);
         if (VERBOSE) opStatuses.push(res.statusCode);
         const problem = oracle.judge(op, request, res);
-        if (problem) failures.push({ identity: spec.name, op: op.key, kind, seed, index, request, status: res.statusCode, problem, body: res.body });
+        if (problem)
+          failures.push({
+            identity: spec.name,
+            op: op.key,
+            kind,
+            seed,
+            index,
+            request,
+            status: res.statusCode,
+            problem,
+            body: res.body,
+          });
         // An anonymous client that lost its XSRF cookie (a logout clears it) gets it again.
         if (!client.cookie('XSRF-TOKEN')) await client.csrf();
       }
     }
-    if (VERBOSE) console.info(`fuzz: [${spec.name}] ${op.key}: ${stats.requests - requestsBefore} requests in ${(performance.now() - opStarted).toFixed(0)} ms; ${opStatuses.join(' ')}`);
+    if (VERBOSE)
+      console.info(
+        `fuzz: [${spec.name}] ${op.key}: ${stats.requests - requestsBefore} requests in ${(performance.now() - opStarted).toFixed(0)} ms; ${opStatuses.join(' ')}`,
+      );
     // The identity must come out of every operation as it went in, signed in with the same roles,
     // permissions and conditions: anything else is a defect, or a gap in THROWAWAY or `avoid`.
     const now = spec.email ? await standing(main) : undefined;
     if (now !== initial) {
-      const problem = now === undefined ? 'the identity lost its session during this operation' : `the identity changed during this operation: ${initial} → ${now}`;
-      failures.push({ identity: spec.name, op: op.key, kind: 'valid', seed: 0, index: -1, request: { label: 'identity check', method: 'GET', url: '/api/auth/me', headers: {} }, status: 0, problem, body: '' });
+      const problem =
+        now === undefined
+          ? 'the identity lost its session during this operation'
+          : `the identity changed during this operation: ${initial} → ${now}`;
+      failures.push({
+        identity: spec.name,
+        op: op.key,
+        kind: 'valid',
+        seed: 0,
+        index: -1,
+        request: { label: 'identity check', method: 'GET', url: '/api/auth/me', headers: {} },
+        status: 0,
+        problem,
+        body: '',
+      });
       return stats; // the rest of this identity's run would test something else than planned
     }
   }
@@ -235,7 +276,9 @@ function report(failures: Failure[]): string {
         `  case ${f.kind} #${f.index} (${f.request.label}), case seed ${f.seed}`,
         `  ${f.request.method} ${short(f.request.url, 200)}`,
         `  headers ${short(JSON.stringify(f.request.headers), 200)}`,
-        ...(f.request.payload === undefined ? [] : [`  payload ${short(JSON.stringify(f.request.payload), 300)}`]),
+        ...(f.request.payload === undefined
+          ? []
+          : [`  payload ${short(JSON.stringify(f.request.payload), 300)}`]),
         `  → ${f.status} ${short(f.body, 400)}`,
         `  reproduce: FUZZ_SEED=${SEED} FUZZ_IDENTITY=${f.identity} FUZZ_ONLY='${f.op}' npx vitest run --project api test/fuzz.test.ts`,
       ].join('\n'),
@@ -249,22 +292,59 @@ describe('the fuzz oracle', () => {
   const op = (): Operation => operations.find((o) => o.key === 'GET /api/institutes/{instituteId}')!;
   const req: FuzzRequest = { label: 'test', method: 'GET', url: '/api/institutes/1', headers: {} };
   const json = { 'content-type': 'application/json; charset=utf-8' };
-  const error = (statusCode: number, extra: object = {}) => JSON.stringify({ statusCode, code: 'not_found', message: 'x', ...extra });
+  const error = (statusCode: number, extra: object = {}) =>
+    JSON.stringify({ statusCode, code: 'not_found', message: 'x', ...extra });
 
   it('refuses a 5xx, internals in a body, undeclared 2xx statuses and bodies off their schema', () => {
-    expect(oracle.judge(op(), req, { statusCode: 500, headers: json, body: error(500) })).toMatch(/server error/);
-    expect(oracle.judge(op(), req, { statusCode: 404, headers: json, body: error(404, { message: 'boom\n    at run (/app/src/x.ts:1:2)' }) })).toMatch(/internals/);
-    expect(oracle.judge(op(), req, { statusCode: 404, headers: json, body: error(404, { message: 'Failed query: select 1' }) })).toMatch(/internals/);
-    expect(oracle.judge(op(), req, { statusCode: 404, headers: json, body: error(404, { message: 'relation "users" does not exist' }) })).toMatch(/internals/);
-    expect(oracle.judge(op(), req, { statusCode: 201, headers: json, body: '{}' })).toMatch(/undeclared status/);
-    expect(oracle.judge(op(), req, { statusCode: 200, headers: json, body: '{"id":"uno"}' })).toMatch(/does not match the declared schema/);
+    expect(oracle.judge(op(), req, { statusCode: 500, headers: json, body: error(500) })).toMatch(
+      /server error/,
+    );
+    expect(
+      oracle.judge(op(), req, {
+        statusCode: 404,
+        headers: json,
+        body: error(404, { message: 'boom\n    at run (/app/src/x.ts:1:2)' }),
+      }),
+    ).toMatch(/internals/);
+    expect(
+      oracle.judge(op(), req, {
+        statusCode: 404,
+        headers: json,
+        body: error(404, { message: 'Failed query: select 1' }),
+      }),
+    ).toMatch(/internals/);
+    expect(
+      oracle.judge(op(), req, {
+        statusCode: 404,
+        headers: json,
+        body: error(404, { message: 'relation "users" does not exist' }),
+      }),
+    ).toMatch(/internals/);
+    expect(oracle.judge(op(), req, { statusCode: 201, headers: json, body: '{}' })).toMatch(
+      /undeclared status/,
+    );
+    expect(oracle.judge(op(), req, { statusCode: 200, headers: json, body: '{"id":"uno"}' })).toMatch(
+      /does not match the declared schema/,
+    );
   });
 
   it('refuses an error outside the one shape, or one whose statusCode differs from the status', () => {
     expect(oracle.judge(op(), req, { statusCode: 404, headers: json, body: error(404) })).toBeUndefined();
     expect(oracle.judge(op(), req, { statusCode: 400, headers: json, body: error(404) })).toMatch(/says 404/);
-    expect(oracle.judge(op(), req, { statusCode: 400, headers: json, body: JSON.stringify({ error: 'Bad Request', statusCode: 400, code: 'x', message: 'y' }) })).toMatch(/one error shape/);
-    expect(oracle.judge(op(), req, { statusCode: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request' })).toMatch(/not JSON/);
+    expect(
+      oracle.judge(op(), req, {
+        statusCode: 400,
+        headers: json,
+        body: JSON.stringify({ error: 'Bad Request', statusCode: 400, code: 'x', message: 'y' }),
+      }),
+    ).toMatch(/one error shape/);
+    expect(
+      oracle.judge(op(), req, {
+        statusCode: 400,
+        headers: { 'content-type': 'text/plain' },
+        body: 'Bad Request',
+      }),
+    ).toMatch(/not JSON/);
   });
 });
 
@@ -279,16 +359,27 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const identities = IDENTITIES.filter((i) => !ONLY_IDENTITY || i.name === ONLY_IDENTITY);
     const failures: Failure[] = [];
     const started = performance.now();
-    console.info(`fuzz: seed ${SEED} (FUZZ_SEED), scale ${SCALE}, ${ops.length} operations, identities ${identities.map((i) => i.name).join(', ')}`);
+    console.info(
+      `fuzz: seed ${SEED} (FUZZ_SEED), scale ${SCALE}, ${ops.length} operations, identities ${identities.map((i) => i.name).join(', ')}`,
+    );
     const stats = await Promise.all(identities.map((spec) => fuzzIdentity(spec, ops, failures)));
     const seconds = (performance.now() - started) / 1000;
     const requests = stats.reduce((sum, s) => sum + s.requests, 0);
     const statuses = new Map<number, number>();
-    for (const s of stats) for (const [status, n] of s.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
-    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
-    console.info(`fuzz: ${requests} requests in ${seconds.toFixed(1)} s (${(requests / seconds).toFixed(0)}/s); ${histogram}`);
+    for (const s of stats)
+      for (const [status, n] of s.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
+    const histogram = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+    console.info(
+      `fuzz: ${requests} requests in ${seconds.toFixed(1)} s (${(requests / seconds).toFixed(0)}/s); ${histogram}`,
+    );
     for (const [i, s] of stats.entries()) {
-      const line = [...s.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+      const line = [...s.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' ');
       console.info(`fuzz: [${identities[i]!.name}] ${s.requests} requests; ${line}`);
     }
     if (failures.length > 0) console.error(report(failures));

@@ -34,11 +34,18 @@ describe('Gate', () => {
 describe('heavy work is bounded (issue 32, defect 6)', () => {
   let t: TestApp;
   let staff: ApiClient;
-  const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+  const scalar = async (query: ReturnType<typeof sql>) =>
+    Number(((await t.database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
 
   /** An export whose answer is not read yet: it holds its place until read to the end. */
   const openExport = (url: string) =>
-    t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${staff.token}` }, remoteAddress: staff.remoteAddress, payloadAsStream: true });
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization: `Bearer ${staff.token}` },
+      remoteAddress: staff.remoteAddress,
+      payloadAsStream: true,
+    });
 
   beforeAll(async () => {
     t = await buildTestApp({ EXPORT_CONCURRENCY: '2', HEAVY_LIST_CONCURRENCY: '1' }, { registry: 'sample' });
@@ -60,7 +67,11 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     expect(statements.filter((query) => /\binstitutes\b/i.test(query) || /count\(/i.test(query))).toEqual([]);
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toBe('10');
-    expect(third.json()).toMatchObject({ statusCode: 429, code: 'export_busy', message: EXPORT_BUSY_MESSAGE });
+    expect(third.json()).toMatchObject({
+      statusCode: 429,
+      code: 'export_busy',
+      message: EXPORT_BUSY_MESSAGE,
+    });
 
     // Health and login are served while both exports are open.
     expect((await new ApiClient(t, nextIp()).get('/api/health')).statusCode).toBe(200);
@@ -70,7 +81,9 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     expect(sites.length - 1).toBe(await scalar(sql`select count(*)::int as n from school_sites`));
     expect(sites.length - 1).toBe(Number(first.headers['x-total-count']));
     const institutes = (await textOf(second.stream())).trim().split('\r\n');
-    expect(institutes.length - 1).toBe(await scalar(sql`select count(*)::int as n from institutes where province = 'PV'`));
+    expect(institutes.length - 1).toBe(
+      await scalar(sql`select count(*)::int as n from institutes where province = 'PV'`),
+    );
 
     // Once read, their places are free again.
     await new Promise((resolve) => setImmediate(resolve));
@@ -90,12 +103,18 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     // Over a real socket: the client reads the headers, then hangs up.
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
-    const request = http.get({ host: '127.0.0.1', port, path: '/api/school-sites/export?format=xlsx', headers: { authorization: `Bearer ${staff.token}` } });
+    const request = http.get({
+      host: '127.0.0.1',
+      port,
+      path: '/api/school-sites/export?format=xlsx',
+      headers: { authorization: `Bearer ${staff.token}` },
+    });
     const response = await new Promise<http.IncomingMessage>((resolve) => request.once('response', resolve));
     expect(response.statusCode).toBe(200);
     expect(t.app.gates.exports.active).toBe(1);
     request.destroy();
-    for (let i = 0; i < 100 && t.app.gates.exports.active > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 100 && t.app.gates.exports.active > 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(t.app.gates.exports.active).toBe(0);
     // The database is free for everyone (no cursor or transaction left behind).
     expect((await staff.get('/api/institutes?q=liceo')).statusCode).toBe(200);
@@ -110,7 +129,11 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
         const res = await staff.get(url);
         expect(res.statusCode, url).toBe(503);
         expect(res.headers['retry-after']).toBe('2');
-        expect(res.json()).toMatchObject({ statusCode: 503, code: 'lists_busy', message: LISTS_BUSY_MESSAGE });
+        expect(res.json()).toMatchObject({
+          statusCode: 503,
+          code: 'lists_busy',
+          message: LISTS_BUSY_MESSAGE,
+        });
       }
       const search = await new ApiClient(t, nextIp()).get('/api/school-sites/search?q=aa');
       expect(search.statusCode).toBe(503);
@@ -126,18 +149,26 @@ describe('heavy work is bounded (issue 32, defect 6)', () => {
     expect(gate.active).toBe(0);
   });
 
-  it.runIf(process.env.DATABASE_URL)('on PostgreSQL a search that runs past LIST_STATEMENT_TIMEOUT_MS is cancelled with an Italian 503', async () => {
-    const short = await buildTestApp({ LIST_STATEMENT_TIMEOUT_MS: '1' }, { registry: 'sample' });
-    try {
-      const client = new ApiClient(short, nextIp());
-      expect((await client.login('cromos@demo.test')).statusCode).toBe(200);
-      // pg_sleep in the search is not possible from outside: a 1 ms limit cancels any real search.
-      const res = await client.get('/api/school-sites?q=aa&pageSize=100');
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ statusCode: 503, code: 'list_timeout', message: LIST_TIMEOUT_MESSAGE });
-      expect((await client.get('/api/school-sites')).statusCode).toBe(200);
-    } finally {
-      await short.close();
-    }
-  }, 180_000);
+  it.runIf(process.env.DATABASE_URL)(
+    'on PostgreSQL a search that runs past LIST_STATEMENT_TIMEOUT_MS is cancelled with an Italian 503',
+    async () => {
+      const short = await buildTestApp({ LIST_STATEMENT_TIMEOUT_MS: '1' }, { registry: 'sample' });
+      try {
+        const client = new ApiClient(short, nextIp());
+        expect((await client.login('cromos@demo.test')).statusCode).toBe(200);
+        // pg_sleep in the search is not possible from outside: a 1 ms limit cancels any real search.
+        const res = await client.get('/api/school-sites?q=aa&pageSize=100');
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toMatchObject({
+          statusCode: 503,
+          code: 'list_timeout',
+          message: LIST_TIMEOUT_MESSAGE,
+        });
+        expect((await client.get('/api/school-sites')).statusCode).toBe(200);
+      } finally {
+        await short.close();
+      }
+    },
+    180_000,
+  );
 });

@@ -53,11 +53,15 @@ export class ApiClient {
 
   async send(method: Method, url: string, options: SendOptions = {}): Promise<LightMyRequestResponse> {
     const path = new URL(url, 'http://api.test').pathname;
-    const cookies = Object.fromEntries([...this.jar.values()].filter((c) => pathMatches(c.path, path)).map((c) => [c.name, c.value]));
+    const cookies = Object.fromEntries(
+      [...this.jar.values()].filter((c) => pathMatches(c.path, path)).map((c) => [c.name, c.value]),
+    );
     const headers: Record<string, string> = { ...options.headers };
     const xsrf = this.cookie(HTTP_DEFAULTS.xsrfCookie);
-    if (UNSAFE.has(method) && options.xsrf !== false && xsrf && !('x-xsrf-token' in headers)) headers['x-xsrf-token'] = xsrf;
-    if (this.token && options.bearer !== false && !('authorization' in headers)) headers.authorization = `Bearer ${this.token}`;
+    if (UNSAFE.has(method) && options.xsrf !== false && xsrf && !('x-xsrf-token' in headers))
+      headers['x-xsrf-token'] = xsrf;
+    if (this.token && options.bearer !== false && !('authorization' in headers))
+      headers.authorization = `Bearer ${this.token}`;
     const res = await this.t.app.inject({
       method,
       url,
@@ -66,9 +70,16 @@ export class ApiClient {
       remoteAddress: this.remoteAddress,
       ...(options.payload === undefined ? {} : { payload: options.payload }),
     });
-    for (const c of res.cookies as { name: string; value: string; path?: string; maxAge?: number; expires?: Date }[]) {
+    for (const c of res.cookies as {
+      name: string;
+      value: string;
+      path?: string;
+      maxAge?: number;
+      expires?: Date;
+    }[]) {
       const key = `${c.name};${c.path ?? '/'}`;
-      const expired = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
+      const expired =
+        c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
       if (expired) this.jar.delete(key);
       else this.jar.set(key, { name: c.name, value: c.value, path: c.path ?? '/' });
     }
@@ -80,7 +91,10 @@ export class ApiClient {
   }
 
   post(url: string, payload?: unknown, options: SendOptions = {}) {
-    return this.send('POST', url, { ...options, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+    return this.send('POST', url, {
+      ...options,
+      ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+    });
   }
 
   /** `HEAD /sanctum/csrf-cookie`, as the web does before login. */
@@ -92,10 +106,17 @@ export class ApiClient {
    * CSRF cookie then login; keeps the bearer on success. Staff accounts answer with a second-factor
    * challenge, completed here with the demo TOTP secret (pass `secondFactor: false` to stop there).
    */
-  async login(email: string, password = DEMO_PASSWORD, { secondFactor = true } = {}): Promise<LightMyRequestResponse> {
+  async login(
+    email: string,
+    password = DEMO_PASSWORD,
+    { secondFactor = true } = {},
+  ): Promise<LightMyRequestResponse> {
     if (!this.cookie(HTTP_DEFAULTS.xsrfCookie)) await this.csrf();
     let res = await this.post(AUTH_PATHS.login, { email, password });
-    const body = res.statusCode === 200 ? res.json<{ token?: string; mfa_required?: boolean; mfa_token?: string }>() : {};
+    const body =
+      res.statusCode === 200
+        ? res.json<{ token?: string; mfa_required?: boolean; mfa_token?: string }>()
+        : {};
     if (body.mfa_required && body.mfa_token && secondFactor) {
       // A TOTP code is single use: move one 30-second step so repeated staff logins get fresh codes.
       this.t.clock.advance(30_000);

@@ -13,7 +13,9 @@ import { freshDatabase, HttpClient, startApi, type ApiProcess } from './api-proc
 
 const LOCK_AFTER = 6;
 const MESSAGES = 60;
-const migrationFiles = readdirSync(fileURLToPath(new URL('../src/db/migrations', import.meta.url))).filter((f) => f.endsWith('.sql'));
+const migrationFiles = readdirSync(fileURLToPath(new URL('../src/db/migrations', import.meta.url))).filter(
+  (f) => f.endsWith('.sql'),
+);
 
 describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>;
@@ -47,7 +49,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     };
     // Both at once: each migrates and seeds under the start-up advisory lock.
     [a, b] = await Promise.all([startApi(env), startApi(env)]);
-    console.log(`two instances started together: ready after ${Math.round(a.readyMs)} ms and ${Math.round(b.readyMs)} ms`);
+    console.log(
+      `two instances started together: ready after ${Math.round(a.readyMs)} ms and ${Math.round(b.readyMs)} ms`,
+    );
     sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
   }, 180_000);
@@ -60,12 +64,18 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
   }, 60_000);
 
   it('ran every migration exactly once, and both serve', async () => {
-    const applied = [a, b].map((p) => p.logs().find((l) => typeof l.migrationsApplied === 'number')?.migrationsApplied);
+    const applied = [a, b].map(
+      (p) => p.logs().find((l) => typeof l.migrationsApplied === 'number')?.migrationsApplied,
+    );
     expect(applied.sort()).toEqual([0, migrationFiles.length]);
-    const { rows } = await sql.query<{ n: number; distinct: number }>('select count(*)::int as n, count(distinct hash)::int as distinct from drizzle.__drizzle_migrations');
+    const { rows } = await sql.query<{ n: number; distinct: number }>(
+      'select count(*)::int as n, count(distinct hash)::int as distinct from drizzle.__drizzle_migrations',
+    );
     expect(rows[0]).toEqual({ n: migrationFiles.length, distinct: migrationFiles.length });
     // The seed ran once too: one row per demo account.
-    const users = await sql.query<{ n: number }>("select count(*)::int as n from users where email = 'insegnante@demo.test'");
+    const users = await sql.query<{ n: number }>(
+      "select count(*)::int as n from users where email = 'insegnante@demo.test'",
+    );
     expect(users.rows[0]!.n).toBe(1);
     for (const p of [a, b]) expect((await fetch(`${p.url}/api/health/ready`)).status).toBe(200);
     expect(a.output() + b.output()).not.toMatch(/"level":(50|60)/);
@@ -79,7 +89,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     for (const [k, v] of onA.jar) onB.jar.set(k, v);
     const refreshed = await onB.refresh();
     expect(refreshed.status).toBe(200);
-    expect((await onB.send('GET', '/api/auth/me')).json.user).toMatchObject({ email: 'insegnante@demo.test' });
+    expect((await onB.send('GET', '/api/auth/me')).json.user).toMatchObject({
+      email: 'insegnante@demo.test',
+    });
     expect(onB.jar.get('auth._refresh_token.local')).not.toBe(firstRefresh.get('auth._refresh_token.local'));
 
     // Past the grace window for concurrent use, the first refresh token presented again on A is a
@@ -103,7 +115,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
         return c;
       }),
     );
-    const codes = (await Promise.all(clients.map((c) => c.login('rilevatore@demo.test', 'Sbagliata.2026')))).map((r) => r.status);
+    const codes = (
+      await Promise.all(clients.map((c) => c.login('rilevatore@demo.test', 'Sbagliata.2026')))
+    ).map((r) => r.status);
     expect(codes.filter((s) => s === 401)).toHaveLength(LOCK_AFTER);
     expect(codes.filter((s) => s === 429)).toHaveLength(LOCK_AFTER);
     for (const url of [a.url, b.url]) {
@@ -111,7 +125,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
       expect(res.status).toBe(429);
       expect(res.json.message).toMatch(/bloccato/);
     }
-    const { rows } = await sql.query<{ failures: number }>("select failures from login_throttles where key = 'account:rilevatore@demo.test'");
+    const { rows } = await sql.query<{ failures: number }>(
+      "select failures from login_throttles where key = 'account:rilevatore@demo.test'",
+    );
     expect(rows[0]!.failures).toBe(LOCK_AFTER);
   }, 60_000);
 
@@ -125,13 +141,17 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     );
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const { rows } = await sql.query<{ n: number }>("select count(*)::int as n from outbox where template_key = 'test.instances' and status = 'sent'");
+      const { rows } = await sql.query<{ n: number }>(
+        "select count(*)::int as n from outbox where template_key = 'test.instances' and status = 'sent'",
+      );
       if (rows[0]!.n === MESSAGES || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // A little longer: a duplicate would arrive now.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const subjects = received.map((m) => /^Subject: (.+)$/m.exec(m)?.[1]?.trim()).filter((s) => s?.startsWith('Messaggio'));
+    const subjects = received
+      .map((m) => /^Subject: (.+)$/m.exec(m)?.[1]?.trim())
+      .filter((s) => s?.startsWith('Messaggio'));
     expect(subjects).toHaveLength(MESSAGES);
     expect(new Set(subjects).size).toBe(MESSAGES);
     const { rows } = await sql.query<{ status: string; attempts: number; n: number }>(

@@ -8,7 +8,8 @@ import { ApiClient, nextIp } from './http-client.ts';
 const lines: Record<string, unknown>[] = [];
 const stream = new Writable({
   write(chunk: Buffer, _encoding, callback) {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of chunk.toString('utf8').split('\n'))
+      if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
     callback();
   },
 });

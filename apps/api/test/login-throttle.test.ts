@@ -34,7 +34,11 @@ describe('login slow-down and lock-out', () => {
     const slowed = await c.login('sylla@demo.test');
     expect(slowed.statusCode).toBe(429);
     expect(slowed.headers['retry-after']).toBe('1');
-    expect(slowed.json()).toEqual({ statusCode: 429, code: 'too_many_attempts', message: ERROR_MESSAGES.tooManyAttempts });
+    expect(slowed.json()).toEqual({
+      statusCode: 429,
+      code: 'too_many_attempts',
+      message: ERROR_MESSAGES.tooManyAttempts,
+    });
     t.clock.advance(SECOND);
     expect((await c.login('sylla@demo.test')).statusCode).toBe(200);
   });
@@ -77,11 +81,16 @@ describe('login slow-down and lock-out', () => {
   it('counts parallel guesses one by one: only 5 are checked before the slow-down applies', async () => {
     const c = new ApiClient(t, nextIp());
     await c.csrf();
-    const attempts = Array.from({ length: 12 }, () => c.post(AUTH_PATHS.login, { email: 'sylla@demo.test', password: WRONG }));
+    const attempts = Array.from({ length: 12 }, () =>
+      c.post(AUTH_PATHS.login, { email: 'sylla@demo.test', password: WRONG }),
+    );
     const codes = (await Promise.all(attempts)).map((res) => res.statusCode).sort();
     expect(codes.filter((code) => code === 401)).toHaveLength(5);
     expect(codes.filter((code) => code === 429)).toHaveLength(7);
-    const [row] = await t.database.db.select().from(loginThrottles).where(eq(loginThrottles.key, 'account:sylla@demo.test'));
+    const [row] = await t.database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.key, 'account:sylla@demo.test'));
     expect(row!.failures).toBe(5);
     t.clock.advance(SECOND);
     expect((await c.login('sylla@demo.test')).statusCode).toBe(200);
@@ -90,8 +99,15 @@ describe('login slow-down and lock-out', () => {
   it('never loses a failure of concurrent attempts on different accounts from one IP', async () => {
     const c = new ApiClient(t, nextIp());
     await c.csrf();
-    await Promise.all(Array.from({ length: 8 }, (_, i) => c.post(AUTH_PATHS.login, { email: `parallelo${i}@demo.test`, password: WRONG })));
-    const [row] = await t.database.db.select().from(loginThrottles).where(eq(loginThrottles.key, `ip:${c.remoteAddress}`));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        c.post(AUTH_PATHS.login, { email: `parallelo${i}@demo.test`, password: WRONG }),
+      ),
+    );
+    const [row] = await t.database.db
+      .select()
+      .from(loginThrottles)
+      .where(eq(loginThrottles.key, `ip:${c.remoteAddress}`));
     expect(row!.failures).toBe(8);
   });
 
@@ -105,7 +121,8 @@ describe('login slow-down and lock-out', () => {
 
   it('refuses an IP that failed too often, whatever the account, and only that IP', async () => {
     const c = new ApiClient(t, nextIp());
-    for (let i = 0; i < t.env.LOGIN_IP_MAX_FAILURES / 5; i += 1) await failLogins(c, `sconosciuto${i}@demo.test`, 5);
+    for (let i = 0; i < t.env.LOGIN_IP_MAX_FAILURES / 5; i += 1)
+      await failLogins(c, `sconosciuto${i}@demo.test`, 5);
     const res = await c.login('insegnante@demo.test');
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ message: ERROR_MESSAGES.tooManyAttempts });
@@ -122,7 +139,9 @@ describe('login slow-down and lock-out', () => {
     const rows = await t.database.db
       .select()
       .from(auditLog)
-      .where(inArray(auditLog.action, ['auth.login.failed', 'auth.login.locked', 'auth.login', 'auth.logout']));
+      .where(
+        inArray(auditLog.action, ['auth.login.failed', 'auth.login.locked', 'auth.login', 'auth.logout']),
+      );
     const mine = rows.filter((r) => r.ip === c.remoteAddress);
     const count = (action: string) => mine.filter((r) => r.action === action).length;
     expect(count('auth.login.failed')).toBe(10);
@@ -135,7 +154,10 @@ describe('login slow-down and lock-out', () => {
     const logout = mine.find((r) => r.action === 'auth.logout')!;
     expect(logout.actorUserId).toBe(failed.actorUserId);
 
-    const throttled = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.login.throttled'));
+    const throttled = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'auth.login.throttled'));
     expect(throttled.length).toBeGreaterThan(0);
   });
 });

@@ -6,8 +6,16 @@ import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, guestClient, nextIp } from './http-client.ts';
 
 type Schema = Record<string, unknown>;
-type Operation = { operationId?: string; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: Schema }> }>; requestBody?: { content: Record<string, unknown> } };
-type OpenApi = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+  requestBody?: { content: Record<string, unknown> };
+};
+type OpenApi = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+};
 
 let t: TestApp;
 let doc: OpenApi;
@@ -24,7 +32,10 @@ function toDraft7(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toDraft7);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Schema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, toDraft7(v)]));
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (out[flag] === true) {
       out[flag] = out[bound];
       delete out[bound];
@@ -33,13 +44,18 @@ function toDraft7(schema: unknown): unknown {
   return out;
 }
 
-const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
 
 describe('the OpenAPI document (issue 34 §9)', () => {
   it('passes the Redocly "recommended" rules with no error', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
-    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.message} ${p.location[0]?.pointer ?? ''}`);
+    const errors = problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId} ${p.message} ${p.location[0]?.pointer ?? ''}`);
     expect(errors).toEqual([]);
   });
 
@@ -51,12 +67,19 @@ describe('the OpenAPI document (issue 34 §9)', () => {
       const errors = Object.keys(op.responses).filter((s) => /^4\d\d$/.test(s));
       expect(errors.length, where).toBeGreaterThan(0);
       // The shared error shape, or (declared by the contract's otherResponses) a body of its own.
-      for (const status of errors) expect(op.responses[status]!.content!['application/json']!.schema, `${where} ${status}`).toSatisfy((schema: Schema) => schema.$ref === '#/components/schemas/ApiError' || schema.type === 'object');
+      for (const status of errors)
+        expect(op.responses[status]!.content!['application/json']!.schema, `${where} ${status}`).toSatisfy(
+          (schema: Schema) => schema.$ref === '#/components/schemas/ApiError' || schema.type === 'object',
+        );
       if (op.security!.length > 0) expect(errors, where).toEqual(expect.arrayContaining(['401']));
-      for (const response of Object.values(op.responses)) expect(response.content === undefined || Object.keys(response.content).length > 0, where).toBe(true);
+      for (const response of Object.values(op.responses))
+        expect(response.content === undefined || Object.keys(response.content).length > 0, where).toBe(true);
     }
     const exportOp = doc.paths['/api/institutes/export']!.get!;
-    expect(Object.keys(exportOp.responses['200']!.content!)).toEqual(['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']);
+    expect(Object.keys(exportOp.responses['200']!.content!)).toEqual([
+      'text/csv',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    ]);
     expect(Object.keys(doc.paths['/api/documents']!.post!.requestBody!.content)).toEqual(['application/pdf']);
     expect(doc.paths['/api/auth/login']!.post!.security).toEqual([]);
     expect(doc.paths['/api/institutes']!.get!.security).toEqual([{ bearer: [] }]);
@@ -78,7 +101,13 @@ describe('the OpenAPI document (issue 34 §9)', () => {
       [staff, 'GET', '/api/dashboard/summary', '/api/dashboard/summary'],
       [guest, 'GET', '/api/booking-slots', '/api/booking-slots'],
       [guest, 'POST', '/api/auth/login', '/api/auth/login', { email: 'non-una-email', password: '' }],
-      [guest, 'POST', '/api/auth/login', '/api/auth/login', { email: 'nessuno@example.org', password: 'Sbagliata-123' }],
+      [
+        guest,
+        'POST',
+        '/api/auth/login',
+        '/api/auth/login',
+        { email: 'nessuno@example.org', password: 'Sbagliata-123' },
+      ],
       [guest, 'GET', '/api/auth/me', '/api/auth/me'],
       [staff, 'GET', '/api/auth/me', '/api/auth/me'],
     ];
@@ -90,9 +119,13 @@ describe('the OpenAPI document (issue 34 §9)', () => {
       expect(documented, `${method} ${url} answered ${res.statusCode}, not documented`).toBeDefined();
       const schema = documented!.content?.['application/json']?.schema;
       if (!schema) continue;
-      const resolved = '$ref' in schema ? doc.components.schemas[String(schema.$ref).split('/').pop()!]! : schema;
+      const resolved =
+        '$ref' in schema ? doc.components.schemas[String(schema.$ref).split('/').pop()!]! : schema;
       const validate = ajv.compile(toDraft7(resolved) as Schema);
-      expect(validate(res.json()), `${method} ${url} ${res.statusCode}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      expect(
+        validate(res.json()),
+        `${method} ${url} ${res.statusCode}: ${ajv.errorsText(validate.errors)}`,
+      ).toBe(true);
       seen.add(String(res.statusCode));
     }
     // Successes and the errors a client meets first are among the samples.

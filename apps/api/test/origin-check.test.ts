@@ -23,7 +23,16 @@ function captureLogs() {
 async function bareApp(nodeEnv: 'development' | 'production') {
   const logs = captureLogs();
   const app = Fastify({ logger: { level: 'warn', stream: logs.stream } });
-  app.decorate('env', loadEnv({ NODE_ENV: nodeEnv, WEB_ORIGIN: WEB, APP_SECRET: 'x'.repeat(40), MAIL_FROM: 'no-reply@scuole.example.it', CONTACT_STAFF_EMAIL: 'staff@scuole.example.it' }));
+  app.decorate(
+    'env',
+    loadEnv({
+      NODE_ENV: nodeEnv,
+      WEB_ORIGIN: WEB,
+      APP_SECRET: 'x'.repeat(40),
+      MAIL_FROM: 'no-reply@scuole.example.it',
+      CONTACT_STAFF_EMAIL: 'staff@scuole.example.it',
+    }),
+  );
   await app.register(originCheck);
   app.get('/api/ping', async () => ({ ok: true }));
   await app.ready();
@@ -37,14 +46,19 @@ describe('origin check (development)', () => {
     for (let i = 0; i < 3; i++) await app.inject({ url: '/api/ping', headers: { origin: other } });
     await app.inject({ url: '/api/ping', headers: { origin: 'http://localhost:4000' } });
     expect(logs.warnings().map((l) => l.origin)).toEqual([other, 'http://localhost:4000']);
-    expect(logs.warnings()[0]!.msg).toContain(`Richiesta da un'origine non consentita (${other}): aggiungila a WEB_ORIGIN`);
+    expect(logs.warnings()[0]!.msg).toContain(
+      `Richiesta da un'origine non consentita (${other}): aggiungila a WEB_ORIGIN`,
+    );
     await app.close();
   });
 
   it('stays silent for allowed origins, same-origin pages and requests without an origin', async () => {
     const { app, logs } = await bareApp('development');
     await app.inject({ url: '/api/ping', headers: { origin: WEB } });
-    await app.inject({ url: '/api/ping', headers: { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' } });
+    await app.inject({
+      url: '/api/ping',
+      headers: { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' },
+    });
     await app.inject({ url: '/api/ping', headers: { origin: 'null' } });
     await app.inject({ url: '/api/ping' });
     expect(logs.warnings()).toEqual([]);
@@ -80,9 +94,15 @@ describe('origin check in the whole API', () => {
     const res = await app.inject({
       method: 'OPTIONS',
       url: '/api/auth/login',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-xsrf-token' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-xsrf-token',
+      },
     });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    expect(logs.warnings().map((l) => l.msg)).toEqual([expect.stringContaining(`(${origin}): aggiungila a WEB_ORIGIN`)]);
+    expect(logs.warnings().map((l) => l.msg)).toEqual([
+      expect.stringContaining(`(${origin}): aggiungila a WEB_ORIGIN`),
+    ]);
   });
 });

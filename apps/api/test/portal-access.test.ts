@@ -33,34 +33,48 @@ describe('GET /api/portal/pages/:pageId', () => {
   it('exists for /portale, every staff page and the formal adhesion', async () => {
     expect(guardedPages.map((p) => p.id)).toContain('portal.home');
     expect(guardedPages.map((p) => p.id)).toContain('adhesion');
-    expect(guardedPages.filter((p) => p.path.startsWith('/portale')).length).toBe(PAGES.filter((p) => p.path.startsWith('/portale')).length);
+    expect(guardedPages.filter((p) => p.path.startsWith('/portale')).length).toBe(
+      PAGES.filter((p) => p.path.startsWith('/portale')).length,
+    );
     const { client } = sessions.get('superadmin@demo.test')!;
     expect((await client.get('/api/portal/pages/contacts')).statusCode).toBe(404);
     expect((await client.get('/api/portal/pages/nope')).statusCode).toBe(404);
   });
 
   it.each(guardedPages.map((p) => p.id))('answers 401 without a token for %s', async (pageId) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/portal/pages/${pageId}`, remoteAddress: nextIp() });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/portal/pages/${pageId}`,
+      remoteAddress: nextIp(),
+    });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ statusCode: 401, code: 'unauthenticated', message: ACCESS_MESSAGES.unauthenticated });
+    expect(res.json()).toEqual({
+      statusCode: 401,
+      code: 'unauthenticated',
+      message: ACCESS_MESSAGES.unauthenticated,
+    });
   });
 
-  it.each(DEMO_ACCOUNTS.map((a) => a.email))('agrees with the shared access table for every page, for %s', async (email) => {
-    const { client, user } = sessions.get(email)!;
-    const mismatches: string[] = [];
-    for (const page of guardedPages) {
-      const decision = evaluateAccess(page, user);
-      const res = await client.get(`/api/portal/pages/${page.id}`);
-      const expected = decision.kind === 'allow' ? 200 : 403;
-      if (res.statusCode !== expected) mismatches.push(`${page.id}: ${res.statusCode} instead of ${expected}`);
-      if (decision.kind === 'allow') {
-        expect(res.json()).toEqual({ id: page.id, title: page.title, description: page.description });
-      } else if (decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
-        expect(res.json()).toMatchObject({ statusCode: 403, code: expectedCodes[decision.reason] });
+  it.each(DEMO_ACCOUNTS.map((a) => a.email))(
+    'agrees with the shared access table for every page, for %s',
+    async (email) => {
+      const { client, user } = sessions.get(email)!;
+      const mismatches: string[] = [];
+      for (const page of guardedPages) {
+        const decision = evaluateAccess(page, user);
+        const res = await client.get(`/api/portal/pages/${page.id}`);
+        const expected = decision.kind === 'allow' ? 200 : 403;
+        if (res.statusCode !== expected)
+          mismatches.push(`${page.id}: ${res.statusCode} instead of ${expected}`);
+        if (decision.kind === 'allow') {
+          expect(res.json()).toEqual({ id: page.id, title: page.title, description: page.description });
+        } else if (decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
+          expect(res.json()).toMatchObject({ statusCode: 403, code: expectedCodes[decision.reason] });
+        }
       }
-    }
-    expect(mismatches).toEqual([]);
-  });
+      expect(mismatches).toEqual([]);
+    },
+  );
 
   it('lets the super-admin open every staff page and a teacher none of them (personal pages aside)', async () => {
     const admin = sessions.get('superadmin@demo.test')!.client;
@@ -86,7 +100,9 @@ describe('GET /api/portal/pages/:pageId', () => {
     const home = await client.get('/api/portal/pages/portal.home');
     expect(home.statusCode).toBe(403);
     expect(home.json()).toEqual({
-      statusCode: 403, code: 'principal_document_unsigned', message: ACCESS_MESSAGES.principalDocumentUnsigned,
+      statusCode: 403,
+      code: 'principal_document_unsigned',
+      message: ACCESS_MESSAGES.principalDocumentUnsigned,
     });
     expect((await client.get('/api/portal/pages/adhesion')).statusCode).toBe(200);
   });
@@ -94,7 +110,10 @@ describe('GET /api/portal/pages/:pageId', () => {
   it('refuses /portale to a user whose phone is not verified', async () => {
     const res = await sessions.get('da-verificare@demo.test')!.client.get('/api/portal/pages/portal.home');
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'contacts_unverified', message: ACCESS_MESSAGES.contactsUnverified });
+    expect(res.json()).toMatchObject({
+      code: 'contacts_unverified',
+      message: ACCESS_MESSAGES.contactsUnverified,
+    });
   });
 });
 
@@ -105,7 +124,11 @@ describe('user who must change the password', () => {
     for (const page of guardedPages) {
       const res = await client.get(`/api/portal/pages/${page.id}`);
       expect(res.statusCode, page.id).toBe(403);
-      expect(res.json()).toEqual({ statusCode: 403, code: 'password_change_required', message: ACCESS_MESSAGES.passwordChangeRequired });
+      expect(res.json()).toEqual({
+        statusCode: 403,
+        code: 'password_change_required',
+        message: ACCESS_MESSAGES.passwordChangeRequired,
+      });
     }
     expect((await client.get(AUTH_PATHS.me)).statusCode).toBe(200);
     expect(getPage('portal.home').guards).toContain('update-password');

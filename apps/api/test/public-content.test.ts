@@ -17,46 +17,100 @@ describe('GET /api/public/figures', () => {
   it('counts enrolled institutes, participating plessi and teachers/educators', async () => {
     const [first] = await t.database.db.select().from(institutes).limit(1);
     await t.database.db.insert(schoolSites).values([
-      { ministryCode: 'RMEE8AB01A', instituteId: first!.id, name: 'Plesso A', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', municipalityCode: 'H501', municipalityName: 'Roma', province: 'RM', region: 'Lazio', participating: true },
-      { ministryCode: 'RMEE8AB02B', instituteId: first!.id, name: 'Plesso B', schoolLevel: 'primaria', typeLabel: 'Scuola primaria', municipalityCode: 'H501', municipalityName: 'Roma', province: 'RM', region: 'Lazio' },
+      {
+        ministryCode: 'RMEE8AB01A',
+        instituteId: first!.id,
+        name: 'Plesso A',
+        schoolLevel: 'primaria',
+        typeLabel: 'Scuola primaria',
+        municipalityCode: 'H501',
+        municipalityName: 'Roma',
+        province: 'RM',
+        region: 'Lazio',
+        participating: true,
+      },
+      {
+        ministryCode: 'RMEE8AB02B',
+        instituteId: first!.id,
+        name: 'Plesso B',
+        schoolLevel: 'primaria',
+        typeLabel: 'Scuola primaria',
+        municipalityCode: 'H501',
+        municipalityName: 'Roma',
+        province: 'RM',
+        region: 'Lazio',
+      },
     ]);
     const res = await t.app.inject({ method: 'GET', url: '/api/public/figures' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     // Demo seed: two institutes moved out of 'nessuna'. Teachers: registrations not rejected, as the staff dashboard counts them (decision 040).
-    const registrations = ((await t.database.db.execute(sql`select count(*)::int as n from teacher_profiles where review_state <> 'respinta'`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
-    expect(body).toMatchObject({ institutesEnrolled: 2, participatingSites: 1, registeredTeachers: registrations });
+    const registrations = (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from teacher_profiles where review_state <> 'respinta'`,
+      )) as unknown as { rows: { n: number }[] }
+    ).rows[0]!.n;
+    expect(body).toMatchObject({
+      institutesEnrolled: 2,
+      participatingSites: 1,
+      registeredTeachers: registrations,
+    });
     expect(res.headers['cache-control']).toBe('public, max-age=60');
 
-    await t.database.db.update(institutes).set({ adhesionState: 'nessuna' }).where(eq(institutes.id, first!.id));
+    await t.database.db
+      .update(institutes)
+      .set({ adhesionState: 'nessuna' })
+      .where(eq(institutes.id, first!.id));
     const after = (await t.app.inject({ method: 'GET', url: '/api/public/figures' })).json();
     expect(after.institutesEnrolled).toBe(1);
   });
 
   it('is counted again after every write it depends on, and only then (decision 020)', async () => {
-    const figures = async () => (await t.app.inject({ method: 'GET', url: '/api/public/figures' })).json<Record<string, number>>();
-    const count = async (query: ReturnType<typeof sql>) => ((await t.database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
-    const version = () => count(sql`select coalesce(sum(weight), 0)::int as n from data_changes where topic = 'figures'`);
+    const figures = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/public/figures' })).json<Record<string, number>>();
+    const count = async (query: ReturnType<typeof sql>) =>
+      ((await t.database.db.execute(query)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    const version = () =>
+      count(sql`select coalesce(sum(weight), 0)::int as n from data_changes where topic = 'figures'`);
     const before = await figures();
     const at = await version();
     // A write to what the figures do not count keeps the version.
-    await t.database.db.update(schoolSites).set({ name: 'Plesso A (rinominato)' }).where(eq(schoolSites.ministryCode, 'RMEE8AB01A'));
+    await t.database.db
+      .update(schoolSites)
+      .set({ name: 'Plesso A (rinominato)' })
+      .where(eq(schoolSites.ministryCode, 'RMEE8AB01A'));
     expect(await version()).toBe(at);
 
-    await t.database.db.update(schoolSites).set({ participating: true }).where(eq(schoolSites.ministryCode, 'RMEE8AB02B'));
+    await t.database.db
+      .update(schoolSites)
+      .set({ participating: true })
+      .where(eq(schoolSites.ministryCode, 'RMEE8AB02B'));
     expect((await figures()).participatingSites).toBe(before.participatingSites! + 1);
 
     // Registered teachers: registrations not rejected (decision 040), the staff dashboard's count too.
-    const [staff] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'sylla@demo.test'));
-    await t.database.db.insert(teacherProfiles).values({ userId: staff!.id, kind: 'insegnante', reviewState: 'in_attesa' });
+    const [staff] = await t.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'sylla@demo.test'));
+    await t.database.db
+      .insert(teacherProfiles)
+      .values({ userId: staff!.id, kind: 'insegnante', reviewState: 'in_attesa' });
     expect((await figures()).registeredTeachers).toBe(before.registeredTeachers! + 1);
-    await t.database.db.update(teacherProfiles).set({ reviewState: 'respinta' }).where(eq(teacherProfiles.userId, staff!.id));
+    await t.database.db
+      .update(teacherProfiles)
+      .set({ reviewState: 'respinta' })
+      .where(eq(teacherProfiles.userId, staff!.id));
     expect((await figures()).registeredTeachers).toBe(before.registeredTeachers);
     await t.database.db.delete(teacherProfiles).where(eq(teacherProfiles.userId, staff!.id));
     expect((await figures()).registeredTeachers).toBe(before.registeredTeachers);
 
-    await t.database.db.update(institutes).set({ adhesionState: 'iscritto' }).where(eq(institutes.adhesionState, 'nessuna'));
-    expect((await figures()).institutesEnrolled).toBe(await count(sql`select count(*)::int as n from institutes where adhesion_state <> 'nessuna'`));
+    await t.database.db
+      .update(institutes)
+      .set({ adhesionState: 'iscritto' })
+      .where(eq(institutes.adhesionState, 'nessuna'));
+    expect((await figures()).institutesEnrolled).toBe(
+      await count(sql`select count(*)::int as n from institutes where adhesion_state <> 'nessuna'`),
+    );
   });
 });
 
@@ -67,7 +121,10 @@ describe('documents', () => {
     const { groups } = res.json();
     expect(groups.map((g: { category: string }) => g.category)).toEqual(['regolamenti', 'privacy', 'guide']);
     expect(groups[0].label).toBe('Regolamenti');
-    expect(groups[1].documents[0]).toMatchObject({ title: 'Informativa sul trattamento dei dati personali', fileName: 'informativa-privacy.pdf' });
+    expect(groups[1].documents[0]).toMatchObject({
+      title: 'Informativa sul trattamento dei dati personali',
+      fileName: 'informativa-privacy.pdf',
+    });
     expect(JSON.stringify(groups)).not.toContain('content');
   });
 
@@ -85,8 +142,13 @@ describe('documents', () => {
   it('answers 404 in Italian for an unknown document, and 404 for a malformed id (decision 009)', async () => {
     const missing = await t.app.inject({ method: 'GET', url: '/api/public/documents/999999/file' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toMatchObject({ code: 'document_not_found', message: 'Il documento richiesto non esiste o non è più pubblicato.' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/public/documents/abc/file' })).statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({
+      code: 'document_not_found',
+      message: 'Il documento richiesto non esiste o non è più pubblicato.',
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/public/documents/abc/file' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('seeds once: a second run adds nothing', async () => {

@@ -66,13 +66,19 @@ describe('anonymous traffic per IP, signed-in traffic per user', () => {
     expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
     const refused = await anna.get(AUTH_PATHS.me);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ statusCode: 429, code: 'rate_limited', message: ERROR_MESSAGES.rateLimited });
+    expect(refused.json()).toEqual({
+      statusCode: 429,
+      code: 'rate_limited',
+      message: ERROR_MESSAGES.rateLimited,
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     // Bruno, same IP, is not affected; neither is the school's anonymous traffic (2 of 6 left).
     expect((await bruno.get(AUTH_PATHS.me)).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/public/figures', remoteAddress: school })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/public/figures', remoteAddress: school })).statusCode,
+    ).toBe(200);
 
     // The next minute starts a new window.
     t.clock.advance(MINUTE);
@@ -83,7 +89,12 @@ describe('anonymous traffic per IP, signed-in traffic per user', () => {
     const ip = nextIp();
     const codes: number[] = [];
     for (let i = 0; i < 8; i += 1) {
-      const res = await t.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: ip, headers: { authorization: `Bearer ${1000 + i}|${'x'.repeat(40)}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: AUTH_PATHS.me,
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${1000 + i}|${'x'.repeat(40)}` },
+      });
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
@@ -105,11 +116,16 @@ describe('hourly ceilings of the costly endpoints, whatever the source address',
   afterAll(() => t.close());
 
   it('refuses the registration past the ceiling with an Italian 429 and Retry-After, then accepts again next hour', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await fromNewAddress(t, '/api/registrations', registration(`r${i}@example.com`))).statusCode).toBe(202);
+    for (let i = 0; i < 3; i += 1)
+      expect(
+        (await fromNewAddress(t, '/api/registrations', registration(`r${i}@example.com`))).statusCode,
+      ).toBe(202);
     const refused = await fromNewAddress(t, '/api/registrations', registration('r3@example.com'));
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ statusCode: 429, code: 'global_rate_limited' });
-    expect(refused.json().message).toMatch(/^Per sicurezza le nuove registrazioni sono sospese: .* Riprova tra circa \d+ minut[oi]\.$/);
+    expect(refused.json().message).toMatch(
+      /^Per sicurezza le nuove registrazioni sono sospese: .* Riprova tra circa \d+ minut[oi]\.$/,
+    );
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
@@ -117,12 +133,15 @@ describe('hourly ceilings of the costly endpoints, whatever the source address',
     expect((await fromNewAddress(t, '/api/registrations', { kind: 'insegnante' })).statusCode).toBe(422);
 
     t.clock.advance(retryAfter * 1000);
-    expect((await fromNewAddress(t, '/api/registrations', registration('r4@example.com'))).statusCode).toBe(202);
+    expect((await fromNewAddress(t, '/api/registrations', registration('r4@example.com'))).statusCode).toBe(
+      202,
+    );
   });
 
   it('caps SMS codes and contact messages the same way, each on its own budget', async () => {
     t.clock.advance(HOUR);
-    const sms = (n: number) => fromNewAddress(t, '/api/phone-verifications', { phone: `+39 320 555 00${10 + n}` });
+    const sms = (n: number) =>
+      fromNewAddress(t, '/api/phone-verifications', { phone: `+39 320 555 00${10 + n}` });
     expect((await sms(1)).statusCode).toBe(201);
     expect((await sms(2)).statusCode).toBe(201);
     const smsRefused = await sms(3);
@@ -140,15 +159,29 @@ describe('hourly ceilings of the costly endpoints, whatever the source address',
 /** A log stream that keeps the API's JSON log lines. */
 function logLines() {
   const lines: Record<string, unknown>[] = [];
-  return { lines, stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } };
+  return {
+    lines,
+    stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  };
 }
 
-const ceilingWarnings = (lines: Record<string, unknown>[], cap: string) => lines.filter((l) => l.msg === 'global hourly ceiling reached: staff alerted' && l.cap === cap);
+const ceilingWarnings = (lines: Record<string, unknown>[], cap: string) =>
+  lines.filter((l) => l.msg === 'global hourly ceiling reached: staff alerted' && l.cap === cap);
 const ceilingAudits = async (t: TestApp, cap: string) =>
-  (await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, CEILING_REACHED_ACTION), eq(auditLog.entityId, cap)))).length;
+  (
+    await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, CEILING_REACHED_ACTION), eq(auditLog.entityId, cap)))
+  ).length;
 
 /** `count` requests from one address at the pace its per-minute limit allows (20 a minute), as one client would. */
-async function fromOneAddress(t: TestApp, ip: string, count: number, send: (c: ApiClient, i: number) => Promise<{ statusCode: number }>) {
+async function fromOneAddress(
+  t: TestApp,
+  ip: string,
+  count: number,
+  send: (c: ApiClient, i: number) => Promise<{ statusCode: number }>,
+) {
   const c = new ApiClient(t, ip);
   await c.csrf();
   const codes: number[] = [];
@@ -180,22 +213,45 @@ describe('a flood of requests that reach nobody real leaves the budget to real u
 
   it('forgot-password for unknown addresses, from one client and from many, consumes nothing: a real reset and a verification e-mail still go out', async () => {
     const attacker = nextIp();
-    const flood = await fromOneAddress(t, attacker, 60, (c, i) => c.post('/api/auth/forgot-password', { email: `nessuno${i}@example.com` }));
+    const flood = await fromOneAddress(t, attacker, 60, (c, i) =>
+      c.post('/api/auth/forgot-password', { email: `nessuno${i}@example.com` }),
+    );
     expect(flood.every((code) => code === 202)).toBe(true);
-    for (let i = 0; i < 30; i += 1) expect((await fromNewAddress(t, '/api/auth/forgot-password', { email: `ignoto${i}@example.com` })).statusCode).toBe(202);
+    for (let i = 0; i < 30; i += 1)
+      expect(
+        (await fromNewAddress(t, '/api/auth/forgot-password', { email: `ignoto${i}@example.com` }))
+          .statusCode,
+      ).toBe(202);
     await settleAfterResponse(t.app);
 
     // A real user asks for a reset from their own connection: the link is queued.
-    expect((await fromNewAddress(t, '/api/auth/forgot-password', { email: 'insegnante@demo.test' })).statusCode).toBe(202);
+    expect(
+      (await fromNewAddress(t, '/api/auth/forgot-password', { email: 'insegnante@demo.test' })).statusCode,
+    ).toBe(202);
     await settleAfterResponse(t.app);
-    const resets = await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, 'insegnante@demo.test'), eq(outbox.templateKey, 'email.reset-password')));
+    const resets = await t.database.db
+      .select()
+      .from(outbox)
+      .where(
+        and(eq(outbox.recipient, 'insegnante@demo.test'), eq(outbox.templateKey, 'email.reset-password')),
+      );
     expect(resets).toHaveLength(1);
 
     // A new participant registers and asks for the verification link again a minute later: it goes out.
-    expect((await fromNewAddress(t, '/api/registrations', registration('nuova.iscritta@example.com'))).statusCode).toBe(202);
+    expect(
+      (await fromNewAddress(t, '/api/registrations', registration('nuova.iscritta@example.com'))).statusCode,
+    ).toBe(202);
     t.clock.advance(MINUTE + 1000);
-    expect((await fromNewAddress(t, '/api/email-verifications/resend', { email: 'nuova.iscritta@example.com' })).statusCode).toBe(202);
-    const links = await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, 'nuova.iscritta@example.com'), eq(outbox.templateKey, 'email.verifica')));
+    expect(
+      (await fromNewAddress(t, '/api/email-verifications/resend', { email: 'nuova.iscritta@example.com' }))
+        .statusCode,
+    ).toBe(202);
+    const links = await t.database.db
+      .select()
+      .from(outbox)
+      .where(
+        and(eq(outbox.recipient, 'nuova.iscritta@example.com'), eq(outbox.templateKey, 'email.verifica')),
+      );
     expect(links).toHaveLength(2);
     // Nothing reached the e-mail ceiling: no alert.
     expect(ceilingWarnings(log.lines, 'emails')).toHaveLength(0);
@@ -213,7 +269,10 @@ describe('a flood of requests that reach nobody real leaves the budget to real u
     for (const [url, body, ok] of cases) {
       const codes = await fromOneAddress(t, attacker, 45, (c, i) => c.post(url, body(i)));
       expect(codes.slice(0, 2), url).toEqual([ok, ok]);
-      expect(codes.slice(2).every((code) => code === 429), url).toBe(true);
+      expect(
+        codes.slice(2).every((code) => code === 429),
+        url,
+      ).toBe(true);
       const refused = await fromOneAddress(t, attacker, 1, (c) => c.post(url, body(99)));
       expect(refused, url).toEqual([429]);
     }
@@ -221,12 +280,18 @@ describe('a flood of requests that reach nobody real leaves the budget to real u
     await last.csrf();
     const refused = await last.post('/api/public/contact', contact(100));
     expect(refused.json()).toMatchObject({ statusCode: 429, code: 'rate_limited' });
-    expect(refused.json().message).toMatch(/^Da questa connessione sono arrivati troppi messaggi nell’ultima ora\. Riprova tra circa \d+ minut[oi]\.$/);
+    expect(refused.json().message).toMatch(
+      /^Da questa connessione sono arrivati troppi messaggi nell’ultima ora\. Riprova tra circa \d+ minut[oi]\.$/,
+    );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
     // Everyone else still gets through: a code to a real new number, a registration, a message.
-    expect((await fromNewAddress(t, '/api/phone-verifications', { phone: '+39 347 123 4567' })).statusCode).toBe(201);
-    expect((await fromNewAddress(t, '/api/registrations', registration('vera.persona@example.com'))).statusCode).toBe(202);
+    expect(
+      (await fromNewAddress(t, '/api/phone-verifications', { phone: '+39 347 123 4567' })).statusCode,
+    ).toBe(201);
+    expect(
+      (await fromNewAddress(t, '/api/registrations', registration('vera.persona@example.com'))).statusCode,
+    ).toBe(202);
     expect((await fromNewAddress(t, '/api/public/contact', contact(200))).statusCode).toBe(202);
     for (const cap of ['sms', 'registrations', 'contact']) expect(await ceilingAudits(t, cap), cap).toBe(0);
   });
@@ -234,7 +299,11 @@ describe('a flood of requests that reach nobody real leaves the budget to real u
   it('a flood from many addresses reaches the SMS ceiling: new numbers are refused, staff are alerted once, e-mails to accounts still go out', async () => {
     t.clock.advance(HOUR);
     const codes: number[] = [];
-    for (let i = 0; i < 45; i += 1) codes.push((await fromNewAddress(t, '/api/phone-verifications', { phone: `+39 332 000 ${String(2000 + i)}` })).statusCode);
+    for (let i = 0; i < 45; i += 1)
+      codes.push(
+        (await fromNewAddress(t, '/api/phone-verifications', { phone: `+39 332 000 ${String(2000 + i)}` }))
+          .statusCode,
+      );
     expect(codes.filter((c) => c === 201)).toHaveLength(40);
     const refused = await fromNewAddress(t, '/api/phone-verifications', { phone: '+39 347 765 4321' });
     expect(refused.statusCode).toBe(429);
@@ -245,33 +314,63 @@ describe('a flood of requests that reach nobody real leaves the budget to real u
     expect(await ceilingAudits(t, 'sms')).toBe(1);
 
     // A password reset does not draw on the SMS budget.
-    expect((await fromNewAddress(t, '/api/auth/forgot-password', { email: 'rilevatore@demo.test' })).statusCode).toBe(202);
+    expect(
+      (await fromNewAddress(t, '/api/auth/forgot-password', { email: 'rilevatore@demo.test' })).statusCode,
+    ).toBe(202);
     await settleAfterResponse(t.app);
-    expect(await t.database.db.select().from(outbox).where(and(eq(outbox.recipient, 'rilevatore@demo.test'), eq(outbox.templateKey, 'email.reset-password')))).toHaveLength(1);
+    expect(
+      await t.database.db
+        .select()
+        .from(outbox)
+        .where(
+          and(eq(outbox.recipient, 'rilevatore@demo.test'), eq(outbox.templateKey, 'email.reset-password')),
+        ),
+    ).toHaveLength(1);
 
     // The super-admin's home shows the note; other staff's does not.
     const admin = new ApiClient(t, nextIp());
     expect((await admin.login('superadmin@demo.test')).statusCode).toBe(200);
     const summary = DashboardSummarySchema.parse((await admin.get('/api/dashboard/summary')).json());
-    expect(summary.ceilingAlerts).toEqual([expect.objectContaining({ ceiling: 'sms', label: 'codici via SMS', max: 40, past: 'refuse', consequence: expect.stringMatching(/rifiutati/) })]);
+    expect(summary.ceilingAlerts).toEqual([
+      expect.objectContaining({
+        ceiling: 'sms',
+        label: 'codici via SMS',
+        max: 40,
+        past: 'refuse',
+        consequence: expect.stringMatching(/rifiutati/),
+      }),
+    ]);
     const sylla = new ApiClient(t, nextIp());
     expect((await sylla.login('sylla@demo.test')).statusCode).toBe(200);
-    expect(DashboardSummarySchema.parse((await sylla.get('/api/dashboard/summary')).json()).ceilingAlerts).toEqual([]);
+    expect(
+      DashboardSummarySchema.parse((await sylla.get('/api/dashboard/summary')).json()).ceilingAlerts,
+    ).toEqual([]);
     // A day later the note is gone.
     t.clock.advance(25 * HOUR);
-    expect(DashboardSummarySchema.parse((await admin.get('/api/dashboard/summary')).json()).ceilingAlerts).toEqual([]);
+    expect(
+      DashboardSummarySchema.parse((await admin.get('/api/dashboard/summary')).json()).ceilingAlerts,
+    ).toEqual([]);
   });
 
   it('e-mails to existing accounts past their ceiling still go out, with one alert', async () => {
     t.clock.advance(HOUR);
     const accounts = DEMO_ACCOUNTS.map((a) => a.email).slice(0, 12);
-    for (const email of accounts) expect((await fromNewAddress(t, '/api/auth/forgot-password', { email })).statusCode).toBe(202);
+    for (const email of accounts)
+      expect((await fromNewAddress(t, '/api/auth/forgot-password', { email })).statusCode).toBe(202);
     await settleAfterResponse(t.app);
     const sent = await t.database.db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.templateKey, 'email.reset-password'), gte(outbox.createdAt, new Date(t.clock.now().getTime() - MINUTE))));
-    const active = await t.database.db.select({ email: users.email }).from(users).where(and(inArray(users.email, accounts), eq(users.status, 'active')));
+      .where(
+        and(
+          eq(outbox.templateKey, 'email.reset-password'),
+          gte(outbox.createdAt, new Date(t.clock.now().getTime() - MINUTE)),
+        ),
+      );
+    const active = await t.database.db
+      .select({ email: users.email })
+      .from(users)
+      .where(and(inArray(users.email, accounts), eq(users.status, 'active')));
     expect(active.length).toBeGreaterThan(10);
     expect(sent).toHaveLength(active.length);
     expect(ceilingWarnings(log.lines, 'emails')).toHaveLength(1);
@@ -303,7 +402,8 @@ describe('failed access-code look-ups have a portal-wide ceiling (issue 32, defe
   });
   afterAll(() => t.close());
 
-  const lookUp = (ip: string, value: string) => t.app.inject({ method: 'GET', url: `/api/access-codes/${value}`, remoteAddress: ip });
+  const lookUp = (ip: string, value: string) =>
+    t.app.inject({ method: 'GET', url: `/api/access-codes/${value}`, remoteAddress: ip });
   const guess = (i: number) => `Zq${String(10000 + i)}`;
 
   it('past the ceiling, addresses that keep guessing are refused with an Italian 429; valid codes keep working everywhere', async () => {
@@ -313,7 +413,9 @@ describe('failed access-code look-ups have a portal-wide ceiling (issue 32, defe
     const refused = await lookUp(guessers[1]!, guess(100));
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ statusCode: 429, code: 'global_rate_limited' });
-    expect(refused.json().message).toMatch(/^Per sicurezza la verifica dei codici di accesso da questa connessione è sospesa: .* Riprova tra circa \d+ minut[oi]\.$/);
+    expect(refused.json().message).toMatch(
+      /^Per sicurezza la verifica dei codici di accesso da questa connessione è sospesa: .* Riprova tra circa \d+ minut[oi]\.$/,
+    );
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Refused before the look-up: a valid code from a guessing address gets the same 429.
     expect((await lookUp(guessers[1]!, code)).statusCode).toBe(429);
@@ -338,8 +440,12 @@ describe('failed access-code look-ups have a portal-wide ceiling (issue 32, defe
 });
 
 /** A second API instance on the same PostgreSQL database as `t`, with the same settings and clock. */
-async function secondInstance(t: TestApp): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; database: Database }> {
-  const { rows } = (await t.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
+async function secondInstance(
+  t: TestApp,
+): Promise<{ app: Awaited<ReturnType<typeof buildApp>>; database: Database }> {
+  const { rows } = (await t.database.db.execute(sql`select current_database() as name`)) as unknown as {
+    rows: { name: string }[];
+  };
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${rows[0]!.name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '' });
@@ -352,7 +458,11 @@ describe.skipIf(!process.env.DATABASE_URL)('limits shared by two API instances o
   let t: TestApp;
   let b: Awaited<ReturnType<typeof secondInstance>>;
   beforeAll(async () => {
-    t = await buildTestApp({ RATE_LIMIT_USER_MAX: '20', CONTACT_RATE_LIMIT_MAX: '4', GLOBAL_REGISTRATIONS_MAX_PER_HOUR: '3' });
+    t = await buildTestApp({
+      RATE_LIMIT_USER_MAX: '20',
+      CONTACT_RATE_LIMIT_MAX: '4',
+      GLOBAL_REGISTRATIONS_MAX_PER_HOUR: '3',
+    });
     await seedMessageTemplates(t.database.db);
     b = await secondInstance(t);
   });
@@ -402,7 +512,10 @@ describe.skipIf(!process.env.DATABASE_URL)('limits shared by two API instances o
     const refused = { a: false, b: false };
     for (let round = 0; round < 10 && !(refused.a && refused.b); round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 400));
-      for (const [name, c] of [['a', onA], ['b', onB]] as const) {
+      for (const [name, c] of [
+        ['a', onA],
+        ['b', onB],
+      ] as const) {
         const status = (await c.get(AUTH_PATHS.me)).statusCode;
         if (status === 200) extra += 1;
         else if (status === 429) refused[name] = true;

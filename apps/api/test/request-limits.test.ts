@@ -41,9 +41,17 @@ function raw(head: string, { send = 0, stopOnAnswer = false } = {}): Promise<Raw
       const text = received.toString('utf8');
       const [rawHead = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...lines] = rawHead.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       socket.destroy();
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n'), ...(error ? { error } : {}), writtenBeforeAnswer: writtenBeforeAnswer < 0 ? written : writtenBeforeAnswer });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: rest.join('\r\n\r\n'),
+        ...(error ? { error } : {}),
+        writtenBeforeAnswer: writtenBeforeAnswer < 0 ? written : writtenBeforeAnswer,
+      });
     };
     const complete = () => {
       const text = received.toString('utf8');
@@ -73,7 +81,9 @@ function raw(head: string, { send = 0, stopOnAnswer = false } = {}): Promise<Raw
 }
 
 const request = (method: string, path: string, headers: Record<string, string | number>) =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 
 describe('431: a URL or headers too long', () => {
   it.each([
@@ -98,7 +108,11 @@ describe('431: a URL or headers too long', () => {
 });
 
 describe('413: a declared body larger than the route reads', () => {
-  const TOO_LARGE = { statusCode: 413, code: 'payload_too_large', message: 'I dati inviati sono troppo grandi.' };
+  const TOO_LARGE = {
+    statusCode: 413,
+    code: 'payload_too_large',
+    message: 'I dati inviati sono troppo grandi.',
+  };
   it.each([
     'application/json',
     'multipart/form-data; boundary=----x',
@@ -106,18 +120,33 @@ describe('413: a declared body larger than the route reads', () => {
     'application/octet-stream',
     'text/plain',
     'application/x-www-form-urlencoded',
-  ])('%s: Italian 413, readable by the client (no connection reset), before the body is read', async (contentType) => {
-    // Declared 3 MB on a JSON route (limit 1 MB), all of it sent: the client reads the answer.
-    const sent = await raw(request('POST', '/api/auth/login', { 'content-type': contentType, 'content-length': 3 * 1024 * 1024 }), { send: 3 * 1024 * 1024 });
-    expect(sent.error).toBeUndefined();
-    expect(sent.status).toBe(413);
-    expect(JSON.parse(sent.body)).toEqual(TOO_LARGE);
-    // Declared 200 MB: the answer comes while the body has hardly begun.
-    const early = await raw(request('POST', '/api/auth/login', { 'content-type': contentType, 'content-length': 200 * 1024 * 1024 }), { send: 200 * 1024 * 1024, stopOnAnswer: true });
-    expect(early.status).toBe(413);
-    expect(JSON.parse(early.body)).toEqual(TOO_LARGE);
-    expect(early.writtenBeforeAnswer).toBeLessThan(8 * 1024 * 1024);
-  });
+  ])(
+    '%s: Italian 413, readable by the client (no connection reset), before the body is read',
+    async (contentType) => {
+      // Declared 3 MB on a JSON route (limit 1 MB), all of it sent: the client reads the answer.
+      const sent = await raw(
+        request('POST', '/api/auth/login', {
+          'content-type': contentType,
+          'content-length': 3 * 1024 * 1024,
+        }),
+        { send: 3 * 1024 * 1024 },
+      );
+      expect(sent.error).toBeUndefined();
+      expect(sent.status).toBe(413);
+      expect(JSON.parse(sent.body)).toEqual(TOO_LARGE);
+      // Declared 200 MB: the answer comes while the body has hardly begun.
+      const early = await raw(
+        request('POST', '/api/auth/login', {
+          'content-type': contentType,
+          'content-length': 200 * 1024 * 1024,
+        }),
+        { send: 200 * 1024 * 1024, stopOnAnswer: true },
+      );
+      expect(early.status).toBe(413);
+      expect(JSON.parse(early.body)).toEqual(TOO_LARGE);
+      expect(early.writtenBeforeAnswer).toBeLessThan(8 * 1024 * 1024);
+    },
+  );
 
   it('an upload route keeps its own larger limit and message, and its 413 is readable too', async () => {
     const staff = new ApiClient(t, '127.0.0.1');
@@ -129,17 +158,37 @@ describe('413: a declared body larger than the route reads', () => {
       'content-type': 'application/pdf',
     };
     // 2 MB is over the JSON limit but within the documents' own: it reaches the route (not a PDF: 422).
-    const fits = await raw(request('POST', '/api/documents?title=Prova', { ...signedIn, 'content-length': 2 * 1024 * 1024, connection: 'close' }), { send: 2 * 1024 * 1024 });
+    const fits = await raw(
+      request('POST', '/api/documents?title=Prova', {
+        ...signedIn,
+        'content-length': 2 * 1024 * 1024,
+        connection: 'close',
+      }),
+      { send: 2 * 1024 * 1024 },
+    );
     expect(fits.status).not.toBe(413);
-    const huge = await raw(request('POST', '/api/documents?title=Prova', { ...signedIn, 'content-length': 500 * 1024 * 1024 }), { send: 500 * 1024 * 1024, stopOnAnswer: true });
+    const huge = await raw(
+      request('POST', '/api/documents?title=Prova', { ...signedIn, 'content-length': 500 * 1024 * 1024 }),
+      { send: 500 * 1024 * 1024, stopOnAnswer: true },
+    );
     expect(huge.error).toBeUndefined();
     expect(huge.status).toBe(413);
-    expect(JSON.parse(huge.body)).toMatchObject({ statusCode: 413, code: 'payload_too_large', message: DOCUMENT_MESSAGES.tooLarge });
+    expect(JSON.parse(huge.body)).toMatchObject({
+      statusCode: 413,
+      code: 'payload_too_large',
+      message: DOCUMENT_MESSAGES.tooLarge,
+    });
     expect(huge.writtenBeforeAnswer).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('a body within the limit is read as before', async () => {
-    const res = await raw(request('POST', '/api/auth/login', { 'content-type': 'application/json', 'content-length': 2, connection: 'close' }) + '{}');
+    const res = await raw(
+      request('POST', '/api/auth/login', {
+        'content-type': 'application/json',
+        'content-length': 2,
+        connection: 'close',
+      }) + '{}',
+    );
     expect([403, 419, 422]).toContain(res.status);
   });
 });

@@ -2,19 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { MeResponseSchema } from '@portale/shared/auth';
-import { frozenAnswer, parsesAsItEncodes, responseSerializerCompiler } from '../src/lib/response-serialization.ts';
+import {
+  frozenAnswer,
+  parsesAsItEncodes,
+  responseSerializerCompiler,
+} from '../src/lib/response-serialization.ts';
 
 const compile = (schema: z.ZodType) =>
-  responseSerializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' } as never) as (data: unknown) => string;
+  responseSerializerCompiler({ schema, method: 'GET', url: '/test', httpStatus: '200' } as never) as (
+    data: unknown,
+  ) => string;
 
 type Tree = { name: string; children: Tree[] };
-const TreeSchema: z.ZodType<Tree> = z.lazy(() => z.object({ name: z.string(), children: z.array(TreeSchema) }));
+const TreeSchema: z.ZodType<Tree> = z.lazy(() =>
+  z.object({ name: z.string(), children: z.array(TreeSchema) }),
+);
 
 describe('parsesAsItEncodes', () => {
   it.each([
     ['an object of primitives, arrays, enums and nullables', MeResponseSchema],
-    ['a union and a discriminated union', z.union([z.object({ a: z.string() }), z.discriminatedUnion('k', [z.object({ k: z.literal('x') })])])],
-    ['a record, a tuple and an intersection', z.object({ r: z.record(z.string(), z.number()), t: z.tuple([z.string()], z.number()), i: z.intersection(z.object({ a: z.string() }), z.object({ b: z.string() })) })],
+    [
+      'a union and a discriminated union',
+      z.union([z.object({ a: z.string() }), z.discriminatedUnion('k', [z.object({ k: z.literal('x') })])]),
+    ],
+    [
+      'a record, a tuple and an intersection',
+      z.object({
+        r: z.record(z.string(), z.number()),
+        t: z.tuple([z.string()], z.number()),
+        i: z.intersection(z.object({ a: z.string() }), z.object({ b: z.string() })),
+      }),
+    ],
     ['a recursive schema', TreeSchema],
     ['a refinement', z.object({ n: z.number().refine((n) => n > 0) })],
   ])('is true for %s', (_label, schema) => {
@@ -24,7 +42,15 @@ describe('parsesAsItEncodes', () => {
   it.each([
     ['a transform', z.object({ a: z.string().transform((s) => s.length) })],
     ['a default', z.object({ a: z.array(z.string().default('x')) })],
-    ['a codec', z.object({ at: z.codec(z.iso.datetime(), z.date(), { decode: (s) => new Date(s), encode: (d) => d.toISOString() }) })],
+    [
+      'a codec',
+      z.object({
+        at: z.codec(z.iso.datetime(), z.date(), {
+          decode: (s) => new Date(s),
+          encode: (d) => d.toISOString(),
+        }),
+      }),
+    ],
     ['a catch inside a union', z.union([z.string(), z.object({ a: z.number().catch(0) })])],
   ])('is false for %s', (_label, schema) => {
     expect(parsesAsItEncodes(schema)).toBe(false);
@@ -68,15 +94,21 @@ describe('responseSerializerCompiler', () => {
   });
 
   it('encodes a schema whose two directions differ, as before', () => {
-    const schema = z.object({ at: z.codec(z.iso.datetime(), z.date(), { decode: (s) => new Date(s), encode: (d) => d.toISOString() }) });
-    expect(compile(schema)({ at: new Date('2026-11-24T10:00:00.000Z') })).toBe('{"at":"2026-11-24T10:00:00.000Z"}');
+    const schema = z.object({
+      at: z.codec(z.iso.datetime(), z.date(), { decode: (s) => new Date(s), encode: (d) => d.toISOString() }),
+    });
+    expect(compile(schema)({ at: new Date('2026-11-24T10:00:00.000Z') })).toBe(
+      '{"at":"2026-11-24T10:00:00.000Z"}',
+    );
   });
 
   describe('a kept answer (frozenAnswer)', () => {
     /** A contract whose check counts how often it runs. */
     const counted = () => {
       const state = { checks: 0 };
-      const schema = z.object({ user: z.object({ name: z.string().refine(() => ++state.checks > 0), roles: z.array(z.string()) }) });
+      const schema = z.object({
+        user: z.object({ name: z.string().refine(() => ++state.checks > 0), roles: z.array(z.string()) }),
+      });
       return { state, serialize: compile(schema) };
     };
 
@@ -116,7 +148,9 @@ describe('responseSerializerCompiler', () => {
     it('is written per route: the same object on another contract is checked against that one', () => {
       const answer = frozenAnswer({ user: { name: 'Anna', roles: ['sylla'] } });
       expect(counted().serialize(answer)).toBe('{"user":{"name":"Anna","roles":["sylla"]}}');
-      expect(compile(z.object({ user: z.object({ name: z.string() }) }))(answer)).toBe('{"user":{"name":"Anna"}}');
+      expect(compile(z.object({ user: z.object({ name: z.string() }) }))(answer)).toBe(
+        '{"user":{"name":"Anna"}}',
+      );
     });
   });
 });

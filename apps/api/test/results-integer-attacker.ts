@@ -75,7 +75,11 @@ export class IntegerAttacker {
       let pick = -1;
       for (let j = 0; j < this.width; j++) {
         if (lo[j] === hi[j]) continue;
-        if (pick < 0 || (inTarget.has(j) && !inTarget.has(pick)) || (inTarget.has(j) === inTarget.has(pick) && hi[j]! - lo[j]! < hi[pick]! - lo[pick]!))
+        if (
+          pick < 0 ||
+          (inTarget.has(j) && !inTarget.has(pick)) ||
+          (inTarget.has(j) === inTarget.has(pick) && hi[j]! - lo[j]! < hi[pick]! - lo[pick]!)
+        )
           pick = j;
       }
       if (pick < 0) return tLo !== value;

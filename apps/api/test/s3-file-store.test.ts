@@ -22,7 +22,8 @@ import { ApiClient, nextIp } from './http-client.ts';
 const BUCKET = 'portale-test';
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const pdfOfSize = (size: number) => Buffer.concat([Buffer.from('%PDF-1.4\n', 'latin1'), Buffer.alloc(size - 9, 0x41)]);
+const pdfOfSize = (size: number) =>
+  Buffer.concat([Buffer.from('%PDF-1.4\n', 'latin1'), Buffer.alloc(size - 9, 0x41)]);
 const limit = (maxBytes: number) => ({ maxBytes, tooLarge: () => new Error('troppo grande') });
 
 /** `bytes` in pieces of `chunk` bytes, as a request body arrives. */
@@ -43,7 +44,13 @@ async function objects(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const address = await server.run();
   endpoint = `http://127.0.0.1:${address.port}`;
   store = new S3FileStore({ bucket: BUCKET, endpoint, region: 'us-east-1', credentials: CREDENTIALS });
@@ -58,7 +65,11 @@ describe('S3 file store (decision 030) on a real S3 server', () => {
   it('round-trips a small file and a multipart one (past one 5 MB part), with SHA-256 and size computed while streaming', async () => {
     for (const bytes of [Buffer.from('contenuto di prova '.repeat(1000)), pdfOfSize(11 * 1024 * 1024 + 17)]) {
       const stored = await store.put(pieces(bytes), limit(bytes.length));
-      expect(stored).toMatchObject({ sha256: sha256(bytes), sizeBytes: bytes.length, head: bytes.subarray(0, 16) });
+      expect(stored).toMatchObject({
+        sha256: sha256(bytes),
+        sizeBytes: bytes.length,
+        head: bytes.subarray(0, 16),
+      });
       expect(await objects()).toContain(`${stored.key.slice(0, 2)}/${stored.key}`);
       expect((await readStored(store, stored.key)).equals(bytes)).toBe(true);
       const listed = [];
@@ -78,7 +89,9 @@ describe('S3 file store (decision 030) on a real S3 server', () => {
 
   it('a file past the limit or a body that fails leaves nothing in the bucket (small and multipart)', async () => {
     await expect(store.put(pieces(Buffer.alloc(1200)), limit(1000))).rejects.toThrow('troppo grande');
-    await expect(store.put(pieces(Buffer.alloc(12 * 1024 * 1024)), limit(11 * 1024 * 1024))).rejects.toThrow('troppo grande');
+    await expect(store.put(pieces(Buffer.alloc(12 * 1024 * 1024)), limit(11 * 1024 * 1024))).rejects.toThrow(
+      'troppo grande',
+    );
     async function* broken() {
       yield Buffer.alloc(6 * 1024 * 1024, 1);
       yield Buffer.alloc(1024, 2);
@@ -89,7 +102,12 @@ describe('S3 file store (decision 030) on a real S3 server', () => {
   }, 60_000);
 
   it('an upload to a bucket that does not exist fails and leaves nothing', async () => {
-    const wrong = new S3FileStore({ bucket: 'non-esiste', endpoint, region: 'us-east-1', credentials: CREDENTIALS });
+    const wrong = new S3FileStore({
+      bucket: 'non-esiste',
+      endpoint,
+      region: 'us-east-1',
+      credentials: CREDENTIALS,
+    });
     try {
       await expect(wrong.put(pieces(Buffer.alloc(2000)), limit(10_000))).rejects.toThrow();
     } finally {
@@ -104,7 +122,13 @@ describe('uploads through the API with FILE_STORE=s3', () => {
   let staff: ApiClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ FILE_STORE: 's3', S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey });
+    t = await buildTestApp({
+      FILE_STORE: 's3',
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+    });
     staff = new ApiClient(t, nextIp());
     expect((await staff.login('cromos@demo.test')).statusCode).toBe(200);
   }, 120_000);
@@ -113,10 +137,16 @@ describe('uploads through the API with FILE_STORE=s3', () => {
   it('stores a staff document in the bucket, streams it back and replaces it (the old object goes); a refused upload leaves nothing', async () => {
     expect(t.app.files).toBeInstanceOf(S3FileStore);
     const bytes = pdfOfSize(300_000);
-    const res = await staff.send('POST', '/api/documents?title=Guida%20S3&category=guide', { payload: bytes, headers: { 'content-type': 'application/pdf' } });
+    const res = await staff.send('POST', '/api/documents?title=Guida%20S3&category=guide', {
+      payload: bytes,
+      headers: { 'content-type': 'application/pdf' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const doc = StaffDocumentSchema.parse(res.json());
-    const [row] = await sqlRows<{ file_key: string; sha256: string }>(t, sql`select file_key, sha256 from public_documents where id = ${doc.id}`);
+    const [row] = await sqlRows<{ file_key: string; sha256: string }>(
+      t,
+      sql`select file_key, sha256 from public_documents where id = ${doc.id}`,
+    );
     expect(row!.sha256).toBe(sha256(bytes));
     expect(await objects()).toEqual([`${row!.file_key.slice(0, 2)}/${row!.file_key}`]);
 
@@ -125,19 +155,42 @@ describe('uploads through the API with FILE_STORE=s3', () => {
     expect(download.rawPayload.equals(bytes)).toBe(true);
 
     // Not a PDF: refused, and the streamed object is removed before the answer.
-    expect((await staff.send('POST', '/api/documents?title=Altro&category=guide', { payload: Buffer.from('non sono un pdf'), headers: { 'content-type': 'application/pdf' } })).statusCode).toBe(422);
+    expect(
+      (
+        await staff.send('POST', '/api/documents?title=Altro&category=guide', {
+          payload: Buffer.from('non sono un pdf'),
+          headers: { 'content-type': 'application/pdf' },
+        })
+      ).statusCode,
+    ).toBe(422);
     expect(await objects()).toHaveLength(1);
 
     const replacement = pdfOfSize(2000);
-    expect((await staff.send('PUT', `/api/documents/${doc.id}/file`, { payload: replacement, headers: { 'content-type': 'application/pdf' } })).statusCode).toBe(200);
+    expect(
+      (
+        await staff.send('PUT', `/api/documents/${doc.id}/file`, {
+          payload: replacement,
+          headers: { 'content-type': 'application/pdf' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await objects()).toHaveLength(1);
     expect(await objects()).not.toContain(`${row!.file_key.slice(0, 2)}/${row!.file_key}`);
     expect((await staff.get(`/api/documents/${doc.id}/file`)).rawPayload.equals(replacement)).toBe(true);
 
     // The sweep works on the bucket too: an object no row names goes once old enough, the document's stays.
     const orphan = await t.app.files.put(pieces(pdfOfSize(1000)), limit(10_000));
-    expect(await sweepOrphanFiles(t.database.db, t.app.files, { graceMs: 3_600_000 })).toMatchObject({ scanned: 2, removed: 0, recent: 2 });
-    expect(await sweepOrphanFiles(t.database.db, t.app.files, { graceMs: 3_600_000, now: new Date(Date.now() + 2 * 3_600_000) })).toMatchObject({ scanned: 2, removed: 1 });
+    expect(await sweepOrphanFiles(t.database.db, t.app.files, { graceMs: 3_600_000 })).toMatchObject({
+      scanned: 2,
+      removed: 0,
+      recent: 2,
+    });
+    expect(
+      await sweepOrphanFiles(t.database.db, t.app.files, {
+        graceMs: 3_600_000,
+        now: new Date(Date.now() + 2 * 3_600_000),
+      }),
+    ).toMatchObject({ scanned: 2, removed: 1 });
     expect(await objects()).not.toContain(`${orphan.key.slice(0, 2)}/${orphan.key}`);
     expect((await staff.get(`/api/documents/${doc.id}/file`)).rawPayload.equals(replacement)).toBe(true);
   }, 60_000);

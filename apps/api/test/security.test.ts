@@ -31,7 +31,13 @@ describe('security headers', () => {
     expect(res.headers['cross-origin-resource-policy']).toBe('same-site');
     expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
     // Headers that act only on HTML documents or legacy browsers and plug-ins (decision 024).
-    for (const name of ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) {
+    for (const name of [
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ]) {
       expect(res.headers[name], name).toBeUndefined();
     }
     // The rate-limit counters are told only with a refusal.
@@ -39,7 +45,10 @@ describe('security headers', () => {
   });
 
   it('are computed once, with helmet', () => {
-    const headers = helmetHeaders({ contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } }, xXssProtection: false });
+    const headers = helmetHeaders({
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"] } },
+      xXssProtection: false,
+    });
     expect(headers['content-security-policy']).toBe("default-src 'none'");
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['x-xss-protection']).toBeUndefined();
@@ -55,18 +64,30 @@ describe('security headers', () => {
 });
 
 describe('CORS', () => {
-  it.each([WEB, 'https://portale.example.it'])('echoes the allowed origin %s with credentials', async (origin) => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin }, remoteAddress: nextIp() });
-    expect(res.headers['access-control-allow-origin']).toBe(origin);
-    expect(res.headers['access-control-allow-credentials']).toBe('true');
-    expect(res.headers.vary).toMatch(/origin/i);
-  });
+  it.each([WEB, 'https://portale.example.it'])(
+    'echoes the allowed origin %s with credentials',
+    async (origin) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { origin },
+        remoteAddress: nextIp(),
+      });
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+      expect(res.headers.vary).toMatch(/origin/i);
+    },
+  );
 
   it('answers the preflight of a credentialed POST from the web with the XSRF header allowed', async () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: AUTH_PATHS.login,
-      headers: { origin: WEB, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-xsrf-token' },
+      headers: {
+        origin: WEB,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-xsrf-token',
+      },
       remoteAddress: nextIp(),
     });
     expect(res.statusCode).toBe(204);
@@ -78,7 +99,12 @@ describe('CORS', () => {
   it.each(['https://evil.example.com', 'http://127.0.0.1:3001', 'null', `${WEB}.evil.com`])(
     'does not allow the origin %s',
     async (origin) => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin }, remoteAddress: nextIp() });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/health',
+        headers: { origin },
+        remoteAddress: nextIp(),
+      });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       const preflight = await t.app.inject({
         method: 'OPTIONS',
@@ -95,9 +121,13 @@ describe('Fetch Metadata', () => {
   it('refuses a cross-site POST with 403 before anything else', async () => {
     const c = new ApiClient(t, nextIp());
     await c.csrf();
-    const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' }, {
-      headers: { 'sec-fetch-site': 'cross-site' },
-    });
+    const res = await c.post(
+      AUTH_PATHS.login,
+      { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' },
+      {
+        headers: { 'sec-fetch-site': 'cross-site' },
+      },
+    );
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ statusCode: 403, code: 'cross_site_request' });
   });
@@ -105,9 +135,13 @@ describe('Fetch Metadata', () => {
   it.each(['same-site', 'same-origin', 'none'])('accepts a POST with Sec-Fetch-Site %s', async (site) => {
     const c = new ApiClient(t, nextIp());
     await c.csrf();
-    const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' }, {
-      headers: { 'sec-fetch-site': site },
-    });
+    const res = await c.post(
+      AUTH_PATHS.login,
+      { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' },
+      {
+        headers: { 'sec-fetch-site': site },
+      },
+    );
     expect(res.statusCode).toBe(200);
   });
 
@@ -118,31 +152,61 @@ describe('Fetch Metadata', () => {
     ['PATCH', '/api/account/profile'],
     ['PUT', '/api/nope'],
     ['DELETE', '/api/auth/sessions/1'],
-  ] as const)('refuses a %s %s from a foreign Origin with an Italian 403, whatever the XSRF pair', async (method, url) => {
-    const c = new ApiClient(t, nextIp());
-    await c.login('superadmin@demo.test');
-    for (const origin of ['https://attaccante.example', 'http://127.0.0.1:3001', 'null', 'https://portale.example.it.attaccante.example']) {
-      const res = await c.send(method, url, { headers: { origin }, payload: {} });
-      expect(res.statusCode, `${origin}`).toBe(403);
-      expect(res.json(), origin).toMatchObject({ statusCode: 403, code: 'cross_origin_request', message: 'Richiesta da un’origine non consentita rifiutata.' });
-    }
-  });
+  ] as const)(
+    'refuses a %s %s from a foreign Origin with an Italian 403, whatever the XSRF pair',
+    async (method, url) => {
+      const c = new ApiClient(t, nextIp());
+      await c.login('superadmin@demo.test');
+      for (const origin of [
+        'https://attaccante.example',
+        'http://127.0.0.1:3001',
+        'null',
+        'https://portale.example.it.attaccante.example',
+      ]) {
+        const res = await c.send(method, url, { headers: { origin }, payload: {} });
+        expect(res.statusCode, `${origin}`).toBe(403);
+        expect(res.json(), origin).toMatchObject({
+          statusCode: 403,
+          code: 'cross_origin_request',
+          message: 'Richiesta da un’origine non consentita rifiutata.',
+        });
+      }
+    },
+  );
 
   it('accepts writes from an allowed Origin, from the API’s own origin, and without Origin (non-browser clients with the XSRF pair)', async () => {
-    const cases: Record<string, string>[] = [{ origin: WEB }, { origin: 'https://portale.example.it' }, { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' }, {}];
+    const cases: Record<string, string>[] = [
+      { origin: WEB },
+      { origin: 'https://portale.example.it' },
+      { origin: 'http://api.localhost:8000', host: 'api.localhost:8000' },
+      {},
+    ];
     for (const headers of cases) {
       const c = new ApiClient(t, nextIp());
       await c.csrf();
-      const res = await c.post(AUTH_PATHS.login, { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' }, { headers });
+      const res = await c.post(
+        AUTH_PATHS.login,
+        { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' },
+        { headers },
+      );
       expect(res.statusCode, JSON.stringify(headers)).toBe(200);
     }
     // Without the XSRF pair a write is still refused.
-    const bare = await t.app.inject({ method: 'POST', url: AUTH_PATHS.login, remoteAddress: nextIp(), payload: { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' } });
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: AUTH_PATHS.login,
+      remoteAddress: nextIp(),
+      payload: { email: 'superadmin@demo.test', password: 'Portale.Demo.2026' },
+    });
     expect(bare.statusCode).toBe(419);
   });
 
   it('lets a cross-site GET through (safe method)', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'sec-fetch-site': 'cross-site' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -153,7 +217,10 @@ describe('global rate limit', () => {
     try {
       const ip = nextIp();
       const codes: number[] = [];
-      for (let i = 0; i < 4; i += 1) codes.push((await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: ip })).statusCode);
+      for (let i = 0; i < 4; i += 1)
+        codes.push(
+          (await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: ip })).statusCode,
+        );
       expect(codes).toEqual([401, 401, 401, 429]);
       const res = await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: ip });
       expect(res.json()).toMatchObject({ statusCode: 429, code: 'rate_limited' });
@@ -161,8 +228,12 @@ describe('global rate limit', () => {
       // The counters are told with the refusal (and only then).
       expect(res.headers['x-ratelimit-limit']).toBe('3');
       expect(res.headers['x-ratelimit-remaining']).toBe('0');
-      expect((await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: nextIp() })).statusCode).toBe(401);
-      expect((await limited.app.inject({ method: 'GET', url: '/api/health', remoteAddress: ip })).statusCode).toBe(200);
+      expect(
+        (await limited.app.inject({ method: 'GET', url: AUTH_PATHS.me, remoteAddress: nextIp() })).statusCode,
+      ).toBe(401);
+      expect(
+        (await limited.app.inject({ method: 'GET', url: '/api/health', remoteAddress: ip })).statusCode,
+      ).toBe(200);
     } finally {
       await limited.close();
     }

@@ -123,7 +123,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two API instances on one PostgreSQL'
     onB.token = onA.token;
     await within(2000, async () => {
       expect((await onB.get(AUTH_PATHS.me)).statusCode).toBe(200);
-      const queries = await queriesOf(databaseB, async () => expect((await onB.get(AUTH_PATHS.me)).statusCode).toBe(200));
+      const queries = await queriesOf(databaseB, async () =>
+        expect((await onB.get(AUTH_PATHS.me)).statusCode).toBe(200),
+      );
       return queries.length === 0;
     });
     return onB;

@@ -20,7 +20,11 @@ describe('GET /api/openapi.json', () => {
   it('describes the auth contract and the portal pages', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json<{ openapi: string; info: { title: string }; paths: Record<string, Record<string, unknown>> }>();
+    const doc = res.json<{
+      openapi: string;
+      info: { title: string };
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.info.title).toBe('Portale Scuole API');
     expect(doc.paths[AUTH_PATHS.login]).toHaveProperty('post');

@@ -34,17 +34,37 @@ describe('unknown fields in bodies are refused, not dropped', () => {
   it('login: a field the schema does not declare gets 400 naming it, and nobody is logged in', async () => {
     const client = new ApiClient(t, nextIp());
     await client.csrf();
-    const res = await client.post(AUTH_PATHS.login, { email: 'insegnante@demo.test', password: 'Portale.Demo.2026', foo: 1 });
+    const res = await client.post(AUTH_PATHS.login, {
+      email: 'insegnante@demo.test',
+      password: 'Portale.Demo.2026',
+      foo: 1,
+    });
     expectUnknownField(res, 'Campo non previsto: «foo».');
-    expect(res.headers['set-cookie'] ?? []).not.toEqual(expect.arrayContaining([expect.stringMatching(/refresh/i)]));
+    expect(res.headers['set-cookie'] ?? []).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/refresh/i)]),
+    );
   });
 
   it('names every unknown field (at most five), shortened and printable', async () => {
     const client = new ApiClient(t, nextIp());
     await client.csrf();
-    const res = await client.post(AUTH_PATHS.login, { email: 'a@b.it', password: 'x', role: 'super-admin', 'x\u0000y': 1 });
+    const res = await client.post(AUTH_PATHS.login, {
+      email: 'a@b.it',
+      password: 'x',
+      role: 'super-admin',
+      'x\u0000y': 1,
+    });
     expectUnknownField(res, 'Campi non previsti: «role», «x?y».');
-    const long = await client.post(AUTH_PATHS.login, { email: 'a@b.it', password: 'x', ['k'.repeat(500)]: 1, a: 1, b: 2, c: 3, d: 4, e: 5 });
+    const long = await client.post(AUTH_PATHS.login, {
+      email: 'a@b.it',
+      password: 'x',
+      ['k'.repeat(500)]: 1,
+      a: 1,
+      b: 2,
+      c: 3,
+      d: 4,
+      e: 5,
+    });
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toBe(`Campi non previsti: «${'k'.repeat(40)}…», «a», «b», «c», «d», ….`);
   });
@@ -59,7 +79,9 @@ describe('unknown fields in bodies are refused, not dropped', () => {
 
   it('PATCH of a user with a role field (not `roles`) gets 400 and changes nothing', async () => {
     const [target] = await t.database.db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
-    const res = await staff.send('PATCH', `/api/users/${target!.id}`, { payload: { firstName: 'Mallory', role: 'super-admin' } });
+    const res = await staff.send('PATCH', `/api/users/${target!.id}`, {
+      payload: { firstName: 'Mallory', role: 'super-admin' },
+    });
     expectUnknownField(res, 'Campo non previsto: «role».');
     const [after] = await t.database.db.select().from(users).where(eq(users.id, target!.id));
     expect(after!.firstName).toBe(target!.firstName);
@@ -69,7 +91,9 @@ describe('unknown fields in bodies are refused, not dropped', () => {
   it('PATCH of the own profile with an extra field gets 400 and changes nothing', async () => {
     const before = await teacher.get('/api/account/profile');
     expect(before.statusCode).toBe(200);
-    const res = await teacher.send('PATCH', '/api/account/profile', { payload: { subjects: ['Storia dell’arte'], mustChangePassword: false } });
+    const res = await teacher.send('PATCH', '/api/account/profile', {
+      payload: { subjects: ['Storia dell’arte'], mustChangePassword: false },
+    });
     expectUnknownField(res, 'Campo non previsto: «mustChangePassword».');
     expect((await teacher.get('/api/account/profile')).json()).toEqual(before.json());
   });
@@ -77,9 +101,13 @@ describe('unknown fields in bodies are refused, not dropped', () => {
   it('a prototype key is refused too, and Object.prototype is untouched', async () => {
     const client = new ApiClient(t, nextIp());
     await client.csrf();
-    const res = await client.post(AUTH_PATHS.login, '{"email":"a@b.it","password":"x","constructor":{"prototype":{"polluted":1}}}', {
-      headers: { 'content-type': 'application/json' },
-    });
+    const res = await client.post(
+      AUTH_PATHS.login,
+      '{"email":"a@b.it","password":"x","constructor":{"prototype":{"polluted":1}}}',
+      {
+        headers: { 'content-type': 'application/json' },
+      },
+    );
     expect(res.statusCode).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -113,11 +141,20 @@ describe('a route whose contract declares no query or no body refuses one', () =
 
   it('a body with fields on a body-less route gets 400 naming them, and the session is not ended', async () => {
     const client = await loggedIn('insegnante@demo.test');
-    expectUnknownField(await client.post(AUTH_PATHS.logout, { everywhere: true }), 'Campo non previsto: «everywhere».');
+    expectUnknownField(
+      await client.post(AUTH_PATHS.logout, { everywhere: true }),
+      'Campo non previsto: «everywhere».',
+    );
     expect((await client.get(AUTH_PATHS.me)).statusCode).toBe(200);
-    const text = await client.post(AUTH_PATHS.logout, '"x"', { headers: { 'content-type': 'application/json' } });
+    const text = await client.post(AUTH_PATHS.logout, '"x"', {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(text.statusCode, text.body).toBe(400);
-    expect(text.json()).toEqual({ statusCode: 400, code: 'unexpected_body', message: 'Questa richiesta non prevede dati nel corpo.' });
+    expect(text.json()).toEqual({
+      statusCode: 400,
+      code: 'unexpected_body',
+      message: 'Questa richiesta non prevede dati nel corpo.',
+    });
     expect((await client.get(AUTH_PATHS.me)).statusCode).toBe(200);
     // An empty JSON object is no data: the logout goes through.
     expect((await client.post(AUTH_PATHS.logout, {})).statusCode).toBeLessThan(300);

@@ -20,11 +20,16 @@ const kib = (bytes) => (bytes / 1024).toFixed(1);
 
 const assets = readdirSync(`${dist}assets`);
 const preloads = ['300', 'regular', '600', '700'].map((weight) => {
-  const file = assets.find((name) => name.startsWith(`titillium-web-v10-latin-ext_latin-${weight}-`) && name.endsWith('.woff2'));
+  const file = assets.find(
+    (name) => name.startsWith(`titillium-web-v10-latin-ext_latin-${weight}-`) && name.endsWith('.woff2'),
+  );
   if (!file) throw new Error(`post-build: Titillium Web ${weight} not found in dist/assets`);
   return `<link rel="preload" href="/assets/${file}" as="font" type="font/woff2" crossorigin>`;
 });
-const index = readFileSync(`${dist}index.html`, 'utf8').replace('</title>', () => `</title>\n    ${preloads.join('\n    ')}`);
+const index = readFileSync(`${dist}index.html`, 'utf8').replace(
+  '</title>',
+  () => `</title>\n    ${preloads.join('\n    ')}`,
+);
 writeFileSync(`${dist}index.html`, index);
 
 // The server build's entry: the renderer and the module of every public page, as the router loads them.
@@ -42,7 +47,13 @@ await build({
   root: web,
   configFile: `${web}vite.config.ts`,
   logLevel: 'warn',
-  plugins: [{ name: 'portale-prerender-entry', resolveId: (id) => (id.endsWith('portale-prerender-entry') ? ENTRY : undefined), load: (id) => (id === ENTRY ? entryCode : undefined) }],
+  plugins: [
+    {
+      name: 'portale-prerender-entry',
+      resolveId: (id) => (id.endsWith('portale-prerender-entry') ? ENTRY : undefined),
+      load: (id) => (id === ENTRY ? entryCode : undefined),
+    },
+  ],
   build: {
     ssr: 'portale-prerender-entry',
     outDir: ssrOut,
@@ -82,14 +93,16 @@ for (const [id, module] of prerender.pages) {
     // Two variants: for a visitor who has chosen about cookies, and with the banner of a first visit.
     const page = await prerender.renderPage(id, module);
     const withBanner = await prerender.renderPage(id, module, { consentBanner: true });
-    if (!withBanner.markup.includes('data-testid="consent-banner"')) throw new Error(`post-build: no cookie banner in the first-visit variant of ${path}`);
+    if (!withBanner.markup.includes('data-testid="consent-banner"'))
+      throw new Error(`post-build: no cookie banner in the first-visit variant of ${path}`);
     rendered.push({ id, path, ...page, markupWithBanner: withBanner.markup });
   } catch (error) {
     skipped.push(`${path} (needs the browser to render: ${error.message})`);
   }
 }
 rmSync(ssrOut, { recursive: true, force: true });
-for (const { path, markup } of rendered) if (!markup.includes('<h1')) throw new Error(`post-build: the prerendered page ${path} has no h1`);
+for (const { path, markup } of rendered)
+  if (!markup.includes('<h1')) throw new Error(`post-build: the prerendered page ${path} has no h1`);
 
 // The app's entry and its preloads leave the head of a prerendered page; the boot script asks for them
 // once the page has been painted, and starts the app when the full stylesheet is in.
@@ -147,29 +160,45 @@ const sizes = [];
 // Until then both are inert and their controls disabled (shown as such, and automation waits for them
 // to be enabled, i.e. for the app's own form and banner).
 const inert = (markup) =>
-  markup.replace(/<form(?=[\s>])[\s\S]*?<\/form>|<section class="consent-banner[\s\S]*?<\/section>/g, (part) =>
-    part.replace(/^<(form|section)/, '<$1 inert=""').replace(/<(input|select|textarea|button)(?=[\s>/])/g, '<$1 disabled=""'),
+  markup.replace(
+    /<form(?=[\s>])[\s\S]*?<\/form>|<section class="consent-banner[\s\S]*?<\/section>/g,
+    (part) =>
+      part
+        .replace(/^<(form|section)/, '<$1 inert=""')
+        .replace(/<(input|select|textarea|button)(?=[\s>/])/g, '<$1 disabled=""'),
   );
 const variants = rendered.flatMap(({ path, markup, markupWithBanner, ...head }) => [
   { path, markup, ...head, withBanner: false },
   { path, markup: markupWithBanner, ...head, withBanner: true },
 ]);
 for (const { path, markup, title, description, withBanner } of variants) {
-  let page = index.replace('<div id="root"></div>', () => `<div id="root" data-prerendered="">${inert(markup)}</div>`);
+  let page = index.replace(
+    '<div id="root"></div>',
+    () => `<div id="root" data-prerendered="">${inert(markup)}</div>`,
+  );
   // The footer keeps room above the banner (styles/app.css); the app sets the same class when it shows it.
   if (withBanner) page = page.replace('<body>', '<body class="has-consent-banner">');
   for (const tag of [entry, ...modulePreloads]) page = page.replace(tag[0], '');
   page = page.replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`);
   page = page
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
-    .replace(/(<meta name="description" content=")[^"]*"/, (_, start) => `${start}${escapeHtml(description)}"`);
+    .replace(
+      /(<meta name="description" content=")[^"]*"/,
+      (_, start) => `${start}${escapeHtml(description)}"`,
+    );
   const html = await beasties.process(page);
-  if (!html.includes('<style') || !html.includes('Titillium Web')) throw new Error(`post-build: the critical CSS of ${path} lacks the page font`);
+  if (!html.includes('<style') || !html.includes('Titillium Web'))
+    throw new Error(`post-build: the critical CSS of ${path} lacks the page font`);
   const file = `prerendered/${path === '/' ? 'index' : path.slice(1).replaceAll('/', '--')}${withBanner ? '.consent-banner' : ''}.html`;
   writeFileSync(`${dist}${file}`, html);
   manifest[path] = { ...manifest[path], [withBanner ? 'withConsentBanner' : 'page']: file };
-  if (!withBanner) sizes.push(`${path} ${kib(Buffer.byteLength(html))} (CSS ${kib(Buffer.byteLength(html) - Buffer.byteLength(page))})`);
+  if (!withBanner)
+    sizes.push(
+      `${path} ${kib(Buffer.byteLength(html))} (CSS ${kib(Buffer.byteLength(html) - Buffer.byteLength(page))})`,
+    );
 }
 writeFileSync(`${dist}prerendered.json`, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`post-build: ${rendered.length} pages prerendered (each also with the cookie banner of a first visit), KiB: ${sizes.join(', ')}; ${preloads.length} fonts preloaded`);
+console.log(
+  `post-build: ${rendered.length} pages prerendered (each also with the cookie banner of a first visit), KiB: ${sizes.join(', ')}; ${preloads.length} fonts preloaded`,
+);
 if (skipped.length) console.log(`post-build: not prerendered: ${skipped.join('; ')}`);

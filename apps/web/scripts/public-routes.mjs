@@ -11,7 +11,9 @@ const ANONYMOUS_GUARDS = new Set(['unauth']);
 /** `[{ id, path }]` of every public route, in route-table order. */
 export async function publicRoutes() {
   const { PAGES } = await tsImport('../../../packages/shared/src/pages/index.ts', import.meta.url);
-  return PAGES.filter((p) => p.layout === 'default' && !p.path.includes(':') && p.guards.every((g) => ANONYMOUS_GUARDS.has(g))).map((p) => ({ id: p.id, path: p.path }));
+  return PAGES.filter(
+    (p) => p.layout === 'default' && !p.path.includes(':') && p.guards.every((g) => ANONYMOUS_GUARDS.has(g)),
+  ).map((p) => ({ id: p.id, path: p.path }));
 }
 
 /**
@@ -22,9 +24,12 @@ export async function publicRoutes() {
 export function pageModules() {
   const router = readFileSync(new URL('../src/app/router.tsx', import.meta.url), 'utf8');
   const toKey = (specifier) => `src/${specifier.replace(/^\.\.\//, '').replace(/^\.\//, 'app/')}`;
-  const aliases = new Map([...router.matchAll(/^const (\w+) = \(\) => import\('([^']+)'\);/gm)].map((m) => [m[1], toKey(m[2])]));
+  const aliases = new Map(
+    [...router.matchAll(/^const (\w+) = \(\) => import\('([^']+)'\);/gm)].map((m) => [m[1], toKey(m[2])]),
+  );
   const block = /^const PAGE_MODULES\b.* = \{\n([\s\S]*?)\n\};/m.exec(router)?.[1];
-  if (!block || !aliases.has('publicFrame')) throw new Error('bench: PAGE_MODULES or publicFrame not found in apps/web/src/app/router.tsx');
+  if (!block || !aliases.has('publicFrame'))
+    throw new Error('bench: PAGE_MODULES or publicFrame not found in apps/web/src/app/router.tsx');
   const modules = new Map();
   for (const m of block.matchAll(/^\s*'?([\w.-]+)'?: (?:\(\) => import\('([^']+)'\)|(\w+)),$/gm)) {
     const key = m[2] ? toKey(m[2]) : aliases.get(m[3]);

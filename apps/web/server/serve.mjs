@@ -14,19 +14,26 @@ const port = Number(process.env.PORT ?? 3000);
 const apiOrigin = process.env.API_ORIGIN ?? 'http://localhost:8000';
 const extraConnect = (process.env.CSP_CONNECT_EXTRA ?? '').split(' ').filter(Boolean);
 // Google Analytics 4 only when a measurement id is configured; the app loads it only after consent.
-const gaId = /^G-[A-Z0-9]{4,20}$/.test(process.env.GA_MEASUREMENT_ID ?? '') ? process.env.GA_MEASUREMENT_ID : '';
+const gaId = /^G-[A-Z0-9]{4,20}$/.test(process.env.GA_MEASUREMENT_ID ?? '')
+  ? process.env.GA_MEASUREMENT_ID
+  : '';
 if (process.env.GA_MEASUREMENT_ID && !gaId) throw new Error('GA_MEASUREMENT_ID must look like G-XXXXXXXXXX');
 const ga = gaId
   ? {
       script: ['https://*.googletagmanager.com'],
-      connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'],
+      connect: [
+        'https://*.google-analytics.com',
+        'https://*.analytics.google.com',
+        'https://*.googletagmanager.com',
+      ],
       img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com'],
     }
   : { script: [], connect: [], img: [] };
 const sources = (...list) => list.flat().filter(Boolean).join(' ');
 
 const escapeAttr = (value) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-const withConfig = (html) => html.replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin)).replace('%PORTALE_GA_ID%', escapeAttr(gaId));
+const withConfig = (html) =>
+  html.replace('%PORTALE_API_ORIGIN%', escapeAttr(apiOrigin)).replace('%PORTALE_GA_ID%', escapeAttr(gaId));
 const indexHtml = withConfig(readFileSync(`${root}index.html`, 'utf8'));
 // The public pages rendered at build time with their critical CSS (scripts/post-build.mjs,
 // dist/prerendered.json: path → its two files): a phone paints them before the app's code arrives, and
@@ -37,7 +44,10 @@ const prerendered = new Map(
   existsSync(`${root}prerendered.json`)
     ? Object.entries(JSON.parse(readFileSync(`${root}prerendered.json`, 'utf8'))).map(([path, files]) => [
         path,
-        { page: withConfig(readFileSync(`${root}${files.page}`, 'utf8')), withConsentBanner: withConfig(readFileSync(`${root}${files.withConsentBanner}`, 'utf8')) },
+        {
+          page: withConfig(readFileSync(`${root}${files.page}`, 'utf8')),
+          withConsentBanner: withConfig(readFileSync(`${root}${files.withConsentBanner}`, 'utf8')),
+        },
       ])
     : [],
 );
@@ -47,7 +57,9 @@ const prerenderedFor = (req) => {
   const path = req.url.split('?')[0];
   const variants = prerendered.get(path) ?? prerendered.get(path.replace(/(.)\/$/, '$1'));
   if (!variants) return undefined;
-  return readStoredConsent(Date.now(), req.headers.cookie ?? '').mustAsk ? variants.withConsentBanner : variants.page;
+  return readStoredConsent(Date.now(), req.headers.cookie ?? '').mustAsk
+    ? variants.withConsentBanner
+    : variants.page;
 };
 const csp = [
   "default-src 'self'",
@@ -68,13 +80,17 @@ const ALLOWED_METHODS = new Set(['GET', 'HEAD']);
 
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
 app.addHook('onRequest', async (req, reply) => {
-  if (!ALLOWED_METHODS.has(req.method)) return reply.code(405).header('allow', 'GET, HEAD').type('text/plain').send('Method Not Allowed');
+  if (!ALLOWED_METHODS.has(req.method))
+    return reply.code(405).header('allow', 'GET, HEAD').type('text/plain').send('Method Not Allowed');
 });
 app.addHook('onSend', async (req, reply) => {
   reply.header('content-security-policy', csp);
   reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', NO_REFERRER_PATHS.has(req.url.split('?')[0]) ? 'no-referrer' : 'strict-origin-when-cross-origin');
+  reply.header(
+    'referrer-policy',
+    NO_REFERRER_PATHS.has(req.url.split('?')[0]) ? 'no-referrer' : 'strict-origin-when-cross-origin',
+  );
   reply.header('x-frame-options', 'DENY');
   reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
 });
@@ -88,10 +104,14 @@ await app.register(fastifyStatic, {
   // dist/server/ is this server's own code.
   allowedPath: (pathName) => !pathName.endsWith('.html') && !pathName.startsWith('/server/'),
   setHeaders(res, path) {
-    res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.setHeader(
+      'cache-control',
+      path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
   },
 });
-const sendHtml = (reply, html) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+const sendHtml = (reply, html) =>
+  reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
 const sendIndex = (req, reply) => {
   const page = prerenderedFor(req);
   // A prerendered page depends on the consent cookies: no shared cache may give one visitor's to another.
@@ -102,7 +122,9 @@ app.get('/', sendIndex);
 // Files of dist/ have their own routes (wildcard: false); every other path is the app, except a
 // missing hashed asset, which is a real 404 (stale chunk after a deploy).
 app.get('/*', (req, reply) =>
-  req.url.startsWith('/assets/') ? reply.code(404).type('text/plain').send('Not found') : sendIndex(req, reply),
+  req.url.startsWith('/assets/')
+    ? reply.code(404).type('text/plain').send('Not found')
+    : sendIndex(req, reply),
 );
 app.setNotFoundHandler(sendIndex);
 

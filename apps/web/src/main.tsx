@@ -28,7 +28,10 @@ function boot() {
   watchForNewBuild(router, BUILD_ID);
   window.addEventListener('vite:preloadError', (event) => {
     const target = router.state.navigation.location ?? router.state.location;
-    if (isChunkLoadError((event as Event & { payload?: unknown }).payload) && reloadAt(target.pathname + target.search + target.hash)) {
+    if (
+      isChunkLoadError((event as Event & { payload?: unknown }).payload) &&
+      reloadAt(target.pathname + target.search + target.hash)
+    ) {
       event.preventDefault();
     }
   });

@@ -5,7 +5,12 @@
 // router is ready (main.tsx).
 import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+  type RouteObject,
+} from 'react-router';
 import { getPage } from '@portale/shared/pages';
 import { DefaultLayout } from './app/default-layout.tsx';
 import { PageShell } from './components/page-shell.tsx';
@@ -18,7 +23,11 @@ import { prerenderConsentBanner } from './features/consent/consent-store.ts';
  * where the page itself starts with `<PageHeader>` in a `container` (`true`) or with `<NarrowPage>`
  * (`'narrow'`).
  */
-export type PageModule = { Component: ComponentType; pageData?: unknown; prerenderShell?: boolean | 'narrow' };
+export type PageModule = {
+  Component: ComponentType;
+  pageData?: unknown;
+  prerenderShell?: boolean | 'narrow';
+};
 
 /**
  * Why a page is not rendered at build time, or undefined when it is. A page that loads its own data
@@ -42,9 +51,29 @@ export async function renderPage(
 ): Promise<{ markup: string; title: string; description: string }> {
   prerenderConsentBanner(consentBanner);
   const page = getPage(pageId);
-  const Shell = () => <PageShell title={page.title} description={page.description} narrow={module.prerenderShell === 'narrow'} />;
+  const Shell = () => (
+    <PageShell
+      title={page.title}
+      description={page.description}
+      narrow={module.prerenderShell === 'narrow'}
+    />
+  );
   const routes: RouteObject[] = [
-    { id: 'root', children: [{ element: <DefaultLayout />, children: [{ path: page.path, handle: { pageId: page.id }, Component: module.prerenderShell ? Shell : module.Component }] }] },
+    {
+      id: 'root',
+      children: [
+        {
+          element: <DefaultLayout />,
+          children: [
+            {
+              path: page.path,
+              handle: { pageId: page.id },
+              Component: module.prerenderShell ? Shell : module.Component,
+            },
+          ],
+        },
+      ],
+    },
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://localhost${page.path}`));
@@ -52,5 +81,9 @@ export async function renderPage(
   const router = createStaticRouter(handler.dataRoutes, context);
   const markup = renderToString(<StaticRouterProvider router={router} context={context} hydrate={false} />);
   // The head the page sets once it runs (components/page-meta.tsx), already in the HTML.
-  return { markup, title: page.title === 'Portale Scuole' ? page.title : `${page.title} | Portale Scuole`, description: page.description };
+  return {
+    markup,
+    title: page.title === 'Portale Scuole' ? page.title : `${page.title} | Portale Scuole`,
+    description: page.description,
+  };
 }

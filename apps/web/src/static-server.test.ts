@@ -24,7 +24,10 @@ function freePort(): Promise<number> {
 }
 
 /** A raw request (fetch refuses TRACE), answering the status and the headers. */
-function send(method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function send(
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path }, (res) => {
       res.resume();
@@ -39,11 +42,21 @@ beforeAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(`${dir}/dist/assets`, { recursive: true });
   cpSync(`${webRoot}server/serve.mjs`, `${dir}/server/serve.mjs`);
-  writeFileSync(`${dir}/dist/index.html`, '<!doctype html><html lang="it"><head><meta name="portale-api" content="%PORTALE_API_ORIGIN%"></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    `${dir}/dist/index.html`,
+    '<!doctype html><html lang="it"><head><meta name="portale-api" content="%PORTALE_API_ORIGIN%"></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(`${dir}/dist/build.json`, '{"version":"test"}');
   port = await freePort();
   server = spawn(process.execPath, [`${dir}/server/serve.mjs`], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', API_ORIGIN: 'http://127.0.0.1:1', GA_MEASUREMENT_ID: '' },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      API_ORIGIN: 'http://127.0.0.1:1',
+      GA_MEASUREMENT_ID: '',
+    },
     stdio: 'ignore',
   });
   for (let waited = 0; ; waited += 100) {
@@ -74,7 +87,9 @@ describe('static web server (server/serve.mjs)', () => {
       expect(res.headers['referrer-policy'], path).toBe('no-referrer');
     }
     for (const path of ['/', '/auth/login', '/auth/forgot-password']) {
-      expect((await send('GET', path)).headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
+      expect((await send('GET', path)).headers['referrer-policy'], path).toBe(
+        'strict-origin-when-cross-origin',
+      );
     }
   });
 

@@ -1,5 +1,12 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, loginAs, rememberConsentChoice, test } from '../../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  loginAs,
+  rememberConsentChoice,
+  test,
+} from '../../fixtures.ts';
 
 // A principal withdraws their active institute from their home (product §5). Staff first approve the
 // signed adhesions waiting in the queue up to theirs (unless another spec approved it already): this
@@ -16,7 +23,11 @@ async function principalHome(page: Page) {
   return page.getByTestId('school-home');
 }
 
-test('la dirigente ritira dalla sua home l’adesione dell’istituto attivo, con il motivo', async ({ page, browser, baseURL }) => {
+test('la dirigente ritira dalla sua home l’adesione dell’istituto attivo, con il motivo', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   await loginAs(page, PRINCIPAL);
   let home = await principalHome(page);
@@ -56,10 +67,14 @@ test('la dirigente ritira dalla sua home l’adesione dell’istituto attivo, co
   await expect(form.getByLabel('Motivo del ritiro (obbligatorio)')).toHaveAttribute('aria-invalid', 'true');
   await expectAccessibleAtBothWidths(page);
 
-  await form.getByLabel('Motivo del ritiro (obbligatorio)').fill('Il collegio dei docenti ha deciso di sospendere la partecipazione.');
+  await form
+    .getByLabel('Motivo del ritiro (obbligatorio)')
+    .fill('Il collegio dei docenti ha deciso di sospendere la partecipazione.');
   await form.getByRole('button', { name: 'Ritira l’adesione dell’istituto' }).click();
   await expect(home).toContainText('Ritirato');
-  await expect(home.getByText('Adesione ritirata. Il dirigente e il referente sono stati avvisati.')).toBeVisible();
+  await expect(
+    home.getByText('Adesione ritirata. Il dirigente e il referente sono stati avvisati.'),
+  ).toBeVisible();
   await expect(home.getByRole('form', { name: 'Ritira l’adesione' })).toHaveCount(0);
   await expectAccessibleAtBothWidths(page);
 });

@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { appReady, expect, expectAccessibleAtBothWidths, expectChartsDrawn, expectErrorScreen, listSettled, loginAs, rememberConsentChoice, test } from '../../fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  expectChartsDrawn,
+  expectErrorScreen,
+  listSettled,
+  loginAs,
+  rememberConsentChoice,
+  test,
+} from '../../fixtures.ts';
 
 // The whole life of a survey, across four people: staff build and open it, a teacher makes an access
 // code for a class, pupils answer through /{code}, staff close it, anyone reads the results. One survey
@@ -23,14 +33,20 @@ async function openSurveyPage(page: Page, title: string) {
 
 async function transition(page: Page, label: 'Apri l’indagine' | 'Chiudi l’indagine', state: string) {
   await page.getByRole('button', { name: label }).click();
-  await page.getByRole('button', { name: `Conferma: ${label.charAt(0).toLowerCase()}${label.slice(1)}` }).click();
+  await page
+    .getByRole('button', { name: `Conferma: ${label.charAt(0).toLowerCase()}${label.slice(1)}` })
+    .click();
   await expect(page.getByTestId('survey-state')).toHaveText(new RegExp(`^${state}( |$)`));
 }
 
 test.describe('la vita di un’indagine', () => {
   test.describe.configure({ timeout: 300_000 });
 
-  test('costruita e aperta dallo staff, codici di una classe, risposte anonime, chiusura, risultati pubblici', async ({ page, browser, baseURL }) => {
+  test('costruita e aperta dallo staff, codici di una classe, risposte anonime, chiusura, risultati pubblici', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const title = `Indagine del percorso ${Date.now()}`;
     const classLabel = `Percorso ${Date.now() % 100_000}`;
 
@@ -43,7 +59,9 @@ test.describe('la vita di un’indagine', () => {
       await appReady(page);
       const form = page.getByTestId('nuova-form');
       await form.getByLabel('Titolo').fill(title);
-      await form.getByLabel('Scopo dell’indagine').fill('Sapere se le classi usano la biblioteca della scuola.');
+      await form
+        .getByLabel('Scopo dell’indagine')
+        .fill('Sapere se le classi usano la biblioteca della scuola.');
       await form.getByLabel('Chi partecipa').fill('Alunne e alunni delle classi quinte');
       const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
       await form.getByLabel('Data di apertura').fill(today);
@@ -61,7 +79,11 @@ test.describe('la vita di un’indagine', () => {
       await first.getByLabel('Risposta obbligatoria').check({ force: true });
       await editor.getByLabel('Tipo della nuova domanda').selectOption('scala');
       await editor.getByRole('button', { name: 'Aggiungi una domanda' }).click();
-      await editor.getByTestId('editor-question').nth(1).getByLabel('Testo della domanda').fill('Quanto ti piace leggere?');
+      await editor
+        .getByTestId('editor-question')
+        .nth(1)
+        .getByLabel('Testo della domanda')
+        .fill('Quanto ti piace leggere?');
       await editor.getByRole('button', { name: 'Salva le domande' }).click();
       await expect(page.getByTestId('survey-message')).toHaveText('Domande salvate.');
 
@@ -100,10 +122,18 @@ test.describe('la vita di un’indagine', () => {
         await expect(guest.getByRole('heading', { level: 1, name: title })).toBeVisible();
         await expect(guest.getByTestId('access-code-context')).toContainText(classLabel);
         if (i === 0) await expectAccessibleAtBothWidths(guest);
-        await guest.getByRole('group', { name: /Usi la biblioteca della scuola/ }).getByLabel(i < 3 ? 'Sì, ogni settimana' : 'Qualche volta').check({ force: true });
-        await guest.getByRole('group', { name: /Quanto ti piace leggere/ }).getByLabel(String(3 + (i % 3)), { exact: true }).check({ force: true });
+        await guest
+          .getByRole('group', { name: /Usi la biblioteca della scuola/ })
+          .getByLabel(i < 3 ? 'Sì, ogni settimana' : 'Qualche volta')
+          .check({ force: true });
+        await guest
+          .getByRole('group', { name: /Quanto ti piace leggere/ })
+          .getByLabel(String(3 + (i % 3)), { exact: true })
+          .check({ force: true });
         await guest.getByRole('button', { name: 'Invia le risposte' }).click();
-        await expect(guest.getByRole('heading', { level: 1, name: 'Grazie per la partecipazione' })).toBeVisible();
+        await expect(
+          guest.getByRole('heading', { level: 1, name: 'Grazie per la partecipazione' }),
+        ).toBeVisible();
       }
       await guest.goto(`/${code}`);
       await expectErrorScreen(guest, 404, `Page Not Found: /${code}`);
@@ -125,11 +155,15 @@ test.describe('la vita di un’indagine', () => {
       const chooser = visitor.getByLabel('Indagine', { exact: true });
       // Closed today, before its planned last day: the list says so.
       const option = chooser.locator('option', { hasText: title });
-      await expect(option).toHaveText(`${title} (chiusa il ${new Date().toLocaleDateString('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' })})`);
+      await expect(option).toHaveText(
+        `${title} (chiusa il ${new Date().toLocaleDateString('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long' })})`,
+      );
       await chooser.selectOption((await option.getAttribute('value'))!);
       await visitor.getByRole('button', { name: 'Mostra i risultati' }).click();
       await expect(visitor.getByRole('heading', { level: 2, name: title })).toBeVisible();
-      await expect(visitor.getByTestId('results-group')).toContainText(`${RESPONDENTS} persone hanno risposto`);
+      await expect(visitor.getByTestId('results-group')).toContainText(
+        `${RESPONDENTS} persone hanno risposto`,
+      );
       const questions = visitor.getByTestId('results-question');
       await expect(questions).toHaveCount(2);
       await expectChartsDrawn(visitor, 2);

@@ -72,7 +72,9 @@ function queryObservers(): { logger: Logger; observe(listener: QueryListener): (
 
 /** The default report of a dropped connection: one line on stderr. */
 export const reportConnectionLost = (error: Error) =>
-  console.error(`database connection lost (${(error as { code?: string }).code ?? error.message}); a new one is opened on the next query`);
+  console.error(
+    `database connection lost (${(error as { code?: string }).code ?? error.message}); a new one is opened on the next query`,
+  );
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -103,9 +105,13 @@ async function withStartupLock<T>(pool: pg.Pool, task: () => Promise<T>): Promis
 /** Rows of drizzle's migration journal (0 before the first migration). */
 async function appliedMigrations(db: Db): Promise<number> {
   type Rows = { rows: { n: number | null }[] };
-  const table = (await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as n`)) as unknown as Rows;
+  const table = (await db.execute(
+    sql`select to_regclass('drizzle.__drizzle_migrations')::text as n`,
+  )) as unknown as Rows;
   if (table.rows[0]?.n == null) return 0;
-  const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as Rows;
+  const result = (await db.execute(
+    sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+  )) as unknown as Rows;
   return Number(result.rows[0]!.n);
 }
 
@@ -147,7 +153,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db: db as unknown as Db,
       kind: 'postgres',
-      migrate: () => withStartupLock(pool, () => countingMigrations(db as unknown as Db, () => migratePg(db, { migrationsFolder }))),
+      migrate: () =>
+        withStartupLock(pool, () =>
+          countingMigrations(db as unknown as Db, () => migratePg(db, { migrationsFolder })),
+        ),
       exclusive: (task) => withStartupLock(pool, task),
       close: () => pool.end(),
       observeQueries: observers.observe,
@@ -199,7 +208,10 @@ function rootError(error: unknown): { code?: string; message: string } {
  * One line, in plain words, for a database that cannot be opened at start: which variable, which
  * host and what went wrong (the password of the URL is never printed).
  */
-export function describeDatabaseError(error: unknown, options: { databaseUrl?: string; pgliteDir: string }): string {
+export function describeDatabaseError(
+  error: unknown,
+  options: { databaseUrl?: string; pgliteDir: string },
+): string {
   const root = rootError(error);
   const code = root.code;
   const detail = root.message.split('\n')[0]!.trim();
@@ -218,8 +230,10 @@ export function describeDatabaseError(error: unknown, options: { databaseUrl?: s
     // an unparsable URL is already refused by the environment check
   }
   const known = code ? CONNECTION_FAILURES[code] : undefined;
-  if (code === '3D000') return `DATABASE_URL: il database "${name}" non esiste su ${where}: crealo (createdb ${name}) o correggi l'URL.`;
-  if (code === '28P01' || code === '28000') return `DATABASE_URL: PostgreSQL su ${where} non accetta l'accesso dell'utente "${user}" (${known}).`;
+  if (code === '3D000')
+    return `DATABASE_URL: il database "${name}" non esiste su ${where}: crealo (createdb ${name}) o correggi l'URL.`;
+  if (code === '28P01' || code === '28000')
+    return `DATABASE_URL: PostgreSQL su ${where} non accetta l'accesso dell'utente "${user}" (${known}).`;
   if (known) return `DATABASE_URL: impossibile connettersi a PostgreSQL su ${where} (${known}).`;
   return `DATABASE_URL: il database su ${where} non è utilizzabile: ${detail}${code ? ` (${code})` : ''}.`;
 }

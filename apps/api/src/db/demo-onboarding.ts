@@ -6,7 +6,15 @@ import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
 import { submitForReview } from '../modules/reviews/review-submission.repository.ts';
 import type { Db } from './client.ts';
-import { institutes, reviews, roles, schoolSites, teacherProfiles, userRoles, users } from './schema/index.ts';
+import {
+  institutes,
+  reviews,
+  roles,
+  schoolSites,
+  teacherProfiles,
+  userRoles,
+  users,
+} from './schema/index.ts';
 import { withTransaction } from './transaction.ts';
 
 const DAY = 86_400_000;
@@ -22,12 +30,48 @@ const PATHS: { count: number; path: AdhesionState[]; note?: string }[] = [
     path: ['iscritto', 'adesione_firmata', 'da_correggere'],
     note: 'Nel documento manca il plesso di via Roma: aggiungetelo tra i plessi partecipanti e firmate di nuovo.',
   },
-  { count: 2, path: ['iscritto', 'adesione_firmata', 'respinto'], note: "L'istituto non rientra nel campione dell'indagine di quest'anno." },
-  { count: 2, path: ['iscritto', 'adesione_firmata', 'attivo', 'ritirato'], note: 'Il collegio dei docenti ha deciso di non proseguire.' },
+  {
+    count: 2,
+    path: ['iscritto', 'adesione_firmata', 'respinto'],
+    note: "L'istituto non rientra nel campione dell'indagine di quest'anno.",
+  },
+  {
+    count: 2,
+    path: ['iscritto', 'adesione_firmata', 'attivo', 'ritirato'],
+    note: 'Il collegio dei docenti ha deciso di non proseguire.',
+  },
 ];
-const FIRST_NAMES = ['Giulia', 'Marco', 'Francesca', 'Luca', 'Chiara', 'Andrea', 'Elena', 'Paolo', 'Sara', 'Giorgio'];
-const LAST_NAMES = ['Rossi', 'Bianchi', 'Esposito', 'Ricci', 'Marino', 'Greco', 'Bruno', 'Gallo', 'Conti', 'De Luca', 'Costa', 'Fontana'];
-const DECISIONS: Partial<Record<AdhesionState, ReviewState>> = { attivo: 'approvata', da_correggere: 'da_correggere', respinto: 'respinta' };
+const FIRST_NAMES = [
+  'Giulia',
+  'Marco',
+  'Francesca',
+  'Luca',
+  'Chiara',
+  'Andrea',
+  'Elena',
+  'Paolo',
+  'Sara',
+  'Giorgio',
+];
+const LAST_NAMES = [
+  'Rossi',
+  'Bianchi',
+  'Esposito',
+  'Ricci',
+  'Marino',
+  'Greco',
+  'Bruno',
+  'Gallo',
+  'Conti',
+  'De Luca',
+  'Costa',
+  'Fontana',
+];
+const DECISIONS: Partial<Record<AdhesionState, ReviewState>> = {
+  attivo: 'approvata',
+  da_correggere: 'da_correggere',
+  respinto: 'respinta',
+};
 
 async function roleId(db: Db, name: string): Promise<number> {
   const [row] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, name));
@@ -41,12 +85,21 @@ async function roleId(db: Db, name: string): Promise<number> {
  * when already there, so every start after the first costs one query.
  */
 export async function seedDemoOnboarding(db: Db, now: Date = new Date()): Promise<void> {
-  const [marker] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'dirigente.demo-01@demo.test'));
+  const [marker] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, 'dirigente.demo-01@demo.test'));
   if (marker) return;
   const candidates = await db
     .select({ id: institutes.id, ministryCode: institutes.ministryCode })
     .from(institutes)
-    .where(and(eq(institutes.isStateSchool, true), eq(institutes.adhesionState, 'nessuna'), sql`${institutes.principalUserId} is null`))
+    .where(
+      and(
+        eq(institutes.isStateSchool, true),
+        eq(institutes.adhesionState, 'nessuna'),
+        sql`${institutes.principalUserId} is null`,
+      ),
+    )
     // A fixed but scattered choice across regions and provinces.
     .orderBy(sql`md5(${institutes.ministryCode})`)
     .limit(PATHS.reduce((n, p) => n + p.count, 0));
@@ -75,26 +128,57 @@ export async function seedDemoOnboarding(db: Db, now: Date = new Date()): Promis
         })
         .returning({ id: users.id });
       await tx.insert(userRoles).values({ userId: principal!.id, roleId: principalRole });
-      await tx.update(institutes).set({ principalUserId: principal!.id }).where(eq(institutes.id, institute.id));
+      await tx
+        .update(institutes)
+        .set({ principalUserId: principal!.id })
+        .where(eq(institutes.id, institute.id));
       const sites = await tx
         .select({ id: schoolSites.id })
         .from(schoolSites)
         .where(eq(schoolSites.instituteId, institute.id))
         .orderBy(asc(schoolSites.id))
         .limit(2);
-      if (sites.length) await tx.update(schoolSites).set({ participating: true }).where(inArray(schoolSites.id, sites.map((s) => s.id)));
+      if (sites.length)
+        await tx
+          .update(schoolSites)
+          .set({ participating: true })
+          .where(
+            inArray(
+              schoolSites.id,
+              sites.map((s) => s.id),
+            ),
+          );
       // Ten weeks ago for the first, the last ones a few days ago; each step a few days after the previous.
       let at = new Date(now.getTime() - (70 - i * 1.5) * DAY);
       for (const [step, to] of path.entries()) {
-        if (step > 0) at = new Date(Math.min(at.getTime() + (2 + ((i + step) % 6)) * DAY, now.getTime() - HOUR));
+        if (step > 0)
+          at = new Date(Math.min(at.getTime() + (2 + ((i + step) % 6)) * DAY, now.getTime() - HOUR));
         const decision = DECISIONS[to];
-        await transitionAdhesion(tx, { instituteId: institute.id, to, actorUserId: decision ? (reviewer?.id ?? null) : null, note: to === 'attivo' ? null : (note ?? null), at });
-        if (to === 'adesione_firmata') await seedDemoAdhesion(tx as unknown as Db, institute.id, principal!.id, at);
+        await transitionAdhesion(tx, {
+          instituteId: institute.id,
+          to,
+          actorUserId: decision ? (reviewer?.id ?? null) : null,
+          note: to === 'attivo' ? null : (note ?? null),
+          at,
+        });
+        if (to === 'adesione_firmata')
+          await seedDemoAdhesion(tx as unknown as Db, institute.id, principal!.id, at);
         if (decision) {
           await tx
             .update(reviews)
-            .set({ state: decision, decidedAt: at, decidedByUserId: reviewer?.id ?? null, note: decision === 'approvata' ? null : (note ?? null) })
-            .where(and(eq(reviews.type, 'adesioni'), eq(reviews.subjectId, institute.id), eq(reviews.state, 'in_attesa')));
+            .set({
+              state: decision,
+              decidedAt: at,
+              decidedByUserId: reviewer?.id ?? null,
+              note: decision === 'approvata' ? null : (note ?? null),
+            })
+            .where(
+              and(
+                eq(reviews.type, 'adesioni'),
+                eq(reviews.subjectId, institute.id),
+                eq(reviews.state, 'in_attesa'),
+              ),
+            );
         }
       }
     });
@@ -141,7 +225,11 @@ export async function seedDemoOnboarding(db: Db, now: Date = new Date()): Promis
       if (approved) {
         await tx
           .update(reviews)
-          .set({ state: 'approvata', decidedAt: new Date(at.getTime() + DAY), decidedByUserId: reviewer?.id ?? null })
+          .set({
+            state: 'approvata',
+            decidedAt: new Date(at.getTime() + DAY),
+            decidedByUserId: reviewer?.id ?? null,
+          })
           .where(and(eq(reviews.type, 'insegnanti'), eq(reviews.subjectId, profile!.id)));
       }
     });

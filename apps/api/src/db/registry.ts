@@ -30,7 +30,9 @@ function clean(value: string | undefined): string | null {
 }
 
 function titleCase(value: string): string {
-  return value.toLowerCase().replace(/(^|[\s'’(./-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+  return value
+    .toLowerCase()
+    .replace(/(^|[\s'’(./-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 }
 
 /** The website as typed by schools, normalised to an https URL (data README §1a). */
@@ -65,7 +67,11 @@ function loadMunicipalities(dataDir: string): Map<string, Municipality> {
   return map;
 }
 
-async function insertChunks<T>(items: T[], size: number, insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+async function insertChunks<T>(
+  items: T[],
+  size: number,
+  insert: (chunk: T[]) => Promise<unknown>,
+): Promise<void> {
   for (let i = 0; i < items.length; i += size) await insert(items.slice(i, i + size));
 }
 
@@ -78,7 +84,12 @@ const PROGRESS_EVERY = 5000;
  * Runs only when the institutes table is empty. `sample` keeps two provinces (fast test start).
  * `onProgress` hears (0, total) once the files are read, then about every 5,000 rows, then (total, total).
  */
-export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'sample', onProgress?: RegistryProgress): Promise<number> {
+export async function seedRegistry(
+  db: Db,
+  dataDir: string,
+  mode: 'full' | 'sample',
+  onProgress?: RegistryProgress,
+): Promise<number> {
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(institutes);
   if (count > 0) return 0;
   const mimDir = join(dataDir, 'mim');
@@ -115,7 +126,7 @@ export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'samp
       if (code === instituteCode) {
         instituteRows.set(code, {
           ministryCode: code,
-          name: file.state ? clean(row.DENOMINAZIONEISTITUTORIFERIMENTO) ?? name : name,
+          name: file.state ? (clean(row.DENOMINAZIONEISTITUTORIFERIMENTO) ?? name) : name,
           type: titleCase(type),
           isStateSchool: file.state,
           ...place,
@@ -157,7 +168,10 @@ export async function seedRegistry(db: Db, dataDir: string, mode: 'full' | 'samp
 
   const idByCode = new Map<string, number>();
   await insertChunks([...instituteRows.values()], 1000, async (chunk) => {
-    const rows = await db.insert(institutes).values(chunk).returning({ id: institutes.id, code: institutes.ministryCode });
+    const rows = await db
+      .insert(institutes)
+      .values(chunk)
+      .returning({ id: institutes.id, code: institutes.ministryCode });
     for (const r of rows) idByCode.set(r.code, r.id);
     advance(chunk.filter((i) => instituteOnly.has(i.ministryCode)).length);
   });

@@ -18,7 +18,15 @@ import type { Db } from './client.ts';
 import { seedDemoOnboarding } from './demo-onboarding.ts';
 import { seedRegistry, type RegistryProgress } from './registry.ts';
 import { withTransaction } from './transaction.ts';
-import { institutes, mfaFactors, permissions, roles, userPermissions, userRoles, users } from './schema/index.ts';
+import {
+  institutes,
+  mfaFactors,
+  permissions,
+  roles,
+  userPermissions,
+  userRoles,
+  users,
+} from './schema/index.ts';
 
 export const DEMO_PASSWORD = 'Portale.Demo.2026';
 const DAY_MS = 86_400_000;
@@ -36,30 +44,97 @@ export interface DemoAccount {
   mustChangePassword?: boolean;
   phoneVerified?: boolean;
   /** For principals and first contacts: the adhesion state of their demo institute. */
-  institute?: { slot: number; adhesionState: 'iscritto' | 'adesione_firmata'; as: 'principal' | 'first-contact' };
+  institute?: {
+    slot: number;
+    adhesionState: 'iscritto' | 'adesione_firmata';
+    as: 'principal' | 'first-contact';
+  };
 }
 
 /** The demo accounts of the foundation issue, one per role and one per pending condition. */
 export const DEMO_ACCOUNTS: DemoAccount[] = [
-  { email: 'superadmin@demo.test', firstName: 'Silvia', lastName: 'Amministratrice', description: 'super-admin', roles: ['super-admin'] },
-  { email: 'sylla@demo.test', firstName: 'Stefano', lastName: 'Sylla', description: 'staff Sylla', roles: ['sylla'] },
-  { email: 'cromos@demo.test', firstName: 'Chiara', lastName: 'Cromos', description: 'staff Cromos', roles: ['cromos'] },
-  { email: 'rilevatore@demo.test', firstName: 'Roberto', lastName: 'Rilevatore', description: 'rilevatore', roles: ['detector'] },
   {
-    email: 'dirigente@demo.test', firstName: 'Daniela', lastName: 'Dirigente', description: 'dirigente scolastica, adesione firmata',
-    roles: ['school.principal'], institute: { slot: 0, adhesionState: 'adesione_firmata', as: 'principal' },
+    email: 'superadmin@demo.test',
+    firstName: 'Silvia',
+    lastName: 'Amministratrice',
+    description: 'super-admin',
+    roles: ['super-admin'],
   },
   {
-    email: 'referente@demo.test', firstName: 'Renato', lastName: 'Referente', description: "referente d'istituto",
-    roles: ['institute.first-contact'], institute: { slot: 0, adhesionState: 'adesione_firmata', as: 'first-contact' },
+    email: 'sylla@demo.test',
+    firstName: 'Stefano',
+    lastName: 'Sylla',
+    description: 'staff Sylla',
+    roles: ['sylla'],
   },
-  { email: 'insegnante@demo.test', firstName: 'Irene', lastName: 'Insegnante', description: 'insegnante', roles: ['teacher'] },
-  { email: 'utenti@demo.test', firstName: 'Ugo', lastName: 'Utenti', description: 'nessun ruolo di staff, permesso user.index', roles: [], permissions: ['user.index'] },
-  { email: 'cambio-password@demo.test', firstName: 'Carla', lastName: 'Cambio', description: 'deve cambiare la password', roles: ['teacher'], mustChangePassword: true },
-  { email: 'da-verificare@demo.test', firstName: 'Davide', lastName: 'Verifica', description: 'telefono non verificato', roles: ['teacher'], phoneVerified: false },
   {
-    email: 'dirigente-senza-firma@demo.test', firstName: 'Franca', lastName: 'Senzafirma', description: 'dirigente scolastica, adesione non firmata',
-    roles: ['school.principal'], institute: { slot: 1, adhesionState: 'iscritto', as: 'principal' },
+    email: 'cromos@demo.test',
+    firstName: 'Chiara',
+    lastName: 'Cromos',
+    description: 'staff Cromos',
+    roles: ['cromos'],
+  },
+  {
+    email: 'rilevatore@demo.test',
+    firstName: 'Roberto',
+    lastName: 'Rilevatore',
+    description: 'rilevatore',
+    roles: ['detector'],
+  },
+  {
+    email: 'dirigente@demo.test',
+    firstName: 'Daniela',
+    lastName: 'Dirigente',
+    description: 'dirigente scolastica, adesione firmata',
+    roles: ['school.principal'],
+    institute: { slot: 0, adhesionState: 'adesione_firmata', as: 'principal' },
+  },
+  {
+    email: 'referente@demo.test',
+    firstName: 'Renato',
+    lastName: 'Referente',
+    description: "referente d'istituto",
+    roles: ['institute.first-contact'],
+    institute: { slot: 0, adhesionState: 'adesione_firmata', as: 'first-contact' },
+  },
+  {
+    email: 'insegnante@demo.test',
+    firstName: 'Irene',
+    lastName: 'Insegnante',
+    description: 'insegnante',
+    roles: ['teacher'],
+  },
+  {
+    email: 'utenti@demo.test',
+    firstName: 'Ugo',
+    lastName: 'Utenti',
+    description: 'nessun ruolo di staff, permesso user.index',
+    roles: [],
+    permissions: ['user.index'],
+  },
+  {
+    email: 'cambio-password@demo.test',
+    firstName: 'Carla',
+    lastName: 'Cambio',
+    description: 'deve cambiare la password',
+    roles: ['teacher'],
+    mustChangePassword: true,
+  },
+  {
+    email: 'da-verificare@demo.test',
+    firstName: 'Davide',
+    lastName: 'Verifica',
+    description: 'telefono non verificato',
+    roles: ['teacher'],
+    phoneVerified: false,
+  },
+  {
+    email: 'dirigente-senza-firma@demo.test',
+    firstName: 'Franca',
+    lastName: 'Senzafirma',
+    description: 'dirigente scolastica, adesione non firmata',
+    roles: ['school.principal'],
+    institute: { slot: 1, adhesionState: 'iscritto', as: 'principal' },
   },
 ];
 
@@ -68,8 +143,14 @@ async function ensureNames<T extends { id: number; name: string }>(
   table: typeof roles | typeof permissions,
   names: readonly string[],
 ): Promise<Map<string, number>> {
-  await db.insert(table).values(names.map((name) => ({ name }))).onConflictDoNothing();
-  const rows = (await db.select().from(table).where(inArray(table.name, [...names]))) as T[];
+  await db
+    .insert(table)
+    .values(names.map((name) => ({ name })))
+    .onConflictDoNothing();
+  const rows = (await db
+    .select()
+    .from(table)
+    .where(inArray(table.name, [...names]))) as T[];
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
@@ -85,7 +166,10 @@ export async function seedRolesAndPermissions(db: Db) {
  * demo institutes' transitions are dated before `now` (the tests pass their own clock's time, so their
  * history stays older than what a test then does, whatever the real date).
  */
-export async function seedDemoAccounts(db: Db, { appSecret = DEV_APP_SECRET, now = new Date() }: { appSecret?: string; now?: Date } = {}): Promise<void> {
+export async function seedDemoAccounts(
+  db: Db,
+  { appSecret = DEV_APP_SECRET, now = new Date() }: { appSecret?: string; now?: Date } = {},
+): Promise<void> {
   const { roleIds, permissionIds } = await seedRolesAndPermissions(db);
   // Hashed only when an account is missing: a restart with every demo account in place skips the KDF.
   let passwordHash: string | undefined;
@@ -95,9 +179,15 @@ export async function seedDemoAccounts(db: Db, { appSecret = DEV_APP_SECRET, now
     .where(eq(institutes.isStateSchool, true))
     .orderBy(asc(institutes.ministryCode))
     .limit(2);
-  const slots = new Map<number, { state: 'iscritto' | 'adesione_firmata'; principalUserId: number | undefined }>();
+  const slots = new Map<
+    number,
+    { state: 'iscritto' | 'adesione_firmata'; principalUserId: number | undefined }
+  >();
   for (const account of DEMO_ACCOUNTS) {
-    const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${account.email}`);
+    const [existing] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${account.email}`);
     const userId =
       existing?.id ??
       (
@@ -116,7 +206,10 @@ export async function seedDemoAccounts(db: Db, { appSecret = DEV_APP_SECRET, now
           .returning({ id: users.id })
       )[0]!.id;
     if (account.roles.length) {
-      await db.insert(userRoles).values(account.roles.map((r) => ({ userId, roleId: roleIds.get(r)! }))).onConflictDoNothing();
+      await db
+        .insert(userRoles)
+        .values(account.roles.map((r) => ({ userId, roleId: roleIds.get(r)! })))
+        .onConflictDoNothing();
     }
     if (account.permissions?.length) {
       await db
@@ -127,25 +220,39 @@ export async function seedDemoAccounts(db: Db, { appSecret = DEV_APP_SECRET, now
     if (account.roles.some((r) => DEMO_MFA_ROLES.includes(r))) {
       await db
         .insert(mfaFactors)
-        .values({ userId, secretEncrypted: sealSecret(appSecret, DEMO_TOTP_SECRET), enabledAt: now, createdAt: now })
+        .values({
+          userId,
+          secretEncrypted: sealSecret(appSecret, DEMO_TOTP_SECRET),
+          enabledAt: now,
+          createdAt: now,
+        })
         .onConflictDoNothing();
     }
     const target = account.institute && demoInstitutes[account.institute.slot];
     if (account.institute && target && !existing) {
       const link =
         account.institute.as === 'principal' ? { principalUserId: userId } : { firstContactUserId: userId };
-      await db.update(institutes).set(link).where(and(eq(institutes.id, target.id)));
-      slots.set(target.id, { state: account.institute.adhesionState, principalUserId: account.institute.as === 'principal' ? userId : slots.get(target.id)?.principalUserId });
+      await db
+        .update(institutes)
+        .set(link)
+        .where(and(eq(institutes.id, target.id)));
+      slots.set(target.id, {
+        state: account.institute.adhesionState,
+        principalUserId:
+          account.institute.as === 'principal' ? userId : slots.get(target.id)?.principalUserId,
+      });
     }
   }
   // The demo institutes walk the state machine like real ones (dated transitions), and a signed
   // adhesion has its document, its signature and its item in the review queue.
   for (const [instituteId, { state, principalUserId }] of slots) {
-    const path = state === 'adesione_firmata' ? (['iscritto', 'adesione_firmata'] as const) : (['iscritto'] as const);
+    const path =
+      state === 'adesione_firmata' ? (['iscritto', 'adesione_firmata'] as const) : (['iscritto'] as const);
     for (const [step, to] of path.entries()) {
       const at = new Date(now.getTime() - (path.length - step) * 3 * DAY_MS);
       await withTransaction(db, (tx) => transitionAdhesion(tx, { instituteId, to, actorUserId: null, at }));
-      if (to === 'adesione_firmata' && principalUserId) await seedDemoAdhesion(db, instituteId, principalUserId, at);
+      if (to === 'adesione_firmata' && principalUserId)
+        await seedDemoAdhesion(db, instituteId, principalUserId, at);
     }
   }
 }
@@ -165,7 +272,10 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ institutesAd
   await seedMessageTemplates(db);
   await seedPublicContent(db);
   await seedDemoSurveys(db);
-  const institutesAdded = options.registry === 'none' ? 0 : await seedRegistry(db, options.dataDir, options.registry, options.onRegistryProgress);
+  const institutesAdded =
+    options.registry === 'none'
+      ? 0
+      : await seedRegistry(db, options.dataDir, options.registry, options.onRegistryProgress);
   if (options.demo) {
     await seedDemoAccounts(db, { appSecret: options.appSecret });
     await seedDemoOnboarding(db);

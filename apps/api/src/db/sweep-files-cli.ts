@@ -12,8 +12,12 @@ const env = loadEnv();
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgliteDir: env.PGLITE_DIR });
 const files = await createFileStore(env);
 try {
-  const result = await sweepOrphanFiles(database.db, files, { graceMs: env.FILE_SWEEP_GRACE_MINUTES * 60_000 });
-  console.log(`File esaminati: ${result.scanned}; rimossi perché nessun dato li usa più: ${result.removed}; troppo recenti per essere toccati: ${result.recent}.`);
+  const result = await sweepOrphanFiles(database.db, files, {
+    graceMs: env.FILE_SWEEP_GRACE_MINUTES * 60_000,
+  });
+  console.log(
+    `File esaminati: ${result.scanned}; rimossi perché nessun dato li usa più: ${result.removed}; troppo recenti per essere toccati: ${result.recent}.`,
+  );
 } finally {
   files.close?.();
   await database.close();

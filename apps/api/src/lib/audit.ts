@@ -27,7 +27,10 @@ export async function writeAudit(db: DbOrTx, entry: AuditEntry, at: Date): Promi
 }
 
 /** The fields whose value differs, as `{ before, after }` restricted to those fields. */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): { before: Partial<T>; after: Partial<T> } {
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): { before: Partial<T>; after: Partial<T> } {
   const b: Partial<T> = {};
   const a: Partial<T> = {};
   for (const key of Object.keys(after) as (keyof T)[]) {
@@ -42,6 +45,14 @@ export function changedFields<T extends Record<string, unknown>>(before: T, afte
  * The one way a staff write is audited: actor and IP from the request, in the same transaction as
  * the write (`tx`), so the write and its audit row commit together or not at all.
  */
-export function auditWrite(tx: DbOrTx, request: FastifyRequest, entry: Omit<AuditEntry, 'actorUserId' | 'ip'>): Promise<void> {
-  return writeAudit(tx, { ...entry, actorUserId: request.auth?.user.id ?? null, ip: request.ip }, request.server.clock.now());
+export function auditWrite(
+  tx: DbOrTx,
+  request: FastifyRequest,
+  entry: Omit<AuditEntry, 'actorUserId' | 'ip'>,
+): Promise<void> {
+  return writeAudit(
+    tx,
+    { ...entry, actorUserId: request.auth?.user.id ?? null, ip: request.ip },
+    request.server.clock.now(),
+  );
 }

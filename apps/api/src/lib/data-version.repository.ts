@@ -22,7 +22,10 @@ export async function dataVersion(db: DbOrTx, topic: string): Promise<string> {
 }
 
 /** The versions of several topics in one statement (one snapshot), in the order given; folds as `dataVersion`. */
-export async function dataVersions<const T extends readonly [string, ...string[]]>(db: DbOrTx, topics: T): Promise<{ [K in keyof T]: string }> {
+export async function dataVersions<const T extends readonly [string, ...string[]]>(
+  db: DbOrTx,
+  topics: T,
+): Promise<{ [K in keyof T]: string }> {
   const columns = sql.join(
     topics.map((topic, i) => sql`${dataVersionSql(topic)} as ${sql.raw(`v${i}`)}`),
     sql`, `,

@@ -1,8 +1,21 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, preValidationHookHandler, RouteShorthandOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+  preValidationHookHandler,
+  RouteShorthandOptions,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
-import { requireAuth, requireGrant, requirePermission, type RequestCheck, type ResourceLoader } from '../plugins/authorization.ts';
+import {
+  requireAuth,
+  requireGrant,
+  requirePermission,
+  type RequestCheck,
+  type ResourceLoader,
+} from '../plugins/authorization.ts';
 import { HttpError } from './http-error.ts';
 import { reserveExportPlace } from './export.ts';
 import { HINTS_KEY, operationHints, operationIdOf } from './openapi-operation.ts';
@@ -88,7 +101,14 @@ function refuseUndeclaredInput(endpoint: Endpoint): RequestCheck | undefined {
       if (keys.length > 0) throw new UnknownFieldsError(keys);
     }
     const body: unknown = request.body;
-    if (endpoint.body || body === undefined || body === null || Buffer.isBuffer(body) || body instanceof Upload) return;
+    if (
+      endpoint.body ||
+      body === undefined ||
+      body === null ||
+      Buffer.isBuffer(body) ||
+      body instanceof Upload
+    )
+      return;
     if (typeof body === 'object' && !Array.isArray(body)) {
       const keys = Object.keys(body);
       if (keys.length > 0) throw new UnknownFieldsError(keys);
@@ -114,7 +134,9 @@ export function registerEndpoint<E extends Endpoint>(
 ): void {
   const status = endpoint.status ?? 200;
   // The session or the grant first (401/403 win over 400/422), then what the contract does not declare.
-  const checks = [preValidationOf(endpoint, options), refuseUndeclaredInput(endpoint)].filter((check) => check !== undefined);
+  const checks = [preValidationOf(endpoint, options), refuseUndeclaredInput(endpoint)].filter(
+    (check) => check !== undefined,
+  );
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path,

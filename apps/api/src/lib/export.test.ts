@@ -20,9 +20,17 @@ describe('CSV cells (docs/decisions/034)', () => {
   });
 
   it('neutralises what a spreadsheet would run, and leaves phone numbers and dashed names alone', () => {
-    for (const text of ['=1+1', '@SUM(A1)', '+HYPERLINK("http://x")', "-2+3+cmd|' /C calc'!A0", '\t=1', '-Sheet1!A1'])
+    for (const text of [
+      '=1+1',
+      '@SUM(A1)',
+      '+HYPERLINK("http://x")',
+      "-2+3+cmd|' /C calc'!A0",
+      '\t=1',
+      '-Sheet1!A1',
+    ])
       expect(isFormulaLike(text), text).toBe(true);
-    for (const text of ['+39 333 765 4321', '- SEZ. ASSOCIATA', '-', '+1', 'Rossi', '1+1']) expect(isFormulaLike(text), text).toBe(false);
+    for (const text of ['+39 333 765 4321', '- SEZ. ASSOCIATA', '-', '+1', 'Rossi', '1+1'])
+      expect(isFormulaLike(text), text).toBe(false);
     expect(csvField('+39 333 765 4321')).toBe('+39 333 765 4321');
     expect(csvField('- SEZ. ASSOCIATA')).toBe('- SEZ. ASSOCIATA');
     expect(csvField('=1+1')).toBe("'=1+1");

@@ -31,7 +31,11 @@ const two = (n: number) => String(n).padStart(2, '0');
 
 /** Numbers in CSV as Italian spreadsheets read them: a decimal comma, no grouping. */
 const csvNumber = (n: number, digits?: number) =>
-  n.toLocaleString('it-IT', { useGrouping: false, minimumFractionDigits: digits ?? 0, maximumFractionDigits: digits ?? 2 });
+  n.toLocaleString('it-IT', {
+    useGrouping: false,
+    minimumFractionDigits: digits ?? 0,
+    maximumFractionDigits: digits ?? 2,
+  });
 
 /** A cell's text in CSV: `27/11/2026 14:13` (Rome) for instants, `27/11/2026` for days, `60,0` for percentages. */
 function cellText(value: ExportValue, type?: ExportColumn<unknown>['type']): string {
@@ -178,7 +182,8 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
       await options.produce(async (rows) => {
         if (stream.destroyed) return false;
         let chunk = '';
-        for (const row of rows) chunk += `${options.columns.map((c) => csvField(c.value(row), c.type)).join(';')}\r\n`;
+        for (const row of rows)
+          chunk += `${options.columns.map((c) => csvField(c.value(row), c.type)).join(';')}\r\n`;
         stream.write(chunk);
         await drain(stream);
       });
@@ -187,12 +192,25 @@ export function sendExport<T>(reply: FastifyReply, options: ExportOptions<T>): F
     }
     // Loaded on the first XLSX export, not at start (it is the API's heaviest module: a faster restart).
     const { default: ExcelJS } = await import('exceljs');
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream,
+      useStyles: true,
+      useSharedStrings: false,
+    });
     const sheet = workbook.addWorksheet(options.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = options.columns.map((c) => ({ header: c.header, width: Math.min(Math.max(c.header.length + 4, 14), 60) }));
+    sheet.columns = options.columns.map((c) => ({
+      header: c.header,
+      width: Math.min(Math.max(c.header.length + 4, 14), 60),
+    }));
     // Each date, day or percentage cell gets its Italian number format.
     const numFmt = (c: ExportColumn<T>, value: ExportValue) =>
-      c.type === 'date' ? XLSX_FORMATS.date : c.type === 'percent' ? XLSX_FORMATS.percent : value instanceof Date ? XLSX_FORMATS.datetime : undefined;
+      c.type === 'date'
+        ? XLSX_FORMATS.date
+        : c.type === 'percent'
+          ? XLSX_FORMATS.percent
+          : value instanceof Date
+            ? XLSX_FORMATS.datetime
+            : undefined;
     sheet.getRow(1).font = { bold: true };
     sheet.getRow(1).commit();
     await options.produce(async (rows) => {

@@ -91,7 +91,10 @@ export class DiskFileStore implements FileStore {
     let size = 0;
     try {
       for await (const piece of source) {
-        const chunk = typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+        const chunk =
+          typeof piece === 'string'
+            ? Buffer.from(piece)
+            : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
         size += chunk.length;
         if (size > options.maxBytes) throw options.tooLarge();
         hash.update(chunk);
@@ -167,7 +170,10 @@ export async function createFileStore(env: FileStoreSettings): Promise<FileStore
     endpoint: env.S3_ENDPOINT,
     region: env.S3_REGION,
     ...(env.S3_FORCE_PATH_STYLE === undefined ? {} : { forcePathStyle: env.S3_FORCE_PATH_STYLE }),
-    credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+    credentials:
+      env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+        : undefined,
     prefix: env.S3_PREFIX,
   });
 }

@@ -14,9 +14,14 @@ const KEY_COLUMNS = [
 
 /** Which of `keys` some row names. */
 export async function referenced(db: Db, keys: string[]): Promise<Set<string>> {
-  const list = sql.join(keys.map((k) => sql`${k}`), sql`, `);
+  const list = sql.join(
+    keys.map((k) => sql`${k}`),
+    sql`, `,
+  );
   const union = sql.join(
-    KEY_COLUMNS.map(({ table, column }) => sql`select ${column} as key from ${table} where ${column} in (${list})`),
+    KEY_COLUMNS.map(
+      ({ table, column }) => sql`select ${column} as key from ${table} where ${column} in (${list})`,
+    ),
     sql` union `,
   );
   const result = (await db.execute(union)) as unknown as { rows: { key: string }[] };

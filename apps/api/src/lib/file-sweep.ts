@@ -30,7 +30,11 @@ export interface SweepResult {
  * random and never reused, so a file found unnamed stays unnamed. Safe to run on several instances
  * at once (a removal is idempotent).
  */
-export async function sweepOrphanFiles(db: Db, files: FileStore, options: SweepOptions): Promise<SweepResult> {
+export async function sweepOrphanFiles(
+  db: Db,
+  files: FileStore,
+  options: SweepOptions,
+): Promise<SweepResult> {
   const cutoff = (options.now ?? new Date()).getTime() - options.graceMs;
   const result: SweepResult = { scanned: 0, removed: 0, recent: 0 };
   let batch: string[] = [];
@@ -59,7 +63,11 @@ export async function sweepOrphanFiles(db: Db, files: FileStore, options: SweepO
 
 /** Runs the sweep every `intervalMs` (not at start: a start stays fast), one run at a time; failures are logged. */
 export class FileSweeper extends PeriodicJob<SweepResult> {
-  constructor(db: Db, files: FileStore, options: { intervalMs: number; graceMs: number; log: FastifyBaseLogger }) {
+  constructor(
+    db: Db,
+    files: FileStore,
+    options: { intervalMs: number; graceMs: number; log: FastifyBaseLogger },
+  ) {
     super({
       intervalMs: options.intervalMs,
       log: options.log,

@@ -11,7 +11,10 @@ import { HttpError } from './http-error.ts';
  */
 export class Gate {
   private running = 0;
-  private readonly waiting: { resolve: (release: (() => void) | undefined) => void; timer: NodeJS.Timeout }[] = [];
+  private readonly waiting: {
+    resolve: (release: (() => void) | undefined) => void;
+    timer: NodeJS.Timeout;
+  }[] = [];
 
   constructor(
     readonly size: number,
@@ -73,7 +76,10 @@ export interface Gates {
   lists: Gate;
 }
 
-export function createGates(env: { EXPORT_CONCURRENCY: number; HEAVY_LIST_CONCURRENCY?: number | undefined }, embedded: boolean): Gates {
+export function createGates(
+  env: { EXPORT_CONCURRENCY: number; HEAVY_LIST_CONCURRENCY?: number | undefined },
+  embedded: boolean,
+): Gates {
   return {
     exports: new Gate(env.EXPORT_CONCURRENCY),
     lists: new Gate(env.HEAVY_LIST_CONCURRENCY ?? (embedded ? 1 : 4), 16, 3000),
@@ -81,11 +87,14 @@ export function createGates(env: { EXPORT_CONCURRENCY: number; HEAVY_LIST_CONCUR
 }
 
 export const EXPORT_BUSY_MESSAGE = 'Sono già in corso troppe esportazioni: riprova tra qualche secondo.';
-export const LISTS_BUSY_MESSAGE = 'Il portale sta elaborando molte ricerche in questo momento: riprova tra qualche secondo.';
-export const LIST_TIMEOUT_MESSAGE = 'La ricerca richiede troppo tempo: aggiungi parole o filtri per restringerla.';
+export const LISTS_BUSY_MESSAGE =
+  'Il portale sta elaborando molte ricerche in questo momento: riprova tra qualche secondo.';
+export const LIST_TIMEOUT_MESSAGE =
+  'La ricerca richiede troppo tempo: aggiungi parole o filtri per restringerla.';
 
 /** The 429 of an export beyond EXPORT_CONCURRENCY. */
-export const exportBusy = () => new HttpError(429, 'export_busy', EXPORT_BUSY_MESSAGE, { 'retry-after': '10' });
+export const exportBusy = () =>
+  new HttpError(429, 'export_busy', EXPORT_BUSY_MESSAGE, { 'retry-after': '10' });
 
 /**
  * Runs a costly list query (a search of the registry or of the users) through the list gate: when
@@ -93,7 +102,11 @@ export const exportBusy = () => new HttpError(429, 'export_busy', EXPORT_BUSY_ME
  * behind everyone else. On PostgreSQL a search runs with `statement_timeout` =
  * LIST_STATEMENT_TIMEOUT_MS (a 503 when cancelled), in a transaction of its own.
  */
-export async function heavyList<T>(app: FastifyInstance, options: { search: boolean }, task: (db: DbOrTx) => Promise<T>): Promise<T> {
+export async function heavyList<T>(
+  app: FastifyInstance,
+  options: { search: boolean },
+  task: (db: DbOrTx) => Promise<T>,
+): Promise<T> {
   const release = await app.gates.lists.enter();
   if (!release) throw new HttpError(503, 'lists_busy', LISTS_BUSY_MESSAGE, { 'retry-after': '2' });
   try {
@@ -101,7 +114,8 @@ export async function heavyList<T>(app: FastifyInstance, options: { search: bool
     if (isEmbedded(app.db as Db) || !options.search) return await task(app.db);
     return await withStatementTimeout(app.db, app.env.LIST_STATEMENT_TIMEOUT_MS, task);
   } catch (error) {
-    if (queryCanceled(error)) throw new HttpError(503, 'list_timeout', LIST_TIMEOUT_MESSAGE, { 'retry-after': '5' });
+    if (queryCanceled(error))
+      throw new HttpError(503, 'list_timeout', LIST_TIMEOUT_MESSAGE, { 'retry-after': '5' });
     throw error;
   } finally {
     release();
@@ -109,7 +123,11 @@ export async function heavyList<T>(app: FastifyInstance, options: { search: bool
 }
 
 function queryCanceled(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth += 1) {
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth += 1
+  ) {
     if (e.code === '57014') return true;
   }
   return false;

@@ -1,4 +1,15 @@
-import { and, asc, desc, fillPlaceholders, is, Placeholder, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  fillPlaceholders,
+  is,
+  Placeholder,
+  sql,
+  type AnyColumn,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { searchWords } from '@portale/shared/lists';
 import { isEmbedded, type Db } from '../db/client.ts';
@@ -18,7 +29,11 @@ export function likeLiteral(value: string): string {
  * Free-text search on a normalised `search_text` column: every word must appear. Each word is a LIKE
  * on the same column, which its GIN trigram index answers (no OR of predicates, no sequential scan).
  */
-export function searchCondition(searchColumn: AnyColumn, q: string | undefined, bind: Bind = asValue): SQL | undefined {
+export function searchCondition(
+  searchColumn: AnyColumn,
+  q: string | undefined,
+  bind: Bind = asValue,
+): SQL | undefined {
   const words = searchWords(q);
   if (words.length === 0) return undefined;
   return and(...words.map((w) => sql`${searchColumn} like ${bind(`%${likeLiteral(w)}%`)}`));
@@ -42,7 +57,9 @@ export interface SearchText {
 }
 
 function searchTextOf(search: AnyColumn | SearchText): SearchText {
-  return 'padded' in search ? search : { padded: sql`(' ' || ${search} || ' ')`, length: sql`length(${search})` };
+  return 'padded' in search
+    ? search
+    : { padded: sql`(' ' || ${search} || ' ')`, length: sql`length(${search})` };
 }
 
 /**
@@ -63,7 +80,12 @@ export function closestFirst(search: AnyColumn | SearchText, q: string, bind: Bi
 }
 
 /** Relevance for a search: the exact code first, then the closest rows (closestFirst). */
-export function searchRank(codeColumn: AnyColumn, search: AnyColumn | SearchText, q: string, bind: Bind = asValue): SQL[] {
+export function searchRank(
+  codeColumn: AnyColumn,
+  search: AnyColumn | SearchText,
+  q: string,
+  bind: Bind = asValue,
+): SQL[] {
   return [desc(sql`(${codeColumn} = ${bind(q.trim().toUpperCase())})`), ...closestFirst(search, q, bind)];
 }
 
@@ -78,7 +100,11 @@ export interface SearchTable {
 
 /** searchRank over a search table, then by name and id: a search page's whole order, read from the search rows only. */
 export function searchTableRank(table: SearchTable, q: string, bind: Bind = asValue): SQL[] {
-  return [...searchRank(table.ministryCode, { padded: table.text, length: table.length }, q, bind), asc(table.name), asc(table.id)];
+  return [
+    ...searchRank(table.ministryCode, { padded: table.text, length: table.length }, q, bind),
+    asc(table.name),
+    asc(table.id),
+  ];
 }
 
 export interface SortSpec<K extends string> {
@@ -90,7 +116,11 @@ export interface SortSpec<K extends string> {
  * ORDER BY for a whitelisted sort key, with the id as tie-breaker so pages never overlap. The id
  * follows the direction, so that a (column, id) index serves both directions.
  */
-export function orderByOf<K extends string>(sort: SortSpec<K>, columns: Record<K, AnyColumn | SQL>, id: AnyColumn): SQL[] {
+export function orderByOf<K extends string>(
+  sort: SortSpec<K>,
+  columns: Record<K, AnyColumn | SQL>,
+  id: AnyColumn,
+): SQL[] {
   const by = sort.direction === 'desc' ? desc : asc;
   return [by(columns[sort.column]), by(id)];
 }
@@ -119,7 +149,13 @@ export async function paginate<T>(
 ): Promise<Page<T>> {
   const [items, counted] = await Promise.all([rows(pageSize, (page - 1) * pageSize), count()]);
   if (typeof counted === 'number') return { items, total: counted, page, pageSize };
-  return { items, total: counted.total, ...(counted.approximate ? { totalApproximate: true } : {}), page, pageSize };
+  return {
+    items,
+    total: counted.total,
+    ...(counted.approximate ? { totalApproximate: true } : {}),
+    page,
+    pageSize,
+  };
 }
 
 /**
@@ -136,8 +172,15 @@ export const EXACT_COUNT_CAP = 1000;
  * as "circa N".
  */
 export async function cappedCount(db: DbOrTx, rows: SQLWrapper, exact = false): Promise<Total> {
-  if (exact) return { total: await rawCount(db, sql`select count(*)::int as n from (${rows}) counted`), approximate: false };
-  const n = await rawCount(db, sql`select count(*)::int as n from (${rows} limit ${sql.raw(String(EXACT_COUNT_CAP + 1))}) counted`);
+  if (exact)
+    return {
+      total: await rawCount(db, sql`select count(*)::int as n from (${rows}) counted`),
+      approximate: false,
+    };
+  const n = await rawCount(
+    db,
+    sql`select count(*)::int as n from (${rows} limit ${sql.raw(String(EXACT_COUNT_CAP + 1))}) counted`,
+  );
   if (n <= EXACT_COUNT_CAP) return { total: n, approximate: false };
   return { total: Math.max(EXACT_COUNT_CAP + 1, await estimatedRows(db, rows)), approximate: true };
 }
@@ -146,7 +189,8 @@ export async function cappedCount(db: DbOrTx, rows: SQLWrapper, exact = false): 
 export async function estimatedRows(db: DbOrTx, query: SQLWrapper): Promise<number> {
   const [row] = await unnamedRows(db, sql`explain (format json) ${query}`);
   const value = row ? Object.values(row)[0] : undefined;
-  const plan = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: { 'Plan Rows': number } }[] | undefined;
+  const plan = (typeof value === 'string' ? JSON.parse(value) : value) as
+    { Plan: { 'Plan Rows': number } }[] | undefined;
   return Math.round(plan?.[0]?.Plan['Plan Rows'] ?? 0);
 }
 
@@ -199,7 +243,11 @@ export class CountCache {
 export const countAll = sql<number>`count(*)::int`;
 
 /** Runs `task` in a transaction whose statements PostgreSQL cancels (57014) after `ms` milliseconds. */
-export function withStatementTimeout<T>(db: DbOrTx, ms: number, task: (tx: DbOrTx) => Promise<T>): Promise<T> {
+export function withStatementTimeout<T>(
+  db: DbOrTx,
+  ms: number,
+  task: (tx: DbOrTx) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local statement_timeout = ${Math.floor(ms)}`));
     return task(tx);
@@ -263,7 +311,9 @@ export async function forEachBatch<T>(
  * same keys from the driver; map the raw values with `rowValue` helpers.
  */
 export function aliased<K extends string>(fields: Record<K, AnyColumn | SQL>): Record<K, SQL.Aliased> {
-  return Object.fromEntries(Object.entries(fields).map(([key, expr]) => [key, sql`${expr}`.as(key)])) as Record<K, SQL.Aliased>;
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, expr]) => [key, sql`${expr}`.as(key)]),
+  ) as Record<K, SQL.Aliased>;
 }
 
 const dialect = new PgDialect();
@@ -304,8 +354,16 @@ export function rawRows(db: DbOrTx, query: SQLWrapper): Promise<Record<string, u
   return statementRows(db, dialect.sqlToQuery(query.getSQL()));
 }
 
-async function statementRows(db: DbOrTx, statement: { sql: string; params: unknown[] }): Promise<Record<string, unknown>[]> {
-  const prepared = db._.session.prepareQuery(statement, undefined, statementNames.nameOf(statement.sql), false);
+async function statementRows(
+  db: DbOrTx,
+  statement: { sql: string; params: unknown[] },
+): Promise<Record<string, unknown>[]> {
+  const prepared = db._.session.prepareQuery(
+    statement,
+    undefined,
+    statementNames.nameOf(statement.sql),
+    false,
+  );
   return ((await prepared.execute()) as { rows: Record<string, unknown>[] }).rows;
 }
 
@@ -335,12 +393,17 @@ export class ShapedStatements {
     let kept = this.byShape.get(shape);
     if (!kept || this.verify) {
       const built = dialect.sqlToQuery(query.getSQL());
-      if (!built.params.every((param) => is(param, Placeholder))) throw new Error(`A value of the list statement ${shape} is not bound`);
-      if (kept && kept.sql !== built.sql) throw new Error(`The list shape ${shape} stands for two statements`);
+      if (!built.params.every((param) => is(param, Placeholder)))
+        throw new Error(`A value of the list statement ${shape} is not bound`);
+      if (kept && kept.sql !== built.sql)
+        throw new Error(`The list shape ${shape} stands for two statements`);
       kept = built;
       if (this.byShape.size < this.max) this.byShape.set(shape, built);
     }
-    return { sql: kept.sql, params: fillPlaceholders(kept.params, values as unknown as Record<string, unknown>) };
+    return {
+      sql: kept.sql,
+      params: fillPlaceholders(kept.params, values as unknown as Record<string, unknown>),
+    };
   }
 }
 
@@ -351,7 +414,13 @@ const NOT_IN_SHAPE = new Set(['page', 'pageSize', 'format', 'exactTotal']);
 export function listShape(list: string, filters: object): string {
   const parts = Object.entries(filters)
     .filter(([key, value]) => !NOT_IN_SHAPE.has(key) && value !== undefined && value !== null && value !== '')
-    .map(([key, value]) => (key === 'q' ? `q:${searchWords(value as string).length}` : key === 'sort' ? `sort:${JSON.stringify(value)}` : key))
+    .map(([key, value]) =>
+      key === 'q'
+        ? `q:${searchWords(value as string).length}`
+        : key === 'sort'
+          ? `sort:${JSON.stringify(value)}`
+          : key,
+    )
     .sort();
   return `${list}(${parts.join(',')})`;
 }
@@ -359,7 +428,11 @@ export function listShape(list: string, filters: object): string {
 const shapedStatements = new ShapedStatements();
 
 /** rawRows of a list statement kept by its shape (ShapedStatements): `build(bind)` must bind every value. */
-export function listRows(db: DbOrTx, shape: string, build: (bind: Bind) => SQLWrapper): Promise<Record<string, unknown>[]> {
+export function listRows(
+  db: DbOrTx,
+  shape: string,
+  build: (bind: Bind) => SQLWrapper,
+): Promise<Record<string, unknown>[]> {
   return statementRows(db, shapedStatements.statement(shape, build));
 }
 
@@ -380,6 +453,7 @@ export const rowValue = {
   text: (v: unknown): string => String(v ?? ''),
   textOrNull: (v: unknown): string | null => (v === null || v === undefined ? null : String(v)),
   bool: (v: unknown): boolean => v === true || v === 't' || v === 'true',
-  date: (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v))),
+  date: (v: unknown): Date | null =>
+    v === null || v === undefined ? null : v instanceof Date ? v : new Date(String(v)),
   iso: (v: unknown): string | null => rowValue.date(v)?.toISOString() ?? null,
 };

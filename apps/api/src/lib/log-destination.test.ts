@@ -47,9 +47,19 @@ describe('TurnBatchedDestination', () => {
       `for (let i = 0; i < 3; i++) log.info({ i }, 'line');`,
       `process.exit(0);`,
     ].join('\n');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(child.status).toBe(0);
-    const lines = child.stdout.trim().split('\n').map((line) => JSON.parse(line) as { i: number; msg: string });
-    expect(lines.map((line) => [line.i, line.msg])).toEqual([[0, 'line'], [1, 'line'], [2, 'line']]);
+    const lines = child.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { i: number; msg: string });
+    expect(lines.map((line) => [line.i, line.msg])).toEqual([
+      [0, 'line'],
+      [1, 'line'],
+      [2, 'line'],
+    ]);
   });
 });

@@ -16,7 +16,10 @@ export interface OperationHints {
 
 export const HINTS_KEY = 'x-portale';
 
-const EXPORT_MEDIA = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] as const;
+const EXPORT_MEDIA = [
+  'text/csv',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+] as const;
 
 /** `GET /api/institutes/:instituteId/adhesion` → `getApiInstitutesByInstituteIdAdhesion`. */
 export function operationIdOf(method: string, path: string): string {
@@ -41,16 +44,26 @@ export function operationHints(endpoint: Endpoint, unsafe: boolean): OperationHi
   const hasInput = Boolean(endpoint.params || endpoint.query || endpoint.body || endpoint.media?.request);
   const errors = new Set<number>([400, 429]);
   if (permission !== 'public') errors.add(401);
-  if (permission !== 'public' && permission !== 'signed-in' && permission !== 'signed-in-pending-password') errors.add(403);
+  if (permission !== 'public' && permission !== 'signed-in' && permission !== 'signed-in-pending-password')
+    errors.add(403);
   if (endpoint.params) errors.add(404);
   // A write can meet the record in another state (a decision already taken, a slot just filled).
   if (unsafe) errors.add(409).add(419);
   for (const status of endpoint.errors ?? []) errors.add(status);
   if (hasInput) errors.add(422);
   if (endpoint.media?.request) errors.add(413).add(415);
-  const download = endpoint.download ? (endpoint.media?.response ?? (isListExport(endpoint) ? EXPORT_MEDIA : undefined)) : undefined;
-  if (endpoint.download && !download) throw new Error(`${endpoint.method} ${endpoint.path}: a download must name its media types (media.response)`);
-  return { errors: [...errors].sort((a, b) => a - b), ...(download ? { download } : {}), ...(endpoint.media?.request ? { upload: endpoint.media.request } : {}) };
+  const download = endpoint.download
+    ? (endpoint.media?.response ?? (isListExport(endpoint) ? EXPORT_MEDIA : undefined))
+    : undefined;
+  if (endpoint.download && !download)
+    throw new Error(
+      `${endpoint.method} ${endpoint.path}: a download must name its media types (media.response)`,
+    );
+  return {
+    errors: [...errors].sort((a, b) => a - b),
+    ...(download ? { download } : {}),
+    ...(endpoint.media?.request ? { upload: endpoint.media.request } : {}),
+  };
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -67,7 +80,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 type Operation = Record<string, unknown> & { responses?: Record<string, unknown>; requestBody?: unknown };
-type Document = Record<string, unknown> & { paths?: Record<string, Record<string, Operation>>; components?: Record<string, Record<string, unknown>> };
+type Document = Record<string, unknown> & {
+  paths?: Record<string, Record<string, Operation>>;
+  components?: Record<string, Record<string, unknown>>;
+};
 
 const errorRef = { $ref: '#/components/schemas/ApiError' };
 const binary = { type: 'string', format: 'binary' };
@@ -77,12 +93,21 @@ export function documentOperations(document: Document): Document {
   document.servers = [{ url: '/', description: 'Questa istanza del Portale Scuole' }];
   document.components = {
     ...document.components,
-    schemas: { ...document.components?.schemas, ApiError: z.toJSONSchema(ApiErrorBodySchema, { target: 'openapi-3.0' }) },
+    schemas: {
+      ...document.components?.schemas,
+      ApiError: z.toJSONSchema(ApiErrorBodySchema, { target: 'openapi-3.0' }),
+    },
   };
   for (const item of Object.values(document.paths ?? {})) {
     for (const [method, documented] of Object.entries(item)) {
       // A GET route that also answers HEAD is documented twice (one object): the HEAD gets an id of its own.
-      const operation = method === 'head' ? (item[method] = { ...documented, operationId: String(documented.operationId).replace(/^get/, 'head') }) : documented;
+      const operation =
+        method === 'head'
+          ? (item[method] = {
+              ...documented,
+              operationId: String(documented.operationId).replace(/^get/, 'head'),
+            })
+          : documented;
       const hints = operation[HINTS_KEY] as OperationHints | undefined;
       delete operation[HINTS_KEY];
       if (!hints) continue;
@@ -94,9 +119,16 @@ export function documentOperations(document: Document): Document {
           content: Object.fromEntries(hints.download.map((type) => [type, { schema: binary }])),
         };
       }
-      if (hints.upload) operation.requestBody = { required: true, content: Object.fromEntries(hints.upload.map((type) => [type, { schema: binary }])) };
+      if (hints.upload)
+        operation.requestBody = {
+          required: true,
+          content: Object.fromEntries(hints.upload.map((type) => [type, { schema: binary }])),
+        };
       for (const status of hints.errors) {
-        responses[String(status)] ??= { description: ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema: errorRef } } };
+        responses[String(status)] ??= {
+          description: ERROR_DESCRIPTIONS[status],
+          content: { 'application/json': { schema: errorRef } },
+        };
       }
     }
   }

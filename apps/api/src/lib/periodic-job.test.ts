@@ -4,7 +4,10 @@ import { PeriodicJob } from './periodic-job.ts';
 
 const logger = () => {
   const lines: string[] = [];
-  const log = { info: (_: unknown, message: string) => lines.push(`info ${message}`), warn: (_: unknown, message: string) => lines.push(`warn ${message}`) } as unknown as FastifyBaseLogger;
+  const log = {
+    info: (_: unknown, message: string) => lines.push(`info ${message}`),
+    warn: (_: unknown, message: string) => lines.push(`warn ${message}`),
+  } as unknown as FastifyBaseLogger;
   return { log, lines };
 };
 
@@ -40,7 +43,14 @@ describe('a periodic job of the API process', () => {
     const { log } = logger();
     let runs = 0;
     const make = (intervalMs: number, runAtStart: boolean) =>
-      new PeriodicJob<void>({ intervalMs, runAtStart, log, run: async () => void (runs += 1), report: () => {}, failure: 'x' });
+      new PeriodicJob<void>({
+        intervalMs,
+        runAtStart,
+        log,
+        run: async () => void (runs += 1),
+        report: () => {},
+        failure: 'x',
+      });
     const started = make(60_000, true);
     started.start();
     await started.stop();

@@ -70,7 +70,10 @@ const CLEANUP_EVERY_MS = 5 * 60_000;
  */
 export class PostgresCounter implements RateCounter {
   /** Batched mode: per `windowMs|key`, its stored (hashed) key and the hits known and not yet sent. */
-  private readonly pending = new Map<string, { stored: string; windowEnd: number; known: number; unsent: number }>();
+  private readonly pending = new Map<
+    string,
+    { stored: string; windowEnd: number; known: number; unsent: number }
+  >();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private nextCleanup: number;
@@ -118,7 +121,10 @@ export class PostgresCounter implements RateCounter {
     this.flushing = this.flushing.then(async () => {
       const now = this.clock.now().getTime();
       const batch: { key: string; windowEnd: number; hits: number }[] = [];
-      const byStored = new Map<string, { stored: string; windowEnd: number; known: number; unsent: number }>();
+      const byStored = new Map<
+        string,
+        { stored: string; windowEnd: number; known: number; unsent: number }
+      >();
       for (const [id, entry] of this.pending) {
         if (entry.unsent > 0) {
           batch.push({ key: entry.stored, windowEnd: entry.windowEnd, hits: entry.unsent });

@@ -14,7 +14,10 @@ export interface HitsRow {
  * window starts again from these hits; a late delta for an earlier window than the row's (an
  * instance whose clock lags) is dropped.
  */
-export async function addHits(db: Db, batch: { key: string; windowEnd: number; hits: number }[]): Promise<HitsRow[]> {
+export async function addHits(
+  db: Db,
+  batch: { key: string; windowEnd: number; hits: number }[],
+): Promise<HitsRow[]> {
   const keys = batch.map((b) => b.key);
   const ends = batch.map((b) => new Date(b.windowEnd).toISOString());
   const hits = batch.map((b) => b.hits);

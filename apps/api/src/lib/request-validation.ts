@@ -35,7 +35,8 @@ export function declaredKeys(schema: $ZodType, depth = 0): Set<string> | undefin
   if (WRAPPERS.has(def.type) && def.innerType) return declaredKeys(def.innerType, depth + 1);
   if (def.type === 'pipe' && def.in) return declaredKeys(def.in, depth + 1);
   if (def.type === 'lazy' && def.getter) return declaredKeys(def.getter(), depth + 1);
-  const parts = def.type === 'union' ? def.options : def.type === 'intersection' ? [def.left, def.right] : undefined;
+  const parts =
+    def.type === 'union' ? def.options : def.type === 'intersection' ? [def.left, def.right] : undefined;
   if (!parts) return undefined;
   const keys = new Set<string>();
   for (const part of parts) {
@@ -57,7 +58,11 @@ function quoted(name: string): string {
 export class UnknownFieldsError extends HttpError {
   constructor(readonly fields: string[]) {
     const names = fields.slice(0, 5).map(quoted).join(', ') + (fields.length > 5 ? ', …' : '');
-    super(400, 'unknown_field', fields.length === 1 ? `Campo non previsto: ${names}.` : `Campi non previsti: ${names}.`);
+    super(
+      400,
+      'unknown_field',
+      fields.length === 1 ? `Campo non previsto: ${names}.` : `Campi non previsti: ${names}.`,
+    );
   }
 }
 
@@ -103,7 +108,8 @@ export const UNSTORABLE_MESSAGE = 'Contiene un carattere non ammesso.';
 export const strictValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) => {
   const validate = validatorCompiler(route);
   // Params and headers keep the plain compiler: a path param that is not an id names no record (404).
-  if ((route.httpPart !== 'body' && route.httpPart !== 'querystring') || !(route.schema instanceof $ZodType)) return validate;
+  if ((route.httpPart !== 'body' && route.httpPart !== 'querystring') || !(route.schema instanceof $ZodType))
+    return validate;
   const keys = declaredKeys(route.schema);
   return (data) => {
     if (keys && isObject(data)) {
@@ -113,6 +119,8 @@ export const strictValidatorCompiler: FastifySchemaCompiler<$ZodType> = (route) 
     const result = validate(data) as { error?: Error; value?: unknown };
     if (result.error) return result;
     const unstorable = unstorablePath(result.value);
-    return unstorable === undefined ? result : { error: new FieldErrors({ [unstorable]: [UNSTORABLE_MESSAGE] }) };
+    return unstorable === undefined
+      ? result
+      : { error: new FieldErrors({ [unstorable]: [UNSTORABLE_MESSAGE] }) };
   };
 };

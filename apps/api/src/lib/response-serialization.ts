@@ -1,5 +1,8 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
-import { ResponseSerializationError, serializerCompiler as encodingSerializerCompiler } from 'fastify-type-provider-zod';
+import {
+  ResponseSerializationError,
+  serializerCompiler as encodingSerializerCompiler,
+} from 'fastify-type-provider-zod';
 import { $ZodType, safeParse } from 'zod/v4/core';
 
 type Def = {
@@ -57,7 +60,8 @@ export function parsesAsItEncodes(schema: $ZodType, seen = new Set<$ZodType>()):
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
   const { schema, method, url } = route as { schema: unknown; method: string; url: string };
-  if (!(schema instanceof $ZodType) || !parsesAsItEncodes(schema)) return encodingSerializerCompiler(route as never);
+  if (!(schema instanceof $ZodType) || !parsesAsItEncodes(schema))
+    return encodingSerializerCompiler(route as never);
   // Answers a handler keeps and returns again (frozenAnswer): checked and written once per route.
   const written = new WeakMap<object, string>();
   return (data) => {

@@ -1,9 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { FILE_KEY, HEAD_BYTES, type FileStore, type ListedFile, type PutOptions, type StoredFile } from './file-store.ts';
+import {
+  FILE_KEY,
+  HEAD_BYTES,
+  type FileStore,
+  type ListedFile,
+  type PutOptions,
+  type StoredFile,
+} from './file-store.ts';
 
 export interface S3FileStoreOptions {
   bucket: string;
@@ -27,7 +40,12 @@ function notFound(key: string): Error {
 
 function isMissing(error: unknown): boolean {
   const e = error as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } } | undefined;
-  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.Code === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+  return (
+    e?.name === 'NoSuchKey' ||
+    e?.name === 'NotFound' ||
+    e?.Code === 'NoSuchKey' ||
+    e?.$metadata?.httpStatusCode === 404
+  );
 }
 
 /**
@@ -48,7 +66,13 @@ export class S3FileStore implements FileStore {
       region: options.region,
       forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
       // An S3-compatible server may not know the SDK's newer default checksums: send them only where required.
-      ...(options.endpoint ? { endpoint: options.endpoint, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+      ...(options.endpoint
+        ? {
+            endpoint: options.endpoint,
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+          }
+        : {}),
       ...(options.credentials ? { credentials: options.credentials } : {}),
     };
     this.client = new S3Client(config);
@@ -78,7 +102,10 @@ export class S3FileStore implements FileStore {
     try {
       for await (const piece of source) {
         if (uploadError) throw uploadError;
-        const chunk = typeof piece === 'string' ? Buffer.from(piece) : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+        const chunk =
+          typeof piece === 'string'
+            ? Buffer.from(piece)
+            : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
         size += chunk.length;
         if (size > options.maxBytes) throw options.tooLarge();
         hash.update(chunk);
@@ -105,7 +132,9 @@ export class S3FileStore implements FileStore {
   async open(key: string): Promise<Readable> {
     if (!FILE_KEY.test(key)) throw notFound(key);
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: objectName(this.prefix, key) }));
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: objectName(this.prefix, key) }),
+      );
       if (!answer.Body) throw notFound(key);
       return answer.Body as Readable;
     } catch (error) {
@@ -117,7 +146,9 @@ export class S3FileStore implements FileStore {
   async remove(key: string): Promise<void> {
     if (!FILE_KEY.test(key)) return;
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: objectName(this.prefix, key) }));
+      await this.client.send(
+        new DeleteObjectCommand({ Bucket: this.bucket, Key: objectName(this.prefix, key) }),
+      );
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
@@ -126,10 +157,13 @@ export class S3FileStore implements FileStore {
   async *list(): AsyncIterable<ListedFile> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) {
         const key = object.Key?.slice(this.prefix.length).split('/').pop() ?? '';
-        if (FILE_KEY.test(key) && object.Key === objectName(this.prefix, key)) yield { key, modifiedAt: object.LastModified ?? new Date(0) };
+        if (FILE_KEY.test(key) && object.Key === objectName(this.prefix, key))
+          yield { key, modifiedAt: object.LastModified ?? new Date(0) };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

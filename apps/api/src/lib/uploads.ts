@@ -43,7 +43,9 @@ export function discardUnclaimedUploads(app: FastifyInstance): void {
     const upload = (request as Tracked)[UPLOAD];
     if (!upload || upload.isClaimed) return;
     (request as Tracked)[UPLOAD] = undefined;
-    await app.files.remove(upload.file.key).catch((error: unknown) => request.log.warn({ err: error }, 'unclaimed upload not removed'));
+    await app.files
+      .remove(upload.file.key)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'unclaimed upload not removed'));
   };
   // Before the answer goes (a client that sees the answer never finds the file still there).
   app.addHook('onSend', async (request, _reply, payload) => {
@@ -55,14 +57,25 @@ export function discardUnclaimedUploads(app: FastifyInstance): void {
 }
 
 /** Removes files that a committed change replaced or deleted (a failure is logged: the file is then only unreferenced). */
-export async function removeStored(app: FastifyInstance, request: FastifyRequest, keys: (string | null | undefined)[]): Promise<void> {
+export async function removeStored(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  keys: (string | null | undefined)[],
+): Promise<void> {
   for (const key of keys) {
-    if (key) await app.files.remove(key).catch((error: unknown) => request.log.warn({ err: error, key }, 'stored file not removed'));
+    if (key)
+      await app.files
+        .remove(key)
+        .catch((error: unknown) => request.log.warn({ err: error, key }, 'stored file not removed'));
   }
 }
 
 /** The stored file as a stream; `missing()` (an Italian 404) when the store no longer has it. */
-export async function openStored(app: FastifyInstance, key: string, missing: () => Error): Promise<NodeJS.ReadableStream> {
+export async function openStored(
+  app: FastifyInstance,
+  key: string,
+  missing: () => Error,
+): Promise<NodeJS.ReadableStream> {
   try {
     return await app.files.open(key);
   } catch (error) {

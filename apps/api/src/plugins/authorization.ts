@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_MESSAGES, can, canSome, evaluateAccess, type OwnedResource, type PermissionCheck } from '@portale/shared/auth';
+import {
+  ACCESS_MESSAGES,
+  can,
+  canSome,
+  evaluateAccess,
+  type OwnedResource,
+  type PermissionCheck,
+} from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage } from '@portale/shared/pages';
 import { HttpError } from '../lib/http-error.ts';
@@ -53,7 +60,9 @@ export function requirePage(pageId: string) {
 }
 
 /** The conditions every portal page applies before its role rule (seed-spec §2): the API applies them too. */
-const PORTAL_CONDITIONS = { guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const };
+const PORTAL_CONDITIONS = {
+  guards: ['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document'] as const,
+};
 
 /** Loads the record a check is about; `undefined` = no such record (404). */
 export type ResourceLoader = (request: FastifyRequest) => Promise<OwnedResource | undefined>;
@@ -68,7 +77,11 @@ function assertPortalConditions(request: FastifyRequest, pageId?: string): AuthC
   const auth = request.auth;
   if (!auth) throw unauthenticated();
   const decision = evaluateAccess(conditionsOf(pageId), auth.user);
-  if (decision.kind !== 'allow' && decision.reason !== 'unauthenticated' && decision.reason !== 'already-authenticated') {
+  if (
+    decision.kind !== 'allow' &&
+    decision.reason !== 'unauthenticated' &&
+    decision.reason !== 'already-authenticated'
+  ) {
     const [code, message] = REASON_CODES[decision.reason];
     throw new HttpError(403, code, message);
   }
@@ -79,7 +92,11 @@ function assertPortalConditions(request: FastifyRequest, pageId?: string): AuthC
  * May this user hold `check` at all (on some record)? Runs before the input is parsed, so a guest gets
  * 401 and a user without the grant 403 whatever they send (no validation detail leaks).
  */
-export function requireGrant(check: PermissionCheck, conditionsOfPage?: string, options: { anyOnly?: boolean } = {}): RequestCheck {
+export function requireGrant(
+  check: PermissionCheck,
+  conditionsOfPage?: string,
+  options: { anyOnly?: boolean } = {},
+): RequestCheck {
   return (request) => {
     const auth = assertPortalConditions(request, conditionsOfPage);
     const granted = options.anyOnly ? can(auth.user, check) : canSome(auth.user, check);
@@ -92,7 +109,11 @@ export function requireGrant(check: PermissionCheck, conditionsOfPage?: string, 
  * seed (403; or those of the page `conditionsOfPage`), then `can(user, check, resource)` from shared (403). With `loadResource`, the record is
  * loaded first: an unknown record is a 404 and `:own` grants are checked against its owners.
  */
-export function requirePermission(check: PermissionCheck, loadResource?: ResourceLoader, conditionsOfPage?: string) {
+export function requirePermission(
+  check: PermissionCheck,
+  loadResource?: ResourceLoader,
+  conditionsOfPage?: string,
+) {
   return async (request: FastifyRequest) => {
     const auth = assertPortalConditions(request, conditionsOfPage);
     const resource = loadResource ? await loadResource(request) : undefined;

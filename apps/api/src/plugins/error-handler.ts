@@ -16,10 +16,15 @@ const STATUS_MESSAGES: Record<number, { code: string; message: string }> = {
   429: { code: 'rate_limited', message: ERROR_MESSAGES.rateLimited },
 };
 
-function fieldErrors(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
+function fieldErrors(
+  issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[],
+) {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
-    const path = issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') || '_';
+    const path =
+      issue.params?.issue?.path?.map(String).join('.') ||
+      issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') ||
+      '_';
     (errors[path] ??= []).push(issue.message ?? 'Valore non valido.');
   }
   return errors;
@@ -30,15 +35,23 @@ function fieldErrors(issues: { instancePath?: string; message?: string; params?:
  * which the error handler never sees: the same one shape, without echoing the URL or Fastify's codes.
  * A segment too long to be an id names no record (404, as an invalid id does).
  */
-export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
+  error,
+  request,
+  reply,
+) => {
   let body: ApiErrorBody;
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') body = { statusCode: 404, code: 'not_found', message: ERROR_MESSAGES.notFound };
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    body = { statusCode: 404, code: 'not_found', message: ERROR_MESSAGES.notFound };
   else if (error.code === 'FST_ERR_BAD_URL') body = { statusCode: 400, ...STATUS_MESSAGES[400]! };
   else {
     request.log.error({ err: error }, 'unhandled framework error');
     body = { statusCode: 500, code: 'internal_error', message: ERROR_MESSAGES.internal };
   }
-  void (reply as unknown as FastifyReply).status(body.statusCode).header('cache-control', 'no-store').send(body);
+  void (reply as unknown as FastifyReply)
+    .status(body.statusCode)
+    .header('cache-control', 'no-store')
+    .send(body);
 };
 
 /** One error shape: Italian message, stable code, per-field errors on 422; no internals on 5xx. */
@@ -60,7 +73,10 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
         errors: fieldErrors(error.validation as never),
       };
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      const known = STATUS_MESSAGES[error.statusCode] ?? { code: 'bad_request', message: 'La richiesta non è valida.' };
+      const known = STATUS_MESSAGES[error.statusCode] ?? {
+        code: 'bad_request',
+        message: 'La richiesta non è valida.',
+      };
       body = { statusCode: error.statusCode, ...known };
     } else {
       request.log.error({ err: error }, 'unhandled error');

@@ -10,7 +10,8 @@ type Transform = typeof jsonSchemaTransform;
 const transform: Transform = (input) => {
   const result = jsonSchemaTransform(input);
   const body = (result.schema as { body?: Record<string, unknown> } | undefined)?.body;
-  if (body && body.type === 'object' && body.properties && !('additionalProperties' in body)) body.additionalProperties = false;
+  if (body && body.type === 'object' && body.properties && !('additionalProperties' in body))
+    body.additionalProperties = false;
   return result;
 };
 
@@ -32,7 +33,12 @@ export const openapi = fp(async (app: FastifyInstance) => {
     },
     transform,
     // Security, error answers, file bodies and the shared error schema of every operation.
-    transformObject: (input) => documentOperations(('openapiObject' in input ? input.openapiObject : input.swaggerObject) as Parameters<typeof documentOperations>[0]) as never,
+    transformObject: (input) =>
+      documentOperations(
+        ('openapiObject' in input ? input.openapiObject : input.swaggerObject) as Parameters<
+          typeof documentOperations
+        >[0],
+      ) as never,
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 });

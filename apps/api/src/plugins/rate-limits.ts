@@ -61,12 +61,18 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
     {
       name: 'sms',
       label: 'codici via SMS',
-      routes: ['POST /api/phone-verifications', 'POST /api/phone-verifications/:verificationId/resend', 'POST /api/account/phone-verifications'],
+      routes: [
+        'POST /api/phone-verifications',
+        'POST /api/phone-verifications/:verificationId/resend',
+        'POST /api/account/phone-verifications',
+      ],
       max: env.GLOBAL_SMS_MAX_PER_HOUR,
       past: 'refuse',
       consequence: 'I codici via SMS a nuovi numeri sono stati rifiutati fino alla fine dell’ora.',
-      message: (s) => `Per sicurezza l’invio dei codici via SMS è sospeso: il portale ne ha inviati troppi nell’ultima ora. Riprova ${inMinutes(s)}.`,
-      clientMessage: (s) => `Da questa connessione sono stati chiesti troppi codici via SMS nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      message: (s) =>
+        `Per sicurezza l’invio dei codici via SMS è sospeso: il portale ne ha inviati troppi nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) =>
+        `Da questa connessione sono stati chiesti troppi codici via SMS nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'registrations',
@@ -75,8 +81,10 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       max: env.GLOBAL_REGISTRATIONS_MAX_PER_HOUR,
       past: 'refuse',
       consequence: 'Le nuove registrazioni e iscrizioni sono state rifiutate fino alla fine dell’ora.',
-      message: (s) => `Per sicurezza le nuove registrazioni sono sospese: il portale ne ha ricevute troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
-      clientMessage: (s) => `Da questa connessione sono arrivate troppe registrazioni nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      message: (s) =>
+        `Per sicurezza le nuove registrazioni sono sospese: il portale ne ha ricevute troppe nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) =>
+        `Da questa connessione sono arrivate troppe registrazioni nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'emails',
@@ -86,7 +94,8 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       max: env.GLOBAL_EMAILS_MAX_PER_HOUR,
       past: 'alert',
       consequence: 'Le e-mail agli account sono comunque partite (ogni account ha un proprio limite).',
-      clientMessage: (s) => `Da questa connessione sono state chieste troppe e-mail nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) =>
+        `Da questa connessione sono state chieste troppe e-mail nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'contact',
@@ -95,8 +104,10 @@ export function globalCaps(env: FastifyInstance['env']): GlobalCap[] {
       max: env.GLOBAL_CONTACT_MAX_PER_HOUR,
       past: 'refuse',
       consequence: 'I messaggi del modulo di contatto sono stati rifiutati fino alla fine dell’ora.',
-      message: (s) => `Per sicurezza il modulo di contatto è sospeso: il portale ha ricevuto troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
-      clientMessage: (s) => `Da questa connessione sono arrivati troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      message: (s) =>
+        `Per sicurezza il modulo di contatto è sospeso: il portale ha ricevuto troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
+      clientMessage: (s) =>
+        `Da questa connessione sono arrivati troppi messaggi nell’ultima ora. Riprova ${inMinutes(s)}.`,
     },
     {
       name: 'access-code-failures',
@@ -141,7 +152,8 @@ export function rateLimitKey(request: FastifyRequest): string {
   return request.auth ? `user:${request.auth.user.id}` : `ip:${normalizeIP(request.ip)}`;
 }
 
-const routeKeys = (method: string | string[], url: string) => (Array.isArray(method) ? method : [method]).map((m) => `${m} ${url}`);
+const routeKeys = (method: string | string[], url: string) =>
+  (Array.isArray(method) ? method : [method]).map((m) => `${m} ${url}`);
 
 /**
  * Rate limits, shared by every API instance on PostgreSQL (counters in `rate_limit_hits`), in this
@@ -157,11 +169,18 @@ const routeKeys = (method: string | string[], url: string) => (Array.isArray(met
  */
 export const rateLimits = fp(async (app: FastifyInstance) => {
   const { env } = app;
-  const onError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit counters: database unreachable, counting locally meanwhile');
+  const onError = (error: unknown) =>
+    app.log.warn({ err: error }, 'rate-limit counters: database unreachable, counting locally meanwhile');
   const shared = !isEmbedded(app.db);
   const counters: { everyRoute: RateCounter; exact: RateCounter } = shared
     ? {
-        everyRoute: new PostgresCounter(app.db, app.clock, env.APP_SECRET, { kind: 'batched', flushMs: 1000 }, onError),
+        everyRoute: new PostgresCounter(
+          app.db,
+          app.clock,
+          env.APP_SECRET,
+          { kind: 'batched', flushMs: 1000 },
+          onError,
+        ),
         exact: new PostgresCounter(app.db, app.clock, env.APP_SECRET, { kind: 'exact' }, onError),
       }
     : { everyRoute: new MemoryCounter(app.clock), exact: new MemoryCounter(app.clock) };
@@ -181,7 +200,11 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
       this.counter = route?.counter ?? counters.everyRoute;
     }
 
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
       this.counter.hit(`${this.scope}|${key}`, timeWindow).then(
         (r) => callback(null, { current: r.count, ttl: r.resetInMs }),
         (error: Error) => callback(error),
@@ -190,7 +213,10 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
 
     child(options: unknown) {
       const route = (options as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
-      return new Store(undefined, { scope: routeKeys(route?.method ?? '*', route?.url ?? '*').join(','), counter: counters.exact });
+      return new Store(undefined, {
+        scope: routeKeys(route?.method ?? '*', route?.url ?? '*').join(','),
+        counter: counters.exact,
+      });
     }
   }
 
@@ -201,26 +227,48 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     max: (request) => (request.auth ? env.RATE_LIMIT_USER_MAX : env.RATE_LIMIT_MAX),
     timeWindow: '1 minute',
     // The counters are told only with a refusal (429 with Retry-After), not on every answer (decision 024).
-    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
     errorResponseBuilder: (_req, ctx) =>
-      new HttpError(429, 'rate_limited', ERROR_MESSAGES.rateLimited, { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) }),
+      new HttpError(429, 'rate_limited', ERROR_MESSAGES.rateLimited, {
+        'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))),
+      }),
   });
 
   const caps = globalCaps(env);
   const capByName = new Map(caps.map((cap) => [cap.name, cap] as const));
   const capOfRoute = new Map(caps.flatMap((cap) => cap.routes.map((route) => [route, cap] as const)));
   const seen = new Set<string>();
-  const shareOf = (cap: GlobalCap) => Math.max(1, Math.floor((cap.max * env.GLOBAL_CLIENT_SHARE_PERCENT) / 100));
+  const shareOf = (cap: GlobalCap) =>
+    Math.max(1, Math.floor((cap.max * env.GLOBAL_CLIENT_SHARE_PERCENT) / 100));
   const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
 
   /** Once per window for the whole portal (the hit that passes the ceiling): a log warning and an audit row for the staff home. */
   const reached = async (cap: GlobalCap, resetInMs: number, log: FastifyBaseLogger) => {
     const now = app.clock.now();
     const windowEnd = new Date(now.getTime() + resetInMs);
-    log.warn({ cap: cap.name, max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past }, 'global hourly ceiling reached: staff alerted');
-    await writeAudit(app.db, { action: CEILING_REACHED_ACTION, entity: 'ceiling', entityId: cap.name, after: { max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past, consequence: cap.consequence } }, now).catch(
-      (error: unknown) => log.error({ err: error }, 'could not record the ceiling alert'),
+    log.warn(
+      { cap: cap.name, max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past },
+      'global hourly ceiling reached: staff alerted',
     );
+    await writeAudit(
+      app.db,
+      {
+        action: CEILING_REACHED_ACTION,
+        entity: 'ceiling',
+        entityId: cap.name,
+        after: {
+          max: cap.max,
+          windowEnd: windowEnd.toISOString(),
+          past: cap.past,
+          consequence: cap.consequence,
+        },
+      },
+      now,
+    ).catch((error: unknown) => log.error({ err: error }, 'could not record the ceiling alert'));
   };
 
   const take: Ceilings['take'] = async (name, client, log, weight = 1) => {
@@ -229,7 +277,10 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     if (weight > 0 && own.count > shareOf(cap)) {
       const retryAfter = retryAfterOf(own.resetInMs);
       const message = cap.clientMessage?.(retryAfter) ?? ERROR_MESSAGES.rateLimited;
-      return { ok: false, refusal: new HttpError(429, 'rate_limited', message, { 'retry-after': String(retryAfter) }) };
+      return {
+        ok: false,
+        refusal: new HttpError(429, 'rate_limited', message, { 'retry-after': String(retryAfter) }),
+      };
     }
     const { count, resetInMs } = await counters.exact.hit(`cap:${cap.name}`, HOUR_MS, weight);
     if (weight === 0 || count <= cap.max) return { ok: true };
@@ -237,7 +288,10 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
     if (cap.past === 'alert') return { ok: true };
     const retryAfter = retryAfterOf(resetInMs);
     const message = cap.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited;
-    return { ok: false, refusal: new HttpError(429, 'global_rate_limited', message, { 'retry-after': String(retryAfter) }) };
+    return {
+      ok: false,
+      refusal: new HttpError(429, 'global_rate_limited', message, { 'retry-after': String(retryAfter) }),
+    };
   };
 
   const codes = capByName.get('access-code-failures')!;
@@ -253,7 +307,12 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
         const own = await counters.exact.hit(`cap:${codes.name}|${ipOf(request)}`, HOUR_MS, 0);
         if (own.count < CODE_FAILURES_PER_IP_UNDER_ATTACK) return;
         const retryAfter = retryAfterOf(own.resetInMs);
-        throw new HttpError(429, 'global_rate_limited', codes.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited, { 'retry-after': String(retryAfter) });
+        throw new HttpError(
+          429,
+          'global_rate_limited',
+          codes.message?.(retryAfter) ?? ERROR_MESSAGES.rateLimited,
+          { 'retry-after': String(retryAfter) },
+        );
       },
       async failed(request) {
         await counters.exact.hit(`cap:${codes.name}|${ipOf(request)}`, HOUR_MS);
@@ -276,13 +335,18 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
       const cap = capOfRoute.get(key);
       if (!cap) continue;
       seen.add(key);
-      const own = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
+      const own = route.preHandler
+        ? Array.isArray(route.preHandler)
+          ? route.preHandler
+          : [route.preHandler]
+        : [];
       // After the route's own checks (authentication, validation): refused requests cost nothing.
       route.preHandler = [...own, capHook(cap)];
     }
   });
   app.addHook('onReady', async () => {
     const missing = [...capOfRoute.keys()].filter((key) => !seen.has(key));
-    if (missing.length > 0) throw new Error(`globalCaps names routes that do not exist: ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new Error(`globalCaps names routes that do not exist: ${missing.join(', ')}`);
   });
 });

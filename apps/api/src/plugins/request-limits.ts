@@ -21,10 +21,22 @@ const CLIENT_ERRORS: Record<string, ApiErrorBody> = {
     code: 'request_header_too_large',
     message: 'La richiesta è troppo lunga: l’indirizzo o le intestazioni superano il limite consentito.',
   },
-  ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: 'request_timeout', message: 'La richiesta è arrivata troppo lentamente: riprova.' },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    statusCode: 408,
+    code: 'request_timeout',
+    message: 'La richiesta è arrivata troppo lentamente: riprova.',
+  },
 };
-const BAD_REQUEST: ApiErrorBody = { statusCode: 400, code: 'bad_request', message: 'La richiesta non è valida.' };
-const STATUS_LINES: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const BAD_REQUEST: ApiErrorBody = {
+  statusCode: 400,
+  code: 'bad_request',
+  message: 'La richiesta non è valida.',
+};
+const STATUS_LINES: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /**
  * Errors Node's HTTP parser raises before any request exists (Fastify `clientErrorHandler`): the one

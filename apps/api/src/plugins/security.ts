@@ -11,7 +11,12 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const HELMET: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
-    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    directives: {
+      defaultSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
+    },
   },
   crossOriginResourcePolicy: { policy: 'same-site' },
   referrerPolicy: { policy: 'no-referrer' },
@@ -59,7 +64,11 @@ function originOf(value: string): string | undefined {
  * still need the XSRF pair): an origin of WEB_ORIGIN, or the API's own (a page it serves itself).
  * `null` (sandboxed frames, some cross-site redirects) and anything else are foreign.
  */
-export function isAllowedOrigin(origin: string | undefined, allowed: ReadonlySet<string>, host: string | undefined): boolean {
+export function isAllowedOrigin(
+  origin: string | undefined,
+  allowed: ReadonlySet<string>,
+  host: string | undefined,
+): boolean {
   if (origin === undefined) return true;
   const normalised = originOf(origin);
   if (!normalised) return false;

@@ -20,7 +20,11 @@ async function bindingOf(app: FastifyInstance, request: FastifyRequest): Promise
 }
 
 /** Sets a fresh XSRF-TOKEN cookie bound to `sessionId` (signed double submit). */
-export function issueXsrfCookie(app: FastifyInstance, reply: FastifyReply, sessionId: number | undefined): string {
+export function issueXsrfCookie(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  sessionId: number | undefined,
+): string {
   const nonce = randomToken(16);
   const value = `${nonce}.${sign(app.env.APP_SECRET, nonce, sessionId)}`;
   reply.setCookie(HTTP_DEFAULTS.xsrfCookie, value, {

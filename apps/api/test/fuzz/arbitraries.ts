@@ -6,7 +6,8 @@ import { boundsOf, typeOf, type JsonSchema } from './json-schema.ts';
  * with the newlines and quotes escaped as in JSON). Generated strings never contain these, so a match in
  * a response cannot be an echo of the input.
  */
-export const LEAK = /\bat (?:async )?(?:\S+ )?\(?\S+\.(?:ts|js|mjs|cjs):\d+|(?:\n|\\n)\s+at \S|\bselect |insert into|syntax error|\bpg_|drizzle|relation \\?"|failed query|node_modules|\bFST_[A-Z_]+|violates .{0,80}constraint/i;
+export const LEAK =
+  /\bat (?:async )?(?:\S+ )?\(?\S+\.(?:ts|js|mjs|cjs):\d+|(?:\n|\\n)\s+at \S|\bselect |insert into|syntax error|\bpg_|drizzle|relation \\?"|failed query|node_modules|\bFST_[A-Z_]+|violates .{0,80}constraint/i;
 
 export const clean = (value: string) => !LEAK.test(value);
 
@@ -58,7 +59,22 @@ export const HOSTILE_STRINGS: readonly string[] = [
 ];
 
 /** Realistic words, so that searches and filters also find rows. */
-const WORDS = ['Roma', 'RM', 'PV', 'Pavia', 'Lazio', 'Lombardia', 'liceo', 'scientifico', 'citta', 'Istituto', 'RMIC8AB00X', 'insegnante', 'demo', 'Matematica'];
+const WORDS = [
+  'Roma',
+  'RM',
+  'PV',
+  'Pavia',
+  'Lazio',
+  'Lombardia',
+  'liceo',
+  'scientifico',
+  'citta',
+  'Istituto',
+  'RMIC8AB00X',
+  'insegnante',
+  'demo',
+  'Matematica',
+];
 
 function text(min: number, max: number): fc.Arbitrary<string> {
   const words = WORDS.filter((w) => w.length >= min && w.length <= max);
@@ -77,7 +93,10 @@ function stringArb(schema: JsonSchema): fc.Arbitrary<string> {
   const max = Math.max(min, Math.min(schema.maxLength ?? 40, 60));
   const fits = (s: string) => s.length >= min && s.length <= (schema.maxLength ?? Infinity) && clean(s);
   if (schema.format === 'uuid') return fc.uuid();
-  if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.format === 'date-time')
+    return fc
+      .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+      .map((d) => d.toISOString());
   if (schema.format === 'uri') return fc.webUrl().filter(fits);
   if (schema.pattern) {
     try {
@@ -95,7 +114,10 @@ function integerArb(schema: JsonSchema): fc.Arbitrary<number> {
   const { min, max } = boundsOf(schema, true);
   // Ids and page numbers: mostly small values, which name existing rows.
   const smallMax = Math.min(max, Math.max(min, 0) + 300);
-  return fc.oneof({ weight: 4, arbitrary: fc.integer({ min, max: Math.max(min, smallMax) }) }, { weight: 1, arbitrary: fc.integer({ min, max }) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min, max: Math.max(min, smallMax) }) },
+    { weight: 1, arbitrary: fc.integer({ min, max }) },
+  );
 }
 
 /** Values a schema accepts (as far as the JSON schema tells: refinements of the contract may still refuse them). */
@@ -103,7 +125,8 @@ export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown>
   if (schema.enum && schema.enum.length > 0) return withNull(schema, fc.constantFrom(...schema.enum));
   if (schema.const !== undefined) return fc.constant(schema.const);
   const union = schema.anyOf ?? schema.oneOf;
-  if (union && union.length > 0) return withNull(schema, fc.oneof(...union.map((s) => validValue(s, depth + 1))));
+  if (union && union.length > 0)
+    return withNull(schema, fc.oneof(...union.map((s) => validValue(s, depth + 1))));
   if (schema.allOf && schema.allOf.length > 0) return validValue(schema.allOf[0]!, depth + 1);
   const type = typeOf(schema);
   switch (type) {
@@ -113,19 +136,35 @@ export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown>
       return withNull(schema, integerArb(schema));
     case 'number': {
       const { min, max } = boundsOf(schema, false);
-      return withNull(schema, fc.oneof(integerArb(schema), fc.double({ min: Math.max(min, -1e9), max: Math.min(max, 1e9), noNaN: true, noDefaultInfinity: true })));
+      return withNull(
+        schema,
+        fc.oneof(
+          integerArb(schema),
+          fc.double({
+            min: Math.max(min, -1e9),
+            max: Math.min(max, 1e9),
+            noNaN: true,
+            noDefaultInfinity: true,
+          }),
+        ),
+      );
     }
     case 'boolean':
       return withNull(schema, fc.boolean());
     case 'array': {
       const items = schema.items ? validValue(schema.items, depth + 1) : fc.string();
       const minLength = schema.minItems ?? 0;
-      return withNull(schema, fc.array(items, { minLength, maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 4, 4)) }));
+      return withNull(
+        schema,
+        fc.array(items, { minLength, maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 4, 4)) }),
+      );
     }
     case 'object':
       return withNull(schema, objectArb(schema, depth));
     default:
-      return depth > 3 ? fc.constant(null) : fc.jsonValue({ maxDepth: 2 }).filter((v) => clean(JSON.stringify(v) ?? ''));
+      return depth > 3
+        ? fc.constant(null)
+        : fc.jsonValue({ maxDepth: 2 }).filter((v) => clean(JSON.stringify(v) ?? ''));
   }
 }
 
@@ -151,13 +190,19 @@ export const FIELD_EXAMPLES: Record<string, readonly unknown[]> = {
 
 export function propertyValue(key: string, schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
   const examples = FIELD_EXAMPLES[key];
-  return examples ? fc.oneof(validValue(schema, depth), fc.constantFrom(...examples)) : validValue(schema, depth);
+  return examples
+    ? fc.oneof(validValue(schema, depth), fc.constantFrom(...examples))
+    : validValue(schema, depth);
 }
 
 function objectArb(schema: JsonSchema, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
-  const shape = Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, propertyValue(key, sub, depth + 1)]));
-  return fc.record(shape, { requiredKeys: (schema.required ?? []).filter((k) => k in properties) }) as fc.Arbitrary<Record<string, unknown>>;
+  const shape = Object.fromEntries(
+    Object.entries(properties).map(([key, sub]) => [key, propertyValue(key, sub, depth + 1)]),
+  );
+  return fc.record(shape, {
+    requiredKeys: (schema.required ?? []).filter((k) => k in properties),
+  }) as fc.Arbitrary<Record<string, unknown>>;
 }
 
 const hostileString = fc.constantFrom(...HOSTILE_STRINGS);
@@ -171,7 +216,9 @@ function wrongValue(schema: JsonSchema): fc.Arbitrary<unknown> {
     fc.constant([]),
     fc.constant({}),
     fc.array(fc.string().filter(clean), { maxLength: 3 }),
-    fc.dictionary(fc.string({ maxLength: 8 }).filter(clean), fc.string({ maxLength: 8 }).filter(clean), { maxKeys: 3 }),
+    fc.dictionary(fc.string({ maxLength: 8 }).filter(clean), fc.string({ maxLength: 8 }).filter(clean), {
+      maxKeys: 3,
+    }),
   ];
   const type = typeOf(schema);
   if (type === 'string') {
@@ -184,7 +231,12 @@ function wrongValue(schema: JsonSchema): fc.Arbitrary<unknown> {
     others.push(fc.constantFrom(min - 1, max + 1, 0.5, '12', '1e3', '0x1f'));
   }
   if (type === 'array' && schema.items) {
-    others.push(fc.array(validValue(schema.items), { minLength: (schema.maxItems ?? 50) + 1, maxLength: (schema.maxItems ?? 50) + 2 }));
+    others.push(
+      fc.array(validValue(schema.items), {
+        minLength: (schema.maxItems ?? 50) + 1,
+        maxLength: (schema.maxItems ?? 50) + 2,
+      }),
+    );
     others.push(validValue(schema.items));
   }
   return fc.oneof(...others);
@@ -198,9 +250,18 @@ export function mutatedValue(schema: JsonSchema): fc.Arbitrary<unknown> {
   const valid = objectArb(schema, 0);
   const one = fc.constantFrom(...keys);
   const variants: fc.Arbitrary<unknown>[] = [
-    fc.tuple(valid, one).chain(([value, key]) => wrongValue(properties[key]!).map((wrong) => ({ ...value, [key]: wrong }))),
-    fc.tuple(valid, one).chain(([value, key]) => fc.constantFrom(...HOSTILE_STRINGS).map((s) => ({ ...value, [key]: s }))),
-    fc.tuple(valid, fc.string({ minLength: 1, maxLength: 12 }).filter((k) => clean(k) && !(k in properties))).map(([value, key]) => ({ ...value, [key]: 1 })),
+    fc
+      .tuple(valid, one)
+      .chain(([value, key]) => wrongValue(properties[key]!).map((wrong) => ({ ...value, [key]: wrong }))),
+    fc
+      .tuple(valid, one)
+      .chain(([value, key]) => fc.constantFrom(...HOSTILE_STRINGS).map((s) => ({ ...value, [key]: s }))),
+    fc
+      .tuple(
+        valid,
+        fc.string({ minLength: 1, maxLength: 12 }).filter((k) => clean(k) && !(k in properties)),
+      )
+      .map(([value, key]) => ({ ...value, [key]: 1 })),
     wrongValue(schema),
   ];
   const required = (schema.required ?? []).filter((k) => k in properties);

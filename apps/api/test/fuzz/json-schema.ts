@@ -60,12 +60,23 @@ export function toAjvSchema(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
     if (key === 'properties' && value && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub)]));
-    } else if (key !== 'nullable' && key !== 'exclusiveMinimum' && key !== 'exclusiveMaximum' && key !== 'example' && key !== 'description') {
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, toAjvSchema(sub)]),
+      );
+    } else if (
+      key !== 'nullable' &&
+      key !== 'exclusiveMinimum' &&
+      key !== 'exclusiveMaximum' &&
+      key !== 'example' &&
+      key !== 'description'
+    ) {
       out[key] = toAjvSchema(value);
     }
   }
-  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (source[flag] === true && typeof source[bound] === 'number') {
       out[flag] = source[bound];
       delete out[bound];

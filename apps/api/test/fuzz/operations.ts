@@ -55,14 +55,19 @@ function resolved(document: OpenApiDocument, schema: JsonSchema | undefined): Js
 export function operationsOf(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    const pathMethods = new Set(Object.keys(item).filter((verb) => METHODS.has(verb)).map((verb) => verb.toUpperCase() as Method));
+    const pathMethods = new Set(
+      Object.keys(item)
+        .filter((verb) => METHODS.has(verb))
+        .map((verb) => verb.toUpperCase() as Method),
+    );
     for (const [verb, operation] of Object.entries(item)) {
       if (!METHODS.has(verb)) continue;
       const method = verb.toUpperCase() as Method;
       const parameters = operation.parameters ?? [];
       const responses = new Map<number, JsonSchema | undefined>();
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (/^\d{3}$/.test(status)) responses.set(Number(status), resolved(document, response.content?.['application/json']?.schema));
+        if (/^\d{3}$/.test(status))
+          responses.set(Number(status), resolved(document, response.content?.['application/json']?.schema));
       }
       operations.push({
         key: `${method} ${path}`,

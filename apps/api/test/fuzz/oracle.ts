@@ -6,7 +6,8 @@ import type { Operation } from './operations.ts';
 import type { FuzzRequest } from './requests.ts';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 
 export interface Response {
   statusCode: number;
@@ -66,27 +67,38 @@ export class Oracle {
     const declared = op.responses;
     const schema = declared.get(status);
     if (status >= 200 && status < 300) {
-      if (declared.size > 0 && !declared.has(status)) return `undeclared status ${status} (declared: ${[...declared.keys()].join(', ')})`;
+      if (declared.size > 0 && !declared.has(status))
+        return `undeclared status ${status} (declared: ${[...declared.keys()].join(', ')})`;
       if (status === 204) return res.body === '' ? undefined : '204 with a body';
       if (!schema) return undefined;
       return this.validate(op, status, schema, type, res.body);
     }
     if (status >= 300 && status < 400) return `unexpected redirect ${status}`;
     if (schema) return this.validate(op, status, schema, type, res.body);
-    if (!/^application\/json\b/.test(type)) return `error ${status} is not JSON (${type || 'no content type'})`;
+    if (!/^application\/json\b/.test(type))
+      return `error ${status} is not JSON (${type || 'no content type'})`;
     let body: unknown;
     try {
       body = JSON.parse(res.body);
     } catch {
       return `error ${status} body is not valid JSON`;
     }
-    if (!this.errorShape(body)) return `error ${status} not in the one error shape: ${this.ajv.errorsText(this.errorShape.errors)}`;
-    if ((body as { statusCode: number }).statusCode !== status) return `error body says ${(body as { statusCode: number }).statusCode}, status is ${status}`;
+    if (!this.errorShape(body))
+      return `error ${status} not in the one error shape: ${this.ajv.errorsText(this.errorShape.errors)}`;
+    if ((body as { statusCode: number }).statusCode !== status)
+      return `error body says ${(body as { statusCode: number }).statusCode}, status is ${status}`;
     return undefined;
   }
 
-  private validate(op: Operation, status: number, schema: JsonSchema, type: string, text: string): string | undefined {
-    if (!/^application\/json\b/.test(type)) return `${status} is not JSON (${type || 'no content type'}) but the document declares a JSON body`;
+  private validate(
+    op: Operation,
+    status: number,
+    schema: JsonSchema,
+    type: string,
+    text: string,
+  ): string | undefined {
+    if (!/^application\/json\b/.test(type))
+      return `${status} is not JSON (${type || 'no content type'}) but the document declares a JSON body`;
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -94,7 +106,8 @@ export class Oracle {
       return `${status} body is not valid JSON`;
     }
     const validate = this.validator(op, status, schema);
-    if (!validate(body)) return `${status} body does not match the declared schema: ${this.ajv.errorsText(validate.errors)}`;
+    if (!validate(body))
+      return `${status} body does not match the declared schema: ${this.ajv.errorsText(validate.errors)}`;
     return undefined;
   }
 }

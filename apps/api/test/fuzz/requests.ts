@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { clean, HOSTILE_PATH_SEGMENTS, HOSTILE_STRINGS, MEGABYTE, mutatedValue, validValue } from './arbitraries.ts';
+import {
+  clean,
+  HOSTILE_PATH_SEGMENTS,
+  HOSTILE_STRINGS,
+  MEGABYTE,
+  mutatedValue,
+  validValue,
+} from './arbitraries.ts';
 import { typeOf, type JsonSchema } from './json-schema.ts';
 import type { Method, Operation, Parameter } from './operations.ts';
 
@@ -64,7 +71,9 @@ function pathWith(op: Operation, segments: Record<string, string>): string {
 function validSegments(op: Operation, options: RequestOptions): fc.Arbitrary<Record<string, string>> {
   const entries = op.pathParams.map((p) => {
     const avoid = options.avoid?.[p.name];
-    const value = validValue(p.schema).map(asText).filter((v) => clean(v) && !avoid?.has(v));
+    const value = validValue(p.schema)
+      .map(asText)
+      .filter((v) => clean(v) && !avoid?.has(v));
     return [p.name, value.map(encode)] as const;
   });
   return fc.record(Object.fromEntries(entries));
@@ -87,24 +96,56 @@ function validQuery(params: Parameter[]): fc.Arbitrary<Pair[]> {
 function mutatedQuery(params: Parameter[]): fc.Arbitrary<Pair[]> {
   const base = validQuery(params);
   const variants: fc.Arbitrary<Pair[]>[] = [
-    fc.tuple(base, fc.string({ minLength: 1, maxLength: 10 }).filter((k) => clean(k) && !params.some((p) => p.name === k))).map(([pairs, key]) => [...pairs, [key, '1']]),
+    fc
+      .tuple(
+        base,
+        fc
+          .string({ minLength: 1, maxLength: 10 })
+          .filter((k) => clean(k) && !params.some((p) => p.name === k)),
+      )
+      .map(([pairs, key]) => [...pairs, [key, '1']]),
     base.map((pairs) => [...pairs, ['', 'x'], ['=', '=']]),
   ];
   if (params.length > 0) {
     const param = fc.constantFrom(...params);
     variants.push(
-      fc.tuple(base, param).chain(([pairs, p]) => mutatedValue(p.schema).map((v): Pair[] => [...pairs.filter(([k]) => k !== p.name), [p.name, asText(v)]])),
-      fc.tuple(base, param, fc.constantFrom(...HOSTILE_STRINGS)).map(([pairs, p, s]): Pair[] => [...pairs.filter(([k]) => k !== p.name), [p.name, s]]),
+      fc
+        .tuple(base, param)
+        .chain(([pairs, p]) =>
+          mutatedValue(p.schema).map((v): Pair[] => [
+            ...pairs.filter(([k]) => k !== p.name),
+            [p.name, asText(v)],
+          ]),
+        ),
+      fc
+        .tuple(base, param, fc.constantFrom(...HOSTILE_STRINGS))
+        .map(([pairs, p, s]): Pair[] => [...pairs.filter(([k]) => k !== p.name), [p.name, s]]),
       // The same key twice (parameter pollution), and array notation.
-      fc.tuple(base, param).chain(([pairs, p]) => fc.tuple(validValue(p.schema), validValue(p.schema)).map(([a, b]): Pair[] => [...pairs, [p.name, asText(a)], [p.name, asText(b)]])),
-      fc.tuple(base, param).map(([pairs, p]): Pair[] => [...pairs, [`${p.name}[]`, '1'], [`${p.name}[0]`, '2']]),
-      fc.tuple(base, param).map(([pairs, p]): Pair[] => [...pairs.filter(([k]) => k !== p.name), [p.name, '']]),
+      fc
+        .tuple(base, param)
+        .chain(([pairs, p]) =>
+          fc
+            .tuple(validValue(p.schema), validValue(p.schema))
+            .map(([a, b]): Pair[] => [...pairs, [p.name, asText(a)], [p.name, asText(b)]]),
+        ),
+      fc
+        .tuple(base, param)
+        .map(([pairs, p]): Pair[] => [...pairs, [`${p.name}[]`, '1'], [`${p.name}[0]`, '2']]),
+      fc
+        .tuple(base, param)
+        .map(([pairs, p]): Pair[] => [...pairs.filter(([k]) => k !== p.name), [p.name, '']]),
     );
   }
   return fc.oneof(...variants);
 }
 
-function request(op: Operation, label: string, segments: Record<string, string>, pairs: Pair[], body?: { payload: string; headers?: Record<string, string> }): FuzzRequest {
+function request(
+  op: Operation,
+  label: string,
+  segments: Record<string, string>,
+  pairs: Pair[],
+  body?: { payload: string; headers?: Record<string, string> },
+): FuzzRequest {
   return {
     label,
     method: op.method,
@@ -121,19 +162,38 @@ function bodyOf(op: Operation, value: unknown) {
 /** Requests shaped as the document declares them. */
 export function validRequests(op: Operation, options: RequestOptions = {}): fc.Arbitrary<FuzzRequest> {
   const body = op.body ? validValue(op.body) : fc.constant(undefined);
-  return fc.tuple(validSegments(op, options), validQuery(op.queryParams), body).map(([segments, pairs, value]) => request(op, 'valid', segments, pairs, bodyOf(op, value)));
+  return fc
+    .tuple(validSegments(op, options), validQuery(op.queryParams), body)
+    .map(([segments, pairs, value]) => request(op, 'valid', segments, pairs, bodyOf(op, value)));
 }
 
 /** Requests with one mutation of the declared shape, in the query or in the body. */
 export function mutatedRequests(op: Operation, options: RequestOptions = {}): fc.Arbitrary<FuzzRequest> {
   const segments = validSegments(op, options);
   const variants: fc.Arbitrary<FuzzRequest>[] = [
-    fc.tuple(segments, mutatedQuery(op.queryParams), op.body ? validValue(op.body) : fc.constant(undefined)).map(([s, pairs, value]) => request(op, 'mutated:query', s, pairs, bodyOf(op, value))),
+    fc
+      .tuple(segments, mutatedQuery(op.queryParams), op.body ? validValue(op.body) : fc.constant(undefined))
+      .map(([s, pairs, value]) => request(op, 'mutated:query', s, pairs, bodyOf(op, value))),
   ];
   if (op.body) {
     const bodySchema = op.body;
-    variants.push(fc.tuple(segments, validQuery(op.queryParams), mutatedValue(bodySchema)).map(([s, pairs, value]) => request(op, 'mutated:body', s, pairs, bodyOf(op, value))));
-    variants.push(fc.tuple(segments, validQuery(op.queryParams), validValue(bodySchema), fc.constantFrom(...HOSTILE_STRINGS)).map(([s, pairs, value, hostile]) => request(op, 'mutated:body-strings', s, pairs, bodyOf(op, withStrings(bodySchema, value, hostile)))));
+    variants.push(
+      fc
+        .tuple(segments, validQuery(op.queryParams), mutatedValue(bodySchema))
+        .map(([s, pairs, value]) => request(op, 'mutated:body', s, pairs, bodyOf(op, value))),
+    );
+    variants.push(
+      fc
+        .tuple(
+          segments,
+          validQuery(op.queryParams),
+          validValue(bodySchema),
+          fc.constantFrom(...HOSTILE_STRINGS),
+        )
+        .map(([s, pairs, value, hostile]) =>
+          request(op, 'mutated:body-strings', s, pairs, bodyOf(op, withStrings(bodySchema, value, hostile))),
+        ),
+    );
   }
   return fc.oneof(...variants);
 }
@@ -142,7 +202,10 @@ export function mutatedRequests(op: Operation, options: RequestOptions = {}): fc
 function withStrings(schema: JsonSchema, value: unknown, hostile: string): unknown {
   if (typeof value === 'string') return hostile;
   if (Array.isArray(value)) return value.map((v) => withStrings(schema.items ?? {}, v, hostile));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withStrings(schema.properties?.[k] ?? {}, v, hostile)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, withStrings(schema.properties?.[k] ?? {}, v, hostile)]),
+    );
   return value;
 }
 
@@ -150,7 +213,10 @@ function withStrings(schema: JsonSchema, value: unknown, hostile: string): unkno
 function hugeBody(schema: JsonSchema | undefined, valid: unknown, size: number): string {
   const big = 'é'.repeat(Math.floor(size / 2));
   if (schema && typeOf(schema) === 'object' && valid && typeof valid === 'object' && !Array.isArray(valid)) {
-    const key = Object.keys(schema.properties ?? {}).find((k) => typeOf(schema.properties![k]!) === 'string') ?? Object.keys(schema.properties ?? {})[0] ?? 'x';
+    const key =
+      Object.keys(schema.properties ?? {}).find((k) => typeOf(schema.properties![k]!) === 'string') ??
+      Object.keys(schema.properties ?? {})[0] ??
+      'x';
     return JSON.stringify({ ...valid, [key]: big });
   }
   return JSON.stringify(big);
@@ -230,7 +296,13 @@ export function hostileRequests(op: Operation, options: RequestOptions = {}): fc
       url: pathWith(op, s) + q,
     })),
     fc.tuple(segments, query, body, fc.constantFrom(...HOSTILE_HEADERS)).map(([s, pairs, value, headers]) => {
-      const base = request(op, 'hostile:headers', s, pairs, unsafe ? { payload: JSON.stringify(value) } : undefined);
+      const base = request(
+        op,
+        'hostile:headers',
+        s,
+        pairs,
+        unsafe ? { payload: JSON.stringify(value) } : undefined,
+      );
       return { ...base, headers: { ...base.headers, ...headers } };
     }),
   ];
@@ -241,30 +313,61 @@ export function hostileRequests(op: Operation, options: RequestOptions = {}): fc
         .tuple(segments, param, fc.constantFrom(...HOSTILE_PATH_SEGMENTS), query, body)
         // `01`, ` 1`, `0x10`… may still name a record: never a protected one.
         .filter(([, name, segment]) => !options.avoid?.[name]?.has(asNumber(segment) ?? ''))
-        .map(([s, name, segment, pairs, value]) => request(op, 'hostile:path', { ...s, [name]: segment }, pairs, op.body ? { payload: JSON.stringify(value) } : undefined)),
+        .map(([s, name, segment, pairs, value]) =>
+          request(
+            op,
+            'hostile:path',
+            { ...s, [name]: segment },
+            pairs,
+            op.body ? { payload: JSON.stringify(value) } : undefined,
+          ),
+        ),
     );
   }
   if (unsafe) {
     variants.push(
-      fc.tuple(segments, query, fc.constantFrom(...MALFORMED_JSON)).map(([s, pairs, payload]) => request(op, 'hostile:malformed-json', s, pairs, { payload })),
-      fc.tuple(segments, query, body, fc.constantFrom(...CONTENT_TYPES)).map(([s, pairs, value, type]) =>
-        request(op, 'hostile:content-type', s, pairs, { payload: type.includes('form') ? 'a=1&b=2' : JSON.stringify(value), headers: type ? { 'content-type': type } : {} }),
-      ),
+      fc
+        .tuple(segments, query, fc.constantFrom(...MALFORMED_JSON))
+        .map(([s, pairs, payload]) => request(op, 'hostile:malformed-json', s, pairs, { payload })),
+      fc
+        .tuple(segments, query, body, fc.constantFrom(...CONTENT_TYPES))
+        .map(([s, pairs, value, type]) =>
+          request(op, 'hostile:content-type', s, pairs, {
+            payload: type.includes('form') ? 'a=1&b=2' : JSON.stringify(value),
+            headers: type ? { 'content-type': type } : {},
+          }),
+        ),
       // Just past the body limit (413) and just under it (the schema's length limits).
-      fc.tuple(segments, query, body, fc.constantFrom(MEGABYTE + 10, MEGABYTE - 4096)).map(([s, pairs, value, size]) => request(op, 'hostile:huge-body', s, pairs, { payload: hugeBody(op.body, value, size) })),
+      fc
+        .tuple(segments, query, body, fc.constantFrom(MEGABYTE + 10, MEGABYTE - 4096))
+        .map(([s, pairs, value, size]) =>
+          request(op, 'hostile:huge-body', s, pairs, { payload: hugeBody(op.body, value, size) }),
+        ),
     );
   } else {
     // A body on a GET, and a method the path does not have.
-    variants.push(fc.tuple(segments, query).map(([s, pairs]) => request(op, 'hostile:get-with-body', s, pairs, { payload: '{"a":1}' })));
+    variants.push(
+      fc
+        .tuple(segments, query)
+        .map(([s, pairs]) => request(op, 'hostile:get-with-body', s, pairs, { payload: '{"a":1}' })),
+    );
   }
   const otherMethods = (['PUT', 'DELETE', 'PATCH', 'POST'] as const).filter((m) => !op.pathMethods.has(m));
   if (otherMethods.length > 0) {
-    variants.push(fc.tuple(segments, query, fc.constantFrom(...otherMethods)).map(([s, pairs, method]) => ({ ...request(op, 'hostile:method', s, pairs), method })));
+    variants.push(
+      fc
+        .tuple(segments, query, fc.constantFrom(...otherMethods))
+        .map(([s, pairs, method]) => ({ ...request(op, 'hostile:method', s, pairs), method })),
+    );
   }
   return fc.oneof(...variants);
 }
 
-export function requestsOf(kind: Exclude<Kind, 'sweep'>, op: Operation, options: RequestOptions = {}): fc.Arbitrary<FuzzRequest> {
+export function requestsOf(
+  kind: Exclude<Kind, 'sweep'>,
+  op: Operation,
+  options: RequestOptions = {},
+): fc.Arbitrary<FuzzRequest> {
   if (kind === 'valid') return validRequests(op, options);
   if (kind === 'mutated') return mutatedRequests(op, options);
   return hostileRequests(op, options);
@@ -290,7 +393,8 @@ const isFreeText = (schema: JsonSchema | undefined): boolean => {
 
 /** A valid body with every free-text property (optional ones included) set to `text`. */
 function filled(schema: JsonSchema, base: unknown, text: string): unknown {
-  if (typeOf(schema) !== 'object' || !schema.properties) return isFreeText(schema) ? (typeOf(schema) === 'array' ? [text] : text) : base;
+  if (typeOf(schema) !== 'object' || !schema.properties)
+    return isFreeText(schema) ? (typeOf(schema) === 'array' ? [text] : text) : base;
   const value = { ...(base && typeof base === 'object' ? base : {}) } as Record<string, unknown>;
   for (const [key, sub] of Object.entries(schema.properties)) {
     if (isFreeText(sub)) value[key] = typeOf(sub) === 'array' ? [text] : text;
@@ -304,7 +408,12 @@ function filled(schema: JsonSchema, base: unknown, text: string): unknown {
  */
 export function sweepRequests(op: Operation, options: RequestOptions, seed: number): FuzzRequest[] {
   const textParams = op.queryParams.filter((p) => isFreeText(p.schema));
-  if (!isFreeText(op.body) && !Object.values(op.body?.properties ?? {}).some(isFreeText) && textParams.length === 0) return [];
+  if (
+    !isFreeText(op.body) &&
+    !Object.values(op.body?.properties ?? {}).some(isFreeText) &&
+    textParams.length === 0
+  )
+    return [];
   const [segments] = fc.sample(validSegments(op, options), { seed, numRuns: 1 });
   const [pairs] = fc.sample(validQuery(op.queryParams), { seed, numRuns: 1 });
   const [base] = op.body ? fc.sample(validValue(op.body), { seed, numRuns: 1 }) : [undefined];
@@ -314,7 +423,10 @@ export function sweepRequests(op: Operation, options: RequestOptions, seed: numb
       requests.push(request(op, 'sweep:body', segments!, pairs!, bodyOf(op, filled(op.body, base, text))));
     }
     if (textParams.length > 0) {
-      const swept: Pair[] = [...pairs!.filter(([k]) => !textParams.some((p) => p.name === k)), ...textParams.map((p): Pair => [p.name, text])];
+      const swept: Pair[] = [
+        ...pairs!.filter(([k]) => !textParams.some((p) => p.name === k)),
+        ...textParams.map((p): Pair => [p.name, text]),
+      ];
       requests.push(request(op, 'sweep:query', segments!, swept, bodyOf(op, base)));
     }
   }

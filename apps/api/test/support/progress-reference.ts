@@ -1,13 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../src/db/transaction.ts';
-import { TRANSITION_METRICS, type Bucket, type EventCount, type Period } from '../../src/modules/progress/progress.repository.ts';
+import {
+  TRANSITION_METRICS,
+  type Bucket,
+  type EventCount,
+  type Period,
+} from '../../src/modules/progress/progress.repository.ts';
 
 // The progress events grouped from the records themselves: the query `/api/progress` ran before the
 // per-day rollup (decision 033, progress). The rollup must always give the same answer.
 const startOf = (day: string) => sql`(${day}::date)::timestamp at time zone 'Europe/Rome'`;
 const endOf = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'Europe/Rome')`;
 const weekOf = (at: SQL) => sql`to_char(date_trunc('week', ${at} at time zone 'Europe/Rome'), 'YYYY-MM-DD')`;
-const regionFilter = (column: SQL, region: string | undefined) => (region ? sql`and ${column} = ${region}` : sql``);
+const regionFilter = (column: SQL, region: string | undefined) =>
+  region ? sql`and ${column} = ${region}` : sql``;
 
 /**
  * Events per bucket and figure, from dated records only: adhesion transitions, the enrolment that
@@ -15,7 +21,11 @@ const regionFilter = (column: SQL, region: string | undefined) => (region ? sql`
  * done (by report), survey responses (by submission). Per week
  * the events before the period are counted too (flag `before`), per region only the period's.
  */
-export async function countEventsFromRecords(db: DbOrTx, period: Period, bucket: Bucket): Promise<EventCount[]> {
+export async function countEventsFromRecords(
+  db: DbOrTx,
+  period: Period,
+  bucket: Bucket,
+): Promise<EventCount[]> {
   const from = startOf(period.fromDay);
   const to = endOf(period.toDay);
   const lower = (at: SQL) => (bucket === 'week' ? sql`true` : sql`${at} >= ${from}`);
@@ -25,7 +35,10 @@ export async function countEventsFromRecords(db: DbOrTx, period: Period, bucket:
   const result = (await db.execute(sql`
     select ${key(sql`t.at`, sql`i.region`)} as bucket, t.to_state as metric, ${before(sql`t.at`)} as before, count(*)::int as n
       from institute_adhesion_transitions t join institutes i on i.id = t.institute_id
-      where t.to_state in (${sql.join(targets.map((t) => sql`${t}`), sql`, `)}) and t.at < ${to} and ${lower(sql`t.at`)} ${regionFilter(sql`i.region`, period.region)}
+      where t.to_state in (${sql.join(
+        targets.map((t) => sql`${t}`),
+        sql`, `,
+      )}) and t.at < ${to} and ${lower(sql`t.at`)} ${regionFilter(sql`i.region`, period.region)}
       group by 1, 2, 3
     union all
     select ${key(sql`e.at`, sql`s.region`)}, 'participatingSites', ${before(sql`e.at`)}, count(*)::int
@@ -52,7 +65,9 @@ export async function countEventsFromRecords(db: DbOrTx, period: Period, bucket:
     select ${key(sql`sr.submitted_at`, sql`s.region`)}, 'surveyResponses', ${before(sql`sr.submitted_at`)}, count(*)::int
       from survey_responses sr left join school_sites s on s.id = sr.school_site_id
       where sr.submitted_at < ${to} and ${lower(sql`sr.submitted_at`)} ${regionFilter(sql`s.region`, period.region)}
-      group by 1, 2, 3`)) as unknown as { rows: { bucket: string; metric: string; before: boolean; n: number }[] };
+      group by 1, 2, 3`)) as unknown as {
+    rows: { bucket: string; metric: string; before: boolean; n: number }[];
+  };
   return result.rows.map((r) => ({
     bucket: r.bucket,
     metric: (TRANSITION_METRICS as Record<string, string>)[r.metric] ?? r.metric,
@@ -60,4 +75,3 @@ export async function countEventsFromRecords(db: DbOrTx, period: Period, bucket:
     n: Number(r.n),
   }));
 }
-

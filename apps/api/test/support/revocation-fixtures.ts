@@ -12,7 +12,10 @@ import type { TestCa } from './signing-fixtures.ts';
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
 type PkijsKey = Parameters<pkijs.Certificate['sign']>[0];
-const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+const engine = new pkijs.CryptoEngine({
+  name: 'node-webcrypto',
+  crypto: webcrypto as unknown as EngineCrypto,
+});
 
 export interface RevocationServer {
   ocspUrl: string;
@@ -33,7 +36,12 @@ function exact(bytes: Uint8Array): ArrayBuffer {
   return copy.buffer;
 }
 
-async function ocspAnswer(ca: TestCa, body: Uint8Array, revoked: Map<string, Date>, now: Date): Promise<Uint8Array> {
+async function ocspAnswer(
+  ca: TestCa,
+  body: Uint8Array,
+  revoked: Map<string, Date>,
+  now: Date,
+): Promise<Uint8Array> {
   const request = pkijs.OCSPRequest.fromBER(exact(body));
   const basic = new pkijs.BasicOCSPResponse();
   basic.tbsResponseData.responderID = ca.certificate.subject;
@@ -42,7 +50,10 @@ async function ocspAnswer(ca: TestCa, body: Uint8Array, revoked: Map<string, Dat
     const single = new pkijs.SingleResponse({ certID: item.reqCert });
     const revokedAt = revoked.get(serialHex(item.reqCert.serialNumber));
     single.certStatus = revokedAt
-      ? new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 1 }, value: [new asn1js.GeneralizedTime({ valueDate: revokedAt })] })
+      ? new asn1js.Constructed({
+          idBlock: { tagClass: 3, tagNumber: 1 },
+          value: [new asn1js.GeneralizedTime({ valueDate: revokedAt })],
+        })
       : new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 } });
     single.thisUpdate = now;
     single.nextUpdate = new Date(now.getTime() + 3_600_000);
@@ -52,7 +63,10 @@ async function ocspAnswer(ca: TestCa, body: Uint8Array, revoked: Map<string, Dat
   await basic.sign(ca.privateKey as unknown as PkijsKey, 'SHA-256', engine);
   const response = new pkijs.OCSPResponse({
     responseStatus: new asn1js.Enumerated({ value: 0 }),
-    responseBytes: new pkijs.ResponseBytes({ responseType: '1.3.6.1.5.5.7.48.1.1', response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER(false) }) }),
+    responseBytes: new pkijs.ResponseBytes({
+      responseType: '1.3.6.1.5.5.7.48.1.1',
+      response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER(false) }),
+    }),
   });
   return new Uint8Array(response.toSchema().toBER(false));
 }
@@ -65,7 +79,11 @@ async function crl(ca: TestCa, revoked: Map<string, Date>, now: Date): Promise<U
   list.nextUpdate = new pkijs.Time({ type: 0, value: new Date(now.getTime() + 86_400_000) });
   if (revoked.size > 0) {
     list.revokedCertificates = [...revoked].map(
-      ([serial, at]) => new pkijs.RevokedCertificate({ userCertificate: new asn1js.Integer({ valueHex: Buffer.from(serial, 'hex') }), revocationDate: new pkijs.Time({ type: 0, value: at }) }),
+      ([serial, at]) =>
+        new pkijs.RevokedCertificate({
+          userCertificate: new asn1js.Integer({ valueHex: Buffer.from(serial, 'hex') }),
+          revocationDate: new pkijs.Time({ type: 0, value: at }),
+        }),
     );
   }
   await list.sign(ca.privateKey as unknown as PkijsKey, 'SHA-256', engine);
@@ -73,7 +91,10 @@ async function crl(ca: TestCa, revoked: Map<string, Date>, now: Date): Promise<U
 }
 
 /** Starts the CA's OCSP responder and CRL server; `now` is the time they write in their answers. */
-export async function startRevocationServer(ca: TestCa, now: () => Date = () => new Date()): Promise<RevocationServer> {
+export async function startRevocationServer(
+  ca: TestCa,
+  now: () => Date = () => new Date(),
+): Promise<RevocationServer> {
   const revoked = new Map<string, Date>();
   let server: Server | null = null;
   const state: RevocationServer = {
@@ -94,13 +115,20 @@ export async function startRevocationServer(ca: TestCa, now: () => Date = () => 
         if (request.url === '/ocsp' && request.method === 'POST') {
           if (state.ocspDown) return { status: 500, type: 'text/plain', body: new Uint8Array() };
           state.ocspRequests += 1;
-          return { status: 200, type: 'application/ocsp-response', body: await ocspAnswer(ca, new Uint8Array(Buffer.concat(chunks)), revoked, now()) };
+          return {
+            status: 200,
+            type: 'application/ocsp-response',
+            body: await ocspAnswer(ca, new Uint8Array(Buffer.concat(chunks)), revoked, now()),
+          };
         }
-        if (request.url === '/crl') return { status: 200, type: 'application/pkix-crl', body: await crl(ca, revoked, now()) };
+        if (request.url === '/crl')
+          return { status: 200, type: 'application/pkix-crl', body: await crl(ca, revoked, now()) };
         return { status: 404, type: 'text/plain', body: new Uint8Array() };
       };
       answer()
-        .then(({ status, type, body }) => response.writeHead(status, { 'content-type': type }).end(Buffer.from(body)))
+        .then(({ status, type, body }) =>
+          response.writeHead(status, { 'content-type': type }).end(Buffer.from(body)),
+        )
         .catch(() => response.writeHead(500).end());
     });
   });

@@ -16,7 +16,10 @@ type PkijsKey = Parameters<pkijs.Certificate['sign']>[0];
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
 
-const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+const engine = new pkijs.CryptoEngine({
+  name: 'node-webcrypto',
+  crypto: webcrypto as unknown as EngineCrypto,
+});
 
 const OID = {
   commonName: '2.5.4.3',
@@ -114,7 +117,12 @@ async function generateKeys(algorithm: KeyAlgorithm): Promise<webcrypto.CryptoKe
     return webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   }
   return webcrypto.subtle.generateKey(
-    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    {
+      name: 'RSASSA-PKCS1-v1_5',
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: 'SHA-256',
+    },
     true,
     ['sign', 'verify'],
   );
@@ -126,7 +134,9 @@ function attribute(type: string, value: pkijs.AttributeValueType): pkijs.Attribu
 
 /** A distinguished name with one attribute per RDN (pkijs alone would build one multi-valued RDN). */
 function distinguishedName(attributes: pkijs.AttributeTypeAndValue[]): pkijs.RelativeDistinguishedNames {
-  const sequence = new asn1js.Sequence({ value: attributes.map((item) => new asn1js.Set({ value: [item.toSchema()] })) });
+  const sequence = new asn1js.Sequence({
+    value: attributes.map((item) => new asn1js.Set({ value: [item.toSchema()] })),
+  });
   return pkijs.RelativeDistinguishedNames.fromBER(sequence.toBER(false));
 }
 
@@ -148,7 +158,10 @@ export async function createTestCa(options: { name?: string } = {}): Promise<Tes
   const name = [
     attribute(OID.country, new asn1js.PrintableString({ value: 'IT' })),
     attribute(OID.organization, new asn1js.Utf8String({ value: 'Portale Scuole Test' })),
-    attribute(OID.commonName, new asn1js.Utf8String({ value: options.name ?? 'CA di test per la firma qualificata' })),
+    attribute(
+      OID.commonName,
+      new asn1js.Utf8String({ value: options.name ?? 'CA di test per la firma qualificata' }),
+    ),
   ];
   certificate.issuer = distinguishedName(name);
   certificate.subject = distinguishedName(name);
@@ -186,9 +199,12 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
     attribute(OID.givenName, new asn1js.Utf8String({ value: given })),
     attribute(OID.surname, new asn1js.Utf8String({ value: rest.join(' ') || given })),
   ];
-  const serialValue = options.serialNumberValue === undefined ? `TINIT-${options.taxCode}` : options.serialNumberValue;
-  if (serialValue !== null) subject.push(attribute(OID.serialNumber, new asn1js.PrintableString({ value: serialValue })));
-  if (!options.omitCommonName) subject.push(attribute(OID.commonName, new asn1js.Utf8String({ value: options.name })));
+  const serialValue =
+    options.serialNumberValue === undefined ? `TINIT-${options.taxCode}` : options.serialNumberValue;
+  if (serialValue !== null)
+    subject.push(attribute(OID.serialNumber, new asn1js.PrintableString({ value: serialValue })));
+  if (!options.omitCommonName)
+    subject.push(attribute(OID.commonName, new asn1js.Utf8String({ value: options.name })));
   certificate.subject = distinguishedName(subject);
   certificate.issuer = options.selfSigned ? certificate.subject : ca.certificate.subject;
   certificate.notBefore = time(notBefore);
@@ -205,19 +221,46 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
   ];
   if (options.ocspUrl) {
     const access = new pkijs.InfoAccess({
-      accessDescriptions: [new pkijs.AccessDescription({ accessMethod: '1.3.6.1.5.5.7.48.1', accessLocation: new pkijs.GeneralName({ type: 6, value: options.ocspUrl }) })],
+      accessDescriptions: [
+        new pkijs.AccessDescription({
+          accessMethod: '1.3.6.1.5.5.7.48.1',
+          accessLocation: new pkijs.GeneralName({ type: 6, value: options.ocspUrl }),
+        }),
+      ],
     });
-    certificate.extensions.push(new pkijs.Extension({ extnID: '1.3.6.1.5.5.7.1.1', critical: false, extnValue: access.toSchema().toBER(false) }));
+    certificate.extensions.push(
+      new pkijs.Extension({
+        extnID: '1.3.6.1.5.5.7.1.1',
+        critical: false,
+        extnValue: access.toSchema().toBER(false),
+      }),
+    );
   }
   if (options.crlUrl) {
     const points = new pkijs.CRLDistributionPoints({
-      distributionPoints: [new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: options.crlUrl })] })],
+      distributionPoints: [
+        new pkijs.DistributionPoint({
+          distributionPoint: [new pkijs.GeneralName({ type: 6, value: options.crlUrl })],
+        }),
+      ],
     });
-    certificate.extensions.push(new pkijs.Extension({ extnID: '2.5.29.31', critical: false, extnValue: points.toSchema().toBER(false) }));
+    certificate.extensions.push(
+      new pkijs.Extension({
+        extnID: '2.5.29.31',
+        critical: false,
+        extnValue: points.toSchema().toBER(false),
+      }),
+    );
   }
   if (options.timeStamping) {
     const usage = new pkijs.ExtKeyUsage({ keyPurposes: [OID.timeStamping] });
-    certificate.extensions.push(new pkijs.Extension({ extnID: OID.extendedKeyUsage, critical: true, extnValue: usage.toSchema().toBER(false) }));
+    certificate.extensions.push(
+      new pkijs.Extension({
+        extnID: OID.extendedKeyUsage,
+        critical: true,
+        extnValue: usage.toSchema().toBER(false),
+      }),
+    );
   }
   const qcStatements = options.qcStatements ?? [QC_COMPLIANCE, QC_SSCD];
   if (qcStatements.length > 0) {
@@ -230,9 +273,19 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
         return statement;
       }),
     );
-    certificate.extensions.push(new pkijs.Extension({ extnID: '1.3.6.1.5.5.7.1.3', critical: false, extnValue: AsnConvert.serialize(statements) }));
+    certificate.extensions.push(
+      new pkijs.Extension({
+        extnID: '1.3.6.1.5.5.7.1.3',
+        critical: false,
+        extnValue: AsnConvert.serialize(statements),
+      }),
+    );
   }
-  await certificate.sign((options.selfSigned ? keys.privateKey : ca.privateKey) as unknown as PkijsKey, 'SHA-256', engine);
+  await certificate.sign(
+    (options.selfSigned ? keys.privateKey : ca.privateKey) as unknown as PkijsKey,
+    'SHA-256',
+    engine,
+  );
   return {
     certificate,
     privateKey: keys.privateKey,
@@ -246,11 +299,19 @@ export async function issueSignerCertificate(ca: TestCa, options: IssueSignerOpt
 
 function signedAttributes(digest: Uint8Array, signingTime: Date | null): pkijs.Attribute[] {
   const attributes = [
-    new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+    new pkijs.Attribute({
+      type: OID.contentType,
+      values: [new asn1js.ObjectIdentifier({ value: OID.data })],
+    }),
     new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: digest })] }),
   ];
   if (signingTime) {
-    attributes.push(new pkijs.Attribute({ type: OID.signingTime, values: [new asn1js.UTCTime({ valueDate: signingTime })] }));
+    attributes.push(
+      new pkijs.Attribute({
+        type: OID.signingTime,
+        values: [new asn1js.UTCTime({ valueDate: signingTime })],
+      }),
+    );
   }
   return attributes;
 }
@@ -262,7 +323,9 @@ async function timeStampToken(stamped: Uint8Array, tsa: TestSigner, genTime: Dat
     policy: '1.3.6.1.4.1.4146.2.3',
     messageImprint: new pkijs.MessageImprint({
       hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
-      hashedMessage: new asn1js.OctetString({ valueHex: new Uint8Array(createHash('sha256').update(stamped).digest()) }),
+      hashedMessage: new asn1js.OctetString({
+        valueHex: new Uint8Array(createHash('sha256').update(stamped).digest()),
+      }),
     }),
     serialNumber: nextSerial(),
     genTime,
@@ -270,16 +333,32 @@ async function timeStampToken(stamped: Uint8Array, tsa: TestSigner, genTime: Dat
   const content = new Uint8Array(info.toSchema().toBER(false));
   const signedData = new pkijs.SignedData({
     version: 3,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.tstInfo, eContent: new asn1js.OctetString({ valueHex: content }) }),
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: OID.tstInfo,
+      eContent: new asn1js.OctetString({ valueHex: content }),
+    }),
     signerInfos: [
       new pkijs.SignerInfo({
         version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: tsa.certificate.issuer, serialNumber: tsa.certificate.serialNumber }),
+        sid: new pkijs.IssuerAndSerialNumber({
+          issuer: tsa.certificate.issuer,
+          serialNumber: tsa.certificate.serialNumber,
+        }),
         signedAttrs: new pkijs.SignedAndUnsignedAttributes({
           type: 0,
           attributes: [
-            new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })] }),
-            new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: new Uint8Array(createHash('sha256').update(content).digest()) })] }),
+            new pkijs.Attribute({
+              type: OID.contentType,
+              values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })],
+            }),
+            new pkijs.Attribute({
+              type: OID.messageDigest,
+              values: [
+                new asn1js.OctetString({
+                  valueHex: new Uint8Array(createHash('sha256').update(content).digest()),
+                }),
+              ],
+            }),
           ],
         }),
       }),
@@ -287,11 +366,20 @@ async function timeStampToken(stamped: Uint8Array, tsa: TestSigner, genTime: Dat
     certificates: [tsa.certificate],
   });
   await signedData.sign(tsa.privateKey as unknown as PkijsKey, 0, 'SHA-256', undefined, engine);
-  return new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema() as asn1js.Sequence;
+  return new pkijs.ContentInfo({
+    contentType: OID.signedData,
+    content: signedData.toSchema(true),
+  }).toSchema() as asn1js.Sequence;
 }
 
 /** A CMS SignedData over `content` (attached when `attach`), DER-encoded in a ContentInfo. */
-async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Date | null, attach: boolean, timestamp?: SignOptions['timestamp']): Promise<Uint8Array> {
+async function signCms(
+  content: Uint8Array,
+  signer: TestSigner,
+  signingTime: Date | null,
+  attach: boolean,
+  timestamp?: SignOptions['timestamp'],
+): Promise<Uint8Array> {
   const digest = new Uint8Array(createHash('sha256').update(content).digest());
   const signedData = new pkijs.SignedData({
     version: 1,
@@ -302,8 +390,14 @@ async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Dat
     signerInfos: [
       new pkijs.SignerInfo({
         version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.certificate.issuer, serialNumber: signer.certificate.serialNumber }),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: signedAttributes(digest, signingTime) }),
+        sid: new pkijs.IssuerAndSerialNumber({
+          issuer: signer.certificate.issuer,
+          serialNumber: signer.certificate.serialNumber,
+        }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+          type: 0,
+          attributes: signedAttributes(digest, signingTime),
+        }),
       }),
     ],
     certificates: [signer.certificate],
@@ -315,21 +409,37 @@ async function signCms(content: Uint8Array, signer: TestSigner, signingTime: Dat
     const stamped = timestamp.imprint === 'other' ? new TextEncoder().encode('un’altra firma') : signature;
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 1,
-      attributes: [new pkijs.Attribute({ type: OID.timeStampToken, values: [await timeStampToken(stamped, timestamp.tsa, timestamp.genTime)] })],
+      attributes: [
+        new pkijs.Attribute({
+          type: OID.timeStampToken,
+          values: [await timeStampToken(stamped, timestamp.tsa, timestamp.genTime)],
+        }),
+      ],
     });
   }
-  const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
+  const contentInfo = new pkijs.ContentInfo({
+    contentType: OID.signedData,
+    content: signedData.toSchema(true),
+  });
   return new Uint8Array(contentInfo.toSchema().toBER(false));
 }
 
 /** CAdES-BES style enveloping signature (.p7m): DER ContentInfo with the PDF attached. */
-export function signCades(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
+export function signCades(
+  pdfBytes: Uint8Array,
+  signer: TestSigner,
+  options: SignOptions = {},
+): Promise<Uint8Array> {
   const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
   return signCms(pdfBytes, signer, signingTime, true, options.timestamp);
 }
 
 /** A detached CAdES (.p7s): the CMS signs `pdfBytes` without carrying them. */
-export function signCadesDetached(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
+export function signCadesDetached(
+  pdfBytes: Uint8Array,
+  signer: TestSigner,
+  options: SignOptions = {},
+): Promise<Uint8Array> {
   const signingTime = options.signingTime === undefined ? new Date() : options.signingTime;
   return signCms(pdfBytes, signer, signingTime, false, options.timestamp);
 }
@@ -339,7 +449,9 @@ export function toBase64P7m(der: Uint8Array, pem = false): Uint8Array {
   const base64 = Buffer.from(der).toString('base64');
   if (!pem) return new TextEncoder().encode(base64);
   const lines = base64.match(/.{1,64}/g) ?? [];
-  return new TextEncoder().encode(`-----BEGIN PKCS7-----\r\n${lines.join('\r\n')}\r\n-----END PKCS7-----\r\n`);
+  return new TextEncoder().encode(
+    `-----BEGIN PKCS7-----\r\n${lines.join('\r\n')}\r\n-----END PKCS7-----\r\n`,
+  );
 }
 
 const CONTENTS_PLACEHOLDER_BYTES = 16_384;
@@ -355,7 +467,11 @@ function pdfDate(date: Date): string {
 }
 
 function lastTrailerSize(bytes: Uint8Array): number {
-  const sizes = [...Buffer.from(bytes).toString('latin1').matchAll(/\/Size\s+(\d+)/g)];
+  const sizes = [
+    ...Buffer.from(bytes)
+      .toString('latin1')
+      .matchAll(/\/Size\s+(\d+)/g),
+  ];
   return Number(sizes.at(-1)?.[1] ?? 0);
 }
 
@@ -374,7 +490,11 @@ function lastStartXref(bytes: Uint8Array): number {
  * the updated catalog (/AcroForm /SigFlags 3) and page (/Annots), an xref section and a trailer with
  * /Prev. Then /ByteRange is filled and the detached CMS over both ranges is written into /Contents.
  */
-export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, options: SignOptions = {}): Promise<Uint8Array> {
+export async function signPades(
+  pdfBytes: Uint8Array,
+  signer: TestSigner,
+  options: SignOptions = {},
+): Promise<Uint8Array> {
   const signingTime = options.signingTime === undefined ? null : options.signingTime;
   const document = await PDFDocument.load(pdfBytes, { updateMetadata: false });
   const context = document.context;
@@ -411,7 +531,10 @@ export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, option
   let update = prefix;
   const offsets = new Map<number, { offset: number; generation: number }>();
   for (const object of objects) {
-    offsets.set(object.ref.objectNumber, { offset: pdfBytes.length + update.length, generation: object.ref.generationNumber });
+    offsets.set(object.ref.objectNumber, {
+      offset: pdfBytes.length + update.length,
+      generation: object.ref.generationNumber,
+    });
     update += `${object.ref.objectNumber} ${object.ref.generationNumber} obj\n${object.body}\nendobj\n`;
   }
   const xrefOffset = pdfBytes.length + update.length;
@@ -419,7 +542,8 @@ export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, option
   for (const [number, entry] of [...offsets.entries()].sort(([a], [b]) => a - b)) {
     update += `${number} 1\n${String(entry.offset).padStart(10, '0')} ${String(entry.generation).padStart(5, '0')} n \n`;
   }
-  const info = context.trailerInfo.Info instanceof PDFRef ? ` /Info ${context.trailerInfo.Info.toString()}` : '';
+  const info =
+    context.trailerInfo.Info instanceof PDFRef ? ` /Info ${context.trailerInfo.Info.toString()}` : '';
   update +=
     `trailer\n<< /Size ${widgetNumber + 1} /Root ${rootRef.toString()}${info} ` +
     `/Prev ${lastStartXref(pdfBytes)} >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
@@ -439,7 +563,8 @@ export async function signPades(pdfBytes: Uint8Array, signer: TestSigner, option
   covered.set(signed.subarray(0, contentsStart), 0);
   covered.set(signed.subarray(contentsEnd), contentsStart);
   const cms = await signCms(covered, signer, signingTime, false, options.timestamp);
-  if (cms.length > CONTENTS_PLACEHOLDER_BYTES) throw new Error('signPades: the CMS does not fit the /Contents placeholder');
+  if (cms.length > CONTENTS_PLACEHOLDER_BYTES)
+    throw new Error('signPades: the CMS does not fit the /Contents placeholder');
   signed.set(latin1(Buffer.from(cms).toString('hex').toUpperCase()), contentsStart + 1);
   return signed;
 }

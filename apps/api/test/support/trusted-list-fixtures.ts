@@ -32,20 +32,27 @@ export interface TestTrustService {
 }
 
 function pem(label: string, der: Uint8Array): string {
-  const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const body = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 }
 
 const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export async function createListOperator(name = 'Operatore della lista di fiducia di test'): Promise<ListOperator> {
+export async function createListOperator(
+  name = 'Operatore della lista di fiducia di test',
+): Promise<ListOperator> {
   const ca = await createTestCa({ name });
   const pkcs8 = new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', ca.privateKey));
   return { ca, certificatePem: pem('CERTIFICATE', ca.der), privateKeyPem: pem('PRIVATE KEY', pkcs8) };
 }
 
 function serviceXml(service: TestTrustService): string {
-  const [current, ...past] = service.history ?? [{ status: 'granted' as const, from: new Date('2016-07-01T00:00:00Z') }];
+  const [current, ...past] = service.history ?? [
+    { status: 'granted' as const, from: new Date('2016-07-01T00:00:00Z') },
+  ];
   const identity = `<ServiceDigitalIdentity><DigitalId><X509Certificate>${Buffer.from(service.ca.der).toString('base64')}</X509Certificate></DigitalId></ServiceDigitalIdentity>`;
   const type = service.type ?? CA_QC;
   const history = past
@@ -65,7 +72,10 @@ function serviceXml(service: TestTrustService): string {
 }
 
 /** The unsigned list XML. */
-export function trustedListXml(services: TestTrustService[], options: { sequenceNumber?: number; issuedAt?: Date } = {}): string {
+export function trustedListXml(
+  services: TestTrustService[],
+  options: { sequenceNumber?: number; issuedAt?: Date } = {},
+): string {
   const issuedAt = options.issuedAt ?? new Date('2026-01-01T00:00:00Z');
   const providers = new Map<string, TestTrustService[]>();
   for (const service of services) {
@@ -102,7 +112,10 @@ export function signTrustedList(xml: string, operator: ListOperator): string {
   signature.addReference({
     xpath: '/*',
     digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
+    transforms: [
+      'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
+      'http://www.w3.org/2001/10/xml-exc-c14n#',
+    ],
     isEmptyUri: true,
   });
   signature.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
@@ -124,5 +137,10 @@ export function writeTrustedList(signedXml: string, operator: ListOperator): Tru
   const signerCertificates = join(dir, 'list-operator.pem');
   writeFileSync(file, signedXml);
   writeFileSync(signerCertificates, operator.certificatePem);
-  return { dir, file, signerCertificates, env: { TRUSTED_LIST_FILE: file, TRUSTED_LIST_SIGNER_CERTS: signerCertificates } };
+  return {
+    dir,
+    file,
+    signerCertificates,
+    env: { TRUSTED_LIST_FILE: file, TRUSTED_LIST_SIGNER_CERTS: signerCertificates },
+  };
 }

@@ -57,7 +57,11 @@ export function PortalLayout() {
               <ul className="link-list" data-testid="portal-nav">
                 {allowed.map((page) => (
                   <li key={page.id}>
-                    <NavLink to={page.path} end className={({ isActive }) => `list-item${isActive ? ' active fw-bold' : ''}`}>
+                    <NavLink
+                      to={page.path}
+                      end
+                      className={({ isActive }) => `list-item${isActive ? ' active fw-bold' : ''}`}
+                    >
                       <span>{page.navLabel}</span>
                     </NavLink>
                   </li>

@@ -33,7 +33,10 @@ describe('reload throttle', () => {
   it('stores only the path and its expiry', () => {
     const storage = memoryStorage();
     claimReload('/y', storage, 5);
-    expect(JSON.parse(storage.getItem('portale:reload')!)).toEqual({ path: '/y', expires: 5 + RELOAD_THROTTLE_MS });
+    expect(JSON.parse(storage.getItem('portale:reload')!)).toEqual({
+      path: '/y',
+      expires: 5 + RELOAD_THROTTLE_MS,
+    });
   });
 
   it('does not throttle without storage', () => {

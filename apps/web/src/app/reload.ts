@@ -52,7 +52,11 @@ export function isChunkLoadError(error: unknown): boolean {
 }
 
 interface NavigationSource {
-  subscribe(fn: (state: { navigation: { state: string; location?: { pathname: string; search: string; hash: string } } }) => void): () => void;
+  subscribe(
+    fn: (state: {
+      navigation: { state: string; location?: { pathname: string; search: string; hash: string } };
+    }) => void,
+  ): () => void;
 }
 
 /**
@@ -79,7 +83,8 @@ export function watchForNewBuild(router: NavigationSource, currentBuildId: strin
   document.addEventListener('visibilitychange', onVisible);
   const unsubscribe = router.subscribe((state) => {
     const loc = state.navigation.location;
-    if (outdated && state.navigation.state === 'loading' && loc) reloadAt(loc.pathname + loc.search + loc.hash);
+    if (outdated && state.navigation.state === 'loading' && loc)
+      reloadAt(loc.pathname + loc.search + loc.hash);
   });
   return () => {
     window.clearInterval(timer);

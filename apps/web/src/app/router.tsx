@@ -109,7 +109,11 @@ function lazyPage(load: () => Promise<LazyModule>) {
 /** `{id}` params must be positive integers and `{type}` a known review type; anything else is a 404. */
 function assertParams(params: LoaderFunctionArgs['params'], request: Request) {
   for (const [key, value] of Object.entries(params)) {
-    const valid = key.endsWith('Id') ? parseId(value) !== undefined : key === 'reviewType' ? (REVIEW_TYPES as readonly string[]).includes(value ?? '') : true;
+    const valid = key.endsWith('Id')
+      ? parseId(value) !== undefined
+      : key === 'reviewType'
+        ? (REVIEW_TYPES as readonly string[]).includes(value ?? '')
+        : true;
     if (!valid) throw data({ message: SEED_ERRORS.pageNotFound(fullPath(request)) }, { status: 404 });
   }
 }
@@ -161,8 +165,14 @@ export const routes: RouteObject[] = [
     ),
     errorElement: <RouteError />,
     children: [
-      { element: <DefaultLayout />, children: [...PAGES.filter((p) => p.layout === 'default').map(pageRoute), notFound] },
-      { element: <PortalLayout />, children: PAGES.filter((p) => p.layout === 'authenticated').map(pageRoute) },
+      {
+        element: <DefaultLayout />,
+        children: [...PAGES.filter((p) => p.layout === 'default').map(pageRoute), notFound],
+      },
+      {
+        element: <PortalLayout />,
+        children: PAGES.filter((p) => p.layout === 'authenticated').map(pageRoute),
+      },
     ],
   },
 ];

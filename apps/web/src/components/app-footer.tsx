@@ -21,7 +21,9 @@ export function AppFooter({ onOpenCookiePreferences }: { onOpenCookiePreferences
           <div className="row py-4 g-4">
             <div className="col-12 col-lg-5">
               <p className="h4 text-white mb-2">{PROGRAMME.name}</p>
-              <p className="text-white mb-0">{PROGRAMME.fullName}, curato da {controller.name} e {partner.name}.</p>
+              <p className="text-white mb-0">
+                {PROGRAMME.fullName}, curato da {controller.name} e {partner.name}.
+              </p>
             </div>
             <div className="col-12 col-md-6 col-lg-4 text-white">
               <p className="fw-semibold mb-1">Titolare del sito</p>
@@ -54,7 +56,11 @@ export function AppFooter({ onOpenCookiePreferences }: { onOpenCookiePreferences
               </li>
             ))}
             <li className="list-inline-item">
-              <button type="button" className="btn btn-link p-0 text-white footer-consent-link" onClick={onOpenCookiePreferences}>
+              <button
+                type="button"
+                className="btn btn-link p-0 text-white footer-consent-link"
+                onClick={onOpenCookiePreferences}
+              >
                 Preferenze cookie
               </button>
             </li>

@@ -54,7 +54,9 @@ export function AppHeader({ user, onLogout }: AppHeaderProps) {
               <Link to="/">
                 <div className="it-brand-text">
                   <div className="it-brand-title">Portale Scuole</div>
-                  <div className="it-brand-tagline d-none d-md-block">Le scuole italiane per l’indagine nazionale</div>
+                  <div className="it-brand-tagline d-none d-md-block">
+                    Le scuole italiane per l’indagine nazionale
+                  </div>
                 </div>
               </Link>
             </div>

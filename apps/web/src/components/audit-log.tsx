@@ -19,7 +19,10 @@ function show(value: unknown, labels?: Record<string, string>): string {
   if (value === null || value === undefined || value === '') return '(vuoto)';
   if (typeof value === 'boolean') return value ? 'sì' : 'no';
   if (typeof value === 'string' && labels?.[value]) return labels[value];
-  if (Array.isArray(value)) return value.length ? value.map((v) => (typeof v === 'string' && labels?.[v]) || String(v)).join(', ') : '(nessuno)';
+  if (Array.isArray(value))
+    return value.length
+      ? value.map((v) => (typeof v === 'string' && labels?.[v]) || String(v)).join(', ')
+      : '(nessuno)';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

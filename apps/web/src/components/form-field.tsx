@@ -16,12 +16,21 @@ export function FormField({ id, error, errorAlertKey, ...props }: FieldProps) {
   const invalid = error ? { valid: false, 'aria-invalid': true, 'aria-describedby': errorId } : {};
   // design-react-kit raises the label only for a value, a placeholder or the focus: a prefilled
   // defaultValue (the phone on "Completa la registrazione") was drawn over by its label.
-  const prefilled = props.placeholder === undefined && props.defaultValue !== undefined && props.defaultValue !== null && String(props.defaultValue) !== '';
+  const prefilled =
+    props.placeholder === undefined &&
+    props.defaultValue !== undefined &&
+    props.defaultValue !== null &&
+    String(props.defaultValue) !== '';
   return (
     <>
       <Input id={id} {...props} {...(prefilled ? { placeholder: ' ' } : {})} {...invalid} />
       {error && (
-        <p id={errorId} key={errorAlertKey} className="text-danger small mt-n3 mb-4" {...(errorAlertKey === undefined ? {} : { role: 'alert' })}>
+        <p
+          id={errorId}
+          key={errorAlertKey}
+          className="text-danger small mt-n3 mb-4"
+          {...(errorAlertKey === undefined ? {} : { role: 'alert' })}
+        >
           {error}
         </p>
       )}
@@ -68,7 +77,13 @@ export function CheckboxField({
 }
 
 /** A form-level message: errors are announced (role="alert"), successes politely (role="status"). */
-export function FormMessage({ message, tone = 'danger' }: { message?: string | undefined; tone?: 'danger' | 'success' | 'info' }) {
+export function FormMessage({
+  message,
+  tone = 'danger',
+}: {
+  message?: string | undefined;
+  tone?: 'danger' | 'success' | 'info';
+}) {
   if (!message) return null;
   if (tone === 'danger') {
     return (

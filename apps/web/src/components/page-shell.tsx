@@ -7,7 +7,15 @@ import { PageHeader } from './page-header.tsx';
  * `container`, or the narrow column of `NarrowPage`), and a loading line in a screen's height, so
  * that the footer does not jump when the content arrives.
  */
-export function PageShell({ title, description, narrow = false }: { title: string; description: string; narrow?: boolean }) {
+export function PageShell({
+  title,
+  description,
+  narrow = false,
+}: {
+  title: string;
+  description: string;
+  narrow?: boolean;
+}) {
   const loading = (
     <p role="status" className="text-secondary">
       Caricamento dei contenuti…

@@ -55,10 +55,15 @@ export function PasswordMeter({ password, context }: { password: string; context
   return (
     <div className="mt-n3 mb-4" data-testid="password-meter">
       <div className="progress" style={{ height: 6 }} aria-hidden="true">
-        <div className={`progress-bar ${COLORS[score]}`} style={{ width: strength ? `${(score + 1) * 20}%` : '0%' }} />
+        <div
+          className={`progress-bar ${COLORS[score]}`}
+          style={{ width: strength ? `${(score + 1) * 20}%` : '0%' }}
+        />
       </div>
       <p className="small mt-1 mb-0" aria-live="polite">
-        {strength ? `Robustezza della password: ${LEVELS[score]}.` : 'Almeno 12 caratteri; una frase di più parole è più sicura.'}
+        {strength
+          ? `Robustezza della password: ${LEVELS[score]}.`
+          : 'Almeno 12 caratteri; una frase di più parole è più sicura.'}
         {strength?.problem ? ` ${strength.problem}` : ''}
       </p>
     </div>
@@ -66,7 +71,15 @@ export function PasswordMeter({ password, context }: { password: string; context
 }
 
 /** New password twice, with the meter; field names follow the API (password, password_confirmation). */
-export function NewPasswordFields({ errors, context, label = 'Nuova password' }: { errors?: FieldErrors | undefined; context?: PasswordContext; label?: string }) {
+export function NewPasswordFields({
+  errors,
+  context,
+  label = 'Nuova password',
+}: {
+  errors?: FieldErrors | undefined;
+  context?: PasswordContext;
+  label?: string;
+}) {
   const [password, setPassword] = useState('');
   return (
     <>

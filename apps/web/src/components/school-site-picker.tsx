@@ -19,7 +19,15 @@ function loadAccounts() {
 const preloadAccounts = () => void loadAccounts().catch(() => {});
 
 /** Plesso search over the national registry (name, comune or codice meccanografico) with a radio list. */
-export function SchoolSitePicker({ name = 'schoolSiteId', error, required = false }: { name?: string; error?: string | undefined; required?: boolean }) {
+export function SchoolSitePicker({
+  name = 'schoolSiteId',
+  error,
+  required = false,
+}: {
+  name?: string;
+  error?: string | undefined;
+  required?: boolean;
+}) {
   const id = useId();
   const [query, setQuery] = useState('');
   const [items, setItems] = useState<SchoolSiteOption[] | null>(null);
@@ -34,7 +42,9 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
     const controller = new AbortController();
     const timer = setTimeout(() => {
       loadAccounts()
-        .then(({ searchSchoolSiteOptions }) => callApi(searchSchoolSiteOptions, { query: { q } }, { signal: controller.signal }))
+        .then(({ searchSchoolSiteOptions }) =>
+          callApi(searchSchoolSiteOptions, { query: { q } }, { signal: controller.signal }),
+        )
         .then((body) => setItems(body.items))
         .catch(() => setItems([]));
     }, 250);
@@ -54,7 +64,16 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
         <label htmlFor={`${id}-q`} className="form-label">
           Cerca il plesso per nome, comune o codice meccanografico
         </label>
-        <input id={`${id}-q`} type="search" className="form-control" value={query} onFocus={preloadAccounts} onChange={(e) => setQuery(e.target.value)} autoComplete="off" {...invalid} />
+        <input
+          id={`${id}-q`}
+          type="search"
+          className="form-control"
+          value={query}
+          onFocus={preloadAccounts}
+          onChange={(e) => setQuery(e.target.value)}
+          autoComplete="off"
+          {...invalid}
+        />
       </div>
       <input type="hidden" name={name} value={selected?.id ?? ''} />
       <p className="small" aria-live="polite" data-testid="school-site-status">
@@ -65,7 +84,11 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
             : `${items.length} ${items.length === 1 ? 'risultato' : 'risultati'}.`}
       </p>
       {items && items.length > 0 && (
-        <ul className="list-unstyled border rounded p-2" style={{ maxHeight: 260, overflowY: 'auto' }} aria-label="Risultati della ricerca">
+        <ul
+          className="list-unstyled border rounded p-2"
+          style={{ maxHeight: 260, overflowY: 'auto' }}
+          aria-label="Risultati della ricerca"
+        >
           {items.map((site) => (
             <li key={site.id} className="form-check my-1">
               <input
@@ -77,7 +100,8 @@ export function SchoolSitePicker({ name = 'schoolSiteId', error, required = fals
                 onChange={() => setSelected(site)}
               />
               <label className="form-check-label" htmlFor={`${id}-${site.id}`}>
-                {site.name} – {site.municipalityName} ({site.province}) · {site.ministryCode} · {SCHOOL_LEVEL_LABELS[site.schoolLevel as SchoolLevel] ?? site.schoolLevel}
+                {site.name} – {site.municipalityName} ({site.province}) · {site.ministryCode} ·{' '}
+                {SCHOOL_LEVEL_LABELS[site.schoolLevel as SchoolLevel] ?? site.schoolLevel}
               </label>
             </li>
           ))}

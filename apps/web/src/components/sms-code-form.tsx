@@ -51,7 +51,9 @@ export function ResendCountdown({ seconds }: { seconds: number }) {
   return (
     <>
       <p className="small mt-1 mb-0" data-testid="resend-countdown">
-        {seconds > 0 ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.` : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
+        {seconds > 0
+          ? `Potrai chiedere un nuovo codice tra ${seconds} secondi.`
+          : 'Non hai ricevuto il codice? Puoi chiederne uno nuovo.'}
       </p>
       <p className="visually-hidden" role="status" data-testid="resend-status">
         {counted && seconds === 0 ? 'Puoi chiedere un nuovo codice.' : ''}
@@ -96,7 +98,17 @@ export function SmsCodeForm({ step, error }: { step: PhoneStep; error?: string |
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="phone-confirm" />
         <StepFields step={step} />
-        <FormField id="code" name="code" label="Codice ricevuto via SMS" inputMode="numeric" autoComplete="one-time-code" maxLength={6} required error={error} errorAlertKey={errorKey} />
+        <FormField
+          id="code"
+          name="code"
+          label="Codice ricevuto via SMS"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          required
+          error={error}
+          errorAlertKey={errorKey}
+        />
         <SubmitButton idle="Verifica il numero" busy="Verifica in corso…" className="me-2" />
       </Form>
       <Form method="post" className="mt-3">

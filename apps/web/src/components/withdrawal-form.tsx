@@ -8,9 +8,19 @@ import { FormMessage } from './form-field.tsx';
 export const WITHDRAW_INTENT = 'withdraw';
 
 /** Submits a withdrawal form (staff on the institute page, the principal on their home): the API checks who may. */
-export async function withdrawalAction(form: FormData, instituteId: number): Promise<FormResult & { intent: string }> {
-  const outcome = await orFailure(() => callApi(withdrawAdhesion, { params: { instituteId }, body: { reason: text(form, 'reason') } }));
-  if ('adhesionState' in outcome) return { intent: WITHDRAW_INTENT, ok: true, message: 'Adesione ritirata. Il dirigente e il referente sono stati avvisati.' };
+export async function withdrawalAction(
+  form: FormData,
+  instituteId: number,
+): Promise<FormResult & { intent: string }> {
+  const outcome = await orFailure(() =>
+    callApi(withdrawAdhesion, { params: { instituteId }, body: { reason: text(form, 'reason') } }),
+  );
+  if ('adhesionState' in outcome)
+    return {
+      intent: WITHDRAW_INTENT,
+      ok: true,
+      message: 'Adesione ritirata. Il dirigente e il referente sono stati avvisati.',
+    };
   return { intent: WITHDRAW_INTENT, ...outcome };
 }
 
@@ -18,20 +28,31 @@ export async function withdrawalAction(form: FormData, instituteId: number): Pro
  * Withdrawal of an active institute's adhesion (product §5): a reason is required and kept in the
  * history. `instituteId` travels in the form when the page has no institute in its URL (the home).
  */
-export function WithdrawalForm({ result, instituteId }: { result: (FormResult & { intent?: string }) | undefined; instituteId?: number }) {
+export function WithdrawalForm({
+  result,
+  instituteId,
+}: {
+  result: (FormResult & { intent?: string }) | undefined;
+  instituteId?: number;
+}) {
   const id = useId();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === WITHDRAW_INTENT;
   const mine = result?.intent === WITHDRAW_INTENT ? result : undefined;
   const error = mine?.errors?.reason;
   return (
-    <Form method="post" preventScrollReset className="border rounded p-3 mt-3" aria-labelledby={`${id}-title`}>
+    <Form
+      method="post"
+      preventScrollReset
+      className="border rounded p-3 mt-3"
+      aria-labelledby={`${id}-title`}
+    >
       <h3 id={`${id}-title`} className="h5">
         Ritira l’adesione
       </h3>
       <p>
-        L’istituto esce dal programma: il dirigente e il referente ricevono un’e-mail con il motivo, che resta nello storico. L’operazione non
-        si può annullare dal portale.
+        L’istituto esce dal programma: il dirigente e il referente ricevono un’e-mail con il motivo, che resta
+        nello storico. L’operazione non si può annullare dal portale.
       </p>
       {mine?.message && <FormMessage message={mine.message} tone={mine.ok ? 'success' : 'danger'} />}
       <input type="hidden" name="intent" value={WITHDRAW_INTENT} />

@@ -20,24 +20,27 @@ beforeAll(async () => {
     if (url.pathname === '/api/things/2')
       return res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"due"}');
     if (url.pathname === '/api/things/3') {
-      return res
-        .writeHead(422, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            statusCode: 422,
-            code: 'validation',
-            message: 'Dati non validi.',
-            errors: { region: ['Valore non valido per «Regione».'] },
-          }),
-        );
+      return res.writeHead(422, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          statusCode: 422,
+          code: 'validation',
+          message: 'Dati non validi.',
+          errors: { region: ['Valore non valido per «Regione».'] },
+        }),
+      );
     }
     // Issue 32: a refresh elsewhere ended the access token «vecchio»; the refresh cookie gives «nuovo».
     if (url.pathname === '/api/things/9') {
-      if (req.headers.authorization === 'Bearer nuovo') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9,"name":"Nove"}');
-      return res.writeHead(401, { 'content-type': 'application/json' }).end('{"statusCode":401,"code":"unauthenticated","message":"Sessione scaduta."}');
+      if (req.headers.authorization === 'Bearer nuovo')
+        return res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":9,"name":"Nove"}');
+      return res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"statusCode":401,"code":"unauthenticated","message":"Sessione scaduta."}');
     }
     if (url.pathname === '/api/auth/refresh' && req.method === 'POST') {
-      return res.writeHead(200, { 'content-type': 'application/json' }).end('{"token":"nuovo","token_type":"Bearer","expires_in":3600}');
+      return res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"token":"nuovo","token_type":"Bearer","expires_in":3600}');
     }
     if (url.pathname === '/api/things/export') {
       res.writeHead(200, {

@@ -128,7 +128,12 @@ async function authHeaders(extra: Record<string, string> = {}): Promise<Record<s
  * used (issue 32). The refused request was not processed, so renewing once and sending it again is safe.
  */
 function replacedToken(error: unknown, sentWith: string | null): boolean {
-  return error instanceof ApiError && error.status === 401 && error.body?.code === 'unauthenticated' && sentWith !== null;
+  return (
+    error instanceof ApiError &&
+    error.status === 401 &&
+    error.body?.code === 'unauthenticated' &&
+    sentWith !== null
+  );
 }
 
 /** A request to our API on behalf of the signed-in user (untyped: prefer `callApi` with a contract). */

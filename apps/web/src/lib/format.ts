@@ -1,11 +1,16 @@
 import { onFirstUse } from '@portale/shared/lazy';
 const ZONE = 'Europe/Rome';
-const dateTime = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeStyle: 'short', timeZone: ZONE }));
-const shortDateTime = onFirstUse(() => new Intl.DateTimeFormat('it-IT', {
-  dateStyle: 'short',
-  timeStyle: 'short',
-  timeZone: ZONE,
-}));
+const dateTime = onFirstUse(
+  () => new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeStyle: 'short', timeZone: ZONE }),
+);
+const shortDateTime = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('it-IT', {
+      dateStyle: 'short',
+      timeStyle: 'short',
+      timeZone: ZONE,
+    }),
+);
 const date = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeZone: ZONE }));
 
 /** An ISO instant shown in Europe/Rome with the Italian format. */
@@ -49,7 +54,20 @@ export function formatNumber(value: number): string {
   return formatDecimal(value, 0);
 }
 
-const MONTHS = ['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre'];
+const MONTHS = [
+  'gennaio',
+  'febbraio',
+  'marzo',
+  'aprile',
+  'maggio',
+  'giugno',
+  'luglio',
+  'agosto',
+  'settembre',
+  'ottobre',
+  'novembre',
+  'dicembre',
+];
 
 /** A calendar day (YYYY-MM-DD, no time zone) as an Italian date: "1 marzo 2027". Without Intl, as `formatNumber`. */
 export function formatDay(isoDay: string): string {

@@ -22,7 +22,12 @@ let other: { server: Server; origin: string };
 let hits: Recorded[] = [];
 
 function record(req: IncomingMessage) {
-  hits.push({ method: req.method!, url: req.url!, xsrf: req.headers['x-xsrf-token'] as string | undefined, accept: req.headers.accept });
+  hits.push({
+    method: req.method!,
+    url: req.url!,
+    xsrf: req.headers['x-xsrf-token'] as string | undefined,
+    accept: req.headers.accept,
+  });
 }
 
 beforeAll(async () => {
@@ -33,7 +38,9 @@ beforeAll(async () => {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"late":true}'), 1500);
       return;
     }
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ statusCode: status, code: 'x', message: `Risposta ${status}` }));
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ statusCode: status, code: 'x', message: `Risposta ${status}` }));
   });
   other = await startServer((req, res) => {
     record(req);
@@ -57,7 +64,10 @@ describe('http client', () => {
   });
 
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('never retries a %s', async (method) => {
-    await expect(client()('/x?status=503', { method, body: { a: 1 } })).rejects.toMatchObject({ status: 503, message: 'Risposta 503' });
+    await expect(client()('/x?status=503', { method, body: { a: 1 } })).rejects.toMatchObject({
+      status: 503,
+      message: 'Risposta 503',
+    });
     expect(hits).toHaveLength(1);
   });
 
@@ -70,7 +80,10 @@ describe('http client', () => {
   it('aborts a request that exceeds the timeout with an Italian message', async () => {
     const started = Date.now();
     const slow = createHttpClient({ baseURL: api.origin, timeout: 200 });
-    await expect(slow('/slow', { method: 'POST' })).rejects.toMatchObject({ status: 0, message: 'Il server non ha risposto in tempo. Riprova.' });
+    await expect(slow('/slow', { method: 'POST' })).rejects.toMatchObject({
+      status: 0,
+      message: 'Il server non ha risposto in tempo. Riprova.',
+    });
     expect(Date.now() - started).toBeLessThan(1400);
   });
 

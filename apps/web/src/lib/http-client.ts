@@ -73,7 +73,9 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof FetchError) {
     const body = (error.data ?? undefined) as Partial<ApiErrorBody> | undefined;
     if (error.status) return new ApiError(error.status, body?.message ?? ERROR_MESSAGES.internal, body);
-    const isTimeout = error.cause instanceof Error && (error.cause.name === 'TimeoutError' || error.cause.name === 'AbortError');
+    const isTimeout =
+      error.cause instanceof Error &&
+      (error.cause.name === 'TimeoutError' || error.cause.name === 'AbortError');
     return new ApiError(0, isTimeout ? ERROR_MESSAGES.timeout : ERROR_MESSAGES.network);
   }
   return new ApiError(0, ERROR_MESSAGES.network);

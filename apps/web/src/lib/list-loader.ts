@@ -34,7 +34,8 @@ export function pickQuery(search: URLSearchParams, keys: readonly string[]): Rec
 export function problemOf(error: unknown): ListProblem | null {
   if (!(error instanceof ApiError) || (error.status !== 422 && error.status !== 400)) return null;
   const errors: Record<string, string> = {};
-  for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
+  for (const [field, messages] of Object.entries(error.body?.errors ?? {}))
+    if (messages[0]) errors[field] = messages[0];
   return { message: error.message, errors };
 }
 

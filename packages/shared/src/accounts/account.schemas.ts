@@ -14,12 +14,25 @@ export const SessionListSchema = z.object({ items: z.array(SessionInfoSchema) })
 export const RevokeOthersResponseSchema = z.object({ revoked: z.number().int() });
 
 /** Fields `/auth/completa-registrazione` still has to collect or verify. */
-export const MISSING_ITEMS = ['phone', 'phoneVerification', 'emailVerification', 'taxCode', 'schoolSite'] as const;
+export const MISSING_ITEMS = [
+  'phone',
+  'phoneVerification',
+  'emailVerification',
+  'taxCode',
+  'schoolSite',
+] as const;
 export type MissingItem = (typeof MISSING_ITEMS)[number];
 
 export const TeacherProfileSchema = z.object({
   kind: z.enum(TEACHER_KINDS),
-  schoolSite: z.object({ id: z.number().int(), name: z.string(), ministryCode: z.string(), municipalityName: z.string() }).nullable(),
+  schoolSite: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      ministryCode: z.string(),
+      municipalityName: z.string(),
+    })
+    .nullable(),
   subjects: z.array(z.string()),
   reviewState: z.enum(REVIEW_STATES),
   /** The staff's note when the registration was sent back for corrections (`da_correggere`), else null. */
@@ -83,7 +96,10 @@ export const EmailChangeBodySchema = z
       (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
       z.email({ error: EMAIL_CHANGE_MESSAGES.email }).max(254, EMAIL_CHANGE_MESSAGES.email),
     ),
-    current_password: z.string({ error: 'Inserisci la password attuale.' }).min(1, 'Inserisci la password attuale.').max(1024),
+    current_password: z
+      .string({ error: 'Inserisci la password attuale.' })
+      .min(1, 'Inserisci la password attuale.')
+      .max(1024),
   })
   .strict();
 export type EmailChangeBody = z.input<typeof EmailChangeBodySchema>;

@@ -135,7 +135,8 @@ export const requestEmailChange = defineEndpoint({
   path: '/api/account/email-change',
   permission: 'signed-in',
   tag: 'accounts',
-  summary: 'Chiede di cambiare il proprio indirizzo e-mail: un collegamento al nuovo indirizzo conferma il cambio',
+  summary:
+    'Chiede di cambiare il proprio indirizzo e-mail: un collegamento al nuovo indirizzo conferma il cambio',
   body: EmailChangeBodySchema,
   response: EmailChangeResponseSchema,
 });

@@ -16,13 +16,21 @@ export const MfaEnrolmentResponseSchema = z.object({
   otpauth_uri: z.string(),
 });
 /** `POST /api/auth/login`: the token answer, or one of the two MFA steps (staff roles). */
-export const LoginResponseSchema = z.union([TokenResponseSchema, MfaRequiredResponseSchema, MfaEnrolmentResponseSchema]);
+export const LoginResponseSchema = z.union([
+  TokenResponseSchema,
+  MfaRequiredResponseSchema,
+  MfaEnrolmentResponseSchema,
+]);
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
 export const MfaVerifyBodySchema = z
   .object({
     mfa_token: z.string().min(20).max(200),
-    code: z.string().trim().regex(/^\d{6}$/, 'Il codice è formato da 6 cifre.').optional(),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Il codice è formato da 6 cifre.')
+      .optional(),
     recovery_code: z.string().trim().min(8).max(40).optional(),
   })
   .refine((v) => Boolean(v.code) !== Boolean(v.recovery_code), {
@@ -35,4 +43,3 @@ export type MfaVerifyBody = z.infer<typeof MfaVerifyBodySchema>;
 export const MfaVerifyResponseSchema = TokenResponseSchema.extend({
   recovery_codes: z.array(z.string()).optional(),
 });
-

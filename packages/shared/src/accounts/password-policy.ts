@@ -7,7 +7,18 @@ export const PASSWORD_MAX_LENGTH = 128;
 export const PASSWORD_MIN_SCORE = 3;
 
 /** Words of this portal that must never be a password (ASVS 6.2.11). */
-export const PASSWORD_CONTEXT_WORDS = ['portale', 'portalescuole', 'portale scuole', 'scuola', 'scuole', 'sylla', 'cromos', 'indagine', 'insegnante', 'educatore'];
+export const PASSWORD_CONTEXT_WORDS = [
+  'portale',
+  'portalescuole',
+  'portale scuole',
+  'scuola',
+  'scuole',
+  'sylla',
+  'cromos',
+  'indagine',
+  'insegnante',
+  'educatore',
+];
 
 export const PASSWORD_MESSAGES = {
   tooShort: `La password deve avere almeno ${PASSWORD_MIN_LENGTH} caratteri.`,

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { checkPasswordStrength, PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, type PasswordContext } from './password-policy.ts';
+import {
+  checkPasswordStrength,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MESSAGES,
+  type PasswordContext,
+} from './password-policy.ts';
 
 /** A new password: policy without personal context (the API adds the user's name and e-mail). */
 export const NewPasswordSchema = z
@@ -23,7 +28,8 @@ export function refinePasswordWithContext(
 }
 
 const confirmation = z.string({ error: 'Ripeti la nuova password.' }).max(PASSWORD_MAX_LENGTH * 4);
-const samePassword = (v: { password: string; password_confirmation: string }) => v.password === v.password_confirmation;
+const samePassword = (v: { password: string; password_confirmation: string }) =>
+  v.password === v.password_confirmation;
 
 export const ResetPasswordBodySchema = z
   .object({

@@ -6,7 +6,10 @@ export type EmailVerificationStatus = (typeof EMAIL_VERIFICATION_STATUSES)[numbe
 
 export const ConfirmEmailBodySchema = z.object({ token: z.string().min(1).max(200) });
 /** Outcome of the link of `/verifica/email-verificata`. */
-export const ConfirmEmailResponseSchema = z.object({ status: z.enum(EMAIL_VERIFICATION_STATUSES), message: z.string() });
+export const ConfirmEmailResponseSchema = z.object({
+  status: z.enum(EMAIL_VERIFICATION_STATUSES),
+  message: z.string(),
+});
 
 /** Anonymous resend needs the address; a logged-in user may send an empty body. */
 export const ResendEmailVerificationBodySchema = z.object({

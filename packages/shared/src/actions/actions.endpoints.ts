@@ -88,7 +88,8 @@ export const listActions = defineEndpoint({
   path: '/api/actions',
   permission: 'read:action',
   tag: 'actions',
-  summary: 'Azioni (lo staff le vede tutte, un destinatario le proprie), con ricerca, filtri, scadute e ordinamento',
+  summary:
+    'Azioni (lo staff le vede tutte, un destinatario le proprie), con ricerca, filtri, scadute e ordinamento',
   query: ActionListQuerySchema,
   response: ActionListResponseSchema,
 });
@@ -128,7 +129,8 @@ export const assignActionBulk = defineEndpoint({
   path: '/api/actions/bulk',
   permission: 'create:action',
   tag: 'actions',
-  summary: 'Assegna un’azione da un modello a un elenco o a un filtro di destinatari, in una transazione (409 se il conteggio confermato è cambiato; idempotente)',
+  summary:
+    'Assegna un’azione da un modello a un elenco o a un filtro di destinatari, in una transazione (409 se il conteggio confermato è cambiato; idempotente)',
   body: ActionBulkSchema,
   response: ActionBulkResultSchema,
 });
@@ -160,7 +162,8 @@ export const uploadActionEvidence = defineEndpoint({
   path: '/api/actions/:actionId/evidence',
   permission: 'update:action',
   tag: 'actions',
-  summary: 'Il destinatario completa l’azione caricando il file di prova (PDF, PNG o JPEG); il corpo è il file',
+  summary:
+    'Il destinatario completa l’azione caricando il file di prova (PDF, PNG o JPEG); il corpo è il file',
   params: ActionParams,
   query: ActionEvidenceUploadQuerySchema,
   response: ActionDetailSchema,

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { ADHESION_STATES, PROVINCES, REGIONS } from '../registry/registry.constants.ts';
 import { REVIEW_STATES } from '../reviews/review.constants.ts';
 import {
@@ -28,9 +35,11 @@ export const ACTION_MESSAGES = {
   unknownTargets: 'Tra i destinatari indicati ce n’è qualcuno che non esiste.',
   filterNotForTarget: 'Questo filtro non vale per i destinatari del modello scelto.',
   rejectedTeachers: 'Gli insegnanti con la registrazione respinta non ricevono azioni.',
-  notApprovedTeachers: 'Tra gli insegnanti indicati c’è qualcuno la cui registrazione non è approvata: le azioni raggiungono solo insegnanti approvati.',
+  notApprovedTeachers:
+    'Tra gli insegnanti indicati c’è qualcuno la cui registrazione non è approvata: le azioni raggiungono solo insegnanti approvati.',
   tooMany: `Al massimo ${ACTION_BULK_MAX.toLocaleString('it-IT')} azioni per volta: restringi il filtro.`,
-  countChanged: 'Il numero dei destinatari è cambiato dal conteggio che hai confermato: controlla di nuovo prima di procedere.',
+  countChanged:
+    'Il numero dei destinatari è cambiato dal conteggio che hai confermato: controlla di nuovo prima di procedere.',
   illegalTransition: 'L’azione non può passare a questo stato dal suo stato attuale.',
   evidenceText: `Descrivi quanto fatto (al massimo ${ACTION_EVIDENCE_TEXT_MAX} caratteri).`,
   evidenceFileRequired: 'Questo modello richiede un file come prova: caricalo per completare l’azione.',
@@ -76,10 +85,26 @@ export type ActionModelListQuery = z.output<typeof ActionModelListQuerySchema>;
 export const ActionModelListResponseSchema = listResponseSchema(ActionModelSchema);
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
-const title = z.preprocess(trimmed, z.string({ error: ACTION_MESSAGES.title }).min(3, ACTION_MESSAGES.title).max(200, ACTION_MESSAGES.title));
-const description = z.preprocess(trimmed, z.string({ error: ACTION_MESSAGES.description }).max(2000, ACTION_MESSAGES.description));
-const category = z.preprocess(trimmed, z.string({ error: ACTION_MESSAGES.category }).min(2, ACTION_MESSAGES.category).max(100, ACTION_MESSAGES.category));
-const duration = z.number({ error: ACTION_MESSAGES.duration }).int(ACTION_MESSAGES.duration).min(1, ACTION_MESSAGES.duration).max(365, ACTION_MESSAGES.duration);
+const title = z.preprocess(
+  trimmed,
+  z.string({ error: ACTION_MESSAGES.title }).min(3, ACTION_MESSAGES.title).max(200, ACTION_MESSAGES.title),
+);
+const description = z.preprocess(
+  trimmed,
+  z.string({ error: ACTION_MESSAGES.description }).max(2000, ACTION_MESSAGES.description),
+);
+const category = z.preprocess(
+  trimmed,
+  z
+    .string({ error: ACTION_MESSAGES.category })
+    .min(2, ACTION_MESSAGES.category)
+    .max(100, ACTION_MESSAGES.category),
+);
+const duration = z
+  .number({ error: ACTION_MESSAGES.duration })
+  .int(ACTION_MESSAGES.duration)
+  .min(1, ACTION_MESSAGES.duration)
+  .max(365, ACTION_MESSAGES.duration);
 const evidence = z.enum(ACTION_EVIDENCE, { error: ACTION_MESSAGES.evidence });
 
 export const ActionModelCreateSchema = z
@@ -138,7 +163,9 @@ const PersonSchema = z.object({ id: z.number().int(), firstName: z.string(), las
 export const ActionDetailSchema = ActionSummarySchema.extend({
   description: z.string(),
   evidenceText: z.string().nullable(),
-  evidenceFile: z.object({ name: z.string(), contentType: z.string(), sizeBytes: z.number().int() }).nullable(),
+  evidenceFile: z
+    .object({ name: z.string(), contentType: z.string(), sizeBytes: z.number().int() })
+    .nullable(),
   staffNote: z.string().nullable(),
   assignedBy: PersonSchema.nullable(),
   completedBy: PersonSchema.nullable(),
@@ -148,7 +175,15 @@ export const ActionDetailSchema = ActionSummarySchema.extend({
 export type ActionDetail = z.infer<typeof ActionDetailSchema>;
 
 const optionalId = (label: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: `${label} non valido.` }).int(`${label} non valido.`).positive(`${label} non valido.`).max(Number.MAX_SAFE_INTEGER).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: `${label} non valido.` })
+      .int(`${label} non valido.`)
+      .positive(`${label} non valido.`)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional(),
+  );
 
 export const ACTION_SORTS = ['dueOn', 'state', 'targetName', 'modelTitle', 'createdAt'] as const;
 export const ActionFiltersSchema = z.object({
@@ -176,7 +211,10 @@ export const ActionListResponseSchema = listResponseSchema(ActionSummarySchema);
  */
 export const ActionTargetFilterSchema = z
   .object({
-    q: z.preprocess(trimmed, z.string().max(100, 'La ricerca può contenere al massimo 100 caratteri.').optional()),
+    q: z.preprocess(
+      trimmed,
+      z.string().max(100, 'La ricerca può contenere al massimo 100 caratteri.').optional(),
+    ),
     region: z.enum(REGIONS, { error: 'Regione non valida.' }).optional(),
     province: z.enum(PROVINCES, { error: 'Provincia non valida.' }).optional(),
     adhesionState: z.enum(ADHESION_STATES, { error: 'Stato di adesione non valido.' }).optional(),
@@ -187,7 +225,10 @@ export const ActionTargetFilterSchema = z
 export type ActionTargetFilter = z.output<typeof ActionTargetFilterSchema>;
 
 const bulkShape = {
-  modelId: z.number({ error: ACTION_MESSAGES.model }).int(ACTION_MESSAGES.model).positive(ACTION_MESSAGES.model),
+  modelId: z
+    .number({ error: ACTION_MESSAGES.model })
+    .int(ACTION_MESSAGES.model)
+    .positive(ACTION_MESSAGES.model),
   /** An explicit list of target ids (institutes, plessi or teachers' user ids, by the model's target). */
   targetIds: z
     .array(z.number().int().positive(), { error: 'Elenco di destinatari non valido.' })
@@ -198,7 +239,8 @@ const bulkShape = {
 };
 
 function oneWayToName(body: { targetIds?: unknown; filter?: unknown }, ctx: z.RefinementCtx) {
-  if ((body.targetIds === undefined) === (body.filter === undefined)) ctx.addIssue({ code: 'custom', path: ['targetIds'], message: ACTION_MESSAGES.targets });
+  if ((body.targetIds === undefined) === (body.filter === undefined))
+    ctx.addIssue({ code: 'custom', path: ['targetIds'], message: ACTION_MESSAGES.targets });
 }
 
 export const ActionBulkPreviewSchema = z.object(bulkShape).strict().superRefine(oneWayToName);
@@ -214,7 +256,13 @@ export const ActionBulkSchema = z
     ...bulkShape,
     expectedCount: z.number({ error: 'Manca il numero di destinatari confermato.' }).int().nonnegative(),
     /** `YYYY-MM-DD`; default: today (Rome) plus the model's duration. */
-    dueOn: z.preprocess((v) => (v === '' ? undefined : v), z.string({ error: ACTION_MESSAGES.dueOn }).regex(/^\d{4}-\d{2}-\d{2}$/, ACTION_MESSAGES.dueOn).optional()),
+    dueOn: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string({ error: ACTION_MESSAGES.dueOn })
+        .regex(/^\d{4}-\d{2}-\d{2}$/, ACTION_MESSAGES.dueOn)
+        .optional(),
+    ),
   })
   .strict()
   .superRefine(oneWayToName);
@@ -248,7 +296,10 @@ export const ActionTransitionSchema = z
     to: z.enum(['in_corso', 'completata'], { error: 'Scegli lo stato: in corso o completata.' }),
     evidenceText: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || undefined : v),
-      z.string({ error: ACTION_MESSAGES.evidenceText }).max(ACTION_EVIDENCE_TEXT_MAX, ACTION_MESSAGES.evidenceText).optional(),
+      z
+        .string({ error: ACTION_MESSAGES.evidenceText })
+        .max(ACTION_EVIDENCE_TEXT_MAX, ACTION_MESSAGES.evidenceText)
+        .optional(),
     ),
   })
   .strict();
@@ -265,7 +316,8 @@ export const ActionReviewSchema = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    if (body.to === 'in_corso' && !body.note) ctx.addIssue({ code: 'custom', path: ['note'], message: ACTION_MESSAGES.note });
+    if (body.to === 'in_corso' && !body.note)
+      ctx.addIssue({ code: 'custom', path: ['note'], message: ACTION_MESSAGES.note });
   });
 export type ActionReviewBody = z.output<typeof ActionReviewSchema>;
 
@@ -280,5 +332,8 @@ export const ActionEvidenceUploadQuerySchema = z
   .strict();
 
 /** A target's `/portale` home: their open actions (due first) and the recently completed ones. */
-export const MyActionsResponseSchema = z.object({ open: z.array(ActionDetailSchema), done: z.array(ActionSummarySchema) });
+export const MyActionsResponseSchema = z.object({
+  open: z.array(ActionDetailSchema),
+  done: z.array(ActionSummarySchema),
+});
 export type MyActionsResponse = z.infer<typeof MyActionsResponseSchema>;

@@ -20,7 +20,8 @@ export const getAdhesionFunnel = defineEndpoint({
   path: '/api/adhesions/funnel',
   permission: 'read:adhesion',
   tag: 'adhesions',
-  summary: 'Imbuto delle adesioni: istituti per stato, con filtri per regione, provincia e giorni nello stato',
+  summary:
+    'Imbuto delle adesioni: istituti per stato, con filtri per regione, provincia e giorni nello stato',
   query: AdhesionFunnelQuerySchema,
   response: AdhesionFunnelSchema,
 });
@@ -30,7 +31,8 @@ export const listAdhesions = defineEndpoint({
   path: '/api/adhesions',
   permission: 'read:adhesion',
   tag: 'adhesions',
-  summary: 'Istituti iscritti al programma con il loro stato di adesione: ricerca, filtri, ordinamento e pagine',
+  summary:
+    'Istituti iscritti al programma con il loro stato di adesione: ricerca, filtri, ordinamento e pagine',
   query: AdhesionPanelQuerySchema,
   response: AdhesionPanelListSchema,
 });

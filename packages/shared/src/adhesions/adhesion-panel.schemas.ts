@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { ADHESION_STATES, PROVINCES, REGIONS } from '../registry/registry.constants.ts';
 import { InstituteSummarySchema, PersonRefSchema } from '../registry/institutes.schemas.ts';
 
@@ -23,7 +29,14 @@ export const DaysInStateSchema = z.preprocess(
     .optional(),
 );
 
-export const ADHESION_PANEL_SORTS = ['name', 'ministryCode', 'province', 'region', 'adhesionState', 'adhesionStateChangedAt'] as const;
+export const ADHESION_PANEL_SORTS = [
+  'name',
+  'ministryCode',
+  'province',
+  'region',
+  'adhesionState',
+  'adhesionStateChangedAt',
+] as const;
 
 /** The funnel's filters: where, and for how long in the state. */
 export const AdhesionFunnelQuerySchema = z.object({
@@ -61,8 +74,13 @@ export type AdhesionPanelRow = z.infer<typeof AdhesionPanelRowSchema>;
 export const AdhesionPanelListSchema = listResponseSchema(AdhesionPanelRowSchema);
 
 /** Reminders go to one stuck state at a time: the state is required and must be a reminder state. */
-export const ReminderFiltersSchema = AdhesionPanelFiltersSchema.omit({ sort: true, adhesionState: true }).extend({
-  adhesionState: z.enum(REMINDER_STATES, { error: 'Scegli lo stato degli istituti da sollecitare: «Iscritto» o «Da correggere».' }),
+export const ReminderFiltersSchema = AdhesionPanelFiltersSchema.omit({
+  sort: true,
+  adhesionState: true,
+}).extend({
+  adhesionState: z.enum(REMINDER_STATES, {
+    error: 'Scegli lo stato degli istituti da sollecitare: «Iscritto» o «Da correggere».',
+  }),
 });
 export type ReminderFilters = z.output<typeof ReminderFiltersSchema>;
 

@@ -27,7 +27,7 @@ export const getCurrentAdhesion = defineEndpoint({
   conditionsOfPage: ADHESION_PAGE,
   query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
-  summary: "Adesione formale del proprio istituto: dati, stato, documento da firmare e prossimo passo",
+  summary: 'Adesione formale del proprio istituto: dati, stato, documento da firmare e prossimo passo',
   response: CurrentAdhesionSchema,
 });
 
@@ -49,7 +49,8 @@ export const correctAdhesionSchoolSites = defineEndpoint({
   conditionsOfPage: ADHESION_PAGE,
   query: InstituteChoiceQuerySchema,
   tag: 'adhesions',
-  summary: "Corregge i plessi partecipanti quando lo staff ha chiesto correzioni: il documento diventa una nuova versione da firmare",
+  summary:
+    'Corregge i plessi partecipanti quando lo staff ha chiesto correzioni: il documento diventa una nuova versione da firmare',
   body: AdhesionCorrectionBodySchema,
   response: CurrentAdhesionSchema,
 });
@@ -100,11 +101,21 @@ export const uploadSignedAdhesion = defineEndpoint({
   permission: 'sign:adhesion',
   conditionsOfPage: ADHESION_PAGE,
   tag: 'adhesions',
-  summary: 'Carica il documento di adesione firmato digitalmente (PAdES .pdf, CAdES .p7m o CAdES staccata .p7s); il corpo è il file',
+  summary:
+    'Carica il documento di adesione firmato digitalmente (PAdES .pdf, CAdES .p7m o CAdES staccata .p7s); il corpo è il file',
   query: SignedUploadQuerySchema,
   response: SignatureResultSchema,
   status: 201,
-  media: { request: ['application/pdf', 'application/pkcs7-mime', 'application/x-pkcs7-mime', 'application/pkcs7-signature', 'application/x-pkcs7-signature', 'application/octet-stream'] },
+  media: {
+    request: [
+      'application/pdf',
+      'application/pkcs7-mime',
+      'application/x-pkcs7-mime',
+      'application/pkcs7-signature',
+      'application/x-pkcs7-signature',
+      'application/octet-stream',
+    ],
+  },
 });
 
 export const getSchoolHome = defineEndpoint({
@@ -124,7 +135,8 @@ export const downloadInstituteAdhesionDocument = defineEndpoint({
   path: '/api/institutes/:instituteId/adhesion/document.pdf',
   permission: 'read:adhesion',
   tag: 'adhesions',
-  summary: "Scarica il documento di adesione dell'istituto (quello firmato per ultimo, altrimenti l'ultima versione)",
+  summary:
+    "Scarica il documento di adesione dell'istituto (quello firmato per ultimo, altrimenti l'ultima versione)",
   params: InstituteParams,
   response: z.string(),
   download: true,

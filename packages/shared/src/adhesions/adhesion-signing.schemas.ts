@@ -16,7 +16,17 @@ export const ADHESION_VIEWER_ROLES = ['principal', 'first-contact'] as const;
 export type AdhesionViewerRole = (typeof ADHESION_VIEWER_ROLES)[number];
 
 /** What the institute's people should do next, by adhesion state and role. */
-export const ADHESION_NEXT_STEPS = ['enrol', 'sign', 'wait-principal', 'fix-and-sign', 'wait-principal-fix', 'wait-review', 'active', 'rejected', 'withdrawn'] as const;
+export const ADHESION_NEXT_STEPS = [
+  'enrol',
+  'sign',
+  'wait-principal',
+  'fix-and-sign',
+  'wait-principal-fix',
+  'wait-review',
+  'active',
+  'rejected',
+  'withdrawn',
+] as const;
 export type AdhesionNextStepCode = (typeof ADHESION_NEXT_STEPS)[number];
 
 export const AdhesionNextStepSchema = z.object({
@@ -85,9 +95,21 @@ export const SignatureVerificationReportSchema = z.object({
   subFilter: z.string().nullable(),
   verifiedAt: isoDateTime,
   signer: z.object({ name: z.string(), taxCode: z.string().nullable() }),
-  certificate: z.object({ subject: z.string(), issuer: z.string(), serialNumber: z.string(), notBefore: isoDateTime, notAfter: isoDateTime }),
+  certificate: z.object({
+    subject: z.string(),
+    issuer: z.string(),
+    serialNumber: z.string(),
+    notBefore: isoDateTime,
+    notAfter: isoDateTime,
+  }),
   qualified: z.object({
-    trustService: z.object({ provider: z.string(), name: z.string(), type: z.string(), status: z.string(), statusSince: isoDateTime }),
+    trustService: z.object({
+      provider: z.string(),
+      name: z.string(),
+      type: z.string(),
+      status: z.string(),
+      statusSince: isoDateTime,
+    }),
     qcStatements: z.array(z.string()),
     /** Subjects from the signer to the listed CA. */
     chain: z.array(z.string()),
@@ -102,7 +124,11 @@ export const SignatureVerificationReportSchema = z.object({
     source: z.string(),
   }),
   /** The time every check was made at and its source: a qualified RFC 3161 time-stamp on the signature (with its authority) or else the server's receipt. */
-  trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt', 'timestamp']), authority: z.string().optional() }),
+  trustedTime: z.object({
+    at: isoDateTime,
+    source: z.enum(['receipt', 'timestamp']),
+    authority: z.string().optional(),
+  }),
   /** The signingTime the signer's computer declared: shown, never relied on. */
   declaredSigningTime: isoDateTime.nullable(),
   /** The issuing CA's answer at the trusted time (OCSP or CRL), its DER base64 as evidence. */
@@ -146,7 +172,13 @@ export const CurrentAdhesionSchema = z.object({
   nextStep: AdhesionNextStepSchema,
   /** Every institute the caller holds as principal or first contact, to choose among (issue 35, item 1). */
   institutes: z.array(
-    z.object({ id: z.number().int(), name: z.string(), ministryCode: z.string(), adhesionState: z.enum(ADHESION_STATES), viewerRole: z.enum(ADHESION_VIEWER_ROLES) }),
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      ministryCode: z.string(),
+      adhesionState: z.enum(ADHESION_STATES),
+      viewerRole: z.enum(ADHESION_VIEWER_ROLES),
+    }),
   ),
   /** The reviewer's note when the staff asked for corrections. */
   reviewNote: z.object({ note: z.string(), decidedAt: isoDateTime }).nullable(),
@@ -155,7 +187,15 @@ export const CurrentAdhesionSchema = z.object({
    * participates, for the principal or first contact to correct; null in any other state.
    */
   correctableSchoolSites: z
-    .array(z.object({ id: z.number().int(), ministryCode: z.string(), name: z.string(), municipalityName: z.string(), participating: z.boolean() }))
+    .array(
+      z.object({
+        id: z.number().int(),
+        ministryCode: z.string(),
+        name: z.string(),
+        municipalityName: z.string(),
+        participating: z.boolean(),
+      }),
+    )
     .nullable(),
   /** May the document be (re)generated now (state `iscritto` or `da_correggere`)? */
   canPrepare: z.boolean(),
@@ -172,7 +212,8 @@ export const ADHESION_CORRECTION_MESSAGES = {
   schoolSites: 'Scegli almeno un plesso che partecipa al programma.',
   siteNotOfInstitute: 'Tra i plessi scelti ce n’è uno che non appartiene all’istituto.',
   notCorrectable: 'I dati dell’adesione si possono correggere solo quando lo staff ha chiesto correzioni.',
-  saved: 'Correzioni salvate: il documento di adesione è stato aggiornato (nuova versione). Il dirigente scolastico deve firmarlo di nuovo.',
+  saved:
+    'Correzioni salvate: il documento di adesione è stato aggiornato (nuova versione). Il dirigente scolastico deve firmarlo di nuovo.',
 } as const;
 
 /** The institute's correction when the staff sent the adhesion back: the participating plessi (issue 35, item 2). */
@@ -187,9 +228,7 @@ export const AdhesionCorrectionBodySchema = z
   .strict();
 export type AdhesionCorrectionBody = z.input<typeof AdhesionCorrectionBodySchema>;
 
-export const SignatureChallengeBodySchema = z
-  .object({ documentSha256: Sha256Schema })
-  .strict();
+export const SignatureChallengeBodySchema = z.object({ documentSha256: Sha256Schema }).strict();
 
 export const SignatureChallengeSchema = z.object({
   challengeId: z.string(),
@@ -216,13 +255,23 @@ export type OnlineSignatureBody = z.input<typeof OnlineSignatureBodySchema>;
  * `istituto` = its id; absent, the one that needs the caller first (to sign or correct), then the oldest.
  */
 export const InstituteChoiceQuerySchema = z
-  .object({ istituto: z.coerce.number({ error: 'Istituto non valido.' }).int('Istituto non valido.').positive('Istituto non valido.').optional() })
+  .object({
+    istituto: z.coerce
+      .number({ error: 'Istituto non valido.' })
+      .int('Istituto non valido.')
+      .positive('Istituto non valido.')
+      .optional(),
+  })
   .strict();
 export type InstituteChoiceQuery = z.input<typeof InstituteChoiceQuerySchema>;
 
 export const SignedUploadQuerySchema = z
   .object({
-    istituto: z.coerce.number({ error: 'Istituto non valido.' }).int('Istituto non valido.').positive('Istituto non valido.').optional(),
+    istituto: z.coerce
+      .number({ error: 'Istituto non valido.' })
+      .int('Istituto non valido.')
+      .positive('Istituto non valido.')
+      .optional(),
     filename: z
       .string({ error: 'Manca il nome del file.' })
       .trim()

@@ -11,7 +11,12 @@ export const SIGNATURE_METHOD_LABELS: Record<SignatureMethod, string> = {
 export const ADHESION_TEMPLATE_KEY = 'documento.adesione';
 
 /** What an uploaded signed file is exactly (decision 032). */
-export const SIGNATURE_FORMAT_DETAILS = ['pades-baseline', 'pdf-pkcs7-detached', 'cades-attached', 'cades-detached'] as const;
+export const SIGNATURE_FORMAT_DETAILS = [
+  'pades-baseline',
+  'pdf-pkcs7-detached',
+  'cades-attached',
+  'cades-detached',
+] as const;
 export type SignatureFormatDetail = (typeof SIGNATURE_FORMAT_DETAILS)[number];
 export const SIGNATURE_FORMAT_LABELS: Record<SignatureFormatDetail, string> = {
   'pades-baseline': 'PAdES baseline (.pdf, SubFilter ETSI.CAdES.detached)',

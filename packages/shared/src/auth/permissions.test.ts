@@ -4,7 +4,12 @@ import { satisfiesRule } from './access.ts';
 import { can, canSome, ROLE_GRANTS, type PermissionCheck } from './permissions.ts';
 import { PERMISSIONS, ROLES } from './roles.ts';
 
-const subject = (roles: string[], permissions: string[] = [], id = 7) => ({ id, roles, permissions, scope: [...roles, ...permissions] });
+const subject = (roles: string[], permissions: string[] = [], id = 7) => ({
+  id,
+  roles,
+  permissions,
+  scope: [...roles, ...permissions],
+});
 
 /** Every role alone, and the direct permission alone: the subjects of seed-spec §6. */
 const SUBJECTS = [...ROLES.map((r) => subject([r])), ...PERMISSIONS.map((p) => subject([], [p]))];
@@ -32,7 +37,13 @@ describe('can', () => {
     const reader = subject([], ['user.index']);
     expect(can(reader, 'read:user')).toBe(true);
     expect(can(reader, 'read:audit')).toBe(true);
-    for (const check of ['manage:user', 'update:user', 'create:user', 'update:institute', 'read:institute'] as PermissionCheck[]) {
+    for (const check of [
+      'manage:user',
+      'update:user',
+      'create:user',
+      'update:institute',
+      'read:institute',
+    ] as PermissionCheck[]) {
       expect(can(reader, check), check).toBe(false);
     }
   });

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
-import { listResponseSchema, PaginationSchema, QueryBooleanSchema, optionalEnum, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  PaginationSchema,
+  QueryBooleanSchema,
+  optionalEnum,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { romeLocalToDate } from './rome-time.ts';
 
 export const BOOKING_STATES = ['confermata', 'annullata'] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
-export const BOOKING_STATE_LABELS: Record<BookingState, string> = { confermata: 'Confermata', annullata: 'Annullata' };
+export const BOOKING_STATE_LABELS: Record<BookingState, string> = {
+  confermata: 'Confermata',
+  annullata: 'Annullata',
+};
 
 /** The Italian texts of the booking flow (API messages and the web's). */
 export const BOOKING_MESSAGES = {
@@ -19,11 +29,14 @@ export const BOOKING_MESSAGES = {
   duplicate: 'Con questo indirizzo e-mail hai già una prenotazione confermata per questo appuntamento.',
   confirmed:
     'Prenotazione confermata. Ti abbiamo inviato una e-mail con i dettagli, il promemoria per il calendario e il collegamento per annullarla.',
-  cancelled: 'La prenotazione è stata annullata e il posto è di nuovo disponibile. Grazie per avercelo fatto sapere.',
-  tokenNotFound: 'Prenotazione non trovata: il collegamento non è valido oppure la prenotazione è già stata annullata.',
+  cancelled:
+    'La prenotazione è stata annullata e il posto è di nuovo disponibile. Grazie per avercelo fatto sapere.',
+  tokenNotFound:
+    'Prenotazione non trovata: il collegamento non è valido oppure la prenotazione è già stata annullata.',
   rateLimited: 'Hai inviato troppe prenotazioni in poco tempo. Riprova tra qualche minuto.',
   slotNotFoundStaff: 'Appuntamento non trovato.',
-  capacityBelowBooked: (booked: number) => `Ci sono già ${booked} prenotazioni confermate: i posti non possono essere meno di ${booked}.`,
+  capacityBelowBooked: (booked: number) =>
+    `Ci sono già ${booked} prenotazioni confermate: i posti non possono essere meno di ${booked}.`,
 } as const;
 
 /** An upcoming published slot as the public sees it. */
@@ -42,13 +55,30 @@ export type PublicSlot = z.infer<typeof PublicSlotSchema>;
 export const PublicSlotListSchema = z.object({ items: z.array(PublicSlotSchema) });
 
 const optionalText = (max: number, message: string) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v === null ? undefined : v), z.string({ error: message }).max(max, message).optional());
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || undefined : v === null ? undefined : v),
+    z.string({ error: message }).max(max, message).optional(),
+  );
 
 /** The public booking form. */
 export const BookingInputSchema = z.object({
-  slotId: z.coerce.number({ error: BOOKING_MESSAGES.slot }).int(BOOKING_MESSAGES.slot).positive(BOOKING_MESSAGES.slot).max(Number.MAX_SAFE_INTEGER, BOOKING_MESSAGES.slot),
-  name: z.string({ error: BOOKING_MESSAGES.name }).trim().min(2, BOOKING_MESSAGES.name).max(100, BOOKING_MESSAGES.name).refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
-  email: z.string({ error: BOOKING_MESSAGES.email }).trim().toLowerCase().max(254, BOOKING_MESSAGES.email).email(BOOKING_MESSAGES.email),
+  slotId: z.coerce
+    .number({ error: BOOKING_MESSAGES.slot })
+    .int(BOOKING_MESSAGES.slot)
+    .positive(BOOKING_MESSAGES.slot)
+    .max(Number.MAX_SAFE_INTEGER, BOOKING_MESSAGES.slot),
+  name: z
+    .string({ error: BOOKING_MESSAGES.name })
+    .trim()
+    .min(2, BOOKING_MESSAGES.name)
+    .max(100, BOOKING_MESSAGES.name)
+    .refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
+  email: z
+    .string({ error: BOOKING_MESSAGES.email })
+    .trim()
+    .toLowerCase()
+    .max(254, BOOKING_MESSAGES.email)
+    .email(BOOKING_MESSAGES.email),
   institute: optionalText(200, BOOKING_MESSAGES.institute),
   privacyAccepted: z.literal(true, { error: BOOKING_MESSAGES.privacy }),
 });
@@ -85,7 +115,10 @@ export const SlotSummarySchema = z.object({
 export type SlotSummary = z.infer<typeof SlotSummarySchema>;
 
 export const SLOT_PERIODS = ['upcoming', 'past'] as const;
-export const SLOT_PERIOD_LABELS: Record<(typeof SLOT_PERIODS)[number], string> = { upcoming: 'Da svolgere', past: 'Passati' };
+export const SLOT_PERIOD_LABELS: Record<(typeof SLOT_PERIODS)[number], string> = {
+  upcoming: 'Da svolgere',
+  past: 'Passati',
+};
 export const SLOT_SORTS = ['startsAt', 'title', 'capacity', 'booked'] as const;
 export const SlotFiltersSchema = z.object({
   q: SearchTextSchema,
@@ -100,8 +133,8 @@ export const SlotListResponseSchema = listResponseSchema(SlotSummarySchema);
 export const SLOT_MESSAGES = {
   title: 'Inserisci un titolo da 3 a 200 caratteri.',
   description: 'La descrizione può contenere al massimo 2000 caratteri.',
-  startsAt: "Inserisci data e ora di inizio (ora italiana).",
-  endsAt: "Inserisci data e ora di fine (ora italiana).",
+  startsAt: 'Inserisci data e ora di inizio (ora italiana).',
+  endsAt: 'Inserisci data e ora di fine (ora italiana).',
   endsBeforeStart: "La fine deve essere dopo l'inizio.",
   place: 'Indica il luogo (fino a 300 caratteri) oppure il collegamento online.',
   onlineUrl: 'Inserisci un collegamento che inizia con https:// (al massimo 500 caratteri).',
@@ -115,22 +148,42 @@ const romeLocal = (message: string) =>
     .refine((v) => romeLocalToDate(v) !== undefined, message);
 
 const slotFields = {
-  title: z.string({ error: SLOT_MESSAGES.title }).trim().min(3, SLOT_MESSAGES.title).max(200, SLOT_MESSAGES.title),
+  title: z
+    .string({ error: SLOT_MESSAGES.title })
+    .trim()
+    .min(3, SLOT_MESSAGES.title)
+    .max(200, SLOT_MESSAGES.title),
   description: z.string({ error: SLOT_MESSAGES.description }).trim().max(2000, SLOT_MESSAGES.description),
   /** Wall-clock time in Europe/Rome, `YYYY-MM-DDTHH:mm`. */
   startsAt: romeLocal(SLOT_MESSAGES.startsAt),
   endsAt: romeLocal(SLOT_MESSAGES.endsAt),
-  place: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string({ error: SLOT_MESSAGES.place }).max(300, SLOT_MESSAGES.place).nullable()),
+  place: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || null : v),
+    z.string({ error: SLOT_MESSAGES.place }).max(300, SLOT_MESSAGES.place).nullable(),
+  ),
   onlineUrl: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim() || null : v),
-    z.string({ error: SLOT_MESSAGES.onlineUrl }).max(500, SLOT_MESSAGES.onlineUrl).regex(/^https:\/\/[^\s]+$/, SLOT_MESSAGES.onlineUrl).nullable(),
+    z
+      .string({ error: SLOT_MESSAGES.onlineUrl })
+      .max(500, SLOT_MESSAGES.onlineUrl)
+      .regex(/^https:\/\/[^\s]+$/, SLOT_MESSAGES.onlineUrl)
+      .nullable(),
   ),
-  capacity: z.coerce.number({ error: SLOT_MESSAGES.capacity }).int(SLOT_MESSAGES.capacity).min(1, SLOT_MESSAGES.capacity).max(10_000, SLOT_MESSAGES.capacity),
+  capacity: z.coerce
+    .number({ error: SLOT_MESSAGES.capacity })
+    .int(SLOT_MESSAGES.capacity)
+    .min(1, SLOT_MESSAGES.capacity)
+    .max(10_000, SLOT_MESSAGES.capacity),
   published: z.boolean({ error: 'Indica se pubblicare l’appuntamento.' }),
 };
 
 /** The cross-field rules of a slot (also checked by the API on a partial update, against the stored values). */
-export function slotRuleErrors(slot: { startsAt: string; endsAt: string; place: string | null; onlineUrl: string | null }): Record<string, string[]> {
+export function slotRuleErrors(slot: {
+  startsAt: string;
+  endsAt: string;
+  place: string | null;
+  onlineUrl: string | null;
+}): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const start = romeLocalToDate(slot.startsAt);
   const end = romeLocalToDate(slot.endsAt);
@@ -140,10 +193,17 @@ export function slotRuleErrors(slot: { startsAt: string; endsAt: string; place: 
 }
 
 export const SlotInputSchema = z
-  .object({ ...slotFields, description: slotFields.description.default(''), place: slotFields.place.default(null), onlineUrl: slotFields.onlineUrl.default(null), published: slotFields.published.default(false) })
+  .object({
+    ...slotFields,
+    description: slotFields.description.default(''),
+    place: slotFields.place.default(null),
+    onlineUrl: slotFields.onlineUrl.default(null),
+    published: slotFields.published.default(false),
+  })
   .strict()
   .superRefine((slot, ctx) => {
-    for (const [path, messages] of Object.entries(slotRuleErrors(slot))) for (const message of messages) ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const [path, messages] of Object.entries(slotRuleErrors(slot)))
+      for (const message of messages) ctx.addIssue({ code: 'custom', path: [path], message });
   });
 export type SlotInput = z.input<typeof SlotInputSchema>;
 

@@ -3,22 +3,39 @@ import { onFirstUse } from '../lazy.ts';
  * Wall-clock times in Europe/Rome ("2026-12-03T15:30", what a `datetime-local` field gives) to and
  * from UTC instants, whatever the time zone of the machine running the code.
  */
-const PARTS = onFirstUse(() => new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Rome',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-}));
+const PARTS = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Rome',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }),
+);
 
 /** The wall clock of Rome at `instant`, as numbers (year, month 1–12, day, hour 0–23, minute, second). */
-export function romeParts(instant: Date): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+export function romeParts(instant: Date): {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+} {
   const out: Record<string, number> = {};
   for (const p of PARTS().formatToParts(instant)) if (p.type !== 'literal') out[p.type] = Number(p.value);
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour!, minute: out.minute!, second: out.second! };
+  return {
+    year: out.year!,
+    month: out.month!,
+    day: out.day!,
+    hour: out.hour!,
+    minute: out.minute!,
+    second: out.second!,
+  };
 }
 
 /** The date in Rome at `instant` (`2026-11-28` at 00:30 Rome, still the 27th in UTC), for file names. */
@@ -43,7 +60,14 @@ export function romeLocalToDate(local: string): Date | undefined {
   const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
   const naive = Date.UTC(y, mo - 1, d, h, mi);
   const check = new Date(naive);
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59) return undefined;
+  if (
+    check.getUTCFullYear() !== y ||
+    check.getUTCMonth() !== mo - 1 ||
+    check.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59
+  )
+    return undefined;
   let instant = naive - romeOffsetMinutes(new Date(naive)) * 60_000;
   instant = naive - romeOffsetMinutes(new Date(instant)) * 60_000;
   return new Date(instant);
@@ -56,8 +80,19 @@ export function dateToRomeLocal(instant: Date | string): string {
   return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}`;
 }
 
-const DATE = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
-const TIME = onFirstUse(() => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', hour: '2-digit', minute: '2-digit' }));
+const DATE = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('it-IT', {
+      timeZone: 'Europe/Rome',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    }),
+);
+const TIME = onFirstUse(
+  () => new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', hour: '2-digit', minute: '2-digit' }),
+);
 
 /** "giovedì 3 dicembre 2026, dalle 15:30 alle 17:00" (same day) or with both dates. */
 export function formatSlotWhen(startsAt: Date | string, endsAt: Date | string): string {

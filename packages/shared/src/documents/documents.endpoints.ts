@@ -42,7 +42,8 @@ export const createDocument = defineEndpoint({
   path: '/api/documents',
   permission: 'create:document',
   tag: 'documents',
-  summary: 'Carica un nuovo documento PDF (non pubblicato); il corpo è il file (application/pdf, al massimo 20 MB)',
+  summary:
+    'Carica un nuovo documento PDF (non pubblicato); il corpo è il file (application/pdf, al massimo 20 MB)',
   query: DocumentCreateQuerySchema,
   response: StaffDocumentSchema,
   status: 201,

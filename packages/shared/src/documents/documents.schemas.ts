@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { DOCUMENT_CATEGORIES } from '../public/public.schemas.ts';
 
 /** Largest PDF staff may upload (the route's body limit). */
@@ -40,13 +47,28 @@ export const DocumentListQuerySchema = DocumentFiltersSchema.extend(PaginationSc
 export type DocumentListQuery = z.output<typeof DocumentListQuerySchema>;
 export const DocumentListResponseSchema = listResponseSchema(StaffDocumentSchema);
 
-const title = z.string({ error: DOCUMENT_MESSAGES.title }).trim().min(3, DOCUMENT_MESSAGES.title).max(200, DOCUMENT_MESSAGES.title);
-const description = z.string({ error: DOCUMENT_MESSAGES.description }).trim().max(1000, DOCUMENT_MESSAGES.description);
+const title = z
+  .string({ error: DOCUMENT_MESSAGES.title })
+  .trim()
+  .min(3, DOCUMENT_MESSAGES.title)
+  .max(200, DOCUMENT_MESSAGES.title);
+const description = z
+  .string({ error: DOCUMENT_MESSAGES.description })
+  .trim()
+  .max(1000, DOCUMENT_MESSAGES.description);
 const category = z.enum(DOCUMENT_CATEGORIES, { error: DOCUMENT_MESSAGES.category });
-const fileName = z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string({ error: DOCUMENT_MESSAGES.fileName }).max(150, DOCUMENT_MESSAGES.fileName).optional());
+const fileName = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() || undefined : v),
+  z.string({ error: DOCUMENT_MESSAGES.fileName }).max(150, DOCUMENT_MESSAGES.fileName).optional(),
+);
 
 /** The query of an upload (the body is the PDF itself). */
-export const DocumentCreateQuerySchema = z.object({ title, description: description.default(''), category, fileName });
+export const DocumentCreateQuerySchema = z.object({
+  title,
+  description: description.default(''),
+  category,
+  fileName,
+});
 export const DocumentFileQuerySchema = z.object({ fileName });
 
 export const DocumentUpdateSchema = z

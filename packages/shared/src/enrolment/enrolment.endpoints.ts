@@ -84,7 +84,8 @@ export const acceptEnrolmentInvitation = defineEndpoint({
   path: '/api/enrolment-invitations/:invitationId/accept',
   permission: 'signed-in',
   tag: 'enrolment',
-  summary: 'Accetta un invito: il ruolo arriva solo se il codice fiscale dell’iscrizione è quello dell’account',
+  summary:
+    'Accetta un invito: il ruolo arriva solo se il codice fiscale dell’iscrizione è quello dell’account',
   params: InvitationParams,
   response: EnrolmentInvitationDecisionSchema,
 });

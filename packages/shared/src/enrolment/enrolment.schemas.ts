@@ -1,21 +1,38 @@
 import { z } from 'zod';
-import { MobilePhoneSchema, PersonalEmailSchema, PersonNameSchema, TaxCodeSchema } from '../accounts/registration.schemas.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  MobilePhoneSchema,
+  PersonalEmailSchema,
+  PersonNameSchema,
+  TaxCodeSchema,
+} from '../accounts/registration.schemas.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
 
 /** Italian texts of the enrolment (`/iscrizioni/iscrizione`), shared by the API and the page. */
 export const ENROLMENT_MESSAGES = {
   verificationInvalid: 'La verifica del cellulare non è valida: ripeti la verifica del numero.',
-  verificationUnverified: 'Il numero di cellulare non è ancora stato verificato: inserisci il codice ricevuto via SMS.',
+  verificationUnverified:
+    'Il numero di cellulare non è ancora stato verificato: inserisci il codice ricevuto via SMS.',
   verificationExpired: 'La verifica del cellulare è scaduta (vale 60 minuti): ripeti la verifica del numero.',
-  verificationUsed: 'Questa verifica del cellulare è già stata usata per un’altra iscrizione: ripeti la verifica del numero.',
+  verificationUsed:
+    'Questa verifica del cellulare è già stata usata per un’altra iscrizione: ripeti la verifica del numero.',
   instituteNotFound: 'Istituto non trovato: cercalo di nuovo nell’anagrafe.',
-  alreadyEnrolled: (code: string) => `L’istituto ${code} è già iscritto al programma: non è possibile iscriverlo di nuovo.`,
+  alreadyEnrolled: (code: string) =>
+    `L’istituto ${code} è già iscritto al programma: non è possibile iscriverlo di nuovo.`,
   schoolSitesRequired: 'Scegli almeno un plesso che partecipa al programma.',
-  schoolSiteForeign: 'Uno dei plessi scelti non appartiene all’istituto: ricarica la pagina e scegli di nuovo.',
+  schoolSiteForeign:
+    'Uno dei plessi scelti non appartiene all’istituto: ricarica la pagina e scegli di nuovo.',
   privacy: 'Per iscrivere l’istituto devi dichiarare di aver letto l’informativa sulla privacy.',
   taxCodeRequired: 'Inserisci il codice fiscale.',
-  sameEmailDifferentPerson: 'Dirigente e referente hanno lo stesso indirizzo e-mail: se sono la stessa persona spunta «Il referente è il dirigente».',
+  sameEmailDifferentPerson:
+    'Dirigente e referente hanno lo stesso indirizzo e-mail: se sono la stessa persona spunta «Il referente è il dirigente».',
   accepted:
     'Iscrizione completata. Il dirigente scolastico e il referente ricevono un’e-mail: chi non ha ancora un account sceglie la password dal collegamento (vale 7 giorni), chi ha già un account accede al portale e accetta l’invito; il dirigente, dopo l’accesso, firma il documento di adesione formale.',
 } as const;
@@ -28,14 +45,19 @@ export const EnrolmentPersonSchema = z.object({
   firstName: PersonNameSchema,
   lastName: PersonNameSchema,
   email: PersonalEmailSchema,
-  taxCode: z.string({ error: ENROLMENT_MESSAGES.taxCodeRequired }).min(1, ENROLMENT_MESSAGES.taxCodeRequired).pipe(TaxCodeSchema),
+  taxCode: z
+    .string({ error: ENROLMENT_MESSAGES.taxCodeRequired })
+    .min(1, ENROLMENT_MESSAGES.taxCodeRequired)
+    .pipe(TaxCodeSchema),
   phone: MobilePhoneSchema,
 });
 export type EnrolmentPerson = z.output<typeof EnrolmentPersonSchema>;
 
 export const EnrolmentBodySchema = z
   .object({
-    verificationId: z.string({ error: ENROLMENT_MESSAGES.verificationInvalid }).uuid(ENROLMENT_MESSAGES.verificationInvalid),
+    verificationId: z
+      .string({ error: ENROLMENT_MESSAGES.verificationInvalid })
+      .uuid(ENROLMENT_MESSAGES.verificationInvalid),
     instituteId: z.number({ error: 'Scegli l’istituto.' }).int().positive('Scegli l’istituto.'),
     principal: EnrolmentPersonSchema,
     /** `null`: the principal is also the first contact. */
@@ -50,7 +72,11 @@ export const EnrolmentBodySchema = z
   .superRefine((value, ctx) => {
     const contact = value.firstContact;
     if (contact && contact.email === value.principal.email && contact.taxCode !== value.principal.taxCode) {
-      ctx.addIssue({ code: 'custom', path: ['firstContact', 'email'], message: ENROLMENT_MESSAGES.sameEmailDifferentPerson });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['firstContact', 'email'],
+        message: ENROLMENT_MESSAGES.sameEmailDifferentPerson,
+      });
     }
   });
 export type EnrolmentBody = z.input<typeof EnrolmentBodySchema>;
@@ -69,7 +95,11 @@ export type EnrolmentCreated = z.infer<typeof EnrolmentCreatedSchema>;
 
 /** The institute search of the enrolment: codice meccanografico or words of the name or comune. */
 export const EnrolmentInstituteSearchQuerySchema = z.object({
-  q: z.string({ error: 'Scrivi il codice meccanografico o il nome dell’istituto.' }).trim().min(2, 'Scrivi almeno 2 caratteri.').max(100, 'Al massimo 100 caratteri.'),
+  q: z
+    .string({ error: 'Scrivi il codice meccanografico o il nome dell’istituto.' })
+    .trim()
+    .min(2, 'Scrivi almeno 2 caratteri.')
+    .max(100, 'Al massimo 100 caratteri.'),
 });
 
 export const EnrolmentInstituteOptionSchema = z.object({
@@ -84,7 +114,9 @@ export const EnrolmentInstituteOptionSchema = z.object({
   enrollable: z.boolean(),
 });
 export type EnrolmentInstituteOption = z.infer<typeof EnrolmentInstituteOptionSchema>;
-export const EnrolmentInstituteSearchResponseSchema = z.object({ items: z.array(EnrolmentInstituteOptionSchema) });
+export const EnrolmentInstituteSearchResponseSchema = z.object({
+  items: z.array(EnrolmentInstituteOptionSchema),
+});
 
 export const EnrolmentSchoolSiteSchema = z.object({
   id: z.number().int(),
@@ -138,15 +170,21 @@ export const ENROLMENT_INVITATION_MESSAGES = {
   expired: 'L’invito è scaduto: chiedi a chi ha iscritto l’istituto di scrivere allo staff del portale.',
   taxCodeMismatch:
     'Il codice fiscale indicato nell’iscrizione non corrisponde a quello del tuo account: l’invito non può essere accettato. Se il codice fiscale del tuo profilo è sbagliato, correggilo e riprova; altrimenti rifiuta l’invito.',
-  staffAccount: 'Un account del personale del programma non può diventare dirigente o referente di un istituto: rifiuta l’invito.',
-  roleTaken: 'L’istituto ha già un dirigente o un referente collegato: l’invito non può più essere accettato.',
-  instituteClosed: 'L’adesione dell’istituto è stata respinta o ritirata: l’invito non può più essere accettato.',
+  staffAccount:
+    'Un account del personale del programma non può diventare dirigente o referente di un istituto: rifiuta l’invito.',
+  roleTaken:
+    'L’istituto ha già un dirigente o un referente collegato: l’invito non può più essere accettato.',
+  instituteClosed:
+    'L’adesione dell’istituto è stata respinta o ritirata: l’invito non può più essere accettato.',
   accepted: 'Invito accettato: ora il tuo account è collegato all’istituto.',
   declined: 'Invito rifiutato: il tuo account non è stato collegato all’istituto.',
   cancelled: 'L’invito è stato annullato dallo staff del portale: non può più essere accettato.',
-  notPending: 'L’invito non è più in attesa (accettato, rifiutato o annullato): non si può inviare di nuovo né annullare.',
-  resent: (email: string) => `Invito inviato di nuovo a ${email}: vale altri ${ENROLMENT_INVITATION_TTL_DAYS} giorni.`,
-  cancelledByStaff: 'Invito annullato: la persona non può più accettarlo e il suo account non è stato collegato all’istituto.',
+  notPending:
+    'L’invito non è più in attesa (accettato, rifiutato o annullato): non si può inviare di nuovo né annullare.',
+  resent: (email: string) =>
+    `Invito inviato di nuovo a ${email}: vale altri ${ENROLMENT_INVITATION_TTL_DAYS} giorni.`,
+  cancelledByStaff:
+    'Invito annullato: la persona non può più accettarlo e il suo account non è stato collegato all’istituto.',
 } as const;
 
 export const EnrolmentInvitationSchema = z.object({
@@ -179,7 +217,13 @@ export const StaffEnrolmentInvitationSchema = EnrolmentInvitationSchema.extend({
 });
 export type StaffEnrolmentInvitation = z.infer<typeof StaffEnrolmentInvitationSchema>;
 
-export const STAFF_INVITATION_SORTS = ['createdAt', 'expiresAt', 'instituteName', 'inviteeName', 'state'] as const;
+export const STAFF_INVITATION_SORTS = [
+  'createdAt',
+  'expiresAt',
+  'instituteName',
+  'inviteeName',
+  'state',
+] as const;
 export const StaffInvitationFiltersSchema = z.object({
   q: SearchTextSchema,
   state: optionalEnum(ENROLMENT_INVITATION_STATES, 'Stato'),

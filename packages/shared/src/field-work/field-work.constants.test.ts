@@ -4,7 +4,9 @@ import { AssignmentBodySchema, VisitCreateSchema } from './field-work.schemas.ts
 
 describe('visit state machine (product §5)', () => {
   it('moves a planned visit to done, cancelled or missed, and nothing else anywhere', () => {
-    const legal = VISIT_STATES.flatMap((from) => VISIT_STATES.filter((to) => canTransitionVisit(from, to)).map((to) => `${from}→${to}`));
+    const legal = VISIT_STATES.flatMap((from) =>
+      VISIT_STATES.filter((to) => canTransitionVisit(from, to)).map((to) => `${from}→${to}`),
+    );
     expect(legal).toEqual(['pianificata→svolta', 'pianificata→annullata', 'pianificata→mancata']);
   });
 });
@@ -17,10 +19,25 @@ describe('field-work input', () => {
   });
 
   it('an assignment names either plessi or a filter, and a filter is never the whole country', () => {
-    expect(AssignmentBodySchema.safeParse({ detectorUserId: 1, siteIds: [1], confirm: false }).success).toBe(true);
-    expect(AssignmentBodySchema.safeParse({ detectorUserId: null, filter: { province: 'PV' }, confirm: true }).success).toBe(true);
+    expect(AssignmentBodySchema.safeParse({ detectorUserId: 1, siteIds: [1], confirm: false }).success).toBe(
+      true,
+    );
+    expect(
+      AssignmentBodySchema.safeParse({ detectorUserId: null, filter: { province: 'PV' }, confirm: true })
+        .success,
+    ).toBe(true);
     expect(AssignmentBodySchema.safeParse({ detectorUserId: 1, confirm: false }).success).toBe(false);
-    expect(AssignmentBodySchema.safeParse({ detectorUserId: 1, siteIds: [1], filter: { province: 'PV' }, confirm: false }).success).toBe(false);
-    expect(AssignmentBodySchema.safeParse({ detectorUserId: 1, filter: { participating: true }, confirm: false }).success).toBe(false);
+    expect(
+      AssignmentBodySchema.safeParse({
+        detectorUserId: 1,
+        siteIds: [1],
+        filter: { province: 'PV' },
+        confirm: false,
+      }).success,
+    ).toBe(false);
+    expect(
+      AssignmentBodySchema.safeParse({ detectorUserId: 1, filter: { participating: true }, confirm: false })
+        .success,
+    ).toBe(false);
   });
 });

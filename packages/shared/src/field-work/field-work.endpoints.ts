@@ -65,7 +65,8 @@ export const assignSchoolSites = defineEndpoint({
   path: '/api/school-site-assignments',
   permission: 'manage:school-site',
   tag: 'field-work',
-  summary: 'Assegna plessi a un rilevatore (uno, un elenco o un filtro), li sposta o li toglie; prima conta, poi applica',
+  summary:
+    'Assegna plessi a un rilevatore (uno, un elenco o un filtro), li sposta o li toglie; prima conta, poi applica',
   body: AssignmentBodySchema,
   response: AssignmentResultSchema,
 });
@@ -151,7 +152,8 @@ export const reportVisit = defineEndpoint({
   path: '/api/visits/:visitId/report',
   permission: 'update:visit',
   tag: 'field-work',
-  summary: 'Invia (o corregge) il resoconto: la visita è svolta e va in revisione. Con clientReportId l’invio è idempotente: un replay risponde il risultato salvato; contenuto diverso o visita cambiata nel frattempo → 409',
+  summary:
+    'Invia (o corregge) il resoconto: la visita è svolta e va in revisione. Con clientReportId l’invio è idempotente: un replay risponde il risultato salvato; contenuto diverso o visita cambiata nel frattempo → 409',
   params: VisitParams,
   body: VisitReportSchema,
   response: VisitSchema,
@@ -163,7 +165,8 @@ export const listVisitReportConflicts = defineEndpoint({
   path: '/api/visit-report-conflicts',
   permission: 'read:visit',
   tag: 'field-work',
-  summary: 'I resoconti arrivati per visite cambiate nel frattempo (annullate o mancate): conservati per la decisione dello staff',
+  summary:
+    'I resoconti arrivati per visite cambiate nel frattempo (annullate o mancate): conservati per la decisione dello staff',
   response: VisitReportConflictListSchema,
 });
 

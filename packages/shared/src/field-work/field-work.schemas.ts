@@ -1,13 +1,28 @@
 import { z } from 'zod';
 import { romeLocalToDate, romeParts } from '../bookings/rome-time.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { PROVINCES, REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
 import { REVIEW_STATES } from '../reviews/review.constants.ts';
 import { BULK_ASSIGN_MAX, VISIT_NOTE_MAX, VISIT_REPORT_MAX, VISIT_STATES } from './field-work.constants.ts';
 
 const isoDateTime = z.string();
 const optionalId = (label: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: `${label} non valido.` }).int().positive().max(Number.MAX_SAFE_INTEGER).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: `${label} non valido.` })
+      .int()
+      .positive()
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional(),
+  );
 
 // --- Detectors (staff: /portale/rilevatori) ---
 
@@ -57,18 +72,29 @@ export const AssignmentFilterSchema = z
     level: z.enum(SCHOOL_LEVELS, { error: 'Grado scolastico non valido.' }).optional(),
     participating: z.boolean({ error: 'Indica se il plesso partecipa.' }).optional(),
     /** A detector's user id (move their plessi), or `none` (plessi without a detector). */
-    currentDetector: z.union([z.literal('none'), z.number().int().positive()], { error: 'Rilevatore attuale non valido.' }).optional(),
+    currentDetector: z
+      .union([z.literal('none'), z.number().int().positive()], { error: 'Rilevatore attuale non valido.' })
+      .optional(),
   })
   .strict()
-  .refine((f) => f.region !== undefined || f.province !== undefined || f.currentDetector !== undefined || (f.q ?? '').trim() !== '', {
-    message: 'Scegli almeno una regione, una provincia, un rilevatore attuale o una ricerca: non si assegnano tutti i plessi d’Italia in un colpo.',
-    path: ['province'],
-  });
+  .refine(
+    (f) =>
+      f.region !== undefined ||
+      f.province !== undefined ||
+      f.currentDetector !== undefined ||
+      (f.q ?? '').trim() !== '',
+    {
+      message:
+        'Scegli almeno una regione, una provincia, un rilevatore attuale o una ricerca: non si assegnano tutti i plessi d’Italia in un colpo.',
+      path: ['province'],
+    },
+  );
 export type AssignmentFilter = z.output<typeof AssignmentFilterSchema>;
 
 export const ASSIGNMENT_MESSAGES = {
   target: 'Indica i plessi: un elenco oppure un filtro, non entrambi.',
-  countChanged: 'Il numero dei plessi è cambiato dal conteggio che hai confermato: controlla di nuovo prima di procedere.',
+  countChanged:
+    'Il numero dei plessi è cambiato dal conteggio che hai confermato: controlla di nuovo prima di procedere.',
   notDetector: 'L’utente scelto non è un rilevatore.',
   tooMany: `Al massimo ${BULK_ASSIGN_MAX.toLocaleString('it-IT')} plessi per volta: restringi il filtro.`,
 } as const;
@@ -81,14 +107,19 @@ export const ASSIGNMENT_MESSAGES = {
 export const AssignmentBodySchema = z
   .object({
     detectorUserId: z.number({ error: 'Scegli il rilevatore.' }).int().positive().nullable(),
-    siteIds: z.array(z.number().int().positive(), { error: 'Elenco di plessi non valido.' }).min(1, 'Scegli almeno un plesso.').max(BULK_ASSIGN_MAX, ASSIGNMENT_MESSAGES.tooMany).optional(),
+    siteIds: z
+      .array(z.number().int().positive(), { error: 'Elenco di plessi non valido.' })
+      .min(1, 'Scegli almeno un plesso.')
+      .max(BULK_ASSIGN_MAX, ASSIGNMENT_MESSAGES.tooMany)
+      .optional(),
     filter: AssignmentFilterSchema.optional(),
     confirm: z.boolean({ error: 'Indica se confermare.' }),
     expectedCount: z.number().int().nonnegative().optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
-    if ((body.siteIds === undefined) === (body.filter === undefined)) ctx.addIssue({ code: 'custom', path: ['siteIds'], message: ASSIGNMENT_MESSAGES.target });
+    if ((body.siteIds === undefined) === (body.filter === undefined))
+      ctx.addIssue({ code: 'custom', path: ['siteIds'], message: ASSIGNMENT_MESSAGES.target });
   });
 export type AssignmentBody = z.output<typeof AssignmentBodySchema>;
 
@@ -109,7 +140,11 @@ export type AssignmentResult = z.infer<typeof AssignmentResultSchema>;
 
 // --- A detector's plessi ---
 
-export const PersonNameSchema = z.object({ id: z.number().int(), firstName: z.string(), lastName: z.string() });
+export const PersonNameSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+});
 
 export const DetectorSiteSummarySchema = z.object({
   id: z.number().int(),
@@ -129,7 +164,13 @@ export const DetectorSiteSummarySchema = z.object({
 });
 export type DetectorSiteSummary = z.infer<typeof DetectorSiteSummarySchema>;
 
-export const DETECTOR_SITE_SORTS = ['name', 'municipalityName', 'province', 'nextVisitAt', 'teacherCount'] as const;
+export const DETECTOR_SITE_SORTS = [
+  'name',
+  'municipalityName',
+  'province',
+  'nextVisitAt',
+  'teacherCount',
+] as const;
 export const DetectorSiteFiltersSchema = z.object({
   q: SearchTextSchema,
   province: optionalEnum(PROVINCES, 'Provincia'),
@@ -195,11 +236,14 @@ export const VISIT_MESSAGES = {
   teacherNotOfSite: 'Tra gli insegnanti incontrati c’è chi non è di questo plesso.',
   notPlanned: 'La visita non è più pianificata: il suo stato non può cambiare così.',
   notReportable: 'Il resoconto si può inviare solo per una visita pianificata o rimandata per correzioni.',
-  notYetHappened: 'La visita non è ancora avvenuta: il resoconto si può inviare dal giorno della visita in poi.',
+  notYetHappened:
+    'La visita non è ancora avvenuta: il resoconto si può inviare dal giorno della visita in poi.',
   notFound: 'Visita non trovata.',
   clientReportId: 'Identificativo della bozza non valido: deve essere un UUID.',
-  clientReportIdReused: 'Questa bozza è già stata inviata con un contenuto diverso: esportala e contatta lo staff, non verrà sovrascritta.',
-  visitChanged: 'La visita è stata annullata o segnata come mancata mentre compilavi il resoconto: la tua versione è stata conservata e lo staff deciderà.',
+  clientReportIdReused:
+    'Questa bozza è già stata inviata con un contenuto diverso: esportala e contatta lo staff, non verrà sovrascritta.',
+  visitChanged:
+    'La visita è stata annullata o segnata come mancata mentre compilavi il resoconto: la tua versione è stata conservata e lo staff deciderà.',
 } as const;
 
 export const VisitCreateSchema = z
@@ -215,9 +259,15 @@ export const VisitReportSchema = z
   .object({
     report: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() : v),
-      z.string({ error: VISIT_MESSAGES.report }).min(10, 'Il resoconto deve avere almeno 10 caratteri.').max(VISIT_REPORT_MAX, `Il resoconto può contenere al massimo ${VISIT_REPORT_MAX} caratteri.`),
+      z
+        .string({ error: VISIT_MESSAGES.report })
+        .min(10, 'Il resoconto deve avere almeno 10 caratteri.')
+        .max(VISIT_REPORT_MAX, `Il resoconto può contenere al massimo ${VISIT_REPORT_MAX} caratteri.`),
     ),
-    teachersMet: z.array(z.number().int().positive(), { error: 'Elenco di insegnanti non valido.' }).max(500).default([]),
+    teachersMet: z
+      .array(z.number().int().positive(), { error: 'Elenco di insegnanti non valido.' })
+      .max(500)
+      .default([]),
     /**
      * Chosen by the browser when the draft is created (issue 39): a replay of the same submission answers
      * the stored result, never a second report; a different payload under the same id is refused (409).
@@ -248,7 +298,10 @@ export const VisitOutcomeSchema = z
     state: z.enum(['annullata', 'mancata'], { error: 'Scegli se la visita è annullata o mancata.' }),
     note: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || undefined : v),
-      z.string().max(VISIT_NOTE_MAX, `La nota può contenere al massimo ${VISIT_NOTE_MAX} caratteri.`).optional(),
+      z
+        .string()
+        .max(VISIT_NOTE_MAX, `La nota può contenere al massimo ${VISIT_NOTE_MAX} caratteri.`)
+        .optional(),
     ),
   })
   .strict();
@@ -261,11 +314,19 @@ export const SiteVisitsResponseSchema = z.object({
 });
 export type SiteVisitsResponse = z.infer<typeof SiteVisitsResponseSchema>;
 
-export const SiteTeachersResponseSchema = z.object({ site: DetectorSiteSummarySchema, items: z.array(SiteTeacherSchema) });
+export const SiteTeachersResponseSchema = z.object({
+  site: DetectorSiteSummarySchema,
+  items: z.array(SiteTeacherSchema),
+});
 export type SiteTeachersResponse = z.infer<typeof SiteTeachersResponseSchema>;
 
 /** The detector's home: the next planned visits and the reports sent back for correction. */
-export const MyVisitsResponseSchema = z.object({ upcoming: z.array(VisitSchema), toReport: z.array(VisitSchema), toFix: z.array(VisitSchema), siteCount: z.number().int() });
+export const MyVisitsResponseSchema = z.object({
+  upcoming: z.array(VisitSchema),
+  toReport: z.array(VisitSchema),
+  toFix: z.array(VisitSchema),
+  siteCount: z.number().int(),
+});
 export type MyVisitsResponse = z.infer<typeof MyVisitsResponseSchema>;
 
 /** The Rome calendar day of an instant as `YYYY-MM-DD` (comparable as a string). */

@@ -69,9 +69,12 @@ export const isSessionPermission = (permission: EndpointPermission): permission 
   (SESSION_PERMISSIONS as readonly string[]).includes(permission);
 
 /** Defines an endpoint, keeping its schema types. */
-export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  endpoint: Endpoint<P, Q, B, R>,
-): Endpoint<P, Q, B, R> {
+export function defineEndpoint<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
   return endpoint;
 }
 
@@ -86,7 +89,8 @@ export type EndpointInput<E> =
     : never;
 
 /** Output of an endpoint once parsed. */
-export type EndpointOutput<E> = E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+export type EndpointOutput<E> =
+  E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
 
 /** Replaces `:name` segments of a path with encoded values; a missing value throws. */
 export function buildPath(path: string, params: Record<string, string | number | undefined> = {}): string {

@@ -13,18 +13,27 @@ const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v
 /** Free-text search: trimmed, at most MAX_SEARCH_LENGTH characters, empty = no search. */
 export const SearchTextSchema = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim() || undefined : v),
-  z.string().max(MAX_SEARCH_LENGTH, `La ricerca può contenere al massimo ${MAX_SEARCH_LENGTH} caratteri.`).optional(),
+  z
+    .string()
+    .max(MAX_SEARCH_LENGTH, `La ricerca può contenere al massimo ${MAX_SEARCH_LENGTH} caratteri.`)
+    .optional(),
 );
 
 /** An optional filter from a closed list; an unknown value is a 422 with an Italian message. */
 export function optionalEnum<const T extends readonly [string, ...string[]]>(values: T, label: string) {
-  return z.preprocess(emptyToUndefined, z.enum(values, { error: `Valore non valido per «${label}».` }).optional());
+  return z.preprocess(
+    emptyToUndefined,
+    z.enum(values, { error: `Valore non valido per «${label}».` }).optional(),
+  );
 }
 
 /** `true`/`false` in a query string; empty = no filter. */
 export const QueryBooleanSchema = z.preprocess(
   emptyToUndefined,
-  z.enum(['true', 'false'], { error: 'Usa «true» o «false».' }).transform((v) => v === 'true').optional(),
+  z
+    .enum(['true', 'false'], { error: 'Usa «true» o «false».' })
+    .transform((v) => v === 'true')
+    .optional(),
 );
 
 /**
@@ -37,19 +46,35 @@ export function sortSchema<const T extends readonly [string, ...string[]]>(colum
     emptyToUndefined,
     z
       .enum(values, { error: 'Ordinamento non disponibile per questa colonna.' })
-      .transform((v) => ({ column: v.replace(/^-/, '') as T[number], direction: v.startsWith('-') ? ('desc' as const) : ('asc' as const) }))
+      .transform((v) => ({
+        column: v.replace(/^-/, '') as T[number],
+        direction: v.startsWith('-') ? ('desc' as const) : ('asc' as const),
+      }))
       .optional(),
   );
 }
 
 /** Page number (1-based) and page size; a page past the end answers an empty page, never an error. */
 export const PaginationSchema = z.object({
-  page: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'Pagina non valida.' }).int('Pagina non valida.').min(1, 'Pagina non valida.').max(100_000, 'Pagina non valida.').default(1)),
+  page: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'Pagina non valida.' })
+      .int('Pagina non valida.')
+      .min(1, 'Pagina non valida.')
+      .max(100_000, 'Pagina non valida.')
+      .default(1),
+  ),
   pageSize: z.preprocess(
     emptyToUndefined,
     z.coerce
       .number()
-      .pipe(z.union(PAGE_SIZES.map((n) => z.literal(n)) as [z.ZodLiteral<25>, z.ZodLiteral<50>, z.ZodLiteral<100>], { error: 'Numero di righe per pagina non valido.' }))
+      .pipe(
+        z.union(
+          PAGE_SIZES.map((n) => z.literal(n)) as [z.ZodLiteral<25>, z.ZodLiteral<50>, z.ZodLiteral<100>],
+          { error: 'Numero di righe per pagina non valido.' },
+        ),
+      )
       .default(DEFAULT_PAGE_SIZE),
   ),
 });

@@ -1,5 +1,10 @@
 import { defineEndpoint } from '../http/endpoint.ts';
-import { MapBoundariesQuerySchema, MapBoundariesSchema, MapFiltersSchema, MapSchoolSitesSchema } from './map.schemas.ts';
+import {
+  MapBoundariesQuerySchema,
+  MapBoundariesSchema,
+  MapFiltersSchema,
+  MapSchoolSitesSchema,
+} from './map.schemas.ts';
 
 /**
  * Every plesso matching the filters, in the compact columnar encoding of `MapSchoolSitesSchema`.

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '../registry/index.ts';
-import { decodeMapColumns, decodeMapSchoolSites, encodeColumn, MAP_COLUMN_PATTERN, MAP_COORD_SCALE, MapSchoolSitesSchema, parseColumn, type MapSchoolSites } from './map.schemas.ts';
+import {
+  decodeMapColumns,
+  decodeMapSchoolSites,
+  encodeColumn,
+  MAP_COLUMN_PATTERN,
+  MAP_COORD_SCALE,
+  MapSchoolSitesSchema,
+  parseColumn,
+  type MapSchoolSites,
+} from './map.schemas.ts';
 
 /** Three plessi: two share a place (Pavia), one has no coordinates. */
 function answer(overrides: Partial<MapSchoolSites> = {}): MapSchoolSites {
@@ -10,7 +19,11 @@ function answer(overrides: Partial<MapSchoolSites> = {}): MapSchoolSites {
     placeCount: 2,
     scale: MAP_COORD_SCALE,
     dictionaries: { state: [...ADHESION_STATES], level: [...SCHOOL_LEVELS], province: ['PV', 'RM'] },
-    places: { lon: encodeColumn([91_587, null]), lat: encodeColumn([451_847, null]), province: encodeColumn([0, 1]) },
+    places: {
+      lon: encodeColumn([91_587, null]),
+      lat: encodeColumn([451_847, null]),
+      province: encodeColumn([0, 1]),
+    },
     idDelta: encodeColumn([4, 3, 100]),
     place: encodeColumn([0, 1, 0]),
     state: encodeColumn([1, 0, 2]),
@@ -25,10 +38,15 @@ describe('MAP_COLUMN_PATTERN', () => {
   const grouped = /^(-?\d+)?(,(-?\d+)?)*$/;
   it('accepts exactly the columns of the grouped pattern', () => {
     const text = fc.string({ unit: fc.constantFrom('-', ',', '0', '7', 'a', ' ', '\n'), maxLength: 12 });
-    fc.assert(fc.property(text, (t) => MAP_COLUMN_PATTERN.test(t) === grouped.test(t)), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(text, (t) => MAP_COLUMN_PATTERN.test(t) === grouped.test(t)),
+      { numRuns: 20_000 },
+    );
   });
   it('accepts a whole country of values in one linear scan', () => {
-    const text = encodeColumn(Array.from({ length: 60_000 }, (_, i) => (i % 50 ? (i * 7919) % 3000 - 1000 : null)));
+    const text = encodeColumn(
+      Array.from({ length: 60_000 }, (_, i) => (i % 50 ? ((i * 7919) % 3000) - 1000 : null)),
+    );
     expect(MAP_COLUMN_PATTERN.test(text)).toBe(true);
     expect(MAP_COLUMN_PATTERN.test(`${text},-`)).toBe(false);
   });
@@ -41,7 +59,8 @@ describe('parseColumn', () => {
     expect(parseColumn('', 0)).toHaveLength(0);
   });
   it('refuses anything but integers, and a wrong number of values', () => {
-    for (const text of ['1,a', '1.5', '-', '1,-', '--1', ' 1']) expect(() => parseColumn(text, text.split(',').length), text).toThrow();
+    for (const text of ['1,a', '1.5', '-', '1,-', '--1', ' 1'])
+      expect(() => parseColumn(text, text.split(',').length), text).toThrow();
     expect(() => parseColumn('1,2,3', 2)).toThrow();
     expect(() => parseColumn('1,2', 3)).toThrow();
   });
@@ -63,17 +82,59 @@ describe('decodeMapColumns', () => {
   });
   it('gives the same plessi as the rows', () => {
     expect(decodeMapSchoolSites(answer())).toEqual([
-      { id: 4, place: 0, lon: 9.1587, lat: 45.1847, state: ADHESION_STATES[1], level: SCHOOL_LEVELS[0], province: 'PV', participating: true, detector: false },
-      { id: 7, place: 1, lon: null, lat: null, state: ADHESION_STATES[0], level: SCHOOL_LEVELS[1], province: 'RM', participating: false, detector: false },
-      { id: 107, place: 0, lon: 9.1587, lat: 45.1847, state: ADHESION_STATES[2], level: SCHOOL_LEVELS[0], province: 'PV', participating: false, detector: true },
+      {
+        id: 4,
+        place: 0,
+        lon: 9.1587,
+        lat: 45.1847,
+        state: ADHESION_STATES[1],
+        level: SCHOOL_LEVELS[0],
+        province: 'PV',
+        participating: true,
+        detector: false,
+      },
+      {
+        id: 7,
+        place: 1,
+        lon: null,
+        lat: null,
+        state: ADHESION_STATES[0],
+        level: SCHOOL_LEVELS[1],
+        province: 'RM',
+        participating: false,
+        detector: false,
+      },
+      {
+        id: 107,
+        place: 0,
+        lon: 9.1587,
+        lat: 45.1847,
+        state: ADHESION_STATES[2],
+        level: SCHOOL_LEVELS[0],
+        province: 'PV',
+        participating: false,
+        detector: true,
+      },
     ]);
   });
   it('refuses a plesso whose place is not in the answer', () => {
     expect(() => decodeMapColumns(answer({ place: encodeColumn([0, 2, 0]) }))).toThrow(/Luogo sconosciuto/);
-    expect(() => decodeMapColumns(answer({ place: encodeColumn([0, null, 0]) }))).toThrow(/Luogo sconosciuto/);
+    expect(() => decodeMapColumns(answer({ place: encodeColumn([0, null, 0]) }))).toThrow(
+      /Luogo sconosciuto/,
+    );
   });
   it('reads an empty answer', () => {
-    const empty = answer({ count: 0, placeCount: 0, places: { lon: '', lat: '', province: '' }, idDelta: '', place: '', state: '', level: '', participating: '', detector: '' });
+    const empty = answer({
+      count: 0,
+      placeCount: 0,
+      places: { lon: '', lat: '', province: '' },
+      idDelta: '',
+      place: '',
+      state: '',
+      level: '',
+      participating: '',
+      detector: '',
+    });
     expect(decodeMapColumns(empty).count).toBe(0);
     expect(decodeMapSchoolSites(empty)).toEqual([]);
   });

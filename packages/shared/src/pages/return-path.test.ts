@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { safeReturnPath } from './return-path.ts';
 
 describe('safeReturnPath', () => {
-  it.each(['/portale/utenti?x=1#a', '/portale', '/portale/istituti/12', '/contatti?q=roma%20nord'])('accepts the same-origin path %s', (path) => {
-    expect(safeReturnPath(path)).toBe(path);
-  });
+  it.each(['/portale/utenti?x=1#a', '/portale', '/portale/istituti/12', '/contatti?q=roma%20nord'])(
+    'accepts the same-origin path %s',
+    (path) => {
+      expect(safeReturnPath(path)).toBe(path);
+    },
+  );
 
   it.each([
     '//evil.com',

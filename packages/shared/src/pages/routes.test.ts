@@ -56,7 +56,18 @@ const SEED_ROUTES = [
  * staff's bookings and documents (issue 12, decision 014), the staff's enrolment invitations (issue 32),
  * the public results' methodology (issue 37, decision 035).
  */
-const ADDED_ROUTES = ['/risultati/metodologia', '/portale/account', '/portale/utenti/{id}', '/portale/prenotazioni', '/portale/prenotazioni/{id}', '/portale/documenti', '/portale/documenti/{id}', '/portale/indagini', '/portale/indagini/{id}', '/portale/adesioni/inviti'];
+const ADDED_ROUTES = [
+  '/risultati/metodologia',
+  '/portale/account',
+  '/portale/utenti/{id}',
+  '/portale/prenotazioni',
+  '/portale/prenotazioni/{id}',
+  '/portale/documenti',
+  '/portale/documenti/{id}',
+  '/portale/indagini',
+  '/portale/indagini/{id}',
+  '/portale/adesioni/inviti',
+];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
 const DETECTOR = ['super-admin', 'detector'];
@@ -126,21 +137,31 @@ describe('route table', () => {
   });
 
   it('guards /portale with auth, update-password, has-verified-all-contacts, sign-principal-document in this order', () => {
-    expect(pageAt('/portale')?.guards).toEqual(['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document']);
+    expect(pageAt('/portale')?.guards).toEqual([
+      'auth',
+      'update-password',
+      'has-verified-all-contacts',
+      'sign-principal-document',
+    ]);
     expect(pageAt('/portale')?.access).toBeUndefined();
   });
 
-  it.each(Object.entries({ ...SEED_RULES, ...ADDED_RULES }))('restricts %s to the roles and permissions of seed §6', (path, rule) => {
-    const page = pageAt(path);
-    expect(page, path).toBeDefined();
-    expect(page!.guards[0]).toBe('auth');
-    expect(page!.guards.at(-1)).toBe('has-role-or-permission');
-    expect(sorted(page!.access!.roles)).toEqual(sorted(rule.roles));
-    expect(sorted(page!.access!.permissions)).toEqual(sorted(rule.permissions));
-  });
+  it.each(Object.entries({ ...SEED_RULES, ...ADDED_RULES }))(
+    'restricts %s to the roles and permissions of seed §6',
+    (path, rule) => {
+      const page = pageAt(path);
+      expect(page, path).toBeDefined();
+      expect(page!.guards[0]).toBe('auth');
+      expect(page!.guards.at(-1)).toBe('has-role-or-permission');
+      expect(sorted(page!.access!.roles)).toEqual(sorted(rule.roles));
+      expect(sorted(page!.access!.permissions)).toEqual(sorted(rule.permissions));
+    },
+  );
 
   it('gives every staff portal route the /portale guards before the role check', () => {
-    for (const page of PAGES.filter((p) => p.path.startsWith('/portale/') && !ADDED_ROUTES.includes(p.path))) {
+    for (const page of PAGES.filter(
+      (p) => p.path.startsWith('/portale/') && !ADDED_ROUTES.includes(p.path),
+    )) {
       expect(page.guards, page.path).toEqual([
         'auth',
         'update-password',
@@ -153,12 +174,21 @@ describe('route table', () => {
   });
 
   it('restricts no other route by role', () => {
-    const restricted = PAGES.filter((p) => p.access || p.guards.includes('has-role-or-permission')).map((p) => normalise(p.path));
-    expect(sorted(restricted)).toEqual(sorted([...Object.keys(SEED_RULES), ...Object.keys(ADDED_RULES)].map(normalise)));
+    const restricted = PAGES.filter((p) => p.access || p.guards.includes('has-role-or-permission')).map((p) =>
+      normalise(p.path),
+    );
+    expect(sorted(restricted)).toEqual(
+      sorted([...Object.keys(SEED_RULES), ...Object.keys(ADDED_RULES)].map(normalise)),
+    );
   });
 
   it('gives /portale/account the /portale guards and no role rule', () => {
-    expect(pageAt('/portale/account')?.guards).toEqual(['auth', 'update-password', 'has-verified-all-contacts', 'sign-principal-document']);
+    expect(pageAt('/portale/account')?.guards).toEqual([
+      'auth',
+      'update-password',
+      'has-verified-all-contacts',
+      'sign-principal-document',
+    ]);
     expect(pageAt('/portale/account')?.access).toBeUndefined();
     expect(pageAt('/portale/account')?.layout).toBe('authenticated');
   });
@@ -170,7 +200,11 @@ describe('route table', () => {
   });
 
   it('keeps the public routes free of the auth guard', () => {
-    const loggedIn = ['/auth/cambia-password', '/auth/completa-registrazione', '/iscrizioni/adesione-formale'];
+    const loggedIn = [
+      '/auth/cambia-password',
+      '/auth/completa-registrazione',
+      '/iscrizioni/adesione-formale',
+    ];
     for (const page of PAGES.filter((p) => !p.path.startsWith('/portale') && !loggedIn.includes(p.path))) {
       expect(page.guards, page.path).not.toContain('auth');
     }
@@ -194,7 +228,11 @@ describe('href and breadcrumbOf', () => {
   });
 
   it('builds the breadcrumb trail root first', () => {
-    expect(breadcrumbOf('portal.site').map((p) => p.id)).toEqual(['portal.home', 'portal.sites', 'portal.site']);
+    expect(breadcrumbOf('portal.site').map((p) => p.id)).toEqual([
+      'portal.home',
+      'portal.sites',
+      'portal.site',
+    ]);
     expect(breadcrumbOf('portal.home').map((p) => p.id)).toEqual(['portal.home']);
   });
 });

@@ -6,7 +6,10 @@ describe('isValidToken', () => {
     expect(isValidToken(token)).toBe(true);
   });
 
-  it.each(['abc123', 'abc12345', 'abc-123', 'abc 123', 'àbc1234', '', 'abc123\n', '１２３４５６７'])('rejects %j', (token) => {
-    expect(isValidToken(token)).toBe(false);
-  });
+  it.each(['abc123', 'abc12345', 'abc-123', 'abc 123', 'àbc1234', '', 'abc123\n', '１２３４５６７'])(
+    'rejects %j',
+    (token) => {
+      expect(isValidToken(token)).toBe(false);
+    },
+  );
 });

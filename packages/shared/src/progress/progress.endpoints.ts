@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
-import { ProgressExportQuerySchema, ProgressFiltersSchema, ProgressResponseSchema } from './progress.schemas.ts';
+import {
+  ProgressExportQuerySchema,
+  ProgressFiltersSchema,
+  ProgressResponseSchema,
+} from './progress.schemas.ts';
 
 /** The programme over time: per week, per region or per adhesion state, from dated records. */
 export const getProgress = defineEndpoint({

@@ -66,11 +66,17 @@ const optionalDate = (label: string) =>
     z
       .string({ error: `Data non valida per «${label}».` })
       .regex(/^\d{4}-\d{2}-\d{2}$/, `Data non valida per «${label}»: usa il formato AAAA-MM-GG.`)
-      .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), `Data non valida per «${label}».`)
+      .refine(
+        (v) =>
+          !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
+          new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+        `Data non valida per «${label}».`,
+      )
       .optional(),
   );
 
-const dayDiff = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+const dayDiff = (from: string, to: string) =>
+  (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
 
 /** `from`/`to` are days (Europe/Rome, both included); the server fills what is missing. */
 export const ProgressFiltersSchema = z
@@ -78,11 +84,18 @@ export const ProgressFiltersSchema = z
     from: optionalDate('Dal'),
     to: optionalDate('Al'),
     region: optionalEnum(REGIONS, 'Regione'),
-    groupBy: z.preprocess((v) => (v === '' ? undefined : v), z.enum(PROGRESS_GROUPS, { error: 'Raggruppamento non valido: usa week, region o state.' }).default('week')),
+    groupBy: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .enum(PROGRESS_GROUPS, { error: 'Raggruppamento non valido: usa week, region o state.' })
+        .default('week'),
+    ),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && dayDiff(q.from, q.to) < 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'La data finale deve seguire quella iniziale.' });
-    else if (q.from && q.to && dayDiff(q.from, q.to) > MAX_PROGRESS_DAYS) ctx.addIssue({ code: 'custom', path: ['from'], message: 'Il periodo può durare al massimo tre anni.' });
+    if (q.from && q.to && dayDiff(q.from, q.to) < 0)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'La data finale deve seguire quella iniziale.' });
+    else if (q.from && q.to && dayDiff(q.from, q.to) > MAX_PROGRESS_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'Il periodo può durare al massimo tre anni.' });
   });
 export type ProgressFilters = z.output<typeof ProgressFiltersSchema>;
 export const PROGRESS_FILTER_KEYS = ['from', 'to', 'region', 'groupBy'] as const;
@@ -90,8 +103,10 @@ export const PROGRESS_FILTER_KEYS = ['from', 'to', 'region', 'groupBy'] as const
 export const ProgressExportQuerySchema = z
   .object({ ...ProgressFiltersSchema.shape, ...ExportFormatSchema.shape })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && dayDiff(q.from, q.to) < 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'La data finale deve seguire quella iniziale.' });
-    else if (q.from && q.to && dayDiff(q.from, q.to) > MAX_PROGRESS_DAYS) ctx.addIssue({ code: 'custom', path: ['from'], message: 'Il periodo può durare al massimo tre anni.' });
+    if (q.from && q.to && dayDiff(q.from, q.to) < 0)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'La data finale deve seguire quella iniziale.' });
+    else if (q.from && q.to && dayDiff(q.from, q.to) > MAX_PROGRESS_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'Il periodo può durare al massimo tre anni.' });
   });
 
 const counts = z.record(z.string(), z.number().int());
@@ -107,11 +122,12 @@ export const ProgressResponseSchema = z.object({
   to: z.string(),
   region: z.enum(REGIONS).nullable(),
   columns: z.array(z.object({ key: z.string(), label: z.string() })),
-  rows: z.array(z.object({ key: z.string(), label: z.string(), values: counts, cumulative: counts.optional() })),
+  rows: z.array(
+    z.object({ key: z.string(), label: z.string(), values: counts, cumulative: counts.optional() }),
+  ),
   /** Sums of the rows (per week: the events of the period; per state: every institute). */
   totals: counts,
   /** How some figures are dated (said beside the charts). */
   notes: z.array(z.string()),
 });
 export type ProgressResponse = z.infer<typeof ProgressResponseSchema>;
-

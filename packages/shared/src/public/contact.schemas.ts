@@ -17,16 +17,31 @@ export const CONTACT_MESSAGES = {
   topic: "Scegli l'argomento del messaggio.",
   message: 'Scrivi un messaggio di almeno 20 caratteri (al massimo 4000).',
   privacy: "Per inviare il messaggio devi dichiarare di aver letto l'informativa sulla privacy.",
-  accepted: 'Grazie, il tuo messaggio è stato inviato. Ti risponderemo all’indirizzo indicato entro cinque giorni lavorativi.',
+  accepted:
+    'Grazie, il tuo messaggio è stato inviato. Ti risponderemo all’indirizzo indicato entro cinque giorni lavorativi.',
   rateLimited: 'Hai inviato troppi messaggi in poco tempo. Riprova tra qualche minuto.',
 } as const;
 
 /** The contact form. `website` is a honeypot: people never see it, bots fill it. */
 export const ContactMessageInputSchema = z.object({
-  name: z.string({ error: CONTACT_MESSAGES.name }).trim().min(2, CONTACT_MESSAGES.name).max(100, CONTACT_MESSAGES.name).refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
-  email: z.string({ error: CONTACT_MESSAGES.email }).trim().toLowerCase().max(254, CONTACT_MESSAGES.email).email(CONTACT_MESSAGES.email),
+  name: z
+    .string({ error: CONTACT_MESSAGES.name })
+    .trim()
+    .min(2, CONTACT_MESSAGES.name)
+    .max(100, CONTACT_MESSAGES.name)
+    .refine(isPlainName, PERSON_NAME_CONTROL_MESSAGE),
+  email: z
+    .string({ error: CONTACT_MESSAGES.email })
+    .trim()
+    .toLowerCase()
+    .max(254, CONTACT_MESSAGES.email)
+    .email(CONTACT_MESSAGES.email),
   topic: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.topic }),
-  message: z.string({ error: CONTACT_MESSAGES.message }).trim().min(20, CONTACT_MESSAGES.message).max(4000, CONTACT_MESSAGES.message),
+  message: z
+    .string({ error: CONTACT_MESSAGES.message })
+    .trim()
+    .min(20, CONTACT_MESSAGES.message)
+    .max(4000, CONTACT_MESSAGES.message),
   privacyAccepted: z.literal(true, { error: CONTACT_MESSAGES.privacy }),
   website: z.string().max(500).optional(),
 });

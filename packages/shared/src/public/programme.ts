@@ -28,8 +28,18 @@ export const PROGRAMME = {
     phoneHours: 'dal lunedì al venerdì, dalle 9:30 alle 13:00 e dalle 14:30 alle 17:00',
   },
   offices: [
-    { city: 'Roma', label: 'Sede di Roma (Sylla)', address: 'Via dei Mille 24, 00185 Roma', hours: 'su appuntamento' },
-    { city: 'Milano', label: 'Sede di Milano (Cromos)', address: 'Corso Buenos Aires 92, 20124 Milano', hours: 'su appuntamento' },
+    {
+      city: 'Roma',
+      label: 'Sede di Roma (Sylla)',
+      address: 'Via dei Mille 24, 00185 Roma',
+      hours: 'su appuntamento',
+    },
+    {
+      city: 'Milano',
+      label: 'Sede di Milano (Cromos)',
+      address: 'Corso Buenos Aires 92, 20124 Milano',
+      hours: 'su appuntamento',
+    },
   ],
 } as const;
 

@@ -22,7 +22,11 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditQuerySchema = z
   .object({
     entity: z.enum(AUDITED_ENTITIES, { error: 'Entità non valida.' }),
-    entityId: z.coerce.number({ error: 'Identificativo non valido.' }).int('Identificativo non valido.').positive('Identificativo non valido.').max(Number.MAX_SAFE_INTEGER),
+    entityId: z.coerce
+      .number({ error: 'Identificativo non valido.' })
+      .int('Identificativo non valido.')
+      .positive('Identificativo non valido.')
+      .max(Number.MAX_SAFE_INTEGER),
   })
   .extend(PaginationSchema.shape)
   .extend(ExactTotalSchema.shape);

@@ -1,11 +1,23 @@
 import { z } from 'zod';
-import { optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema, listResponseSchema } from '../lists/list-query.ts';
+import {
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+  listResponseSchema,
+} from '../lists/list-query.ts';
 import { ADHESION_STATES, PROVINCES, REGIONS, SCHOOL_LEVELS } from './registry.constants.ts';
 
 const isoDateTime = z.string();
 
 /** A person linked to an institute (principal, first contact, teacher) as staff see them. */
-export const PersonRefSchema = z.object({ id: z.number().int(), firstName: z.string(), lastName: z.string(), email: z.string() });
+export const PersonRefSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
 export type PersonRef = z.infer<typeof PersonRefSchema>;
 
 export const InstituteSummarySchema = z.object({
@@ -23,7 +35,16 @@ export const InstituteSummarySchema = z.object({
 });
 export type InstituteSummary = z.infer<typeof InstituteSummarySchema>;
 
-export const INSTITUTE_SORTS = ['name', 'ministryCode', 'municipalityName', 'province', 'region', 'adhesionState', 'adhesionStateChangedAt', 'schoolSiteCount'] as const;
+export const INSTITUTE_SORTS = [
+  'name',
+  'ministryCode',
+  'municipalityName',
+  'province',
+  'region',
+  'adhesionState',
+  'adhesionStateChangedAt',
+  'schoolSiteCount',
+] as const;
 
 /** Filters shared by the list and its export (the export downloads exactly what the list shows). */
 export const InstituteFiltersSchema = z.object({
@@ -65,7 +86,13 @@ export const InstituteDetailSchema = InstituteSummarySchema.extend({
   website: z.string().nullable(),
   principal: PersonRefSchema.nullable(),
   firstContact: PersonRefSchema.nullable(),
-  teachers: z.array(PersonRefSchema.extend({ schoolSiteId: z.number().int().nullable(), kind: z.string(), reviewState: z.string() })),
+  teachers: z.array(
+    PersonRefSchema.extend({
+      schoolSiteId: z.number().int().nullable(),
+      kind: z.string(),
+      reviewState: z.string(),
+    }),
+  ),
   schoolSites: z.array(InstituteSchoolSiteSchema),
   adhesionHistory: z.array(AdhesionTransitionSchema),
   updatedAt: isoDateTime,
@@ -73,7 +100,10 @@ export const InstituteDetailSchema = InstituteSummarySchema.extend({
 export type InstituteDetail = z.infer<typeof InstituteDetailSchema>;
 
 const optionalText = (max: number, message: string) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().max(max, message).nullable().optional());
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || null : v),
+    z.string().max(max, message).nullable().optional(),
+  );
 
 /** The fields staff may correct; each is optional (PATCH) and `null`/empty clears it. */
 export const InstituteUpdateSchema = z
@@ -81,7 +111,11 @@ export const InstituteUpdateSchema = z
     address: optionalText(200, 'L’indirizzo può contenere al massimo 200 caratteri.'),
     postalCode: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || null : v),
-      z.string().regex(/^\d{5}$/, 'Il CAP è formato da 5 cifre.').nullable().optional(),
+      z
+        .string()
+        .regex(/^\d{5}$/, 'Il CAP è formato da 5 cifre.')
+        .nullable()
+        .optional(),
     ),
     email: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim().toLowerCase() || null : v),
@@ -93,11 +127,19 @@ export const InstituteUpdateSchema = z
     ),
     phone: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || null : v),
-      z.string().regex(/^\+?[0-9 ]{6,20}$/, 'Inserisci un numero di telefono valido (solo cifre e spazi).').nullable().optional(),
+      z
+        .string()
+        .regex(/^\+?[0-9 ]{6,20}$/, 'Inserisci un numero di telefono valido (solo cifre e spazi).')
+        .nullable()
+        .optional(),
     ),
     website: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || null : v),
-      z.url({ protocol: /^https?$/, error: 'Inserisci un indirizzo web che inizia con https://.' }).max(300).nullable().optional(),
+      z
+        .url({ protocol: /^https?$/, error: 'Inserisci un indirizzo web che inizia con https://.' })
+        .max(300)
+        .nullable()
+        .optional(),
     ),
   })
   .strict();

@@ -49,7 +49,13 @@ export const PROVINCES_BY_REGION: Record<Region, readonly string[]> = {
 export const PROVINCES = Object.values(PROVINCES_BY_REGION).flat().sort() as [string, ...string[]];
 
 /** School levels of a plesso (product §3). */
-export const SCHOOL_LEVELS = ['infanzia', 'primaria', 'secondaria_primo_grado', 'secondaria_secondo_grado', 'altro'] as const;
+export const SCHOOL_LEVELS = [
+  'infanzia',
+  'primaria',
+  'secondaria_primo_grado',
+  'secondaria_secondo_grado',
+  'altro',
+] as const;
 export type SchoolLevel = (typeof SCHOOL_LEVELS)[number];
 export const SCHOOL_LEVEL_LABELS: Record<SchoolLevel, string> = {
   infanzia: 'Scuola dell’infanzia',
@@ -60,7 +66,15 @@ export const SCHOOL_LEVEL_LABELS: Record<SchoolLevel, string> = {
 };
 
 /** Institute adhesion states (product §5). */
-export const ADHESION_STATES = ['nessuna', 'iscritto', 'adesione_firmata', 'attivo', 'da_correggere', 'respinto', 'ritirato'] as const;
+export const ADHESION_STATES = [
+  'nessuna',
+  'iscritto',
+  'adesione_firmata',
+  'attivo',
+  'da_correggere',
+  'respinto',
+  'ritirato',
+] as const;
 export type AdhesionState = (typeof ADHESION_STATES)[number];
 export const ADHESION_STATE_LABELS: Record<AdhesionState, string> = {
   nessuna: 'Nessuna adesione',

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { ExportFormatSchema } from '../lists/list-query.ts';
 import { IdParamSchema } from '../validation/index.ts';
-import { SchoolSiteDetailSchema, SchoolSiteFiltersSchema, SchoolSiteListQuerySchema, SchoolSiteListResponseSchema, SchoolSiteUpdateSchema } from './school-sites.schemas.ts';
+import {
+  SchoolSiteDetailSchema,
+  SchoolSiteFiltersSchema,
+  SchoolSiteListQuerySchema,
+  SchoolSiteListResponseSchema,
+  SchoolSiteUpdateSchema,
+} from './school-sites.schemas.ts';
 
 const SchoolSiteParams = z.object({ siteId: IdParamSchema });
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { PersonRefSchema } from './institutes.schemas.ts';
 import { ADHESION_STATES, PROVINCES, REGIONS, SCHOOL_LEVELS } from './registry.constants.ts';
 
@@ -21,7 +28,16 @@ export const SchoolSiteSummarySchema = z.object({
 });
 export type SchoolSiteSummary = z.infer<typeof SchoolSiteSummarySchema>;
 
-export const SCHOOL_SITE_SORTS = ['name', 'ministryCode', 'municipalityName', 'province', 'region', 'schoolLevel', 'instituteName', 'adhesionState'] as const;
+export const SCHOOL_SITE_SORTS = [
+  'name',
+  'ministryCode',
+  'municipalityName',
+  'province',
+  'region',
+  'schoolLevel',
+  'instituteName',
+  'adhesionState',
+] as const;
 
 export const SchoolSiteFiltersSchema = z.object({
   q: SearchTextSchema,
@@ -31,7 +47,10 @@ export const SchoolSiteFiltersSchema = z.object({
   adhesionState: optionalEnum(ADHESION_STATES, 'Stato di adesione'),
   stateSchool: QueryBooleanSchema,
   participating: QueryBooleanSchema,
-  instituteId: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: 'Istituto non valido.' }).int().positive().optional()),
+  instituteId: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number({ error: 'Istituto non valido.' }).int().positive().optional(),
+  ),
   sort: sortSchema(SCHOOL_SITE_SORTS),
 });
 export const SchoolSiteListQuerySchema = SchoolSiteFiltersSchema.extend(PaginationSchema.shape);
@@ -55,10 +74,24 @@ export const SchoolSiteUpdateSchema = z
   .object({
     name: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() : v),
-      z.string().min(2, 'Il nome deve avere almeno 2 caratteri.').max(200, 'Il nome può contenere al massimo 200 caratteri.').optional(),
+      z
+        .string()
+        .min(2, 'Il nome deve avere almeno 2 caratteri.')
+        .max(200, 'Il nome può contenere al massimo 200 caratteri.')
+        .optional(),
     ),
-    address: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().max(200, 'L’indirizzo può contenere al massimo 200 caratteri.').nullable().optional()),
-    postalCode: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().regex(/^\d{5}$/, 'Il CAP è formato da 5 cifre.').nullable().optional()),
+    address: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim() || null : v),
+      z.string().max(200, 'L’indirizzo può contenere al massimo 200 caratteri.').nullable().optional(),
+    ),
+    postalCode: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim() || null : v),
+      z
+        .string()
+        .regex(/^\d{5}$/, 'Il CAP è formato da 5 cifre.')
+        .nullable()
+        .optional(),
+    ),
     participating: z.boolean({ error: 'Indica se il plesso partecipa.' }).optional(),
   })
   .strict();

@@ -19,7 +19,8 @@ export const listReviews = defineEndpoint({
   path: '/api/reviews/:type',
   permission: 'read:review',
   tag: 'reviews',
-  summary: 'Coda delle revisioni di un tipo: conteggi per stato, ricerca, filtro per stato, ordinamento e pagine',
+  summary:
+    'Coda delle revisioni di un tipo: conteggi per stato, ricerca, filtro per stato, ordinamento e pagine',
   params: ReviewTypeParamsSchema,
   query: ReviewListQuerySchema,
   response: ReviewListResponseSchema,
@@ -42,7 +43,8 @@ export const nextReview = defineEndpoint({
   path: '/api/reviews/:type/next',
   permission: 'decide:review',
   tag: 'reviews',
-  summary: 'Prende in carico per 5 minuti il prossimo elemento in attesa non preso da altri (o risponde che la coda è vuota)',
+  summary:
+    'Prende in carico per 5 minuti il prossimo elemento in attesa non preso da altri (o risponde che la coda è vuota)',
   params: ReviewTypeParamsSchema,
   response: ReviewNextResponseSchema,
 });
@@ -52,7 +54,7 @@ export const getReview = defineEndpoint({
   path: '/api/reviews/:type/items/:itemId',
   permission: 'read:review',
   tag: 'reviews',
-  summary: "Un elemento della coda con il suo contenuto e lo storico delle decisioni sul soggetto",
+  summary: 'Un elemento della coda con il suo contenuto e lo storico delle decisioni sul soggetto',
   params: ReviewItemParamsSchema,
   response: ReviewDetailSchema,
 });
@@ -62,7 +64,8 @@ export const decideReview = defineEndpoint({
   path: '/api/reviews/:type/:itemId/decision',
   permission: 'decide:review',
   tag: 'reviews',
-  summary: 'Decide un elemento in attesa: approva, chiedi correzioni o respingi (con nota); 409 se già deciso',
+  summary:
+    'Decide un elemento in attesa: approva, chiedi correzioni o respingi (con nota); 409 se già deciso',
   params: ReviewItemParamsSchema,
   body: ReviewDecisionBodySchema,
   response: ReviewDecisionResponseSchema,

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { TeacherKind } from '../accounts/registration.schemas.ts';
 import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from '../adhesions/adhesion.constants.ts';
-import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  ExactTotalSchema,
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { ADHESION_STATES } from '../registry/registry.constants.ts';
 import { ApiErrorBodySchema } from '../http/api-error.ts';
 import { IdParamSchema } from '../validation/index.ts';
@@ -44,7 +51,9 @@ export const ReviewFiltersSchema = z.object({
   state: optionalEnum(REVIEW_STATES, 'Stato'),
   sort: sortSchema(REVIEW_SORTS),
 });
-export const ReviewListQuerySchema = ReviewFiltersSchema.extend(PaginationSchema.shape).extend(ExactTotalSchema.shape);
+export const ReviewListQuerySchema = ReviewFiltersSchema.extend(PaginationSchema.shape).extend(
+  ExactTotalSchema.shape,
+);
 export type ReviewListQuery = z.output<typeof ReviewListQuerySchema>;
 export type ReviewFilters = z.output<typeof ReviewFiltersSchema>;
 
@@ -57,7 +66,9 @@ export const ReviewCountsSchema = z.object({
 export type ReviewCounts = z.infer<typeof ReviewCountsSchema>;
 
 /** The queue's page plus the counts per state of the whole queue (the filter chips). */
-export const ReviewListResponseSchema = listResponseSchema(ReviewSummarySchema).extend({ counts: ReviewCountsSchema });
+export const ReviewListResponseSchema = listResponseSchema(ReviewSummarySchema).extend({
+  counts: ReviewCountsSchema,
+});
 export type ReviewListResponse = z.infer<typeof ReviewListResponseSchema>;
 
 /** One decision of the subject's history (every submission of the same subject). */
@@ -118,9 +129,17 @@ export const AdhesionSignatureSchema = z.object({
       formatDetail: z.enum(SIGNATURE_FORMAT_DETAILS),
       issuer: z.string(),
       trustService: z.object({ provider: z.string(), name: z.string(), status: z.string() }),
-      trustedTime: z.object({ at: isoDateTime, source: z.enum(['receipt', 'timestamp']), authority: z.string().optional() }),
+      trustedTime: z.object({
+        at: isoDateTime,
+        source: z.enum(['receipt', 'timestamp']),
+        authority: z.string().optional(),
+      }),
       declaredSigningTime: isoDateTime.nullable(),
-      revocation: z.object({ status: z.literal('good'), source: z.enum(['ocsp', 'crl']), producedAt: isoDateTime }),
+      revocation: z.object({
+        status: z.literal('good'),
+        source: z.enum(['ocsp', 'crl']),
+        producedAt: isoDateTime,
+      }),
     })
     .nullable(),
 });
@@ -182,7 +201,11 @@ const VisitContentSchema = z.object({
   }),
 });
 
-export const ReviewContentSchema = z.discriminatedUnion('type', [TeacherContentSchema, AdhesionContentSchema, VisitContentSchema]);
+export const ReviewContentSchema = z.discriminatedUnion('type', [
+  TeacherContentSchema,
+  AdhesionContentSchema,
+  VisitContentSchema,
+]);
 export type ReviewContent = z.infer<typeof ReviewContentSchema>;
 
 export const ReviewDetailSchema = ReviewSummarySchema.extend({
@@ -204,19 +227,26 @@ export const ReviewNextResponseSchema = z.object({
 export type ReviewNextResponse = z.infer<typeof ReviewNextResponseSchema>;
 
 export const REVIEW_NOTE_MAX = 2000;
-export const REVIEW_NOTE_REQUIRED = 'Scrivi una nota: spiega cosa correggere o perché la richiesta è respinta.';
+export const REVIEW_NOTE_REQUIRED =
+  'Scrivi una nota: spiega cosa correggere o perché la richiesta è respinta.';
 
 /** A reviewer's decision; request_changes and reject need a note (trimmed, 1–2000 characters). */
 export const ReviewDecisionBodySchema = z
   .object({
-    decision: z.enum(REVIEW_DECISIONS, { error: 'Scegli una decisione: approva, chiedi correzioni o respingi.' }),
+    decision: z.enum(REVIEW_DECISIONS, {
+      error: 'Scegli una decisione: approva, chiedi correzioni o respingi.',
+    }),
     note: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim() || undefined : v === null ? undefined : v),
-      z.string({ error: 'La nota deve essere un testo.' }).max(REVIEW_NOTE_MAX, `La nota può contenere al massimo ${REVIEW_NOTE_MAX} caratteri.`).optional(),
+      z
+        .string({ error: 'La nota deve essere un testo.' })
+        .max(REVIEW_NOTE_MAX, `La nota può contenere al massimo ${REVIEW_NOTE_MAX} caratteri.`)
+        .optional(),
     ),
   })
   .superRefine((body, ctx) => {
-    if (decisionNeedsNote(body.decision) && !body.note) ctx.addIssue({ code: 'custom', path: ['note'], message: REVIEW_NOTE_REQUIRED });
+    if (decisionNeedsNote(body.decision) && !body.note)
+      ctx.addIssue({ code: 'custom', path: ['note'], message: REVIEW_NOTE_REQUIRED });
   });
 export type ReviewDecisionBody = z.output<typeof ReviewDecisionBodySchema>;
 
@@ -231,5 +261,7 @@ export type ReviewDecisionResponse = z.infer<typeof ReviewDecisionResponseSchema
  * The 409 of a decision: another reviewer decided first (`nextItemId` says where to go on), or the
  * subject can no longer take the decision (an institute no longer in «adesione firmata»).
  */
-export const ReviewConflictSchema = ApiErrorBodySchema.extend({ nextItemId: z.number().int().nullable().optional() });
+export const ReviewConflictSchema = ApiErrorBodySchema.extend({
+  nextItemId: z.number().int().nullable().optional(),
+});
 export type ReviewConflict = z.infer<typeof ReviewConflictSchema>;

@@ -23,7 +23,8 @@ export const listSubstitutions = defineEndpoint({
   path: '/api/substitutions',
   permission: 'read:substitution',
   tag: 'substitutions',
-  summary: 'Richieste di sostituzione (tutte per lo staff, quelle del proprio istituto per dirigente e referente)',
+  summary:
+    'Richieste di sostituzione (tutte per lo staff, quelle del proprio istituto per dirigente e referente)',
   query: SubstitutionListQuerySchema,
   response: SubstitutionListResponseSchema,
 });
@@ -53,7 +54,8 @@ export const createSubstitution = defineEndpoint({
   path: '/api/substitutions',
   permission: 'create:substitution',
   tag: 'substitutions',
-  summary: 'Chiede di sostituire un insegnante di un plesso dell’istituto (409 se c’è già una richiesta aperta)',
+  summary:
+    'Chiede di sostituire un insegnante di un plesso dell’istituto (409 se c’è già una richiesta aperta)',
   body: SubstitutionCreateSchema,
   response: SubstitutionCreatedSchema,
   status: 201,
@@ -74,7 +76,8 @@ export const decideSubstitution = defineEndpoint({
   path: '/api/substitutions/:substitutionId/decision',
   permission: 'decide:substitution',
   tag: 'substitutions',
-  summary: 'Approva (sposta plesso, classi e codici a chi subentra) o respinge con una nota; 409 se già decisa',
+  summary:
+    'Approva (sposta plesso, classi e codici a chi subentra) o respinge con una nota; 409 se già decisa',
   params: SubstitutionParams,
   body: SubstitutionDecisionSchema,
   response: SubstitutionDecidedSchema,

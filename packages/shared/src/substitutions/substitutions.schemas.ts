@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { REGIONS } from '../registry/registry.constants.ts';
-import { SUBSTITUTION_NOTE_MAX, SUBSTITUTION_REASON_MAX, SUBSTITUTION_STATES } from './substitution.constants.ts';
+import {
+  SUBSTITUTION_NOTE_MAX,
+  SUBSTITUTION_REASON_MAX,
+  SUBSTITUTION_STATES,
+} from './substitution.constants.ts';
 
 /** The Italian texts of substitutions (API messages and the web's). */
 export const SUBSTITUTION_MESSAGES = {
@@ -11,7 +21,8 @@ export const SUBSTITUTION_MESSAGES = {
   schoolSite: 'Scegli il plesso.',
   outgoing: 'Scegli l’insegnante che lascia il plesso.',
   outgoingNotOfSite: 'L’insegnante indicato non risulta tra gli insegnanti di questo plesso.',
-  incoming: 'Indica chi subentra: l’indirizzo e-mail della persona da invitare (con nome e cognome) oppure un insegnante già registrato.',
+  incoming:
+    'Indica chi subentra: l’indirizzo e-mail della persona da invitare (con nome e cognome) oppure un insegnante già registrato.',
   incomingNotFound: 'L’insegnante indicato come subentrante non risulta tra gli insegnanti dell’istituto.',
   incomingSame: 'Chi subentra deve essere una persona diversa da chi lascia il plesso.',
   incomingEmail: 'Inserisci un indirizzo e-mail valido.',
@@ -20,13 +31,16 @@ export const SUBSTITUTION_MESSAGES = {
   reason: `Spiega il motivo della sostituzione (da 5 a ${SUBSTITUTION_REASON_MAX} caratteri).`,
   effectiveOn: 'Inserisci la data di decorrenza (gg/mm/aaaa).',
   effectiveInPast: 'La data di decorrenza non può essere nel passato.',
-  openExists: 'Per questo insegnante e questo plesso c’è già una richiesta di sostituzione in attesa di decisione.',
+  openExists:
+    'Per questo insegnante e questo plesso c’è già una richiesta di sostituzione in attesa di decisione.',
   decision: 'Scegli se approvare o respingere la richiesta.',
   noteRequired: 'Per respingere la richiesta scrivi una nota con il motivo: la riceverà chi l’ha inviata.',
   noteMax: `La nota può contenere al massimo ${SUBSTITUTION_NOTE_MAX} caratteri.`,
   alreadyDecided: 'La richiesta è già stata decisa: non può essere approvata o respinta di nuovo.',
-  created: 'Richiesta di sostituzione inviata: lo staff del programma la esaminerà e riceverai una e-mail con la decisione.',
-  approved: 'Sostituzione approvata: il plesso, le classi e i codici di accesso sono passati a chi subentra; abbiamo avvisato le persone coinvolte.',
+  created:
+    'Richiesta di sostituzione inviata: lo staff del programma la esaminerà e riceverai una e-mail con la decisione.',
+  approved:
+    'Sostituzione approvata: il plesso, le classi e i codici di accesso sono passati a chi subentra; abbiamo avvisato le persone coinvolte.',
   /** Approved ahead of its date: nothing moves until then (decision 038). */
   approvedFrom: (date: string) =>
     `Sostituzione approvata: dal ${date} il plesso, le classi e i codici di accesso passeranno a chi subentra; fino ad allora resta in servizio l’insegnante uscente. Abbiamo avvisato le persone coinvolte.`,
@@ -35,7 +49,12 @@ export const SUBSTITUTION_MESSAGES = {
 
 /** `YYYY-MM-DD` of `now` in Europe/Rome. */
 export function romeToday(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Rome',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }
 
 function isRealDate(value: string): boolean {
@@ -46,9 +65,13 @@ function isRealDate(value: string): boolean {
   return check.getUTCFullYear() === y && check.getUTCMonth() === mo - 1 && check.getUTCDate() === d;
 }
 
-const blankToUndefined = (v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v === null ? undefined : v);
+const blankToUndefined = (v: unknown) =>
+  typeof v === 'string' ? v.trim() || undefined : v === null ? undefined : v;
 const idField = (message: string) =>
-  z.preprocess(blankToUndefined, z.coerce.number({ error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message));
+  z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message),
+  );
 const personName = (message: string) =>
   z.preprocess(
     blankToUndefined,
@@ -71,11 +94,20 @@ export const SubstitutionCreateSchema = z
     /** Or an address: an existing account is linked, otherwise the person is invited on approval. */
     incomingEmail: z.preprocess(
       blankToUndefined,
-      z.string({ error: SUBSTITUTION_MESSAGES.incomingEmail }).toLowerCase().max(254, SUBSTITUTION_MESSAGES.incomingEmail).email(SUBSTITUTION_MESSAGES.incomingEmail).optional(),
+      z
+        .string({ error: SUBSTITUTION_MESSAGES.incomingEmail })
+        .toLowerCase()
+        .max(254, SUBSTITUTION_MESSAGES.incomingEmail)
+        .email(SUBSTITUTION_MESSAGES.incomingEmail)
+        .optional(),
     ),
     incomingFirstName: personName(SUBSTITUTION_MESSAGES.incomingFirstName),
     incomingLastName: personName(SUBSTITUTION_MESSAGES.incomingLastName),
-    reason: z.string({ error: SUBSTITUTION_MESSAGES.reason }).trim().min(5, SUBSTITUTION_MESSAGES.reason).max(SUBSTITUTION_REASON_MAX, SUBSTITUTION_MESSAGES.reason),
+    reason: z
+      .string({ error: SUBSTITUTION_MESSAGES.reason })
+      .trim()
+      .min(5, SUBSTITUTION_MESSAGES.reason)
+      .max(SUBSTITUTION_REASON_MAX, SUBSTITUTION_MESSAGES.reason),
     /** `YYYY-MM-DD`; not before today in Europe/Rome (checked by the API against its clock). */
     effectiveOn: z
       .string({ error: SUBSTITUTION_MESSAGES.effectiveOn })
@@ -96,8 +128,18 @@ export const SubstitutionCreateSchema = z
       ctx.addIssue({ code: 'custom', path: ['incomingUserId'], message: SUBSTITUTION_MESSAGES.incomingSame });
     }
     if (body.incomingEmail !== undefined) {
-      if (body.incomingFirstName === undefined) ctx.addIssue({ code: 'custom', path: ['incomingFirstName'], message: SUBSTITUTION_MESSAGES.incomingFirstName });
-      if (body.incomingLastName === undefined) ctx.addIssue({ code: 'custom', path: ['incomingLastName'], message: SUBSTITUTION_MESSAGES.incomingLastName });
+      if (body.incomingFirstName === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['incomingFirstName'],
+          message: SUBSTITUTION_MESSAGES.incomingFirstName,
+        });
+      if (body.incomingLastName === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['incomingLastName'],
+          message: SUBSTITUTION_MESSAGES.incomingLastName,
+        });
     }
   });
 export type SubstitutionCreate = z.input<typeof SubstitutionCreateSchema>;
@@ -106,11 +148,18 @@ export const SUBSTITUTION_DECISIONS = ['approvata', 'respinta'] as const;
 export const SubstitutionDecisionSchema = z
   .object({
     decision: z.enum(SUBSTITUTION_DECISIONS, { error: SUBSTITUTION_MESSAGES.decision }),
-    note: z.preprocess(blankToUndefined, z.string({ error: SUBSTITUTION_MESSAGES.noteMax }).max(SUBSTITUTION_NOTE_MAX, SUBSTITUTION_MESSAGES.noteMax).optional()),
+    note: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ error: SUBSTITUTION_MESSAGES.noteMax })
+        .max(SUBSTITUTION_NOTE_MAX, SUBSTITUTION_MESSAGES.noteMax)
+        .optional(),
+    ),
   })
   .strict()
   .superRefine((body, ctx) => {
-    if (body.decision === 'respinta' && !body.note) ctx.addIssue({ code: 'custom', path: ['note'], message: SUBSTITUTION_MESSAGES.noteRequired });
+    if (body.decision === 'respinta' && !body.note)
+      ctx.addIssue({ code: 'custom', path: ['note'], message: SUBSTITUTION_MESSAGES.noteRequired });
   });
 export type SubstitutionDecision = z.input<typeof SubstitutionDecisionSchema>;
 
@@ -145,7 +194,13 @@ export const SubstitutionSummarySchema = z.object({
 });
 export type SubstitutionSummary = z.infer<typeof SubstitutionSummarySchema>;
 
-export const SUBSTITUTION_SORTS = ['createdAt', 'effectiveOn', 'state', 'outgoingName', 'schoolSiteName'] as const;
+export const SUBSTITUTION_SORTS = [
+  'createdAt',
+  'effectiveOn',
+  'state',
+  'outgoingName',
+  'schoolSiteName',
+] as const;
 export const SubstitutionFiltersSchema = z.object({
   q: SearchTextSchema,
   state: optionalEnum(SUBSTITUTION_STATES, 'Stato'),
@@ -166,11 +221,19 @@ export const SubstitutionCandidatesSchema = z.object({
       ministryCode: z.string(),
       instituteName: z.string(),
       /** Teachers not rejected, with their e-mail to tell apart two with the same name. */
-      teachers: z.array(z.object({ userId: z.number().int(), name: z.string(), email: z.string(), kind: z.string() })),
+      teachers: z.array(
+        z.object({ userId: z.number().int(), name: z.string(), email: z.string(), kind: z.string() }),
+      ),
     }),
   ),
 });
 export type SubstitutionCandidates = z.infer<typeof SubstitutionCandidatesSchema>;
 
-export const SubstitutionCreatedSchema = z.object({ message: z.string(), substitution: SubstitutionSummarySchema });
-export const SubstitutionDecidedSchema = z.object({ message: z.string(), substitution: SubstitutionSummarySchema });
+export const SubstitutionCreatedSchema = z.object({
+  message: z.string(),
+  substitution: SubstitutionSummarySchema,
+});
+export const SubstitutionDecidedSchema = z.object({
+  message: z.string(),
+  substitution: SubstitutionSummarySchema,
+});

@@ -29,7 +29,8 @@ export const listAccessCodes = defineEndpoint({
   path: '/api/access-codes',
   permission: 'read:access-code',
   tag: 'access-codes',
-  summary: 'I codici di accesso: i propri (insegnanti) o tutti (staff), con ricerca, filtri, ordinamento e pagine',
+  summary:
+    'I codici di accesso: i propri (insegnanti) o tutti (staff), con ricerca, filtri, ordinamento e pagine',
   query: AccessCodeListQuerySchema,
   response: AccessCodeListResponseSchema,
 });
@@ -59,7 +60,8 @@ export const createAccessCodes = defineEndpoint({
   path: '/api/access-codes',
   permission: 'create:access-code',
   tag: 'access-codes',
-  summary: "Crea i codici di accesso di una classe per un'indagine aperta (insegnanti: solo per il proprio plesso)",
+  summary:
+    "Crea i codici di accesso di una classe per un'indagine aperta (insegnanti: solo per il proprio plesso)",
   body: AccessCodeInputSchema,
   response: AccessCodesCreatedSchema,
   status: 201,
@@ -92,7 +94,8 @@ export const getPublicAccessCode = defineEndpoint({
   path: '/api/access-codes/:code',
   permission: 'public',
   tag: 'access-codes',
-  summary: 'Il questionario anonimo di un codice valido (404 identico per codici sconosciuti, scaduti, revocati, esauriti o malformati)',
+  summary:
+    'Il questionario anonimo di un codice valido (404 identico per codici sconosciuti, scaduti, revocati, esauriti o malformati)',
   params: AccessCodeParamsSchema,
   response: PublicAccessCodeSchema,
 });

@@ -1,7 +1,17 @@
 import { z } from 'zod';
-import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { OpenSurveySchema } from './surveys.schemas.ts';
-import { ACCESS_CODE_LENGTH, ACCESS_CODE_MAX_USES, ACCESS_CODES_PER_REQUEST_MAX } from './survey.constants.ts';
+import {
+  ACCESS_CODE_LENGTH,
+  ACCESS_CODE_MAX_USES,
+  ACCESS_CODES_PER_REQUEST_MAX,
+} from './survey.constants.ts';
 
 /** Seed-spec §5: exactly 7 letters or digits. Anything else opens nothing (the same 404 as an unknown code). */
 export const ACCESS_CODE_PATTERN = new RegExp(`^[A-Za-z0-9]{${ACCESS_CODE_LENGTH}}$`);
@@ -26,8 +36,10 @@ export const CLASS_LABEL_MAX = 40;
 /** The Italian texts of access codes (API messages and the web's). */
 export const ACCESS_CODE_MESSAGES = {
   /** The one answer of the public endpoints for a malformed, unknown, expired, revoked or used-up code. */
-  notFound: 'Codice di accesso non valido: non esiste, è scaduto, è stato revocato oppure è già stato usato tutte le volte previste.',
-  rateLimited: 'Hai fatto troppi tentativi con i codici di accesso in poco tempo. Riprova tra qualche minuto.',
+  notFound:
+    'Codice di accesso non valido: non esiste, è scaduto, è stato revocato oppure è già stato usato tutte le volte previste.',
+  rateLimited:
+    'Hai fatto troppi tentativi con i codici di accesso in poco tempo. Riprova tra qualche minuto.',
   thanks: 'Grazie! Le tue risposte sono state registrate in forma anonima.',
   codeNotFoundStaff: 'Codice di accesso non trovato.',
   alreadyRevoked: 'Il codice è già stato revocato.',
@@ -43,15 +55,21 @@ export const ACCESS_CODE_MESSAGES = {
   maxUses: `Indica quante volte si può usare ogni codice: un numero intero da 1 a ${ACCESS_CODE_MAX_USES}.`,
   expiresOn: 'Indica la data di scadenza (gg/mm/aaaa).',
   expiresInPast: 'La data di scadenza non può essere già passata.',
-  expiresAfterClose: (closesOn: string) => `La data di scadenza non può essere dopo la chiusura dell'indagine (${closesOn}).`,
+  expiresAfterClose: (closesOn: string) =>
+    `La data di scadenza non può essere dopo la chiusura dell'indagine (${closesOn}).`,
   ids: `Indica da 1 a ${ACCESS_CODE_SHEET_MAX} codici da stampare.`,
   /** A teacher whose registration staff have not approved (yet, or again after a change of plesso). */
-  notApproved: 'La tua registrazione non è ancora stata approvata dallo staff: potrai creare i codici di accesso dopo l’approvazione.',
-  toCorrect: 'Lo staff ti ha chiesto di correggere la registrazione: correggila e inviala di nuovo, potrai creare i codici di accesso dopo l’approvazione.',
+  notApproved:
+    'La tua registrazione non è ancora stata approvata dallo staff: potrai creare i codici di accesso dopo l’approvazione.',
+  toCorrect:
+    'Lo staff ti ha chiesto di correggere la registrazione: correggila e inviala di nuovo, potrai creare i codici di accesso dopo l’approvazione.',
   rejected: 'La tua registrazione è stata respinta dallo staff: non puoi creare codici di accesso.',
-  teacherMaxUses: (max: number) => `Ogni codice si può usare al massimo ${max} volte (una classe): per più studenti crea più codici.`,
-  teacherDailyCodes: (max: number) => `Puoi creare al massimo ${max} codici al giorno: hai raggiunto il limite di oggi. Riprova domani o scrivi allo staff.`,
-  siteDailyUses: 'Oggi questo plesso ha già raccolto il numero massimo di risposte con i codici di accesso. Riprova domani.',
+  teacherMaxUses: (max: number) =>
+    `Ogni codice si può usare al massimo ${max} volte (una classe): per più studenti crea più codici.`,
+  teacherDailyCodes: (max: number) =>
+    `Puoi creare al massimo ${max} codici al giorno: hai raggiunto il limite di oggi. Riprova domani o scrivi allo staff.`,
+  siteDailyUses:
+    'Oggi questo plesso ha già raccolto il numero massimo di risposte con i codici di accesso. Riprova domani.',
 } as const;
 
 const isoDate = (message: string) =>
@@ -65,7 +83,15 @@ const isoDate = (message: string) =>
     }, message);
 
 const optionalId = (label: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: `${label} non valido.` }).int(`${label} non valido.`).positive(`${label} non valido.`).max(Number.MAX_SAFE_INTEGER, `${label} non valido.`).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: `${label} non valido.` })
+      .int(`${label} non valido.`)
+      .positive(`${label} non valido.`)
+      .max(Number.MAX_SAFE_INTEGER, `${label} non valido.`)
+      .optional(),
+  );
 
 /** A code as its teacher and staff see it. */
 export const AccessCodeSummarySchema = z.object({
@@ -97,7 +123,9 @@ export const AccessCodeFiltersSchema = z.object({
 });
 export const AccessCodeListQuerySchema = AccessCodeFiltersSchema.extend(PaginationSchema.shape);
 export type AccessCodeListQuery = z.output<typeof AccessCodeListQuerySchema>;
-export type AccessCodeFilters = Omit<AccessCodeListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: AccessCodeListQuery['sort'] };
+export type AccessCodeFilters = Omit<AccessCodeListQuery, 'page' | 'pageSize' | 'sort'> & {
+  sort?: AccessCodeListQuery['sort'];
+};
 export const AccessCodeListResponseSchema = listResponseSchema(AccessCodeSummarySchema);
 
 /** What the create form offers: the open surveys and, for a teacher, their plesso. */
@@ -115,14 +143,35 @@ export type AccessCodeOptions = z.infer<typeof AccessCodeOptionsSchema>;
 /** The create form. A teacher's plesso is their own (`schoolSiteId` may be left out); staff choose one. */
 export const AccessCodeInputSchema = z
   .object({
-    surveyId: z.coerce.number({ error: ACCESS_CODE_MESSAGES.survey }).int(ACCESS_CODE_MESSAGES.survey).positive(ACCESS_CODE_MESSAGES.survey).max(Number.MAX_SAFE_INTEGER, ACCESS_CODE_MESSAGES.survey),
+    surveyId: z.coerce
+      .number({ error: ACCESS_CODE_MESSAGES.survey })
+      .int(ACCESS_CODE_MESSAGES.survey)
+      .positive(ACCESS_CODE_MESSAGES.survey)
+      .max(Number.MAX_SAFE_INTEGER, ACCESS_CODE_MESSAGES.survey),
     schoolSiteId: z.preprocess(
       (v) => (v === '' || v === null ? undefined : v),
-      z.coerce.number({ error: ACCESS_CODE_MESSAGES.schoolSite }).int(ACCESS_CODE_MESSAGES.schoolSite).positive(ACCESS_CODE_MESSAGES.schoolSite).max(Number.MAX_SAFE_INTEGER, ACCESS_CODE_MESSAGES.schoolSite).optional(),
+      z.coerce
+        .number({ error: ACCESS_CODE_MESSAGES.schoolSite })
+        .int(ACCESS_CODE_MESSAGES.schoolSite)
+        .positive(ACCESS_CODE_MESSAGES.schoolSite)
+        .max(Number.MAX_SAFE_INTEGER, ACCESS_CODE_MESSAGES.schoolSite)
+        .optional(),
     ),
-    classLabel: z.string({ error: ACCESS_CODE_MESSAGES.classLabel }).trim().min(1, ACCESS_CODE_MESSAGES.classLabel).max(CLASS_LABEL_MAX, ACCESS_CODE_MESSAGES.classLabel),
-    count: z.coerce.number({ error: ACCESS_CODE_MESSAGES.count }).int(ACCESS_CODE_MESSAGES.count).min(1, ACCESS_CODE_MESSAGES.count).max(ACCESS_CODES_PER_REQUEST_MAX, ACCESS_CODE_MESSAGES.count),
-    maxUses: z.coerce.number({ error: ACCESS_CODE_MESSAGES.maxUses }).int(ACCESS_CODE_MESSAGES.maxUses).min(1, ACCESS_CODE_MESSAGES.maxUses).max(ACCESS_CODE_MAX_USES, ACCESS_CODE_MESSAGES.maxUses),
+    classLabel: z
+      .string({ error: ACCESS_CODE_MESSAGES.classLabel })
+      .trim()
+      .min(1, ACCESS_CODE_MESSAGES.classLabel)
+      .max(CLASS_LABEL_MAX, ACCESS_CODE_MESSAGES.classLabel),
+    count: z.coerce
+      .number({ error: ACCESS_CODE_MESSAGES.count })
+      .int(ACCESS_CODE_MESSAGES.count)
+      .min(1, ACCESS_CODE_MESSAGES.count)
+      .max(ACCESS_CODES_PER_REQUEST_MAX, ACCESS_CODE_MESSAGES.count),
+    maxUses: z.coerce
+      .number({ error: ACCESS_CODE_MESSAGES.maxUses })
+      .int(ACCESS_CODE_MESSAGES.maxUses)
+      .min(1, ACCESS_CODE_MESSAGES.maxUses)
+      .max(ACCESS_CODE_MAX_USES, ACCESS_CODE_MESSAGES.maxUses),
     /** The last day the codes work (until 23:59 Europe/Rome), at most the survey's closing day. */
     expiresOn: isoDate(ACCESS_CODE_MESSAGES.expiresOn),
   })
@@ -137,7 +186,10 @@ export const AccessCodeSheetQuerySchema = z.object({
     .string({ error: ACCESS_CODE_MESSAGES.ids })
     .regex(/^\d{1,16}(,\d{1,16})*$/, ACCESS_CODE_MESSAGES.ids)
     .transform((v) => [...new Set(v.split(',').map(Number))])
-    .refine((ids) => ids.length <= ACCESS_CODE_SHEET_MAX && ids.every((id) => id > 0 && Number.isSafeInteger(id)), ACCESS_CODE_MESSAGES.ids),
+    .refine(
+      (ids) => ids.length <= ACCESS_CODE_SHEET_MAX && ids.every((id) => id > 0 && Number.isSafeInteger(id)),
+      ACCESS_CODE_MESSAGES.ids,
+    ),
 });
 
 /** The public code: any string (its shape is checked by the handler: a malformed code is the same 404). */

@@ -36,6 +36,7 @@ export const getResultsMethodology = defineEndpoint({
   path: '/api/results/methodology',
   permission: 'public',
   tag: 'results',
-  summary: 'La soglia di protezione dei risultati in vigore, la soglia minima di legge e il segno dei dati protetti',
+  summary:
+    'La soglia di protezione dei risultati in vigore, la soglia minima di legge e il segno dei dati protetti',
   response: ResultsMethodologySchema,
 });

@@ -16,7 +16,13 @@ export function canTransitionSurvey(from: SurveyState, to: SurveyState): boolean
 }
 
 /** Question types (product §3). `scala`: an integer 1–5. */
-export const QUESTION_TYPES = ['scelta_singola', 'scelta_multipla', 'scala', 'testo_breve', 'testo_lungo'] as const;
+export const QUESTION_TYPES = [
+  'scelta_singola',
+  'scelta_multipla',
+  'scala',
+  'testo_breve',
+  'testo_lungo',
+] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
   scelta_singola: 'Scelta singola',

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LONG_TEXT_MAX, QUESTION_OPTIONS_MAX, SHORT_TEXT_MAX } from './survey.constants.ts';
-import { QuestionInputSchema, QuestionListInputSchema, ResponseInputSchema, SURVEY_MESSAGES, SurveyInputSchema, SurveyUpdateSchema, validateAnswers } from './surveys.schemas.ts';
+import {
+  QuestionInputSchema,
+  QuestionListInputSchema,
+  ResponseInputSchema,
+  SURVEY_MESSAGES,
+  SurveyInputSchema,
+  SurveyUpdateSchema,
+  validateAnswers,
+} from './surveys.schemas.ts';
 
 const questions = [
   { id: 1, type: 'scelta_singola' as const, required: true, options: ['A', 'B', 'C'] },
@@ -12,7 +20,13 @@ const questions = [
 
 describe('validateAnswers', () => {
   it('accepts and normalises valid answers', () => {
-    const r = validateAnswers(questions, { '1': 'B', '2': ['Z', 'X', 'X'], '3': '4', '4': '  ciao  ', '5': '' });
+    const r = validateAnswers(questions, {
+      '1': 'B',
+      '2': ['Z', 'X', 'X'],
+      '3': '4',
+      '4': '  ciao  ',
+      '5': '',
+    });
     expect(r.valid).toBe(true);
     expect(r.errors).toEqual({});
     expect(r.answers).toEqual({ '1': 'B', '2': ['X', 'Z'], '3': 4, '4': 'ciao' });
@@ -25,30 +39,51 @@ describe('validateAnswers', () => {
   it('reports required answers that are missing or blank', () => {
     const r = validateAnswers(questions, { '1': '  ', '2': [] });
     expect(r.valid).toBe(false);
-    expect(r.errors).toEqual({ '1': [SURVEY_MESSAGES.answerRequired], '3': [SURVEY_MESSAGES.answerRequired] });
+    expect(r.errors).toEqual({
+      '1': [SURVEY_MESSAGES.answerRequired],
+      '3': [SURVEY_MESSAGES.answerRequired],
+    });
   });
 
   it('refuses options not in the list', () => {
     const r = validateAnswers(questions, { '1': 'D', '2': ['X', 'W'], '3': 3 });
     expect(r.errors).toEqual({ '1': [SURVEY_MESSAGES.answerChoice], '2': [SURVEY_MESSAGES.answerChoices] });
-    expect(validateAnswers(questions, { '1': ['A'], '3': 3 }).errors['1']).toEqual([SURVEY_MESSAGES.answerChoice]);
+    expect(validateAnswers(questions, { '1': ['A'], '3': 3 }).errors['1']).toEqual([
+      SURVEY_MESSAGES.answerChoice,
+    ]);
   });
 
   it('refuses a scale that is not an integer from 1 to 5', () => {
     for (const v of [0, 6, 2.5, '2.5', 'tre', -1, true]) {
-      expect(validateAnswers(questions, { '1': 'A', '3': v }).errors['3'], String(v)).toEqual([SURVEY_MESSAGES.answerScale]);
+      expect(validateAnswers(questions, { '1': 'A', '3': v }).errors['3'], String(v)).toEqual([
+        SURVEY_MESSAGES.answerScale,
+      ]);
     }
   });
 
   it('refuses texts that are too long or not texts', () => {
-    const r = validateAnswers(questions, { '1': 'A', '3': 2, '4': 'x'.repeat(SHORT_TEXT_MAX + 1), '5': 'y'.repeat(LONG_TEXT_MAX + 1) });
-    expect(r.errors).toEqual({ '4': [SURVEY_MESSAGES.answerTooLong(SHORT_TEXT_MAX)], '5': [SURVEY_MESSAGES.answerTooLong(LONG_TEXT_MAX)] });
-    expect(validateAnswers(questions, { '1': 'A', '3': 2, '4': 5 }).errors['4']).toEqual([SURVEY_MESSAGES.answerText]);
-    expect(validateAnswers(questions, { '1': 'A', '3': 2, '4': 'x'.repeat(SHORT_TEXT_MAX) }).valid).toBe(true);
+    const r = validateAnswers(questions, {
+      '1': 'A',
+      '3': 2,
+      '4': 'x'.repeat(SHORT_TEXT_MAX + 1),
+      '5': 'y'.repeat(LONG_TEXT_MAX + 1),
+    });
+    expect(r.errors).toEqual({
+      '4': [SURVEY_MESSAGES.answerTooLong(SHORT_TEXT_MAX)],
+      '5': [SURVEY_MESSAGES.answerTooLong(LONG_TEXT_MAX)],
+    });
+    expect(validateAnswers(questions, { '1': 'A', '3': 2, '4': 5 }).errors['4']).toEqual([
+      SURVEY_MESSAGES.answerText,
+    ]);
+    expect(validateAnswers(questions, { '1': 'A', '3': 2, '4': 'x'.repeat(SHORT_TEXT_MAX) }).valid).toBe(
+      true,
+    );
   });
 
   it('refuses unknown question ids', () => {
-    expect(validateAnswers(questions, { '1': 'A', '3': 2, '99': 'x' }).errors).toEqual({ '99': [SURVEY_MESSAGES.answerUnknown] });
+    expect(validateAnswers(questions, { '1': 'A', '3': 2, '99': 'x' }).errors).toEqual({
+      '99': [SURVEY_MESSAGES.answerUnknown],
+    });
   });
 });
 
@@ -58,23 +93,45 @@ describe('question schema', () => {
     expect(QuestionInputSchema.safeParse({ ...base, options: ['Solo'] }).success).toBe(false);
     expect(QuestionInputSchema.safeParse({ ...base, options: ['A', ' '] }).success).toBe(false);
     expect(QuestionInputSchema.safeParse({ ...base, options: ['A', 'a'] }).success).toBe(false);
-    expect(QuestionInputSchema.safeParse({ ...base, options: Array.from({ length: QUESTION_OPTIONS_MAX + 1 }, (_, i) => `O${i}`) }).success).toBe(false);
-    expect(QuestionInputSchema.parse({ ...base, options: [' A ', 'B'] })).toEqual({ type: 'scelta_singola', label: 'Una domanda', help: '', required: false, options: ['A', 'B'] });
+    expect(
+      QuestionInputSchema.safeParse({
+        ...base,
+        options: Array.from({ length: QUESTION_OPTIONS_MAX + 1 }, (_, i) => `O${i}`),
+      }).success,
+    ).toBe(false);
+    expect(QuestionInputSchema.parse({ ...base, options: [' A ', 'B'] })).toEqual({
+      type: 'scelta_singola',
+      label: 'Una domanda',
+      help: '',
+      required: false,
+      options: ['A', 'B'],
+    });
   });
 
   it('drops the options of the other types', () => {
-    expect(QuestionInputSchema.parse({ type: 'scala', label: 'Quanto?', options: ['x'] }).options).toEqual([]);
+    expect(QuestionInputSchema.parse({ type: 'scala', label: 'Quanto?', options: ['x'] }).options).toEqual(
+      [],
+    );
   });
 
   it('refuses an unknown type and a short label', () => {
     const r = QuestionListInputSchema.safeParse({ questions: [{ type: 'radio', label: 'ab' }] });
     expect(r.success).toBe(false);
-    expect(r.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['questions.0.label', 'questions.0.type']);
+    expect(r.error?.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'questions.0.label',
+      'questions.0.type',
+    ]);
   });
 });
 
 describe('survey schema', () => {
-  const survey = { title: 'Indagine', purpose: 'Uno scopo abbastanza lungo.', audience: 'Docenti', opensOn: '2026-03-01', closesOn: '2026-04-01' };
+  const survey = {
+    title: 'Indagine',
+    purpose: 'Uno scopo abbastanza lungo.',
+    audience: 'Docenti',
+    opensOn: '2026-03-01',
+    closesOn: '2026-04-01',
+  };
   it('accepts a survey and refuses closing before opening', () => {
     expect(SurveyInputSchema.safeParse(survey).success).toBe(true);
     const r = SurveyInputSchema.safeParse({ ...survey, closesOn: '2026-02-28' });

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { listResponseSchema, PaginationSchema, optionalEnum, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  PaginationSchema,
+  optionalEnum,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import {
   CHOICE_QUESTION_TYPES,
   LONG_TEXT_MAX,
@@ -33,15 +39,18 @@ export const SURVEY_MESSAGES = {
   questionsLocked: 'L’indagine ha già ricevuto risposte: le domande non possono più essere modificate.',
   questionsNotDraft: 'Le domande si possono modificare solo finché l’indagine non ha risposte.',
   openNeedsQuestions: 'Per aprire l’indagine serve almeno una domanda.',
-  anotherOpen: (title: string) => `C’è già un’indagine aperta («${title}»): chiudila prima di aprirne un’altra.`,
+  anotherOpen: (title: string) =>
+    `C’è già un’indagine aperta («${title}»): chiudila prima di aprirne un’altra.`,
   badTransition: (from: string, to: string) => `Un’indagine «${from}» non può passare allo stato «${to}».`,
   stateChanged: 'Lo stato dell’indagine è cambiato nel frattempo: ricarica la pagina.',
   noOpenSurvey: 'In questo momento non c’è un’indagine aperta.',
-  alreadyAnswered: 'Hai già risposto a questa indagine: si può rispondere una sola volta. Puoi rivedere le risposte che hai inviato.',
+  alreadyAnswered:
+    'Hai già risposto a questa indagine: si può rispondere una sola volta. Puoi rivedere le risposte che hai inviato.',
   noPlesso: 'Per rispondere serve un profilo di docente associato a un plesso.',
   responded: 'Grazie! Le tue risposte sono state registrate.',
   /** A teacher not approved (yet): the answer is kept and counts in the results once staff approve them (decision 029). */
-  respondedPendingApproval: 'Grazie! Le tue risposte sono state registrate: saranno conteggiate nei risultati quando lo staff avrà approvato la tua registrazione.',
+  respondedPendingApproval:
+    'Grazie! Le tue risposte sono state registrate: saranno conteggiate nei risultati quando lo staff avrà approvato la tua registrazione.',
   // Answers (validateAnswers)
   answerRequired: 'Questa domanda è obbligatoria: rispondi prima di inviare.',
   answerChoice: 'Scegli una delle opzioni proposte.',
@@ -74,18 +83,32 @@ export const QuestionInputSchema = z
     /** Ignored on write (the list is replaced); accepted so the editor can send back what it read. */
     id: z.number().int().positive().optional(),
     type: z.enum(QUESTION_TYPES, { error: SURVEY_MESSAGES.questionType }),
-    label: z.string({ error: SURVEY_MESSAGES.questionLabel }).trim().min(3, SURVEY_MESSAGES.questionLabel).max(500, SURVEY_MESSAGES.questionLabel),
-    help: z.string({ error: SURVEY_MESSAGES.questionHelp }).trim().max(1000, SURVEY_MESSAGES.questionHelp).default(''),
+    label: z
+      .string({ error: SURVEY_MESSAGES.questionLabel })
+      .trim()
+      .min(3, SURVEY_MESSAGES.questionLabel)
+      .max(500, SURVEY_MESSAGES.questionLabel),
+    help: z
+      .string({ error: SURVEY_MESSAGES.questionHelp })
+      .trim()
+      .max(1000, SURVEY_MESSAGES.questionHelp)
+      .default(''),
     required: z.boolean({ error: SURVEY_MESSAGES.questionRequired }).default(false),
-    options: z.array(z.string({ error: SURVEY_MESSAGES.optionEmpty }).trim(), { error: SURVEY_MESSAGES.optionsCount }).max(QUESTION_OPTIONS_MAX, SURVEY_MESSAGES.optionsCount).default([]),
+    options: z
+      .array(z.string({ error: SURVEY_MESSAGES.optionEmpty }).trim(), { error: SURVEY_MESSAGES.optionsCount })
+      .max(QUESTION_OPTIONS_MAX, SURVEY_MESSAGES.optionsCount)
+      .default([]),
   })
   .strict()
   .superRefine((q, ctx) => {
     if (!CHOICE_QUESTION_TYPES.includes(q.type)) return;
-    if (q.options.length < 2) ctx.addIssue({ code: 'custom', path: ['options'], message: SURVEY_MESSAGES.optionsCount });
-    if (q.options.some((o) => o.length === 0 || o.length > OPTION_MAX)) ctx.addIssue({ code: 'custom', path: ['options'], message: SURVEY_MESSAGES.optionEmpty });
+    if (q.options.length < 2)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: SURVEY_MESSAGES.optionsCount });
+    if (q.options.some((o) => o.length === 0 || o.length > OPTION_MAX))
+      ctx.addIssue({ code: 'custom', path: ['options'], message: SURVEY_MESSAGES.optionEmpty });
     const seen = new Set(q.options.map((o) => o.toLocaleLowerCase('it')));
-    if (seen.size !== q.options.length) ctx.addIssue({ code: 'custom', path: ['options'], message: SURVEY_MESSAGES.optionDuplicate });
+    if (seen.size !== q.options.length)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: SURVEY_MESSAGES.optionDuplicate });
   })
   // Options belong to the choice types only.
   .transform((q) => ({ ...q, options: CHOICE_QUESTION_TYPES.includes(q.type) ? q.options : [] }));
@@ -93,7 +116,9 @@ export type QuestionInput = z.input<typeof QuestionInputSchema>;
 
 export const QuestionListInputSchema = z
   .object({
-    questions: z.array(QuestionInputSchema, { error: SURVEY_MESSAGES.questionsMax }).max(SURVEY_QUESTIONS_MAX, SURVEY_MESSAGES.questionsMax),
+    questions: z
+      .array(QuestionInputSchema, { error: SURVEY_MESSAGES.questionsMax })
+      .max(SURVEY_QUESTIONS_MAX, SURVEY_MESSAGES.questionsMax),
   })
   .strict();
 export type QuestionListInput = z.input<typeof QuestionListInputSchema>;
@@ -120,10 +145,19 @@ export type Answers = Record<string, AnswerValue>;
 export const AnswersSchema = z
   .record(
     z.string().regex(/^\d{1,15}$/, SURVEY_MESSAGES.answerUnknown),
-    z.union([z.string().max(LONG_TEXT_MAX * 2), z.array(z.string().max(OPTION_MAX * 2)).max(QUESTION_OPTIONS_MAX * 2), z.number()], { error: SURVEY_MESSAGES.answerText }),
+    z.union(
+      [
+        z.string().max(LONG_TEXT_MAX * 2),
+        z.array(z.string().max(OPTION_MAX * 2)).max(QUESTION_OPTIONS_MAX * 2),
+        z.number(),
+      ],
+      { error: SURVEY_MESSAGES.answerText },
+    ),
     { error: 'Invia le risposte come elenco domanda → risposta.' },
   )
-  .refine((a) => Object.keys(a).length <= SURVEY_QUESTIONS_MAX * 2, { message: SURVEY_MESSAGES.questionsMax });
+  .refine((a) => Object.keys(a).length <= SURVEY_QUESTIONS_MAX * 2, {
+    message: SURVEY_MESSAGES.questionsMax,
+  });
 
 /** The body of a submission (logged-in participant, or through an access code). */
 export const ResponseInputSchema = z.object({ answers: AnswersSchema }).strict();
@@ -135,7 +169,10 @@ export const answerFieldKey = (questionId: number | string) => `answers.${questi
 type QuestionForAnswers = Pick<SurveyQuestion, 'id' | 'type' | 'required' | 'options'>;
 
 const isBlank = (v: unknown) =>
-  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+  v === undefined ||
+  v === null ||
+  (typeof v === 'string' && v.trim() === '') ||
+  (Array.isArray(v) && v.length === 0);
 
 /**
  * Checks answers against the survey's questions and normalises them: texts trimmed, a scale as an
@@ -175,13 +212,20 @@ function normaliseAnswer(q: QuestionForAnswers, raw: unknown): { value: AnswerVa
     }
     case 'scelta_multipla': {
       const list = typeof raw === 'string' ? [raw] : raw;
-      if (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || !q.options.includes(v))) return { error: SURVEY_MESSAGES.answerChoices };
+      if (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || !q.options.includes(v)))
+        return { error: SURVEY_MESSAGES.answerChoices };
       const chosen = new Set(list as string[]);
       return { value: q.options.filter((o) => chosen.has(o)) };
     }
     case 'scala': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!Number.isInteger(n) || n < SCALE_MIN || n > SCALE_MAX) return { error: SURVEY_MESSAGES.answerScale };
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)
+            ? Number(raw)
+            : Number.NaN;
+      if (!Number.isInteger(n) || n < SCALE_MIN || n > SCALE_MAX)
+        return { error: SURVEY_MESSAGES.answerScale };
       return { value: n };
     }
     case 'testo_breve':
@@ -200,23 +244,38 @@ function normaliseAnswer(q: QuestionForAnswers, raw: unknown): { value: AnswerVa
 // ---- Surveys ----
 
 const surveyFields = {
-  title: z.string({ error: SURVEY_MESSAGES.title }).trim().min(3, SURVEY_MESSAGES.title).max(200, SURVEY_MESSAGES.title),
-  purpose: z.string({ error: SURVEY_MESSAGES.purpose }).trim().min(10, SURVEY_MESSAGES.purpose).max(4000, SURVEY_MESSAGES.purpose),
-  audience: z.string({ error: SURVEY_MESSAGES.audience }).trim().min(3, SURVEY_MESSAGES.audience).max(500, SURVEY_MESSAGES.audience),
+  title: z
+    .string({ error: SURVEY_MESSAGES.title })
+    .trim()
+    .min(3, SURVEY_MESSAGES.title)
+    .max(200, SURVEY_MESSAGES.title),
+  purpose: z
+    .string({ error: SURVEY_MESSAGES.purpose })
+    .trim()
+    .min(10, SURVEY_MESSAGES.purpose)
+    .max(4000, SURVEY_MESSAGES.purpose),
+  audience: z
+    .string({ error: SURVEY_MESSAGES.audience })
+    .trim()
+    .min(3, SURVEY_MESSAGES.audience)
+    .max(500, SURVEY_MESSAGES.audience),
   opensOn: isoDate(SURVEY_MESSAGES.opensOn),
   closesOn: isoDate(SURVEY_MESSAGES.closesOn),
 };
 
 /** The cross-field rule (also checked by the API on a partial update, against the stored values). */
 export function surveyDateErrors(s: { opensOn: string; closesOn: string }): Record<string, string[]> {
-  return isIsoDate(s.opensOn) && isIsoDate(s.closesOn) && s.closesOn < s.opensOn ? { closesOn: [SURVEY_MESSAGES.closesBeforeOpens] } : {};
+  return isIsoDate(s.opensOn) && isIsoDate(s.closesOn) && s.closesOn < s.opensOn
+    ? { closesOn: [SURVEY_MESSAGES.closesBeforeOpens] }
+    : {};
 }
 
 export const SurveyInputSchema = z
   .object(surveyFields)
   .strict()
   .superRefine((s, ctx) => {
-    for (const [path, messages] of Object.entries(surveyDateErrors(s))) for (const message of messages) ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const [path, messages] of Object.entries(surveyDateErrors(s)))
+      for (const message of messages) ctx.addIssue({ code: 'custom', path: [path], message });
   });
 export type SurveyInput = z.input<typeof SurveyInputSchema>;
 
@@ -231,7 +290,9 @@ export const SurveyUpdateSchema = z
   .strict();
 export type SurveyUpdate = z.output<typeof SurveyUpdateSchema>;
 
-export const SurveyTransitionSchema = z.object({ to: z.enum(SURVEY_STATES, { error: 'Stato non valido.' }) }).strict();
+export const SurveyTransitionSchema = z
+  .object({ to: z.enum(SURVEY_STATES, { error: 'Stato non valido.' }) })
+  .strict();
 
 export const SurveySummarySchema = z.object({
   id: z.number().int(),
@@ -284,9 +345,18 @@ export const OpenSurveySchema = z.object({
 export type OpenSurvey = z.infer<typeof OpenSurveySchema>;
 export const CurrentSurveySchema = z.object({ survey: OpenSurveySchema.nullable() });
 
-export const AnswersOutputSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.number()]));
+export const AnswersOutputSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.array(z.string()), z.number()]),
+);
 export const MyResponseSchema = z.object({
-  response: z.object({ surveyId: z.number().int(), submittedAt: z.string(), answers: AnswersOutputSchema }).nullable(),
+  response: z
+    .object({ surveyId: z.number().int(), submittedAt: z.string(), answers: AnswersOutputSchema })
+    .nullable(),
 });
 export type MyResponse = z.infer<typeof MyResponseSchema>;
-export const ResponseCreatedSchema = z.object({ message: z.string(), submittedAt: z.string(), answers: AnswersOutputSchema });
+export const ResponseCreatedSchema = z.object({
+  message: z.string(),
+  submittedAt: z.string(),
+  answers: AnswersOutputSchema,
+});

@@ -54,7 +54,8 @@ export const decideTeacherHeldResponses = defineEndpoint({
   path: '/api/teachers/:teacherId/held-responses',
   permission: 'decide:review',
   tag: 'teachers',
-  summary: "Decide sulle risposte sospese di un insegnante respinto: conteggiarle di nuovo nei risultati o scartarle",
+  summary:
+    'Decide sulle risposte sospese di un insegnante respinto: conteggiarle di nuovo nei risultati o scartarle',
   params: TeacherParams,
   body: HeldResponsesDecisionSchema,
   response: HeldResponsesDecidedSchema,

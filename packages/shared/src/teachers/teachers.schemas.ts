@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { TeacherKind } from '../accounts/registration.schemas.ts';
-import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  ExactTotalSchema,
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { PROVINCES, REGIONS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
 
 /** Labels of the registration kinds (product §3); typed against the accounts' list, without its runtime. */
@@ -34,12 +41,25 @@ export const TeacherSummarySchema = z.object({
 });
 export type TeacherSummary = z.infer<typeof TeacherSummarySchema>;
 
-export const TEACHER_SORTS = ['name', 'email', 'kind', 'reviewState', 'schoolSiteName', 'province', 'createdAt'] as const;
+export const TEACHER_SORTS = [
+  'name',
+  'email',
+  'kind',
+  'reviewState',
+  'schoolSiteName',
+  'province',
+  'createdAt',
+] as const;
 
 const optionalId = (message: string) =>
   z.preprocess(
     (v) => (v === '' || v === null ? undefined : v),
-    z.coerce.number({ error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message).optional(),
+    z.coerce
+      .number({ error: message })
+      .int(message)
+      .positive(message)
+      .max(Number.MAX_SAFE_INTEGER, message)
+      .optional(),
   );
 
 /** Filters shared by the list and its export. */
@@ -52,7 +72,9 @@ export const TeacherFiltersSchema = z.object({
   schoolSiteId: optionalId('Plesso non valido.'),
   sort: sortSchema(TEACHER_SORTS),
 });
-export const TeacherListQuerySchema = TeacherFiltersSchema.extend(PaginationSchema.shape).extend(ExactTotalSchema.shape);
+export const TeacherListQuerySchema = TeacherFiltersSchema.extend(PaginationSchema.shape).extend(
+  ExactTotalSchema.shape,
+);
 export type TeacherListQuery = z.output<typeof TeacherListQuerySchema>;
 export const TeacherListResponseSchema = listResponseSchema(TeacherSummarySchema);
 
@@ -79,8 +101,14 @@ export type HeldResponseDecision = (typeof HELD_RESPONSE_DECISIONS)[number];
 export const HELD_RESPONSE_MESSAGES = {
   decision: 'Scegli se conteggiare di nuovo le risposte sospese o scartarle.',
   nothingHeld: 'Non ci sono risposte sospese per questo insegnante.',
-  included: (n: number) => (n === 1 ? 'Una risposta sospesa è di nuovo conteggiata nei risultati.' : `${n} risposte sospese sono di nuovo conteggiate nei risultati.`),
-  discarded: (n: number) => (n === 1 ? 'Una risposta sospesa è stata scartata: non sarà conteggiata nei risultati.' : `${n} risposte sospese sono state scartate: non saranno conteggiate nei risultati.`),
+  included: (n: number) =>
+    n === 1
+      ? 'Una risposta sospesa è di nuovo conteggiata nei risultati.'
+      : `${n} risposte sospese sono di nuovo conteggiate nei risultati.`,
+  discarded: (n: number) =>
+    n === 1
+      ? 'Una risposta sospesa è stata scartata: non sarà conteggiata nei risultati.'
+      : `${n} risposte sospese sono state scartate: non saranno conteggiate nei risultati.`,
 } as const;
 export const HeldResponsesDecisionSchema = z
   .object({ decision: z.enum(HELD_RESPONSE_DECISIONS, { error: HELD_RESPONSE_MESSAGES.decision }) })

@@ -21,7 +21,8 @@ export const listTemplates = defineEndpoint({
   path: '/api/templates',
   permission: 'read:template',
   tag: 'templates',
-  summary: 'I modelli di e-mail, SMS e documenti, nella versione in uso: ricerca, canale, ordinamento e pagine',
+  summary:
+    'I modelli di e-mail, SMS e documenti, nella versione in uso: ricerca, canale, ordinamento e pagine',
   query: TemplateListQuerySchema,
   response: TemplateListResponseSchema,
 });
@@ -73,7 +74,8 @@ export const previewTemplate = defineEndpoint({
   path: '/api/templates/:key/preview',
   permission: 'read:template',
   tag: 'templates',
-  summary: 'Anteprima di una bozza con dati di esempio: e-mail (HTML e testo), SMS (testo); per un documento risponde il PDF (application/pdf)',
+  summary:
+    'Anteprima di una bozza con dati di esempio: e-mail (HTML e testo), SMS (testo); per un documento risponde il PDF (application/pdf)',
   params: TemplateParamsSchema,
   body: TemplateDraftSchema,
   response: TemplatePreviewSchema,

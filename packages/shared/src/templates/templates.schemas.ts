@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { listResponseSchema, optionalEnum, PaginationSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { TEMPLATE_BODY_MAX, TEMPLATE_CHANNELS, TEMPLATE_SUBJECT_MAX } from './template.constants.ts';
 
 /** The Italian texts of the templates screen (API messages and the web's). */
@@ -10,27 +16,41 @@ export const TEMPLATE_MESSAGES = {
   title: `Inserisci il titolo del documento (da 1 a ${TEMPLATE_SUBJECT_MAX} caratteri).`,
   noSubject: 'Un SMS non ha oggetto: lascia il campo vuoto.',
   body: `Inserisci il testo (da 1 a ${TEMPLATE_BODY_MAX} caratteri).`,
-  smsTooLong: (max: number, length: number) => `Un SMS può contenere al massimo ${max} caratteri: il testo ne ha ${length}.`,
+  smsTooLong: (max: number, length: number) =>
+    `Un SMS può contenere al massimo ${max} caratteri: il testo ne ha ${length}.`,
   unknownPlaceholder: (names: string[], allowed: string[]) =>
     `${names.length === 1 ? `Il segnaposto {{${names[0]}}} non è previsto` : `I segnaposto ${names.map((n) => `{{${n}}}`).join(', ')} non sono previsti`} per questo modello. ${
-      allowed.length ? `Puoi usare: ${allowed.map((n) => `{{${n}}}`).join(', ')}.` : 'Questo modello non ha segnaposto.'
+      allowed.length
+        ? `Puoi usare: ${allowed.map((n) => `{{${n}}}`).join(', ')}.`
+        : 'Questo modello non ha segnaposto.'
     }`,
   missingPlaceholder: (names: string[]) =>
     `${names.length === 1 ? `Il testo deve contenere {{${names[0]}}}` : `Il testo deve contenere ${names.map((n) => `{{${n}}}`).join(' e ')}`}: è ciò che il messaggio consegna al destinatario, senza non gli serve.`,
   baseVersion: 'Indica la versione da cui sei partito.',
   stale: (current: number, base: number) =>
     `Il modello è stato modificato da qualcun altro mentre lo stavi modificando (ora è alla versione ${current}, tu eri partito dalla ${base}). Ricarica la pagina e riapplica le modifiche.`,
-  alreadyCurrent: (version: number) => `La versione ${version} è già quella in uso: non c’è niente da ripristinare.`,
+  alreadyCurrent: (version: number) =>
+    `La versione ${version} è già quella in uso: non c’è niente da ripristinare.`,
   saved: (version: number) => `Modello salvato: è ora in uso la versione ${version}.`,
-  restored: (from: number, version: number) => `Versione ${from} ripristinata: è ora in uso come versione ${version}.`,
+  restored: (from: number, version: number) =>
+    `Versione ${from} ripristinata: è ora in uso come versione ${version}.`,
 } as const;
 
 /** A template key: `email.reset-password`, `sms.codice`, `documento.adesione`. */
-export const TemplateKeySchema = z.string().trim().min(1).max(100).regex(/^[a-z0-9][a-z0-9.-]*$/, 'Chiave del modello non valida.');
+export const TemplateKeySchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[a-z0-9][a-z0-9.-]*$/, 'Chiave del modello non valida.');
 export const TemplateParamsSchema = z.object({ key: TemplateKeySchema });
 export const TemplateVersionParamsSchema = z.object({
   key: TemplateKeySchema,
-  version: z.coerce.number({ error: 'Versione non valida.' }).int('Versione non valida.').min(1, 'Versione non valida.').max(1_000_000, 'Versione non valida.'),
+  version: z.coerce
+    .number({ error: 'Versione non valida.' })
+    .int('Versione non valida.')
+    .min(1, 'Versione non valida.')
+    .max(1_000_000, 'Versione non valida.'),
 });
 
 /** One row of the list: the version in use of a key. */
@@ -82,7 +102,10 @@ export const TemplateVersionListSchema = z.object({ items: z.array(TemplateVersi
 
 const subjectField = z.preprocess(
   (v) => (typeof v === 'string' ? v.trim() || null : v === undefined ? null : v),
-  z.string({ error: TEMPLATE_MESSAGES.subject }).max(TEMPLATE_SUBJECT_MAX, TEMPLATE_MESSAGES.subject).nullable(),
+  z
+    .string({ error: TEMPLATE_MESSAGES.subject })
+    .max(TEMPLATE_SUBJECT_MAX, TEMPLATE_MESSAGES.subject)
+    .nullable(),
 );
 const bodyField = z
   .string({ error: TEMPLATE_MESSAGES.body })
@@ -98,7 +121,10 @@ export const TemplateUpdateSchema = z
   .object({
     subject: subjectField,
     textBody: bodyField,
-    baseVersion: z.coerce.number({ error: TEMPLATE_MESSAGES.baseVersion }).int(TEMPLATE_MESSAGES.baseVersion).min(1, TEMPLATE_MESSAGES.baseVersion),
+    baseVersion: z.coerce
+      .number({ error: TEMPLATE_MESSAGES.baseVersion })
+      .int(TEMPLATE_MESSAGES.baseVersion)
+      .min(1, TEMPLATE_MESSAGES.baseVersion),
   })
   .strict();
 export type TemplateUpdate = z.input<typeof TemplateUpdateSchema>;

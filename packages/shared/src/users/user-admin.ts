@@ -15,7 +15,8 @@ export function coversGrants(actor: Access, other: Access): boolean {
   const managesUsers = own.has('manage:user:any');
   for (const grant of grantsOf(other)) {
     if (own.has(grant)) continue;
-    if (grant.endsWith(':own') && (managesUsers || own.has(grant.replace(/:own$/, ':any') as typeof grant))) continue;
+    if (grant.endsWith(':own') && (managesUsers || own.has(grant.replace(/:own$/, ':any') as typeof grant)))
+      continue;
     if (managesUsers && DELEGABLE_BY_USER_MANAGERS.has(grant)) continue;
     return false;
   }
@@ -43,5 +44,6 @@ export const USER_ADMIN_MESSAGES = {
   alreadyMustChange: 'L’utente deve già cambiare la password al prossimo accesso.',
   alreadyVerified: 'L’indirizzo e-mail dell’utente è già verificato.',
   suspendedNoMail: 'L’utente è sospeso: riattivalo prima di inviargli messaggi.',
-  resendTooSoon: 'È appena stato inviato un collegamento di verifica a questo indirizzo: riprova tra qualche minuto.',
+  resendTooSoon:
+    'È appena stato inviato un collegamento di verifica a questo indirizzo: riprova tra qualche minuto.',
 } as const;

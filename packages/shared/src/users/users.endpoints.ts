@@ -82,9 +82,18 @@ const action = (segment: string, summary: string) =>
 export const suspendUser = action('suspend', "Sospende l'utente e chiude tutte le sue sessioni");
 export const reactivateUser = action('reactivate', 'Riattiva un utente sospeso');
 export const unlockUser = action('unlock', "Sblocca l'accesso di un utente bloccato per troppi tentativi");
-export const resetUserMfa = action('mfa/reset', "Azzera il secondo fattore dell'utente (lo configurerà al prossimo accesso)");
-export const forceUserPasswordChange = action('force-password-change', "Obbliga l'utente a cambiare la password al prossimo accesso");
-export const resendUserVerification = action('resend-verification', "Invia di nuovo all'utente il collegamento di verifica dell'e-mail");
+export const resetUserMfa = action(
+  'mfa/reset',
+  "Azzera il secondo fattore dell'utente (lo configurerà al prossimo accesso)",
+);
+export const forceUserPasswordChange = action(
+  'force-password-change',
+  "Obbliga l'utente a cambiare la password al prossimo accesso",
+);
+export const resendUserVerification = action(
+  'resend-verification',
+  "Invia di nuovo all'utente il collegamento di verifica dell'e-mail",
+);
 
 /** The action endpoints by the name the web uses. */
 export const USER_ACTION_ENDPOINTS = {

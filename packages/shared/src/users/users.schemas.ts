@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from '../validation/index.ts';
 import { PERMISSIONS, ROLES } from '../auth/roles.ts';
-import { ExactTotalSchema, listResponseSchema, optionalEnum, PaginationSchema, QueryBooleanSchema, SearchTextSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  ExactTotalSchema,
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  QueryBooleanSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 
 /** Account states (product §3). */
 export const USER_STATUSES = ['active', 'suspended'] as const;
@@ -38,7 +46,9 @@ export const UserFiltersSchema = z.object({
   locked: QueryBooleanSchema,
   sort: sortSchema(USER_SORTS),
 });
-export const UserListQuerySchema = UserFiltersSchema.extend(PaginationSchema.shape).extend(ExactTotalSchema.shape);
+export const UserListQuerySchema = UserFiltersSchema.extend(PaginationSchema.shape).extend(
+  ExactTotalSchema.shape,
+);
 export type UserListQuery = z.output<typeof UserListQuerySchema>;
 export const UserListResponseSchema = listResponseSchema(UserSummarySchema);
 
@@ -86,7 +96,9 @@ export const UserCreateSchema = z
     lastName: name('cognome'),
     email: z.preprocess(
       (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
-      z.email({ error: 'Inserisci un indirizzo e-mail valido.' }).max(254, 'L’indirizzo e-mail è troppo lungo.'),
+      z
+        .email({ error: 'Inserisci un indirizzo e-mail valido.' })
+        .max(254, 'L’indirizzo e-mail è troppo lungo.'),
     ),
     roles: RoleListSchema.default([]),
     permissions: PermissionListSchema.default([]),
@@ -106,11 +118,18 @@ export const UserUpdateSchema = z
     email: z
       .preprocess(
         (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
-        z.email({ error: 'Inserisci un indirizzo e-mail valido.' }).max(254, 'L’indirizzo e-mail è troppo lungo.'),
+        z
+          .email({ error: 'Inserisci un indirizzo e-mail valido.' })
+          .max(254, 'L’indirizzo e-mail è troppo lungo.'),
       )
       .optional(),
     /** A mobile number (the API turns it into E.164 and answers 422 when it is not one); it must be verified again by SMS. */
-    phone: z.string({ error: 'Inserisci il numero di cellulare.' }).trim().min(1, 'Inserisci il numero di cellulare.').max(30, 'Il numero di cellulare è troppo lungo.').optional(),
+    phone: z
+      .string({ error: 'Inserisci il numero di cellulare.' })
+      .trim()
+      .min(1, 'Inserisci il numero di cellulare.')
+      .max(30, 'Il numero di cellulare è troppo lungo.')
+      .optional(),
     roles: RoleListSchema.optional(),
     permissions: PermissionListSchema.optional(),
   })
@@ -122,5 +141,12 @@ export const UserActionResultSchema = z.object({ message: z.string(), user: User
 export type UserActionResult = z.infer<typeof UserActionResultSchema>;
 
 /** The actions of the user page, by path segment. */
-export const USER_ACTIONS = ['suspend', 'reactivate', 'unlock', 'mfa-reset', 'force-password-change', 'resend-verification'] as const;
+export const USER_ACTIONS = [
+  'suspend',
+  'reactivate',
+  'unlock',
+  'mfa-reset',
+  'force-password-change',
+  'resend-verification',
+] as const;
 export type UserAction = (typeof USER_ACTIONS)[number];

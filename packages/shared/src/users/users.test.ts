@@ -37,7 +37,14 @@ describe('managesUsers', () => {
 
 describe('user schemas', () => {
   it('normalises a new user: trimmed names, lower-case e-mail, roles once in declared order', () => {
-    expect(UserCreateSchema.parse({ firstName: '  Anna  Maria ', lastName: 'Rossi', email: ' Anna@Esempio.IT ', roles: ['teacher', 'sylla', 'teacher'] })).toEqual({
+    expect(
+      UserCreateSchema.parse({
+        firstName: '  Anna  Maria ',
+        lastName: 'Rossi',
+        email: ' Anna@Esempio.IT ',
+        roles: ['teacher', 'sylla', 'teacher'],
+      }),
+    ).toEqual({
       firstName: 'Anna Maria',
       lastName: 'Rossi',
       email: 'anna@esempio.it',
@@ -49,7 +56,10 @@ describe('user schemas', () => {
   it('needs a role or a permission, and refuses unknown fields', () => {
     const none = UserCreateSchema.safeParse({ firstName: 'A', lastName: 'B', email: 'a@b.it' });
     expect(none.success).toBe(false);
-    expect(none.error?.issues[0]).toMatchObject({ path: ['roles'], message: 'Scegli almeno un ruolo o un permesso.' });
+    expect(none.error?.issues[0]).toMatchObject({
+      path: ['roles'],
+      message: 'Scegli almeno un ruolo o un permesso.',
+    });
     // The e-mail and the phone are correctable by staff (decision 041); other fields are refused.
     expect(UserUpdateSchema.parse({ email: ' X@Y.it ' })).toEqual({ email: 'x@y.it' });
     expect(UserUpdateSchema.safeParse({ email: 'non-un-indirizzo' }).success).toBe(false);
@@ -58,7 +68,15 @@ describe('user schemas', () => {
   });
 
   it('reads list filters from a query string', () => {
-    expect(UserFiltersSchema.parse({ q: '  rossi ', role: 'cromos', locked: 'true', status: '', sort: '-lastLoginAt' })).toEqual({
+    expect(
+      UserFiltersSchema.parse({
+        q: '  rossi ',
+        role: 'cromos',
+        locked: 'true',
+        status: '',
+        sort: '-lastLoginAt',
+      }),
+    ).toEqual({
       q: 'rossi',
       role: 'cromos',
       locked: true,

@@ -10,10 +10,21 @@ describe('parseId', () => {
     expect(parseId(raw)).toBe(id);
   });
 
-  it.each([undefined, '', '0', '-1', '01', '1.5', '1e3', ' 1', '1 ', '0x10', 'abc', '9007199254740992', '12345678901234567'])(
-    'rejects %j',
-    (raw) => {
-      expect(parseId(raw)).toBeUndefined();
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    '0',
+    '-1',
+    '01',
+    '1.5',
+    '1e3',
+    ' 1',
+    '1 ',
+    '0x10',
+    'abc',
+    '9007199254740992',
+    '12345678901234567',
+  ])('rejects %j', (raw) => {
+    expect(parseId(raw)).toBeUndefined();
+  });
 });

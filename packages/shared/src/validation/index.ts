@@ -25,7 +25,8 @@ export function parseId(raw: string | undefined): number | undefined {
  */
 const NAME_CONTROL = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
-export const PERSON_NAME_CONTROL_MESSAGE = 'Scrivi il nome su una sola riga, senza a capo, tabulazioni o caratteri di controllo.';
+export const PERSON_NAME_CONTROL_MESSAGE =
+  'Scrivi il nome su una sola riga, senza a capo, tabulazioni o caratteri di controllo.';
 
 /** Whether a name is free of control characters (see NAME_CONTROL). */
 export function isPlainName(value: string): boolean {

@@ -6,11 +6,24 @@ import { SubstitutionCreateSchema } from '../substitutions/substitutions.schemas
 import { UserCreateSchema, UserUpdateSchema } from '../users/users.schemas.ts';
 import { isPlainName, PERSON_NAME_CONTROL_MESSAGE } from './index.ts';
 
-const BAD = ['Mario\r\nBcc: x@esempio.it', 'Mario\nRossi', 'Mario\tRossi', 'Ma\u0000rio', 'Mario\u0007', 'Ma\u007frio', 'Ma\u0085rio', 'Mario\u2028Rossi', 'Mario\u202eissoR'];
+const BAD = [
+  'Mario\r\nBcc: x@esempio.it',
+  'Mario\nRossi',
+  'Mario\tRossi',
+  'Ma\u0000rio',
+  'Mario\u0007',
+  'Ma\u007frio',
+  'Ma\u0085rio',
+  'Mario\u2028Rossi',
+  'Mario\u202eissoR',
+];
 const GOOD = ['Mario', "D'Amico", 'Anna Maria', 'José Pérez-Núñez', 'Zoë Ødegaard', '  Luca  '];
 
 /** The messages of the issues a schema found. */
-function messages(schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string[] {
+function messages(
+  schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } },
+  value: unknown,
+): string[] {
   const result = schema.safeParse(value);
   return result.success ? [] : result.error!.issues.map((i) => i.message);
 }
@@ -24,14 +37,21 @@ describe('person names (issue 32)', () => {
   it('every schema that takes a person name refuses them with the Italian message', () => {
     for (const bad of BAD) {
       expect(messages(PersonNameSchema, bad), JSON.stringify(bad)).toContain(PERSON_NAME_CONTROL_MESSAGE);
-      expect(messages(UserCreateSchema, { firstName: bad, lastName: 'Rossi', email: 'a@esempio.it', roles: [] })).toContain(PERSON_NAME_CONTROL_MESSAGE);
+      expect(
+        messages(UserCreateSchema, { firstName: bad, lastName: 'Rossi', email: 'a@esempio.it', roles: [] }),
+      ).toContain(PERSON_NAME_CONTROL_MESSAGE);
       expect(messages(UserUpdateSchema, { lastName: bad })).toContain(PERSON_NAME_CONTROL_MESSAGE);
       expect(messages(ContactMessageInputSchema.shape.name, bad)).toContain(PERSON_NAME_CONTROL_MESSAGE);
       expect(messages(BookingInputSchema.shape.name, bad)).toContain(PERSON_NAME_CONTROL_MESSAGE);
     }
-    const substitution = SubstitutionCreateSchema.safeParse({ incomingFirstName: 'Mario\nX', incomingLastName: 'Rossi' });
+    const substitution = SubstitutionCreateSchema.safeParse({
+      incomingFirstName: 'Mario\nX',
+      incomingLastName: 'Rossi',
+    });
     expect(substitution.success).toBe(false);
-    expect(substitution.error!.issues.find((i) => i.path[0] === 'incomingFirstName')?.message).toBe(PERSON_NAME_CONTROL_MESSAGE);
+    expect(substitution.error!.issues.find((i) => i.path[0] === 'incomingFirstName')?.message).toBe(
+      PERSON_NAME_CONTROL_MESSAGE,
+    );
   });
 
   it('real names still pass, trimmed', () => {

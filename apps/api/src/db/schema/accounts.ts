@@ -1,9 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { schoolSites } from './schools.ts';
 import { ownerUserId as userRef, users } from './users.ts';
 import { id, ts } from './columns.ts';
-
 
 /** Teacher / educator / other participant data of a user (one per user). */
 export const teacherProfiles = pgTable(
@@ -12,9 +21,13 @@ export const teacherProfiles = pgTable(
     id: id(),
     userId: userRef().unique(),
     kind: text('kind', { enum: ['insegnante', 'educatore', 'altro'] }).notNull(),
-    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, { onDelete: 'set null' }),
+    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, {
+      onDelete: 'set null',
+    }),
     subjects: jsonb('subjects').$type<string[]>().notNull().default([]),
-    reviewState: text('review_state', { enum: ['in_attesa', 'approvata', 'da_correggere', 'respinta'] }).notNull().default('in_attesa'),
+    reviewState: text('review_state', { enum: ['in_attesa', 'approvata', 'da_correggere', 'respinta'] })
+      .notNull()
+      .default('in_attesa'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -57,7 +70,10 @@ export const phoneVerifications = pgTable(
     verifiedAt: ts('verified_at'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('phone_verifications_phone_idx').on(t.phone, t.createdAt), index('phone_verifications_user_idx').on(t.userId)],
+  (t) => [
+    index('phone_verifications_phone_idx').on(t.phone, t.createdAt),
+    index('phone_verifications_user_idx').on(t.userId),
+  ],
 );
 
 /** Password reset links (token ≥ 256 bits stored as SHA-256, 60 min, single use). */
@@ -116,7 +132,9 @@ export const messageTemplates = pgTable(
     textBody: text('text_body').notNull(),
     version: integer('version').notNull().default(1),
     /** Who saved this version (null: the system's default); the version it restores, if any. */
-    createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdByUserId: bigint('created_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
     restoredFromVersion: integer('restored_from_version'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
@@ -137,7 +155,9 @@ export const outbox = pgTable(
     textBody: text('text_body').notNull(),
     /** Files sent with an e-mail (a booking's `.ics`): name, content type, base64 content. */
     attachments: jsonb('attachments').$type<{ name: string; contentType: string; base64: string }[]>(),
-    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull(),
     lastError: text('last_error'),
@@ -146,7 +166,9 @@ export const outbox = pgTable(
     sentAt: ts('sent_at'),
   },
   (t) => [
-    index('outbox_due_idx').on(t.status, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('outbox_due_idx')
+      .on(t.status, t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
     index('outbox_recipient_idx').on(t.recipient, t.createdAt),
   ],
 );
@@ -158,10 +180,14 @@ export const deletionRequests = pgTable(
     id: id(),
     userId: userRef(),
     reason: text('reason'),
-    state: text('state', { enum: ['ricevuta', 'completata', 'respinta'] }).notNull().default('ricevuta'),
+    state: text('state', { enum: ['ricevuta', 'completata', 'respinta'] })
+      .notNull()
+      .default('ricevuta'),
     createdAt: ts('created_at').notNull(),
     handledAt: ts('handled_at'),
-    handledByUserId: bigint('handled_by_user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    handledByUserId: bigint('handled_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [index('deletion_requests_user_idx').on(t.userId)],
 );

@@ -2,7 +2,6 @@ import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-cor
 import { ownerUserId as userRef, users } from './users.ts';
 import { id, ts } from './columns.ts';
 
-
 /** A login: one refresh-token family and the access tokens issued in it. */
 export const authSessions = pgTable(
   'auth_sessions',
@@ -81,7 +80,9 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: id(),
-    actorUserId: bigint('actor_user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorUserId: bigint('actor_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
     action: text('action').notNull(),
     entity: text('entity'),
     entityId: text('entity_id'),
@@ -92,5 +93,8 @@ export const auditLog = pgTable(
   },
   // The audit's access paths, each newest first (decision 033): a record's history, what a user did (with
   // the record it was done to, so the capped count of a busy actor's page reads the index only).
-  (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId, t.at, t.id), index('audit_log_actor_idx').on(t.actorUserId, t.at, t.id, t.entity, t.entityId)],
+  (t) => [
+    index('audit_log_entity_idx').on(t.entity, t.entityId, t.at, t.id),
+    index('audit_log_actor_idx').on(t.actorUserId, t.at, t.id, t.entity, t.entityId),
+  ],
 );

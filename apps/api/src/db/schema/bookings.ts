@@ -3,7 +3,8 @@ import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex } fr
 import { users } from './users.ts';
 import { id, ts } from './columns.ts';
 
-const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 
 /**
  * A bookable appointment of the programme (issue 12). `booked` counts the confirmed bookings and is
@@ -31,7 +32,10 @@ export const bookingSlots = pgTable(
   },
   (t) => [
     index('booking_slots_starts_idx').on(t.startsAt, t.id),
-    check('booking_slots_capacity_check', sql`${t.capacity} > 0 and ${t.booked} >= 0 and ${t.booked} <= ${t.capacity}`),
+    check(
+      'booking_slots_capacity_check',
+      sql`${t.capacity} > 0 and ${t.booked} >= 0 and ${t.booked} <= ${t.capacity}`,
+    ),
     check('booking_slots_time_check', sql`${t.endsAt} > ${t.startsAt}`),
     check('booking_slots_where_check', sql`${t.place} is not null or ${t.onlineUrl} is not null`),
   ],
@@ -51,7 +55,9 @@ export const bookings = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     institute: text('institute'),
-    state: text('state', { enum: ['confermata', 'annullata'] }).notNull().default('confermata'),
+    state: text('state', { enum: ['confermata', 'annullata'] })
+      .notNull()
+      .default('confermata'),
     cancelTokenHash: text('cancel_token_hash').notNull().unique(),
     createdAt: ts('created_at').notNull(),
     cancelledAt: ts('cancelled_at'),
@@ -59,6 +65,8 @@ export const bookings = pgTable(
   (t) => [
     index('bookings_slot_idx').on(t.slotId, t.createdAt),
     // One confirmed booking per address and slot.
-    uniqueIndex('bookings_slot_email_confirmed_idx').on(t.slotId, sql`lower(${t.email})`).where(sql`${t.state} = 'confermata'`),
+    uniqueIndex('bookings_slot_email_confirmed_idx')
+      .on(t.slotId, sql`lower(${t.email})`)
+      .where(sql`${t.state} = 'confermata'`),
   ],
 );

@@ -11,7 +11,10 @@ export const detectorProfiles = pgTable('detector_profiles', {
   userId: bigint('user_id', { mode: 'number' })
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  provinces: text('provinces').array().notNull().default(sql`'{}'::text[]`),
+  provinces: text('provinces')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   active: boolean('active').notNull().default(true),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
@@ -32,7 +35,10 @@ export const visits = pgTable(
     state: text('state', { enum: VISIT_STATES }).notNull().default('pianificata'),
     report: text('report'),
     /** Users (teachers of the plesso) met during the visit. */
-    teachersMet: bigint('teachers_met', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+    teachersMet: bigint('teachers_met', { mode: 'number' })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
     /** Why it was cancelled or missed. */
     outcomeNote: text('outcome_note'),
     /** Review of the report: null until it is filed. */

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, date, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { ADHESION_STATES } from '@portale/shared/registry';
 import { REVIEW_STATES, REVIEW_TYPES } from '@portale/shared/reviews';
 import { SIGNATURE_METHODS, type SignatureVerificationReport } from '@portale/shared/adhesions';
@@ -15,7 +26,8 @@ export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array 
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
 
-const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 const instituteRef = () =>
   bigint('institute_id', { mode: 'number' })
     .notNull()
@@ -36,7 +48,10 @@ export const enrolments = pgTable(
     principalUserId: userRef('principal_user_id'),
     firstContactUserId: userRef('first_contact_user_id'),
     /** The participating plessi chosen at enrolment (ids). */
-    schoolSiteIds: text('school_site_ids').array().notNull().default(sql`'{}'::text[]`),
+    schoolSiteIds: text('school_site_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     privacyAcceptedAt: ts('privacy_accepted_at').notNull(),
     createdAt: ts('created_at').notNull(),
   },
@@ -143,7 +158,9 @@ export const reviews = pgTable(
     // A whole queue (every state) in submission order, the review pages' default (decision 033).
     index('reviews_type_submitted_idx').on(t.type, t.submittedAt, t.id),
     index('reviews_subject_idx').on(t.type, t.subjectId, t.submittedAt),
-    uniqueIndex('reviews_one_pending_idx').on(t.type, t.subjectId).where(sql`${t.state} = 'in_attesa'`),
+    uniqueIndex('reviews_one_pending_idx')
+      .on(t.type, t.subjectId)
+      .where(sql`${t.state} = 'in_attesa'`),
   ],
 );
 
@@ -186,5 +203,8 @@ export const enrolmentInvitations = pgTable(
     expiresAt: ts('expires_at').notNull(),
     decidedAt: ts('decided_at'),
   },
-  (t) => [index('enrolment_invitations_user_idx').on(t.userId, t.state), uniqueIndex('enrolment_invitations_enrolment_user_idx').on(t.enrolmentId, t.userId)],
+  (t) => [
+    index('enrolment_invitations_user_idx').on(t.userId, t.state),
+    uniqueIndex('enrolment_invitations_enrolment_user_idx').on(t.enrolmentId, t.userId),
+  ],
 );

@@ -3,7 +3,6 @@ import { id, ts } from './columns.ts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
-
 /** Messages written through the public contact form (no IP stored: the rate limit keeps it in memory). */
 export const contactMessages = pgTable(
   'contact_messages',
@@ -13,7 +12,9 @@ export const contactMessages = pgTable(
     email: text('email').notNull(),
     topic: text('topic').notNull(),
     message: text('message').notNull(),
-    status: text('status', { enum: ['nuovo', 'in_lavorazione', 'chiuso'] }).notNull().default('nuovo'),
+    status: text('status', { enum: ['nuovo', 'in_lavorazione', 'chiuso'] })
+      .notNull()
+      .default('nuovo'),
     outboxId: bigint('outbox_id', { mode: 'number' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },

@@ -1,10 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, doublePrecision, index, integer, pgTable, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { ADHESION_STATES, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { users } from './users.ts';
 import { id, searchText, ts } from './columns.ts';
 
-const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 
 export { ADHESION_STATES };
 
@@ -49,7 +60,10 @@ export const institutes = pgTable(
     index('institutes_principal_idx').on(t.principalUserId),
     index('institutes_first_contact_idx').on(t.firstContactUserId),
     // The state machine's states only (product §3): the map and the progress figures index by them.
-    check('institutes_adhesion_state_check', sql`${t.adhesionState} in (${sql.raw(ADHESION_STATES.map((state) => `'${state}'`).join(', '))})`),
+    check(
+      'institutes_adhesion_state_check',
+      sql`${t.adhesionState} in (${sql.raw(ADHESION_STATES.map((state) => `'${state}'`).join(', '))})`,
+    ),
   ],
 );
 
@@ -90,7 +104,9 @@ export const schoolSites = pgTable(
     index('school_sites_level_idx').on(t.schoolLevel, t.instituteId),
     index('school_sites_detector_idx').on(t.detectorUserId),
     // The few participating plessi (the public figures, the list's filter) without reading every row.
-    index('school_sites_participating_idx').on(t.id).where(sql`${t.participating}`),
+    index('school_sites_participating_idx')
+      .on(t.id)
+      .where(sql`${t.participating}`),
   ],
 );
 
@@ -106,9 +122,7 @@ const searchTable = (name: string, owner: () => AnyPgColumn) =>
   pgTable(
     name,
     {
-      id: bigint('id', { mode: 'number' })
-        .primaryKey()
-        .references(owner, { onDelete: 'cascade' }),
+      id: bigint('id', { mode: 'number' }).primaryKey().references(owner, { onDelete: 'cascade' }),
       text: text('text').notNull(),
       length: integer('length').notNull(),
       ministryCode: text('ministry_code').notNull(),
@@ -134,5 +148,8 @@ export const instituteAdhesionTransitions = pgTable(
     note: text('note'),
     at: ts('at').notNull(),
   },
-  (t) => [index('adhesion_transitions_institute_idx').on(t.instituteId, t.at), index('adhesion_transitions_at_idx').on(t.at)],
+  (t) => [
+    index('adhesion_transitions_institute_idx').on(t.instituteId, t.at),
+    index('adhesion_transitions_at_idx').on(t.at),
+  ],
 );

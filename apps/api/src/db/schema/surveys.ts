@@ -1,11 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { QUESTION_TYPES, SURVEY_STATES } from '@portale/shared/surveys';
 import { schoolSites } from './schools.ts';
 import { users } from './users.ts';
 import { id, ts } from './columns.ts';
 
-const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 
 /** Surveys of the programme (product §3, §5: `bozza` → `aperta` → `chiusa`). `purpose` is the description. */
 export const surveys = pgTable('surveys', {
@@ -96,9 +108,13 @@ export const surveyResponses = pgTable(
     surveyId: bigint('survey_id', { mode: 'number' })
       .notNull()
       .references(() => surveys.id, { onDelete: 'cascade' }),
-    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, { onDelete: 'set null' }),
+    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, {
+      onDelete: 'set null',
+    }),
     userId: userRef('user_id'),
-    accessCodeId: bigint('access_code_id', { mode: 'number' }).references(() => accessCodes.id, { onDelete: 'set null' }),
+    accessCodeId: bigint('access_code_id', { mode: 'number' }).references(() => accessCodes.id, {
+      onDelete: 'set null',
+    }),
     answers: jsonb('answers').$type<Record<string, string | string[] | number>>().notNull(),
     submittedAt: ts('submitted_at').notNull().defaultNow(),
     /**
@@ -108,11 +124,15 @@ export const surveyResponses = pgTable(
     hold: text('hold', { enum: ['sospesa', 'scartata'] }),
   },
   (t) => [
-    uniqueIndex('survey_responses_user_idx').on(t.surveyId, t.userId).where(sql`${t.userId} is not null`),
+    uniqueIndex('survey_responses_user_idx')
+      .on(t.surveyId, t.userId)
+      .where(sql`${t.userId} is not null`),
     index('survey_responses_survey_site_idx').on(t.surveyId, t.schoolSiteId),
     index('survey_responses_code_idx').on(t.accessCodeId),
     // A participant's answers (held answers, results versions of migration 0025; decision 033).
-    index('survey_responses_participant_idx').on(t.userId).where(sql`${t.userId} is not null`),
+    index('survey_responses_participant_idx')
+      .on(t.userId)
+      .where(sql`${t.userId} is not null`),
   ],
 );
 

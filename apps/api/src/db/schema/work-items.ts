@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { ACTION_EVIDENCE, ACTION_STATES, ACTION_TARGETS } from '@portale/shared/actions';
 import { SUBSTITUTION_STATES } from '@portale/shared/substitutions';
 import { bytea } from './onboarding.ts';
@@ -7,7 +17,8 @@ import { institutes, schoolSites } from './schools.ts';
 import { users } from './users.ts';
 import { id, ts } from './columns.ts';
 
-const userRef = (name: string) => bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
 
 /**
  * A request to replace a teacher of a plesso (product §3, §5: `richiesta` → `approvata` | `respinta`).
@@ -43,11 +54,18 @@ export const substitutions = pgTable(
   (t) => [
     index('substitutions_state_idx').on(t.state, t.createdAt),
     /** Approved substitutions waiting for their date (the scheduled job's search). */
-    index('substitutions_due_idx').on(t.effectiveOn).where(sql`${t.state} = 'approvata' and ${t.appliedAt} is null`),
+    index('substitutions_due_idx')
+      .on(t.effectiveOn)
+      .where(sql`${t.state} = 'approvata' and ${t.appliedAt} is null`),
     index('substitutions_site_idx').on(t.schoolSiteId, t.createdAt),
     /** One open request per outgoing teacher and plesso. */
-    uniqueIndex('substitutions_open_idx').on(t.schoolSiteId, t.outgoingUserId).where(sql`${t.state} = 'richiesta'`),
-    check('substitutions_incoming_check', sql`${t.incomingUserId} is not null or ${t.incomingEmail} is not null`),
+    uniqueIndex('substitutions_open_idx')
+      .on(t.schoolSiteId, t.outgoingUserId)
+      .where(sql`${t.state} = 'richiesta'`),
+    check(
+      'substitutions_incoming_check',
+      sql`${t.incomingUserId} is not null or ${t.incomingEmail} is not null`,
+    ),
   ],
 );
 
@@ -81,9 +99,15 @@ export const actions = pgTable(
       .references(() => actionModels.id, { onDelete: 'restrict' }),
     target: text('target', { enum: ACTION_TARGETS }).notNull(),
     targetKey: text('target_key').notNull(),
-    instituteId: bigint('institute_id', { mode: 'number' }).references(() => institutes.id, { onDelete: 'cascade' }),
-    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, { onDelete: 'cascade' }),
-    teacherUserId: bigint('teacher_user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    instituteId: bigint('institute_id', { mode: 'number' }).references(() => institutes.id, {
+      onDelete: 'cascade',
+    }),
+    schoolSiteId: bigint('school_site_id', { mode: 'number' }).references(() => schoolSites.id, {
+      onDelete: 'cascade',
+    }),
+    teacherUserId: bigint('teacher_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'cascade',
+    }),
     dueOn: date('due_on', { mode: 'string' }).notNull(),
     state: text('state', { enum: ACTION_STATES }).notNull().default('da_fare'),
     evidenceText: text('evidence_text'),
@@ -107,9 +131,15 @@ export const actions = pgTable(
   (t) => [
     uniqueIndex('actions_model_target_idx').on(t.modelId, t.targetKey),
     index('actions_state_due_idx').on(t.state, t.dueOn),
-    index('actions_institute_idx').on(t.instituteId).where(sql`${t.instituteId} is not null`),
-    index('actions_site_idx').on(t.schoolSiteId).where(sql`${t.schoolSiteId} is not null`),
-    index('actions_teacher_idx').on(t.teacherUserId).where(sql`${t.teacherUserId} is not null`),
+    index('actions_institute_idx')
+      .on(t.instituteId)
+      .where(sql`${t.instituteId} is not null`),
+    index('actions_site_idx')
+      .on(t.schoolSiteId)
+      .where(sql`${t.schoolSiteId} is not null`),
+    index('actions_teacher_idx')
+      .on(t.teacherUserId)
+      .where(sql`${t.teacherUserId} is not null`),
     check(
       'actions_one_target_check',
       sql`(${t.target} = 'istituto' and ${t.instituteId} is not null and ${t.schoolSiteId} is null and ${t.teacherUserId} is null)

@@ -24,7 +24,14 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
       ? await db
           .select({ note: reviews.note })
           .from(reviews)
-          .where(and(eq(reviews.type, 'insegnanti'), eq(reviews.subjectId, profile.profile.id), eq(reviews.state, 'da_correggere'), isNotNull(reviews.decidedAt)))
+          .where(
+            and(
+              eq(reviews.type, 'insegnanti'),
+              eq(reviews.subjectId, profile.profile.id),
+              eq(reviews.state, 'da_correggere'),
+              isNotNull(reviews.decidedAt),
+            ),
+          )
           .orderBy(desc(reviews.decidedAt))
           .limit(1)
       : [];
@@ -40,7 +47,12 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
       ? {
           kind: profile.profile.kind,
           schoolSite: profile.site
-            ? { id: profile.site.id, name: profile.site.name, ministryCode: profile.site.ministryCode, municipalityName: profile.site.municipalityName }
+            ? {
+                id: profile.site.id,
+                name: profile.site.name,
+                ministryCode: profile.site.ministryCode,
+                municipalityName: profile.site.municipalityName,
+              }
             : null,
           subjects: profile.profile.subjects,
           reviewState: profile.profile.reviewState,
@@ -55,7 +67,11 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
 export async function updateAccountProfile(
   db: DbOrTx,
   userId: number,
-  changes: { taxCode?: string | undefined; schoolSiteId?: number | undefined; subjects?: string[] | undefined },
+  changes: {
+    taxCode?: string | undefined;
+    schoolSiteId?: number | undefined;
+    subjects?: string[] | undefined;
+  },
   now: Date,
 ): Promise<void> {
   const { taxCode, schoolSiteId, subjects } = changes;
@@ -72,7 +88,11 @@ export async function updateAccountProfile(
  * A registration the staff sent back (`da_correggere`) goes back to `in_attesa` when its owner updates
  * the profile; returns the teacher profile's id to queue again, `undefined` when nothing was sent back.
  */
-export async function reopenReviewAfterChanges(db: DbOrTx, userId: number, now: Date): Promise<number | undefined> {
+export async function reopenReviewAfterChanges(
+  db: DbOrTx,
+  userId: number,
+  now: Date,
+): Promise<number | undefined> {
   const [row] = await db
     .update(teacherProfiles)
     .set({ reviewState: 'in_attesa', updatedAt: now })
@@ -86,11 +106,22 @@ export async function reopenReviewAfterChanges(db: DbOrTx, userId: number, now: 
  * approval was for the old plesso. Called before the move; returns the teacher profile's id to queue,
  * `undefined` when the profile was not approved or the plesso does not change.
  */
-export async function reopenReviewAfterMove(db: DbOrTx, userId: number, schoolSiteId: number, now: Date): Promise<number | undefined> {
+export async function reopenReviewAfterMove(
+  db: DbOrTx,
+  userId: number,
+  schoolSiteId: number,
+  now: Date,
+): Promise<number | undefined> {
   const [row] = await db
     .update(teacherProfiles)
     .set({ reviewState: 'in_attesa', updatedAt: now })
-    .where(and(eq(teacherProfiles.userId, userId), eq(teacherProfiles.reviewState, 'approvata'), sql`${teacherProfiles.schoolSiteId} is distinct from ${schoolSiteId}`))
+    .where(
+      and(
+        eq(teacherProfiles.userId, userId),
+        eq(teacherProfiles.reviewState, 'approvata'),
+        sql`${teacherProfiles.schoolSiteId} is distinct from ${schoolSiteId}`,
+      ),
+    )
     .returning({ id: teacherProfiles.id });
   return row?.id;
 }

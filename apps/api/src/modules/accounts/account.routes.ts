@@ -1,5 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DELETION_REQUEST_ANSWER, EMAIL_CHANGE_MESSAGES, exportAccount, getAccountProfile, normalizeTaxCode, PROFILE_MESSAGES, requestAccountDeletion, requestEmailChange, updateAccountProfile } from '@portale/shared/accounts';
+import {
+  DELETION_REQUEST_ANSWER,
+  EMAIL_CHANGE_MESSAGES,
+  exportAccount,
+  getAccountProfile,
+  normalizeTaxCode,
+  PROFILE_MESSAGES,
+  requestAccountDeletion,
+  requestEmailChange,
+  updateAccountProfile,
+} from '@portale/shared/accounts';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
@@ -7,7 +17,14 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, withAccountLock } from '../auth/login-throttle.ts';
+import {
+  accountKey,
+  assertLoginAllowed,
+  clearAccountThrottle,
+  ipKey,
+  recordLoginFailure,
+  withAccountLock,
+} from '../auth/login-throttle.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
@@ -52,14 +69,24 @@ export async function accountRoutes(app: FastifyInstance) {
       }
       const found = await findPasswordUser(db, user.id);
       if (!(await verifyPassword(found?.passwordHash, password))) {
-        return { kind: 'failed' as const, locked: await recordLoginFailure(db, keys, app.clock.now(), throttle) };
+        return {
+          kind: 'failed' as const,
+          locked: await recordLoginFailure(db, keys, app.clock.now(), throttle),
+        };
       }
       await clearAccountThrottle(db, user.email);
       return { kind: 'ok' as const };
     });
     if (outcome.kind === 'throttled') throw outcome.error;
     if (outcome.kind === 'failed') {
-      await app.audit({ action: 'account.tax_code.change_failed', actorUserId: user.id, entity: 'user', entityId: user.id, after: { locked: outcome.locked }, ip: request.ip });
+      await app.audit({
+        action: 'account.tax_code.change_failed',
+        actorUserId: user.id,
+        entity: 'user',
+        entityId: user.id,
+        after: { locked: outcome.locked },
+        ip: request.ip,
+      });
       throw fieldError('current_password', PROFILE_MESSAGES.currentPasswordWrong);
     }
   }
@@ -71,45 +98,91 @@ export async function accountRoutes(app: FastifyInstance) {
     const changes = { ...rest, ...(schoolSiteId === undefined ? {} : { schoolSiteId }) };
     if (changes.taxCode) {
       const current = (await profiles.findAccountProfile(app.db, userId))?.taxCode;
-      if (current && normalizeTaxCode(current) !== changes.taxCode) await assertCurrentPassword(request, currentPassword);
+      if (current && normalizeTaxCode(current) !== changes.taxCode)
+        await assertCurrentPassword(request, currentPassword);
     }
-    if (schoolSiteId && !(await schoolSiteExists(app.db, schoolSiteId))) throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
+    if (schoolSiteId && !(await schoolSiteExists(app.db, schoolSiteId)))
+      throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
     await withTransaction(app.db, async (tx) => {
       // An approved teacher moving to another plesso is reviewed again for it (decision 029).
-      const moved = schoolSiteId ? await profiles.reopenReviewAfterMove(tx, userId, schoolSiteId, now) : undefined;
+      const moved = schoolSiteId
+        ? await profiles.reopenReviewAfterMove(tx, userId, schoolSiteId, now)
+        : undefined;
       await profiles.updateAccountProfile(tx, userId, changes, now);
       const fields = Object.keys(changes);
       // Corrections asked by the staff: the registration goes back to the review queue.
-      const reopened = moved ?? (fields.length ? await profiles.reopenReviewAfterChanges(tx, userId, now) : undefined);
-      if (reopened !== undefined) await submitForReview(tx, { type: 'insegnanti', subjectId: reopened, at: now });
+      const reopened =
+        moved ?? (fields.length ? await profiles.reopenReviewAfterChanges(tx, userId, now) : undefined);
+      if (reopened !== undefined)
+        await submitForReview(tx, { type: 'insegnanti', subjectId: reopened, at: now });
       const review = moved !== undefined ? { reviewState: 'in_attesa' } : {};
-      await writeAudit(tx, { action: 'account.profile.updated', actorUserId: userId, entity: 'user', entityId: userId, after: { fields, ...review }, ip: request.ip }, now);
+      await writeAudit(
+        tx,
+        {
+          action: 'account.profile.updated',
+          actorUserId: userId,
+          entity: 'user',
+          entityId: userId,
+          after: { fields, ...review },
+          ip: request.ip,
+        },
+        now,
+      );
     });
     return (await profiles.findAccountProfile(app.db, userId)) ?? Promise.reject(notFound());
   });
 
   // A change of one's own e-mail (decision 041): the password, then a link to the new address; the
   // account moves to it only when the link is opened (confirmEmailToken), and the old address is told then.
-  registerEndpoint(app, requestEmailChange, { config: { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } } }, async (request) => {
-    const { user } = authOf(request);
-    const now = app.clock.now();
-    const { email } = request.body;
-    await assertCurrentPassword(request, request.body.current_password);
-    if (email === user.email.toLowerCase()) throw fieldError('email', EMAIL_CHANGE_MESSAGES.same);
-    if (await isAddressTaken(app.db, email)) throw fieldError('email', EMAIL_CHANGE_MESSAGES.taken);
-    if (!(await mayResendEmailLink(app.db, user.id, now))) throw new HttpError(429, 'email_links_exhausted', EMAIL_CHANGE_MESSAGES.tooMany);
-    await withTransaction(app.db, async (tx) => {
-      await sendEmailVerification(tx, { id: user.id, email, firstName: user.firstName }, now, app.env.publicWebUrl, { changeRequest: true });
-      await writeAudit(tx, { action: 'account.email.change_requested', actorUserId: user.id, entity: 'user', entityId: user.id, after: { email }, ip: request.ip }, now);
-    });
-    return { message: EMAIL_CHANGE_MESSAGES.sent };
-  });
+  registerEndpoint(
+    app,
+    requestEmailChange,
+    { config: { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } } },
+    async (request) => {
+      const { user } = authOf(request);
+      const now = app.clock.now();
+      const { email } = request.body;
+      await assertCurrentPassword(request, request.body.current_password);
+      if (email === user.email.toLowerCase()) throw fieldError('email', EMAIL_CHANGE_MESSAGES.same);
+      if (await isAddressTaken(app.db, email)) throw fieldError('email', EMAIL_CHANGE_MESSAGES.taken);
+      if (!(await mayResendEmailLink(app.db, user.id, now)))
+        throw new HttpError(429, 'email_links_exhausted', EMAIL_CHANGE_MESSAGES.tooMany);
+      await withTransaction(app.db, async (tx) => {
+        await sendEmailVerification(
+          tx,
+          { id: user.id, email, firstName: user.firstName },
+          now,
+          app.env.publicWebUrl,
+          { changeRequest: true },
+        );
+        await writeAudit(
+          tx,
+          {
+            action: 'account.email.change_requested',
+            actorUserId: user.id,
+            entity: 'user',
+            entityId: user.id,
+            after: { email },
+            ip: request.ip,
+          },
+          now,
+        );
+      });
+      return { message: EMAIL_CHANGE_MESSAGES.sent };
+    },
+  );
 
   registerEndpoint(app, exportAccount, {}, async (request, reply) => {
     const userId = authOf(request).user.id;
     const data = await exportAccountData(app.db, userId);
     if (!data) throw notFound();
-    await app.audit({ action: 'account.exported', actorUserId: userId, entity: 'user', entityId: userId, ip: request.ip });
+    await app.audit({
+      action: 'account.exported',
+      actorUserId: userId,
+      entity: 'user',
+      entityId: userId,
+      ip: request.ip,
+    });
     const day = romeDateStamp(app.clock.now());
     reply.header('content-disposition', `attachment; filename="portale-scuole-dati-${day}.json"`);
     return { exportedAt: app.clock.now().toISOString(), ...data };
@@ -123,10 +196,29 @@ export async function accountRoutes(app: FastifyInstance) {
       open?.createdAt ??
       (await withTransaction(app.db, async (tx) => {
         const row = await insertDeletionRequest(tx, user.id, request.body.reason ?? null, now);
-        await enqueueMessage(tx, { templateKey: 'email.cancellazione-richiesta', recipient: user.email, data: { firstName: user.firstName, when: formatRomeDateTime(now) }, now });
-        await writeAudit(tx, { action: 'account.deletion_requested', actorUserId: user.id, entity: 'deletion_request', entityId: row.id, ip: request.ip }, now);
+        await enqueueMessage(tx, {
+          templateKey: 'email.cancellazione-richiesta',
+          recipient: user.email,
+          data: { firstName: user.firstName, when: formatRomeDateTime(now) },
+          now,
+        });
+        await writeAudit(
+          tx,
+          {
+            action: 'account.deletion_requested',
+            actorUserId: user.id,
+            entity: 'deletion_request',
+            entityId: row.id,
+            ip: request.ip,
+          },
+          now,
+        );
         return row.createdAt;
       }));
-    return { status: 'received' as const, requestedAt: requestedAt.toISOString(), message: DELETION_REQUEST_ANSWER };
+    return {
+      status: 'received' as const,
+      requestedAt: requestedAt.toISOString(),
+      message: DELETION_REQUEST_ANSWER,
+    };
   });
 }

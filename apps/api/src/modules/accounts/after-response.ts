@@ -9,7 +9,13 @@ const pending = new WeakMap<object, Set<Promise<void>>>();
  * first, then the account is looked up and the e-mail queued. Errors are logged, never sent.
  * `settleAfterResponse` waits for such work (app shutdown, tests).
  */
-export function afterResponse(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, label: string, work: () => Promise<void>): void {
+export function afterResponse(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  label: string,
+  work: () => Promise<void>,
+): void {
   let started = false;
   const start = () => {
     if (started) return;

@@ -3,7 +3,17 @@ import { emailVerifications, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 
 /** Stores a verification link (its token as a hash). */
-export async function insertEmailVerification(db: DbOrTx, link: { userId: number; email: string; tokenHash: string; createdAt: Date; expiresAt: Date; changeRequest?: boolean }): Promise<void> {
+export async function insertEmailVerification(
+  db: DbOrTx,
+  link: {
+    userId: number;
+    email: string;
+    tokenHash: string;
+    createdAt: Date;
+    expiresAt: Date;
+    changeRequest?: boolean;
+  },
+): Promise<void> {
   await db.insert(emailVerifications).values(link);
 }
 
@@ -24,7 +34,15 @@ export async function findEmailVerificationByTokenHash(db: DbOrTx, tokenHash: st
 
 /** The account fields a link is checked against. */
 export async function findUserEmailState(db: DbOrTx, userId: number) {
-  const [user] = await db.select({ id: users.id, email: users.email, firstName: users.firstName, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId));
+  const [user] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
   return user;
 }
 
@@ -38,19 +56,33 @@ export async function findUnverifiedUserByEmail(db: DbOrTx, email: string) {
 }
 
 /** Uses up the link and marks the user's address verified. */
-export async function markEmailVerified(db: DbOrTx, linkId: number, userId: number, now: Date): Promise<void> {
+export async function markEmailVerified(
+  db: DbOrTx,
+  linkId: number,
+  userId: number,
+  now: Date,
+): Promise<void> {
   await db.update(emailVerifications).set({ usedAt: now }).where(eq(emailVerifications.id, linkId));
   await db.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, userId));
 }
 
 /** Whether an account already uses the address (any case). */
 export async function isAddressTaken(db: DbOrTx, email: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   return row !== undefined;
 }
 
 /** Moves the account to its new, verified address and uses up the link (decision 041). */
-export async function applyEmailChange(db: DbOrTx, linkId: number, userId: number, email: string, now: Date): Promise<void> {
+export async function applyEmailChange(
+  db: DbOrTx,
+  linkId: number,
+  userId: number,
+  email: string,
+  now: Date,
+): Promise<void> {
   await db.update(emailVerifications).set({ usedAt: now }).where(eq(emailVerifications.id, linkId));
   await db.update(users).set({ email, emailVerifiedAt: now, updatedAt: now }).where(eq(users.id, userId));
 }

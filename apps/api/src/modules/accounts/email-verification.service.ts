@@ -18,7 +18,13 @@ interface Recipient {
 }
 
 /** Creates a 24 h single-use link and queues `email.verifica` (call inside the change's transaction). */
-export async function sendEmailVerification(tx: Tx, user: Recipient, now: Date, webUrl: string, options: { changeRequest?: boolean } = {}): Promise<void> {
+export async function sendEmailVerification(
+  tx: Tx,
+  user: Recipient,
+  now: Date,
+  webUrl: string,
+  options: { changeRequest?: boolean } = {},
+): Promise<void> {
   const token = randomToken(32);
   await repo.insertEmailVerification(tx, {
     userId: user.id,
@@ -31,7 +37,10 @@ export async function sendEmailVerification(tx: Tx, user: Recipient, now: Date, 
   await enqueueMessage(tx, {
     templateKey: 'email.verifica',
     recipient: user.email,
-    data: { firstName: user.firstName, link: `${webUrl}/verifica/email-verificata?token=${encodeURIComponent(token)}` },
+    data: {
+      firstName: user.firstName,
+      link: `${webUrl}/verifica/email-verificata?token=${encodeURIComponent(token)}`,
+    },
     now,
   });
 }
@@ -60,13 +69,29 @@ export async function resendEmailVerification(
   if (!(await ctx.charge())) return 'throttled';
   await withTransaction(db, async (tx) => {
     await sendEmailVerification(tx, user, ctx.now, ctx.webUrl);
-    await writeAudit(tx, { action: 'account.email.verification_resent', actorUserId: user.id, entity: 'user', entityId: user.id, ip: ctx.ip }, ctx.now);
+    await writeAudit(
+      tx,
+      {
+        action: 'account.email.verification_resent',
+        actorUserId: user.id,
+        entity: 'user',
+        entityId: user.id,
+        ip: ctx.ip,
+      },
+      ctx.now,
+    );
   });
   return 'sent';
 }
 
 /** Applies a verification link: single use, 24 h, bound to the address it was sent to. */
-export async function confirmEmailToken(db: Db, token: string, now: Date, ip: string, webUrl = ''): Promise<EmailVerificationStatus> {
+export async function confirmEmailToken(
+  db: Db,
+  token: string,
+  now: Date,
+  ip: string,
+  webUrl = '',
+): Promise<EmailVerificationStatus> {
   return withTransaction(db, async (tx) => {
     const row = await repo.findEmailVerificationByTokenHash(tx, sha256(token));
     if (!row) return 'invalid';
@@ -81,10 +106,27 @@ export async function confirmEmailToken(db: Db, token: string, now: Date, ip: st
       await enqueueMessage(tx, {
         templateKey: 'email.indirizzo-cambiato',
         recipient: user.email,
-        data: { firstName: user.firstName, newEmail: row.email, changedBy: 'su tua richiesta, confermata dal nuovo indirizzo', contactLink: `${webUrl}/contatti` },
+        data: {
+          firstName: user.firstName,
+          newEmail: row.email,
+          changedBy: 'su tua richiesta, confermata dal nuovo indirizzo',
+          contactLink: `${webUrl}/contatti`,
+        },
         now,
       });
-      await writeAudit(tx, { action: 'account.email.changed', actorUserId: user.id, entity: 'user', entityId: user.id, before: { email: user.email }, after: { email: row.email }, ip }, now);
+      await writeAudit(
+        tx,
+        {
+          action: 'account.email.changed',
+          actorUserId: user.id,
+          entity: 'user',
+          entityId: user.id,
+          before: { email: user.email },
+          after: { email: row.email },
+          ip,
+        },
+        now,
+      );
       return 'verified';
     }
     if (user.email.toLowerCase() !== row.email.toLowerCase()) return 'invalid';
@@ -92,7 +134,11 @@ export async function confirmEmailToken(db: Db, token: string, now: Date, ip: st
     if (row.usedAt) return 'invalid';
     if (row.expiresAt <= now) return 'expired';
     await repo.markEmailVerified(tx, row.id, user.id, now);
-    await writeAudit(tx, { action: 'account.email.verified', actorUserId: user.id, entity: 'user', entityId: user.id, ip }, now);
+    await writeAudit(
+      tx,
+      { action: 'account.email.verified', actorUserId: user.id, entity: 'user', entityId: user.id, ip },
+      now,
+    );
     return 'verified';
   });
 }

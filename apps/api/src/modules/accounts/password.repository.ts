@@ -37,18 +37,32 @@ export async function findResetWithUser(db: DbOrTx, tokenHash: string) {
 }
 
 /** Stores a new password hash and clears the "must change" flag. */
-export async function updatePasswordHash(db: DbOrTx, userId: number, passwordHash: string, now: Date): Promise<void> {
-  await db.update(users).set({ passwordHash, mustChangePassword: false, updatedAt: now }).where(eq(users.id, userId));
+export async function updatePasswordHash(
+  db: DbOrTx,
+  userId: number,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash, mustChangePassword: false, updatedAt: now })
+    .where(eq(users.id, userId));
 }
 
 /** Voids the user's unused reset links. */
 export async function voidUnusedResets(db: DbOrTx, userId: number, now: Date): Promise<void> {
-  await db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
 
 /** Marks the address verified (a link sent to it was used) unless it already was. */
 export async function markEmailVerifiedByLink(db: DbOrTx, userId: number, now: Date): Promise<void> {
-  await db.update(users).set({ emailVerifiedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  await db
+    .update(users)
+    .set({ emailVerifiedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
 }
 
 /**
@@ -84,7 +98,15 @@ export async function recordResetRequest(
     now: Date;
     expiresAt: Date;
     ip: string;
-    message: { channel: string; recipient: string; templateKey: string; templateVersion: number; subject: string | null; htmlBody: string | null; textBody: string };
+    message: {
+      channel: string;
+      recipient: string;
+      templateKey: string;
+      templateVersion: number;
+      subject: string | null;
+      htmlBody: string | null;
+      textBody: string;
+    };
   },
 ): Promise<void> {
   const m = input.message;

@@ -16,7 +16,10 @@ export const RESET_TTL_MS = 60 * 60_000;
 const MAX_RESETS_PER_HOUR = 3;
 
 /** The policy with the user's own words as context: 422 on `password` when broken. */
-export function assertPasswordPolicy(password: string, user: Pick<PasswordUser, 'email' | 'firstName' | 'lastName'>): void {
+export function assertPasswordPolicy(
+  password: string,
+  user: Pick<PasswordUser, 'email' | 'firstName' | 'lastName'>,
+): void {
   const { problem } = checkPasswordStrength(password, user);
   if (problem) throw fieldError('password', problem);
 }
@@ -46,7 +49,10 @@ export async function requestPasswordReset(
   const message = await renderOutboxMessage(db, {
     templateKey: 'email.reset-password',
     recipient: user.email,
-    data: { firstName: user.firstName, link: `${ctx.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}` },
+    data: {
+      firstName: user.firstName,
+      link: `${ctx.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}`,
+    },
     now: ctx.now,
   });
   await repo.recordResetRequest(db, {
@@ -81,7 +87,11 @@ export async function issuePasswordLink(
   await enqueueMessage(db, {
     templateKey: link.templateKey,
     recipient: user.email,
-    data: { ...link.data, firstName: user.firstName, link: `${link.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}` },
+    data: {
+      ...link.data,
+      firstName: user.firstName,
+      link: `${link.webUrl}/auth/reset-password?token=${encodeURIComponent(token)}`,
+    },
     now: link.now,
   });
 }
@@ -96,7 +106,14 @@ export async function setNewPassword(
   db: Db,
   user: PasswordUser,
   password: string,
-  ctx: { now: Date; ip: string; webUrl: string; action: string; keepSessionId?: number; viaEmailLink?: boolean },
+  ctx: {
+    now: Date;
+    ip: string;
+    webUrl: string;
+    action: string;
+    keepSessionId?: number;
+    viaEmailLink?: boolean;
+  },
 ): Promise<void> {
   assertPasswordPolicy(password, user);
   const passwordHash = await hashPassword(password);
@@ -111,17 +128,34 @@ export async function setNewPassword(
       data: {
         firstName: user.firstName,
         when: formatRomeDateTime(ctx.now),
-        sessionsNote: ctx.keepSessionId ? 'gli accessi attivi sugli altri dispositivi' : 'tutti gli accessi attivi',
+        sessionsNote: ctx.keepSessionId
+          ? 'gli accessi attivi sugli altri dispositivi'
+          : 'tutti gli accessi attivi',
         forgotLink: `${ctx.webUrl}/auth/forgot-password`,
       },
       now: ctx.now,
     });
-    await writeAudit(tx, { action: ctx.action, actorUserId: user.id, entity: 'user', entityId: user.id, after: { sessionsRevoked: revoked }, ip: ctx.ip }, ctx.now);
+    await writeAudit(
+      tx,
+      {
+        action: ctx.action,
+        actorUserId: user.id,
+        entity: 'user',
+        entityId: user.id,
+        after: { sessionsRevoked: revoked },
+        ip: ctx.ip,
+      },
+      ctx.now,
+    );
   });
 }
 
 /** The user of a live reset token (unused, unexpired), or undefined. */
-export async function findUserOfResetToken(db: Db, token: string, now: Date): Promise<PasswordUser | undefined> {
+export async function findUserOfResetToken(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<PasswordUser | undefined> {
   const row = await repo.findResetWithUser(db, sha256(token));
   if (!row || row.usedAt || row.expiresAt <= now || row.user.status !== 'active') return undefined;
   return row.user;

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { auditLog, passwordResets, users } from '../../db/schema/index.ts';
-import { buildAccountsApp, call, linkToken, login, messagesTo, STRONG_PASSWORD } from '../../../test/accounts-harness.ts';
+import {
+  buildAccountsApp,
+  call,
+  linkToken,
+  login,
+  messagesTo,
+  STRONG_PASSWORD,
+} from '../../../test/accounts-harness.ts';
 import { queriesOf } from '../../../test/build-test-app.ts';
 import { settleAfterResponse } from './after-response.ts';
 
@@ -11,10 +18,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const forgot = (email: string) => call(t, { method: 'POST', url: '/api/auth/forgot-password', body: { email } });
+const forgot = (email: string) =>
+  call(t, { method: 'POST', url: '/api/auth/forgot-password', body: { email } });
 const reset = (token: string, password = STRONG_PASSWORD) =>
-  call(t, { method: 'POST', url: '/api/auth/reset-password', body: { token, password, password_confirmation: password } });
-const me = (bearer: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${bearer}` } });
+  call(t, {
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    body: { token, password, password_confirmation: password },
+  });
+const me = (bearer: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${bearer}` } });
 
 describe('forgot and reset password', () => {
   it('answers the same for known and unknown addresses', async () => {
@@ -43,7 +56,12 @@ describe('forgot and reset password', () => {
     try {
       for (const email of ['insegnante@demo.test', 'nessuno@demo.test']) {
         const answered = forgot(email).then((res) => `${res.statusCode}`);
-        answers.push(await Promise.race([answered, new Promise<string>((resolve) => setTimeout(() => resolve('blocked'), 2000))]));
+        answers.push(
+          await Promise.race([
+            answered,
+            new Promise<string>((resolve) => setTimeout(() => resolve('blocked'), 2000)),
+          ]),
+        );
       }
     } finally {
       release();
@@ -51,7 +69,9 @@ describe('forgot and reset password', () => {
     }
     expect(answers).toEqual(['202', '202']);
     // The link is queued once the table is free again.
-    expect((await messagesTo(t, 'insegnante@demo.test')).some((m) => m.templateKey === 'email.reset-password')).toBe(true);
+    expect(
+      (await messagesTo(t, 'insegnante@demo.test')).some((m) => m.templateKey === 'email.reset-password'),
+    ).toBe(true);
   });
 
   it('answers a known and an unknown address in the same time (medians of 30 requests each < 2 ms apart)', async () => {
@@ -81,8 +101,12 @@ describe('forgot and reset password', () => {
       const timings: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
       for (let i = 0; i < 30; i++) {
         // Alternating which kind goes first, so that neither always follows the other.
-        const pair = [['known', 'rilevatore@demo.test'], ['unknown', `nessuno-${round}-${i}@demo.test`]] as const;
-        for (const [kind, email] of i % 2 ? [...pair].reverse() : pair) timings[kind].push(await timed(email));
+        const pair = [
+          ['known', 'rilevatore@demo.test'],
+          ['unknown', `nessuno-${round}-${i}@demo.test`],
+        ] as const;
+        for (const [kind, email] of i % 2 ? [...pair].reverse() : pair)
+          timings[kind].push(await timed(email));
         t.clock.advance(21 * 60_000); // under the limit of 3 links an hour: the known address gets a link every time
       }
       const known = median(timings.known);
@@ -137,7 +161,10 @@ describe('forgot and reset password', () => {
     expect(notice!.templateKey).toBe('email.password-cambiata');
     expect(notice!.htmlBody).toContain('<html');
     expect(await login(t, 'referente@demo.test', STRONG_PASSWORD)).toBeTruthy();
-    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.action, 'auth.password.reset'));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'auth.password.reset'));
     expect(audit).toHaveLength(1);
   });
 
@@ -149,7 +176,11 @@ describe('forgot and reset password', () => {
       expect(res.statusCode, weak).toBe(422);
       expect(res.json().errors.password, weak).toBeTruthy();
     }
-    const mismatch = await call(t, { method: 'POST', url: '/api/auth/reset-password', body: { token, password: STRONG_PASSWORD, password_confirmation: 'x' } });
+    const mismatch = await call(t, {
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { token, password: STRONG_PASSWORD, password_confirmation: 'x' },
+    });
     expect(mismatch.json().errors.password_confirmation).toBeTruthy();
     t.clock.advance(60 * 60_000 + 1000);
     expect((await reset(token)).json().code).toBe('reset_token_invalid');
@@ -158,12 +189,21 @@ describe('forgot and reset password', () => {
 
 describe('POST /api/auth/change-password', () => {
   const change = (bearer: string, current: string, password = STRONG_PASSWORD) =>
-    call(t, { method: 'POST', url: '/api/auth/change-password', bearer, body: { current_password: current, password, password_confirmation: password } });
+    call(t, {
+      method: 'POST',
+      url: '/api/auth/change-password',
+      bearer,
+      body: { current_password: current, password, password_confirmation: password },
+    });
 
   it('works for a user who must change the password, clears the flag and keeps only this session', async () => {
     const other = await login(t, 'cambio-password@demo.test');
     const bearer = await login(t, 'cambio-password@demo.test');
-    const blocked = await t.app.inject({ method: 'GET', url: '/api/auth/sessions', headers: { authorization: `Bearer ${bearer}` } });
+    const blocked = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/sessions',
+      headers: { authorization: `Bearer ${bearer}` },
+    });
     expect(blocked.json().code).toBe('password_change_required');
     expect((await change(bearer, 'sbagliata')).json().errors.current_password).toBeTruthy();
     expect((await change(bearer, 'Portale.Demo.2026', 'Portale.Demo.2026')).statusCode).toBe(422);
@@ -171,8 +211,13 @@ describe('POST /api/auth/change-password', () => {
     expect(res.statusCode).toBe(200);
     expect((await me(bearer)).json().user.mustChangePassword).toBe(false);
     expect((await me(other)).statusCode).toBe(401);
-    const [user] = await t.database.db.select().from(users).where(eq(users.email, 'cambio-password@demo.test'));
+    const [user] = await t.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, 'cambio-password@demo.test'));
     expect(user!.mustChangePassword).toBe(false);
-    expect((await messagesTo(t, 'cambio-password@demo.test'))[0]!.templateKey).toBe('email.password-cambiata');
+    expect((await messagesTo(t, 'cambio-password@demo.test'))[0]!.templateKey).toBe(
+      'email.password-cambiata',
+    );
   });
 });

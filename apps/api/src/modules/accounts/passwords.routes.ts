@@ -27,15 +27,29 @@ export async function passwordRoutes(app: FastifyInstance) {
       // The hourly e-mail ceiling counts the e-mails really queued, never an unknown address.
       charge: async (weight: 0 | 1) => (await app.ceilings.take('emails', client, request.log, weight)).ok,
     };
-    afterResponse(app, request, reply, 'password reset request', () => requestPasswordReset(app.db, email, context));
+    afterResponse(app, request, reply, 'password reset request', () =>
+      requestPasswordReset(app.db, email, context),
+    );
     return { status: 'accepted', message: FORGOT_PASSWORD_ANSWER };
   });
 
   registerEndpoint(app, resetPassword, { config }, async (request) => {
     const user = await findUserOfResetToken(app.db, request.body.token, app.clock.now());
-    if (!user) throw new HttpError(400, 'reset_token_invalid', 'Il collegamento non è valido o è scaduto: chiedi un nuovo collegamento.');
-    await setNewPassword(app.db, user, request.body.password, { ...ctx(request.ip), action: 'auth.password.reset', viaEmailLink: true });
-    return { status: 'password_reset', message: 'Password aggiornata. Ora puoi accedere con la nuova password.' };
+    if (!user)
+      throw new HttpError(
+        400,
+        'reset_token_invalid',
+        'Il collegamento non è valido o è scaduto: chiedi un nuovo collegamento.',
+      );
+    await setNewPassword(app.db, user, request.body.password, {
+      ...ctx(request.ip),
+      action: 'auth.password.reset',
+      viaEmailLink: true,
+    });
+    return {
+      status: 'password_reset',
+      message: 'Password aggiornata. Ora puoi accedere con la nuova password.',
+    };
   });
 
   registerEndpoint(app, changePassword, { config }, async (request) => {
@@ -43,13 +57,26 @@ export async function passwordRoutes(app: FastifyInstance) {
     const user = await findPasswordUser(app.db, auth.user.id);
     if (!user) throw new HttpError(401, 'unauthenticated', 'Sessione assente o scaduta: accedi di nuovo.');
     if (!(await verifyPassword(user.passwordHash, request.body.current_password))) {
-      await app.audit({ action: 'auth.password.change_failed', actorUserId: user.id, entity: 'user', entityId: user.id, ip: request.ip });
+      await app.audit({
+        action: 'auth.password.change_failed',
+        actorUserId: user.id,
+        entity: 'user',
+        entityId: user.id,
+        ip: request.ip,
+      });
       throw fieldError('current_password', 'La password attuale non è corretta.');
     }
     if (await verifyPassword(user.passwordHash, request.body.password)) {
       throw fieldError('password', 'La nuova password deve essere diversa da quella attuale.');
     }
-    await setNewPassword(app.db, user, request.body.password, { ...ctx(request.ip), action: 'auth.password.changed', keepSessionId: auth.sessionId });
-    return { status: 'password_changed', message: 'Password aggiornata. Gli accessi sugli altri dispositivi sono stati chiusi.' };
+    await setNewPassword(app.db, user, request.body.password, {
+      ...ctx(request.ip),
+      action: 'auth.password.changed',
+      keepSessionId: auth.sessionId,
+    });
+    return {
+      status: 'password_changed',
+      message: 'Password aggiornata. Gli accessi sugli altri dispositivi sono stati chiusi.',
+    };
   });
 }

@@ -24,58 +24,148 @@ async function assertMaySendCode(db: DbOrTx, phone: string, now: Date): Promise<
   const waitMs = last ? last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
   if (waitMs > 0) {
     const seconds = String(Math.ceil(waitMs / 1000));
-    throw new HttpError(429, 'code_recently_sent', `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`, { 'retry-after': seconds });
+    throw new HttpError(
+      429,
+      'code_recently_sent',
+      `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`,
+      { 'retry-after': seconds },
+    );
   }
-  if ((await repo.countCodesSentSince(db, phone, new Date(now.getTime() - 86_400_000))) >= MAX_CODES_PER_DAY) {
-    throw new HttpError(429, 'daily_code_limit', 'Hai raggiunto il numero massimo di 5 codici al giorno per questo numero. Riprova domani.', { 'retry-after': '86400' });
+  if (
+    (await repo.countCodesSentSince(db, phone, new Date(now.getTime() - 86_400_000))) >= MAX_CODES_PER_DAY
+  ) {
+    throw new HttpError(
+      429,
+      'daily_code_limit',
+      'Hai raggiunto il numero massimo di 5 codici al giorno per questo numero. Riprova domani.',
+      { 'retry-after': '86400' },
+    );
   }
 }
 
 /** Sends a fresh 6-digit code for a verification (new or existing) in one transaction with its SMS. */
-async function issueCode(tx: Tx, secret: string, verification: { id: string; phone: string }, now: Date): Promise<void> {
+async function issueCode(
+  tx: Tx,
+  secret: string,
+  verification: { id: string; phone: string },
+  now: Date,
+): Promise<void> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await repo.setPhoneCode(tx, verification.id, { codeHash: codeHash(secret, verification.id, code), sentAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
+  await repo.setPhoneCode(tx, verification.id, {
+    codeHash: codeHash(secret, verification.id, code),
+    sentAt: now,
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+  });
   await enqueueMessage(tx, { templateKey: 'sms.codice', recipient: verification.phone, data: { code }, now });
 }
 
 /** Starts a verification of `phone`, optionally bound to a user; returns its id. */
-export async function startPhoneVerification(db: Db, secret: string, input: { phone: string; userId: number | null; now: Date; ip: string }) {
+export async function startPhoneVerification(
+  db: Db,
+  secret: string,
+  input: { phone: string; userId: number | null; now: Date; ip: string },
+) {
   const { phone, userId, now } = input;
   await assertMaySendCode(db, phone, now);
   return withTransaction(db, async (tx) => {
     const row = await repo.insertPhoneVerification(tx, { userId, phone, now });
     await issueCode(tx, secret, row, now);
-    await writeAudit(tx, { action: 'account.phone.code_sent', actorUserId: userId, entity: 'phone_verification', entityId: row.id, ip: input.ip }, now);
+    await writeAudit(
+      tx,
+      {
+        action: 'account.phone.code_sent',
+        actorUserId: userId,
+        entity: 'phone_verification',
+        entityId: row.id,
+        ip: input.ip,
+      },
+      now,
+    );
     return row;
   });
 }
 
 /** A new code for the same verification (same limits). */
-export async function resendPhoneCode(db: Db, secret: string, row: PhoneVerificationRow, now: Date, ip: string) {
+export async function resendPhoneCode(
+  db: Db,
+  secret: string,
+  row: PhoneVerificationRow,
+  now: Date,
+  ip: string,
+) {
   if (row.verifiedAt) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
   await assertMaySendCode(db, row.phone, now);
   await withTransaction(db, async (tx) => {
     await issueCode(tx, secret, row, now);
-    await writeAudit(tx, { action: 'account.phone.code_resent', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
+    await writeAudit(
+      tx,
+      {
+        action: 'account.phone.code_resent',
+        actorUserId: row.userId,
+        entity: 'phone_verification',
+        entityId: row.id,
+        ip,
+      },
+      now,
+    );
   });
 }
 
 /** Checks a code: ≤ 5 wrong tries, 10 minutes, single use. A user-bound check also verifies the user's phone. */
-export async function confirmPhoneCode(db: Db, secret: string, row: PhoneVerificationRow, code: string, now: Date, ip: string) {
+export async function confirmPhoneCode(
+  db: Db,
+  secret: string,
+  row: PhoneVerificationRow,
+  code: string,
+  now: Date,
+  ip: string,
+) {
   if (row.verifiedAt) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
   if (row.failedAttempts >= MAX_WRONG_TRIES) {
-    throw new HttpError(422, 'code_exhausted', 'Hai sbagliato il codice troppe volte: chiedi un nuovo codice.');
+    throw new HttpError(
+      422,
+      'code_exhausted',
+      'Hai sbagliato il codice troppe volte: chiedi un nuovo codice.',
+    );
   }
-  if (row.expiresAt <= now) throw new HttpError(422, 'code_expired', 'Il codice è scaduto: chiedi un nuovo codice.');
+  if (row.expiresAt <= now)
+    throw new HttpError(422, 'code_expired', 'Il codice è scaduto: chiedi un nuovo codice.');
   if (!safeEqual(row.codeHash, codeHash(secret, row.id, code))) {
     await repo.addFailedAttempt(db, row.id);
-    await writeAudit(db, { action: 'account.phone.code_wrong', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
+    await writeAudit(
+      db,
+      {
+        action: 'account.phone.code_wrong',
+        actorUserId: row.userId,
+        entity: 'phone_verification',
+        entityId: row.id,
+        ip,
+      },
+      now,
+    );
     const left = MAX_WRONG_TRIES - row.failedAttempts - 1;
-    throw new HttpError(422, 'code_invalid', left > 0 ? `Il codice non è corretto. Tentativi rimasti: ${left}.` : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.');
+    throw new HttpError(
+      422,
+      'code_invalid',
+      left > 0
+        ? `Il codice non è corretto. Tentativi rimasti: ${left}.`
+        : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.',
+    );
   }
   await withTransaction(db, async (tx) => {
-    if (!(await repo.markPhoneVerified(tx, row.id, now))) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
+    if (!(await repo.markPhoneVerified(tx, row.id, now)))
+      throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
     if (row.userId) await repo.setUserVerifiedPhone(tx, row.userId, row.phone, now);
-    await writeAudit(tx, { action: 'account.phone.verified', actorUserId: row.userId, entity: 'phone_verification', entityId: row.id, ip }, now);
+    await writeAudit(
+      tx,
+      {
+        action: 'account.phone.verified',
+        actorUserId: row.userId,
+        entity: 'phone_verification',
+        entityId: row.id,
+        ip,
+      },
+      now,
+    );
   });
 }

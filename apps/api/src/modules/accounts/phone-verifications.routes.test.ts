@@ -9,8 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const start = (phone: string) => call(t, { method: 'POST', url: '/api/phone-verifications', body: { phone } });
-const confirm = (id: string, code: string) => call(t, { method: 'POST', url: `/api/phone-verifications/${id}/confirm`, body: { code } });
+const start = (phone: string) =>
+  call(t, { method: 'POST', url: '/api/phone-verifications', body: { phone } });
+const confirm = (id: string, code: string) =>
+  call(t, { method: 'POST', url: `/api/phone-verifications/${id}/confirm`, body: { code } });
 async function lastCode(phone: string): Promise<string> {
   const [sms] = await messagesTo(t, phone);
   return /(\d{6})/.exec(sms!.textBody)![1]!;
@@ -24,7 +26,10 @@ describe('phone verification', () => {
     const { verificationId, phoneMasked } = res.json();
     expect(phoneMasked).toBe('+39 ••• ••• •233');
     const code = await lastCode('+393201112233');
-    const [row] = await t.database.db.select().from(phoneVerifications).where(eq(phoneVerifications.id, verificationId));
+    const [row] = await t.database.db
+      .select()
+      .from(phoneVerifications)
+      .where(eq(phoneVerifications.id, verificationId));
     expect(row!.codeHash).not.toContain(code);
     const before = await t.app.inject({ method: 'GET', url: `/api/phone-verifications/${verificationId}` });
     expect(before.json()).toEqual({ verificationId, verified: false, phoneMasked });
@@ -33,7 +38,9 @@ describe('phone verification', () => {
     expect(after.json().verified).toBe(true);
     expect((await confirm(verificationId, code)).statusCode).toBe(409);
     // A path param that names no record is a 404 (decision 009).
-    expect((await t.app.inject({ method: 'GET', url: '/api/phone-verifications/not-a-uuid' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/phone-verifications/not-a-uuid' })).statusCode,
+    ).toBe(404);
   });
 
   it('voids a code after 5 wrong tries and after 10 minutes', async () => {
@@ -61,12 +68,18 @@ describe('phone verification', () => {
   it('resends after 60 seconds, at most 5 codes a day per number', async () => {
     const phone = '+393201119999';
     const { verificationId } = (await start(phone)).json();
-    const tooSoon = await call(t, { method: 'POST', url: `/api/phone-verifications/${verificationId}/resend` });
+    const tooSoon = await call(t, {
+      method: 'POST',
+      url: `/api/phone-verifications/${verificationId}/resend`,
+    });
     expect(tooSoon.statusCode).toBe(429);
     expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(0);
     for (let i = 0; i < 4; i += 1) {
       t.clock.advance(61_000);
-      expect((await call(t, { method: 'POST', url: `/api/phone-verifications/${verificationId}/resend` })).statusCode).toBe(200);
+      expect(
+        (await call(t, { method: 'POST', url: `/api/phone-verifications/${verificationId}/resend` }))
+          .statusCode,
+      ).toBe(200);
     }
     t.clock.advance(61_000);
     const sixth = await start(phone);
@@ -78,13 +91,23 @@ describe('phone verification', () => {
 
   it('verifies the phone of the logged-in user, who needs the password to replace a verified number', async () => {
     const bearer = await login(t, 'da-verificare@demo.test');
-    const res = await call(t, { method: 'POST', url: '/api/account/phone-verifications', bearer, body: { phone: '3405556677' } });
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/account/phone-verifications',
+      bearer,
+      body: { phone: '3405556677' },
+    });
     expect(res.statusCode).toBe(201);
     expect((await confirm(res.json().verificationId, await lastCode('+393405556677'))).statusCode).toBe(200);
     const [user] = await t.database.db.select().from(users).where(eq(users.email, 'da-verificare@demo.test'));
     expect(user).toMatchObject({ phone: '+393405556677', phoneVerifiedAt: expect.any(Date) });
     t.clock.advance(61_000);
-    const change = await call(t, { method: 'POST', url: '/api/account/phone-verifications', bearer, body: { phone: '3405556688' } });
+    const change = await call(t, {
+      method: 'POST',
+      url: '/api/account/phone-verifications',
+      bearer,
+      body: { phone: '3405556688' },
+    });
     expect(change.statusCode).toBe(422);
     expect(change.json().errors.current_password).toBeTruthy();
   });

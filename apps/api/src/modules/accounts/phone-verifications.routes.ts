@@ -12,8 +12,18 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { findPhoneVerification, findUserPhone, type PhoneVerificationRow } from './phone-verification.repository.ts';
-import { CODE_TTL_MS, confirmPhoneCode, RESEND_GAP_MS, resendPhoneCode, startPhoneVerification } from './phone-verification.service.ts';
+import {
+  findPhoneVerification,
+  findUserPhone,
+  type PhoneVerificationRow,
+} from './phone-verification.repository.ts';
+import {
+  CODE_TTL_MS,
+  confirmPhoneCode,
+  RESEND_GAP_MS,
+  resendPhoneCode,
+  startPhoneVerification,
+} from './phone-verification.service.ts';
 
 const started = (row: PhoneVerificationRow) => ({
   verificationId: row.id,
@@ -32,7 +42,14 @@ export async function phoneVerificationRoutes(app: FastifyInstance) {
   };
 
   registerEndpoint(app, createPhoneVerification, { config }, async (request) =>
-    started(await startPhoneVerification(app.db, secret, { phone: request.body.phone, userId: null, now: app.clock.now(), ip: request.ip })),
+    started(
+      await startPhoneVerification(app.db, secret, {
+        phone: request.body.phone,
+        userId: null,
+        now: app.clock.now(),
+        ip: request.ip,
+      }),
+    ),
   );
 
   // The signed-in user's own phone (any role, also before the registration is complete).
@@ -40,10 +57,23 @@ export async function phoneVerificationRoutes(app: FastifyInstance) {
     const { user } = authOf(request);
     const current = await findUserPhone(app.db, user.id);
     const changesVerified = current?.phoneVerifiedAt && current.phone !== request.body.phone;
-    if (changesVerified && !(await verifyPassword(current.passwordHash, request.body.current_password ?? ''))) {
-      throw fieldError('current_password', 'Per cambiare un numero già verificato inserisci la password attuale.');
+    if (
+      changesVerified &&
+      !(await verifyPassword(current.passwordHash, request.body.current_password ?? ''))
+    ) {
+      throw fieldError(
+        'current_password',
+        'Per cambiare un numero già verificato inserisci la password attuale.',
+      );
     }
-    return started(await startPhoneVerification(app.db, secret, { phone: request.body.phone, userId: user.id, now: app.clock.now(), ip: request.ip }));
+    return started(
+      await startPhoneVerification(app.db, secret, {
+        phone: request.body.phone,
+        userId: user.id,
+        now: app.clock.now(),
+        ip: request.ip,
+      }),
+    );
   });
 
   registerEndpoint(app, getPhoneVerification, { config }, async (request) => {

@@ -2,12 +2,21 @@ import { eq, sql } from 'drizzle-orm';
 import { roles, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 
-export type NewUser = Pick<typeof users.$inferInsert, 'email' | 'passwordHash' | 'firstName' | 'lastName' | 'phone' | 'taxCode'>;
-export type NewTeacherProfile = Pick<typeof teacherProfiles.$inferInsert, 'userId' | 'kind' | 'schoolSiteId' | 'subjects'>;
+export type NewUser = Pick<
+  typeof users.$inferInsert,
+  'email' | 'passwordHash' | 'firstName' | 'lastName' | 'phone' | 'taxCode'
+>;
+export type NewTeacherProfile = Pick<
+  typeof teacherProfiles.$inferInsert,
+  'userId' | 'kind' | 'schoolSiteId' | 'subjects'
+>;
 
 /** The user of an address, whatever its case (`email` lower case). */
 export async function findUserByEmail(db: DbOrTx, email: string) {
-  const [user] = await db.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(sql`lower(${users.email}) = ${email}`);
+  const [user] = await db
+    .select({ id: users.id, email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`);
   return user;
 }
 
@@ -27,7 +36,14 @@ export async function assignRoleByName(db: DbOrTx, userId: number, roleName: str
 }
 
 /** Creates the teacher profile (review state: in attesa); returns its id. */
-export async function insertTeacherProfile(db: DbOrTx, profile: NewTeacherProfile, now: Date): Promise<number> {
-  const [row] = await db.insert(teacherProfiles).values({ ...profile, createdAt: now, updatedAt: now }).returning({ id: teacherProfiles.id });
+export async function insertTeacherProfile(
+  db: DbOrTx,
+  profile: NewTeacherProfile,
+  now: Date,
+): Promise<number> {
+  const [row] = await db
+    .insert(teacherProfiles)
+    .values({ ...profile, createdAt: now, updatedAt: now })
+    .returning({ id: teacherProfiles.id });
   return row!.id;
 }

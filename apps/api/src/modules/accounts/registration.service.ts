@@ -8,7 +8,12 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
 import { sendEmailVerification } from './email-verification.service.ts';
-import { assignRoleByName, findUserByEmail, insertTeacherProfile, insertUser } from './registration.repository.ts';
+import {
+  assignRoleByName,
+  findUserByEmail,
+  insertTeacherProfile,
+  insertUser,
+} from './registration.repository.ts';
 import { schoolSiteExists } from './school-sites.repository.ts';
 
 type Registration = z.output<typeof RegistrationBodySchema>;
@@ -20,9 +25,14 @@ const ROLE_OF_KIND = { insegnante: 'teacher', educatore: 'educator', altro: 'tea
  * Creates the user, the teacher profile (in attesa, in the `insegnanti` review queue), the verification
  * link and the welcome e-mail in one transaction. An address already registered gets a notice instead; the caller answers the same.
  */
-export async function registerParticipant(db: Db, input: Registration, ctx: { now: Date; ip: string; webUrl: string }) {
+export async function registerParticipant(
+  db: Db,
+  input: Registration,
+  ctx: { now: Date; ip: string; webUrl: string },
+) {
   const passwordHash = await hashPassword(input.password);
-  if (input.schoolSiteId && !(await schoolSiteExists(db, input.schoolSiteId))) throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
+  if (input.schoolSiteId && !(await schoolSiteExists(db, input.schoolSiteId)))
+    throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');
   const { now, ip, webUrl } = ctx;
   await withTransaction(db, async (tx) => {
     const existing = await findUserByEmail(tx, input.email);
@@ -30,31 +40,66 @@ export async function registerParticipant(db: Db, input: Registration, ctx: { no
       await enqueueMessage(tx, {
         templateKey: 'email.registrazione-esistente',
         recipient: existing.email,
-        data: { firstName: existing.firstName, loginLink: `${webUrl}/auth/login`, forgotLink: `${webUrl}/auth/forgot-password` },
+        data: {
+          firstName: existing.firstName,
+          loginLink: `${webUrl}/auth/login`,
+          forgotLink: `${webUrl}/auth/forgot-password`,
+        },
         now,
       });
-      await writeAudit(tx, { action: 'account.registration.duplicate', entity: 'user', entityId: existing.id, ip }, now);
+      await writeAudit(
+        tx,
+        { action: 'account.registration.duplicate', entity: 'user', entityId: existing.id, ip },
+        now,
+      );
       return;
     }
     const user = await insertUser(
       tx,
-      { email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName, phone: input.phone, taxCode: input.taxCode ?? null },
+      {
+        email: input.email,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phone: input.phone,
+        taxCode: input.taxCode ?? null,
+      },
       now,
     );
     await assignRoleByName(tx, user.id, ROLE_OF_KIND[input.kind]);
-    const profileId = await insertTeacherProfile(tx, { userId: user.id, kind: input.kind, schoolSiteId: input.schoolSiteId ?? null, subjects: input.subjects }, now);
+    const profileId = await insertTeacherProfile(
+      tx,
+      {
+        userId: user.id,
+        kind: input.kind,
+        schoolSiteId: input.schoolSiteId ?? null,
+        subjects: input.subjects,
+      },
+      now,
+    );
     // The new registration waits in the `insegnanti` review queue.
     await submitForReview(tx, { type: 'insegnanti', subjectId: profileId, at: now });
     await sendEmailVerification(tx, user, now, webUrl);
     await enqueueMessage(tx, {
       templateKey: 'email.benvenuto',
       recipient: user.email,
-      data: { firstName: user.firstName, kindLabel: KIND_LABELS[input.kind], loginLink: `${webUrl}/auth/login` },
+      data: {
+        firstName: user.firstName,
+        kindLabel: KIND_LABELS[input.kind],
+        loginLink: `${webUrl}/auth/login`,
+      },
       now,
     });
     await writeAudit(
       tx,
-      { action: 'account.registered', actorUserId: user.id, entity: 'user', entityId: user.id, after: { kind: input.kind, schoolSiteId: input.schoolSiteId ?? null }, ip },
+      {
+        action: 'account.registered',
+        actorUserId: user.id,
+        entity: 'user',
+        entityId: user.id,
+        after: { kind: input.kind, schoolSiteId: input.schoolSiteId ?? null },
+        ip,
+      },
       now,
     );
   });

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { confirmEmailVerification, EMAIL_VERIFICATION_MESSAGES, REGISTRATION_MESSAGES, RESEND_EMAIL_ANSWER, resendEmailVerification } from '@portale/shared/accounts';
+import {
+  confirmEmailVerification,
+  EMAIL_VERIFICATION_MESSAGES,
+  REGISTRATION_MESSAGES,
+  RESEND_EMAIL_ANSWER,
+  resendEmailVerification,
+} from '@portale/shared/accounts';
 import { createRegistration } from '@portale/shared/accounts/password';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -17,7 +23,13 @@ export async function registrationRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, confirmEmailVerification, { config }, async (request) => {
-    const status = await emailLinks.confirmEmailToken(app.db, request.body.token, app.clock.now(), request.ip, app.env.publicWebUrl);
+    const status = await emailLinks.confirmEmailToken(
+      app.db,
+      request.body.token,
+      app.clock.now(),
+      request.ip,
+      app.env.publicWebUrl,
+    );
     return { status, message: EMAIL_VERIFICATION_MESSAGES[status] };
   });
 
@@ -28,7 +40,12 @@ export async function registrationRoutes(app: FastifyInstance) {
     const outcome = await emailLinks.resendEmailVerification(app.db, email, { ...ctx(request.ip), charge });
     // Only the signed-in owner learns that the link was refused: anyone else gets the same answer.
     if (outcome === 'throttled' && request.auth) {
-      throw new HttpError(429, 'too_many_requests', 'Ti abbiamo appena inviato un collegamento: attendi un minuto prima di chiederne un altro (al massimo 5 al giorno).', { 'retry-after': '60' });
+      throw new HttpError(
+        429,
+        'too_many_requests',
+        'Ti abbiamo appena inviato un collegamento: attendi un minuto prima di chiederne un altro (al massimo 5 al giorno).',
+        { 'retry-after': '60' },
+      );
     }
     return { status: 'accepted', message: RESEND_EMAIL_ANSWER };
   });

@@ -33,9 +33,19 @@ function toOption(row: Record<string, unknown>): SchoolSiteOption {
  * ("late row lookup", as the list's page): ranking a common word sorts its thousands of plessi on
  * narrow rows, and the plan PostgreSQL keeps for the statement never joins every institute first.
  */
-async function optionsWhere(db: DbOrTx, where: SQL, order: SQL[], limit: number): Promise<SchoolSiteOption[]> {
+async function optionsWhere(
+  db: DbOrTx,
+  where: SQL,
+  order: SQL[],
+  limit: number,
+): Promise<SchoolSiteOption[]> {
   const orderBy = [...order, asc(schoolSites.name), asc(schoolSites.id)];
-  const ids = db.select({ id: schoolSites.id }).from(schoolSites).where(where).orderBy(...orderBy).limit(limit);
+  const ids = db
+    .select({ id: schoolSites.id })
+    .from(schoolSites)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(limit);
   const query = db
     .select(optionFields)
     .from(schoolSites)
@@ -51,13 +61,27 @@ async function optionsWhere(db: DbOrTx, where: SQL, order: SQL[], limit: number)
  * same index is asked for a near spelling (trigram word similarity), so a typo still finds it, the
  * nearest spelling first.
  */
-export async function searchSchoolSiteOptions(db: DbOrTx, q: string, limit: number): Promise<SchoolSiteOption[]> {
+export async function searchSchoolSiteOptions(
+  db: DbOrTx,
+  q: string,
+  limit: number,
+): Promise<SchoolSiteOption[]> {
   const words = searchCondition(schoolSites.searchText, q);
   if (!words) return [];
-  const found = await optionsWhere(db, words, searchRank(schoolSites.ministryCode, schoolSites.searchText, q), limit);
+  const found = await optionsWhere(
+    db,
+    words,
+    searchRank(schoolSites.ministryCode, schoolSites.searchText, q),
+    limit,
+  );
   if (found.length > 0) return found;
   const near = normaliseSearch(q);
-  return optionsWhere(db, sql`${near} <% ${schoolSites.searchText}`, [desc(sql`word_similarity(${near}, ${schoolSites.searchText})`)], limit);
+  return optionsWhere(
+    db,
+    sql`${near} <% ${schoolSites.searchText}`,
+    [desc(sql`word_similarity(${near}, ${schoolSites.searchText})`)],
+    limit,
+  );
 }
 
 /** True when the plesso exists. */

@@ -11,6 +11,8 @@ export async function schoolSiteSearchRoutes(app: FastifyInstance) {
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX * 3, timeWindow: '1 minute' } };
   registerEndpoint(app, searchSchoolSiteOptions, { config }, async (request) => ({
     // Through the list gate (issue 32): a flood of searches waits its turn or gets a 503, never health or login.
-    items: await heavyList(app, { search: true }, (db) => repo.searchSchoolSiteOptions(db, request.query.q, MAX_RESULTS)),
+    items: await heavyList(app, { search: true }, (db) =>
+      repo.searchSchoolSiteOptions(db, request.query.q, MAX_RESULTS),
+    ),
   }));
 }

@@ -5,9 +5,17 @@ import type { DbOrTx } from '../../db/transaction.ts';
 /** The user's sessions that are neither revoked nor expired, most recently used first. */
 export function listActiveSessions(db: DbOrTx, userId: number, now: Date) {
   return db
-    .select({ id: authSessions.id, userAgent: authSessions.userAgent, ip: authSessions.ip, createdAt: authSessions.createdAt, lastUsedAt: authSessions.lastUsedAt })
+    .select({
+      id: authSessions.id,
+      userAgent: authSessions.userAgent,
+      ip: authSessions.ip,
+      createdAt: authSessions.createdAt,
+      lastUsedAt: authSessions.lastUsedAt,
+    })
     .from(authSessions)
-    .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, now)))
+    .where(
+      and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), gt(authSessions.expiresAt, now)),
+    )
     .orderBy(desc(authSessions.lastUsedAt));
 }
 
@@ -16,6 +24,8 @@ export async function isLiveSessionOf(db: DbOrTx, sessionId: number, userId: num
   const [row] = await db
     .select({ id: authSessions.id })
     .from(authSessions)
-    .where(and(eq(authSessions.id, sessionId), eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+    .where(
+      and(eq(authSessions.id, sessionId), eq(authSessions.userId, userId), isNull(authSessions.revokedAt)),
+    );
   return row !== undefined;
 }

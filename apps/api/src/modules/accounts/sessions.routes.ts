@@ -8,7 +8,6 @@ import { isLiveSessionOf, listActiveSessions } from './sessions.repository.ts';
 
 /** The user's own active sessions: list, revoke one, revoke all the others (any role). */
 export async function sessionRoutes(app: FastifyInstance) {
-
   registerEndpoint(app, listSessions, {}, async (request) => {
     const auth = authOf(request);
     const rows = await listActiveSessions(app.db, auth.user.id, app.clock.now());
@@ -27,15 +26,35 @@ export async function sessionRoutes(app: FastifyInstance) {
   registerEndpoint(app, deleteSession, {}, async (request) => {
     const auth = authOf(request);
     const { sessionId } = request.params;
-    if (!(await isLiveSessionOf(app.db, sessionId, auth.user.id))) throw new HttpError(404, 'not_found', 'Sessione non trovata.');
+    if (!(await isLiveSessionOf(app.db, sessionId, auth.user.id)))
+      throw new HttpError(404, 'not_found', 'Sessione non trovata.');
     await revokeSession(app.db, sessionId, 'revoked_by_user', app.clock.now());
-    await app.audit({ action: 'auth.session.revoked', actorUserId: auth.user.id, entity: 'session', entityId: sessionId, ip: request.ip });
+    await app.audit({
+      action: 'auth.session.revoked',
+      actorUserId: auth.user.id,
+      entity: 'session',
+      entityId: sessionId,
+      ip: request.ip,
+    });
   });
 
   registerEndpoint(app, revokeOtherSessions, {}, async (request) => {
     const auth = authOf(request);
-    const revoked = await revokeUserSessions(app.db, auth.user.id, 'revoked_by_user', app.clock.now(), auth.sessionId);
-    await app.audit({ action: 'auth.session.revoked_others', actorUserId: auth.user.id, entity: 'user', entityId: auth.user.id, after: { revoked }, ip: request.ip });
+    const revoked = await revokeUserSessions(
+      app.db,
+      auth.user.id,
+      'revoked_by_user',
+      app.clock.now(),
+      auth.sessionId,
+    );
+    await app.audit({
+      action: 'auth.session.revoked_others',
+      actorUserId: auth.user.id,
+      entity: 'user',
+      entityId: auth.user.id,
+      after: { revoked },
+      ip: request.ip,
+    });
     return { revoked };
   });
 }

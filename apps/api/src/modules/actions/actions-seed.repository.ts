@@ -9,21 +9,40 @@ export async function userIdByEmail(db: DbOrTx, email: string): Promise<number |
 }
 
 export async function instituteOfPrincipal(db: DbOrTx, userId: number): Promise<number | undefined> {
-  const [row] = await db.select({ id: institutes.id }).from(institutes).where(eq(institutes.principalUserId, userId)).orderBy(asc(institutes.id)).limit(1);
+  const [row] = await db
+    .select({ id: institutes.id })
+    .from(institutes)
+    .where(eq(institutes.principalUserId, userId))
+    .orderBy(asc(institutes.id))
+    .limit(1);
   return row?.id;
 }
 
 export async function sitesOfInstitute(db: DbOrTx, instituteId: number, limit: number): Promise<number[]> {
-  const rows = await db.select({ id: schoolSites.id }).from(schoolSites).where(eq(schoolSites.instituteId, instituteId)).orderBy(asc(schoolSites.id)).limit(limit);
+  const rows = await db
+    .select({ id: schoolSites.id })
+    .from(schoolSites)
+    .where(eq(schoolSites.instituteId, instituteId))
+    .orderBy(asc(schoolSites.id))
+    .limit(limit);
   return rows.map((r) => r.id);
 }
 
 /** Institutes with a principal (the demo ones), other than `except`, in a fixed order. */
-export async function demoInstitutes(db: DbOrTx, except: number | undefined, limit: number): Promise<number[]> {
+export async function demoInstitutes(
+  db: DbOrTx,
+  except: number | undefined,
+  limit: number,
+): Promise<number[]> {
   const rows = await db
     .select({ id: institutes.id })
     .from(institutes)
-    .where(and(isNotNull(institutes.principalUserId), except === undefined ? undefined : ne(institutes.id, except)))
+    .where(
+      and(
+        isNotNull(institutes.principalUserId),
+        except === undefined ? undefined : ne(institutes.id, except),
+      ),
+    )
     .orderBy(sql`md5(${institutes.ministryCode})`)
     .limit(limit);
   return rows.map((r) => r.id);

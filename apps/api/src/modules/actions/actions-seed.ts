@@ -8,10 +8,18 @@ const DAY = 86_400_000;
 type Extra = Partial<Parameters<typeof repo.insertAction>[1]>;
 
 /** The demo models: one per target and per kind of evidence. */
-export const DEMO_ACTION_MODELS: { title: string; description: string; category: string; target: ActionTarget; defaultDurationDays: number; evidence: ActionEvidence }[] = [
+export const DEMO_ACTION_MODELS: {
+  title: string;
+  description: string;
+  category: string;
+  target: ActionTarget;
+  defaultDurationDays: number;
+  evidence: ActionEvidence;
+}[] = [
   {
     title: 'Nomina del referente per l’indagine',
-    description: 'Indicare il nome del docente referente che segue l’indagine nell’istituto e la data della nomina.',
+    description:
+      'Indicare il nome del docente referente che segue l’indagine nell’istituto e la data della nomina.',
     category: 'Organizzazione',
     target: 'istituto',
     defaultDurationDays: 30,
@@ -27,7 +35,8 @@ export const DEMO_ACTION_MODELS: { title: string; description: string; category:
   },
   {
     title: 'Calendario delle somministrazioni nel plesso',
-    description: 'Concordare con i docenti del plesso le giornate in cui le classi rispondono al questionario.',
+    description:
+      'Concordare con i docenti del plesso le giornate in cui le classi rispondono al questionario.',
     category: 'Indagine',
     target: 'plesso',
     defaultDurationDays: 20,
@@ -44,7 +53,12 @@ export const DEMO_ACTION_MODELS: { title: string; description: string; category:
 ];
 
 const rome = (at: Date) => dateToRomeLocal(at).slice(0, 10);
-const PNG_EVIDENCE = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000a49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
+const PNG_EVIDENCE = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+    '1f15c4890000000a49444154789c6300010000050001' +
+    '0d0a2db40000000049454e44ae426082',
+  'hex',
+);
 
 /**
  * Demo actions (issue 10): the models above and actions in every state, some overdue, assigned to the
@@ -55,11 +69,27 @@ export async function seedDemoActions(db: DbOrTx, now: Date): Promise<{ models: 
   const staffId = await seedRepo.userIdByEmail(db, 'sylla@demo.test');
   const models = new Map<string, number>();
   for (const model of DEMO_ACTION_MODELS) {
-    models.set(model.title, (await repo.findModelByTitle(db, model.title)) ?? (await repo.insertModel(db, model, null, new Date(now.getTime() - 40 * DAY))));
+    models.set(
+      model.title,
+      (await repo.findModelByTitle(db, model.title)) ??
+        (await repo.insertModel(db, model, null, new Date(now.getTime() - 40 * DAY))),
+    );
   }
-  const [institute, filed, site, teacher] = DEMO_ACTION_MODELS.map((m) => models.get(m.title)!) as [number, number, number, number];
+  const [institute, filed, site, teacher] = DEMO_ACTION_MODELS.map((m) => models.get(m.title)!) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   let created = 0;
-  const add = async (modelId: number, target: ActionTarget, targetId: number | undefined, state: ActionState, dueInDays: number, extra: Extra = {}) => {
+  const add = async (
+    modelId: number,
+    target: ActionTarget,
+    targetId: number | undefined,
+    state: ActionState,
+    dueInDays: number,
+    extra: Extra = {},
+  ) => {
     if (targetId === undefined) return;
     const assignedAt = new Date(now.getTime() - 20 * DAY);
     const doneAt = new Date(now.getTime() - 2 * DAY);
@@ -80,7 +110,8 @@ export async function seedDemoActions(db: DbOrTx, now: Date): Promise<{ models: 
   };
 
   const demoPrincipal = await seedRepo.userIdByEmail(db, 'dirigente@demo.test');
-  const ownInstitute = demoPrincipal === undefined ? undefined : await seedRepo.instituteOfPrincipal(db, demoPrincipal);
+  const ownInstitute =
+    demoPrincipal === undefined ? undefined : await seedRepo.instituteOfPrincipal(db, demoPrincipal);
   // The demo principal: one overdue in progress (text), one to do (file), plessi in several states.
   await add(institute, 'istituto', ownInstitute, 'in_corso', -5);
   await add(filed, 'istituto', ownInstitute, 'da_fare', 25);
@@ -90,7 +121,8 @@ export async function seedDemoActions(db: DbOrTx, now: Date): Promise<{ models: 
     ['completata', 10],
     ['verificata', 5],
   ];
-  for (const [i, siteId] of ownSites.entries()) await add(site, 'plesso', siteId, siteStates[i]![0], siteStates[i]![1]);
+  for (const [i, siteId] of ownSites.entries())
+    await add(site, 'plesso', siteId, siteStates[i]![0], siteStates[i]![1]);
 
   // Other demo institutes (the onboarding ones): every state, with evidence.
   const others = await seedRepo.demoInstitutes(db, ownInstitute, 8);
@@ -98,7 +130,19 @@ export async function seedDemoActions(db: DbOrTx, now: Date): Promise<{ models: 
   for (const [i, id] of others.entries()) {
     const state = states[i % states.length]!;
     const completed = state === 'completata' || state === 'verificata';
-    await add(institute, 'istituto', id, state, i % 3 === 0 ? -7 : 12, completed ? { evidenceText: 'Nominata la prof.ssa referente con decreto del dirigente.', completedByUserId: null } : {});
+    await add(
+      institute,
+      'istituto',
+      id,
+      state,
+      i % 3 === 0 ? -7 : 12,
+      completed
+        ? {
+            evidenceText: 'Nominata la prof.ssa referente con decreto del dirigente.',
+            completedByUserId: null,
+          }
+        : {},
+    );
     if (i < 4) {
       await add(
         filed,
@@ -106,7 +150,14 @@ export async function seedDemoActions(db: DbOrTx, now: Date): Promise<{ models: 
         id,
         state,
         i === 1 ? -2 : 30,
-        completed ? { evidenceFileName: 'delibera-collegio.png', evidenceContentType: 'image/png', evidenceFile: PNG_EVIDENCE, evidenceSizeBytes: PNG_EVIDENCE.length } : {},
+        completed
+          ? {
+              evidenceFileName: 'delibera-collegio.png',
+              evidenceContentType: 'image/png',
+              evidenceFile: PNG_EVIDENCE,
+              evidenceSizeBytes: PNG_EVIDENCE.length,
+            }
+          : {},
       );
     }
   }
@@ -117,7 +168,19 @@ export async function seedDemoActions(db: DbOrTx, now: Date): Promise<{ models: 
   for (const [i, id] of teachers.entries()) {
     const state = states[i % states.length]!;
     const completed = state === 'completata' || state === 'verificata';
-    await add(teacher, 'insegnante', id, state, i === 0 ? -4 : 8, completed ? { evidenceText: 'Seguito il modulo: ho capito come presentare il questionario alle classi.', completedByUserId: id } : {});
+    await add(
+      teacher,
+      'insegnante',
+      id,
+      state,
+      i === 0 ? -4 : 8,
+      completed
+        ? {
+            evidenceText: 'Seguito il modulo: ho capito come presentare il questionario alle classi.',
+            completedByUserId: id,
+          }
+        : {},
+    );
   }
   return { models: models.size, actions: created };
 }

@@ -14,10 +14,28 @@ import {
   type ActionTargetFilter,
 } from '@portale/shared/actions';
 import { searchWords } from '@portale/shared/lists';
-import { actionModels, actions, institutes, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import {
+  actionModels,
+  actions,
+  institutes,
+  schoolSites,
+  teacherProfiles,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import type { StoredFile } from '../../lib/file-store.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  countAll,
+  likeLiteral,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  searchCondition,
+  type Page,
+} from '../../lib/list.ts';
 
 /** Actions whose state still needs the target's work: they can be overdue. */
 const OPEN_STATES: readonly ActionState[] = ['da_fare', 'in_corso'];
@@ -63,13 +81,21 @@ type ModelFilters = Omit<ActionModelListQuery, 'page' | 'pageSize'>;
 function modelWhere(query: ModelFilters): SQL | undefined {
   const words = searchWords(query.q);
   return and(
-    ...words.map((w) => sql`lower(${actionModels.title} || ' ' || ${actionModels.category}) like ${`%${likeLiteral(w)}%`}`),
+    ...words.map(
+      (w) =>
+        sql`lower(${actionModels.title} || ' ' || ${actionModels.category}) like ${`%${likeLiteral(w)}%`}`,
+    ),
     query.target ? eq(actionModels.target, query.target) : undefined,
     query.active === undefined ? undefined : eq(actionModels.active, query.active),
   );
 }
 
-const MODEL_SORTS = { title: actionModels.title, category: actionModels.category, target: actionModels.target, createdAt: actionModels.createdAt };
+const MODEL_SORTS = {
+  title: actionModels.title,
+  category: actionModels.category,
+  target: actionModels.target,
+  createdAt: actionModels.createdAt,
+};
 
 export function modelListQuery(db: DbOrTx, query: ModelFilters) {
   return db
@@ -85,7 +111,8 @@ export async function countModels(db: DbOrTx, query: ModelFilters): Promise<numb
 
 export function listModels(db: DbOrTx, query: ActionModelListQuery): Promise<Page<ActionModel>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, modelListQuery(db, query).limit(limit).offset(offset))).map(toModel),
+    async (limit, offset) =>
+      (await rawRows(db, modelListQuery(db, query).limit(limit).offset(offset))).map(toModel),
     () => countModels(db, query),
     query.page,
     query.pageSize,
@@ -99,11 +126,19 @@ export async function findModel(db: DbOrTx, modelId: number, lock = false): Prom
 }
 
 export async function modelExists(db: DbOrTx, modelId: number): Promise<boolean> {
-  const [row] = await db.select({ id: actionModels.id }).from(actionModels).where(eq(actionModels.id, modelId));
+  const [row] = await db
+    .select({ id: actionModels.id })
+    .from(actionModels)
+    .where(eq(actionModels.id, modelId));
   return row !== undefined;
 }
 
-export async function insertModel(db: DbOrTx, values: ActionModelCreate, userId: number | null, now: Date): Promise<number> {
+export async function insertModel(
+  db: DbOrTx,
+  values: ActionModelCreate,
+  userId: number | null,
+  now: Date,
+): Promise<number> {
   const [row] = await db
     .insert(actionModels)
     .values({ ...values, createdByUserId: userId, updatedByUserId: userId, createdAt: now, updatedAt: now })
@@ -111,8 +146,17 @@ export async function insertModel(db: DbOrTx, values: ActionModelCreate, userId:
   return row!.id;
 }
 
-export async function updateModel(db: DbOrTx, modelId: number, changes: ActionModelUpdate, userId: number | null, now: Date): Promise<void> {
-  await db.update(actionModels).set({ ...changes, updatedByUserId: userId, updatedAt: now }).where(eq(actionModels.id, modelId));
+export async function updateModel(
+  db: DbOrTx,
+  modelId: number,
+  changes: ActionModelUpdate,
+  userId: number | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(actionModels)
+    .set({ ...changes, updatedByUserId: userId, updatedAt: now })
+    .where(eq(actionModels.id, modelId));
 }
 
 // --- Actions: the list ---
@@ -210,25 +254,53 @@ function actionWhere(filters: Filters, scope: ActionScope, today: string): SQL |
     filters.target ? eq(actions.target, filters.target) : undefined,
     filters.region ? sql`${targetRegion} = ${filters.region}` : undefined,
     filters.province ? sql`${targetProvince} = ${filters.province}` : undefined,
-    filters.overdue === undefined ? undefined : filters.overdue ? overdueExpr(today) : sql`not ${overdueExpr(today)}`,
+    filters.overdue === undefined
+      ? undefined
+      : filters.overdue
+        ? overdueExpr(today)
+        : sql`not ${overdueExpr(today)}`,
   );
 }
 
-const ACTION_SORT_COLUMNS = { dueOn: actions.dueOn, state: actions.state, targetName, modelTitle: actionModels.title, createdAt: actions.createdAt };
+const ACTION_SORT_COLUMNS = {
+  dueOn: actions.dueOn,
+  state: actions.state,
+  targetName,
+  modelTitle: actionModels.title,
+  createdAt: actions.createdAt,
+};
 
 export function actionListQuery(db: DbOrTx, filters: Filters, scope: ActionScope, today: string) {
   return fromActions(db, summaryFields(today))
     .where(actionWhere(filters, scope, today))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'dueOn', direction: 'asc' }, ACTION_SORT_COLUMNS, actions.id));
+    .orderBy(
+      ...orderByOf(filters.sort ?? { column: 'dueOn', direction: 'asc' }, ACTION_SORT_COLUMNS, actions.id),
+    );
 }
 
-export async function countActions(db: DbOrTx, filters: Filters, scope: ActionScope, today: string): Promise<number> {
-  return rawCount(db, fromActions(db, { n: sql`count(*)::int`.as('n') }).where(actionWhere(filters, scope, today)));
+export async function countActions(
+  db: DbOrTx,
+  filters: Filters,
+  scope: ActionScope,
+  today: string,
+): Promise<number> {
+  return rawCount(
+    db,
+    fromActions(db, { n: sql`count(*)::int`.as('n') }).where(actionWhere(filters, scope, today)),
+  );
 }
 
-export function listActions(db: DbOrTx, query: ActionListQuery, scope: ActionScope, today: string): Promise<Page<ActionSummary>> {
+export function listActions(
+  db: DbOrTx,
+  query: ActionListQuery,
+  scope: ActionScope,
+  today: string,
+): Promise<Page<ActionSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, actionListQuery(db, query, scope, today).limit(limit).offset(offset))).map(toActionSummary),
+    async (limit, offset) =>
+      (await rawRows(db, actionListQuery(db, query, scope, today).limit(limit).offset(offset))).map(
+        toActionSummary,
+      ),
     () => countActions(db, query, scope, today),
     query.page,
     query.pageSize,
@@ -242,7 +314,9 @@ const completer = alias(users, 'action_completer');
 const verifier = alias(users, 'action_verifier');
 
 const person = (id: unknown, first: unknown, last: unknown) =>
-  id === null || id === undefined ? null : { id: rowValue.int(id), firstName: rowValue.text(first), lastName: rowValue.text(last) };
+  id === null || id === undefined
+    ? null
+    : { id: rowValue.int(id), firstName: rowValue.text(first), lastName: rowValue.text(last) };
 
 function toDetail(row: Record<string, unknown>): ActionDetail {
   return {
@@ -252,7 +326,11 @@ function toDetail(row: Record<string, unknown>): ActionDetail {
     evidenceFile:
       row.evidenceFileName === null || row.evidenceFileName === undefined
         ? null
-        : { name: rowValue.text(row.evidenceFileName), contentType: rowValue.text(row.evidenceContentType), sizeBytes: rowValue.int(row.evidenceSizeBytes) },
+        : {
+            name: rowValue.text(row.evidenceFileName),
+            contentType: rowValue.text(row.evidenceContentType),
+            sizeBytes: rowValue.int(row.evidenceSizeBytes),
+          },
     staffNote: rowValue.textOrNull(row.staffNote),
     assignedBy: person(row.assignerId, row.assignerFirst, row.assignerLast),
     completedBy: person(row.completerId, row.completerFirst, row.completerLast),
@@ -288,7 +366,11 @@ function detailQuery(db: DbOrTx, today: string) {
     .leftJoin(verifier, eq(verifier.id, actions.verifiedByUserId));
 }
 
-export async function findAction(db: DbOrTx, actionId: number, today: string): Promise<ActionDetail | undefined> {
+export async function findAction(
+  db: DbOrTx,
+  actionId: number,
+  today: string,
+): Promise<ActionDetail | undefined> {
   const [row] = await detailQuery(db, today).where(eq(actions.id, actionId));
   return row && toDetail(row);
 }
@@ -313,22 +395,35 @@ export async function actionOwners(db: DbOrTx, actionId: number) {
   const [row] = await db
     .select({
       teacher: actions.teacherUserId,
-      principal: sql<number | null>`coalesce(${ti.principalUserId}, (select ${institutes.principalUserId} from ${institutes} where ${institutes.id} = ${ts.instituteId}))`,
-      firstContact: sql<number | null>`coalesce(${ti.firstContactUserId}, (select ${institutes.firstContactUserId} from ${institutes} where ${institutes.id} = ${ts.instituteId}))`,
+      principal: sql<
+        number | null
+      >`coalesce(${ti.principalUserId}, (select ${institutes.principalUserId} from ${institutes} where ${institutes.id} = ${ts.instituteId}))`,
+      firstContact: sql<
+        number | null
+      >`coalesce(${ti.firstContactUserId}, (select ${institutes.firstContactUserId} from ${institutes} where ${institutes.id} = ${ts.instituteId}))`,
     })
     .from(actions)
     .leftJoin(ti, eq(ti.id, actions.instituteId))
     .leftJoin(ts, eq(ts.id, actions.schoolSiteId))
     .where(eq(actions.id, actionId));
   if (!row) return undefined;
-  const ids = [row.teacher, row.principal, row.firstContact].filter((v) => v !== null && v !== undefined).map(Number);
+  const ids = [row.teacher, row.principal, row.firstContact]
+    .filter((v) => v !== null && v !== undefined)
+    .map(Number);
   return { ownerUserIds: ids };
 }
 
 /** The action's state and its model's evidence, locked for a change. */
 export async function lockAction(db: DbOrTx, actionId: number) {
   const [row] = await db
-    .select({ state: actions.state, evidence: actionModels.evidence, evidenceText: actions.evidenceText, evidenceFileName: actions.evidenceFileName, evidenceFileKey: actions.evidenceFileKey, staffNote: actions.staffNote })
+    .select({
+      state: actions.state,
+      evidence: actionModels.evidence,
+      evidenceText: actions.evidenceText,
+      evidenceFileName: actions.evidenceFileName,
+      evidenceFileKey: actions.evidenceFileKey,
+      staffNote: actions.staffNote,
+    })
     .from(actions)
     .innerJoin(actionModels, eq(actionModels.id, actions.modelId))
     .where(eq(actions.id, actionId))
@@ -361,8 +456,14 @@ export async function changeState(db: DbOrTx, actionId: number, change: StateCha
       evidenceSizeBytes: change.evidenceFile?.file.sizeBytes ?? null,
     });
   }
-  if (change.to === 'verificata') Object.assign(set, { verifiedAt: change.now, verifiedByUserId: change.userId, staffNote: change.staffNote ?? null });
-  if (change.from === 'completata' && change.to === 'in_corso') Object.assign(set, { staffNote: change.staffNote ?? null, completedAt: null });
+  if (change.to === 'verificata')
+    Object.assign(set, {
+      verifiedAt: change.now,
+      verifiedByUserId: change.userId,
+      staffNote: change.staffNote ?? null,
+    });
+  if (change.from === 'completata' && change.to === 'in_corso')
+    Object.assign(set, { staffNote: change.staffNote ?? null, completedAt: null });
   const rows = await db
     .update(actions)
     .set(set)
@@ -374,15 +475,25 @@ export async function changeState(db: DbOrTx, actionId: number, change: StateCha
 /** Where an action's evidence file is (never its bytes): its key in the file store, or null for evidence written before decision 030. */
 export async function findEvidenceFile(db: DbOrTx, actionId: number) {
   const [row] = await db
-    .select({ name: actions.evidenceFileName, contentType: actions.evidenceContentType, key: actions.evidenceFileKey, sizeBytes: actions.evidenceSizeBytes })
+    .select({
+      name: actions.evidenceFileName,
+      contentType: actions.evidenceContentType,
+      key: actions.evidenceFileKey,
+      sizeBytes: actions.evidenceSizeBytes,
+    })
     .from(actions)
     .where(eq(actions.id, actionId));
-  return row?.name && row.sizeBytes !== null ? { name: row.name, contentType: row.contentType ?? 'application/octet-stream', key: row.key } : undefined;
+  return row?.name && row.sizeBytes !== null
+    ? { name: row.name, contentType: row.contentType ?? 'application/octet-stream', key: row.key }
+    : undefined;
 }
 
 /** The evidence bytes kept in the row before decision 030 (undefined when there are none). */
 export async function findLegacyEvidence(db: DbOrTx, actionId: number): Promise<Buffer | undefined> {
-  const [row] = await db.select({ content: actions.evidenceFile }).from(actions).where(eq(actions.id, actionId));
+  const [row] = await db
+    .select({ content: actions.evidenceFile })
+    .from(actions)
+    .where(eq(actions.id, actionId));
   return row?.content ? Buffer.from(row.content) : undefined;
 }
 
@@ -446,16 +557,29 @@ export async function countTeacherUsers(db: DbOrTx, userIds: number[]): Promise<
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(teacherProfiles)
-    .where(and(inArray(teacherProfiles.userId, userIds), inArray(teacherProfiles.kind, ['insegnante', 'educatore'])));
+    .where(
+      and(
+        inArray(teacherProfiles.userId, userIds),
+        inArray(teacherProfiles.kind, ['insegnante', 'educatore']),
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 
-const TARGET_COLUMN = { istituto: 'institute_id', plesso: 'school_site_id', insegnante: 'teacher_user_id' } as const;
+const TARGET_COLUMN = {
+  istituto: 'institute_id',
+  plesso: 'school_site_id',
+  insegnante: 'teacher_user_id',
+} as const;
 
 type Rows = { rows: Record<string, unknown>[] };
 
 /** How many targets the request names and how many of them already have an action from the model. */
-export async function countBulk(db: DbOrTx, modelId: number, t: BulkTargets): Promise<{ matched: number; existing: number }> {
+export async function countBulk(
+  db: DbOrTx,
+  modelId: number,
+  t: BulkTargets,
+): Promise<{ matched: number; existing: number }> {
   const { table, id, where } = targetSelect(t);
   const key = sql`${`${t.target}:`}::text || (${id})::text`;
   const result = (await db.execute(sql`
@@ -470,7 +594,12 @@ export async function countBulk(db: DbOrTx, modelId: number, t: BulkTargets): Pr
  * One `INSERT … SELECT … ON CONFLICT DO NOTHING` from the target filter: thousands of rows in one
  * statement; a target that already has an action from the model keeps it. Returns how many were created.
  */
-export async function insertBulk(db: DbOrTx, modelId: number, t: BulkTargets, values: { dueOn: string; userId: number; now: Date }): Promise<number> {
+export async function insertBulk(
+  db: DbOrTx,
+  modelId: number,
+  t: BulkTargets,
+  values: { dueOn: string; userId: number; now: Date },
+): Promise<number> {
   const { table, id, where } = targetSelect(t);
   const key = sql`${`${t.target}:`}::text || (${id})::text`;
   const now = values.now.toISOString();
@@ -488,29 +617,66 @@ export async function insertBulk(db: DbOrTx, modelId: number, t: BulkTargets, va
 
 /** Lock the model's actions table rows against a concurrent bulk of the same model (serialises bulks per model). */
 export async function lockModelForBulk(db: DbOrTx, modelId: number): Promise<void> {
-  await db.select({ id: actionModels.id }).from(actionModels).where(eq(actionModels.id, modelId)).for('update');
+  await db
+    .select({ id: actionModels.id })
+    .from(actionModels)
+    .where(eq(actionModels.id, modelId))
+    .for('update');
 }
 
 // --- Seed helpers ---
 
 export async function insertAction(
   db: DbOrTx,
-  values: { modelId: number; target: ActionTarget; targetId: number; dueOn: string; state: ActionState; now: Date; assignedByUserId: number | null } & Partial<
-    Pick<typeof actions.$inferInsert, 'evidenceText' | 'evidenceFileName' | 'evidenceContentType' | 'evidenceFile' | 'evidenceSizeBytes' | 'staffNote' | 'completedAt' | 'completedByUserId' | 'verifiedAt' | 'verifiedByUserId'>
+  values: {
+    modelId: number;
+    target: ActionTarget;
+    targetId: number;
+    dueOn: string;
+    state: ActionState;
+    now: Date;
+    assignedByUserId: number | null;
+  } & Partial<
+    Pick<
+      typeof actions.$inferInsert,
+      | 'evidenceText'
+      | 'evidenceFileName'
+      | 'evidenceContentType'
+      | 'evidenceFile'
+      | 'evidenceSizeBytes'
+      | 'staffNote'
+      | 'completedAt'
+      | 'completedByUserId'
+      | 'verifiedAt'
+      | 'verifiedByUserId'
+    >
   >,
 ): Promise<number | undefined> {
   const { targetId, ...rest } = values;
-  const column = values.target === 'istituto' ? { instituteId: targetId } : values.target === 'plesso' ? { schoolSiteId: targetId } : { teacherUserId: targetId };
+  const column =
+    values.target === 'istituto'
+      ? { instituteId: targetId }
+      : values.target === 'plesso'
+        ? { schoolSiteId: targetId }
+        : { teacherUserId: targetId };
   const [row] = await db
     .insert(actions)
-    .values({ ...rest, ...column, targetKey: `${values.target}:${targetId}`, createdAt: values.now, updatedAt: values.now })
+    .values({
+      ...rest,
+      ...column,
+      targetKey: `${values.target}:${targetId}`,
+      createdAt: values.now,
+      updatedAt: values.now,
+    })
     .onConflictDoNothing()
     .returning({ id: actions.id });
   return row?.id;
 }
 
 export async function findModelByTitle(db: DbOrTx, title: string) {
-  const [row] = await db.select({ id: actionModels.id }).from(actionModels).where(eq(actionModels.title, title));
+  const [row] = await db
+    .select({ id: actionModels.id })
+    .from(actionModels)
+    .where(eq(actionModels.title, title));
   return row?.id;
 }
-

@@ -36,7 +36,13 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { discardUnclaimedUploads, openStored, removeStored, Upload, uploadParser } from '../../lib/uploads.ts';
+import {
+  discardUnclaimedUploads,
+  openStored,
+  removeStored,
+  Upload,
+  uploadParser,
+} from '../../lib/uploads.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf, requireGrant } from '../../plugins/authorization.ts';
 import * as repo from './actions.repository.ts';
@@ -110,12 +116,16 @@ const conflict = (code: string, message: string) => new HttpError(409, code, mes
 
 function modelOf(request: FastifyRequest) {
   const { modelId } = request.params as { modelId: number };
-  return repo.modelExists(request.server.db, modelId).then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(ACTION_MESSAGES.modelNotFound))));
+  return repo
+    .modelExists(request.server.db, modelId)
+    .then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(ACTION_MESSAGES.modelNotFound))));
 }
 
 function actionOf(request: FastifyRequest) {
   const { actionId } = request.params as { actionId: number };
-  return repo.actionOwners(request.server.db, actionId).then((owners) => owners ?? Promise.reject(notFound(ACTION_MESSAGES.notFound)));
+  return repo
+    .actionOwners(request.server.db, actionId)
+    .then((owners) => owners ?? Promise.reject(notFound(ACTION_MESSAGES.notFound)));
 }
 
 /** The caller's own collection: owned by the caller (a target sees only their actions; staff all). */
@@ -144,13 +154,17 @@ export async function actionRoutes(app: FastifyInstance) {
   app.addContentTypeParser(
     UPLOAD_TYPES,
     { bodyLimit: ACTION_EVIDENCE_FILE_MAX_BYTES },
-    uploadParser(ACTION_EVIDENCE_FILE_MAX_BYTES, () => new HttpError(413, 'payload_too_large', ACTION_MESSAGES.evidenceTooLarge)),
+    uploadParser(
+      ACTION_EVIDENCE_FILE_MAX_BYTES,
+      () => new HttpError(413, 'payload_too_large', ACTION_MESSAGES.evidenceTooLarge),
+    ),
   );
   discardUnclaimedUploads(app);
   // Who may upload is checked before the body is read (a guest's 10 MB are never read).
   const uploadGuard = requireGrant('update:action');
   app.addHook('preParsing', async (request) => {
-    if (request.method === 'POST' && request.routeOptions.url === uploadActionEvidence.path) uploadGuard(request);
+    if (request.method === 'POST' && request.routeOptions.url === uploadActionEvidence.path)
+      uploadGuard(request);
   });
 
   // --- Models ---
@@ -174,7 +188,12 @@ export async function actionRoutes(app: FastifyInstance) {
     const userId = authOf(request).user.id;
     const id = await withTransaction(app.db, async (tx) => {
       const modelId = await repo.insertModel(tx, request.body, userId, app.clock.now());
-      await auditWrite(tx, request, { action: 'action-model.created', entity: 'action-model', entityId: modelId, after: request.body });
+      await auditWrite(tx, request, {
+        action: 'action-model.created',
+        entity: 'action-model',
+        entityId: modelId,
+        after: request.body,
+      });
       return modelId;
     });
     reply.header('location', `/api/action-models/${id}`);
@@ -182,7 +201,10 @@ export async function actionRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, getActionModel, { resource: modelOf }, async (request) => {
-    return (await repo.findModel(app.db, request.params.modelId)) ?? Promise.reject(notFound(ACTION_MESSAGES.modelNotFound));
+    return (
+      (await repo.findModel(app.db, request.params.modelId)) ??
+      Promise.reject(notFound(ACTION_MESSAGES.modelNotFound))
+    );
   });
 
   registerEndpoint(app, updateActionModel, { resource: modelOf }, async (request) => {
@@ -191,12 +213,24 @@ export async function actionRoutes(app: FastifyInstance) {
       const current = await repo.findModel(tx, modelId, true);
       if (!current) throw notFound(ACTION_MESSAGES.modelNotFound);
       const diff = changedFields(
-        { title: current.title, description: current.description, category: current.category, defaultDurationDays: current.defaultDurationDays, evidence: current.evidence, active: current.active },
+        {
+          title: current.title,
+          description: current.description,
+          category: current.category,
+          defaultDurationDays: current.defaultDurationDays,
+          evidence: current.evidence,
+          active: current.active,
+        },
         request.body,
       );
       if (Object.keys(diff.after).length === 0) return;
       await repo.updateModel(tx, modelId, diff.after, authOf(request).user.id, app.clock.now());
-      const action = diff.after.active === false ? 'action-model.deactivated' : diff.after.active === true ? 'action-model.activated' : 'action-model.updated';
+      const action =
+        diff.after.active === false
+          ? 'action-model.deactivated'
+          : diff.after.active === true
+            ? 'action-model.activated'
+            : 'action-model.updated';
       await auditWrite(tx, request, { action, entity: 'action-model', entityId: modelId, ...diff });
     });
     return (await repo.findModel(app.db, modelId))!;
@@ -204,7 +238,9 @@ export async function actionRoutes(app: FastifyInstance) {
 
   // --- Lists ---
 
-  registerEndpoint(app, listActions, { resource: mine }, (request) => repo.listActions(app.db, request.query, scopeOf(request), today()));
+  registerEndpoint(app, listActions, { resource: mine }, (request) =>
+    repo.listActions(app.db, request.query, scopeOf(request), today()),
+  );
 
   registerEndpoint(app, exportActions, {}, async (request, reply) => {
     const { format, ...filters } = request.query;
@@ -216,11 +252,14 @@ export async function actionRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total: await repo.countActions(app.db, filters, {}, day),
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.actionListQuery(app.db, filters, {}, day), repo.toActionSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.actionListQuery(app.db, filters, {}, day), repo.toActionSummary, write),
     });
   });
 
-  registerEndpoint(app, getMyActions, { resource: mine }, (request) => repo.myActions(app.db, authOf(request).user.id, today()));
+  registerEndpoint(app, getMyActions, { resource: mine }, (request) =>
+    repo.myActions(app.db, authOf(request).user.id, today()),
+  );
 
   // --- Bulk assignment ---
 
@@ -230,18 +269,26 @@ export async function actionRoutes(app: FastifyInstance) {
     if (!model) throw fieldError('modelId', ACTION_MESSAGES.modelNotFound);
     if (!model.active) throw fieldError('modelId', ACTION_MESSAGES.modelInactive);
     if (body.filter) {
-      const wrong = Object.entries(body.filter).find(([key, value]) => value !== undefined && !FILTERS_OF[model.target].includes(key));
+      const wrong = Object.entries(body.filter).find(
+        ([key, value]) => value !== undefined && !FILTERS_OF[model.target].includes(key),
+      );
       if (wrong) throw fieldError(`filter.${wrong[0]}`, ACTION_MESSAGES.filterNotForTarget);
-      if (body.filter.reviewState === 'respinta') throw fieldError('filter.reviewState', ACTION_MESSAGES.rejectedTeachers);
+      if (body.filter.reviewState === 'respinta')
+        throw fieldError('filter.reviewState', ACTION_MESSAGES.rejectedTeachers);
     }
-    const targets: repo.BulkTargets = body.targetIds ? { target: model.target, targetIds: [...new Set(body.targetIds)] } : { target: model.target, filter: body.filter! };
+    const targets: repo.BulkTargets = body.targetIds
+      ? { target: model.target, targetIds: [...new Set(body.targetIds)] }
+      : { target: model.target, filter: body.filter! };
     return { model, targets };
   }
 
   /** Named targets that the count did not find: unknown ids, or (for teachers) registrations that are not approved. */
   async function refuseMissingTargets(db: DbOrTx, targets: repo.BulkTargets, matched: number): Promise<void> {
     if (!targets.targetIds || matched === targets.targetIds.length) return;
-    if (targets.target === 'insegnante' && (await repo.countTeacherUsers(db, targets.targetIds)) === targets.targetIds.length) {
+    if (
+      targets.target === 'insegnante' &&
+      (await repo.countTeacherUsers(db, targets.targetIds)) === targets.targetIds.length
+    ) {
       throw fieldError('targetIds', ACTION_MESSAGES.notApprovedTeachers);
     }
     throw fieldError('targetIds', ACTION_MESSAGES.unknownTargets);
@@ -252,14 +299,19 @@ export async function actionRoutes(app: FastifyInstance) {
     const counts = await repo.countBulk(app.db, model.id, targets);
     await refuseMissingTargets(app.db, targets, counts.matched);
     if (counts.matched > ACTION_BULK_MAX) throw fieldError('filter', ACTION_MESSAGES.tooMany);
-    return { ...counts, toCreate: counts.matched - counts.existing, dueOn: addDays(today(), model.defaultDurationDays) };
+    return {
+      ...counts,
+      toCreate: counts.matched - counts.existing,
+      dueOn: addDays(today(), model.defaultDurationDays),
+    };
   });
 
   registerEndpoint(app, assignActionBulk, { anyOnly: true }, async (request) => {
     const { model, targets } = await bulkTargets(request.body);
     const day = today();
     const dueOn = request.body.dueOn ?? addDays(day, model.defaultDurationDays);
-    if (Number.isNaN(Date.parse(`${dueOn}T00:00:00Z`)) || addDays(dueOn, 0) !== dueOn || dueOn < day) throw fieldError('dueOn', ACTION_MESSAGES.dueOn);
+    if (Number.isNaN(Date.parse(`${dueOn}T00:00:00Z`)) || addDays(dueOn, 0) !== dueOn || dueOn < day)
+      throw fieldError('dueOn', ACTION_MESSAGES.dueOn);
     const userId = authOf(request).user.id;
     return withTransaction(app.db, async (tx) => {
       // One bulk of a model at a time: the count and the insert see the same rows.
@@ -267,13 +319,21 @@ export async function actionRoutes(app: FastifyInstance) {
       const counts = await repo.countBulk(tx, model.id, targets);
       await refuseMissingTargets(tx, targets, counts.matched);
       if (counts.matched > ACTION_BULK_MAX) throw fieldError('filter', ACTION_MESSAGES.tooMany);
-      if (counts.matched !== request.body.expectedCount) throw conflict('action_count_changed', ACTION_MESSAGES.countChanged);
+      if (counts.matched !== request.body.expectedCount)
+        throw conflict('action_count_changed', ACTION_MESSAGES.countChanged);
       const created = await repo.insertBulk(tx, model.id, targets, { dueOn, userId, now: app.clock.now() });
       await auditWrite(tx, request, {
         action: 'action.bulk-assigned',
         entity: 'action-model',
         entityId: model.id,
-        after: { target: model.target, ...(targets.targetIds ? { targetIds: targets.targetIds } : { filter: targets.filter }), dueOn, matched: counts.matched, created, existing: counts.matched - created },
+        after: {
+          target: model.target,
+          ...(targets.targetIds ? { targetIds: targets.targetIds } : { filter: targets.filter }),
+          dueOn,
+          matched: counts.matched,
+          created,
+          existing: counts.matched - created,
+        },
       });
       return { matched: counts.matched, created, existing: counts.matched - created, dueOn };
     });
@@ -282,7 +342,10 @@ export async function actionRoutes(app: FastifyInstance) {
   // --- One action ---
 
   registerEndpoint(app, getAction, { resource: actionOf }, async (request) => {
-    return (await repo.findAction(app.db, request.params.actionId, today())) ?? Promise.reject(notFound(ACTION_MESSAGES.notFound));
+    return (
+      (await repo.findAction(app.db, request.params.actionId, today())) ??
+      Promise.reject(notFound(ACTION_MESSAGES.notFound))
+    );
   });
 
   /** Moves an action along the shared transition table, in one transaction with its audit row; 409 otherwise. */
@@ -291,14 +354,23 @@ export async function actionRoutes(app: FastifyInstance) {
     actionId: number,
     to: ActionState,
     allowedFrom: readonly ActionState[],
-    extra: (locked: NonNullable<Awaited<ReturnType<typeof repo.lockAction>>>) => Omit<repo.StateChange, 'from' | 'to' | 'userId' | 'now'>,
+    extra: (
+      locked: NonNullable<Awaited<ReturnType<typeof repo.lockAction>>>,
+    ) => Omit<repo.StateChange, 'from' | 'to' | 'userId' | 'now'>,
   ) {
     const replacedKey = await withTransaction(app.db, async (tx) => {
       const locked = await repo.lockAction(tx, actionId);
       if (!locked) throw notFound(ACTION_MESSAGES.notFound);
-      if (!allowedFrom.includes(locked.state) || !canTransitionAction(locked.state, to)) throw conflict('action_transition', ACTION_MESSAGES.illegalTransition);
+      if (!allowedFrom.includes(locked.state) || !canTransitionAction(locked.state, to))
+        throw conflict('action_transition', ACTION_MESSAGES.illegalTransition);
       const change = extra(locked);
-      const moved = await repo.changeState(tx, actionId, { ...change, from: locked.state, to, userId: authOf(request).user.id, now: app.clock.now() });
+      const moved = await repo.changeState(tx, actionId, {
+        ...change,
+        from: locked.state,
+        to,
+        userId: authOf(request).user.id,
+        now: app.clock.now(),
+      });
       if (!moved) throw conflict('action_transition', ACTION_MESSAGES.illegalTransition);
       const { evidenceFile, ...rest } = change;
       await auditWrite(tx, request, {
@@ -309,7 +381,16 @@ export async function actionRoutes(app: FastifyInstance) {
         after: {
           state: to,
           ...rest,
-          ...(evidenceFile ? { evidenceFile: { name: evidenceFile.name, contentType: evidenceFile.contentType, sizeBytes: evidenceFile.file.sizeBytes, sha256: evidenceFile.file.sha256 } } : {}),
+          ...(evidenceFile
+            ? {
+                evidenceFile: {
+                  name: evidenceFile.name,
+                  contentType: evidenceFile.contentType,
+                  sizeBytes: evidenceFile.file.sizeBytes,
+                  sha256: evidenceFile.file.sha256,
+                },
+              }
+            : {}),
         },
       });
       // Completing again replaces the evidence: the previous file goes once this is committed.
@@ -324,21 +405,30 @@ export async function actionRoutes(app: FastifyInstance) {
     if (to === 'in_corso') return move(request, request.params.actionId, 'in_corso', ['da_fare'], () => ({}));
     return move(request, request.params.actionId, 'completata', ['in_corso'], (locked) => {
       if (locked.evidence === 'file') throw fieldError('evidenceFile', ACTION_MESSAGES.evidenceFileRequired);
-      if (locked.evidence === 'testo' && !evidenceText) throw fieldError('evidenceText', ACTION_MESSAGES.evidenceText);
+      if (locked.evidence === 'testo' && !evidenceText)
+        throw fieldError('evidenceText', ACTION_MESSAGES.evidenceText);
       return { evidenceText: locked.evidence === 'testo' ? evidenceText! : (evidenceText ?? null) };
     });
   });
 
   registerEndpoint(app, uploadActionEvidence, { resource: actionOf }, async (request) => {
     const body = request.body as unknown;
-    if (!(body instanceof Upload)) throw new HttpError(415, 'unsupported_media_type', ACTION_MESSAGES.evidenceType);
+    if (!(body instanceof Upload))
+      throw new HttpError(415, 'unsupported_media_type', ACTION_MESSAGES.evidenceType);
     if (body.file.sizeBytes === 0) throw new HttpError(422, 'empty_file', ACTION_MESSAGES.evidenceEmpty);
     const kind = sniffEvidence(body.file.head);
     if (!kind) throw new HttpError(422, 'unsupported_format', ACTION_MESSAGES.evidenceType);
     const { actionId } = request.params;
     const action = await move(request, actionId, 'completata', ['in_corso'], (locked) => {
-      if (locked.evidence !== 'file') throw fieldError('evidenceFile', ACTION_MESSAGES.evidenceFileNotRequired);
-      return { evidenceFile: { name: evidenceName(request.query.filename, kind.ext, actionId), contentType: kind.type, file: body.file } };
+      if (locked.evidence !== 'file')
+        throw fieldError('evidenceFile', ACTION_MESSAGES.evidenceFileNotRequired);
+      return {
+        evidenceFile: {
+          name: evidenceName(request.query.filename, kind.ext, actionId),
+          contentType: kind.type,
+          file: body.file,
+        },
+      };
     });
     body.claim();
     return action;
@@ -348,7 +438,9 @@ export async function actionRoutes(app: FastifyInstance) {
     const file = await repo.findEvidenceFile(app.db, request.params.actionId);
     if (!file) throw notFound(ACTION_MESSAGES.noEvidence);
     // Streamed from the file store; evidence written before decision 030 still has its bytes in the row.
-    const body = file.key ? await openStored(app, file.key, () => notFound(ACTION_MESSAGES.noEvidence)) : await repo.findLegacyEvidence(app.db, request.params.actionId);
+    const body = file.key
+      ? await openStored(app, file.key, () => notFound(ACTION_MESSAGES.noEvidence))
+      : await repo.findLegacyEvidence(app.db, request.params.actionId);
     if (!body) throw notFound(ACTION_MESSAGES.noEvidence);
     return reply
       .header('cache-control', 'no-store')

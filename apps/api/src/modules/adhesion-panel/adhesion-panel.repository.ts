@@ -1,11 +1,32 @@
 import { and, asc, eq, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { ADHESION_STATES, type AdhesionState } from '@portale/shared/registry';
-import type { AdhesionFunnel, AdhesionPanelFilters, AdhesionPanelQuery, AdhesionPanelRow, ReminderFilters, ReminderPreview } from '@portale/shared/adhesions';
+import type {
+  AdhesionFunnel,
+  AdhesionPanelFilters,
+  AdhesionPanelQuery,
+  AdhesionPanelRow,
+  ReminderFilters,
+  ReminderPreview,
+} from '@portale/shared/adhesions';
 import { adhesionReminders, institutes, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchRank, type Page } from '../../lib/list.ts';
-import { enrolledInstitute, instituteFilterCondition, toInstituteSummary } from '../registry/institutes.repository.ts';
+import {
+  aliased,
+  countAll,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  searchRank,
+  type Page,
+} from '../../lib/list.ts';
+import {
+  enrolledInstitute,
+  instituteFilterCondition,
+  toInstituteSummary,
+} from '../registry/institutes.repository.ts';
 
 const DAY_MS = 86_400_000;
 const principal = alias(users, 'principal');
@@ -74,7 +95,12 @@ function daysInStateCondition(days: number | undefined, now: Date): SQL | undefi
  */
 function whereOf(filters: Omit<AdhesionPanelFilters, 'sort'>, now: Date): SQL | undefined {
   return and(
-    instituteFilterCondition({ q: filters.q, region: filters.region, province: filters.province, adhesionState: filters.adhesionState }),
+    instituteFilterCondition({
+      q: filters.q,
+      region: filters.region,
+      province: filters.province,
+      adhesionState: filters.adhesionState,
+    }),
     filters.adhesionState ? undefined : enrolledInstitute,
     daysInStateCondition(filters.minDaysInState, now),
   );
@@ -82,10 +108,17 @@ function whereOf(filters: Omit<AdhesionPanelFilters, 'sort'>, now: Date): SQL | 
 
 function orderOf(filters: Pick<AdhesionPanelFilters, 'q' | 'sort'>): SQL[] {
   if (!filters.sort && filters.q) {
-    return [...searchRank(institutes.ministryCode, institutes.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id)];
+    return [
+      ...searchRank(institutes.ministryCode, institutes.searchText, filters.q),
+      ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, institutes.id),
+    ];
   }
   // Longest in their state first: who waits most is who needs a reminder.
-  return orderByOf(filters.sort ?? { column: 'adhesionStateChangedAt', direction: 'asc' }, SORT_COLUMNS, institutes.id);
+  return orderByOf(
+    filters.sort ?? { column: 'adhesionStateChangedAt', direction: 'asc' },
+    SORT_COLUMNS,
+    institutes.id,
+  );
 }
 
 /** The filtered, sorted rows of the list and of its export. */
@@ -99,13 +132,18 @@ export function panelQuery(db: DbOrTx, filters: AdhesionPanelFilters, now: Date)
     .orderBy(...orderOf(filters));
 }
 
-export async function countPanel(db: DbOrTx, filters: Omit<AdhesionPanelFilters, 'sort'>, now: Date): Promise<number> {
+export async function countPanel(
+  db: DbOrTx,
+  filters: Omit<AdhesionPanelFilters, 'sort'>,
+  now: Date,
+): Promise<number> {
   return rawCount(db, db.select({ n: countAll }).from(institutes).where(whereOf(filters, now)));
 }
 
 export function listPanel(db: DbOrTx, query: AdhesionPanelQuery, now: Date): Promise<Page<AdhesionPanelRow>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, panelQuery(db, query, now).limit(limit).offset(offset))).map(toPanelRow),
+    async (limit, offset) =>
+      (await rawRows(db, panelQuery(db, query, now).limit(limit).offset(offset))).map(toPanelRow),
     () => countPanel(db, query, now),
     query.page,
     query.pageSize,
@@ -113,7 +151,11 @@ export function listPanel(db: DbOrTx, query: AdhesionPanelQuery, now: Date): Pro
 }
 
 /** Institutes per adhesion state, every state listed (zero included), in the machine's order. */
-export async function funnel(db: DbOrTx, filters: Pick<AdhesionPanelFilters, 'region' | 'province' | 'minDaysInState'>, now: Date): Promise<AdhesionFunnel> {
+export async function funnel(
+  db: DbOrTx,
+  filters: Pick<AdhesionPanelFilters, 'region' | 'province' | 'minDaysInState'>,
+  now: Date,
+): Promise<AdhesionFunnel> {
   const rows = await db
     .select({ state: institutes.adhesionState, n: countAll })
     .from(institutes)
@@ -134,7 +176,12 @@ const remindedOn = (day: string) =>
   sql`exists (select 1 from ${adhesionReminders} where ${adhesionReminders.instituteId} = ${institutes.id} and ${adhesionReminders.sentOn} = ${day})`;
 
 /** How the filtered set splits for a reminder sent on `day`: eligible, already reminded, no one to write to. */
-export async function previewReminders(db: DbOrTx, filters: ReminderFilters, now: Date, day: string): Promise<ReminderPreview> {
+export async function previewReminders(
+  db: DbOrTx,
+  filters: ReminderFilters,
+  now: Date,
+  day: string,
+): Promise<ReminderPreview> {
   const [row] = await db
     .select({
       eligible: sql<number>`count(*) filter (where ${hasContact} and not ${remindedOn(day)})::int`,
@@ -143,7 +190,11 @@ export async function previewReminders(db: DbOrTx, filters: ReminderFilters, now
     })
     .from(institutes)
     .where(whereOf(filters, now));
-  return { eligible: Number(row?.eligible ?? 0), remindedToday: Number(row?.remindedToday ?? 0), withoutContacts: Number(row?.withoutContacts ?? 0) };
+  return {
+    eligible: Number(row?.eligible ?? 0),
+    remindedToday: Number(row?.remindedToday ?? 0),
+    withoutContacts: Number(row?.withoutContacts ?? 0),
+  };
 }
 
 /**
@@ -151,7 +202,13 @@ export async function previewReminders(db: DbOrTx, filters: ReminderFilters, now
  * unique (institute, day) index makes a second click, or a concurrent one, record nothing twice.
  * Returns the institutes recorded now.
  */
-export async function recordReminders(tx: DbOrTx, filters: ReminderFilters, now: Date, day: string, actorUserId: number | null): Promise<number[]> {
+export async function recordReminders(
+  tx: DbOrTx,
+  filters: ReminderFilters,
+  now: Date,
+  day: string,
+  actorUserId: number | null,
+): Promise<number[]> {
   const result = (await tx.execute(sql`
     insert into ${adhesionReminders} (institute_id, adhesion_state, sent_on, sent_by_user_id, created_at)
     select ${institutes.id}, ${institutes.adhesionState}, ${day}::date, ${actorUserId}::bigint, ${now.toISOString()}::timestamptz
@@ -185,6 +242,9 @@ export async function reminderRecipients(db: DbOrTx, instituteIds: number[]) {
 
 /** Owners for the withdrawal: only the principal may withdraw their institute (staff: any). */
 export async function findWithdrawalOwners(db: DbOrTx, instituteId: number) {
-  const [row] = await db.select({ principal: institutes.principalUserId }).from(institutes).where(eq(institutes.id, instituteId));
+  const [row] = await db
+    .select({ principal: institutes.principalUserId })
+    .from(institutes)
+    .where(eq(institutes.id, instituteId));
   return row && { ownerUserIds: [row.principal] };
 }

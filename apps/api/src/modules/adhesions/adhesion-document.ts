@@ -19,7 +19,12 @@ export const DEFAULT_DOCUMENT_TEMPLATE: DocumentTemplate = (() => {
   return { version: 1, subject: t.subject, textBody: t.textBody };
 })();
 
-const dateFormat = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: 'numeric', month: 'long', year: 'numeric' });
+const dateFormat = new Intl.DateTimeFormat('it-IT', {
+  timeZone: 'Europe/Rome',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
 
 // Helvetica of the PDF encodes WinAnsi: Latin-1 plus a few typographic marks. Anything else becomes
 // its closest plain letter (accents dropped) or a question mark, so no name can break the rendering.
@@ -41,16 +46,23 @@ export function winAnsi(text: string): string {
 /** One value in one line: placeholders never add headings or paragraphs. */
 const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
 
-const fullName = (p: { firstName: string; lastName: string } | null) => (p ? oneLine(`${p.firstName} ${p.lastName}`) : null);
+const fullName = (p: { firstName: string; lastName: string } | null) =>
+  p ? oneLine(`${p.firstName} ${p.lastName}`) : null;
 
 /** The placeholder values of `documento.adesione` for an institute on a day. */
 export function documentData(data: AdhesionDataRow, createdAt: Date): Record<string, string> {
   const sites = data.schoolSites.length
     ? data.schoolSites
-        .map((s) => `- ${oneLine(s.name)} (${s.ministryCode}), ${SCHOOL_LEVEL_LABELS[s.schoolLevel]}, ${oneLine(s.municipalityName)} (${s.province})`)
+        .map(
+          (s) =>
+            `- ${oneLine(s.name)} (${s.ministryCode}), ${SCHOOL_LEVEL_LABELS[s.schoolLevel]}, ${oneLine(s.municipalityName)} (${s.province})`,
+        )
         .join('\n')
     : 'Nessun plesso indicato: i plessi partecipanti saranno comunicati tramite il portale.';
-  const address = [data.address, data.postalCode].filter(Boolean).map((v) => oneLine(v!)).join(' – ');
+  const address = [data.address, data.postalCode]
+    .filter(Boolean)
+    .map((v) => oneLine(v!))
+    .join(' – ');
   return {
     instituteName: oneLine(data.name),
     ministryCode: data.ministryCode,
@@ -60,8 +72,12 @@ export function documentData(data: AdhesionDataRow, createdAt: Date): Record<str
     region: oneLine(data.region),
     certifiedEmail: data.certifiedEmail ? oneLine(data.certifiedEmail) : 'non indicata',
     principalName: fullName(data.principal) ?? 'il dirigente scolastico',
-    principalTaxCode: data.principal?.taxCode ? oneLine(data.principal.taxCode).toUpperCase() : 'non indicato',
-    firstContactName: data.firstContact ? `${fullName(data.firstContact)} (${oneLine(data.firstContact.email)})` : 'non ancora indicato',
+    principalTaxCode: data.principal?.taxCode
+      ? oneLine(data.principal.taxCode).toUpperCase()
+      : 'non indicato',
+    firstContactName: data.firstContact
+      ? `${fullName(data.firstContact)} (${oneLine(data.firstContact.email)})`
+      : 'non ancora indicato',
     schoolSites: sites,
     date: dateFormat.format(createdAt),
   };
@@ -92,7 +108,11 @@ export interface RenderedDocument {
  * same bytes (fixed creation and modification dates, no random ids), so a document is regenerated
  * only when something in it changed and the principal signs exactly what they reviewed.
  */
-export async function renderAdhesionDocument(template: DocumentTemplate, data: AdhesionDataRow, createdAt: Date): Promise<RenderedDocument> {
+export async function renderAdhesionDocument(
+  template: DocumentTemplate,
+  data: AdhesionDataRow,
+  createdAt: Date,
+): Promise<RenderedDocument> {
   const values = documentData(data, createdAt);
   const bytes = await renderPdf(
     {

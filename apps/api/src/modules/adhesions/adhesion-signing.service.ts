@@ -17,7 +17,11 @@ import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { submitForReview } from '../reviews/review-submission.repository.ts';
-import { DEFAULT_DOCUMENT_TEMPLATE, renderAdhesionDocument, type DocumentTemplate } from './adhesion-document.ts';
+import {
+  DEFAULT_DOCUMENT_TEMPLATE,
+  renderAdhesionDocument,
+  type DocumentTemplate,
+} from './adhesion-document.ts';
 import { transitionAdhesion } from './adhesion-state.repository.ts';
 import * as repo from './adhesions.repository.ts';
 
@@ -35,9 +39,12 @@ export const MESSAGES = {
       ? "L'istituto non è ancora iscritto al programma: completa prima l'iscrizione."
       : 'Il documento di adesione si può preparare e firmare solo quando l’istituto è iscritto o quando lo staff ha chiesto correzioni.',
   noDocument: 'Il documento di adesione non è ancora stato preparato.',
-  documentChanged: 'Il documento è cambiato da quando lo hai aperto: rileggi la versione aggiornata e firma di nuovo.',
-  noPhone: 'Per firmare online serve un numero di cellulare verificato: aggiungilo e verificalo nel tuo account.',
-  noTaxCode: 'Per caricare il documento firmato digitalmente indica prima il tuo codice fiscale nel tuo account: lo confrontiamo con quello del certificato di firma.',
+  documentChanged:
+    'Il documento è cambiato da quando lo hai aperto: rileggi la versione aggiornata e firma di nuovo.',
+  noPhone:
+    'Per firmare online serve un numero di cellulare verificato: aggiungilo e verificalo nel tuo account.',
+  noTaxCode:
+    'Per caricare il documento firmato digitalmente indica prima il tuo codice fiscale nel tuo account: lo confrontiamo con quello del certificato di firma.',
   onlyPrincipal: 'Solo il dirigente scolastico può firmare il documento di adesione.',
   challengeNotFound: 'Codice non trovato: chiedi un nuovo codice.',
   challengeUsed: 'Questo codice è già stato usato: chiedi un nuovo codice.',
@@ -45,7 +52,11 @@ export const MESSAGES = {
   codeExpired: 'Il codice è scaduto: chiedi un nuovo codice.',
 } as const;
 
-const dateTime = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long', timeStyle: 'short' });
+const dateTime = new Intl.DateTimeFormat('it-IT', {
+  timeZone: 'Europe/Rome',
+  dateStyle: 'long',
+  timeStyle: 'short',
+});
 const CONTACTS_LINK = { to: '/contatti', label: 'Contatta il gruppo di lavoro' };
 const ADHESION_LINK = { to: '/iscrizioni/adesione-formale', label: "Vai all'adesione formale" };
 
@@ -54,23 +65,64 @@ export function nextStepOf(state: AdhesionState, role: AdhesionViewerRole): Adhe
   const principal = role === 'principal';
   switch (state) {
     case 'nessuna':
-      return { code: 'enrol', message: "L'istituto non è ancora iscritto al programma: completa l'iscrizione.", link: { to: '/iscrizioni/iscrizione', label: "Iscrivi l'istituto" } };
+      return {
+        code: 'enrol',
+        message: "L'istituto non è ancora iscritto al programma: completa l'iscrizione.",
+        link: { to: '/iscrizioni/iscrizione', label: "Iscrivi l'istituto" },
+      };
     case 'iscritto':
       return principal
-        ? { code: 'sign', message: 'Rileggi il documento di adesione e firmalo: online con un codice via SMS o caricando il file firmato digitalmente.', link: ADHESION_LINK }
-        : { code: 'wait-principal', message: 'Rileggi il documento di adesione: lo firmerà il dirigente scolastico, online o con firma digitale.', link: ADHESION_LINK };
+        ? {
+            code: 'sign',
+            message:
+              'Rileggi il documento di adesione e firmalo: online con un codice via SMS o caricando il file firmato digitalmente.',
+            link: ADHESION_LINK,
+          }
+        : {
+            code: 'wait-principal',
+            message:
+              'Rileggi il documento di adesione: lo firmerà il dirigente scolastico, online o con firma digitale.',
+            link: ADHESION_LINK,
+          };
     case 'da_correggere':
       return principal
-        ? { code: 'fix-and-sign', message: 'Lo staff ha chiesto correzioni: leggi la nota, rileggi il documento aggiornato e firmalo di nuovo.', link: ADHESION_LINK }
-        : { code: 'wait-principal-fix', message: 'Lo staff ha chiesto correzioni: leggi la nota; il dirigente scolastico dovrà firmare di nuovo il documento.', link: ADHESION_LINK };
+        ? {
+            code: 'fix-and-sign',
+            message:
+              'Lo staff ha chiesto correzioni: leggi la nota, rileggi il documento aggiornato e firmalo di nuovo.',
+            link: ADHESION_LINK,
+          }
+        : {
+            code: 'wait-principal-fix',
+            message:
+              'Lo staff ha chiesto correzioni: leggi la nota; il dirigente scolastico dovrà firmare di nuovo il documento.',
+            link: ADHESION_LINK,
+          };
     case 'adesione_firmata':
-      return { code: 'wait-review', message: "L'adesione è firmata ed è in revisione da parte dello staff: riceverai un'e-mail con l'esito.", link: null };
+      return {
+        code: 'wait-review',
+        message:
+          "L'adesione è firmata ed è in revisione da parte dello staff: riceverai un'e-mail con l'esito.",
+        link: null,
+      };
     case 'attivo':
-      return { code: 'active', message: "L'adesione è stata approvata: l'istituto partecipa al programma.", link: null };
+      return {
+        code: 'active',
+        message: "L'adesione è stata approvata: l'istituto partecipa al programma.",
+        link: null,
+      };
     case 'respinto':
-      return { code: 'rejected', message: "L'adesione è stata respinta. Per chiarimenti scrivi al gruppo di lavoro.", link: CONTACTS_LINK };
+      return {
+        code: 'rejected',
+        message: "L'adesione è stata respinta. Per chiarimenti scrivi al gruppo di lavoro.",
+        link: CONTACTS_LINK,
+      };
     case 'ritirato':
-      return { code: 'withdrawn', message: "L'istituto ha ritirato l'adesione al programma.", link: CONTACTS_LINK };
+      return {
+        code: 'withdrawn',
+        message: "L'istituto ha ritirato l'adesione al programma.",
+        link: CONTACTS_LINK,
+      };
   }
 }
 
@@ -84,7 +136,12 @@ async function documentTemplate(db: DbOrTx): Promise<DocumentTemplate> {
  * the newest version when the data and the template still render to its exact bytes, otherwise a
  * new version dated `at`. The same inputs always give the same document.
  */
-export async function ensureAdhesionDocument(tx: Tx, instituteId: number, actorUserId: number | null, at: Date): Promise<repo.DocumentRow> {
+export async function ensureAdhesionDocument(
+  tx: Tx,
+  instituteId: number,
+  actorUserId: number | null,
+  at: Date,
+): Promise<repo.DocumentRow> {
   const data = await repo.findAdhesionData(tx, instituteId, { lock: true });
   if (!data) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
   const template = await documentTemplate(tx);
@@ -106,32 +163,55 @@ export async function ensureAdhesionDocument(tx: Tx, instituteId: number, actorU
   });
   await writeAudit(
     tx,
-    { action: 'adhesion.document.generated', actorUserId, entity: 'institute', entityId: instituteId, after: { version: document.version, sha256: document.sha256 } },
+    {
+      action: 'adhesion.document.generated',
+      actorUserId,
+      entity: 'institute',
+      entityId: instituteId,
+      after: { version: document.version, sha256: document.sha256 },
+    },
     at,
   );
   return document;
 }
 
 /** Generates the current document when the state allows it; otherwise 409. */
-export async function prepareDocument(db: Db, instituteId: number, actorUserId: number, at: Date): Promise<void> {
+export async function prepareDocument(
+  db: Db,
+  instituteId: number,
+  actorUserId: number,
+  at: Date,
+): Promise<void> {
   await withTransaction(db, async (tx) => {
     const data = await repo.findAdhesionData(tx, instituteId);
     if (!data) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
-    if (!SIGNABLE_STATES.includes(data.adhesionState)) throw new HttpError(409, 'adhesion_not_signable', MESSAGES.notSignable(data.adhesionState));
+    if (!SIGNABLE_STATES.includes(data.adhesionState))
+      throw new HttpError(409, 'adhesion_not_signable', MESSAGES.notSignable(data.adhesionState));
     await ensureAdhesionDocument(tx, instituteId, actorUserId, at);
   });
 }
 
 /** The document to show and download: kept current first while it may be signed, else the newest (the signed one). */
-export async function currentDocument(db: Db, instituteId: number, actorUserId: number, at: Date): Promise<repo.DocumentRow | undefined> {
+export async function currentDocument(
+  db: Db,
+  instituteId: number,
+  actorUserId: number,
+  at: Date,
+): Promise<repo.DocumentRow | undefined> {
   const data = await repo.findAdhesionData(db, instituteId);
   if (!data) return undefined;
-  if (SIGNABLE_STATES.includes(data.adhesionState)) return withTransaction(db, (tx) => ensureAdhesionDocument(tx, instituteId, actorUserId, at));
+  if (SIGNABLE_STATES.includes(data.adhesionState))
+    return withTransaction(db, (tx) => ensureAdhesionDocument(tx, instituteId, actorUserId, at));
   return repo.findLatestDocument(db, instituteId);
 }
 
 /** The page's whole state; while the document may be signed, it is kept current first. */
-export async function currentAdhesion(db: Db, viewer: repo.ViewerInstitute & { userId: number }, at: Date, uploadMaxBytes: number): Promise<CurrentAdhesion> {
+export async function currentAdhesion(
+  db: Db,
+  viewer: repo.ViewerInstitute & { userId: number },
+  at: Date,
+  uploadMaxBytes: number,
+): Promise<CurrentAdhesion> {
   let data = await repo.findAdhesionData(db, viewer.instituteId);
   if (!data) throw new HttpError(404, 'not_found', MESSAGES.noInstitute);
   const signable = SIGNABLE_STATES.includes(data.adhesionState);
@@ -142,15 +222,20 @@ export async function currentAdhesion(db: Db, viewer: repo.ViewerInstitute & { u
   const [latest, lastSignature, reviewNote, correctableSchoolSites, held] = await Promise.all([
     repo.findLatestDocument(db, viewer.instituteId),
     repo.findLastSignature(db, viewer.instituteId),
-    data.adhesionState === 'da_correggere' ? repo.findReviewNote(db, viewer.instituteId) : Promise.resolve(undefined),
-    data.adhesionState === 'da_correggere' ? repo.instituteSchoolSites(db, viewer.instituteId) : Promise.resolve(null),
+    data.adhesionState === 'da_correggere'
+      ? repo.findReviewNote(db, viewer.instituteId)
+      : Promise.resolve(undefined),
+    data.adhesionState === 'da_correggere'
+      ? repo.instituteSchoolSites(db, viewer.instituteId)
+      : Promise.resolve(null),
     repo.institutesOfPerson(db, viewer.userId),
   ]);
   const principal = viewer.viewerRole === 'principal';
   const me = principal ? data.principal : data.firstContact;
   const canSign = principal && signable && latest !== undefined;
   const { documentId: _documentId, ...signature } = lastSignature ?? { documentId: 0 };
-  const person = (p: repo.AdhesionPersonRow | null) => p && { firstName: p.firstName, lastName: p.lastName, email: p.email, taxCode: p.taxCode };
+  const person = (p: repo.AdhesionPersonRow | null) =>
+    p && { firstName: p.firstName, lastName: p.lastName, email: p.email, taxCode: p.taxCode };
   return {
     viewerRole: viewer.viewerRole,
     institute: {
@@ -203,7 +288,8 @@ async function signingContext(db: DbOrTx, instituteId: number, userId: number, d
   }
   const latest = await repo.findLatestDocument(db, instituteId);
   if (!latest) throw new HttpError(409, 'no_document', MESSAGES.noDocument);
-  if (latest.sha256 !== documentSha256) throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
+  if (latest.sha256 !== documentSha256)
+    throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
   return { data, principal: data.principal, document: latest };
 }
 
@@ -214,16 +300,32 @@ export async function startOnlineSignature(
   input: { instituteId: number; userId: number; documentSha256: string; now: Date; ip: string },
 ) {
   const { now } = input;
-  const { data, principal, document } = await signingContext(db, input.instituteId, input.userId, input.documentSha256);
-  if (!principal.phone || !principal.phoneVerifiedAt) throw new HttpError(409, 'phone_unverified', MESSAGES.noPhone);
+  const { data, principal, document } = await signingContext(
+    db,
+    input.instituteId,
+    input.userId,
+    input.documentSha256,
+  );
+  if (!principal.phone || !principal.phoneVerifiedAt)
+    throw new HttpError(409, 'phone_unverified', MESSAGES.noPhone);
   const activity = await repo.challengeActivity(db, input.userId, new Date(now.getTime() - 86_400_000));
   const waitMs = activity.last ? activity.last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
   if (waitMs > 0) {
     const seconds = String(Math.ceil(waitMs / 1000));
-    throw new HttpError(429, 'code_recently_sent', `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`, { 'retry-after': seconds });
+    throw new HttpError(
+      429,
+      'code_recently_sent',
+      `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`,
+      { 'retry-after': seconds },
+    );
   }
   if (activity.countSince >= MAX_CODES_PER_DAY) {
-    throw new HttpError(429, 'daily_code_limit', `Hai chiesto ${MAX_CODES_PER_DAY} codici nelle ultime 24 ore: riprova domani.`, { 'retry-after': '86400' });
+    throw new HttpError(
+      429,
+      'daily_code_limit',
+      `Hai chiesto ${MAX_CODES_PER_DAY} codici nelle ultime 24 ore: riprova domani.`,
+      { 'retry-after': '86400' },
+    );
   }
   const id = randomUUID();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -237,14 +339,31 @@ export async function startOnlineSignature(
       createdAt: now,
       expiresAt: new Date(now.getTime() + CODE_TTL_MS),
     });
-    await enqueueMessage(tx, { templateKey: 'sms.firma-adesione', recipient: principal.phone!, data: { code, ministryCode: data.ministryCode }, now });
+    await enqueueMessage(tx, {
+      templateKey: 'sms.firma-adesione',
+      recipient: principal.phone!,
+      data: { code, ministryCode: data.ministryCode },
+      now,
+    });
     await writeAudit(
       tx,
-      { action: 'adhesion.signature.code_sent', actorUserId: input.userId, entity: 'institute', entityId: input.instituteId, after: { documentVersion: document.version }, ip: input.ip },
+      {
+        action: 'adhesion.signature.code_sent',
+        actorUserId: input.userId,
+        entity: 'institute',
+        entityId: input.instituteId,
+        after: { documentVersion: document.version },
+        ip: input.ip,
+      },
       now,
     );
   });
-  return { challengeId: id, phoneMasked: maskPhone(principal.phone), expiresInSeconds: CODE_TTL_MS / 1000, resendAfterSeconds: RESEND_GAP_MS / 1000 };
+  return {
+    challengeId: id,
+    phoneMasked: maskPhone(principal.phone),
+    expiresInSeconds: CODE_TTL_MS / 1000,
+    resendAfterSeconds: RESEND_GAP_MS / 1000,
+  };
 }
 
 export interface SignatureRecord {
@@ -255,7 +374,16 @@ export interface SignatureRecord {
   at: Date;
   ip: string | null;
   /** Set by the upload: the verified file and its certificate. */
-  file?: { /** Its key in the file store (decision 030). */ key: string; sha256: string; name: string; signerName: string; signerTaxCode: string; signedAt: Date; certificate: { subject: string; issuer: string; serial: string }; report: SignatureVerificationReport };
+  file?: {
+    /** Its key in the file store (decision 030). */ key: string;
+    sha256: string;
+    name: string;
+    signerName: string;
+    signerTaxCode: string;
+    signedAt: Date;
+    certificate: { subject: string; issuer: string; serial: string };
+    report: SignatureVerificationReport;
+  };
   /** Runs first in the transaction (marks the SMS challenge used). */
   before?: (tx: Tx) => Promise<void>;
 }
@@ -268,7 +396,12 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
   const { at } = record;
   return withTransaction(db, async (tx) => {
     await record.before?.(tx);
-    const { data, principal, document } = await signingContext(tx, record.instituteId, record.userId, record.documentSha256);
+    const { data, principal, document } = await signingContext(
+      tx,
+      record.instituteId,
+      record.userId,
+      record.documentSha256,
+    );
     const signerName = record.file?.signerName ?? `${principal.firstName} ${principal.lastName}`;
     const signatureId = await repo.insertSignature(tx, {
       instituteId: record.instituteId,
@@ -290,8 +423,20 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
       verificationReport: record.file?.report ?? null,
       createdAt: at,
     });
-    await transitionAdhesion(tx, { instituteId: record.instituteId, to: 'adesione_firmata', from: SIGNABLE_STATES, actorUserId: record.userId, ip: record.ip, at });
-    await submitForReview(tx, { type: 'adesioni', subjectId: record.instituteId, submissionId: signatureId, at });
+    await transitionAdhesion(tx, {
+      instituteId: record.instituteId,
+      to: 'adesione_firmata',
+      from: SIGNABLE_STATES,
+      actorUserId: record.userId,
+      ip: record.ip,
+      at,
+    });
+    await submitForReview(tx, {
+      type: 'adesioni',
+      subjectId: record.instituteId,
+      submissionId: signatureId,
+      at,
+    });
     await writeAudit(
       tx,
       {
@@ -299,23 +444,43 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
         actorUserId: record.userId,
         entity: 'institute',
         entityId: record.instituteId,
-        after: { signatureId, method: record.method, documentVersion: document.version, documentSha256: document.sha256, ...(record.file ? { signedFileSha256: record.file.sha256 } : {}) },
+        after: {
+          signatureId,
+          method: record.method,
+          documentVersion: document.version,
+          documentSha256: document.sha256,
+          ...(record.file ? { signedFileSha256: record.file.sha256 } : {}),
+        },
         ip: record.ip ?? undefined,
       },
       at,
     );
-    const common = { instituteName: data.name, ministryCode: data.ministryCode, signedAt: dateTime.format(at), portalLink: `${webUrl}/portale` };
+    const common = {
+      instituteName: data.name,
+      ministryCode: data.ministryCode,
+      signedAt: dateTime.format(at),
+      portalLink: `${webUrl}/portale`,
+    };
     await enqueueMessage(tx, {
       templateKey: 'email.adesione-firmata',
       recipient: principal.email,
-      data: { ...common, firstName: principal.firstName, methodLabel: SIGNATURE_METHOD_LABELS[record.method], documentSha256: document.sha256 },
+      data: {
+        ...common,
+        firstName: principal.firstName,
+        methodLabel: SIGNATURE_METHOD_LABELS[record.method],
+        documentSha256: document.sha256,
+      },
       now: at,
     });
     if (data.firstContact && data.firstContact.id !== principal.id) {
       await enqueueMessage(tx, {
         templateKey: 'email.adesione-firmata-referente',
         recipient: data.firstContact.email,
-        data: { ...common, firstName: data.firstContact.firstName, principalName: `${principal.firstName} ${principal.lastName}` },
+        data: {
+          ...common,
+          firstName: data.firstContact.firstName,
+          principalName: `${principal.firstName} ${principal.lastName}`,
+        },
         now: at,
       });
     }
@@ -327,22 +492,48 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
 export async function confirmOnlineSignature(
   db: Db,
   ctx: { secret: string; webUrl: string },
-  input: { instituteId: number; userId: number; challengeId: string; code: string; documentSha256: string; now: Date; ip: string },
+  input: {
+    instituteId: number;
+    userId: number;
+    challengeId: string;
+    code: string;
+    documentSha256: string;
+    now: Date;
+    ip: string;
+  },
 ): Promise<number> {
   const { now } = input;
   const challenge = await repo.findChallenge(db, input.challengeId, input.userId);
   if (!challenge) throw new HttpError(404, 'challenge_not_found', MESSAGES.challengeNotFound);
   if (challenge.usedAt) throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
-  if (challenge.failedAttempts >= MAX_WRONG_TRIES) throw new HttpError(422, 'code_exhausted', MESSAGES.codeExhausted);
+  if (challenge.failedAttempts >= MAX_WRONG_TRIES)
+    throw new HttpError(422, 'code_exhausted', MESSAGES.codeExhausted);
   if (challenge.expiresAt <= now) throw new HttpError(422, 'code_expired', MESSAGES.codeExpired);
   if (!safeEqual(challenge.codeHash, codeHash(ctx.secret, challenge.id, input.code))) {
     await repo.addChallengeFailure(db, challenge.id);
-    await writeAudit(db, { action: 'adhesion.signature.code_wrong', actorUserId: input.userId, entity: 'institute', entityId: input.instituteId, ip: input.ip }, now);
+    await writeAudit(
+      db,
+      {
+        action: 'adhesion.signature.code_wrong',
+        actorUserId: input.userId,
+        entity: 'institute',
+        entityId: input.instituteId,
+        ip: input.ip,
+      },
+      now,
+    );
     const left = MAX_WRONG_TRIES - challenge.failedAttempts - 1;
-    throw new HttpError(422, 'code_invalid', left > 0 ? `Il codice non è corretto. Tentativi rimasti: ${left}.` : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.');
+    throw new HttpError(
+      422,
+      'code_invalid',
+      left > 0
+        ? `Il codice non è corretto. Tentativi rimasti: ${left}.`
+        : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.',
+    );
   }
   const challengeDocument = await repo.findDocumentPdf(db, challenge.documentId);
-  if (challengeDocument?.sha256 !== input.documentSha256) throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
+  if (challengeDocument?.sha256 !== input.documentSha256)
+    throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
   return recordSignature(db, ctx.webUrl, {
     instituteId: input.instituteId,
     userId: input.userId,
@@ -351,7 +542,8 @@ export async function confirmOnlineSignature(
     at: now,
     ip: input.ip,
     before: async (tx) => {
-      if (!(await repo.useChallenge(tx, challenge.id, now))) throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
+      if (!(await repo.useChallenge(tx, challenge.id, now)))
+        throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
     },
   });
 }
@@ -360,7 +552,12 @@ export async function confirmOnlineSignature(
  * Demo data (seed): the current document and an online signature of the principal with its review
  * item, for a demo institute already in `adesione_firmata`. The state is not changed. Idempotent.
  */
-export async function seedDemoAdhesion(db: Db, instituteId: number, principalUserId: number, at: Date): Promise<void> {
+export async function seedDemoAdhesion(
+  db: Db,
+  instituteId: number,
+  principalUserId: number,
+  at: Date,
+): Promise<void> {
   if (await repo.hasSignature(db, instituteId)) return;
   await withTransaction(db, async (tx) => {
     const document = await ensureAdhesionDocument(tx, instituteId, principalUserId, at);

@@ -32,7 +32,10 @@ export function illegalTransition(from: AdhesionState, to: AdhesionState): HttpE
  * state machine of `@portale/shared/registry`, updates the state, and records the dated transition and
  * its audit row, all in the caller's transaction. An illegal move is a 409; an unknown institute a 404.
  */
-export async function transitionAdhesion(tx: Tx, change: AdhesionTransition): Promise<{ from: AdhesionState; to: AdhesionState }> {
+export async function transitionAdhesion(
+  tx: Tx,
+  change: AdhesionTransition,
+): Promise<{ from: AdhesionState; to: AdhesionState }> {
   const [current] = await tx
     .select({ state: institutes.adhesionState })
     .from(institutes)
@@ -40,7 +43,8 @@ export async function transitionAdhesion(tx: Tx, change: AdhesionTransition): Pr
     .for('update');
   if (!current) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
   const from = current.state;
-  if (!canTransitionAdhesion(from, change.to) || (change.from && !change.from.includes(from))) throw illegalTransition(from, change.to);
+  if (!canTransitionAdhesion(from, change.to) || (change.from && !change.from.includes(from)))
+    throw illegalTransition(from, change.to);
   await tx
     .update(institutes)
     .set({ adhesionState: change.to, adhesionStateChangedAt: change.at, updatedAt: change.at })

@@ -1,6 +1,11 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { OwnedResource } from '@portale/shared/auth';
-import type { AdhesionDocumentMeta, AdhesionSignature, AdhesionViewerRole, SchoolHome } from '@portale/shared/adhesions';
+import type {
+  AdhesionDocumentMeta,
+  AdhesionSignature,
+  AdhesionViewerRole,
+  SchoolHome,
+} from '@portale/shared/adhesions';
 import type { AdhesionState, SchoolLevel } from '@portale/shared/registry';
 import {
   adhesionDocuments,
@@ -24,14 +29,27 @@ export interface ViewerInstitute {
   firstContactUserId: number | null;
 }
 
-export async function findViewerInstitute(db: DbOrTx, userId: number, chosen?: number): Promise<ViewerInstitute | undefined> {
+export async function findViewerInstitute(
+  db: DbOrTx,
+  userId: number,
+  chosen?: number,
+): Promise<ViewerInstitute | undefined> {
   // Several institutes (issue 35, item 1): the chosen one; otherwise the one that needs this person
   // first — as principal, one still to sign or to correct (the portal's guard sends them to sign it) —
   // then the oldest.
   const [row] = await db
-    .select({ id: institutes.id, principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
+    .select({
+      id: institutes.id,
+      principal: institutes.principalUserId,
+      firstContact: institutes.firstContactUserId,
+    })
     .from(institutes)
-    .where(and(or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)), chosen === undefined ? undefined : eq(institutes.id, chosen)))
+    .where(
+      and(
+        or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)),
+        chosen === undefined ? undefined : eq(institutes.id, chosen),
+      ),
+    )
     .orderBy(
       sql`case when ${institutes.principalUserId} = ${userId} then 0 else 1 end`,
       sql`case when ${institutes.adhesionState} in ('nessuna', 'iscritto', 'da_correggere') then 0 else 1 end`,
@@ -48,7 +66,10 @@ export async function findViewerInstitute(db: DbOrTx, userId: number, chosen?: n
 }
 
 /** Owners of an institute for `read:adhesion` (principal, first contact); `undefined` when missing. */
-export async function findAdhesionOwners(db: DbOrTx, instituteId: number): Promise<OwnedResource | undefined> {
+export async function findAdhesionOwners(
+  db: DbOrTx,
+  instituteId: number,
+): Promise<OwnedResource | undefined> {
   const [row] = await db
     .select({ principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
     .from(institutes)
@@ -80,7 +101,14 @@ export interface AdhesionDataRow {
   adhesionStateChangedAt: Date | null;
   principal: AdhesionPersonRow | null;
   firstContact: AdhesionPersonRow | null;
-  schoolSites: { id: number; ministryCode: string; name: string; schoolLevel: SchoolLevel; municipalityName: string; province: string }[];
+  schoolSites: {
+    id: number;
+    ministryCode: string;
+    name: string;
+    schoolLevel: SchoolLevel;
+    municipalityName: string;
+    province: string;
+  }[];
 }
 
 const personFields = {
@@ -94,7 +122,11 @@ const personFields = {
 };
 
 /** Everything the adhesion document shows: the institute, its principal and first contact, the participating plessi. */
-export async function findAdhesionData(db: DbOrTx, instituteId: number, options: { lock?: boolean } = {}): Promise<AdhesionDataRow | undefined> {
+export async function findAdhesionData(
+  db: DbOrTx,
+  instituteId: number,
+  options: { lock?: boolean } = {},
+): Promise<AdhesionDataRow | undefined> {
   const query = db
     .select({
       id: institutes.id,
@@ -144,7 +176,11 @@ export async function findAdhesionData(db: DbOrTx, instituteId: number, options:
 /** The newest version of a template (`undefined` when the key has none). */
 export async function findLatestTemplate(db: DbOrTx, key: string) {
   const [row] = await db
-    .select({ version: messageTemplates.version, subject: messageTemplates.subject, textBody: messageTemplates.textBody })
+    .select({
+      version: messageTemplates.version,
+      subject: messageTemplates.subject,
+      textBody: messageTemplates.textBody,
+    })
     .from(messageTemplates)
     .where(eq(messageTemplates.key, key))
     .orderBy(desc(messageTemplates.version))
@@ -161,7 +197,10 @@ const documentMetaFields = {
   createdAt: adhesionDocuments.createdAt,
 };
 
-type DocumentMetaRow = Omit<AdhesionDocumentMeta, 'createdAt' | 'sizeBytes'> & { createdAt: Date; sizeBytes: number | string };
+type DocumentMetaRow = Omit<AdhesionDocumentMeta, 'createdAt' | 'sizeBytes'> & {
+  createdAt: Date;
+  sizeBytes: number | string;
+};
 
 export function toDocumentMeta(row: DocumentMetaRow): AdhesionDocumentMeta {
   return { ...row, sizeBytes: Number(row.sizeBytes), createdAt: row.createdAt.toISOString() };
@@ -181,9 +220,16 @@ export async function findLatestDocument(db: DbOrTx, instituteId: number): Promi
 }
 
 /** The bytes of one document. */
-export async function findDocumentPdf(db: DbOrTx, documentId: number): Promise<{ pdf: Buffer; sha256: string; version: number } | undefined> {
+export async function findDocumentPdf(
+  db: DbOrTx,
+  documentId: number,
+): Promise<{ pdf: Buffer; sha256: string; version: number } | undefined> {
   const [row] = await db
-    .select({ pdf: adhesionDocuments.pdf, sha256: adhesionDocuments.sha256, version: adhesionDocuments.version })
+    .select({
+      pdf: adhesionDocuments.pdf,
+      sha256: adhesionDocuments.sha256,
+      version: adhesionDocuments.version,
+    })
     .from(adhesionDocuments)
     .where(eq(adhesionDocuments.id, documentId));
   return row;
@@ -191,7 +237,16 @@ export async function findDocumentPdf(db: DbOrTx, documentId: number): Promise<{
 
 export async function insertDocument(
   tx: Tx,
-  values: { instituteId: number; version: number; templateKey: string; templateVersion: number; pdf: Buffer; sha256: string; createdByUserId: number | null; createdAt: Date },
+  values: {
+    instituteId: number;
+    version: number;
+    templateKey: string;
+    templateVersion: number;
+    pdf: Buffer;
+    sha256: string;
+    createdByUserId: number | null;
+    createdAt: Date;
+  },
 ): Promise<DocumentRow> {
   const [row] = await tx.insert(adhesionDocuments).values(values).returning(documentMetaFields);
   return row!;
@@ -201,11 +256,18 @@ export async function insertDocument(
 
 export type ChallengeRow = typeof signatureChallenges.$inferSelect;
 
-export async function insertChallenge(tx: Tx, values: typeof signatureChallenges.$inferInsert): Promise<void> {
+export async function insertChallenge(
+  tx: Tx,
+  values: typeof signatureChallenges.$inferInsert,
+): Promise<void> {
   await tx.insert(signatureChallenges).values(values);
 }
 
-export async function findChallenge(db: DbOrTx, id: string, userId: number): Promise<ChallengeRow | undefined> {
+export async function findChallenge(
+  db: DbOrTx,
+  id: string,
+  userId: number,
+): Promise<ChallengeRow | undefined> {
   const [row] = await db
     .select()
     .from(signatureChallenges)
@@ -214,7 +276,11 @@ export async function findChallenge(db: DbOrTx, id: string, userId: number): Pro
 }
 
 /** When the user last got a code, and how many since `since` (the resend throttle). */
-export async function challengeActivity(db: DbOrTx, userId: number, since: Date): Promise<{ last: Date | null; countSince: number }> {
+export async function challengeActivity(
+  db: DbOrTx,
+  userId: number,
+  since: Date,
+): Promise<{ last: Date | null; countSince: number }> {
   const [row] = await db
     .select({
       last: sql<Date | string | null>`max(${signatureChallenges.createdAt})`,
@@ -223,7 +289,10 @@ export async function challengeActivity(db: DbOrTx, userId: number, since: Date)
     .from(signatureChallenges)
     .where(eq(signatureChallenges.userId, userId));
   const last = row?.last ?? null;
-  return { last: last === null ? null : last instanceof Date ? last : new Date(last), countSince: Number(row?.countSince ?? 0) };
+  return {
+    last: last === null ? null : last instanceof Date ? last : new Date(last),
+    countSince: Number(row?.countSince ?? 0),
+  };
 }
 
 export async function addChallengeFailure(db: DbOrTx, id: string): Promise<void> {
@@ -282,7 +351,10 @@ export async function findSignature(db: DbOrTx, signatureId: number): Promise<Ad
  * row), never the signing time the signer declared (issue 33: a re-sign with a clock set back must
  * still be the current one).
  */
-export async function findLastSignature(db: DbOrTx, instituteId: number): Promise<(AdhesionSignature & { documentId: number }) | undefined> {
+export async function findLastSignature(
+  db: DbOrTx,
+  instituteId: number,
+): Promise<(AdhesionSignature & { documentId: number }) | undefined> {
   const [row] = await db
     .select({ ...signatureFields, documentId: adhesionSignatures.documentId })
     .from(adhesionSignatures)
@@ -294,7 +366,10 @@ export async function findLastSignature(db: DbOrTx, instituteId: number): Promis
 }
 
 export async function hasSignature(db: DbOrTx, instituteId: number): Promise<boolean> {
-  const [row] = await db.select({ n: count() }).from(adhesionSignatures).where(eq(adhesionSignatures.instituteId, instituteId));
+  const [row] = await db
+    .select({ n: count() })
+    .from(adhesionSignatures)
+    .where(eq(adhesionSignatures.instituteId, instituteId));
   return Number(row?.n ?? 0) > 0;
 }
 
@@ -327,11 +402,20 @@ export async function findVerificationReport(db: DbOrTx, instituteId: number, si
 }
 
 /** The reviewer's note of the last "changes requested" decision on the institute's adhesion. */
-export async function findReviewNote(db: DbOrTx, instituteId: number): Promise<{ note: string; decidedAt: Date } | undefined> {
+export async function findReviewNote(
+  db: DbOrTx,
+  instituteId: number,
+): Promise<{ note: string; decidedAt: Date } | undefined> {
   const [review] = await db
     .select({ note: reviews.note, decidedAt: reviews.decidedAt })
     .from(reviews)
-    .where(and(eq(reviews.type, 'adesioni'), eq(reviews.subjectId, instituteId), eq(reviews.state, 'da_correggere')))
+    .where(
+      and(
+        eq(reviews.type, 'adesioni'),
+        eq(reviews.subjectId, instituteId),
+        eq(reviews.state, 'da_correggere'),
+      ),
+    )
     .orderBy(desc(reviews.decidedAt), desc(reviews.id))
     .limit(1);
   if (review?.note && review.decidedAt) return { note: review.note, decidedAt: review.decidedAt };
@@ -339,7 +423,12 @@ export async function findReviewNote(db: DbOrTx, instituteId: number): Promise<{
   const [transition] = await db
     .select({ note: instituteAdhesionTransitions.note, at: instituteAdhesionTransitions.at })
     .from(instituteAdhesionTransitions)
-    .where(and(eq(instituteAdhesionTransitions.instituteId, instituteId), eq(instituteAdhesionTransitions.toState, 'da_correggere')))
+    .where(
+      and(
+        eq(instituteAdhesionTransitions.instituteId, instituteId),
+        eq(instituteAdhesionTransitions.toState, 'da_correggere'),
+      ),
+    )
     .orderBy(desc(instituteAdhesionTransitions.at), desc(instituteAdhesionTransitions.id))
     .limit(1);
   return transition?.note ? { note: transition.note, decidedAt: transition.at } : undefined;
@@ -350,7 +439,10 @@ export async function findReviewNote(db: DbOrTx, instituteId: number): Promise<{
 const TEACHERS_SHOWN = 10;
 
 /** The institute's plessi (participating first) with their registered teachers, and the first teachers by name. */
-export async function findSchoolPeople(db: DbOrTx, instituteId: number): Promise<Pick<SchoolHome, 'schoolSites' | 'teachers'>> {
+export async function findSchoolPeople(
+  db: DbOrTx,
+  instituteId: number,
+): Promise<Pick<SchoolHome, 'schoolSites' | 'teachers'>> {
   const counts = await db
     .select({ siteId: teacherProfiles.schoolSiteId, n: count() })
     .from(teacherProfiles)
@@ -403,7 +495,13 @@ export async function findSchoolPeople(db: DbOrTx, instituteId: number): Promise
 /** Every plesso of an institute with whether it participates (the correction form, issue 35 item 2). */
 export async function instituteSchoolSites(db: DbOrTx, instituteId: number) {
   return db
-    .select({ id: schoolSites.id, ministryCode: schoolSites.ministryCode, name: schoolSites.name, municipalityName: schoolSites.municipalityName, participating: schoolSites.participating })
+    .select({
+      id: schoolSites.id,
+      ministryCode: schoolSites.ministryCode,
+      name: schoolSites.name,
+      municipalityName: schoolSites.municipalityName,
+      participating: schoolSites.participating,
+    })
     .from(schoolSites)
     .where(eq(schoolSites.instituteId, instituteId))
     .orderBy(asc(schoolSites.ministryCode))
@@ -411,20 +509,40 @@ export async function instituteSchoolSites(db: DbOrTx, instituteId: number) {
 }
 
 /** Sets which plessi of the institute participate: exactly `ids` (all of the institute), the others not. */
-export async function setParticipatingSites(db: DbOrTx, instituteId: number, ids: readonly number[], now: Date): Promise<void> {
+export async function setParticipatingSites(
+  db: DbOrTx,
+  instituteId: number,
+  ids: readonly number[],
+  now: Date,
+): Promise<void> {
   await db
     .update(schoolSites)
-    .set({ participating: sql`${schoolSites.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`, updatedAt: now })
+    .set({
+      participating: sql`${schoolSites.id} in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+      updatedAt: now,
+    })
     .where(eq(schoolSites.instituteId, instituteId));
 }
 
 /** Every institute a person holds as principal or first contact (the chooser of the adhesion page and of /portale). */
 export async function institutesOfPerson(db: DbOrTx, userId: number) {
   const rows = await db
-    .select({ id: institutes.id, name: institutes.name, ministryCode: institutes.ministryCode, adhesionState: institutes.adhesionState, principal: institutes.principalUserId })
+    .select({
+      id: institutes.id,
+      name: institutes.name,
+      ministryCode: institutes.ministryCode,
+      adhesionState: institutes.adhesionState,
+      principal: institutes.principalUserId,
+    })
     .from(institutes)
     .where(or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)))
     .orderBy(asc(institutes.name), asc(institutes.id))
     .limit(50);
-  return rows.map(({ principal, ...r }) => ({ ...r, viewerRole: principal === userId ? ('principal' as const) : ('first-contact' as const) }));
+  return rows.map(({ principal, ...r }) => ({
+    ...r,
+    viewerRole: principal === userId ? ('principal' as const) : ('first-contact' as const),
+  }));
 }

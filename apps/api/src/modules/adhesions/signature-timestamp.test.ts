@@ -1,6 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestCa, issueSignerCertificate, makeTestPdf, signCades, signPades, type TestCa, type TestSigner } from '../../../test/support/signing-fixtures.ts';
-import { createListOperator, signTrustedList, trustedListXml, TSA_QTST } from '../../../test/support/trusted-list-fixtures.ts';
+import {
+  createTestCa,
+  issueSignerCertificate,
+  makeTestPdf,
+  signCades,
+  signPades,
+  type TestCa,
+  type TestSigner,
+} from '../../../test/support/signing-fixtures.ts';
+import {
+  createListOperator,
+  signTrustedList,
+  trustedListXml,
+  TSA_QTST,
+} from '../../../test/support/trusted-list-fixtures.ts';
 import { verifySignedAdhesion, type SignatureCheck } from './signature-verification.ts';
 import type { RevocationChecker } from './trust/revocation.ts';
 import { loadTrustedList, type TrustedList } from './trust/trusted-list.ts';
@@ -26,13 +39,26 @@ let pdf: Uint8Array;
 const askedAt: Date[] = [];
 const revocation: RevocationChecker = async ({ at }) => {
   askedAt.push(at);
-  return { status: 'good', source: 'ocsp', url: 'http://127.0.0.1/ocsp', producedAt: NOW.toISOString(), nextUpdate: null, revokedAt: null, evidence: 'MAA=', detail: null };
+  return {
+    status: 'good',
+    source: 'ocsp',
+    url: 'http://127.0.0.1/ocsp',
+    producedAt: NOW.toISOString(),
+    nextUpdate: null,
+    revokedAt: null,
+    evidence: 'MAA=',
+    detail: null,
+  };
 };
 
 beforeAll(async () => {
   let tsaCa: TestCa;
   let laptopCa: TestCa;
-  [ca, tsaCa, laptopCa] = await Promise.all([createTestCa(), createTestCa({ name: 'CA dei servizi di marca temporale' }), createTestCa({ name: 'CA fatta su un portatile' })]);
+  [ca, tsaCa, laptopCa] = await Promise.all([
+    createTestCa(),
+    createTestCa({ name: 'CA dei servizi di marca temporale' }),
+    createTestCa({ name: 'CA fatta su un portatile' }),
+  ]);
   const operator = await createListOperator();
   list = loadTrustedList(
     signTrustedList(
@@ -45,24 +71,58 @@ beforeAll(async () => {
     [operator.certificatePem],
     'test',
   );
-  signer = await issueSignerCertificate(ca, { taxCode: TAX_CODE, name: 'Mario Rossi', notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: SIGNER_UNTIL });
-  tsa = await issueSignerCertificate(tsaCa, { taxCode: 'TSAUNT00A01H501X', name: 'Unità di marcatura 1', timeStamping: true, qcStatements: [], notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: new Date('2030-01-01T00:00:00Z') });
-  laptopTsa = await issueSignerCertificate(laptopCa, { taxCode: 'TSAUNT00A01H501X', name: 'Marca del portatile', timeStamping: true, qcStatements: [], notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: new Date('2030-01-01T00:00:00Z') });
+  signer = await issueSignerCertificate(ca, {
+    taxCode: TAX_CODE,
+    name: 'Mario Rossi',
+    notBefore: new Date('2025-01-01T00:00:00Z'),
+    notAfter: SIGNER_UNTIL,
+  });
+  tsa = await issueSignerCertificate(tsaCa, {
+    taxCode: 'TSAUNT00A01H501X',
+    name: 'Unità di marcatura 1',
+    timeStamping: true,
+    qcStatements: [],
+    notBefore: new Date('2025-01-01T00:00:00Z'),
+    notAfter: new Date('2030-01-01T00:00:00Z'),
+  });
+  laptopTsa = await issueSignerCertificate(laptopCa, {
+    taxCode: 'TSAUNT00A01H501X',
+    name: 'Marca del portatile',
+    timeStamping: true,
+    qcStatements: [],
+    notBefore: new Date('2025-01-01T00:00:00Z'),
+    notAfter: new Date('2030-01-01T00:00:00Z'),
+  });
   pdf = await makeTestPdf('Documento di adesione — IC Roma 1');
 });
 
 const verify = (file: Uint8Array): Promise<SignatureCheck> =>
-  verifySignedAdhesion({ file, expectedDocument: pdf, documentCreatedAt: DOCUMENT_CREATED_AT, expectedTaxCode: TAX_CODE, now: NOW, trustedList: list, revocation });
+  verifySignedAdhesion({
+    file,
+    expectedDocument: pdf,
+    documentCreatedAt: DOCUMENT_CREATED_AT,
+    expectedTaxCode: TAX_CODE,
+    now: NOW,
+    trustedList: list,
+    revocation,
+  });
 
 describe('a qualified time-stamp is the trusted time', () => {
   it('PAdES and CAdES stamped before the certificate expired are accepted, checked and revoked-checked at the stamp', async () => {
-    for (const file of [await signPades(pdf, signer, { timestamp: { tsa, genTime: STAMPED_AT } }), await signCades(pdf, signer, { signingTime: null, timestamp: { tsa, genTime: STAMPED_AT } })]) {
+    for (const file of [
+      await signPades(pdf, signer, { timestamp: { tsa, genTime: STAMPED_AT } }),
+      await signCades(pdf, signer, { signingTime: null, timestamp: { tsa, genTime: STAMPED_AT } }),
+    ]) {
       askedAt.length = 0;
       const result = await verify(file);
       expect(result.ok, JSON.stringify(result)).toBe(true);
       if (!result.ok) continue;
       expect(result.signedAt).toEqual(STAMPED_AT);
-      expect(result.report.trustedTime).toEqual({ at: STAMPED_AT.toISOString(), source: 'timestamp', authority: 'Marca temporale qualificata di test (Prestatore qualificato di test S.p.A.)' });
+      expect(result.report.trustedTime).toEqual({
+        at: STAMPED_AT.toISOString(),
+        source: 'timestamp',
+        authority: 'Marca temporale qualificata di test (Prestatore qualificato di test S.p.A.)',
+      });
       expect(askedAt).toEqual([STAMPED_AT]);
     }
   });
@@ -73,12 +133,16 @@ describe('a qualified time-stamp is the trusted time', () => {
   });
 
   it('a stamp of an unlisted TSA is not relied on: the receipt time stays, and the certificate has expired by then', async () => {
-    const result = await verify(await signPades(pdf, signer, { timestamp: { tsa: laptopTsa, genTime: STAMPED_AT } }));
+    const result = await verify(
+      await signPades(pdf, signer, { timestamp: { tsa: laptopTsa, genTime: STAMPED_AT } }),
+    );
     expect(result).toMatchObject({ ok: false, code: 'certificate_expired' });
   });
 
   it('a stamp of other bytes (copied from another signature) makes the file invalid', async () => {
-    const result = await verify(await signPades(pdf, signer, { timestamp: { tsa, genTime: STAMPED_AT, imprint: 'other' } }));
+    const result = await verify(
+      await signPades(pdf, signer, { timestamp: { tsa, genTime: STAMPED_AT, imprint: 'other' } }),
+    );
     expect(result).toMatchObject({ ok: false, code: 'signature_invalid' });
   });
 

@@ -44,7 +44,8 @@ export type VerificationReport = SignatureVerificationReport;
  * SubFilter adbe.pkcs7.detached (PKCS#7, not PAdES baseline), CAdES with the document inside (.p7m),
  * or CAdES detached (.p7s, over the portal's own document).
  */
-export type SignatureFormatDetail = 'pades-baseline' | 'pdf-pkcs7-detached' | 'cades-attached' | 'cades-detached';
+export type SignatureFormatDetail =
+  'pades-baseline' | 'pdf-pkcs7-detached' | 'cades-attached' | 'cades-detached';
 
 export type SignatureCheck =
   | {
@@ -65,7 +66,10 @@ export const SIGNED_UPLOAD_MAX_BYTES = 15 * 1024 * 1024;
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
 
 /** Our own engine over Node's WebCrypto, so verification does not depend on pkijs' global engine. */
-const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+const engine = new pkijs.CryptoEngine({
+  name: 'node-webcrypto',
+  crypto: webcrypto as unknown as EngineCrypto,
+});
 
 const OID = {
   signedData: '1.2.840.113549.1.7.2',
@@ -139,7 +143,9 @@ const FIXED_MESSAGES: Record<Exclude<SignatureFailure, 'signer_mismatch'>, strin
 const SIGNING_TIME_SKEW_MS = 5 * 60_000;
 
 function signerMismatchMessage(expectedTaxCode: string): string {
-  const whose = expectedTaxCode ? `del dirigente scolastico con codice fiscale ${expectedTaxCode}` : 'del dirigente scolastico dell’istituto';
+  const whose = expectedTaxCode
+    ? `del dirigente scolastico con codice fiscale ${expectedTaxCode}`
+    : 'del dirigente scolastico dell’istituto';
   return (
     `La firma digitale non è ${whose}. Il documento di adesione deve essere firmato con il certificato ` +
     'di firma digitale intestato al dirigente scolastico registrato per l’istituto.'
@@ -164,12 +170,15 @@ function latin1(bytes: Uint8Array): string {
 
 /** The text start of a possibly base64/PEM file: BOM and leading whitespace skipped. */
 function textStart(bytes: Uint8Array): string {
-  return latin1(bytes.subarray(0, SNIFF_WINDOW)).replace(/^\xEF\xBB\xBF/, '').trimStart();
+  return latin1(bytes.subarray(0, SNIFF_WINDOW))
+    .replace(/^\xEF\xBB\xBF/, '')
+    .trimStart();
 }
 
 /** Magic-byte sniffing before any parsing: '%PDF-' → pades, DER SEQUENCE (0x30) or base64/PEM p7m → cades, else null. */
 export function sniffSignedFormat(bytes: Uint8Array): 'pades' | 'cades' | null {
-  if (bytes.length >= PDF_MAGIC.length && PDF_MAGIC.every((byte, index) => bytes[index] === byte)) return 'pades';
+  if (bytes.length >= PDF_MAGIC.length && PDF_MAGIC.every((byte, index) => bytes[index] === byte))
+    return 'pades';
   if (bytes.length >= 2 && bytes[0] === 0x30) return 'cades';
   const start = textStart(bytes);
   if (start.startsWith('-----BEGIN ') || BASE64_DER_START.test(start)) return 'cades';
@@ -251,7 +260,8 @@ async function verifyCades(input: VerifyInput): Promise<SignatureCheck> {
       const cms = await verifyCms(der, input.expectedDocument);
       return await checkSigner('cades', 'cades-detached', cms, input);
     } catch (error) {
-      if (error instanceof Error && /message digest/i.test(error.message)) return failure('document_mismatch');
+      if (error instanceof Error && /message digest/i.test(error.message))
+        return failure('document_mismatch');
       throw error;
     }
   }
@@ -294,14 +304,27 @@ function findLastPadesSignature(file: Uint8Array): PadesSignature | null {
   const match = BYTE_RANGE.exec(text.slice(at, at + 200));
   if (!match) throw new InvalidSignature('malformed /ByteRange');
   const [a, b, c, d] = match.slice(1, 5).map(Number) as [number, number, number, number];
-  if (a !== 0 || b <= 0 || c < b + 2 || c + d !== file.length) throw new InvalidSignature('/ByteRange does not cover the file');
-  if (text[b] !== '<' || text[c - 1] !== '>') throw new InvalidSignature('/ByteRange gap is not a hex string');
-  if (!text.slice(Math.max(0, b - 64), b).trimEnd().endsWith('/Contents')) {
+  if (a !== 0 || b <= 0 || c < b + 2 || c + d !== file.length)
+    throw new InvalidSignature('/ByteRange does not cover the file');
+  if (text[b] !== '<' || text[c - 1] !== '>')
+    throw new InvalidSignature('/ByteRange gap is not a hex string');
+  if (
+    !text
+      .slice(Math.max(0, b - 64), b)
+      .trimEnd()
+      .endsWith('/Contents')
+  ) {
     throw new InvalidSignature('/ByteRange gap is not the /Contents value');
   }
   const hex = text.slice(b + 1, c - 1);
-  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]+$/.test(hex)) throw new InvalidSignature('bad /Contents hex');
-  return { gapStart: b, gapEnd: c, cms: new Uint8Array(Buffer.from(hex, 'hex')), subFilter: subFilterAround(text, at) };
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9A-Fa-f]+$/.test(hex))
+    throw new InvalidSignature('bad /Contents hex');
+  return {
+    gapStart: b,
+    gapEnd: c,
+    cms: new Uint8Array(Buffer.from(hex, 'hex')),
+    subFilter: subFilterAround(text, at),
+  };
 }
 
 async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
@@ -319,7 +342,13 @@ async function verifyPades(input: VerifyInput): Promise<SignatureCheck> {
     bytesEqual(file.subarray(0, expectedDocument.length), expectedDocument);
   if (!isUpdateOfExpected) return failure('document_mismatch');
   // ETSI.CAdES.detached is PAdES baseline; adbe.pkcs7.detached is a PKCS#7 PDF signature, told as such.
-  return checkSigner('pades', signature.subFilter === 'adbe.pkcs7.detached' ? 'pdf-pkcs7-detached' : 'pades-baseline', cms, input, signature.subFilter);
+  return checkSigner(
+    'pades',
+    signature.subFilter === 'adbe.pkcs7.detached' ? 'pdf-pkcs7-detached' : 'pades-baseline',
+    cms,
+    input,
+    signature.subFilter,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,17 +372,24 @@ async function verifyCms(der: Uint8Array, detached: Uint8Array | null): Promise<
   if (detached) {
     if (eContent) throw new InvalidSignature('PAdES CMS must be detached');
   } else {
-    if (!(eContent instanceof asn1js.OctetString)) throw new InvalidSignature('CAdES p7m without attached content');
+    if (!(eContent instanceof asn1js.OctetString))
+      throw new InvalidSignature('CAdES p7m without attached content');
     content = new Uint8Array(eContent.getValue());
   }
 
   const signers: VerifiedSigner[] = [];
   for (let index = 0; index < signedData.signerInfos.length; index += 1) {
     const result = await signedData.verify(
-      { signer: index, extendedMode: true, checkChain: false, ...(detached ? { data: exactArrayBuffer(detached) } : {}) },
+      {
+        signer: index,
+        extendedMode: true,
+        checkChain: false,
+        ...(detached ? { data: exactArrayBuffer(detached) } : {}),
+      },
       engine,
     );
-    if (result.signatureVerified !== true || !result.signerCertificate) throw new InvalidSignature('signature does not verify');
+    if (result.signatureVerified !== true || !result.signerCertificate)
+      throw new InvalidSignature('signature does not verify');
     const signerInfo = signedData.signerInfos[index]!;
     signers.push({
       certificate: result.signerCertificate,
@@ -362,7 +398,9 @@ async function verifyCms(der: Uint8Array, detached: Uint8Array | null): Promise<
       timestampToken: timestampTokenOf(signerInfo),
     });
   }
-  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
+  const certificates = (signedData.certificates ?? []).filter(
+    (item): item is pkijs.Certificate => item instanceof pkijs.Certificate,
+  );
   return { signers, content, certificates };
 }
 
@@ -399,7 +437,9 @@ function taxCodeOfCertificate(certificate: pkijs.Certificate): string | null {
 function signerNameOf(certificate: pkijs.Certificate): string {
   const commonName = subjectString(certificate, OID.commonName);
   if (commonName) return commonName;
-  const parts = [subjectString(certificate, OID.givenName), subjectString(certificate, OID.surname)].filter(Boolean);
+  const parts = [subjectString(certificate, OID.givenName), subjectString(certificate, OID.surname)].filter(
+    Boolean,
+  );
   return parts.length > 0 ? parts.join(' ') : distinguishedName(certificate.subject);
 }
 
@@ -412,7 +452,10 @@ function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
   return name.typesAndValues
     .map((item) => {
       const value: unknown = item.value?.valueBlock?.value;
-      const text = typeof value === 'string' ? escapeDnValue(value) : `#${Buffer.from(item.value.toBER(false)).toString('hex')}`;
+      const text =
+        typeof value === 'string'
+          ? escapeDnValue(value)
+          : `#${Buffer.from(item.value.toBER(false)).toString('hex')}`;
       return `${ATTRIBUTE_NAMES[item.type] ?? item.type}=${text}`;
     })
     .reverse()
@@ -427,14 +470,19 @@ async function checkSigner(
   subFilter: string | null = null,
 ): Promise<SignatureCheck> {
   const expected = input.expectedTaxCode.trim().toUpperCase();
-  const signer = expected ? cms.signers.find((item) => taxCodeOfCertificate(item.certificate) === expected) : undefined;
+  const signer = expected
+    ? cms.signers.find((item) => taxCodeOfCertificate(item.certificate) === expected)
+    : undefined;
   if (!signer) return failure('signer_mismatch', expected);
   const { certificate } = signer;
   // The declared signingTime is never the trusted time; one before the document existed (UTCTime has
   // whole seconds) or after the receipt shows a signing computer's clock that cannot be relied on.
   const declared = signer.signingTime;
   const generatedSecond = Math.floor(input.documentCreatedAt.getTime() / 1000) * 1000;
-  if (declared && (declared.getTime() < generatedSecond || declared.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS)) {
+  if (
+    declared &&
+    (declared.getTime() < generatedSecond || declared.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS)
+  ) {
     return failure('signing_time_untrusted');
   }
   if (!input.trustedList) return failure('trust_list_unavailable');
@@ -445,12 +493,24 @@ async function checkSigner(
     const stamp = await checkTimestamp(signer.timestampToken, signer.signatureValue, input.trustedList);
     if (!stamp.ok && stamp.code === 'timestamp_invalid') return failure('signature_invalid');
     if (stamp.ok) {
-      if (stamp.genTime.getTime() < generatedSecond || stamp.genTime.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS) return failure('signing_time_untrusted');
+      if (
+        stamp.genTime.getTime() < generatedSecond ||
+        stamp.genTime.getTime() > input.now.getTime() + SIGNING_TIME_SKEW_MS
+      )
+        return failure('signing_time_untrusted');
       trustedTime = stamp.genTime;
-      timeSource = { source: 'timestamp', authority: `${stamp.authority.name} (${stamp.authority.provider})` };
+      timeSource = {
+        source: 'timestamp',
+        authority: `${stamp.authority.name} (${stamp.authority.provider})`,
+      };
     }
   }
-  const qualified = await checkQualifiedCertificate({ signer: certificate, intermediates: cms.certificates, at: trustedTime, list: input.trustedList });
+  const qualified = await checkQualifiedCertificate({
+    signer: certificate,
+    intermediates: cms.certificates,
+    at: trustedTime,
+    list: input.trustedList,
+  });
   if (!qualified.ok) return failure(qualified.code);
   const issuer = qualified.path[1];
   const revocation = issuer
@@ -500,13 +560,27 @@ async function checkSigner(
       evidence: revocation.evidence!,
     },
   };
-  return { ok: true, format, formatDetail, signerName, signerTaxCode, signedAt: trustedTime, certificate: { ...described, notBefore, notAfter }, report };
+  return {
+    ok: true,
+    format,
+    formatDetail,
+    signerName,
+    signerTaxCode,
+    signedAt: trustedTime,
+    certificate: { ...described, notBefore, notAfter },
+    report,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return (
+    a.length === b.length &&
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
+      Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+    )
+  );
 }
 
 function exactArrayBuffer(bytes: Uint8Array): ArrayBuffer {

@@ -1,13 +1,27 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SessionUser } from '@portale/shared/auth';
-import { AUTH_COOKIES, authLogin, authLogout, authMe, authRefresh, ERROR_MESSAGES } from '@portale/shared/http';
+import {
+  AUTH_COOKIES,
+  authLogin,
+  authLogout,
+  authMe,
+  authRefresh,
+  ERROR_MESSAGES,
+} from '@portale/shared/http';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { frozenAnswer } from '../../lib/response-serialization.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { issueXsrfCookie } from '../../plugins/xsrf.ts';
-import { accountKey, assertLoginAllowed, clearAccountThrottle, ipKey, recordLoginFailure, withAccountLock } from './login-throttle.ts';
+import {
+  accountKey,
+  assertLoginAllowed,
+  clearAccountThrottle,
+  ipKey,
+  recordLoginFailure,
+  withAccountLock,
+} from './login-throttle.ts';
 import { findLoginAccount } from './login.repository.ts';
 import { findAuthUser, type AuthUser } from './session-user.repository.ts';
 import { beginSecondFactor } from '../mfa/mfa-login.ts';
@@ -33,7 +47,8 @@ export async function authRoutes(app: FastifyInstance) {
   const cookieBase = refreshCookieOptions(app);
   const setRefreshCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(AUTH_COOKIES.refreshToken, token, { ...cookieBase, maxAge: env.REFRESH_TOKEN_TTL });
-  const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(AUTH_COOKIES.refreshToken, cookieBase);
+  const clearRefreshCookie = (reply: FastifyReply) =>
+    reply.clearCookie(AUTH_COOKIES.refreshToken, cookieBase);
   const tokenBody = (token: string, expiresAt: Date) => buildTokenBody(app, token, expiresAt);
 
   registerEndpoint(app, authLogin, {}, async (request, reply) => {
@@ -128,7 +143,8 @@ export async function authRoutes(app: FastifyInstance) {
     }
     // The access token this refresh replaced was revoked with the rotation: no instance may keep
     // answering it from its cache (decision 021).
-    if (result.replacedAccessTokenId !== undefined) await app.sessions.invalidate({ kind: 'session', sessionId: result.tokens.sessionId });
+    if (result.replacedAccessTokenId !== undefined)
+      await app.sessions.invalidate({ kind: 'session', sessionId: result.tokens.sessionId });
     if (result.concurrent) {
       await app.audit({
         action: 'auth.refresh.concurrent',

@@ -49,8 +49,18 @@ export async function openLoginSession(
   await recordLastLogin(app.db, userId, now);
   // The user's other sessions show this login as their "last login" (the route invalidates precisely).
   await app.sessions.invalidate({ kind: 'user', userId });
-  await app.audit({ action: 'auth.login', actorUserId: userId, entity: 'session', entityId: tokens.sessionId, after: { method }, ip: request.ip });
-  reply.setCookie(AUTH_COOKIES.refreshToken, tokens.refreshToken, { ...refreshCookieOptions(app), maxAge: app.env.REFRESH_TOKEN_TTL });
+  await app.audit({
+    action: 'auth.login',
+    actorUserId: userId,
+    entity: 'session',
+    entityId: tokens.sessionId,
+    after: { method },
+    ip: request.ip,
+  });
+  reply.setCookie(AUTH_COOKIES.refreshToken, tokens.refreshToken, {
+    ...refreshCookieOptions(app),
+    maxAge: app.env.REFRESH_TOKEN_TTL,
+  });
   issueXsrfCookie(app, reply, tokens.sessionId);
   return tokenBody(app, tokens.accessToken, tokens.accessExpiresAt);
 }

@@ -1,7 +1,13 @@
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { isEmbedded, type Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { countFailure, deleteThrottle, findThrottles, inAdvisoryLockTransaction, lockKeyUntil } from './login-throttle.repository.ts';
+import {
+  countFailure,
+  deleteThrottle,
+  findThrottles,
+  inAdvisoryLockTransaction,
+  lockKeyUntil,
+} from './login-throttle.repository.ts';
 
 export interface ThrottlePolicy {
   slowDownAfter: number;
@@ -32,7 +38,12 @@ function retryError(message: string, untilMs: number, nowMs: number) {
 }
 
 /** Refuses the attempt (429 with Retry-After) while the account is locked, slowed down, or the IP flooded. */
-export async function assertLoginAllowed(db: Db, keys: { account: string; ip: string }, now: Date, policy: ThrottlePolicy) {
+export async function assertLoginAllowed(
+  db: Db,
+  keys: { account: string; ip: string },
+  now: Date,
+  policy: ThrottlePolicy,
+) {
   const rows = await findThrottles(db, [keys.account, keys.ip]);
   const nowMs = now.getTime();
   for (const row of rows) {
@@ -52,7 +63,12 @@ export async function assertLoginAllowed(db: Db, keys: { account: string; ip: st
 }
 
 /** Counts a failure for each key; returns true when the account has just been locked. */
-export async function recordLoginFailure(db: Db, keys: { account: string; ip: string }, now: Date, policy: ThrottlePolicy) {
+export async function recordLoginFailure(
+  db: Db,
+  keys: { account: string; ip: string },
+  now: Date,
+  policy: ThrottlePolicy,
+) {
   let locked = false;
   const windowStart = new Date(now.getTime() - WINDOW_MS);
   for (const key of [keys.account, keys.ip]) {
@@ -89,9 +105,7 @@ function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
  * `task` must return its outcome rather than throw it: throwing rolls the failure count back.
  */
 export function withAccountLock<T>(db: Db, key: string, task: (db: Db) => Promise<T>): Promise<T> {
-  return serialised(key, () =>
-    isEmbedded(db) ? task(db) : inAdvisoryLockTransaction(db, key, task),
-  );
+  return serialised(key, () => (isEmbedded(db) ? task(db) : inAdvisoryLockTransaction(db, key, task)));
 }
 
 /** Clears an account's failures (successful login, or unlock by staff). */

@@ -49,11 +49,16 @@ export interface AuthUserRow {
   must_sign_principal_document: boolean;
 }
 
-const byOrderIn = <T extends string>(list: readonly T[]) => (a: T, b: T) => list.indexOf(a) - list.indexOf(b);
+const byOrderIn =
+  <T extends string>(list: readonly T[]) =>
+  (a: T, b: T) =>
+    list.indexOf(a) - list.indexOf(b);
 
 /** The AuthUser of a row read with AUTH_USER_COLUMNS; roles and permissions in their declared order. */
 export function authUserOf(row: AuthUserRow): AuthUser {
-  const roles = row.roles.filter((n): n is Role => (ROLES as readonly string[]).includes(n)).sort(byOrderIn(ROLES));
+  const roles = row.roles
+    .filter((n): n is Role => (ROLES as readonly string[]).includes(n))
+    .sort(byOrderIn(ROLES));
   const permissions = [...new Set(row.permissions)]
     .filter((n): n is Permission => (PERMISSIONS as readonly string[]).includes(n))
     .sort(byOrderIn(PERMISSIONS));

@@ -26,14 +26,23 @@ async function issueAccessToken(db: Db, sessionId: number, userId: number, now: 
 /** A refresh token of the session, linked to the access token issued with it (`accessTokenId`). */
 async function issueRefreshToken(db: Db, sessionId: number, now: Date, accessTokenId: number) {
   const token = randomToken(32);
-  await db.insert(refreshTokens).values({ sessionId, tokenHash: sha256(token), createdAt: now, accessTokenId });
+  await db
+    .insert(refreshTokens)
+    .values({ sessionId, tokenHash: sha256(token), createdAt: now, accessTokenId });
   return token;
 }
 
 /** Starts a session (refresh family) with its first access and refresh tokens. */
 export async function startSession(
   db: Db,
-  input: { userId: number; ip: string; userAgent: string | undefined; now: Date; accessTtl: number; refreshTtl: number },
+  input: {
+    userId: number;
+    ip: string;
+    userAgent: string | undefined;
+    now: Date;
+    accessTtl: number;
+    refreshTtl: number;
+  },
 ): Promise<IssuedTokens> {
   return db.transaction(async (tx) => {
     const [session] = await tx
@@ -47,9 +56,20 @@ export async function startSession(
         expiresAt: new Date(input.now.getTime() + input.refreshTtl * 1000),
       })
       .returning({ id: authSessions.id });
-    const access = await issueAccessToken(tx as unknown as Db, session!.id, input.userId, input.now, Math.min(input.accessTtl, input.refreshTtl));
+    const access = await issueAccessToken(
+      tx as unknown as Db,
+      session!.id,
+      input.userId,
+      input.now,
+      Math.min(input.accessTtl, input.refreshTtl),
+    );
     const refreshToken = await issueRefreshToken(tx as unknown as Db, session!.id, input.now, access.id);
-    return { sessionId: session!.id, accessToken: access.token, accessExpiresAt: access.expiresAt, refreshToken };
+    return {
+      sessionId: session!.id,
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      refreshToken,
+    };
   });
 }
 
@@ -81,7 +101,11 @@ export function parseBearer(bearer: string): { id: number; hash: string } | unde
  * active). The secret is compared in constant time here; the statement compares only its SHA-256
  * for the write. `undefined` for an unknown, dead or mismatched token and for a suspended user.
  */
-export async function authenticateAccessToken(db: Db, bearer: string, now: Date): Promise<Authentication | undefined> {
+export async function authenticateAccessToken(
+  db: Db,
+  bearer: string,
+  now: Date,
+): Promise<Authentication | undefined> {
   const parsed = parseBearer(bearer);
   if (!parsed) return undefined;
   const { id, hash } = parsed;
@@ -108,11 +132,25 @@ export async function authenticateAccessToken(db: Db, bearer: string, now: Date)
     select token.id::text as token_id, token.session_id::text as session_id, token.token_hash,
       (extract(epoch from token.valid_until) * 1000)::float8 as valid_until_ms, ${AUTH_USER_COLUMNS}
     from token join users u on u.id = token.user_id`);
-  const [row] = (result as unknown as { rows: (AuthUserRow & { token_id: string; session_id: string; token_hash: string; valid_until_ms: number })[] }).rows;
+  const [row] = (
+    result as unknown as {
+      rows: (AuthUserRow & {
+        token_id: string;
+        session_id: string;
+        token_hash: string;
+        valid_until_ms: number;
+      })[];
+    }
+  ).rows;
   if (!row || !safeEqual(row.token_hash, hash)) return undefined;
   const user = authUserOf(row);
   if (user.status !== 'active') return undefined;
-  return { user, tokenId: Number(row.token_id), sessionId: Number(row.session_id), validUntil: new Date(Number(row.valid_until_ms)) };
+  return {
+    user,
+    tokenId: Number(row.token_id),
+    sessionId: Number(row.session_id),
+    validUntil: new Date(Number(row.valid_until_ms)),
+  };
 }
 
 /** The session a refresh token belongs to, whatever its state (XSRF binding). */
@@ -137,11 +175,28 @@ export async function revokeSession(db: Db, sessionId: number, reason: string, n
 }
 
 /** Revokes the user's live sessions and their access tokens, except `keepSessionId`; returns how many sessions. */
-export async function revokeUserSessions(db: DbOrTx, userId: number, reason: string, now: Date, keepSessionId?: number): Promise<number> {
-  const filter = and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), keepSessionId ? ne(authSessions.id, keepSessionId) : undefined);
-  const revoked = await db.update(authSessions).set({ revokedAt: now, revokedReason: reason }).where(filter).returning({ id: authSessions.id });
+export async function revokeUserSessions(
+  db: DbOrTx,
+  userId: number,
+  reason: string,
+  now: Date,
+  keepSessionId?: number,
+): Promise<number> {
+  const filter = and(
+    eq(authSessions.userId, userId),
+    isNull(authSessions.revokedAt),
+    keepSessionId ? ne(authSessions.id, keepSessionId) : undefined,
+  );
+  const revoked = await db
+    .update(authSessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(filter)
+    .returning({ id: authSessions.id });
   const keep = keepSessionId ? ne(accessTokens.sessionId, keepSessionId) : undefined;
-  await db.update(accessTokens).set({ revokedAt: now }).where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt), keep));
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt), keep));
   return revoked.length;
 }
 
@@ -153,7 +208,13 @@ export async function revokeUserSessions(db: DbOrTx, userId: number, reason: str
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 
 export type RotationResult =
-  | { kind: 'rotated'; userId: number; tokens: IssuedTokens; concurrent: boolean; replacedAccessTokenId: number | undefined }
+  | {
+      kind: 'rotated';
+      userId: number;
+      tokens: IssuedTokens;
+      concurrent: boolean;
+      replacedAccessTokenId: number | undefined;
+    }
   | { kind: 'reused'; userId: number; sessionId: number }
   | { kind: 'invalid' };
 
@@ -185,7 +246,8 @@ export async function rotateRefreshToken(
   let concurrent = false;
   if (row.usedAt) {
     const sinceFirstUse = input.now.getTime() - row.usedAt.getTime();
-    if (sinceFirstUse > REFRESH_REUSE_GRACE_MS) return { kind: 'reused', userId: row.userId, sessionId: row.sessionId };
+    if (sinceFirstUse > REFRESH_REUSE_GRACE_MS)
+      return { kind: 'reused', userId: row.userId, sessionId: row.sessionId };
     concurrent = true;
   } else {
     const claimed = await db
@@ -198,13 +260,22 @@ export async function rotateRefreshToken(
   }
   // A refreshed access token never outlives the family's absolute lifetime.
   const familySeconds = Math.floor((row.expiresAt.getTime() - input.now.getTime()) / 1000);
-  const access = await issueAccessToken(db, row.sessionId, row.userId, input.now, Math.min(input.accessTtl, familySeconds));
+  const access = await issueAccessToken(
+    db,
+    row.sessionId,
+    row.userId,
+    input.now,
+    Math.min(input.accessTtl, familySeconds),
+  );
   const refreshToken = await issueRefreshToken(db, row.sessionId, input.now, access.id);
   // The access token issued with the refresh token just used is replaced: it stops working now. A
   // concurrent use in the grace window gets its own pair and leaves the first caller's new one alone.
   const replacedAccessTokenId = row.accessTokenId ?? undefined;
   if (replacedAccessTokenId !== undefined) {
-    await db.update(accessTokens).set({ revokedAt: input.now }).where(and(eq(accessTokens.id, replacedAccessTokenId), isNull(accessTokens.revokedAt)));
+    await db
+      .update(accessTokens)
+      .set({ revokedAt: input.now })
+      .where(and(eq(accessTokens.id, replacedAccessTokenId), isNull(accessTokens.revokedAt)));
   }
   await db.update(authSessions).set({ lastUsedAt: input.now }).where(eq(authSessions.id, row.sessionId));
   return {
@@ -212,6 +283,11 @@ export async function rotateRefreshToken(
     userId: row.userId,
     concurrent,
     replacedAccessTokenId,
-    tokens: { sessionId: row.sessionId, accessToken: access.token, accessExpiresAt: access.expiresAt, refreshToken },
+    tokens: {
+      sessionId: row.sessionId,
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      refreshToken,
+    },
   };
 }

@@ -6,12 +6,18 @@ import { createHash } from 'node:crypto';
  * `UID` and replaces it when a message brings a higher `SEQUENCE`.
  */
 
-const escapeText = (value: string) => value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+const escapeText = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
 /** A parameter value (CN=…) in double quotes, without the characters a quoted value cannot hold. */
-const quoteParam = (value: string) => `"${[...value].map((c) => (c === '"' || c.charCodeAt(0) < 0x20 ? ' ' : c)).join('')}"`;
+const quoteParam = (value: string) =>
+  `"${[...value].map((c) => (c === '"' || c.charCodeAt(0) < 0x20 ? ' ' : c)).join('')}"`;
 
-const utcStamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utcStamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** Folds a content line at 75 octets without splitting a UTF-8 character (RFC 5545 §3.1). */
 function fold(line: string): string {
@@ -69,8 +75,12 @@ export function bookingCalendar(event: CalendarEvent): string {
     ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
     ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
     ...(event.url ? [`URL:${event.url}`] : []),
-    ...(event.organizer ? [`ORGANIZER;CN=${quoteParam(event.organizer.name)}:mailto:${event.organizer.email}`] : []),
-    ...(event.attendee ? [`ATTENDEE;CN=${quoteParam(event.attendee.name)};ROLE=REQ-PARTICIPANT:mailto:${event.attendee.email}`] : []),
+    ...(event.organizer
+      ? [`ORGANIZER;CN=${quoteParam(event.organizer.name)}:mailto:${event.organizer.email}`]
+      : []),
+    ...(event.attendee
+      ? [`ATTENDEE;CN=${quoteParam(event.attendee.name)};ROLE=REQ-PARTICIPANT:mailto:${event.attendee.email}`]
+      : []),
     'END:VEVENT',
     'END:VCALENDAR',
   ];

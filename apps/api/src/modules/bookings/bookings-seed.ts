@@ -26,7 +26,8 @@ export async function seedDemoBookings(db: DbOrTx, now: Date): Promise<void> {
   const slots = [
     {
       title: 'Incontro di presentazione del programma',
-      description: 'Presentazione delle attività del programma per dirigenti e referenti delle scuole, con domande e risposte.',
+      description:
+        'Presentazione delle attività del programma per dirigenti e referenti delle scuole, con domande e risposte.',
       startsAt: at(now, 10, '15:00'),
       endsAt: at(now, 10, '17:00'),
       place: 'Roma, Sala conferenze, Via di esempio 1',

@@ -1,12 +1,33 @@
 import { and, asc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { BookingListQuery, BookingSummary, PublicSlot, SlotListQuery, SlotSummary } from '@portale/shared/bookings';
+import type {
+  BookingListQuery,
+  BookingSummary,
+  PublicSlot,
+  SlotListQuery,
+  SlotSummary,
+} from '@portale/shared/bookings';
 import { bookings, bookingSlots } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  countAll,
+  likeLiteral,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  type Page,
+} from '../../lib/list.ts';
 
 export type SlotRow = typeof bookingSlots.$inferSelect;
 
-export function toPublicSlot(row: Pick<SlotRow, 'id' | 'title' | 'description' | 'startsAt' | 'endsAt' | 'place' | 'onlineUrl' | 'capacity' | 'booked'>): PublicSlot {
+export function toPublicSlot(
+  row: Pick<
+    SlotRow,
+    'id' | 'title' | 'description' | 'startsAt' | 'endsAt' | 'place' | 'onlineUrl' | 'capacity' | 'booked'
+  >,
+): PublicSlot {
   return {
     id: row.id,
     title: row.title,
@@ -57,7 +78,14 @@ export async function takePlace(tx: DbOrTx, slotId: number, now: Date): Promise<
   const [row] = await tx
     .update(bookingSlots)
     .set({ booked: sql`${bookingSlots.booked} + 1` })
-    .where(and(eq(bookingSlots.id, slotId), eq(bookingSlots.published, true), gt(bookingSlots.startsAt, now), lt(bookingSlots.booked, bookingSlots.capacity)))
+    .where(
+      and(
+        eq(bookingSlots.id, slotId),
+        eq(bookingSlots.published, true),
+        gt(bookingSlots.startsAt, now),
+        lt(bookingSlots.booked, bookingSlots.capacity),
+      ),
+    )
     .returning();
   return row;
 }
@@ -67,7 +95,9 @@ export async function findBookableSlot(db: DbOrTx, slotId: number, now: Date): P
   const [row] = await db
     .select()
     .from(bookingSlots)
-    .where(and(eq(bookingSlots.id, slotId), eq(bookingSlots.published, true), gt(bookingSlots.startsAt, now)));
+    .where(
+      and(eq(bookingSlots.id, slotId), eq(bookingSlots.published, true), gt(bookingSlots.startsAt, now)),
+    );
   return row;
 }
 
@@ -75,14 +105,27 @@ export async function hasConfirmedBooking(db: DbOrTx, slotId: number, email: str
   const [row] = await db
     .select({ id: bookings.id })
     .from(bookings)
-    .where(and(eq(bookings.slotId, slotId), eq(sql`lower(${bookings.email})`, email.toLowerCase()), eq(bookings.state, 'confermata')))
+    .where(
+      and(
+        eq(bookings.slotId, slotId),
+        eq(sql`lower(${bookings.email})`, email.toLowerCase()),
+        eq(bookings.state, 'confermata'),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
 
 export async function insertBooking(
   tx: DbOrTx,
-  values: { slotId: number; name: string; email: string; institute: string | null; cancelTokenHash: string; createdAt: Date },
+  values: {
+    slotId: number;
+    name: string;
+    email: string;
+    institute: string | null;
+    cancelTokenHash: string;
+    createdAt: Date;
+  },
 ): Promise<number> {
   const [row] = await tx.insert(bookings).values(values).returning({ id: bookings.id });
   return row!.id;
@@ -100,7 +143,12 @@ export async function findConfirmedBookingByTokenHash(db: DbOrTx, tokenHash: str
 }
 
 /** Cancels a confirmed booking and gives its place back, in the caller's transaction. */
-export async function cancelBookingAndFreePlace(tx: DbOrTx, bookingId: number, slotId: number, now: Date): Promise<boolean> {
+export async function cancelBookingAndFreePlace(
+  tx: DbOrTx,
+  bookingId: number,
+  slotId: number,
+  now: Date,
+): Promise<boolean> {
   const cancelled = await tx
     .update(bookings)
     .set({ state: 'annullata', cancelledAt: now })
@@ -135,7 +183,10 @@ const SLOT_SORT_COLUMNS = {
 function slotWhere(query: Omit<SlotListQuery, 'page' | 'pageSize' | 'sort'>, now: Date): SQL | undefined {
   const words = (query.q ?? '').trim().split(/\s+/).filter(Boolean);
   return and(
-    ...words.map((w) => sql`(${bookingSlots.title} ilike ${`%${likeLiteral(w)}%`} or coalesce(${bookingSlots.place}, '') ilike ${`%${likeLiteral(w)}%`})`),
+    ...words.map(
+      (w) =>
+        sql`(${bookingSlots.title} ilike ${`%${likeLiteral(w)}%`} or coalesce(${bookingSlots.place}, '') ilike ${`%${likeLiteral(w)}%`})`,
+    ),
     query.period === 'upcoming' ? gte(bookingSlots.endsAt, now) : undefined,
     query.period === 'past' ? lt(bookingSlots.endsAt, now) : undefined,
     query.published === undefined ? undefined : eq(bookingSlots.published, query.published),
@@ -150,7 +201,13 @@ export function slotListQuery(db: DbOrTx, filters: SlotFilters, now: Date) {
     .select()
     .from(bookingSlots)
     .where(slotWhere(filters, now))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'startsAt', direction: 'asc' }, SLOT_SORT_COLUMNS, bookingSlots.id));
+    .orderBy(
+      ...orderByOf(
+        filters.sort ?? { column: 'startsAt', direction: 'asc' },
+        SLOT_SORT_COLUMNS,
+        bookingSlots.id,
+      ),
+    );
 }
 
 export async function countSlots(db: DbOrTx, filters: SlotFilters, now: Date): Promise<number> {
@@ -176,7 +233,8 @@ export function slotFromRaw(row: Record<string, unknown>): SlotSummary {
 
 export function listSlots(db: DbOrTx, query: SlotListQuery, now: Date): Promise<Page<SlotSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, slotListQuery(db, query, now).limit(limit).offset(offset))).map(slotFromRaw),
+    async (limit, offset) =>
+      (await rawRows(db, slotListQuery(db, query, now).limit(limit).offset(offset))).map(slotFromRaw),
     () => countSlots(db, query, now),
     query.page,
     query.pageSize,
@@ -189,9 +247,17 @@ export async function findSlot(db: DbOrTx, slotId: number, forUpdate = false): P
   return row;
 }
 
-export type SlotValues = Pick<SlotRow, 'title' | 'description' | 'startsAt' | 'endsAt' | 'place' | 'onlineUrl' | 'capacity' | 'published'>;
+export type SlotValues = Pick<
+  SlotRow,
+  'title' | 'description' | 'startsAt' | 'endsAt' | 'place' | 'onlineUrl' | 'capacity' | 'published'
+>;
 
-export async function insertSlot(tx: DbOrTx, values: SlotValues, userId: number | null, now: Date): Promise<SlotRow> {
+export async function insertSlot(
+  tx: DbOrTx,
+  values: SlotValues,
+  userId: number | null,
+  now: Date,
+): Promise<SlotRow> {
   const [row] = await tx
     .insert(bookingSlots)
     .values({ ...values, createdByUserId: userId, updatedByUserId: userId, createdAt: now, updatedAt: now })
@@ -199,7 +265,13 @@ export async function insertSlot(tx: DbOrTx, values: SlotValues, userId: number 
   return row!;
 }
 
-export async function updateSlot(tx: DbOrTx, slotId: number, changes: Partial<SlotValues>, userId: number | null, now: Date): Promise<SlotRow> {
+export async function updateSlot(
+  tx: DbOrTx,
+  slotId: number,
+  changes: Partial<SlotValues>,
+  userId: number | null,
+  now: Date,
+): Promise<SlotRow> {
   const [row] = await tx
     .update(bookingSlots)
     .set({ ...changes, updatedByUserId: userId, updatedAt: now })
@@ -219,7 +291,12 @@ const bookingFields = aliased({
   cancelledAt: bookings.cancelledAt,
 });
 
-const BOOKING_SORT_COLUMNS = { createdAt: bookings.createdAt, name: bookings.name, email: bookings.email, state: bookings.state };
+const BOOKING_SORT_COLUMNS = {
+  createdAt: bookings.createdAt,
+  name: bookings.name,
+  email: bookings.email,
+  state: bookings.state,
+};
 
 export function toBookingSummary(row: Record<string, unknown>): BookingSummary {
   return {
@@ -234,14 +311,17 @@ export function toBookingSummary(row: Record<string, unknown>): BookingSummary {
   };
 }
 
-type BookingFilters = Omit<BookingListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: BookingListQuery['sort'] };
+type BookingFilters = Omit<BookingListQuery, 'page' | 'pageSize' | 'sort'> & {
+  sort?: BookingListQuery['sort'];
+};
 
 function bookingWhere(slotId: number, filters: BookingFilters): SQL | undefined {
   const words = (filters.q ?? '').trim().split(/\s+/).filter(Boolean);
   return and(
     eq(bookings.slotId, slotId),
     ...words.map(
-      (w) => sql`(${bookings.name} ilike ${`%${likeLiteral(w)}%`} or ${bookings.email} ilike ${`%${likeLiteral(w)}%`} or coalesce(${bookings.institute}, '') ilike ${`%${likeLiteral(w)}%`})`,
+      (w) =>
+        sql`(${bookings.name} ilike ${`%${likeLiteral(w)}%`} or ${bookings.email} ilike ${`%${likeLiteral(w)}%`} or coalesce(${bookings.institute}, '') ilike ${`%${likeLiteral(w)}%`})`,
     ),
     filters.state ? eq(bookings.state, filters.state) : undefined,
   );
@@ -253,16 +333,29 @@ export function bookingListQuery(db: DbOrTx, slotId: number, filters: BookingFil
     .select(bookingFields)
     .from(bookings)
     .where(bookingWhere(slotId, filters))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'createdAt', direction: 'asc' }, BOOKING_SORT_COLUMNS, bookings.id));
+    .orderBy(
+      ...orderByOf(
+        filters.sort ?? { column: 'createdAt', direction: 'asc' },
+        BOOKING_SORT_COLUMNS,
+        bookings.id,
+      ),
+    );
 }
 
 export async function countBookings(db: DbOrTx, slotId: number, filters: BookingFilters): Promise<number> {
   return rawCount(db, db.select({ n: countAll }).from(bookings).where(bookingWhere(slotId, filters)));
 }
 
-export function listBookings(db: DbOrTx, slotId: number, query: BookingListQuery): Promise<Page<BookingSummary>> {
+export function listBookings(
+  db: DbOrTx,
+  slotId: number,
+  query: BookingListQuery,
+): Promise<Page<BookingSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, bookingListQuery(db, slotId, query).limit(limit).offset(offset))).map(toBookingSummary),
+    async (limit, offset) =>
+      (await rawRows(db, bookingListQuery(db, slotId, query).limit(limit).offset(offset))).map(
+        toBookingSummary,
+      ),
     () => countBookings(db, slotId, query),
     query.page,
     query.pageSize,
@@ -272,16 +365,22 @@ export function listBookings(db: DbOrTx, slotId: number, query: BookingListQuery
 /** Demo data: inserts slots (and their confirmed bookings) unless a slot with the same title exists. */
 export async function insertDemoSlotOnce(
   db: DbOrTx,
-  slot: SlotValues & { bookings: { name: string; email: string; institute: string | null; cancelTokenHash: string }[] },
+  slot: SlotValues & {
+    bookings: { name: string; email: string; institute: string | null; cancelTokenHash: string }[];
+  },
   now: Date,
 ): Promise<void> {
-  const [existing] = await db.select({ id: bookingSlots.id }).from(bookingSlots).where(eq(bookingSlots.title, slot.title)).limit(1);
+  const [existing] = await db
+    .select({ id: bookingSlots.id })
+    .from(bookingSlots)
+    .where(eq(bookingSlots.title, slot.title))
+    .limit(1);
   if (existing) return;
   const { bookings: people, ...values } = slot;
   const [row] = await db
     .insert(bookingSlots)
     .values({ ...values, booked: people.length, createdAt: now, updatedAt: now })
     .returning({ id: bookingSlots.id });
-  if (people.length > 0) await db.insert(bookings).values(people.map((p) => ({ ...p, slotId: row!.id, createdAt: now })));
+  if (people.length > 0)
+    await db.insert(bookings).values(people.map((p) => ({ ...p, slotId: row!.id, createdAt: now })));
 }
-

@@ -76,7 +76,9 @@ const whereOf = (slot: { place: string | null; onlineUrl: string | null }) =>
 /** The programme as ORGANIZER of the events: the sender of the e-mails (`MAIL_FROM`). */
 function organizerOf(mailFrom: string): CalendarEvent['organizer'] {
   const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(mailFrom);
-  return match ? { name: match[1]!.trim() || 'Portale Scuole', email: match[2]!.trim() } : { name: 'Portale Scuole', email: mailFrom.trim() };
+  return match
+    ? { name: match[1]!.trim() || 'Portale Scuole', email: match[2]!.trim() }
+    : { name: 'Portale Scuole', email: mailFrom.trim() };
 }
 
 type BookingParty = { id: number; name: string; email: string; createdAt: Date };
@@ -109,7 +111,13 @@ async function enqueueBookingMail(
   await enqueueMessage(tx, {
     templateKey: kind.templateKey,
     recipient: booking.email,
-    data: { name: booking.name, title: slot.title, when: formatSlotWhen(slot.startsAt, slot.endsAt), where: whereOf(slot), ...extra },
+    data: {
+      name: booking.name,
+      title: slot.title,
+      when: formatSlotWhen(slot.startsAt, slot.endsAt),
+      where: whereOf(slot),
+      ...extra,
+    },
     attachments: [calendarAttachment(event)],
     now,
   });
@@ -152,24 +160,33 @@ export async function bookingRoutes(app: FastifyInstance) {
       max: BOOKING_RATE_LIMIT.max,
       timeWindow: BOOKING_RATE_LIMIT.timeWindow,
       errorResponseBuilder: (_req: unknown, ctx: { ttl: number }) =>
-        new HttpError(429, 'rate_limited', BOOKING_MESSAGES.rateLimited, { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) }),
+        new HttpError(429, 'rate_limited', BOOKING_MESSAGES.rateLimited, {
+          'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))),
+        }),
     },
   };
 
   registerEndpoint(app, createBooking, { config: bookingLimit }, async (request) => {
     const input = request.body;
     const now = app.clock.now();
-    const person = await app.ceilings.count(`booking|${input.email.toLowerCase()}`, BOOKING_RATE_LIMIT.timeWindow);
+    const person = await app.ceilings.count(
+      `booking|${input.email.toLowerCase()}`,
+      BOOKING_RATE_LIMIT.timeWindow,
+    );
     if (person.count > BOOKING_RATE_LIMIT.perEmail) {
-      throw new HttpError(429, 'rate_limited', BOOKING_MESSAGES.rateLimited, { 'retry-after': String(Math.max(1, Math.ceil(person.resetInMs / 1000))) });
+      throw new HttpError(429, 'rate_limited', BOOKING_MESSAGES.rateLimited, {
+        'retry-after': String(Math.max(1, Math.ceil(person.resetInMs / 1000))),
+      });
     }
     const token = randomToken(32);
     try {
       const slot = await withTransaction(app.db, async (tx) => {
-        if (await repo.hasConfirmedBooking(tx, input.slotId, input.email)) throw new HttpError(409, 'booking_duplicate', BOOKING_MESSAGES.duplicate);
+        if (await repo.hasConfirmedBooking(tx, input.slotId, input.email))
+          throw new HttpError(409, 'booking_duplicate', BOOKING_MESSAGES.duplicate);
         const taken = await repo.takePlace(tx, input.slotId, now);
         if (!taken) {
-          if (await repo.findBookableSlot(tx, input.slotId, now)) throw new HttpError(409, 'slot_full', BOOKING_MESSAGES.full);
+          if (await repo.findBookableSlot(tx, input.slotId, now))
+            throw new HttpError(409, 'slot_full', BOOKING_MESSAGES.full);
           throw new FieldErrors({ slotId: [BOOKING_MESSAGES.slotNotFound] });
         }
         const bookingId = await repo.insertBooking(tx, {
@@ -184,7 +201,11 @@ export async function bookingRoutes(app: FastifyInstance) {
         await enqueueBookingMail(
           app,
           tx,
-          { templateKey: 'email.prenotazione-confermata', method: 'PUBLISH', description: `${taken.description}\n\nPer annullare la prenotazione: ${cancelLink}`.trim() },
+          {
+            templateKey: 'email.prenotazione-confermata',
+            method: 'PUBLISH',
+            description: `${taken.description}\n\nPer annullare la prenotazione: ${cancelLink}`.trim(),
+          },
           { id: bookingId, name: input.name, email: input.email, createdAt: now },
           taken,
           now,
@@ -215,8 +236,20 @@ export async function bookingRoutes(app: FastifyInstance) {
     const now = app.clock.now();
     await withTransaction(app.db, async (tx) => {
       const found = await repo.findConfirmedBookingByTokenHash(tx, sha256(cancelToken), true);
-      if (!found || !(await repo.cancelBookingAndFreePlace(tx, found.booking.id, found.slot.id, now))) throw tokenNotFound();
-      await enqueueBookingMail(app, tx, { templateKey: 'email.prenotazione-annullata', method: 'CANCEL', description: found.slot.description }, found.booking, found.slot, now);
+      if (!found || !(await repo.cancelBookingAndFreePlace(tx, found.booking.id, found.slot.id, now)))
+        throw tokenNotFound();
+      await enqueueBookingMail(
+        app,
+        tx,
+        {
+          templateKey: 'email.prenotazione-annullata',
+          method: 'CANCEL',
+          description: found.slot.description,
+        },
+        found.booking,
+        found.slot,
+        now,
+      );
     });
     return { message: BOOKING_MESSAGES.cancelled };
   });
@@ -235,7 +268,8 @@ export async function bookingRoutes(app: FastifyInstance) {
       columns: SLOT_EXPORT_COLUMNS,
       total: await repo.countSlots(app.db, filters, now),
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.slotListQuery(app.db, filters, now), repo.slotFromRaw, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.slotListQuery(app.db, filters, now), repo.slotFromRaw, write),
     });
   });
 
@@ -253,7 +287,12 @@ export async function bookingRoutes(app: FastifyInstance) {
     };
     const slot = await withTransaction(app.db, async (tx) => {
       const row = await repo.insertSlot(tx, values, request.auth?.user.id ?? null, app.clock.now());
-      await auditWrite(tx, request, { action: 'booking-slot.created', entity: 'booking-slot', entityId: row.id, after: editable(row) });
+      await auditWrite(tx, request, {
+        action: 'booking-slot.created',
+        entity: 'booking-slot',
+        entityId: row.id,
+        after: editable(row),
+      });
       return row;
     });
     reply.header('location', `/api/booking-slots/${slot.id}`);
@@ -272,28 +311,46 @@ export async function bookingRoutes(app: FastifyInstance) {
       const current = await repo.findSlot(tx, slotId, true);
       if (!current) throw slotNotFound();
       const before = editable(current);
-      const merged = { ...before, ...Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined)) } as typeof before;
+      const merged = {
+        ...before,
+        ...Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined)),
+      } as typeof before;
       const errors = slotRuleErrors(merged);
-      if (merged.capacity < current.booked) errors.capacity = [BOOKING_MESSAGES.capacityBelowBooked(current.booked)];
+      if (merged.capacity < current.booked)
+        errors.capacity = [BOOKING_MESSAGES.capacityBelowBooked(current.booked)];
       if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
       const diff = changedFields(before, merged);
       if (Object.keys(diff.after).length === 0) return current;
       const all = toValues(merged);
-      const changes = Object.fromEntries(Object.keys(diff.after).map((k) => [k, all[k as keyof repo.SlotValues]])) as Partial<repo.SlotValues>;
+      const changes = Object.fromEntries(
+        Object.keys(diff.after).map((k) => [k, all[k as keyof repo.SlotValues]]),
+      ) as Partial<repo.SlotValues>;
       const now = app.clock.now();
       const row = await repo.updateSlot(tx, slotId, changes, request.auth?.user.id ?? null, now);
-      await auditWrite(tx, request, { action: 'booking-slot.updated', entity: 'booking-slot', entityId: slotId, ...diff });
+      await auditWrite(tx, request, {
+        action: 'booking-slot.updated',
+        entity: 'booking-slot',
+        entityId: slotId,
+        ...diff,
+      });
       // Whoever booked gets the new facts and an event that replaces the old one in their calendar.
       if (ANNOUNCED_FIELDS.some((field) => field in diff.after)) {
-        const kind = { templateKey: 'email.prenotazione-modificata', method: 'PUBLISH', description: row.description } as const;
-        for (const booking of await repo.confirmedBookingsOfSlot(tx, slotId)) await enqueueBookingMail(app, tx, kind, booking, row, now);
+        const kind = {
+          templateKey: 'email.prenotazione-modificata',
+          method: 'PUBLISH',
+          description: row.description,
+        } as const;
+        for (const booking of await repo.confirmedBookingsOfSlot(tx, slotId))
+          await enqueueBookingMail(app, tx, kind, booking, row, now);
       }
       return row;
     });
     return repo.toSlotSummary(slot);
   });
 
-  registerEndpoint(app, listSlotBookings, { resource: slotOf }, (request) => repo.listBookings(app.db, request.params.slotId, request.query));
+  registerEndpoint(app, listSlotBookings, { resource: slotOf }, (request) =>
+    repo.listBookings(app.db, request.params.slotId, request.query),
+  );
 
   registerEndpoint(app, exportSlotBookings, { resource: slotOf }, async (request, reply) => {
     const { slotId } = request.params;
@@ -306,8 +363,8 @@ export async function bookingRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total,
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.bookingListQuery(app.db, slotId, filters), repo.toBookingSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.bookingListQuery(app.db, slotId, filters), repo.toBookingSummary, write),
     });
   });
 }
-

@@ -6,7 +6,10 @@ import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll } from '../../lib/list.ts';
 import { CEILING_REACHED_ACTION } from '../../plugins/rate-limits.ts';
 
-function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: number }[]): Record<K, number> {
+function countsBy<K extends string>(
+  keys: readonly K[],
+  rows: { key: string; n: number }[],
+): Record<K, number> {
   const counts = Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
   for (const row of rows) if (row.key in counts) counts[row.key as K] = row.n;
   return counts;
@@ -17,11 +20,21 @@ function countsBy<K extends string>(keys: readonly K[], rows: { key: string; n: 
  * queues' from the tallies their writes keep (decision 033: grouping every teacher and review on each
  * call grew with the programme).
  */
-export async function summarise(db: DbOrTx, now: Date, ceilingAlerts: CeilingAlert[] = []): Promise<DashboardSummary> {
+export async function summarise(
+  db: DbOrTx,
+  now: Date,
+  ceilingAlerts: CeilingAlert[] = [],
+): Promise<DashboardSummary> {
   const [byState, sites, counted] = await Promise.all([
-    db.select({ key: institutes.adhesionState, n: countAll }).from(institutes).groupBy(institutes.adhesionState),
     db
-      .select({ total: countAll, participating: sql<number>`count(*) filter (where ${schoolSites.participating})::int` })
+      .select({ key: institutes.adhesionState, n: countAll })
+      .from(institutes)
+      .groupBy(institutes.adhesionState),
+    db
+      .select({
+        total: countAll,
+        participating: sql<number>`count(*) filter (where ${schoolSites.participating})::int`,
+      })
       .from(schoolSites),
     // Teachers per review state, and what the review queues hold (the counts of /portale/revisioni/{type}).
     db
@@ -30,7 +43,9 @@ export async function summarise(db: DbOrTx, now: Date, ceilingAlerts: CeilingAle
       .where(inArray(tallies.name, ['teacher_review_state', 'reviews:adesioni', 'reviews:insegnanti'])),
   ]);
   const byReview = counted.filter((r) => r.name === 'teacher_review_state');
-  const pending = counted.filter((r) => r.name.startsWith('reviews:') && r.key === 'in_attesa').map((r) => ({ key: r.name.slice('reviews:'.length), n: r.n }));
+  const pending = counted
+    .filter((r) => r.name.startsWith('reviews:') && r.key === 'in_attesa')
+    .map((r) => ({ key: r.name.slice('reviews:'.length), n: r.n }));
   const awaiting = countsBy(['adesioni', 'insegnanti'] as const, pending);
   const institutesByAdhesionState = countsBy(ADHESION_STATES, byState);
   const teachersByReviewState = countsBy(TEACHER_REVIEW_STATES, byReview);
@@ -52,7 +67,13 @@ export async function ceilingsReachedSince(db: DbOrTx, since: Date) {
   return db
     .select({ ceiling: auditLog.entityId, after: auditLog.after, at: auditLog.at })
     .from(auditLog)
-    .where(and(eq(auditLog.entity, 'ceiling'), eq(auditLog.action, CEILING_REACHED_ACTION), gt(auditLog.at, since)))
+    .where(
+      and(
+        eq(auditLog.entity, 'ceiling'),
+        eq(auditLog.action, CEILING_REACHED_ACTION),
+        gt(auditLog.at, since),
+      ),
+    )
     .orderBy(desc(auditLog.at))
     .limit(20);
 }

@@ -31,15 +31,28 @@ describe('GET /api/dashboard/summary', () => {
   it('counts what the database holds, live', async () => {
     const staff = clients.get('cromos@demo.test')!;
     const before = DashboardSummarySchema.parse((await staff.get('/api/dashboard/summary')).json());
-    const rows = (await t.database.db.execute(sql`select count(*)::int as n from institutes where adhesion_state = 'adesione_firmata'`)) as unknown as { rows: { n: number }[] };
+    const rows = (await t.database.db.execute(
+      sql`select count(*)::int as n from institutes where adhesion_state = 'adesione_firmata'`,
+    )) as unknown as { rows: { n: number }[] };
     expect(before.institutesByAdhesionState.adesione_firmata).toBe(Number(rows.rows[0]!.n));
     // What waits is what the review queues hold (a signed adhesion enters the queue when it is signed).
-    const pending = (await t.database.db.execute(sql`select type, count(*)::int as n from reviews where state = 'in_attesa' group by type`)) as unknown as { rows: { type: string; n: number }[] };
+    const pending = (await t.database.db.execute(
+      sql`select type, count(*)::int as n from reviews where state = 'in_attesa' group by type`,
+    )) as unknown as { rows: { type: string; n: number }[] };
     const waiting = (type: string) => Number(pending.rows.find((r) => r.type === type)?.n ?? 0);
-    expect(before.awaitingReview).toEqual({ adesioni: waiting('adesioni'), insegnanti: waiting('insegnanti') });
-    expect(before.institutesTotal).toBe(Object.values(before.institutesByAdhesionState).reduce((a, b) => a + b, 0));
-    await t.database.db.execute(sql`update institutes set adhesion_state = 'attivo' where adhesion_state = 'nessuna'`);
+    expect(before.awaitingReview).toEqual({
+      adesioni: waiting('adesioni'),
+      insegnanti: waiting('insegnanti'),
+    });
+    expect(before.institutesTotal).toBe(
+      Object.values(before.institutesByAdhesionState).reduce((a, b) => a + b, 0),
+    );
+    await t.database.db.execute(
+      sql`update institutes set adhesion_state = 'attivo' where adhesion_state = 'nessuna'`,
+    );
     const after = DashboardSummarySchema.parse((await staff.get('/api/dashboard/summary')).json());
-    expect(after.institutesByAdhesionState.attivo).toBe(before.institutesByAdhesionState.attivo + before.institutesByAdhesionState.nessuna);
+    expect(after.institutesByAdhesionState.attivo).toBe(
+      before.institutesByAdhesionState.attivo + before.institutesByAdhesionState.nessuna,
+    );
   });
 });

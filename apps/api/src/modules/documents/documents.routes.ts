@@ -19,7 +19,13 @@ import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { discardUnclaimedUploads, openStored, removeStored, Upload, uploadParser } from '../../lib/uploads.ts';
+import {
+  discardUnclaimedUploads,
+  openStored,
+  removeStored,
+  Upload,
+  uploadParser,
+} from '../../lib/uploads.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { requireGrant } from '../../plugins/authorization.ts';
 import * as repo from './documents.repository.ts';
@@ -45,8 +51,13 @@ const notFound = () => new HttpError(404, 'not_found', DOCUMENT_MESSAGES.notFoun
  * type says). Only PDFs are ever kept or served.
  */
 function pdfOf(body: unknown): Upload {
-  if (!(body instanceof Upload) || body.file.sizeBytes === 0) throw new HttpError(422, 'empty_file', DOCUMENT_MESSAGES.empty);
-  if (body.file.head.length < PDF_MAGIC.length || !body.file.head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)) throw new HttpError(422, 'not_pdf', DOCUMENT_MESSAGES.notPdf);
+  if (!(body instanceof Upload) || body.file.sizeBytes === 0)
+    throw new HttpError(422, 'empty_file', DOCUMENT_MESSAGES.empty);
+  if (
+    body.file.head.length < PDF_MAGIC.length ||
+    !body.file.head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)
+  )
+    throw new HttpError(422, 'not_pdf', DOCUMENT_MESSAGES.notPdf);
   return body;
 }
 
@@ -63,7 +74,13 @@ function slugOf(title: string): string {
 
 /** A safe download name ending in `.pdf`. */
 function fileNameOf(given: string | undefined, title: string): string {
-  const base = (given ?? title).split(/[\\/]/).pop()!.replace(/\.pdf$/i, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120);
+  const base = (given ?? title)
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.pdf$/i, '')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 120);
   return `${base || 'documento'}.pdf`;
 }
 
@@ -76,7 +93,14 @@ async function documentOf(request: FastifyRequest) {
 export async function documentRoutes(app: FastifyInstance) {
   // The PDF is the body (no multipart): only on this plugin's routes, with its own size limit.
   // The body is streamed to the file store (decision 030), never held in memory or written to the database.
-  app.addContentTypeParser('application/pdf', { bodyLimit: DOCUMENT_MAX_BYTES }, uploadParser(DOCUMENT_MAX_BYTES, () => new HttpError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge)));
+  app.addContentTypeParser(
+    'application/pdf',
+    { bodyLimit: DOCUMENT_MAX_BYTES },
+    uploadParser(
+      DOCUMENT_MAX_BYTES,
+      () => new HttpError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge),
+    ),
+  );
   discardUnclaimedUploads(app);
   // Who may upload is checked before the body is read (a guest's 20 MB are never read).
   const uploadGuards = new Map([
@@ -99,7 +123,8 @@ export async function documentRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total: await repo.countDocuments(app.db, filters),
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.documentListQuery(app.db, filters), repo.toStaffDocument, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.documentListQuery(app.db, filters), repo.toStaffDocument, write),
     });
   });
 
@@ -109,7 +134,15 @@ export async function documentRoutes(app: FastifyInstance) {
     const { title, description, category } = request.query;
     const fileName = fileNameOf(request.query.fileName, title);
     const id = await withTransaction(app.db, async (tx) => {
-      const documentId = await repo.insertDocument(tx, { slug: slugOf(title), category, title, description, fileName, file, createdAt: app.clock.now() });
+      const documentId = await repo.insertDocument(tx, {
+        slug: slugOf(title),
+        category,
+        title,
+        description,
+        fileName,
+        file,
+        createdAt: app.clock.now(),
+      });
       await auditWrite(tx, request, {
         action: 'document.created',
         entity: 'document',
@@ -134,12 +167,25 @@ export async function documentRoutes(app: FastifyInstance) {
     await withTransaction(app.db, async (tx) => {
       const current = await repo.findDocument(tx, documentId, true);
       if (!current) throw notFound();
-      const before = { title: current.title, description: current.description, category: current.category, published: current.published };
+      const before = {
+        title: current.title,
+        description: current.description,
+        category: current.category,
+        published: current.published,
+      };
       const diff = changedFields(before, request.body);
       if (Object.keys(diff.after).length === 0) return;
       const { published, ...fields } = diff.after;
-      await repo.updateDocumentFields(tx, documentId, { ...fields, ...(published === undefined ? {} : { publishedAt: published ? app.clock.now() : null }) });
-      const action = published === true ? 'document.published' : published === false ? 'document.unpublished' : 'document.updated';
+      await repo.updateDocumentFields(tx, documentId, {
+        ...fields,
+        ...(published === undefined ? {} : { publishedAt: published ? app.clock.now() : null }),
+      });
+      const action =
+        published === true
+          ? 'document.published'
+          : published === false
+            ? 'document.unpublished'
+            : 'document.updated';
       await auditWrite(tx, request, { action, entity: 'document', entityId: documentId, ...diff });
     });
     return (await repo.findDocument(app.db, documentId))!;
@@ -174,7 +220,9 @@ export async function documentRoutes(app: FastifyInstance) {
     const doc = await repo.findDocumentFileRef(app.db, request.params.documentId);
     if (!doc) throw notFound();
     // Streamed from the file store; rows written before decision 030 still have their bytes in the row.
-    const body = doc.fileKey ? await openStored(app, doc.fileKey, notFound) : Readable.from([await repo.findLegacyDocumentContent(app.db, request.params.documentId)]);
+    const body = doc.fileKey
+      ? await openStored(app, doc.fileKey, notFound)
+      : Readable.from([await repo.findLegacyDocumentContent(app.db, request.params.documentId)]);
     return reply
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${doc.fileName.replace(/[^\w.-]/g, '_')}"`)

@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { normalizeTaxCode } from '@portale/shared/accounts';
 import { ROLE_LABELS } from '@portale/shared/auth';
-import { ENROLMENT_INVITATION_MESSAGES as M, ENROLMENT_INVITATION_TTL_DAYS, type EnrolmentInvitation } from '@portale/shared/enrolment';
+import {
+  ENROLMENT_INVITATION_MESSAGES as M,
+  ENROLMENT_INVITATION_TTL_DAYS,
+  type EnrolmentInvitation,
+} from '@portale/shared/enrolment';
 import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, writeAudit } from '../../lib/audit.ts';
@@ -27,7 +31,11 @@ export async function myInvitations(db: Db, userId: number, now: Date): Promise<
 }
 
 /** The invitation locked for a decision by its owner: 404 unknown, 403 someone else's, 409 decided. */
-async function lockOwnPending(tx: Parameters<typeof repo.lockInvitation>[0], invitationId: number, ctx: Context) {
+async function lockOwnPending(
+  tx: Parameters<typeof repo.lockInvitation>[0],
+  invitationId: number,
+  ctx: Context,
+) {
   const invitation = await repo.lockInvitation(tx, invitationId);
   if (!invitation) throw new HttpError(404, 'not_found', M.notFound);
   if (invitation.userId !== ctx.userId) throw new HttpError(403, 'forbidden', M.notYours);
@@ -51,7 +59,8 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
   const { now } = ctx;
   await withTransaction(db, async (tx) => {
     const invitation = await lockOwnPending(tx, invitationId, ctx);
-    if (invitation.expiresAt.getTime() <= now.getTime()) throw new HttpError(409, 'invitation_expired', M.expired);
+    if (invitation.expiresAt.getTime() <= now.getTime())
+      throw new HttpError(409, 'invitation_expired', M.expired);
     if (await repo.isStaffAccount(tx, ctx.userId)) throw new HttpError(422, 'staff_account', M.staffAccount);
     const account = await repo.accountIdentity(tx, ctx.userId);
     if (!account?.taxCode || normalizeTaxCode(account.taxCode) !== normalizeTaxCode(invitation.taxCode)) {
@@ -64,7 +73,10 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
     const asPrincipal = invitation.roles.includes('school.principal');
     const asContact = invitation.roles.includes('institute.first-contact');
     const taken = (holder: number | null) => holder !== null && holder !== ctx.userId;
-    if ((asPrincipal && taken(institute.principalUserId)) || (asContact && taken(institute.firstContactUserId))) {
+    if (
+      (asPrincipal && taken(institute.principalUserId)) ||
+      (asContact && taken(institute.firstContactUserId))
+    ) {
       throw new HttpError(409, 'role_taken', M.roleTaken);
     }
     for (const role of invitation.roles) await repo.grantRole(tx, ctx.userId, role);
@@ -73,7 +85,14 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
     await repo.decideInvitation(tx, invitation.id, 'accettato', now);
     await writeAudit(
       tx,
-      { action: 'enrolment.invitation_accepted', actorUserId: ctx.userId, entity: 'enrolment_invitation', entityId: invitation.id, after: { instituteId: institute.id, roles: invitation.roles }, ip: ctx.ip },
+      {
+        action: 'enrolment.invitation_accepted',
+        actorUserId: ctx.userId,
+        entity: 'enrolment_invitation',
+        entityId: invitation.id,
+        after: { instituteId: institute.id, roles: invitation.roles },
+        ip: ctx.ip,
+      },
       now,
     );
   });
@@ -87,7 +106,14 @@ export async function declineInvitation(db: Db, invitationId: number, ctx: Conte
     await repo.decideInvitation(tx, invitation.id, 'rifiutato', ctx.now);
     await writeAudit(
       tx,
-      { action: 'enrolment.invitation_declined', actorUserId: ctx.userId, entity: 'enrolment_invitation', entityId: invitation.id, after: { instituteId: invitation.instituteId }, ip: ctx.ip },
+      {
+        action: 'enrolment.invitation_declined',
+        actorUserId: ctx.userId,
+        entity: 'enrolment_invitation',
+        entityId: invitation.id,
+        after: { instituteId: invitation.instituteId },
+        ip: ctx.ip,
+      },
       ctx.now,
     );
   });
@@ -107,7 +133,11 @@ async function lockPending(tx: Parameters<typeof repo.lockInvitation>[0], invita
 }
 
 async function staffOutcome(request: FastifyRequest, invitationId: number, message: string) {
-  const invitation = await repo.findStaffInvitation(request.server.db, invitationId, request.server.clock.now());
+  const invitation = await repo.findStaffInvitation(
+    request.server.db,
+    invitationId,
+    request.server.clock.now(),
+  );
   return { invitation: invitation!, message };
 }
 

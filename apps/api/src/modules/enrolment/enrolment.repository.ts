@@ -1,10 +1,36 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { normaliseSearch, searchWords } from '@portale/shared/lists';
-import type { EnrolmentInstitute, EnrolmentInstituteOption, StaffEnrolmentInvitation, StaffInvitationListQuery } from '@portale/shared/enrolment';
+import type {
+  EnrolmentInstitute,
+  EnrolmentInstituteOption,
+  StaffEnrolmentInvitation,
+  StaffInvitationListQuery,
+} from '@portale/shared/enrolment';
 import { STAFF_ROLES, type Role } from '@portale/shared/auth';
-import { enrolmentInvitations, enrolments, institutes, phoneVerifications, roles, schoolSites, userPermissions, userRoles, users } from '../../db/schema/index.ts';
+import {
+  enrolmentInvitations,
+  enrolments,
+  institutes,
+  phoneVerifications,
+  roles,
+  schoolSites,
+  userPermissions,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, searchCondition, searchRank, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  countAll,
+  likeLiteral,
+  orderByOf,
+  paginate,
+  rawRows,
+  rowValue,
+  searchCondition,
+  searchRank,
+  type Page,
+} from '../../lib/list.ts';
 
 const optionFields = {
   id: institutes.id,
@@ -17,14 +43,26 @@ const optionFields = {
 };
 
 type OptionRow = Omit<EnrolmentInstituteOption, 'enrollable'>;
-const asOption = <T extends OptionRow>(row: T): T & { enrollable: boolean } => ({ ...row, enrollable: row.adhesionState === 'nessuna' });
+const asOption = <T extends OptionRow>(row: T): T & { enrollable: boolean } => ({
+  ...row,
+  enrollable: row.adhesionState === 'nessuna',
+});
 
-async function optionsWhere(db: DbOrTx, where: SQL, q: string, limit: number): Promise<EnrolmentInstituteOption[]> {
+async function optionsWhere(
+  db: DbOrTx,
+  where: SQL,
+  q: string,
+  limit: number,
+): Promise<EnrolmentInstituteOption[]> {
   const rows = await db
     .select(optionFields)
     .from(institutes)
     .where(where)
-    .orderBy(...searchRank(institutes.ministryCode, institutes.searchText, q), asc(institutes.name), asc(institutes.id))
+    .orderBy(
+      ...searchRank(institutes.ministryCode, institutes.searchText, q),
+      asc(institutes.name),
+      asc(institutes.id),
+    )
     .limit(limit);
   return rows.map(asOption);
 }
@@ -34,7 +72,11 @@ async function optionsWhere(db: DbOrTx, where: SQL, q: string, limit: number): P
  * (`search_text`, GIN trigram index), exact code first; when nothing contains the words, the same
  * index is asked for a near spelling, so a typo still finds the school.
  */
-export async function searchInstituteOptions(db: DbOrTx, q: string, limit: number): Promise<EnrolmentInstituteOption[]> {
+export async function searchInstituteOptions(
+  db: DbOrTx,
+  q: string,
+  limit: number,
+): Promise<EnrolmentInstituteOption[]> {
   const words = searchCondition(institutes.searchText, q);
   if (!words) return [];
   const found = await optionsWhere(db, words, q, limit);
@@ -43,7 +85,10 @@ export async function searchInstituteOptions(db: DbOrTx, q: string, limit: numbe
 }
 
 /** One institute with its plessi (by level and name); `undefined` when unknown. */
-export async function findEnrolmentInstitute(db: DbOrTx, instituteId: number): Promise<EnrolmentInstitute | undefined> {
+export async function findEnrolmentInstitute(
+  db: DbOrTx,
+  instituteId: number,
+): Promise<EnrolmentInstitute | undefined> {
   const [row] = await db
     .select({ ...optionFields, address: institutes.address })
     .from(institutes)
@@ -64,7 +109,13 @@ export async function findEnrolmentInstitute(db: DbOrTx, instituteId: number): P
   return { ...asOption(row), schoolSites: sites };
 }
 
-export type VerificationRow = { id: string; userId: number | null; phone: string; verifiedAt: Date | null; enrolmentId: number | null };
+export type VerificationRow = {
+  id: string;
+  userId: number | null;
+  phone: string;
+  verifiedAt: Date | null;
+  enrolmentId: number | null;
+};
 
 const verificationFields = {
   id: phoneVerifications.id,
@@ -74,7 +125,10 @@ const verificationFields = {
 };
 
 /** A phone verification and the enrolment that used it, if any. */
-export async function findVerification(db: DbOrTx, verificationId: string): Promise<VerificationRow | undefined> {
+export async function findVerification(
+  db: DbOrTx,
+  verificationId: string,
+): Promise<VerificationRow | undefined> {
   const [row] = await db
     .select({ ...verificationFields, enrolmentId: enrolments.id })
     .from(phoneVerifications)
@@ -87,17 +141,32 @@ export async function findVerification(db: DbOrTx, verificationId: string): Prom
  * Locks the verification row for the enrolment transaction (a second enrolment with the same
  * verification waits, then finds it used) and reads whether an enrolment already used it.
  */
-export async function lockVerification(db: DbOrTx, verificationId: string): Promise<VerificationRow | undefined> {
-  const [row] = await db.select(verificationFields).from(phoneVerifications).where(eq(phoneVerifications.id, verificationId)).for('update');
+export async function lockVerification(
+  db: DbOrTx,
+  verificationId: string,
+): Promise<VerificationRow | undefined> {
+  const [row] = await db
+    .select(verificationFields)
+    .from(phoneVerifications)
+    .where(eq(phoneVerifications.id, verificationId))
+    .for('update');
   if (!row) return undefined;
-  const [used] = await db.select({ id: enrolments.id }).from(enrolments).where(eq(enrolments.phoneVerificationId, verificationId));
+  const [used] = await db
+    .select({ id: enrolments.id })
+    .from(enrolments)
+    .where(eq(enrolments.phoneVerificationId, verificationId));
   return { ...row, enrolmentId: used?.id ?? null };
 }
 
 /** Locks the institute row and reads what the enrolment needs. */
 export async function lockInstitute(db: DbOrTx, instituteId: number) {
   const [row] = await db
-    .select({ id: institutes.id, ministryCode: institutes.ministryCode, name: institutes.name, adhesionState: institutes.adhesionState })
+    .select({
+      id: institutes.id,
+      ministryCode: institutes.ministryCode,
+      name: institutes.name,
+      adhesionState: institutes.adhesionState,
+    })
     .from(institutes)
     .where(eq(institutes.id, instituteId))
     .for('update');
@@ -105,7 +174,11 @@ export async function lockInstitute(db: DbOrTx, instituteId: number) {
 }
 
 /** Those of `siteIds` that are plessi of the institute. */
-export async function schoolSitesOfInstitute(db: DbOrTx, instituteId: number, siteIds: readonly number[]): Promise<number[]> {
+export async function schoolSitesOfInstitute(
+  db: DbOrTx,
+  instituteId: number,
+  siteIds: readonly number[],
+): Promise<number[]> {
   if (siteIds.length === 0) return [];
   const rows = await db
     .select({ id: schoolSites.id })
@@ -114,12 +187,20 @@ export async function schoolSitesOfInstitute(db: DbOrTx, instituteId: number, si
   return rows.map((r) => r.id);
 }
 
-const personFields = { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName };
+const personFields = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
 export type EnrolmentUser = { id: number; email: string; firstName: string; lastName: string };
 
 /** The user of an address, whatever its case (`email` lower case). */
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<EnrolmentUser | undefined> {
-  const [row] = await db.select(personFields).from(users).where(sql`lower(${users.email}) = ${email}`);
+  const [row] = await db
+    .select(personFields)
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`);
   return row;
 }
 
@@ -129,7 +210,15 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<Enrolm
  */
 export async function insertUserIfAbsent(
   db: DbOrTx,
-  user: { email: string; passwordHash: string; firstName: string; lastName: string; phone: string; taxCode: string; phoneVerifiedAt: Date | null },
+  user: {
+    email: string;
+    passwordHash: string;
+    firstName: string;
+    lastName: string;
+    phone: string;
+    taxCode: string;
+    phoneVerifiedAt: Date | null;
+  },
   now: Date,
 ): Promise<EnrolmentUser | undefined> {
   const [row] = await db
@@ -148,12 +237,24 @@ export async function grantRole(db: DbOrTx, userId: number, role: Role): Promise
 }
 
 /** Links the principal and the first contact to the institute (`null`: nobody yet, an invitation waits). */
-export async function setInstitutePeople(db: DbOrTx, instituteId: number, people: { principalUserId: number | null; firstContactUserId: number | null }, now: Date) {
-  await db.update(institutes).set({ ...people, updatedAt: now }).where(eq(institutes.id, instituteId));
+export async function setInstitutePeople(
+  db: DbOrTx,
+  instituteId: number,
+  people: { principalUserId: number | null; firstContactUserId: number | null },
+  now: Date,
+) {
+  await db
+    .update(institutes)
+    .set({ ...people, updatedAt: now })
+    .where(eq(institutes.id, instituteId));
 }
 
 /** Marks the chosen plessi as participating. */
-export async function markSitesParticipating(db: DbOrTx, siteIds: readonly number[], now: Date): Promise<void> {
+export async function markSitesParticipating(
+  db: DbOrTx,
+  siteIds: readonly number[],
+  now: Date,
+): Promise<void> {
   if (siteIds.length === 0) return;
   await db
     .update(schoolSites)
@@ -181,14 +282,24 @@ export async function isStaffAccount(db: DbOrTx, userId: number): Promise<boolea
     .where(and(eq(userRoles.userId, userId), inArray(roles.name, [...STAFF_ROLES])))
     .limit(1);
   if (staffRole) return true;
-  const [permission] = await db.select({ id: userPermissions.userId }).from(userPermissions).where(eq(userPermissions.userId, userId)).limit(1);
+  const [permission] = await db
+    .select({ id: userPermissions.userId })
+    .from(userPermissions)
+    .where(eq(userPermissions.userId, userId))
+    .limit(1);
   return permission !== undefined;
 }
 
 export type InvitationRow = typeof enrolmentInvitations.$inferSelect;
 
-export async function insertInvitation(db: DbOrTx, row: typeof enrolmentInvitations.$inferInsert): Promise<number> {
-  const [created] = await db.insert(enrolmentInvitations).values(row).returning({ id: enrolmentInvitations.id });
+export async function insertInvitation(
+  db: DbOrTx,
+  row: typeof enrolmentInvitations.$inferInsert,
+): Promise<number> {
+  const [created] = await db
+    .insert(enrolmentInvitations)
+    .values(row)
+    .returning({ id: enrolmentInvitations.id });
   return created!.id;
 }
 
@@ -203,7 +314,16 @@ const invitationView = {
   expiresAt: enrolmentInvitations.expiresAt,
 };
 
-export type InvitationView = { id: number; instituteId: number; ministryCode: string; instituteName: string; roles: InvitationRow['roles']; state: InvitationRow['state']; createdAt: Date; expiresAt: Date };
+export type InvitationView = {
+  id: number;
+  instituteId: number;
+  ministryCode: string;
+  instituteName: string;
+  roles: InvitationRow['roles'];
+  state: InvitationRow['state'];
+  createdAt: Date;
+  expiresAt: Date;
+};
 
 /** The pending, unexpired invitations of a user, oldest first. */
 export async function pendingInvitationsOf(db: DbOrTx, userId: number, now: Date): Promise<InvitationView[]> {
@@ -211,12 +331,21 @@ export async function pendingInvitationsOf(db: DbOrTx, userId: number, now: Date
     .select(invitationView)
     .from(enrolmentInvitations)
     .innerJoin(institutes, eq(institutes.id, enrolmentInvitations.instituteId))
-    .where(and(eq(enrolmentInvitations.userId, userId), eq(enrolmentInvitations.state, 'in_attesa'), sql`${enrolmentInvitations.expiresAt} > ${now}`))
+    .where(
+      and(
+        eq(enrolmentInvitations.userId, userId),
+        eq(enrolmentInvitations.state, 'in_attesa'),
+        sql`${enrolmentInvitations.expiresAt} > ${now}`,
+      ),
+    )
     .orderBy(asc(enrolmentInvitations.createdAt), asc(enrolmentInvitations.id));
 }
 
 /** One invitation with its institute's name, for the answer of a decision. */
-export async function findInvitationView(db: DbOrTx, invitationId: number): Promise<InvitationView | undefined> {
+export async function findInvitationView(
+  db: DbOrTx,
+  invitationId: number,
+): Promise<InvitationView | undefined> {
   const [row] = await db
     .select(invitationView)
     .from(enrolmentInvitations)
@@ -227,24 +356,44 @@ export async function findInvitationView(db: DbOrTx, invitationId: number): Prom
 
 /** The owner of an invitation (the resource check), `undefined` when there is none. */
 export async function invitationOwner(db: DbOrTx, invitationId: number): Promise<number | undefined> {
-  const [row] = await db.select({ userId: enrolmentInvitations.userId }).from(enrolmentInvitations).where(eq(enrolmentInvitations.id, invitationId));
+  const [row] = await db
+    .select({ userId: enrolmentInvitations.userId })
+    .from(enrolmentInvitations)
+    .where(eq(enrolmentInvitations.id, invitationId));
   return row?.userId;
 }
 
 /** Locks the invitation for its decision. */
 export async function lockInvitation(db: DbOrTx, invitationId: number): Promise<InvitationRow | undefined> {
-  const [row] = await db.select().from(enrolmentInvitations).where(eq(enrolmentInvitations.id, invitationId)).for('update');
+  const [row] = await db
+    .select()
+    .from(enrolmentInvitations)
+    .where(eq(enrolmentInvitations.id, invitationId))
+    .for('update');
   return row;
 }
 
-export async function decideInvitation(db: DbOrTx, invitationId: number, state: 'accettato' | 'rifiutato', now: Date): Promise<void> {
-  await db.update(enrolmentInvitations).set({ state, decidedAt: now }).where(eq(enrolmentInvitations.id, invitationId));
+export async function decideInvitation(
+  db: DbOrTx,
+  invitationId: number,
+  state: 'accettato' | 'rifiutato',
+  now: Date,
+): Promise<void> {
+  await db
+    .update(enrolmentInvitations)
+    .set({ state, decidedAt: now })
+    .where(eq(enrolmentInvitations.id, invitationId));
 }
 
 /** Locks the institute and reads its state and people (the decision of an invitation). */
 export async function lockInstitutePeople(db: DbOrTx, instituteId: number) {
   const [row] = await db
-    .select({ id: institutes.id, adhesionState: institutes.adhesionState, principalUserId: institutes.principalUserId, firstContactUserId: institutes.firstContactUserId })
+    .select({
+      id: institutes.id,
+      adhesionState: institutes.adhesionState,
+      principalUserId: institutes.principalUserId,
+      firstContactUserId: institutes.firstContactUserId,
+    })
     .from(institutes)
     .where(eq(institutes.id, instituteId))
     .for('update');
@@ -252,19 +401,32 @@ export async function lockInstitutePeople(db: DbOrTx, instituteId: number) {
 }
 
 /** Sets one of the institute's people. */
-export async function setInstitutePerson(db: DbOrTx, instituteId: number, person: { principalUserId: number } | { firstContactUserId: number }, now: Date) {
-  await db.update(institutes).set({ ...person, updatedAt: now }).where(eq(institutes.id, instituteId));
+export async function setInstitutePerson(
+  db: DbOrTx,
+  instituteId: number,
+  person: { principalUserId: number } | { firstContactUserId: number },
+  now: Date,
+) {
+  await db
+    .update(institutes)
+    .set({ ...person, updatedAt: now })
+    .where(eq(institutes.id, instituteId));
 }
 
 /** The account's codice fiscale (upper case) and e-mail. */
 export async function accountIdentity(db: DbOrTx, userId: number) {
-  const [row] = await db.select({ taxCode: users.taxCode, email: users.email }).from(users).where(eq(users.id, userId));
+  const [row] = await db
+    .select({ taxCode: users.taxCode, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
   return row;
 }
 
 // --- Staff: every invitation (issue 32) ---
 
-type StaffFilters = Omit<StaffInvitationListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: StaffInvitationListQuery['sort'] };
+type StaffFilters = Omit<StaffInvitationListQuery, 'page' | 'pageSize' | 'sort'> & {
+  sort?: StaffInvitationListQuery['sort'];
+};
 
 const staffFields = aliased({
   id: enrolmentInvitations.id,
@@ -295,7 +457,12 @@ const STAFF_SORT_COLUMNS = {
 export function toStaffInvitation(row: Record<string, unknown>, now: Date): StaffEnrolmentInvitation {
   const state = row.state as StaffEnrolmentInvitation['state'];
   const expiresAt = rowValue.date(row.expiresAt)!;
-  const roles = Array.isArray(row.roles) ? row.roles : String(row.roles ?? '').replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+  const roles = Array.isArray(row.roles)
+    ? row.roles
+    : String(row.roles ?? '')
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean);
   return {
     id: rowValue.int(row.id),
     instituteId: rowValue.int(row.instituteId),
@@ -316,7 +483,10 @@ export function toStaffInvitation(row: Record<string, unknown>, now: Date): Staf
 function staffWhere(filters: StaffFilters, now: Date): SQL | undefined {
   return and(
     // Every word in the institute (name, place, code) or in the invited person (name, e-mail).
-    ...searchWords(filters.q).map((w) => sql`(${institutes.searchText} like ${`%${likeLiteral(w)}%`} or ${users.searchText} like ${`%${likeLiteral(w)}%`})`),
+    ...searchWords(filters.q).map(
+      (w) =>
+        sql`(${institutes.searchText} like ${`%${likeLiteral(w)}%`} or ${users.searchText} like ${`%${likeLiteral(w)}%`})`,
+    ),
     filters.state ? eq(enrolmentInvitations.state, filters.state) : undefined,
     filters.expired === undefined
       ? undefined
@@ -334,7 +504,13 @@ export function staffInvitationQuery(db: DbOrTx, filters: StaffFilters, now: Dat
     .innerJoin(institutes, eq(institutes.id, enrolmentInvitations.instituteId))
     .innerJoin(users, eq(users.id, enrolmentInvitations.userId))
     .where(staffWhere(filters, now))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'createdAt', direction: 'desc' }, STAFF_SORT_COLUMNS, enrolmentInvitations.id));
+    .orderBy(
+      ...orderByOf(
+        filters.sort ?? { column: 'createdAt', direction: 'desc' },
+        STAFF_SORT_COLUMNS,
+        enrolmentInvitations.id,
+      ),
+    );
 }
 
 export async function countStaffInvitations(db: DbOrTx, filters: StaffFilters, now: Date): Promise<number> {
@@ -347,9 +523,16 @@ export async function countStaffInvitations(db: DbOrTx, filters: StaffFilters, n
   return row?.n ?? 0;
 }
 
-export function listStaffInvitations(db: DbOrTx, query: StaffInvitationListQuery, now: Date): Promise<Page<StaffEnrolmentInvitation>> {
+export function listStaffInvitations(
+  db: DbOrTx,
+  query: StaffInvitationListQuery,
+  now: Date,
+): Promise<Page<StaffEnrolmentInvitation>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, staffInvitationQuery(db, query, now).limit(limit).offset(offset))).map((row) => toStaffInvitation(row, now)),
+    async (limit, offset) =>
+      (await rawRows(db, staffInvitationQuery(db, query, now).limit(limit).offset(offset))).map((row) =>
+        toStaffInvitation(row, now),
+      ),
     () => countStaffInvitations(db, query, now),
     query.page,
     query.pageSize,
@@ -357,7 +540,11 @@ export function listStaffInvitations(db: DbOrTx, query: StaffInvitationListQuery
 }
 
 /** One invitation as staff see it. */
-export async function findStaffInvitation(db: DbOrTx, invitationId: number, now: Date): Promise<StaffEnrolmentInvitation | undefined> {
+export async function findStaffInvitation(
+  db: DbOrTx,
+  invitationId: number,
+  now: Date,
+): Promise<StaffEnrolmentInvitation | undefined> {
   const [row] = await rawRows(
     db,
     db
@@ -372,7 +559,10 @@ export async function findStaffInvitation(db: DbOrTx, invitationId: number, now:
 
 /** Whether the invitation exists (the 404 of the staff routes, before the permission answer). */
 export async function invitationExists(db: DbOrTx, invitationId: number): Promise<boolean> {
-  const [row] = await db.select({ id: enrolmentInvitations.id }).from(enrolmentInvitations).where(eq(enrolmentInvitations.id, invitationId));
+  const [row] = await db
+    .select({ id: enrolmentInvitations.id })
+    .from(enrolmentInvitations)
+    .where(eq(enrolmentInvitations.id, invitationId));
   return row !== undefined;
 }
 
@@ -383,13 +573,22 @@ export async function extendInvitation(db: DbOrTx, invitationId: number, expires
 
 /** A pending invitation cancelled by staff. */
 export async function cancelInvitation(db: DbOrTx, invitationId: number, now: Date): Promise<void> {
-  await db.update(enrolmentInvitations).set({ state: 'annullato', decidedAt: now }).where(eq(enrolmentInvitations.id, invitationId));
+  await db
+    .update(enrolmentInvitations)
+    .set({ state: 'annullato', decidedAt: now })
+    .where(eq(enrolmentInvitations.id, invitationId));
 }
 
 /** What the invitation e-mail needs: the institute and the invited account. */
 export async function invitationMailData(db: DbOrTx, invitationId: number) {
   const [row] = await db
-    .select({ instituteName: institutes.name, ministryCode: institutes.ministryCode, email: users.email, firstName: users.firstName, roles: enrolmentInvitations.roles })
+    .select({
+      instituteName: institutes.name,
+      ministryCode: institutes.ministryCode,
+      email: users.email,
+      firstName: users.firstName,
+      roles: enrolmentInvitations.roles,
+    })
     .from(enrolmentInvitations)
     .innerJoin(institutes, eq(institutes.id, enrolmentInvitations.instituteId))
     .innerJoin(users, eq(users.id, enrolmentInvitations.userId))

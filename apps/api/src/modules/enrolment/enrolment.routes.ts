@@ -20,7 +20,13 @@ import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { acceptInvitation, cancelInvitationByStaff, declineInvitation, myInvitations, resendInvitation } from './enrolment-invitations.service.ts';
+import {
+  acceptInvitation,
+  cancelInvitationByStaff,
+  declineInvitation,
+  myInvitations,
+  resendInvitation,
+} from './enrolment-invitations.service.ts';
 import * as repo from './enrolment.repository.ts';
 import { enrolInstitute, verificationStatus } from './enrolment.service.ts';
 
@@ -72,11 +78,19 @@ export async function enrolmentRoutes(app: FastifyInstance) {
   );
 
   registerEndpoint(app, createEnrolment, { config: writes }, async (request) =>
-    enrolInstitute(app.db, request.body, { now: app.clock.now(), ip: request.ip, webUrl: app.env.publicWebUrl }),
+    enrolInstitute(app.db, request.body, {
+      now: app.clock.now(),
+      ip: request.ip,
+      webUrl: app.env.publicWebUrl,
+    }),
   );
 
   // The invitations of the signed-in account (issue 32): only the owner decides, someone else's is a 403.
-  const invitationContext = (request: FastifyRequest) => ({ userId: authOf(request).user.id, now: app.clock.now(), ip: request.ip });
+  const invitationContext = (request: FastifyRequest) => ({
+    userId: authOf(request).user.id,
+    now: app.clock.now(),
+    ip: request.ip,
+  });
   registerEndpoint(app, listEnrolmentInvitations, {}, async (request) => ({
     items: await myInvitations(app.db, authOf(request).user.id, app.clock.now()),
   }));
@@ -104,9 +118,19 @@ export async function enrolmentRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total: await repo.countStaffInvitations(app.db, filters, now),
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.staffInvitationQuery(app.db, filters, now), (row) => repo.toStaffInvitation(row, now), write),
+      produce: (write) =>
+        forEachBatch(
+          app.db,
+          repo.staffInvitationQuery(app.db, filters, now),
+          (row) => repo.toStaffInvitation(row, now),
+          write,
+        ),
     });
   });
-  registerEndpoint(app, resendEnrolmentInvitation, { resource: invitationOf }, (request) => resendInvitation(request, request.params.invitationId));
-  registerEndpoint(app, cancelEnrolmentInvitation, { resource: invitationOf }, (request) => cancelInvitationByStaff(request, request.params.invitationId));
+  registerEndpoint(app, resendEnrolmentInvitation, { resource: invitationOf }, (request) =>
+    resendInvitation(request, request.params.invitationId),
+  );
+  registerEndpoint(app, cancelEnrolmentInvitation, { resource: invitationOf }, (request) =>
+    cancelInvitationByStaff(request, request.params.invitationId),
+  );
 }

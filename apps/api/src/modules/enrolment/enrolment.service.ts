@@ -33,7 +33,8 @@ export const VERIFICATION_MAX_AGE_MS = ENROLMENT_VERIFICATION_MAX_AGE_MINUTES * 
 export const ENROLMENT_LINK_TTL_MS = 7 * 24 * 60 * 60_000;
 
 const NEXT_STEP = {
-  principal: 'Dopo l’accesso il portale ti chiederà di firmare il documento di adesione formale dell’istituto.',
+  principal:
+    'Dopo l’accesso il portale ti chiederà di firmare il documento di adesione formale dell’istituto.',
   firstContact:
     'Il dirigente scolastico firmerà il documento di adesione formale dopo l’accesso; tu potrai prepararlo e tenere aggiornati i dati dell’istituto e dei plessi.',
 };
@@ -45,7 +46,10 @@ interface Context {
 }
 
 /** Why a verification cannot (or can) start an enrolment; `undefined` when it can. */
-function verificationProblem(row: repo.VerificationRow | undefined, now: Date): Exclude<EnrolmentVerification['status'], 'usable'> | undefined {
+function verificationProblem(
+  row: repo.VerificationRow | undefined,
+  now: Date,
+): Exclude<EnrolmentVerification['status'], 'usable'> | undefined {
   if (!row || !repo.isAnonymousVerification(row)) return 'invalid';
   if (!row.verifiedAt) return 'unverified';
   if (row.enrolmentId !== null) return 'used';
@@ -61,10 +65,20 @@ const PROBLEM_MESSAGES = {
 } as const;
 
 /** The answer of `GET /api/enrolments/verifications/:id` (the page checks it before showing step 2). */
-export async function verificationStatus(db: Db, verificationId: string, now: Date): Promise<EnrolmentVerification> {
+export async function verificationStatus(
+  db: Db,
+  verificationId: string,
+  now: Date,
+): Promise<EnrolmentVerification> {
   const row = await repo.findVerification(db, verificationId);
   const problem = verificationProblem(row, now);
-  if (problem) return { status: problem, message: PROBLEM_MESSAGES[problem], phoneMasked: problem === 'invalid' || !row ? null : maskPhone(row.phone), usableUntil: null };
+  if (problem)
+    return {
+      status: problem,
+      message: PROBLEM_MESSAGES[problem],
+      phoneMasked: problem === 'invalid' || !row ? null : maskPhone(row.phone),
+      usableUntil: null,
+    };
   return {
     status: 'usable',
     message: 'Numero di cellulare verificato.',
@@ -73,7 +87,10 @@ export async function verificationStatus(db: Db, verificationId: string, now: Da
   };
 }
 
-function assertUsableVerification(row: repo.VerificationRow | undefined, now: Date): asserts row is repo.VerificationRow {
+function assertUsableVerification(
+  row: repo.VerificationRow | undefined,
+  now: Date,
+): asserts row is repo.VerificationRow {
   const problem = verificationProblem(row, now);
   if (!problem) return;
   if (problem === 'used') throw new HttpError(409, 'verification_used', PROBLEM_MESSAGES.used);
@@ -92,13 +109,27 @@ interface Linked {
  * verified by SMS; the e-mail is verified when they use the link. An existing account is only linked:
  * what an anonymous applicant typed never overwrites its data.
  */
-async function userOf(tx: Tx, person: EnrolmentPerson, passwordHash: string, verification: repo.VerificationRow, now: Date) {
+async function userOf(
+  tx: Tx,
+  person: EnrolmentPerson,
+  passwordHash: string,
+  verification: repo.VerificationRow,
+  now: Date,
+) {
   const existing = await repo.findUserByEmail(tx, person.email);
   if (existing) return { user: existing, created: false };
   const phoneVerifiedAt = person.phone === verification.phone ? verification.verifiedAt : null;
   const created = await repo.insertUserIfAbsent(
     tx,
-    { email: person.email, passwordHash, firstName: person.firstName, lastName: person.lastName, phone: person.phone, taxCode: person.taxCode, phoneVerifiedAt },
+    {
+      email: person.email,
+      passwordHash,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      phone: person.phone,
+      taxCode: person.taxCode,
+      phoneVerifiedAt,
+    },
     now,
   );
   if (created) return { user: created, created: true };
@@ -109,7 +140,12 @@ async function userOf(tx: Tx, person: EnrolmentPerson, passwordHash: string, ver
 }
 
 /** The e-mail of an account created by the enrolment: the link chooses its password. */
-async function notify(tx: Tx, linked: Linked, institute: { name: string; ministryCode: string }, ctx: Context) {
+async function notify(
+  tx: Tx,
+  linked: Linked,
+  institute: { name: string; ministryCode: string },
+  ctx: Context,
+) {
   const data = {
     instituteName: institute.name,
     ministryCode: institute.ministryCode,
@@ -130,17 +166,34 @@ async function notify(tx: Tx, linked: Linked, institute: { name: string; ministr
  * Invites an existing account (issue 32): an invitation row (the roles, the codice fiscale typed for
  * this person) and an e-mail pointing to the portal, where the owner, signed in, accepts or declines.
  */
-async function invite(tx: Tx, person: Linked & { taxCode: string; enrolmentId: number; instituteId: number }, institute: { name: string; ministryCode: string }, ctx: Context) {
+async function invite(
+  tx: Tx,
+  person: Linked & { taxCode: string; enrolmentId: number; instituteId: number },
+  institute: { name: string; ministryCode: string },
+  ctx: Context,
+) {
   const invitationId = await repo.insertInvitation(tx, {
     enrolmentId: person.enrolmentId,
     instituteId: person.instituteId,
     userId: person.user.id,
-    roles: person.roles.filter((r): r is (typeof ENROLMENT_INVITATION_ROLES)[number] => (ENROLMENT_INVITATION_ROLES as readonly string[]).includes(r)),
+    roles: person.roles.filter((r): r is (typeof ENROLMENT_INVITATION_ROLES)[number] =>
+      (ENROLMENT_INVITATION_ROLES as readonly string[]).includes(r),
+    ),
     taxCode: person.taxCode,
     createdAt: ctx.now,
     expiresAt: new Date(ctx.now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * 24 * 60 * 60_000),
   });
-  await writeAudit(tx, { action: 'enrolment.invitation_sent', entity: 'enrolment_invitation', entityId: invitationId, after: { userId: person.user.id, instituteId: person.instituteId, roles: person.roles }, ip: ctx.ip }, ctx.now);
+  await writeAudit(
+    tx,
+    {
+      action: 'enrolment.invitation_sent',
+      entity: 'enrolment_invitation',
+      entityId: invitationId,
+      after: { userId: person.user.id, instituteId: person.instituteId, roles: person.roles },
+      ip: ctx.ip,
+    },
+    ctx.now,
+  );
   await enqueueMessage(tx, {
     templateKey: 'email.iscrizione-invito-account',
     recipient: person.user.email,
@@ -174,21 +227,40 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
   const { now, ip } = ctx;
   const samePerson = input.firstContact === null || input.firstContact.email === input.principal.email;
   // Hashed before the transaction (argon2 is slow): unusable random passwords for new accounts.
-  const [principalHash, contactHash] = await Promise.all([hashPassword(randomToken(32)), samePerson ? Promise.resolve('') : hashPassword(randomToken(32))]);
+  const [principalHash, contactHash] = await Promise.all([
+    hashPassword(randomToken(32)),
+    samePerson ? Promise.resolve('') : hashPassword(randomToken(32)),
+  ]);
   try {
     const result = await withTransaction(db, async (tx) => {
       const verification = await repo.lockVerification(tx, input.verificationId);
       assertUsableVerification(verification, now);
       const institute = await repo.lockInstitute(tx, input.instituteId);
       if (!institute) throw fieldError('instituteId', ENROLMENT_MESSAGES.instituteNotFound);
-      if (institute.adhesionState !== 'nessuna') throw new HttpError(409, 'already_enrolled', ENROLMENT_MESSAGES.alreadyEnrolled(institute.ministryCode));
+      if (institute.adhesionState !== 'nessuna')
+        throw new HttpError(
+          409,
+          'already_enrolled',
+          ENROLMENT_MESSAGES.alreadyEnrolled(institute.ministryCode),
+        );
       const own = await repo.schoolSitesOfInstitute(tx, institute.id, input.schoolSiteIds);
-      if (own.length !== input.schoolSiteIds.length) throw fieldError('schoolSiteIds', ENROLMENT_MESSAGES.schoolSiteForeign);
+      if (own.length !== input.schoolSiteIds.length)
+        throw fieldError('schoolSiteIds', ENROLMENT_MESSAGES.schoolSiteForeign);
 
-      await transitionAdhesion(tx, { instituteId: institute.id, to: 'iscritto', from: ['nessuna'], actorUserId: null, note: 'Iscrizione online', ip, at: now });
+      await transitionAdhesion(tx, {
+        instituteId: institute.id,
+        to: 'iscritto',
+        from: ['nessuna'],
+        actorUserId: null,
+        note: 'Iscrizione online',
+        ip,
+        at: now,
+      });
 
       const principal = await userOf(tx, input.principal, principalHash, verification, now);
-      const contact = samePerson ? principal : await userOf(tx, input.firstContact!, contactHash, verification, now);
+      const contact = samePerson
+        ? principal
+        : await userOf(tx, input.firstContact!, contactHash, verification, now);
       // Roles go only to the accounts created now (their owner proves the address with the link); an
       // existing account is invited and gets nothing until its owner accepts (issue 32).
       if (principal.created) await repo.grantRole(tx, principal.user.id, 'school.principal');
@@ -196,7 +268,10 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
       await repo.setInstitutePeople(
         tx,
         institute.id,
-        { principalUserId: principal.created ? principal.user.id : null, firstContactUserId: contact.created ? contact.user.id : null },
+        {
+          principalUserId: principal.created ? principal.user.id : null,
+          firstContactUserId: contact.created ? contact.user.id : null,
+        },
         now,
       );
       await repo.markSitesParticipating(tx, own, now);
@@ -213,11 +288,27 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
 
       for (const person of samePerson ? [principal] : [principal, contact]) {
         if (!person.created) continue;
-        await writeAudit(tx, { action: 'user.created_by_enrolment', entity: 'user', entityId: person.user.id, after: { email: person.user.email, enrolmentId }, ip }, now);
+        await writeAudit(
+          tx,
+          {
+            action: 'user.created_by_enrolment',
+            entity: 'user',
+            entityId: person.user.id,
+            after: { email: person.user.email, enrolmentId },
+            ip,
+          },
+          now,
+        );
       }
 
       const people: (Linked & { taxCode: string })[] = samePerson
-        ? [{ ...principal, roles: ['school.principal', 'institute.first-contact'], taxCode: input.principal.taxCode }]
+        ? [
+            {
+              ...principal,
+              roles: ['school.principal', 'institute.first-contact'],
+              taxCode: input.principal.taxCode,
+            },
+          ]
         : [
             { ...principal, roles: ['school.principal'], taxCode: input.principal.taxCode },
             { ...contact, roles: ['institute.first-contact'], taxCode: input.firstContact!.taxCode },
@@ -233,7 +324,17 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
         // gets the same answer as for any address (nothing tells them the address is staff's).
         if (await repo.isStaffAccount(tx, person.user.id)) {
           refusedStaffUserIds.push(person.user.id);
-          await writeAudit(tx, { action: 'enrolment.staff_account_named', entity: 'user', entityId: person.user.id, after: { enrolmentId, instituteId: institute.id, roles: person.roles }, ip }, now);
+          await writeAudit(
+            tx,
+            {
+              action: 'enrolment.staff_account_named',
+              entity: 'user',
+              entityId: person.user.id,
+              after: { enrolmentId, instituteId: institute.id, roles: person.roles },
+              ip,
+            },
+            now,
+          );
           continue;
         }
         await invite(tx, { ...person, enrolmentId, instituteId: institute.id }, institute, ctx);
@@ -276,7 +377,8 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
     return result;
   } catch (error) {
     // Last line behind the locks: the unique verification column of `enrolments`.
-    if (isUniqueViolation(error)) throw new HttpError(409, 'verification_used', ENROLMENT_MESSAGES.verificationUsed);
+    if (isUniqueViolation(error))
+      throw new HttpError(409, 'verification_used', ENROLMENT_MESSAGES.verificationUsed);
     throw error;
   }
 }

@@ -19,7 +19,10 @@ function romeAt(now: Date, days: number, hour: number): Date {
  * already has a profile is left as they are.
  */
 export async function seedDemoFieldWork(db: DbOrTx, now: Date): Promise<{ sites: number; visits: number }> {
-  const [detector] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_DETECTOR_EMAIL));
+  const [detector] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, DEMO_DETECTOR_EMAIL));
   if (!detector) return { sites: 0, visits: 0 };
   const inserted = await db
     .insert(detectorProfiles)
@@ -29,13 +32,36 @@ export async function seedDemoFieldWork(db: DbOrTx, now: Date): Promise<{ sites:
   if (inserted.length === 0) return { sites: 0, visits: 0 };
 
   const free = and(inArray(schoolSites.province, ['RM', 'PV']), isNull(schoolSites.detectorUserId));
-  let picked = await db.select({ id: schoolSites.id }).from(schoolSites).where(and(free, eq(schoolSites.participating, true))).orderBy(asc(schoolSites.province), asc(schoolSites.name), asc(schoolSites.id)).limit(6);
+  let picked = await db
+    .select({ id: schoolSites.id })
+    .from(schoolSites)
+    .where(and(free, eq(schoolSites.participating, true)))
+    .orderBy(asc(schoolSites.province), asc(schoolSites.name), asc(schoolSites.id))
+    .limit(6);
   if (picked.length < 4) {
-    const more = await db.select({ id: schoolSites.id }).from(schoolSites).where(free).orderBy(desc(schoolSites.participating), asc(schoolSites.province), asc(schoolSites.name), asc(schoolSites.id)).limit(6);
+    const more = await db
+      .select({ id: schoolSites.id })
+      .from(schoolSites)
+      .where(free)
+      .orderBy(
+        desc(schoolSites.participating),
+        asc(schoolSites.province),
+        asc(schoolSites.name),
+        asc(schoolSites.id),
+      )
+      .limit(6);
     picked = [...new Map([...picked, ...more].map((s) => [s.id, s])).values()].slice(0, 6);
   }
   if (picked.length === 0) return { sites: 0, visits: 0 };
-  await db.update(schoolSites).set({ detectorUserId: detector.id, updatedAt: now }).where(inArray(schoolSites.id, picked.map((s) => s.id)));
+  await db
+    .update(schoolSites)
+    .set({ detectorUserId: detector.id, updatedAt: now })
+    .where(
+      inArray(
+        schoolSites.id,
+        picked.map((s) => s.id),
+      ),
+    );
 
   const siteAt = (i: number) => picked[i % picked.length]!.id;
   const base = { detectorUserId: detector.id, createdAt: now, updatedAt: now };
@@ -50,14 +76,29 @@ export async function seedDemoFieldWork(db: DbOrTx, now: Date): Promise<{ sites:
         schoolSiteId: siteAt(1),
         scheduledAt: romeAt(now, -4, 9),
         state: 'svolta' as const,
-        report: 'Visita svolta regolarmente: incontrati il referente e due docenti, verificati gli spazi per la rilevazione. Nessuna criticità.',
+        report:
+          'Visita svolta regolarmente: incontrati il referente e due docenti, verificati gli spazi per la rilevazione. Nessuna criticità.',
         reviewState: 'in_attesa' as const,
         reportedAt: romeAt(now, -3, 16),
       },
-      { ...base, schoolSiteId: siteAt(2), scheduledAt: romeAt(now, -10, 11), state: 'annullata' as const, outcomeNote: 'Plesso chiuso per elezioni.' },
-      { ...base, schoolSiteId: siteAt(3), scheduledAt: romeAt(now, -7, 9), state: 'mancata' as const, outcomeNote: 'Nessuno presente all’orario concordato.' },
+      {
+        ...base,
+        schoolSiteId: siteAt(2),
+        scheduledAt: romeAt(now, -10, 11),
+        state: 'annullata' as const,
+        outcomeNote: 'Plesso chiuso per elezioni.',
+      },
+      {
+        ...base,
+        schoolSiteId: siteAt(3),
+        scheduledAt: romeAt(now, -7, 9),
+        state: 'mancata' as const,
+        outcomeNote: 'Nessuno presente all’orario concordato.',
+      },
     ])
     .returning({ id: visits.id, state: visits.state, reportedAt: visits.reportedAt });
-  for (const row of rows) if (row.state === 'svolta') await submitForReview(db, { type: 'visite', subjectId: row.id, at: row.reportedAt! });
+  for (const row of rows)
+    if (row.state === 'svolta')
+      await submitForReview(db, { type: 'visite', subjectId: row.id, at: row.reportedAt! });
   return { sites: picked.length, visits: rows.length };
 }

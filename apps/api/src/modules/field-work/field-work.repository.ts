@@ -16,9 +16,28 @@ import {
   type VisitState,
 } from '@portale/shared/field-work';
 import type { ReviewContent, ReviewState } from '@portale/shared/reviews';
-import { detectorProfiles, institutes, roles, schoolSites, teacherProfiles, userRoles, users, visits } from '../../db/schema/index.ts';
+import {
+  detectorProfiles,
+  institutes,
+  roles,
+  schoolSites,
+  teacherProfiles,
+  userRoles,
+  users,
+  visits,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  countAll,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  searchCondition,
+  type Page,
+} from '../../lib/list.ts';
 
 const DETECTOR_ROLE = 'detector';
 
@@ -41,14 +60,22 @@ function detectorFields(now: Date) {
   });
 }
 
-const DETECTOR_SORTS = { name: sql`${users.lastName} || ' ' || ${users.firstName}`, siteCount: siteCountExpr, email: users.email };
+const DETECTOR_SORTS = {
+  name: sql`${users.lastName} || ' ' || ${users.firstName}`,
+  siteCount: siteCountExpr,
+  email: users.email,
+};
 
 function detectorWhere(filters: Omit<DetectorFilters, 'sort'>): SQL | undefined {
   return and(
     isDetector,
     searchCondition(users.searchText, filters.q),
-    filters.province ? sql`${filters.province} = any(coalesce(${detectorProfiles.provinces}, '{}'::text[]))` : undefined,
-    filters.active === undefined ? undefined : sql`coalesce(${detectorProfiles.active}, true) = ${filters.active}`,
+    filters.province
+      ? sql`${filters.province} = any(coalesce(${detectorProfiles.provinces}, '{}'::text[]))`
+      : undefined,
+    filters.active === undefined
+      ? undefined
+      : sql`coalesce(${detectorProfiles.active}, true) = ${filters.active}`,
   );
 }
 
@@ -84,19 +111,37 @@ export function detectorListQuery(db: DbOrTx, filters: DetectorFilters, now: Dat
 }
 
 export async function countDetectors(db: DbOrTx, filters: DetectorFilters): Promise<number> {
-  return rawCount(db, db.select({ n: countAll }).from(users).leftJoin(detectorProfiles, eq(detectorProfiles.userId, users.id)).where(detectorWhere(filters)));
+  return rawCount(
+    db,
+    db
+      .select({ n: countAll })
+      .from(users)
+      .leftJoin(detectorProfiles, eq(detectorProfiles.userId, users.id))
+      .where(detectorWhere(filters)),
+  );
 }
 
-export function listDetectors(db: DbOrTx, query: DetectorListQuery, now: Date): Promise<Page<DetectorSummary>> {
+export function listDetectors(
+  db: DbOrTx,
+  query: DetectorListQuery,
+  now: Date,
+): Promise<Page<DetectorSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, detectorListQuery(db, query, now).limit(limit).offset(offset))).map(toDetectorSummary),
+    async (limit, offset) =>
+      (await rawRows(db, detectorListQuery(db, query, now).limit(limit).offset(offset))).map(
+        toDetectorSummary,
+      ),
     () => countDetectors(db, query),
     query.page,
     query.pageSize,
   );
 }
 
-export async function findDetector(db: DbOrTx, userId: number, now: Date): Promise<DetectorSummary | undefined> {
+export async function findDetector(
+  db: DbOrTx,
+  userId: number,
+  now: Date,
+): Promise<DetectorSummary | undefined> {
   const [row] = await db
     .select(detectorFields(now))
     .from(users)
@@ -106,19 +151,34 @@ export async function findDetector(db: DbOrTx, userId: number, now: Date): Promi
 }
 
 export async function isDetectorUser(db: DbOrTx, userId: number): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, userId), isDetector));
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), isDetector));
   return row !== undefined;
 }
 
 /** The detector's profile as it stands, locked (created with defaults when missing). */
 export async function lockDetectorProfile(db: DbOrTx, userId: number, now: Date) {
   await db.insert(detectorProfiles).values({ userId, createdAt: now, updatedAt: now }).onConflictDoNothing();
-  const [row] = await db.select({ provinces: detectorProfiles.provinces, active: detectorProfiles.active }).from(detectorProfiles).where(eq(detectorProfiles.userId, userId)).for('update');
+  const [row] = await db
+    .select({ provinces: detectorProfiles.provinces, active: detectorProfiles.active })
+    .from(detectorProfiles)
+    .where(eq(detectorProfiles.userId, userId))
+    .for('update');
   return row!;
 }
 
-export async function updateDetectorProfile(db: DbOrTx, userId: number, changes: DetectorUpdate, now: Date): Promise<void> {
-  await db.update(detectorProfiles).set({ ...changes, updatedAt: now }).where(eq(detectorProfiles.userId, userId));
+export async function updateDetectorProfile(
+  db: DbOrTx,
+  userId: number,
+  changes: DetectorUpdate,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(detectorProfiles)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(detectorProfiles.userId, userId));
 }
 
 // --- Assignment ---
@@ -130,7 +190,11 @@ function assignmentWhere(filter: AssignmentFilter): SQL | undefined {
     filter.province ? eq(schoolSites.province, filter.province) : undefined,
     filter.level ? eq(schoolSites.schoolLevel, filter.level) : undefined,
     filter.participating === undefined ? undefined : eq(schoolSites.participating, filter.participating),
-    filter.currentDetector === undefined ? undefined : filter.currentDetector === 'none' ? isNull(schoolSites.detectorUserId) : eq(schoolSites.detectorUserId, filter.currentDetector),
+    filter.currentDetector === undefined
+      ? undefined
+      : filter.currentDetector === 'none'
+        ? isNull(schoolSites.detectorUserId)
+        : eq(schoolSites.detectorUserId, filter.currentDetector),
   );
 }
 
@@ -142,10 +206,24 @@ export interface AssignmentCounts {
 }
 
 /** Counts what an assignment would do; with `lock`, locks the rows it names (inside the applying transaction). */
-export async function countAssignment(db: DbOrTx, target: { siteIds?: number[]; filter?: AssignmentFilter }, detectorUserId: number | null, lock = false): Promise<AssignmentCounts> {
+export async function countAssignment(
+  db: DbOrTx,
+  target: { siteIds?: number[]; filter?: AssignmentFilter },
+  detectorUserId: number | null,
+  lock = false,
+): Promise<AssignmentCounts> {
   const where = target.siteIds ? inArray(schoolSites.id, target.siteIds) : assignmentWhere(target.filter!);
-  if (lock) await db.select({ id: schoolSites.id }).from(schoolSites).where(where).orderBy(asc(schoolSites.id)).for('update');
-  const same = detectorUserId === null ? sql`${schoolSites.detectorUserId} is null` : sql`${schoolSites.detectorUserId} is not distinct from ${detectorUserId}`;
+  if (lock)
+    await db
+      .select({ id: schoolSites.id })
+      .from(schoolSites)
+      .where(where)
+      .orderBy(asc(schoolSites.id))
+      .for('update');
+  const same =
+    detectorUserId === null
+      ? sql`${schoolSites.detectorUserId} is null`
+      : sql`${schoolSites.detectorUserId} is not distinct from ${detectorUserId}`;
   const [row] = await db
     .select({
       matched: countAll,
@@ -155,14 +233,31 @@ export async function countAssignment(db: DbOrTx, target: { siteIds?: number[]; 
     })
     .from(schoolSites)
     .where(where);
-  return { matched: rowValue.int(row?.matched ?? 0), unchanged: rowValue.int(row?.unchanged ?? 0), moved: rowValue.int(row?.moved ?? 0), added: rowValue.int(row?.added ?? 0) };
+  return {
+    matched: rowValue.int(row?.matched ?? 0),
+    unchanged: rowValue.int(row?.unchanged ?? 0),
+    moved: rowValue.int(row?.moved ?? 0),
+    added: rowValue.int(row?.added ?? 0),
+  };
 }
 
 /** Applies the assignment to the rows that change (a retried request changes nothing more); returns the ids written. */
-export async function applyAssignment(db: DbOrTx, target: { siteIds?: number[]; filter?: AssignmentFilter }, detectorUserId: number | null, now: Date): Promise<number[]> {
+export async function applyAssignment(
+  db: DbOrTx,
+  target: { siteIds?: number[]; filter?: AssignmentFilter },
+  detectorUserId: number | null,
+  now: Date,
+): Promise<number[]> {
   const where = target.siteIds ? inArray(schoolSites.id, target.siteIds) : assignmentWhere(target.filter!);
-  const changes = detectorUserId === null ? isNotNull(schoolSites.detectorUserId) : or(isNull(schoolSites.detectorUserId), ne(schoolSites.detectorUserId, detectorUserId));
-  const rows = await db.update(schoolSites).set({ detectorUserId, updatedAt: now }).where(and(where, changes)).returning({ id: schoolSites.id });
+  const changes =
+    detectorUserId === null
+      ? isNotNull(schoolSites.detectorUserId)
+      : or(isNull(schoolSites.detectorUserId), ne(schoolSites.detectorUserId, detectorUserId));
+  const rows = await db
+    .update(schoolSites)
+    .set({ detectorUserId, updatedAt: now })
+    .where(and(where, changes))
+    .returning({ id: schoolSites.id });
   return rows.map((r) => r.id);
 }
 
@@ -217,7 +312,11 @@ export function toDetectorSiteSummary(row: Record<string, unknown>): DetectorSit
     detector:
       row.detectorId === null || row.detectorId === undefined
         ? null
-        : { id: rowValue.int(row.detectorId), firstName: rowValue.text(row.detectorFirstName), lastName: rowValue.text(row.detectorLastName) },
+        : {
+            id: rowValue.int(row.detectorId),
+            firstName: rowValue.text(row.detectorFirstName),
+            lastName: rowValue.text(row.detectorLastName),
+          },
     teacherCount: rowValue.int(row.teacherCount),
     nextVisitAt: rowValue.iso(row.nextVisitAt),
   };
@@ -228,16 +327,28 @@ type SiteFilters = Omit<DetectorSiteFilters, 'sort'> & { sort?: DetectorSiteFilt
 /** `detectorId`: whose plessi (forced to the caller for a detector; for staff, optional: every assigned plesso). */
 function siteWhere(filters: SiteFilters, now: Date): SQL | undefined {
   return and(
-    filters.detectorId ? eq(schoolSites.detectorUserId, filters.detectorId) : isNotNull(schoolSites.detectorUserId),
+    filters.detectorId
+      ? eq(schoolSites.detectorUserId, filters.detectorId)
+      : isNotNull(schoolSites.detectorUserId),
     searchCondition(schoolSites.searchText, filters.q),
     filters.province ? eq(schoolSites.province, filters.province) : undefined,
     filters.level ? eq(schoolSites.schoolLevel, filters.level) : undefined,
-    filters.plannedVisit === undefined ? undefined : filters.plannedVisit ? sql`${nextVisitExpr(now)} is not null` : sql`${nextVisitExpr(now)} is null`,
+    filters.plannedVisit === undefined
+      ? undefined
+      : filters.plannedVisit
+        ? sql`${nextVisitExpr(now)} is not null`
+        : sql`${nextVisitExpr(now)} is null`,
   );
 }
 
 function siteOrder(filters: SiteFilters, now: Date): SQL[] {
-  const columns = { name: schoolSites.name, municipalityName: schoolSites.municipalityName, province: schoolSites.province, nextVisitAt: nextVisitExpr(now), teacherCount: teacherCountExpr };
+  const columns = {
+    name: schoolSites.name,
+    municipalityName: schoolSites.municipalityName,
+    province: schoolSites.province,
+    nextVisitAt: nextVisitExpr(now),
+    teacherCount: teacherCountExpr,
+  };
   const sort = filters.sort ?? { column: 'name', direction: 'asc' };
   const nullsLast = sort.column === 'nextVisitAt' ? [sql`${nextVisitExpr(now)} is null`] : [];
   return [...nullsLast, ...orderByOf(sort, columns, schoolSites.id)];
@@ -252,16 +363,25 @@ function fromSites(db: DbOrTx, fields: Record<string, SQL.Aliased>) {
 }
 
 export function detectorSiteListQuery(db: DbOrTx, filters: SiteFilters, now: Date) {
-  return fromSites(db, siteFields(now)).where(siteWhere(filters, now)).orderBy(...siteOrder(filters, now));
+  return fromSites(db, siteFields(now))
+    .where(siteWhere(filters, now))
+    .orderBy(...siteOrder(filters, now));
 }
 
 export async function countDetectorSites(db: DbOrTx, filters: SiteFilters, now: Date): Promise<number> {
   return rawCount(db, db.select({ n: countAll }).from(schoolSites).where(siteWhere(filters, now)));
 }
 
-export function listDetectorSites(db: DbOrTx, query: DetectorSiteListQuery, now: Date): Promise<Page<DetectorSiteSummary>> {
+export function listDetectorSites(
+  db: DbOrTx,
+  query: DetectorSiteListQuery,
+  now: Date,
+): Promise<Page<DetectorSiteSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, detectorSiteListQuery(db, query, now).limit(limit).offset(offset))).map(toDetectorSiteSummary),
+    async (limit, offset) =>
+      (await rawRows(db, detectorSiteListQuery(db, query, now).limit(limit).offset(offset))).map(
+        toDetectorSiteSummary,
+      ),
     () => countDetectorSites(db, query, now),
     query.page,
     query.pageSize,
@@ -270,22 +390,41 @@ export function listDetectorSites(db: DbOrTx, query: DetectorSiteListQuery, now:
 
 /** Owners of a plesso for field work: its detector only. `undefined` when the plesso is unknown. */
 export async function siteDetectorOwners(db: DbOrTx, siteId: number) {
-  const [row] = await db.select({ detector: schoolSites.detectorUserId }).from(schoolSites).where(eq(schoolSites.id, siteId));
+  const [row] = await db
+    .select({ detector: schoolSites.detectorUserId })
+    .from(schoolSites)
+    .where(eq(schoolSites.id, siteId));
   return row && { ownerUserIds: [row.detector] };
 }
 
-export async function findDetectorSite(db: DbOrTx, siteId: number, now: Date): Promise<DetectorSiteSummary | undefined> {
+export async function findDetectorSite(
+  db: DbOrTx,
+  siteId: number,
+  now: Date,
+): Promise<DetectorSiteSummary | undefined> {
   const [row] = await fromSites(db, siteFields(now)).where(eq(schoolSites.id, siteId));
   return row && toDetectorSiteSummary(row);
 }
 
-export async function findDetectorSiteDetail(db: DbOrTx, siteId: number, now: Date): Promise<DetectorSiteDetail | undefined> {
+export async function findDetectorSiteDetail(
+  db: DbOrTx,
+  siteId: number,
+  now: Date,
+): Promise<DetectorSiteDetail | undefined> {
   const [row] = await fromSites(db, {
     ...siteFields(now),
-    ...aliased({ instituteId: institutes.id, instituteCode: institutes.ministryCode, latitude: schoolSites.latitude, longitude: schoolSites.longitude }),
+    ...aliased({
+      instituteId: institutes.id,
+      instituteCode: institutes.ministryCode,
+      latitude: schoolSites.latitude,
+      longitude: schoolSites.longitude,
+    }),
   }).where(eq(schoolSites.id, siteId));
   if (!row) return undefined;
-  const [siteVisits, teachers] = await Promise.all([listVisitsOfSite(db, siteId), listSiteTeachers(db, siteId)]);
+  const [siteVisits, teachers] = await Promise.all([
+    listVisitsOfSite(db, siteId),
+    listSiteTeachers(db, siteId),
+  ]);
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return {
     ...toDetectorSiteSummary(row),
@@ -326,7 +465,9 @@ export async function teachersOfSite(db: DbOrTx, siteId: number, userIds: number
   const rows = await db
     .select({ userId: teacherProfiles.userId })
     .from(teacherProfiles)
-    .where(and(eq(teacherProfiles.schoolSiteId, siteId), notRejected, inArray(teacherProfiles.userId, userIds)));
+    .where(
+      and(eq(teacherProfiles.schoolSiteId, siteId), notRejected, inArray(teacherProfiles.userId, userIds)),
+    );
   return rows.map((r) => r.userId);
 }
 
@@ -354,12 +495,20 @@ const visitFields = {
 };
 
 type VisitRow = {
-  [K in keyof typeof visitFields]: (typeof visitFields)[K]['_']['data'] | ((typeof visitFields)[K]['_']['notNull'] extends true ? never : null);
+  [K in keyof typeof visitFields]:
+    | (typeof visitFields)[K]['_']['data']
+    | ((typeof visitFields)[K]['_']['notNull'] extends true ? never : null);
 };
 
 async function toVisits(db: DbOrTx, rows: VisitRow[]): Promise<Visit[]> {
   const ids = [...new Set(rows.flatMap((r) => r.teachersMet))];
-  const people = ids.length === 0 ? [] : await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, ids));
+  const people =
+    ids.length === 0
+      ? []
+      : await db
+          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(inArray(users.id, ids));
   const byId = new Map(people.map((p) => [p.id, p]));
   return rows.map((r) => ({
     id: r.id,
@@ -389,7 +538,12 @@ function fromVisits(db: DbOrTx) {
 }
 
 export async function listVisitsOfSite(db: DbOrTx, siteId: number): Promise<Visit[]> {
-  return toVisits(db, (await fromVisits(db).where(eq(visits.schoolSiteId, siteId)).orderBy(sql`${visits.scheduledAt} desc`, sql`${visits.id} desc`)) as VisitRow[]);
+  return toVisits(
+    db,
+    (await fromVisits(db)
+      .where(eq(visits.schoolSiteId, siteId))
+      .orderBy(sql`${visits.scheduledAt} desc`, sql`${visits.id} desc`)) as VisitRow[],
+  );
 }
 
 export async function findVisit(db: DbOrTx, visitId: number): Promise<Visit | undefined> {
@@ -402,11 +556,23 @@ export async function myVisits(db: DbOrTx, userId: number, now: Date) {
   const ended = new Date(now.getTime() - VISIT_DURATION_MINUTES * 60_000);
   const [upcoming, toReport, toFix, [count]] = await Promise.all([
     fromVisits(db)
-      .where(and(eq(visits.detectorUserId, userId), eq(visits.state, 'pianificata'), gt(visits.scheduledAt, ended)))
+      .where(
+        and(
+          eq(visits.detectorUserId, userId),
+          eq(visits.state, 'pianificata'),
+          gt(visits.scheduledAt, ended),
+        ),
+      )
       .orderBy(asc(visits.scheduledAt), asc(visits.id))
       .limit(10),
     fromVisits(db)
-      .where(and(eq(visits.detectorUserId, userId), eq(visits.state, 'pianificata'), lte(visits.scheduledAt, ended)))
+      .where(
+        and(
+          eq(visits.detectorUserId, userId),
+          eq(visits.state, 'pianificata'),
+          lte(visits.scheduledAt, ended),
+        ),
+      )
       .orderBy(asc(visits.scheduledAt), asc(visits.id))
       .limit(20),
     fromVisits(db)
@@ -415,19 +581,34 @@ export async function myVisits(db: DbOrTx, userId: number, now: Date) {
       .limit(20),
     db.select({ n: countAll }).from(schoolSites).where(eq(schoolSites.detectorUserId, userId)),
   ]);
-  return { upcoming: await toVisits(db, upcoming as VisitRow[]), toReport: await toVisits(db, toReport as VisitRow[]), toFix: await toVisits(db, toFix as VisitRow[]), siteCount: rowValue.int(count?.n ?? 0) };
+  return {
+    upcoming: await toVisits(db, upcoming as VisitRow[]),
+    toReport: await toVisits(db, toReport as VisitRow[]),
+    toFix: await toVisits(db, toFix as VisitRow[]),
+    siteCount: rowValue.int(count?.n ?? 0),
+  };
 }
 
 /** Owners of a visit: the detector who holds it. */
 export async function visitOwners(db: DbOrTx, visitId: number) {
-  const [row] = await db.select({ detector: visits.detectorUserId }).from(visits).where(eq(visits.id, visitId));
+  const [row] = await db
+    .select({ detector: visits.detectorUserId })
+    .from(visits)
+    .where(eq(visits.id, visitId));
   return row && { ownerUserIds: [row.detector] };
 }
 
 /** The visit's state, locked for a change. */
 export async function lockVisit(db: DbOrTx, visitId: number) {
   const [row] = await db
-    .select({ state: visits.state, reviewState: visits.reviewState, schoolSiteId: visits.schoolSiteId, scheduledAt: visits.scheduledAt, report: visits.report, teachersMet: visits.teachersMet })
+    .select({
+      state: visits.state,
+      reviewState: visits.reviewState,
+      schoolSiteId: visits.schoolSiteId,
+      scheduledAt: visits.scheduledAt,
+      report: visits.report,
+      teachersMet: visits.teachersMet,
+    })
     .from(visits)
     .where(eq(visits.id, visitId))
     .for('update');
@@ -436,40 +617,96 @@ export async function lockVisit(db: DbOrTx, visitId: number) {
 
 /** The plesso's detector, locked (a visit is planned for whoever holds the plesso now). */
 export async function lockSiteDetector(db: DbOrTx, siteId: number) {
-  const [row] = await db.select({ detector: schoolSites.detectorUserId }).from(schoolSites).where(eq(schoolSites.id, siteId)).for('update');
+  const [row] = await db
+    .select({ detector: schoolSites.detectorUserId })
+    .from(schoolSites)
+    .where(eq(schoolSites.id, siteId))
+    .for('update');
   return row;
 }
 
-export async function insertVisit(db: DbOrTx, values: { schoolSiteId: number; detectorUserId: number; scheduledAt: Date; now: Date }): Promise<number> {
+export async function insertVisit(
+  db: DbOrTx,
+  values: { schoolSiteId: number; detectorUserId: number; scheduledAt: Date; now: Date },
+): Promise<number> {
   const [row] = await db
     .insert(visits)
-    .values({ schoolSiteId: values.schoolSiteId, detectorUserId: values.detectorUserId, scheduledAt: values.scheduledAt, state: 'pianificata', createdAt: values.now, updatedAt: values.now })
+    .values({
+      schoolSiteId: values.schoolSiteId,
+      detectorUserId: values.detectorUserId,
+      scheduledAt: values.scheduledAt,
+      state: 'pianificata',
+      createdAt: values.now,
+      updatedAt: values.now,
+    })
     .returning({ id: visits.id });
   return row!.id;
 }
 
-export async function setVisitReport(db: DbOrTx, visitId: number, report: { report: string; teachersMet: number[] }, now: Date): Promise<void> {
+export async function setVisitReport(
+  db: DbOrTx,
+  visitId: number,
+  report: { report: string; teachersMet: number[] },
+  now: Date,
+): Promise<void> {
   await db
     .update(visits)
-    .set({ state: 'svolta', report: report.report, teachersMet: report.teachersMet, reviewState: 'in_attesa', reviewNote: null, reportedAt: now, updatedAt: now })
+    .set({
+      state: 'svolta',
+      report: report.report,
+      teachersMet: report.teachersMet,
+      reviewState: 'in_attesa',
+      reviewNote: null,
+      reportedAt: now,
+      updatedAt: now,
+    })
     .where(eq(visits.id, visitId));
 }
 
-export async function setVisitOutcome(db: DbOrTx, visitId: number, state: Extract<VisitState, 'annullata' | 'mancata'>, note: string | null, now: Date): Promise<void> {
+export async function setVisitOutcome(
+  db: DbOrTx,
+  visitId: number,
+  state: Extract<VisitState, 'annullata' | 'mancata'>,
+  note: string | null,
+  now: Date,
+): Promise<void> {
   await db.update(visits).set({ state, outcomeNote: note, updatedAt: now }).where(eq(visits.id, visitId));
 }
 
 /** The review engine's effect on a visit (in the decision's transaction); `undefined` when the visit is gone. */
-export async function setVisitReviewState(db: DbOrTx, visitId: number, state: ReviewState, note: string | null, now: Date) {
+export async function setVisitReviewState(
+  db: DbOrTx,
+  visitId: number,
+  state: ReviewState,
+  note: string | null,
+  now: Date,
+) {
   const [row] = await db
     .update(visits)
     .set({ reviewState: state, reviewNote: note, updatedAt: now })
     .where(eq(visits.id, visitId))
-    .returning({ detectorUserId: visits.detectorUserId, schoolSiteId: visits.schoolSiteId, scheduledAt: visits.scheduledAt });
+    .returning({
+      detectorUserId: visits.detectorUserId,
+      schoolSiteId: visits.schoolSiteId,
+      scheduledAt: visits.scheduledAt,
+    });
   if (!row) return undefined;
-  const [detector] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, row.detectorUserId));
-  const [site] = await db.select({ name: schoolSites.name }).from(schoolSites).where(eq(schoolSites.id, row.schoolSiteId));
-  return detector && { ...detector, siteName: site?.name ?? '', schoolSiteId: row.schoolSiteId, scheduledAt: row.scheduledAt };
+  const [detector] = await db
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, row.detectorUserId));
+  const [site] = await db
+    .select({ name: schoolSites.name })
+    .from(schoolSites)
+    .where(eq(schoolSites.id, row.schoolSiteId));
+  return (
+    detector && {
+      ...detector,
+      siteName: site?.name ?? '',
+      schoolSiteId: row.schoolSiteId,
+      scheduledAt: row.scheduledAt,
+    }
+  );
 }
 
 /** What the review screen shows of a visit report (queue `visite`); `undefined` when the visit is gone. */
@@ -499,7 +736,13 @@ export async function visitReviewContent(db: DbOrTx, visitId: number): Promise<R
     .innerJoin(visitDetector, eq(visitDetector.id, visits.detectorUserId))
     .where(eq(visits.id, visitId));
   if (!row) return undefined;
-  const people = row.teachersMet.length === 0 ? [] : await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, row.teachersMet));
+  const people =
+    row.teachersMet.length === 0
+      ? []
+      : await db
+          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(inArray(users.id, row.teachersMet));
   return {
     type: 'visite',
     visit: {
@@ -508,7 +751,12 @@ export async function visitReviewContent(db: DbOrTx, visitId: number): Promise<R
       reportedAt: row.reportedAt?.toISOString() ?? null,
       report: row.report,
       teachersMet: people,
-      detector: { id: row.detectorId, firstName: row.detectorFirstName, lastName: row.detectorLastName, email: row.detectorEmail },
+      detector: {
+        id: row.detectorId,
+        firstName: row.detectorFirstName,
+        lastName: row.detectorLastName,
+        email: row.detectorEmail,
+      },
       schoolSite: {
         id: row.siteId,
         name: row.siteName,

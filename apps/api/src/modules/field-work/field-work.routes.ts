@@ -63,7 +63,10 @@ const SITE_EXPORT: ExportColumn<DetectorSiteSummary>[] = [
   { header: 'Comune', value: (r) => r.municipalityName },
   { header: 'Provincia', value: (r) => r.province },
   { header: 'Istituto', value: (r) => r.instituteName },
-  { header: 'Rilevatore', value: (r) => (r.detector ? `${r.detector.lastName} ${r.detector.firstName}` : '') },
+  {
+    header: 'Rilevatore',
+    value: (r) => (r.detector ? `${r.detector.lastName} ${r.detector.firstName}` : ''),
+  },
   { header: 'Insegnanti', value: (r) => r.teacherCount },
   { header: 'Prossima visita', value: (r) => (r.nextVisitAt ? new Date(r.nextVisitAt) : null) },
 ];
@@ -75,17 +78,23 @@ function notFound(message: string) {
 /** A plesso for field work: its owners are [its detector]; unknown → 404. */
 function siteOf(request: FastifyRequest) {
   const { siteId } = request.params as { siteId: number };
-  return repo.siteDetectorOwners(request.server.db, siteId).then((owners) => owners ?? Promise.reject(notFound(SITE_NOT_FOUND)));
+  return repo
+    .siteDetectorOwners(request.server.db, siteId)
+    .then((owners) => owners ?? Promise.reject(notFound(SITE_NOT_FOUND)));
 }
 
 function visitOf(request: FastifyRequest) {
   const { visitId } = request.params as { visitId: number };
-  return repo.visitOwners(request.server.db, visitId).then((owners) => owners ?? Promise.reject(notFound(VISIT_MESSAGES.notFound)));
+  return repo
+    .visitOwners(request.server.db, visitId)
+    .then((owners) => owners ?? Promise.reject(notFound(VISIT_MESSAGES.notFound)));
 }
 
 function detectorOf(request: FastifyRequest) {
   const { userId } = request.params as { userId: number };
-  return repo.isDetectorUser(request.server.db, userId).then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(DETECTOR_NOT_FOUND))));
+  return repo
+    .isDetectorUser(request.server.db, userId)
+    .then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(DETECTOR_NOT_FOUND))));
 }
 
 /** The caller's own collection (`/me/…`): owned by the caller. */
@@ -103,7 +112,9 @@ const conflict = (code: string, message: string) => new HttpError(409, code, mes
 
 /** Detectors and their plessi (staff), a detector's own plessi, a plesso's teachers and visits (issue 10). */
 export async function fieldWorkRoutes(app: FastifyInstance) {
-  registerEndpoint(app, listDetectors, {}, (request) => repo.listDetectors(app.db, request.query, app.clock.now()));
+  registerEndpoint(app, listDetectors, {}, (request) =>
+    repo.listDetectors(app.db, request.query, app.clock.now()),
+  );
 
   registerEndpoint(app, exportDetectors, {}, async (request, reply) => {
     const { format, ...filters } = request.query;
@@ -115,7 +126,8 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
       columns: DETECTOR_EXPORT,
       total: await repo.countDetectors(app.db, filters),
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.detectorListQuery(app.db, filters, now), repo.toDetectorSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.detectorListQuery(app.db, filters, now), repo.toDetectorSummary, write),
     });
   });
 
@@ -124,11 +136,22 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     const now = app.clock.now();
     await withTransaction(app.db, async (tx) => {
       const before = await repo.lockDetectorProfile(tx, userId, now);
-      const after = { ...request.body, ...(request.body.provinces ? { provinces: [...new Set(request.body.provinces)].sort() } : {}) };
-      const diff = changedFields({ active: before.active, provinces: before.provinces.join(',') }, { active: after.active, provinces: after.provinces?.join(',') });
+      const after = {
+        ...request.body,
+        ...(request.body.provinces ? { provinces: [...new Set(request.body.provinces)].sort() } : {}),
+      };
+      const diff = changedFields(
+        { active: before.active, provinces: before.provinces.join(',') },
+        { active: after.active, provinces: after.provinces?.join(',') },
+      );
       if (Object.keys(diff.after).length === 0) return;
       await repo.updateDetectorProfile(tx, userId, after, now);
-      await auditWrite(tx, request, { action: 'detector.updated', entity: 'user', entityId: userId, ...diff });
+      await auditWrite(tx, request, {
+        action: 'detector.updated',
+        entity: 'user',
+        entityId: userId,
+        ...diff,
+      });
     });
     return (await repo.findDetector(app.db, userId, now))!;
   });
@@ -136,22 +159,35 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
   registerEndpoint(app, assignSchoolSites, { anyOnly: true }, async (request) => {
     const body = request.body;
     const now = app.clock.now();
-    if (body.detectorUserId !== null && !(await repo.isDetectorUser(app.db, body.detectorUserId))) throw fieldError('detectorUserId', ASSIGNMENT_MESSAGES.notDetector);
+    if (body.detectorUserId !== null && !(await repo.isDetectorUser(app.db, body.detectorUserId)))
+      throw fieldError('detectorUserId', ASSIGNMENT_MESSAGES.notDetector);
     const target = body.siteIds ? { siteIds: [...new Set(body.siteIds)] } : { filter: body.filter! };
-    if (target.siteIds && (await repo.countExistingSites(app.db, target.siteIds)) !== target.siteIds.length) throw fieldError('siteIds', 'Tra i plessi indicati ce n’è qualcuno che non esiste.');
-    if (!body.confirm) return { ...(await repo.countAssignment(app.db, target, body.detectorUserId)), updated: 0, applied: false };
+    if (target.siteIds && (await repo.countExistingSites(app.db, target.siteIds)) !== target.siteIds.length)
+      throw fieldError('siteIds', 'Tra i plessi indicati ce n’è qualcuno che non esiste.');
+    if (!body.confirm)
+      return {
+        ...(await repo.countAssignment(app.db, target, body.detectorUserId)),
+        updated: 0,
+        applied: false,
+      };
     return withTransaction(app.db, async (tx) => {
       const counts = await repo.countAssignment(tx, target, body.detectorUserId, true);
       if (counts.matched > 5000) throw fieldError('filter', ASSIGNMENT_MESSAGES.tooMany);
-      if (body.expectedCount !== undefined && body.expectedCount !== counts.matched) throw conflict('assignment_count_changed', ASSIGNMENT_MESSAGES.countChanged);
+      if (body.expectedCount !== undefined && body.expectedCount !== counts.matched)
+        throw conflict('assignment_count_changed', ASSIGNMENT_MESSAGES.countChanged);
       const ids = await repo.applyAssignment(tx, target, body.detectorUserId, now);
       if (ids.length > 0) {
         await auditWrite(tx, request, {
-          action: body.detectorUserId === null ? 'school-site.detector-removed' : 'school-site.detector-assigned',
+          action:
+            body.detectorUserId === null ? 'school-site.detector-removed' : 'school-site.detector-assigned',
           entity: 'school-site',
           entityId: ids.length === 1 ? ids[0] : undefined,
           before: { ...counts },
-          after: { detectorUserId: body.detectorUserId, siteIds: ids, ...(target.filter ? { filter: target.filter } : {}) },
+          after: {
+            detectorUserId: body.detectorUserId,
+            siteIds: ids,
+            ...(target.filter ? { filter: target.filter } : {}),
+          },
         });
       }
       clearSchoolSiteTotals();
@@ -159,7 +195,9 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     });
   });
 
-  registerEndpoint(app, listMySchoolSites, { resource: mine }, (request) => repo.listDetectorSites(app.db, scopedFilters(request, request.query), app.clock.now()));
+  registerEndpoint(app, listMySchoolSites, { resource: mine }, (request) =>
+    repo.listDetectorSites(app.db, scopedFilters(request, request.query), app.clock.now()),
+  );
 
   registerEndpoint(app, exportMySchoolSites, { resource: mine }, async (request, reply) => {
     const { format, ...rest } = request.query;
@@ -172,14 +210,25 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
       columns: SITE_EXPORT,
       total: await repo.countDetectorSites(app.db, filters, now),
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.detectorSiteListQuery(app.db, filters, now), repo.toDetectorSiteSummary, write),
+      produce: (write) =>
+        forEachBatch(
+          app.db,
+          repo.detectorSiteListQuery(app.db, filters, now),
+          repo.toDetectorSiteSummary,
+          write,
+        ),
     });
   });
 
-  registerEndpoint(app, getMyVisits, { resource: mine }, (request) => repo.myVisits(app.db, authOf(request).user.id, app.clock.now()));
+  registerEndpoint(app, getMyVisits, { resource: mine }, (request) =>
+    repo.myVisits(app.db, authOf(request).user.id, app.clock.now()),
+  );
 
   registerEndpoint(app, getDetectorSite, { resource: siteOf }, async (request) => {
-    return (await repo.findDetectorSiteDetail(app.db, request.params.siteId, app.clock.now())) ?? Promise.reject(notFound(SITE_NOT_FOUND));
+    return (
+      (await repo.findDetectorSiteDetail(app.db, request.params.siteId, app.clock.now())) ??
+      Promise.reject(notFound(SITE_NOT_FOUND))
+    );
   });
 
   registerEndpoint(app, listSiteTeachers, { resource: siteOf }, async (request) => {
@@ -191,7 +240,10 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
   registerEndpoint(app, listSiteVisits, { resource: siteOf }, async (request) => {
     const site = await repo.findDetectorSite(app.db, request.params.siteId, app.clock.now());
     if (!site) throw notFound(SITE_NOT_FOUND);
-    const [teachers, items] = await Promise.all([repo.listSiteTeachers(app.db, site.id), repo.listVisitsOfSite(app.db, site.id)]);
+    const [teachers, items] = await Promise.all([
+      repo.listSiteTeachers(app.db, site.id),
+      repo.listVisitsOfSite(app.db, site.id),
+    ]);
     return { site, teachers, items };
   });
 
@@ -204,8 +256,22 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
       const site = await repo.lockSiteDetector(tx, siteId);
       if (!site) throw notFound(SITE_NOT_FOUND);
       if (site.detector === null) throw conflict('site_without_detector', VISIT_MESSAGES.noDetector);
-      const id = await repo.insertVisit(tx, { schoolSiteId: siteId, detectorUserId: site.detector, scheduledAt, now });
-      await auditWrite(tx, request, { action: 'visit.planned', entity: 'visit', entityId: id, after: { schoolSiteId: siteId, detectorUserId: site.detector, scheduledAt: scheduledAt.toISOString() } });
+      const id = await repo.insertVisit(tx, {
+        schoolSiteId: siteId,
+        detectorUserId: site.detector,
+        scheduledAt,
+        now,
+      });
+      await auditWrite(tx, request, {
+        action: 'visit.planned',
+        entity: 'visit',
+        entityId: id,
+        after: {
+          schoolSiteId: siteId,
+          detectorUserId: site.detector,
+          scheduledAt: scheduledAt.toISOString(),
+        },
+      });
       return id;
     });
     return (await repo.findVisit(app.db, visitId))!;
@@ -222,7 +288,16 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     const outcome = await withTransaction(app.db, async (tx): Promise<{ status: number; body: unknown }> => {
       const visit = await repo.lockVisit(tx, visitId);
       if (!visit) throw notFound(VISIT_MESSAGES.notFound);
-      const kept = { clientReportId: clientReportId!, visitId, detectorUserId: userId, payloadHash, report: request.body.report, teachersMet, visitState: visit.state, now };
+      const kept = {
+        clientReportId: clientReportId!,
+        visitId,
+        detectorUserId: userId,
+        payloadHash,
+        report: request.body.report,
+        teachersMet,
+        visitState: visit.state,
+        now,
+      };
       if (clientReportId !== undefined) {
         // Idempotency (issue 39, decision 043): a replay answers what the first send answered; never a second report.
         const stored = await submissions.findSubmission(tx, clientReportId);
@@ -233,27 +308,51 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
         // Staff changed the visit while the detector was offline: keep the version sent, answer a conflict.
         if (visit.state === 'annullata' || visit.state === 'mancata') {
           const body = { statusCode: 409, code: 'visit_changed', message: VISIT_MESSAGES.visitChanged };
-          if (!(await submissions.insertSubmission(tx, { ...kept, outcome: 'conflict', status: 409, body }))) throw reused();
-          await auditWrite(tx, request, { action: 'visit.report-conflict', entity: 'visit', entityId: visitId, after: { clientReportId, visitState: visit.state } });
+          if (!(await submissions.insertSubmission(tx, { ...kept, outcome: 'conflict', status: 409, body })))
+            throw reused();
+          await auditWrite(tx, request, {
+            action: 'visit.report-conflict',
+            entity: 'visit',
+            entityId: visitId,
+            after: { clientReportId, visitState: visit.state },
+          });
           return { status: 409, body };
         }
       }
       const resubmission = visit.state === 'svolta' && visit.reviewState === 'da_correggere';
-      if (!resubmission && !canTransitionVisit(visit.state, 'svolta')) throw conflict('visit_transition', VISIT_MESSAGES.notReportable);
-      if ((await repo.teachersOfSite(tx, visit.schoolSiteId, teachersMet)).length !== teachersMet.length) throw fieldError('teachersMet', VISIT_MESSAGES.teacherNotOfSite);
-      if (!visitReportable(visit.scheduledAt, now)) throw conflict('visit_not_yet_held', VISIT_MESSAGES.notYetHappened);
+      if (!resubmission && !canTransitionVisit(visit.state, 'svolta'))
+        throw conflict('visit_transition', VISIT_MESSAGES.notReportable);
+      if ((await repo.teachersOfSite(tx, visit.schoolSiteId, teachersMet)).length !== teachersMet.length)
+        throw fieldError('teachersMet', VISIT_MESSAGES.teacherNotOfSite);
+      if (!visitReportable(visit.scheduledAt, now))
+        throw conflict('visit_not_yet_held', VISIT_MESSAGES.notYetHappened);
       await repo.setVisitReport(tx, visitId, { report: request.body.report, teachersMet }, now);
       await submitForReview(tx, { type: 'visite', subjectId: visitId, at: now });
       await auditWrite(tx, request, {
         action: resubmission ? 'visit.report-corrected' : 'visit.reported',
         entity: 'visit',
         entityId: visitId,
-        before: { state: visit.state, reviewState: visit.reviewState, report: visit.report, teachersMet: visit.teachersMet },
-        after: { state: 'svolta', reviewState: 'in_attesa', report: request.body.report, teachersMet, ...(clientReportId ? { clientReportId } : {}) },
+        before: {
+          state: visit.state,
+          reviewState: visit.reviewState,
+          report: visit.report,
+          teachersMet: visit.teachersMet,
+        },
+        after: {
+          state: 'svolta',
+          reviewState: 'in_attesa',
+          report: request.body.report,
+          teachersMet,
+          ...(clientReportId ? { clientReportId } : {}),
+        },
       });
       const body = (await repo.findVisit(tx, visitId))!;
       // The same id sent at once for two visits: the second finds the first's row and rolls back (409, never a 500).
-      if (clientReportId !== undefined && !(await submissions.insertSubmission(tx, { ...kept, outcome: 'accepted', status: 200, body }))) throw reused();
+      if (
+        clientReportId !== undefined &&
+        !(await submissions.insertSubmission(tx, { ...kept, outcome: 'accepted', status: 200, body }))
+      )
+        throw reused();
       return { status: 200, body };
     });
     if (outcome.status !== 200) {
@@ -263,7 +362,9 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     return outcome.body as Visit;
   });
 
-  registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, async () => ({ items: await submissions.listConflicts(app.db) }));
+  registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, async () => ({
+    items: await submissions.listConflicts(app.db),
+  }));
 
   registerEndpoint(app, closeVisit, { resource: visitOf }, async (request) => {
     const { visitId } = request.params;
@@ -271,9 +372,16 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     await withTransaction(app.db, async (tx) => {
       const visit = await repo.lockVisit(tx, visitId);
       if (!visit) throw notFound(VISIT_MESSAGES.notFound);
-      if (!canTransitionVisit(visit.state, request.body.state)) throw conflict('visit_transition', VISIT_MESSAGES.notPlanned);
+      if (!canTransitionVisit(visit.state, request.body.state))
+        throw conflict('visit_transition', VISIT_MESSAGES.notPlanned);
       await repo.setVisitOutcome(tx, visitId, request.body.state, request.body.note ?? null, now);
-      await auditWrite(tx, request, { action: `visit.${request.body.state}`, entity: 'visit', entityId: visitId, before: { state: visit.state }, after: { state: request.body.state, note: request.body.note ?? null } });
+      await auditWrite(tx, request, {
+        action: `visit.${request.body.state}`,
+        entity: 'visit',
+        entityId: visitId,
+        before: { state: visit.state },
+        after: { state: request.body.state, note: request.body.note ?? null },
+      });
     });
     return (await repo.findVisit(app.db, visitId))!;
   });

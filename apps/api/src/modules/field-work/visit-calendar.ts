@@ -2,8 +2,25 @@ import type { Visit } from '@portale/shared/field-work';
 import { bookingCalendar, bookingSequence, eventUid } from '../bookings/booking-calendar.ts';
 
 /** A planned visit as an iCalendar (RFC 5545) event: UTC times, the plesso's address as the location. */
-export function visitCalendar(visit: Visit, site: { name: string; address: string | null; postalCode: string | null; municipalityName: string; province: string }, opts: { stamp: Date; env: { APP_SECRET: string; publicWebUrl: string } }): string {
-  const location = [site.name, site.address, [site.postalCode, site.municipalityName].filter(Boolean).join(' '), `(${site.province})`].filter((p) => p && p.trim() !== '').join(', ');
+export function visitCalendar(
+  visit: Visit,
+  site: {
+    name: string;
+    address: string | null;
+    postalCode: string | null;
+    municipalityName: string;
+    province: string;
+  },
+  opts: { stamp: Date; env: { APP_SECRET: string; publicWebUrl: string } },
+): string {
+  const location = [
+    site.name,
+    site.address,
+    [site.postalCode, site.municipalityName].filter(Boolean).join(' '),
+    `(${site.province})`,
+  ]
+    .filter((p) => p && p.trim() !== '')
+    .join(', ');
   return bookingCalendar({
     uid: eventUid(`visita-${visit.id}`, opts.env),
     method: 'PUBLISH',

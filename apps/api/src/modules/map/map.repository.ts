@@ -164,7 +164,8 @@ export function naturalsColumn(values: ArrayLike<number>): string {
   for (let k = 0; k < count; k++) {
     if (k) bytes[at++] = 44;
     let value = values[k]!;
-    if (!(value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value)) throw new Error(`Not a natural number: ${value}`);
+    if (!(value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value))
+      throw new Error(`Not a natural number: ${value}`);
     const begin = at;
     do {
       bytes[at++] = 48 + (value % 10);
@@ -206,7 +207,8 @@ function positionOf(sorted: Float64Array, value: number): number {
 }
 
 // States and levels are one-digit columns (DigitColumn); the whole query sends the level in three bits.
-if (ADHESION_STATES.length > 10 || SCHOOL_LEVELS.length > 8) throw new Error('A map column of more than ten values needs encodeColumn.');
+if (ADHESION_STATES.length > 10 || SCHOOL_LEVELS.length > 8)
+  throw new Error('A map column of more than ten values needs encodeColumn.');
 const PROVINCE_CODES = new Dictionary(PROVINCES);
 const STATE_CODES = new Dictionary(ADHESION_STATES);
 
@@ -266,7 +268,13 @@ function encodePlaces(places: MapPlaces, keep: (k: number) => boolean) {
     previousX = x;
     previousY = y;
   }
-  return { count: lon.length, lon: encodeColumn(lon), lat: encodeColumn(lat), province: encodeColumn(province), indexOf: used };
+  return {
+    count: lon.length,
+    lon: encodeColumn(lon),
+    lat: encodeColumn(lat),
+    province: encodeColumn(province),
+    indexOf: used,
+  };
 }
 
 /**
@@ -275,7 +283,8 @@ function encodePlaces(places: MapPlaces, keep: (k: number) => boolean) {
  */
 function parseSites(text: string | null | undefined) {
   const fields = fieldCount(text);
-  if (fields % SITE_FIELDS !== 0) throw new Error(`The map's plessi have ${fields} fields, not ${SITE_FIELDS} each.`);
+  if (fields % SITE_FIELDS !== 0)
+    throw new Error(`The map's plessi have ${fields} fields, not ${SITE_FIELDS} each.`);
   const n = fields / SITE_FIELDS;
   const id = new Float64Array(n);
   const xy = new Float64Array(n);
@@ -319,7 +328,15 @@ function parseSites(text: string | null | undefined) {
  * a map entry per plesso. Also answers the row's flags in id order.
  */
 function buildPlaces(row: WholeRow | undefined): { places: MapPlaces; flags: Float64Array } {
-  const { n, id: rawId, xy, province, level: rawLevel, flags: rawFlags, institute: rawInstitute } = parseSites(row?.sites);
+  const {
+    n,
+    id: rawId,
+    xy,
+    province,
+    level: rawLevel,
+    flags: rawFlags,
+    institute: rawInstitute,
+  } = parseSites(row?.sites);
 
   // A place's key: its coordinates × 128 + its province's index (127: unknown), exact below 2^53;
   // without coordinates, -1 - the province's index.
@@ -330,7 +347,8 @@ function buildPlaces(row: WholeRow | undefined): { places: MapPlaces; flags: Flo
   // coordinates (negative keys, first in the sorted array) go last.
   const sorted = key.slice().sort();
   let distinctCount = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinctCount++] = sorted[i]!;
+  for (let i = 0; i < n; i++)
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinctCount++] = sorted[i]!;
   const distinct = sorted.subarray(0, distinctCount);
   const negatives = positionOf(distinct, 0);
   const positives = distinctCount - negatives;
@@ -379,7 +397,18 @@ function buildPlaces(row: WholeRow | undefined): { places: MapPlaces; flags: Flo
     place[k] = placeIndex(key[i]!);
     flags[k] = rawFlags[i]!;
   }
-  const places: MapPlaces = { version: row?.places_version ?? '', count: n, id, institute, level, place, placeX, placeY, placeProvince, text: { idDelta: '', place: '', level: '', lon: '', lat: '', province: '' } };
+  const places: MapPlaces = {
+    version: row?.places_version ?? '',
+    count: n,
+    id,
+    institute,
+    level,
+    place,
+    placeX,
+    placeY,
+    placeProvince,
+    text: { idDelta: '', place: '', level: '', lon: '', lat: '', province: '' },
+  };
   // Every place has a plesso: the places keep their indexes.
   const all = encodePlaces(places, () => true);
   const idDelta = new Float64Array(n);
@@ -388,12 +417,23 @@ function buildPlaces(row: WholeRow | undefined): { places: MapPlaces; flags: Flo
     idDelta[k] = id[k]! - (k ? id[k - 1]! : 0);
     levels.set(k, level[k]!);
   }
-  places.text = { idDelta: naturalsColumn(idDelta), place: naturalsColumn(place), level: levels.text(), lon: all.lon, lat: all.lat, province: all.province };
+  places.text = {
+    idDelta: naturalsColumn(idDelta),
+    place: naturalsColumn(place),
+    level: levels.text(),
+    lon: all.lon,
+    lat: all.lat,
+    province: all.province,
+  };
   return { places, flags };
 }
 
 /** The programme filters (participation, detector, institute's state) as a test on a kept plesso; null without any. */
-function dynamicFilterOf(filters: MapFilters, flags: Float64Array, state: Uint8Array): ((k: number) => boolean) | null {
+function dynamicFilterOf(
+  filters: MapFilters,
+  flags: Float64Array,
+  state: Uint8Array,
+): ((k: number) => boolean) | null {
   const tests: ((k: number) => boolean)[] = [];
   if (filters.participating !== undefined) {
     const wanted = filters.participating ? 1 : 0;
@@ -412,7 +452,12 @@ function dynamicFilterOf(filters: MapFilters, flags: Float64Array, state: Uint8A
 }
 
 /** The answer from the kept plessi and what changes with the programme (flags and states, id order). */
-function assemble(places: MapPlaces, flags: Float64Array, stateOf: Map<number, number>, filters: MapFilters): MapSchoolSites {
+function assemble(
+  places: MapPlaces,
+  flags: Float64Array,
+  stateOf: Map<number, number>,
+  filters: MapFilters,
+): MapSchoolSites {
   const n = places.count;
   const state = new Uint8Array(n);
   for (let k = 0; k < n; k++) state[k] = stateOf.get(places.institute[k]!) ?? 0;
@@ -477,7 +522,12 @@ function assemble(places: MapPlaces, flags: Float64Array, stateOf: Map<number, n
  * `placesVersion`, the places' version read just before (the route reads it with the map's), skips
  * the narrow query when it is not the kept plessi's: a plesso moved, so only the whole query can answer.
  */
-export async function mapSchoolSites(db: DbOrTx, filters: MapFilters, kept: Map<string, MapPlaces> = new Map(), placesVersion?: string): Promise<MapSchoolSites> {
+export async function mapSchoolSites(
+  db: DbOrTx,
+  filters: MapFilters,
+  kept: Map<string, MapPlaces> = new Map(),
+  placesVersion?: string,
+): Promise<MapSchoolSites> {
   const placesKey = JSON.stringify([filters.region ?? null, filters.province ?? null, filters.level ?? null]);
   const known = kept.get(placesKey);
   if (known && (placesVersion === undefined || placesVersion === known.version)) {

@@ -54,8 +54,16 @@ function matches(request: FastifyRequest, etag: string): boolean {
  * Sends JSON with an ETag: 304 when the client holds it already, gzip when accepted. The browser
  * revalidates every time (`no-cache`): a change in the data changes the ETag at once.
  */
-function sendCached(request: FastifyRequest, reply: FastifyReply, entry: Encoded, cacheControl = 'private, no-cache') {
-  void reply.header('etag', entry.etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: Encoded,
+  cacheControl = 'private, no-cache',
+) {
+  void reply
+    .header('etag', entry.etag)
+    .header('cache-control', cacheControl)
+    .header('vary', 'accept-encoding');
   if (matches(request, entry.etag)) return reply.status(304).send();
   void reply.type('application/json; charset=utf-8');
   if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(entry.gzip);
@@ -66,7 +74,8 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: Encoded
 export async function mapRoutes(app: FastifyInstance) {
   const answers = new EncodedCache(8);
   const boundaries = new Map<BoundaryLayer, Promise<Encoded>>();
-  const boundaryFile = (layer: BoundaryLayer) => join(app.env.DATA_DIR, 'geo', layer === 'regioni' ? 'regioni.geojson' : 'province.geojson');
+  const boundaryFile = (layer: BoundaryLayer) =>
+    join(app.env.DATA_DIR, 'geo', layer === 'regioni' ? 'regioni.geojson' : 'province.geojson');
 
   // The answer of each filter set, kept while the data it was built from is unchanged (decision 020):
   // a call costs one indexed read of the data version, and the query runs again only after a write.
@@ -80,7 +89,9 @@ export async function mapRoutes(app: FastifyInstance) {
     let entry = byVersion.get(key);
     if (!entry) {
       // Built after the version was read: at least as new as that version, never older.
-      entry = answers.encode(JSON.stringify(await mapSchoolSites(app.db, request.query, places, placesVersion)));
+      entry = answers.encode(
+        JSON.stringify(await mapSchoolSites(app.db, request.query, places, placesVersion)),
+      );
       byVersion.set(key, entry);
       while (byVersion.size > 16) byVersion.delete(byVersion.keys().next().value!);
     }
@@ -92,7 +103,9 @@ export async function mapRoutes(app: FastifyInstance) {
     let entry = boundaries.get(layer);
     if (!entry) {
       // Read once per process; a failed read is tried again on the next call.
-      entry = readFile(boundaryFile(layer), 'utf8').then((text) => new EncodedCache(1).encode(JSON.stringify(JSON.parse(text))));
+      entry = readFile(boundaryFile(layer), 'utf8').then((text) =>
+        new EncodedCache(1).encode(JSON.stringify(JSON.parse(text))),
+      );
       entry.catch(() => boundaries.delete(layer));
       boundaries.set(layer, entry);
     }

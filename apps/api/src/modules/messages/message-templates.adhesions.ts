@@ -47,7 +47,8 @@ export const ADHESIONS_TEMPLATES: TemplateDefinition[] = [
     channel: 'sms',
     subject: null,
     htmlBody: null,
-    textBody: 'Portale Scuole: il codice per firmare l’adesione di {{ministryCode}} è {{code}}. Vale 10 minuti. Non comunicarlo a nessuno.',
+    textBody:
+      'Portale Scuole: il codice per firmare l’adesione di {{ministryCode}} è {{code}}. Vale 10 minuti. Non comunicarlo a nessuno.',
   },
   {
     key: 'email.adesione-firmata',

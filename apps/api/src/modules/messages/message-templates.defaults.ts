@@ -99,7 +99,8 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
     channel: 'sms',
     subject: null,
     htmlBody: null,
-    textBody: 'Portale Scuole: il tuo codice di verifica è {{code}}. Vale 10 minuti. Non comunicarlo a nessuno.',
+    textBody:
+      'Portale Scuole: il tuo codice di verifica è {{code}}. Vale 10 minuti. Non comunicarlo a nessuno.',
   },
   ...PUBLIC_TEMPLATES,
   ...ENROLMENT_TEMPLATES,

@@ -1,6 +1,12 @@
 import type { TemplateDefinition } from './message-templates.defaults.ts';
 
-const email = (key: string, subject: string, htmlBody: string, textBody: string): TemplateDefinition => ({ key, channel: 'email', subject, htmlBody, textBody });
+const email = (key: string, subject: string, htmlBody: string, textBody: string): TemplateDefinition => ({
+  key,
+  channel: 'email',
+  subject,
+  htmlBody,
+  textBody,
+});
 
 /** Messages and documents of the onboarding issue (9): reviews. Placeholders are escaped in the HTML body. */
 export const REVIEWS_TEMPLATES: TemplateDefinition[] = [

@@ -37,7 +37,14 @@ export function createMailTransport(options: { smtpUrl?: string; from: string; m
     text: message.textBody,
     ...(message.htmlBody ? { html: message.htmlBody } : {}),
     ...(message.attachments?.length
-      ? { attachments: message.attachments.map((a) => ({ filename: a.name, contentType: a.contentType, content: a.base64, encoding: 'base64' })) }
+      ? {
+          attachments: message.attachments.map((a) => ({
+            filename: a.name,
+            contentType: a.contentType,
+            content: a.base64,
+            encoding: 'base64',
+          })),
+        }
       : {}),
     headers: {
       'Auto-Submitted': 'auto-generated',

@@ -42,7 +42,8 @@ export async function renderOutboxMessage(db: Db, request: MessageRequest) {
     .orderBy(desc(messageTemplates.version))
     .limit(1);
   if (!template) throw new Error(`Message template not found: ${request.templateKey}`);
-  if (template.channel === 'pdf') throw new Error(`Template ${request.templateKey} is a document, not a message`);
+  if (template.channel === 'pdf')
+    throw new Error(`Template ${request.templateKey} is a document, not a message`);
   const isEmail = template.channel === 'email';
   const { subject, html: htmlBody, text } = renderMessage(template, request.data);
   return {
@@ -67,7 +68,12 @@ export type OutboxRow = typeof outbox.$inferSelect;
  * several API instances polling at the same moment each take different messages and none is sent
  * twice. A worker that dies mid-send leaves its lease to run out; the message is then retried.
  */
-export async function claimDueMessages(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<OutboxRow[]> {
+export async function claimDueMessages(
+  db: Db,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<OutboxRow[]> {
   const due = db
     .select({ id: outbox.id })
     .from(outbox)
@@ -75,12 +81,19 @@ export async function claimDueMessages(db: Db, now: Date, leaseUntil: Date, limi
     .orderBy(asc(outbox.nextAttemptAt), asc(outbox.id))
     .limit(limit)
     .for('update', { skipLocked: true });
-  const claimed = await db.update(outbox).set({ nextAttemptAt: leaseUntil }).where(inArray(outbox.id, due)).returning();
+  const claimed = await db
+    .update(outbox)
+    .set({ nextAttemptAt: leaseUntil })
+    .where(inArray(outbox.id, due))
+    .returning();
   return claimed.sort((a, b) => a.id - b.id);
 }
 
 export async function markSent(db: Db, id: number, now: Date, deliveryRef: string): Promise<void> {
-  await db.update(outbox).set({ status: 'sent', sentAt: now, deliveryRef, lastError: null }).where(eq(outbox.id, id));
+  await db
+    .update(outbox)
+    .set({ status: 'sent', sentAt: now, deliveryRef, lastError: null })
+    .where(eq(outbox.id, id));
 }
 
 /** Records a failed attempt: retried at `retryAt`, or `failed` (kept for staff) when attempts run out. */

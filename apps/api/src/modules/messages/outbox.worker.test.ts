@@ -53,14 +53,23 @@ const worker = (mailUrl?: string) =>
   new OutboxWorker({
     db: db(),
     clock: t.clock,
-    mail: createMailTransport({ smtpUrl: mailUrl, from: 'Portale <noreply@example.test>', mailDir: join(dir, 'mail') }),
+    mail: createMailTransport({
+      smtpUrl: mailUrl,
+      from: 'Portale <noreply@example.test>',
+      mailDir: join(dir, 'mail'),
+    }),
     sms: createSmsTransport({ provider: 'file', smsDir: join(dir, 'sms') }),
     log: pino({ level: 'silent' }),
     pollMs: 50,
     maxAttempts: 3,
   });
 const queue = (recipient: string, firstName = 'Anna <b>&') =>
-  enqueueMessage(db(), { templateKey: 'email.verifica', recipient, data: { firstName, link: 'https://portale.example/verifica?token=abc' }, now: t.clock.now() });
+  enqueueMessage(db(), {
+    templateKey: 'email.verifica',
+    recipient,
+    data: { firstName, link: 'https://portale.example/verifica?token=abc' },
+    now: t.clock.now(),
+  });
 
 describe('outbox worker', () => {
   it('delivers e-mail through SMTP with an HTML part (escaped placeholders) and a text part', async () => {
@@ -86,7 +95,11 @@ describe('outbox worker', () => {
     const w = worker(smtpUrl);
     expect(await w.runOnce()).toBe(0);
     let [row] = await db().select().from(outbox).where(eq(outbox.id, id));
-    expect(row).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/451|non disponibile/) });
+    expect(row).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: expect.stringMatching(/451|non disponibile/),
+    });
     expect(await w.runOnce()).toBe(0);
     t.clock.advance(31_000);
     expect(await w.runOnce()).toBe(1);
@@ -111,7 +124,12 @@ describe('outbox worker', () => {
   it('without SMTP writes .eml and SMS .txt files named by time', async () => {
     await queue('file@example.com');
     t.clock.advance(1000);
-    await enqueueMessage(db(), { templateKey: 'sms.codice', recipient: '+393330000000', data: { code: '123456' }, now: t.clock.now() });
+    await enqueueMessage(db(), {
+      templateKey: 'sms.codice',
+      recipient: '+393330000000',
+      data: { code: '123456' },
+      now: t.clock.now(),
+    });
     const w = worker(undefined);
     w.start();
     await new Promise((resolve) => setTimeout(resolve, 300));

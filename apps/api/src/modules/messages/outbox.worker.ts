@@ -49,7 +49,8 @@ export class OutboxWorker {
     try {
       const ref = await transport.send(row, clock.now());
       await markSent(db, row.id, clock.now(), ref);
-      if (transport.kind === 'file') log.info({ outboxId: row.id, channel: row.channel, path: ref }, 'message written to file');
+      if (transport.kind === 'file')
+        log.info({ outboxId: row.id, channel: row.channel, path: ref }, 'message written to file');
       else log.info({ outboxId: row.id, channel: row.channel }, 'message delivered');
       return true;
     } catch (error) {
@@ -57,7 +58,10 @@ export class OutboxWorker {
       const retryAt = attempts >= maxAttempts ? null : new Date(clock.now().getTime() + backoffMs(attempts));
       const message = error instanceof Error ? error.message : String(error);
       await markAttemptFailed(db, row, { error: message, retryAt });
-      log.warn({ outboxId: row.id, channel: row.channel, attempts, willRetry: retryAt !== null }, 'message delivery failed');
+      log.warn(
+        { outboxId: row.id, channel: row.channel, attempts, willRetry: retryAt !== null },
+        'message delivery failed',
+      );
       return false;
     }
   }
@@ -66,7 +70,9 @@ export class OutboxWorker {
     if (!this.stopped) return;
     this.stopped = false;
     const tick = async () => {
-      this.running = this.runOnce().catch((error: unknown) => this.options.log.error({ err: error }, 'outbox run failed'));
+      this.running = this.runOnce().catch((error: unknown) =>
+        this.options.log.error({ err: error }, 'outbox run failed'),
+      );
       await this.running;
       if (!this.stopped) this.timer = setTimeout(() => void tick(), this.options.pollMs);
     };

@@ -63,9 +63,12 @@ export function placeholdersOf(text: string): string[] {
     if (type === 'text') continue;
     if (type !== 'name') {
       const shown = type === '{' ? `{{{${value}}}}` : `{{${type}${value}}}`;
-      throw new TemplateSyntaxError(`Sono ammessi solo segnaposto semplici come {{nome}}: ${shown} è ${TAG_LABELS[type] ?? 'un tag non ammesso'}.`);
+      throw new TemplateSyntaxError(
+        `Sono ammessi solo segnaposto semplici come {{nome}}: ${shown} è ${TAG_LABELS[type] ?? 'un tag non ammesso'}.`,
+      );
     }
-    if (!PLACEHOLDER_NAME.test(value)) throw new TemplateSyntaxError(`«{{${value}}}» non è un segnaposto valido: usa un nome come {{nome}}.`);
+    if (!PLACEHOLDER_NAME.test(value))
+      throw new TemplateSyntaxError(`«{{${value}}}» non è un segnaposto valido: usa un nome come {{nome}}.`);
     if (!names.includes(value)) names.push(value);
   }
   return names;
@@ -82,7 +85,11 @@ function render(template: string, data: TemplateData, escape: (value: string) =>
  * Fills `{{name}}` placeholders through Mustache, each value passed through `escape` (raw by default:
  * plain text, SMS, PDF). A missing value is a programming error and throws.
  */
-export function fillPlaceholders(template: string, data: TemplateData, escape: (v: string) => string = (v) => v): string {
+export function fillPlaceholders(
+  template: string,
+  data: TemplateData,
+  escape: (v: string) => string = (v) => v,
+): string {
   return render(template, data, escape);
 }
 
@@ -99,7 +106,9 @@ export function escapeMarkdown(value: string): string {
     .join('\\\n');
 }
 
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false }).disable(['image']);
+const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false }).disable([
+  'image',
+]);
 
 /**
  * The HTML of an edited e-mail body: the text, a light Markdown (paragraphs, **bold**, lists, links),
@@ -156,6 +165,8 @@ export function renderMessage(template: StoredTemplate, data: TemplateData): Ren
   const subject = template.subject === null ? null : fillPlaceholders(template.subject, data);
   const text = fillPlaceholders(template.textBody, data);
   if (template.channel !== 'email') return { subject, html: null, text };
-  const body = template.htmlBody ? fillPlaceholders(template.htmlBody, data, escapeHtml) : renderMarkdownHtml(template.textBody, data);
+  const body = template.htmlBody
+    ? fillPlaceholders(template.htmlBody, data, escapeHtml)
+    : renderMarkdownHtml(template.textBody, data);
   return { subject, html: wrapHtml(subject ?? '', body), text: wrapText(text) };
 }

@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { MfaVerifyBody } from '@portale/shared/accounts/mfa';
 import type { Db } from '../../db/client.ts';
 import { formatRomeDateTime } from '../accounts/format.ts';
-import { assertLoginAllowed, clearSecondFactorThrottle, ipKey, recordLoginFailure, secondFactorKey, withAccountLock } from '../auth/login-throttle.ts';
+import {
+  assertLoginAllowed,
+  clearSecondFactorThrottle,
+  ipKey,
+  recordLoginFailure,
+  secondFactorKey,
+  withAccountLock,
+} from '../auth/login-throttle.ts';
 import { findAuthUser } from '../auth/session-user.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { secretOf } from './mfa-login.ts';
@@ -27,7 +34,14 @@ type CheckOutcome =
   | { kind: 'invalid_challenge' }
   | { kind: 'throttled'; userId: number; error: unknown }
   | { kind: 'wrong_code'; userId: number; locked: boolean }
-  | { kind: 'ok'; userId: number; purpose: 'verify' | 'enrol'; usedRecovery: boolean; remaining: number; recoveryCodes?: string[] };
+  | {
+      kind: 'ok';
+      userId: number;
+      purpose: 'verify' | 'enrol';
+      usedRecovery: boolean;
+      remaining: number;
+      recoveryCodes?: string[];
+    };
 
 /**
  * Checks the code of an MFA challenge; enrolment enables the factor and returns fresh recovery codes.
@@ -36,7 +50,11 @@ type CheckOutcome =
  * `LOGIN_IP_MAX_FAILURES`): a new challenge per right password no longer means 5 fresh guesses. The
  * lock is told to the user by e-mail (`email.mfa-bloccato`): their password is known to someone.
  */
-export async function checkSecondFactor(app: FastifyInstance, body: MfaVerifyBody, ip: string): Promise<SecondFactorOutcome> {
+export async function checkSecondFactor(
+  app: FastifyInstance,
+  body: MfaVerifyBody,
+  ip: string,
+): Promise<SecondFactorOutcome> {
   const first = await findLiveChallenge(app.db, body.mfa_token, app.clock.now());
   if (!first) return { kind: 'invalid_challenge' };
   const keys = { account: secondFactorKey(first.userId), ip: ipKey(ip) };
@@ -56,9 +74,16 @@ export async function checkSecondFactor(app: FastifyInstance, body: MfaVerifyBod
   }
   if (outcome.purpose === 'enrol') {
     await audit('auth.mfa.enrolled');
-    return { kind: 'ok', userId: outcome.userId, ...(outcome.recoveryCodes ? { recoveryCodes: outcome.recoveryCodes } : {}) };
+    return {
+      kind: 'ok',
+      userId: outcome.userId,
+      ...(outcome.recoveryCodes ? { recoveryCodes: outcome.recoveryCodes } : {}),
+    };
   }
-  await audit(outcome.usedRecovery ? 'auth.mfa.recovery_code_used' : 'auth.mfa.verified', outcome.usedRecovery ? { remaining: outcome.remaining } : undefined);
+  await audit(
+    outcome.usedRecovery ? 'auth.mfa.recovery_code_used' : 'auth.mfa.verified',
+    outcome.usedRecovery ? { remaining: outcome.remaining } : undefined,
+  );
   return { kind: 'ok', userId: outcome.userId };
 }
 
@@ -94,7 +119,12 @@ async function checkCode(
   } else if (body.recovery_code && challenge.purpose === 'verify') {
     const hash = hashRecoveryCode(body.recovery_code);
     usedRecovery = factor.recoveryCodeHashes.includes(hash);
-    if (usedRecovery) await saveRecoveryCodeHashes(db, factor.userId, factor.recoveryCodeHashes.filter((h) => h !== hash));
+    if (usedRecovery)
+      await saveRecoveryCodeHashes(
+        db,
+        factor.userId,
+        factor.recoveryCodeHashes.filter((h) => h !== hash),
+      );
   }
   if (timeStep === null && !usedRecovery) {
     await countChallengeFailure(db, challenge.id);
@@ -109,9 +139,22 @@ async function checkCode(
   if (challenge.purpose === 'enrol') {
     const recoveryCodes = newRecoveryCodes();
     await enableFactor(db, factor.userId, now, recoveryCodes.map(hashRecoveryCode));
-    return { kind: 'ok', userId, purpose: 'enrol', usedRecovery: false, remaining: recoveryCodes.length, recoveryCodes };
+    return {
+      kind: 'ok',
+      userId,
+      purpose: 'enrol',
+      usedRecovery: false,
+      remaining: recoveryCodes.length,
+      recoveryCodes,
+    };
   }
-  return { kind: 'ok', userId, purpose: 'verify', usedRecovery, remaining: factor.recoveryCodeHashes.length - 1 };
+  return {
+    kind: 'ok',
+    userId,
+    purpose: 'verify',
+    usedRecovery,
+    remaining: factor.recoveryCodeHashes.length - 1,
+  };
 }
 
 /** The e-mail of a second factor locked by wrong codes, in the transaction that counted the failure. */
@@ -121,7 +164,12 @@ async function tellLocked(db: Db, userId: number, now: Date, webUrl: string, loc
   await enqueueMessage(db, {
     templateKey: 'email.mfa-bloccato',
     recipient: user.email,
-    data: { firstName: user.firstName, when: formatRomeDateTime(now), lockMinutes: String(lockMinutes), forgotLink: `${webUrl}/auth/forgot-password` },
+    data: {
+      firstName: user.firstName,
+      when: formatRomeDateTime(now),
+      lockMinutes: String(lockMinutes),
+      forgotLink: `${webUrl}/auth/forgot-password`,
+    },
     now,
   });
 }

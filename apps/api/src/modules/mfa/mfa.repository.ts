@@ -7,7 +7,11 @@ export const CHALLENGE_TTL_SECONDS = 300;
 export const CHALLENGE_MAX_FAILURES = 5;
 
 export function findFactor(db: Db, userId: number) {
-  return db.select().from(mfaFactors).where(eq(mfaFactors.userId, userId)).then((rows) => rows[0]);
+  return db
+    .select()
+    .from(mfaFactors)
+    .where(eq(mfaFactors.userId, userId))
+    .then((rows) => rows[0]);
 }
 
 /** Replaces any factor not yet enabled with a new pending secret. */
@@ -15,12 +19,21 @@ export async function savePendingFactor(db: Db, userId: number, secretEncrypted:
   await db
     .insert(mfaFactors)
     .values({ userId, secretEncrypted, createdAt: now })
-    .onConflictDoUpdate({ target: mfaFactors.userId, set: { secretEncrypted, createdAt: now, enabledAt: null, recoveryCodeHashes: [], lastTimeStep: null } });
+    .onConflictDoUpdate({
+      target: mfaFactors.userId,
+      set: { secretEncrypted, createdAt: now, enabledAt: null, recoveryCodeHashes: [], lastTimeStep: null },
+    });
 }
 
 export async function createChallenge(
   db: Db,
-  input: { userId: number; purpose: 'verify' | 'enrol'; now: Date; ip: string; userAgent: string | undefined },
+  input: {
+    userId: number;
+    purpose: 'verify' | 'enrol';
+    now: Date;
+    ip: string;
+    userAgent: string | undefined;
+  },
 ): Promise<string> {
   const token = randomToken(32);
   await db.insert(mfaChallenges).values({
@@ -37,13 +50,20 @@ export async function createChallenge(
 
 /** The live challenge of a token, or undefined when unknown, used, expired or out of attempts. */
 export async function findLiveChallenge(db: Db, token: string, now: Date) {
-  const [row] = await db.select().from(mfaChallenges).where(eq(mfaChallenges.tokenHash, sha256(token)));
-  if (!row || row.usedAt || row.expiresAt <= now || row.failedAttempts >= CHALLENGE_MAX_FAILURES) return undefined;
+  const [row] = await db
+    .select()
+    .from(mfaChallenges)
+    .where(eq(mfaChallenges.tokenHash, sha256(token)));
+  if (!row || row.usedAt || row.expiresAt <= now || row.failedAttempts >= CHALLENGE_MAX_FAILURES)
+    return undefined;
   return row;
 }
 
 export async function countChallengeFailure(db: Db, id: number) {
-  await db.update(mfaChallenges).set({ failedAttempts: sql`${mfaChallenges.failedAttempts} + 1` }).where(eq(mfaChallenges.id, id));
+  await db
+    .update(mfaChallenges)
+    .set({ failedAttempts: sql`${mfaChallenges.failedAttempts} + 1` })
+    .where(eq(mfaChallenges.id, id));
 }
 
 /** Marks a challenge used; false when another request used it first. */
@@ -68,5 +88,8 @@ export async function saveLastTimeStep(db: Db, userId: number, lastTimeStep: num
 
 /** Enables an enrolled factor with fresh recovery codes. */
 export async function enableFactor(db: Db, userId: number, now: Date, recoveryCodeHashes: string[]) {
-  await db.update(mfaFactors).set({ enabledAt: now, recoveryCodeHashes }).where(eq(mfaFactors.userId, userId));
+  await db
+    .update(mfaFactors)
+    .set({ enabledAt: now, recoveryCodeHashes })
+    .where(eq(mfaFactors.userId, userId));
 }

@@ -22,7 +22,12 @@ export function totpUri(secret: string, accountName: string): string {
  * Checks a 6-digit code at `now`, accepting one 30 s step of clock drift either way. A code of a time
  * step at or before `lastTimeStep` is refused (no replay). Returns the matched time step or null.
  */
-export async function verifyTotp(secret: string, code: string, now: Date, lastTimeStep: number | null): Promise<number | null> {
+export async function verifyTotp(
+  secret: string,
+  code: string,
+  now: Date,
+  lastTimeStep: number | null,
+): Promise<number | null> {
   const epoch = Math.floor(now.getTime() / 1000);
   const result = await verify({
     secret,
@@ -33,7 +38,9 @@ export async function verifyTotp(secret: string, code: string, now: Date, lastTi
     ...(lastTimeStep !== null ? { afterTimeStep: lastTimeStep } : {}),
   }).catch(() => ({ valid: false as const }));
   if (!result.valid) return null;
-  return 'timeStep' in result && typeof result.timeStep === 'number' ? result.timeStep : Math.floor(epoch / 30) + result.delta;
+  return 'timeStep' in result && typeof result.timeStep === 'number'
+    ? result.timeStep
+    : Math.floor(epoch / 30) + result.delta;
 }
 
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -47,5 +54,10 @@ export function newRecoveryCodes(count = 10): string[] {
 }
 
 export function hashRecoveryCode(code: string): string {
-  return sha256(`recovery|${code.trim().toLowerCase().replace(/[^a-z0-9]/g, '')}`);
+  return sha256(
+    `recovery|${code
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')}`,
+  );
 }

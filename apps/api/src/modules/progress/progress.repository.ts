@@ -31,7 +31,8 @@ export interface EventCount {
 }
 
 const endOf = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'Europe/Rome')`;
-const regionFilter = (column: SQL, region: string | undefined) => (region ? sql`and ${column} = ${region}` : sql``);
+const regionFilter = (column: SQL, region: string | undefined) =>
+  region ? sql`and ${column} = ${region}` : sql``;
 
 /**
  * Events per bucket and figure, from dated records only: adhesion transitions, the enrolment that
@@ -75,7 +76,11 @@ export interface StateCount {
  * an institute whose history starts later was in its first transition's starting state; one with no
  * history at all is in its present state.
  */
-export async function countByState(db: DbOrTx, toDay: string, region: string | undefined): Promise<StateCount[]> {
+export async function countByState(
+  db: DbOrTx,
+  toDay: string,
+  region: string | undefined,
+): Promise<StateCount[]> {
   const to = endOf(toDay);
   const result = (await db.execute(sql`
     with last_before as (
@@ -93,11 +98,18 @@ export async function countByState(db: DbOrTx, toDay: string, region: string | u
     )
     select st.state, count(*)::int as institutes, coalesce(sum(sites.n), 0)::int as school_sites, coalesce(sum(sites.p), 0)::int as participating
     from state_then st left join sites on sites.institute_id = st.id
-    group by st.state`)) as unknown as { rows: { state: string; institutes: number; school_sites: number; participating: number }[] };
+    group by st.state`)) as unknown as {
+    rows: { state: string; institutes: number; school_sites: number; participating: number }[];
+  };
   const byState = new Map(result.rows.map((r) => [r.state, r]));
   return ADHESION_STATES.map((state) => {
     const row = byState.get(state);
-    return { state, institutes: Number(row?.institutes ?? 0), schoolSites: Number(row?.school_sites ?? 0), participatingSites: Number(row?.participating ?? 0) };
+    return {
+      state,
+      institutes: Number(row?.institutes ?? 0),
+      schoolSites: Number(row?.school_sites ?? 0),
+      participatingSites: Number(row?.participating ?? 0),
+    };
   });
 }
 
@@ -112,7 +124,11 @@ const STATES_KEPT = 64;
  * institute or a plesso does. The version is read before the count, so a write in between makes the
  * next call count again.
  */
-export async function countByStateKept(db: DbOrTx, toDay: string, region: string | undefined): Promise<StateCount[]> {
+export async function countByStateKept(
+  db: DbOrTx,
+  toDay: string,
+  region: string | undefined,
+): Promise<StateCount[]> {
   const version = await dataVersion(db, 'adhesion-states');
   let kept = statesRead.get(db);
   if (!kept) statesRead.set(db, (kept = new Map()));

@@ -16,8 +16,18 @@ import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { countByStateKept, countEvents } from './progress.repository.ts';
 
-const romeDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome', year: 'numeric', month: '2-digit', day: '2-digit' });
-const italianDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
+const romeDay = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Rome',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+const italianDay = new Intl.DateTimeFormat('it-IT', {
+  timeZone: 'UTC',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
 
 const DAY = 86_400_000;
 const toDate = (day: string) => new Date(`${day}T00:00:00Z`);
@@ -44,12 +54,31 @@ export async function progressOf(app: FastifyInstance, filters: ProgressFilters)
 
   if (filters.groupBy === 'state') {
     const counts = await countByStateKept(app.db, to, filters.region);
-    const rows = counts.map((c) => ({ key: c.state, label: ADHESION_STATE_LABELS[c.state], values: { institutes: c.institutes, schoolSites: c.schoolSites, participatingSites: c.participatingSites } }));
-    const totals = Object.fromEntries(STATE_METRICS.map((m) => [m, rows.reduce((sum, r) => sum + r.values[m], 0)]));
-    return { ...base, columns: STATE_METRICS.map((key) => ({ key, label: STATE_METRIC_LABELS[key] })), rows, totals };
+    const rows = counts.map((c) => ({
+      key: c.state,
+      label: ADHESION_STATE_LABELS[c.state],
+      values: {
+        institutes: c.institutes,
+        schoolSites: c.schoolSites,
+        participatingSites: c.participatingSites,
+      },
+    }));
+    const totals = Object.fromEntries(
+      STATE_METRICS.map((m) => [m, rows.reduce((sum, r) => sum + r.values[m], 0)]),
+    );
+    return {
+      ...base,
+      columns: STATE_METRICS.map((key) => ({ key, label: STATE_METRIC_LABELS[key] })),
+      rows,
+      totals,
+    };
   }
 
-  const events = await countEvents(app.db, { fromDay: from, toDay: to, region: filters.region }, filters.groupBy);
+  const events = await countEvents(
+    app.db,
+    { fromDay: from, toDay: to, region: filters.region },
+    filters.groupBy,
+  );
   const totals = zero();
   if (filters.groupBy === 'region') {
     const byRegion = new Map<string, Record<string, number>>();
@@ -82,7 +111,12 @@ export async function progressOf(app: FastifyInstance, filters: ProgressFilters)
   for (let week = mondayOf(from); week <= to; week = addDays(week, 7)) {
     const values = byWeek.get(week) ?? zero();
     for (const m of PROGRESS_METRICS) running[m] = (running[m] ?? 0) + (values[m] ?? 0);
-    rows.push({ key: week, label: `Settimana dal ${italianDay.format(toDate(week))}`, values, cumulative: { ...running } });
+    rows.push({
+      key: week,
+      label: `Settimana dal ${italianDay.format(toDate(week))}`,
+      values,
+      cumulative: { ...running },
+    });
   }
   return { ...base, columns: metricColumns, rows, totals };
 }
@@ -95,9 +129,27 @@ export async function progressRoutes(app: FastifyInstance) {
     const { format, ...filters } = request.query;
     const data = await progressOf(app, filters);
     type Row = ProgressResponse['rows'][number];
-    const first: ExportColumn<Row> = { header: filters.groupBy === 'week' ? 'Settimana (lunedì)' : filters.groupBy === 'region' ? 'Regione' : 'Stato di adesione', value: (r) => (filters.groupBy === 'week' ? r.key : r.label), ...(filters.groupBy === 'week' ? { type: 'date' as const } : {}) };
-    const columns: ExportColumn<Row>[] = [first, ...data.columns.map((c) => ({ header: c.label, value: (r: Row) => r.values[c.key] ?? 0 }))];
-    if (filters.groupBy === 'week') columns.push(...data.columns.map((c) => ({ header: `${c.label} (totale progressivo)`, value: (r: Row) => r.cumulative?.[c.key] ?? 0 })));
+    const first: ExportColumn<Row> = {
+      header:
+        filters.groupBy === 'week'
+          ? 'Settimana (lunedì)'
+          : filters.groupBy === 'region'
+            ? 'Regione'
+            : 'Stato di adesione',
+      value: (r) => (filters.groupBy === 'week' ? r.key : r.label),
+      ...(filters.groupBy === 'week' ? { type: 'date' as const } : {}),
+    };
+    const columns: ExportColumn<Row>[] = [
+      first,
+      ...data.columns.map((c) => ({ header: c.label, value: (r: Row) => r.values[c.key] ?? 0 })),
+    ];
+    if (filters.groupBy === 'week')
+      columns.push(
+        ...data.columns.map((c) => ({
+          header: `${c.label} (totale progressivo)`,
+          value: (r: Row) => r.cumulative?.[c.key] ?? 0,
+        })),
+      );
     const name = `avanzamento-${filters.groupBy === 'week' ? 'settimane' : filters.groupBy === 'region' ? 'regioni' : 'stati'}`;
     return sendExport(reply, {
       format,

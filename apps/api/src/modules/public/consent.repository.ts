@@ -3,7 +3,11 @@ import { consentRecords } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 
 /** Stores the proof of a cookie choice (never the IP); returns its id. */
-export async function insertConsentRecord(db: DbOrTx, input: ConsentRecordInput, recordedAt: Date): Promise<number> {
+export async function insertConsentRecord(
+  db: DbOrTx,
+  input: ConsentRecordInput,
+  recordedAt: Date,
+): Promise<number> {
   const [row] = await db
     .insert(consentRecords)
     .values({

@@ -9,7 +9,13 @@ type ContactMessage = Pick<ContactMessageInput, 'name' | 'email' | 'topic' | 'me
 export async function insertContactMessage(db: DbOrTx, input: ContactMessage, now: Date): Promise<number> {
   const [row] = await db
     .insert(contactMessages)
-    .values({ name: input.name, email: input.email, topic: input.topic, message: input.message, createdAt: now })
+    .values({
+      name: input.name,
+      email: input.email,
+      topic: input.topic,
+      message: input.message,
+      createdAt: now,
+    })
     .returning({ id: contactMessages.id });
   return row!.id;
 }

@@ -6,7 +6,11 @@ import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { insertContactMessage, setContactMessageOutbox } from './contact.repository.ts';
 
-const ROME_TIME = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', dateStyle: 'long', timeStyle: 'short' });
+const ROME_TIME = new Intl.DateTimeFormat('it-IT', {
+  timeZone: 'Europe/Rome',
+  dateStyle: 'long',
+  timeStyle: 'short',
+});
 
 /** The contact form: stored and notified to staff through the outbox in one transaction. */
 export async function contactRoutes(app: FastifyInstance) {
@@ -15,7 +19,9 @@ export async function contactRoutes(app: FastifyInstance) {
       max: app.env.CONTACT_RATE_LIMIT_MAX,
       timeWindow: app.env.CONTACT_RATE_LIMIT_WINDOW_MS,
       errorResponseBuilder: (_req: unknown, ctx: { ttl: number }) =>
-        new HttpError(429, 'rate_limited', CONTACT_MESSAGES.rateLimited, { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) }),
+        new HttpError(429, 'rate_limited', CONTACT_MESSAGES.rateLimited, {
+          'retry-after': String(Math.ceil(ctx.ttl / 1000)),
+        }),
     },
   };
 

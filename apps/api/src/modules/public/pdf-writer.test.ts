@@ -28,12 +28,25 @@ const institute: AdhesionDataRow = {
   adhesionStateChangedAt: new Date('2026-11-20T09:00:00Z'),
   principal: person('Maria', 'Rossi', 'RSSMRA80A01H501U'),
   firstContact: person('Luca', 'Bianchi', 'BNCLCU85B02H501Z'),
-  schoolSites: [{ id: 1, ministryCode: 'RMEE8AB012', name: 'Scuola primaria “Gianni Rodari”', schoolLevel: 'primaria', municipalityName: 'Roma', province: 'RM' }],
+  schoolSites: [
+    {
+      id: 1,
+      ministryCode: 'RMEE8AB012',
+      name: 'Scuola primaria “Gianni Rodari”',
+      schoolLevel: 'primaria',
+      municipalityName: 'Roma',
+      province: 'RM',
+    },
+  ],
 };
 
 describe('the PDFs the portal generates are PDF/A-2b', () => {
   it('the adhesion document: fonts embedded, XMP agreeing with the Info dictionary, sRGB output intent, an ID (qpdf and pdffonts agree)', async () => {
-    const { pdf } = await renderAdhesionDocument(DEFAULT_DOCUMENT_TEMPLATE, institute, new Date('2026-11-28T10:15:00Z'));
+    const { pdf } = await renderAdhesionDocument(
+      DEFAULT_DOCUMENT_TEMPLATE,
+      institute,
+      new Date('2026-11-28T10:15:00Z'),
+    );
     expect(await pdfAProblems(pdf)).toEqual([]);
   });
 
@@ -42,7 +55,10 @@ describe('the PDFs the portal generates are PDF/A-2b', () => {
       {
         title: 'Informativa sul trattamento dei dati – “privacy” & <cookie>',
         subtitle: 'Perché, come e per quanto: i diritti dell’interessato',
-        sections: Array.from({ length: 12 }, (_, i) => ({ heading: `Sezione ${i + 1}: àèéìòù €`, paragraphs: ['Testo di prova con accenti àèéìòù, simboli € e virgolette “ ” ’. '.repeat(12)] })),
+        sections: Array.from({ length: 12 }, (_, i) => ({
+          heading: `Sezione ${i + 1}: àèéìòù €`,
+          paragraphs: ['Testo di prova con accenti àèéìòù, simboli € e virgolette “ ” ’. '.repeat(12)],
+        })),
       },
       new Date('2026-11-28T10:15:00Z'),
     );
@@ -55,7 +71,9 @@ describe('the PDFs the portal generates are PDF/A-2b', () => {
     plain.addPage().drawText('Prova', { font: await plain.embedFont(StandardFonts.Helvetica) });
     const problems = await pdfAProblems(await plain.save());
     expect(problems.join('\n')).toMatch(/6\.2\.3 no OutputIntent/);
-    expect(problems.join('\n')).toMatch(/6\.2\.11\.4 page 1: font \/F\S* is not embedded|6\.2\.11\.4 page 1: font/);
+    expect(problems.join('\n')).toMatch(
+      /6\.2\.11\.4 page 1: font \/F\S* is not embedded|6\.2\.11\.4 page 1: font/,
+    );
     expect(problems.join('\n')).toMatch(/6\.6\.2 no XMP metadata/);
     expect(problems.join('\n')).toMatch(/pdffonts: not embedded: Helvetica/);
   });

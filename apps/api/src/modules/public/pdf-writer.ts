@@ -37,11 +37,16 @@ let embedded: Promise<{ regular: Uint8Array; bold: Uint8Array; srgb: Uint8Array 
 const pdfAssets = () =>
   (embedded ??= (async () => {
     const { readFile } = await import('node:fs/promises');
-    const [regular, bold, srgb] = await Promise.all(['TitilliumWeb-Regular.ttf', 'TitilliumWeb-Bold.ttf', 'sRGB.icc'].map((name) => readFile(new URL(name, assets))));
+    const [regular, bold, srgb] = await Promise.all(
+      ['TitilliumWeb-Regular.ttf', 'TitilliumWeb-Bold.ttf', 'sRGB.icc'].map((name) =>
+        readFile(new URL(name, assets)),
+      ),
+    );
     return { regular: regular!, bold: bold!, srgb: srgb! };
   })());
 
-const xmlText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xmlText = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The XMP metadata of a PDF/A-2b document: the identification (`pdfaid`) and the same title, author,
@@ -78,7 +83,8 @@ export function pdfAMetadata(info: { title: string; subject: string; createdAt: 
  */
 export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Array> {
   // Loaded when a document is first rendered (seed), not at every start: a faster restart.
-  const [{ PDFDocument, PDFHexString, PDFName, PDFString, rgb }, { default: fontkit }, files] = await Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit'), pdfAssets()]);
+  const [{ PDFDocument, PDFHexString, PDFName, PDFString, rgb }, { default: fontkit }, files] =
+    await Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit'), pdfAssets()]);
   const { createHash } = await import('node:crypto');
   const BLUE = rgb(0, 0.4, 0.8);
   const pdf = await PDFDocument.create({ updateMetadata: false });
@@ -96,7 +102,10 @@ export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Ar
   const bold = await pdf.embedFont(files.bold, { subset: false, customName: 'TitilliumWeb-Bold' });
   const { context, catalog } = pdf;
   // Not compressed, UTF-8 (ISO 19005-2 §6.6.2.1).
-  const metadata = context.stream(new TextEncoder().encode(pdfAMetadata({ title: spec.title, subject: spec.subtitle, createdAt })), { Type: 'Metadata', Subtype: 'XML' });
+  const metadata = context.stream(
+    new TextEncoder().encode(pdfAMetadata({ title: spec.title, subject: spec.subtitle, createdAt })),
+    { Type: 'Metadata', Subtype: 'XML' },
+  );
   catalog.set(PDFName.of('Metadata'), context.register(metadata));
   const profile = context.register(context.flateStream(files.srgb, { N: 3 }));
   const intent = context.obj({
@@ -107,7 +116,11 @@ export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Ar
     DestOutputProfile: profile,
   });
   catalog.set(PDFName.of('OutputIntents'), context.obj([intent]));
-  const id = createHash('sha256').update(JSON.stringify(spec)).update(createdAt.toISOString()).digest('hex').slice(0, 32);
+  const id = createHash('sha256')
+    .update(JSON.stringify(spec))
+    .update(createdAt.toISOString())
+    .digest('hex')
+    .slice(0, 32);
   context.trailerInfo.ID = context.obj([PDFHexString.of(id), PDFHexString.of(id)]);
   const width = PAGE.width - PAGE.margin * 2;
   let page: PDFPage = pdf.addPage([PAGE.width, PAGE.height]);
@@ -135,7 +148,13 @@ export async function renderPdf(spec: PdfSpec, createdAt: Date): Promise<Uint8Ar
   }
   const pages = pdf.getPages();
   pages.forEach((p, i) =>
-    p.drawText(`${spec.title} – pagina ${i + 1} di ${pages.length}`, { x: PAGE.margin, y: 28, size: 8, font: regular, color: rgb(0.36, 0.44, 0.51) }),
+    p.drawText(`${spec.title} – pagina ${i + 1} di ${pages.length}`, {
+      x: PAGE.margin,
+      y: 28,
+      size: 8,
+      font: regular,
+      color: rgb(0.36, 0.44, 0.51),
+    }),
   );
   return pdf.save({ useObjectStreams: false });
 }

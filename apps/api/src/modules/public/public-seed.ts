@@ -13,17 +13,39 @@ interface SeedDocument {
 }
 
 const DOCUMENTS: SeedDocument[] = [
-  { slug: 'regolamento', category: 'regolamenti', fileName: 'regolamento-programma.pdf', spec: REGULATION, sortOrder: 1,
-    description: 'Finalità, fasi, impegni delle scuole e del programma, modalità di ritiro.' },
-  { slug: 'informativa-privacy', category: 'privacy', fileName: 'informativa-privacy.pdf', spec: PRIVACY_NOTICE, sortOrder: 1,
-    description: 'Chi tratta i dati, quali dati, perché, per quanto tempo e come esercitare i tuoi diritti.' },
-  { slug: 'guida-scuole', category: 'guide', fileName: 'guida-per-le-scuole.pdf', spec: SCHOOL_GUIDE, sortOrder: 1,
-    description: "Iscrizione, firma dell'adesione, registrazione del personale, visite e questionari passo per passo." },
+  {
+    slug: 'regolamento',
+    category: 'regolamenti',
+    fileName: 'regolamento-programma.pdf',
+    spec: REGULATION,
+    sortOrder: 1,
+    description: 'Finalità, fasi, impegni delle scuole e del programma, modalità di ritiro.',
+  },
+  {
+    slug: 'informativa-privacy',
+    category: 'privacy',
+    fileName: 'informativa-privacy.pdf',
+    spec: PRIVACY_NOTICE,
+    sortOrder: 1,
+    description: 'Chi tratta i dati, quali dati, perché, per quanto tempo e come esercitare i tuoi diritti.',
+  },
+  {
+    slug: 'guida-scuole',
+    category: 'guide',
+    fileName: 'guida-per-le-scuole.pdf',
+    spec: SCHOOL_GUIDE,
+    sortOrder: 1,
+    description:
+      "Iscrizione, firma dell'adesione, registrazione del personale, visite e questionari passo per passo.",
+  },
 ];
 
 /** The published PDFs (generated here, once); safe on every start. The demo surveys: `surveys-seed.ts`. */
 export async function seedPublicContent(db: DbOrTx, now: Date = new Date()): Promise<void> {
-  const existing = await existingDocumentSlugs(db, DOCUMENTS.map((d) => d.slug));
+  const existing = await existingDocumentSlugs(
+    db,
+    DOCUMENTS.map((d) => d.slug),
+  );
   for (const doc of DOCUMENTS.filter((d) => !existing.has(d.slug))) {
     const content = await renderPdf(doc.spec, now);
     await insertDocumentOnce(db, {

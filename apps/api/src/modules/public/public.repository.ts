@@ -8,11 +8,21 @@ import { enrolledInstitute } from '../registry/institutes.repository.ts';
 /** The programme's key figures: enrolled institutes, participating plessi, registered teachers and educators. */
 export async function countFigures(db: DbOrTx): Promise<Omit<Figures, 'updatedAt'>> {
   const [enrolled] = await db.select({ n: count() }).from(institutes).where(enrolledInstitute);
-  const [sites] = await db.select({ n: count() }).from(schoolSites).where(eq(schoolSites.participating, true));
+  const [sites] = await db
+    .select({ n: count() })
+    .from(schoolSites)
+    .where(eq(schoolSites.participating, true));
   // The same count as the staff dashboard's (registeredTeachers): the tallies the registrations keep.
-  const byReviewState = await db.select({ key: tallies.key, n: sql<number>`${tallies.n}::int` }).from(tallies).where(eq(tallies.name, 'teacher_review_state'));
+  const byReviewState = await db
+    .select({ key: tallies.key, n: sql<number>`${tallies.n}::int` })
+    .from(tallies)
+    .where(eq(tallies.name, 'teacher_review_state'));
   const teachers = registeredTeachers(Object.fromEntries(byReviewState.map((r) => [r.key, Number(r.n)])));
-  return { institutesEnrolled: enrolled?.n ?? 0, participatingSites: sites?.n ?? 0, registeredTeachers: teachers };
+  return {
+    institutesEnrolled: enrolled?.n ?? 0,
+    participatingSites: sites?.n ?? 0,
+    registeredTeachers: teachers,
+  };
 }
 
 /** The published documents (without their content), in display order. */
@@ -37,7 +47,13 @@ export async function listPublishedDocuments(db: DbOrTx) {
 export async function findPublishedDocumentFile(db: DbOrTx, documentId: number) {
   const [doc] = await db
     // `content` is null for files in the file store (decision 030): only older rows carry their bytes.
-    .select({ fileName: publicDocuments.fileName, contentType: publicDocuments.contentType, sizeBytes: publicDocuments.sizeBytes, fileKey: publicDocuments.fileKey, content: publicDocuments.content })
+    .select({
+      fileName: publicDocuments.fileName,
+      contentType: publicDocuments.contentType,
+      sizeBytes: publicDocuments.sizeBytes,
+      fileKey: publicDocuments.fileKey,
+      content: publicDocuments.content,
+    })
     .from(publicDocuments)
     .where(and(eq(publicDocuments.id, documentId), isNotNull(publicDocuments.publishedAt)));
   return doc;
@@ -64,12 +80,18 @@ export async function findCurrentSurvey(db: DbOrTx): Promise<PublicSurvey | unde
 
 /** Which of `slugs` are already stored as documents. */
 export async function existingDocumentSlugs(db: DbOrTx, slugs: string[]): Promise<Set<string>> {
-  const rows = await db.select({ slug: publicDocuments.slug }).from(publicDocuments).where(inArray(publicDocuments.slug, slugs));
+  const rows = await db
+    .select({ slug: publicDocuments.slug })
+    .from(publicDocuments)
+    .where(inArray(publicDocuments.slug, slugs));
   return new Set(rows.map((r) => r.slug));
 }
 
 /** Stores a document unless its slug exists. */
-export async function insertDocumentOnce(db: DbOrTx, doc: typeof publicDocuments.$inferInsert): Promise<void> {
+export async function insertDocumentOnce(
+  db: DbOrTx,
+  doc: typeof publicDocuments.$inferInsert,
+): Promise<void> {
   await db.insert(publicDocuments).values(doc).onConflictDoNothing();
 }
 

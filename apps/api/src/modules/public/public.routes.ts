@@ -40,14 +40,19 @@ export async function publicRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, downloadPublicDocument, {}, async (request, reply) => {
     const doc = await repo.findPublishedDocumentFile(app.db, request.params.documentId);
-    const missing = () => new HttpError(404, 'document_not_found', 'Il documento richiesto non esiste o non è più pubblicato.');
+    const missing = () =>
+      new HttpError(404, 'document_not_found', 'Il documento richiesto non esiste o non è più pubblicato.');
     if (!doc) throw missing();
     return reply
       .header('cache-control', 'public, max-age=3600')
       .header('content-disposition', `attachment; filename="${doc.fileName.replace(/[^\w.-]/g, '_')}"`)
       .header('content-length', String(doc.sizeBytes))
       .type(doc.contentType)
-      .send(doc.fileKey ? await openStored(app, doc.fileKey, missing) : Buffer.from(doc.content ?? Buffer.alloc(0)));
+      .send(
+        doc.fileKey
+          ? await openStored(app, doc.fileKey, missing)
+          : Buffer.from(doc.content ?? Buffer.alloc(0)),
+      );
   });
 
   registerEndpoint(app, getPublicSurvey, {}, async (_request, reply) => {

@@ -23,12 +23,17 @@ function branchesOf(query: AuditQuery): SQL[] {
   const id = String(query.entityId);
   const about = sql`${auditLog.entity} = ${query.entity} and ${auditLog.entityId} = ${id}`;
   if (query.entity !== 'user') return [about];
-  return [about, sql`${auditLog.actorUserId} = ${query.entityId} and (${auditLog.entity} is distinct from 'user' or ${auditLog.entityId} is distinct from ${id})`];
+  return [
+    about,
+    sql`${auditLog.actorUserId} = ${query.entityId} and (${auditLog.entity} is distinct from 'user' or ${auditLog.entityId} is distinct from ${id})`,
+  ];
 }
 
 const asRecord = (v: unknown) => {
   const value = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 };
 
 /** The append-only audit of one record, newest first. */
@@ -53,7 +58,14 @@ export function listAudit(db: DbOrTx, query: AuditQuery): Promise<Page<AuditEntr
         id: rowValue.int(r.id),
         at: rowValue.iso(r.at)!,
         action: rowValue.text(r.action),
-        actor: r.actor_id === null || r.actor_id === undefined ? null : { id: rowValue.int(r.actor_id), name: `${rowValue.text(r.first_name)} ${rowValue.text(r.last_name)}`, email: rowValue.text(r.email) },
+        actor:
+          r.actor_id === null || r.actor_id === undefined
+            ? null
+            : {
+                id: rowValue.int(r.actor_id),
+                name: `${rowValue.text(r.first_name)} ${rowValue.text(r.last_name)}`,
+                email: rowValue.text(r.email),
+              },
         entity: rowValue.textOrNull(r.entity),
         entityId: rowValue.textOrNull(r.entity_id),
         before: asRecord(r.before),
@@ -61,7 +73,15 @@ export function listAudit(db: DbOrTx, query: AuditQuery): Promise<Page<AuditEntr
         ip: rowValue.textOrNull(r.ip),
       }));
     },
-    () => cappedCount(db, sql`${sql.join(branches.map((where) => sql`(select 1 from ${auditLog} where ${where})`), sql` union all `)}`, query.exactTotal),
+    () =>
+      cappedCount(
+        db,
+        sql`${sql.join(
+          branches.map((where) => sql`(select 1 from ${auditLog} where ${where})`),
+          sql` union all `,
+        )}`,
+        query.exactTotal,
+      ),
     query.page,
     query.pageSize,
   );

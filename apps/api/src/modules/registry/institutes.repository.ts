@@ -1,11 +1,38 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { ADHESION_STATES, type InstituteDetail, type InstituteListQuery, type InstituteSummary, type InstituteUpdate } from '@portale/shared/registry';
+import {
+  ADHESION_STATES,
+  type InstituteDetail,
+  type InstituteListQuery,
+  type InstituteSummary,
+  type InstituteUpdate,
+} from '@portale/shared/registry';
 import type { OwnedResource } from '@portale/shared/auth';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
-import { institutes, instituteAdhesionTransitions, instituteSearch, schoolSites, teacherProfiles, users } from '../../db/schema/index.ts';
+import {
+  institutes,
+  instituteAdhesionTransitions,
+  instituteSearch,
+  schoolSites,
+  teacherProfiles,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, asValue, listRows, listShape, rawCount, rowValue, searchCondition, searchTableRank, type Bind, type Page } from '../../lib/list.ts';
-
+import {
+  aliased,
+  countAll,
+  CountCache,
+  orderByOf,
+  paginate,
+  asValue,
+  listRows,
+  listShape,
+  rawCount,
+  rowValue,
+  searchCondition,
+  searchTableRank,
+  type Bind,
+  type Page,
+} from '../../lib/list.ts';
 
 const totals = new CountCache();
 
@@ -66,12 +93,17 @@ export function toInstituteSummary(row: Record<string, unknown>): InstituteSumma
 export const enrolledInstitute: SQL = inArray(institutes.adhesionState, ADHESION_STATES.slice(1));
 
 /** The registry's institute filters as one condition on the institutes' own `search_text` (the adhesions panel). */
-export function instituteFilterCondition(filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>): SQL | undefined {
+export function instituteFilterCondition(
+  filters: Pick<Filters, 'q' | 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>,
+): SQL | undefined {
   return and(searchCondition(institutes.searchText, filters.q), columnFilters(filters));
 }
 
 /** The filters on the institute's own columns: every filter but the search words. */
-function columnFilters(filters: Pick<Filters, 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>, bind: Bind = asValue): SQL | undefined {
+function columnFilters(
+  filters: Pick<Filters, 'region' | 'province' | 'adhesionState' | 'stateSchool' | 'level'>,
+  bind: Bind = asValue,
+): SQL | undefined {
   return and(
     filters.region ? eq(institutes.region, bind(filters.region)) : undefined,
     filters.province ? eq(institutes.province, bind(filters.province)) : undefined,
@@ -106,11 +138,18 @@ function fromInstitutes(db: DbOrTx, fields: SelectedFields, filters: Filters) {
 
 /** The filtered, sorted query of the list and of its export. */
 export function instituteListQuery(db: DbOrTx, filters: Filters) {
-  return fromInstitutes(db, summaryFields, filters).where(whereOf(filters)).orderBy(...orderOf(filters));
+  return fromInstitutes(db, summaryFields, filters)
+    .where(whereOf(filters))
+    .orderBy(...orderOf(filters));
 }
 
 /** `from` of the count and of a page's ids: the search rows alone when only the words filter and rank. */
-function fromMatches(db: DbOrTx, fields: (id: typeof institutes.id | typeof search.id) => SelectedFields, filters: Filters, forSort: boolean) {
+function fromMatches(
+  db: DbOrTx,
+  fields: (id: typeof institutes.id | typeof search.id) => SelectedFields,
+  filters: Filters,
+  forSort: boolean,
+) {
   const readsInstitutes = columnFilters(filters) !== undefined || (forSort && filters.sort !== undefined);
   if (!filters.q) return db.select(fields(institutes.id)).from(institutes).$dynamic();
   const query = db.select(fields(search.id)).from(search).$dynamic();
@@ -123,7 +162,13 @@ export function instituteCountQuery(db: DbOrTx, filters: Filters) {
 }
 
 /** One page: the page's ids first (index-only past the offset), then their rows ("late row lookup"). */
-export function institutePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number, bind: Bind = asValue) {
+export function institutePageQuery(
+  db: DbOrTx,
+  filters: Filters,
+  limit: number,
+  offset: number,
+  bind: Bind = asValue,
+) {
   const ids = fromMatches(db, (id) => ({ id }), filters, true)
     .where(whereOf(filters, bind))
     .orderBy(...orderOf(filters, bind))
@@ -140,7 +185,12 @@ export function countInstitutes(db: DbOrTx, filters: Filters): Promise<number> {
 
 export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<Page<InstituteSummary>> {
   return paginate(
-    async (limit, offset) => (await listRows(db, listShape('institutes', query), (bind) => institutePageQuery(db, query, limit, offset, bind))).map(toInstituteSummary),
+    async (limit, offset) =>
+      (
+        await listRows(db, listShape('institutes', query), (bind) =>
+          institutePageQuery(db, query, limit, offset, bind),
+        )
+      ).map(toInstituteSummary),
     () => countInstitutes(db, query),
     query.page,
     query.pageSize,
@@ -148,7 +198,10 @@ export function listInstitutes(db: DbOrTx, query: InstituteListQuery): Promise<P
 }
 
 /** Who owns an institute for `:own` grants: its principal and first contact. `undefined` when missing. */
-export async function findInstituteOwners(db: DbOrTx, instituteId: number): Promise<OwnedResource | undefined> {
+export async function findInstituteOwners(
+  db: DbOrTx,
+  instituteId: number,
+): Promise<OwnedResource | undefined> {
   const [row] = await db
     .select({ principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
     .from(institutes)
@@ -182,8 +235,16 @@ export async function findInstituteContacts(db: DbOrTx, instituteId: number) {
   return row;
 }
 
-export async function updateInstituteContacts(db: DbOrTx, instituteId: number, changes: InstituteUpdate, now: Date): Promise<void> {
-  await db.update(institutes).set({ ...changes, updatedAt: now }).where(eq(institutes.id, instituteId));
+export async function updateInstituteContacts(
+  db: DbOrTx,
+  instituteId: number,
+  changes: InstituteUpdate,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(institutes)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(institutes.id, instituteId));
   totals.clear();
 }
 
@@ -225,7 +286,12 @@ export async function findInstitute(db: DbOrTx, instituteId: number): Promise<In
       .where(eq(schoolSites.instituteId, instituteId))
       .orderBy(schoolSites.name, schoolSites.id),
     db
-      .select({ ...person, schoolSiteId: teacherProfiles.schoolSiteId, kind: teacherProfiles.kind, reviewState: teacherProfiles.reviewState })
+      .select({
+        ...person,
+        schoolSiteId: teacherProfiles.schoolSiteId,
+        kind: teacherProfiles.kind,
+        reviewState: teacherProfiles.reviewState,
+      })
       .from(teacherProfiles)
       .innerJoin(users, eq(users.id, teacherProfiles.userId))
       .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))

@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ADHESION_STATE_LABELS, exportInstitutes, getInstitute, listInstitutes, updateInstitute, type InstituteSummary } from '@portale/shared/registry';
+import {
+  ADHESION_STATE_LABELS,
+  exportInstitutes,
+  getInstitute,
+  listInstitutes,
+  updateInstitute,
+  type InstituteSummary,
+} from '@portale/shared/registry';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
@@ -21,7 +28,10 @@ const EXPORT_COLUMNS: ExportColumn<InstituteSummary>[] = [
   { header: 'Regione', value: (r) => r.region },
   { header: 'Plessi', value: (r) => r.schoolSiteCount },
   { header: 'Stato adesione', value: (r) => ADHESION_STATE_LABELS[r.adhesionState] },
-  { header: 'Ultimo cambio di stato', value: (r) => (r.adhesionStateChangedAt ? new Date(r.adhesionStateChangedAt) : null) },
+  {
+    header: 'Ultimo cambio di stato',
+    value: (r) => (r.adhesionStateChangedAt ? new Date(r.adhesionStateChangedAt) : null),
+  },
 ];
 
 function instituteOf(request: FastifyRequest) {
@@ -49,7 +59,8 @@ export async function instituteRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total,
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.instituteListQuery(app.db, filters), repo.toInstituteSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.instituteListQuery(app.db, filters), repo.toInstituteSummary, write),
     });
   });
 
@@ -67,7 +78,12 @@ export async function instituteRoutes(app: FastifyInstance) {
       const diff = changedFields(before, request.body);
       if (Object.keys(diff.after).length === 0) return;
       await repo.updateInstituteContacts(tx, instituteId, diff.after, app.clock.now());
-      await auditWrite(tx, request, { action: 'institute.updated', entity: 'institute', entityId: instituteId, ...diff });
+      await auditWrite(tx, request, {
+        action: 'institute.updated',
+        entity: 'institute',
+        entityId: instituteId,
+        ...diff,
+      });
     });
     return (await repo.findInstitute(app.db, instituteId))!;
   });

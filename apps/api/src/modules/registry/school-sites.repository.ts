@@ -1,11 +1,30 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { OwnedResource } from '@portale/shared/auth';
-import type { SchoolSiteDetail, SchoolSiteListQuery, SchoolSiteSummary, SchoolSiteUpdate } from '@portale/shared/registry';
+import type {
+  SchoolSiteDetail,
+  SchoolSiteListQuery,
+  SchoolSiteSummary,
+  SchoolSiteUpdate,
+} from '@portale/shared/registry';
 import { institutes, schoolSites, schoolSiteSearch, teacherProfiles, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, CountCache, orderByOf, paginate, asValue, listRows, listShape, rawCount, rowValue, searchCondition, searchTableRank, type Bind, type Page } from '../../lib/list.ts';
-
+import {
+  aliased,
+  countAll,
+  CountCache,
+  orderByOf,
+  paginate,
+  asValue,
+  listRows,
+  listShape,
+  rawCount,
+  rowValue,
+  searchCondition,
+  searchTableRank,
+  type Bind,
+  type Page,
+} from '../../lib/list.ts';
 
 const totals = new CountCache();
 
@@ -14,7 +33,9 @@ export function clearSchoolSiteTotals(): void {
   totals.clear();
 }
 
-type Filters = Omit<SchoolSiteListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: SchoolSiteListQuery['sort'] };
+type Filters = Omit<SchoolSiteListQuery, 'page' | 'pageSize' | 'sort'> & {
+  sort?: SchoolSiteListQuery['sort'];
+};
 
 const summaryFields = aliased({
   id: schoolSites.id,
@@ -64,13 +85,18 @@ export function toSchoolSiteSummary(row: Record<string, unknown>): SchoolSiteSum
 }
 
 /** The filters on the plesso's own columns (`site`) and on its institute's (`institute`): every filter but the search words. */
-function columnFilters(filters: Filters, bind: Bind = asValue): { site: SQL | undefined; institute: SQL | undefined } {
+function columnFilters(
+  filters: Filters,
+  bind: Bind = asValue,
+): { site: SQL | undefined; institute: SQL | undefined } {
   return {
     site: and(
       filters.region ? eq(schoolSites.region, bind(filters.region)) : undefined,
       filters.province ? eq(schoolSites.province, bind(filters.province)) : undefined,
       filters.level ? eq(schoolSites.schoolLevel, bind(filters.level)) : undefined,
-      filters.participating === undefined ? undefined : eq(schoolSites.participating, bind(filters.participating)),
+      filters.participating === undefined
+        ? undefined
+        : eq(schoolSites.participating, bind(filters.participating)),
       filters.instituteId ? eq(schoolSites.instituteId, bind(filters.instituteId)) : undefined,
     ),
     institute: and(
@@ -99,13 +125,19 @@ function orderOf(filters: Filters, bind: Bind = asValue): SQL[] {
 
 /** `from` of a list query: the plessi and their institutes, with their search rows when the words are searched. */
 function fromSchoolSites(db: DbOrTx, fields: SelectedFields, filters: Filters) {
-  const query = db.select(fields).from(schoolSites).$dynamic().innerJoin(institutes, eq(institutes.id, schoolSites.instituteId));
+  const query = db
+    .select(fields)
+    .from(schoolSites)
+    .$dynamic()
+    .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId));
   return filters.q ? query.innerJoin(search, eq(search.id, schoolSites.id)) : query;
 }
 
 /** The filtered, sorted query of the list and of its export. */
 export function schoolSiteListQuery(db: DbOrTx, filters: Filters) {
-  return fromSchoolSites(db, summaryFields, filters).where(whereOf(filters)).orderBy(...orderOf(filters));
+  return fromSchoolSites(db, summaryFields, filters)
+    .where(whereOf(filters))
+    .orderBy(...orderOf(filters));
 }
 
 /**
@@ -113,10 +145,16 @@ export function schoolSiteListQuery(db: DbOrTx, filters: Filters) {
  * the plessi when a filter or the sort reads them, their institutes only when one reads those (every
  * plesso has its institute: NOT NULL foreign key).
  */
-function fromMatches(db: DbOrTx, fields: (id: typeof schoolSites.id | typeof search.id) => SelectedFields, filters: Filters, forSort: boolean) {
+function fromMatches(
+  db: DbOrTx,
+  fields: (id: typeof schoolSites.id | typeof search.id) => SelectedFields,
+  filters: Filters,
+  forSort: boolean,
+) {
   const { site, institute } = columnFilters(filters);
   const sortsBy = forSort ? filters.sort?.column : undefined;
-  const readsInstitute = institute !== undefined || sortsBy === 'instituteName' || sortsBy === 'adhesionState';
+  const readsInstitute =
+    institute !== undefined || sortsBy === 'instituteName' || sortsBy === 'adhesionState';
   const readsSite = readsInstitute || site !== undefined || sortsBy !== undefined;
   if (!filters.q) {
     const sites = db.select(fields(schoolSites.id)).from(schoolSites).$dynamic();
@@ -137,7 +175,13 @@ export function schoolSiteCountQuery(db: DbOrTx, filters: Filters) {
  * One page: the ids of the page first (an index-only walk past the offset, no join unless needed),
  * then the full rows of those ids only ("late row lookup"): deep pages stay cheap.
  */
-export function schoolSitePageQuery(db: DbOrTx, filters: Filters, limit: number, offset: number, bind: Bind = asValue) {
+export function schoolSitePageQuery(
+  db: DbOrTx,
+  filters: Filters,
+  limit: number,
+  offset: number,
+  bind: Bind = asValue,
+) {
   const ids = fromMatches(db, (id) => ({ id }), filters, true)
     .where(whereOf(filters, bind))
     .orderBy(...orderOf(filters, bind))
@@ -154,7 +198,12 @@ export function countSchoolSites(db: DbOrTx, filters: Filters): Promise<number> 
 
 export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise<Page<SchoolSiteSummary>> {
   return paginate(
-    async (limit, offset) => (await listRows(db, listShape('school-sites', query), (bind) => schoolSitePageQuery(db, query, limit, offset, bind))).map(toSchoolSiteSummary),
+    async (limit, offset) =>
+      (
+        await listRows(db, listShape('school-sites', query), (bind) =>
+          schoolSitePageQuery(db, query, limit, offset, bind),
+        )
+      ).map(toSchoolSiteSummary),
     () => countSchoolSites(db, query),
     query.page,
     query.pageSize,
@@ -164,7 +213,11 @@ export function listSchoolSites(db: DbOrTx, query: SchoolSiteListQuery): Promise
 /** Owners of a plesso for `:own` grants: its detector and its institute's principal and first contact. */
 export async function findSchoolSiteOwners(db: DbOrTx, siteId: number): Promise<OwnedResource | undefined> {
   const [row] = await db
-    .select({ detector: schoolSites.detectorUserId, principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
+    .select({
+      detector: schoolSites.detectorUserId,
+      principal: institutes.principalUserId,
+      firstContact: institutes.firstContactUserId,
+    })
     .from(schoolSites)
     .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
     .where(eq(schoolSites.id, siteId));
@@ -173,7 +226,12 @@ export async function findSchoolSiteOwners(db: DbOrTx, siteId: number): Promise<
 
 export async function findSchoolSiteEditable(db: DbOrTx, siteId: number) {
   const [row] = await db
-    .select({ name: schoolSites.name, address: schoolSites.address, postalCode: schoolSites.postalCode, participating: schoolSites.participating })
+    .select({
+      name: schoolSites.name,
+      address: schoolSites.address,
+      postalCode: schoolSites.postalCode,
+      participating: schoolSites.participating,
+    })
     .from(schoolSites)
     .where(eq(schoolSites.id, siteId))
     .for('update');
@@ -188,8 +246,16 @@ const FILTERS_READING: Record<keyof SchoolSiteUpdate, readonly string[]> = {
   participating: ['participating'],
 };
 
-export async function updateSchoolSiteFields(db: DbOrTx, siteId: number, changes: SchoolSiteUpdate, now: Date): Promise<void> {
-  await db.update(schoolSites).set({ ...changes, updatedAt: now }).where(eq(schoolSites.id, siteId));
+export async function updateSchoolSiteFields(
+  db: DbOrTx,
+  siteId: number,
+  changes: SchoolSiteUpdate,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(schoolSites)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(schoolSites.id, siteId));
   totals.clear(Object.keys(changes).flatMap((field) => FILTERS_READING[field as keyof SchoolSiteUpdate]));
 }
 
@@ -236,4 +302,3 @@ export async function findSchoolSite(db: DbOrTx, siteId: number): Promise<School
     updatedAt: rowValue.iso(row.updatedAt)!,
   };
 }
-

@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS, exportSchoolSites, getSchoolSite, listSchoolSites, updateSchoolSite, type SchoolSiteSummary } from '@portale/shared/registry';
+import {
+  ADHESION_STATE_LABELS,
+  SCHOOL_LEVEL_LABELS,
+  exportSchoolSites,
+  getSchoolSite,
+  listSchoolSites,
+  updateSchoolSite,
+  type SchoolSiteSummary,
+} from '@portale/shared/registry';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
@@ -51,7 +59,8 @@ export async function schoolSiteRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total,
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.schoolSiteListQuery(app.db, filters), repo.toSchoolSiteSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.schoolSiteListQuery(app.db, filters), repo.toSchoolSiteSummary, write),
     });
   });
 
@@ -69,7 +78,12 @@ export async function schoolSiteRoutes(app: FastifyInstance) {
       const diff = changedFields(before, request.body);
       if (Object.keys(diff.after).length === 0) return;
       await repo.updateSchoolSiteFields(tx, siteId, diff.after, app.clock.now());
-      await auditWrite(tx, request, { action: 'school-site.updated', entity: 'school-site', entityId: siteId, ...diff });
+      await auditWrite(tx, request, {
+        action: 'school-site.updated',
+        entity: 'school-site',
+        entityId: siteId,
+        ...diff,
+      });
     });
     return (await repo.findSchoolSite(app.db, siteId))!;
   });

@@ -5,7 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IntegerAttacker, subsets, type Equation } from '../../../test/results-integer-attacker.ts';
-import { suppressResults, type ItemDef, type RespondentCategories, type SuppressedResults } from './results-suppression.ts';
+import {
+  suppressResults,
+  type ItemDef,
+  type RespondentCategories,
+  type SuppressedResults,
+} from './results-suppression.ts';
 
 const K = 5;
 
@@ -31,10 +36,16 @@ function tableOf(item: ItemDef, respondents: RespondentCategories[], groups?: Ta
 }
 
 /** Every published figure of one item as an equation over the table's columns (shifted by `offset`; `also` adds more columns). */
-function equations(item: ItemDef, table: Table, results: SuppressedResults, also: (j: number) => number[] = () => []): Equation[] {
+function equations(
+  item: ItemDef,
+  table: Table,
+  results: SuppressedResults,
+  also: (j: number) => number[] = () => [],
+): Equation[] {
   const out: Equation[] = [];
   const inView = (g: number, region: string | null, level: string | null) =>
-    (region === null || table.groups[g]!.region === region) && (level === null || table.groups[g]!.level === level);
+    (region === null || table.groups[g]!.region === region) &&
+    (level === null || table.groups[g]!.level === level);
   for (const v of results.views.values()) {
     if (v.respondents === null) continue;
     const members = table.groups.map((_, g) => g).filter((g) => inView(g, v.view.region, v.view.level));
@@ -49,7 +60,8 @@ function equations(item: ItemDef, table: Table, results: SuppressedResults, also
   }
   // The public knows that a required question has no "no answer".
   for (const c of item.impossible ?? [])
-    for (let g = 0; g < table.groups.length; g++) out.push({ cols: [table.col(g, c), ...also(table.col(g, c))], value: 0 });
+    for (let g = 0; g < table.groups.length; g++)
+      out.push({ cols: [table.col(g, c), ...also(table.col(g, c))], value: 0 });
   return out;
 }
 
@@ -70,7 +82,9 @@ function recovered(item: ItemDef, respondents: RespondentCategories[], results: 
     const name = G.map((g) => `${table.groups[g]!.region}/${table.groups[g]!.level}`).join('+');
     for (const set of answerSets(item)) {
       const inSet = G.flatMap((g) => set.map((c) => table.col(g, c)));
-      const outSet = G.flatMap((g) => table.categories.filter((c) => !set.includes(c)).map((c) => table.col(g, c)));
+      const outSet = G.flatMap((g) =>
+        table.categories.filter((c) => !set.includes(c)).map((c) => table.col(g, c)),
+      );
       for (const [cols, label] of [
         [inSet, set.join('|')],
         [outSet, `not ${set.join('|')}`],
@@ -103,14 +117,14 @@ function recoveredAcrossWaves(
   const t1 = tableOf(item, wave1, groups);
   const ty = tableOf(item, newcomers, groups);
   const width = t1.truth.length;
-  const eqs = [
-    ...equations(item, t1, results1),
-    ...equations(item, t1, results2, (j) => [width + j]),
-  ];
+  const eqs = [...equations(item, t1, results1), ...equations(item, t1, results2, (j) => [width + j])];
   const attacker = new IntegerAttacker(width * 2, eqs);
   const found: string[] = [];
   for (const G of subsets(groups.map((_, g) => g))) {
-    const newcomersInG = G.reduce((s, g) => s + ty.categories.reduce((t, c) => t + ty.truth[ty.col(g, c)]!, 0), 0);
+    const newcomersInG = G.reduce(
+      (s, g) => s + ty.categories.reduce((t, c) => t + ty.truth[ty.col(g, c)]!, 0),
+      0,
+    );
     if (newcomersInG === 0 || newcomersInG >= K) continue;
     // An answer nobody can give (a required question's empty combination) tells nothing.
     for (const set of answerSets(item).filter((a) => a.some((c) => !(item.impossible ?? []).includes(c)))) {
@@ -118,13 +132,21 @@ function recoveredAcrossWaves(
       const v = cols.reduce((s, j) => s + ty.truth[j - width]!, 0);
       // An answer none of them gave (v = 0) is not theirs: decision 035, residual (b), for three answers or more.
       if (v > 0 && attacker.recovers(cols, v))
-        found.push(`${G.map((g) => `${groups[g]!.region}/${groups[g]!.level}`).join('+')}: ${v} of ${newcomersInG} newcomers answered ${set.join('|')}`);
+        found.push(
+          `${G.map((g) => `${groups[g]!.region}/${groups[g]!.level}`).join('+')}: ${v} of ${newcomersInG} newcomers answered ${set.join('|')}`,
+        );
     }
   }
   return found;
 }
 
-const people = (region: string | null, level: string | null, n: number, answer: string, item = 'q'): RespondentCategories[] =>
+const people = (
+  region: string | null,
+  level: string | null,
+  n: number,
+  answer: string,
+  item = 'q',
+): RespondentCategories[] =>
   Array.from({ length: n }, () => ({ region, level, categories: { [item]: answer } }));
 
 const YES_NO: ItemDef = { id: 'q', categories: ['Sì', 'No'], published: ['Sì', 'No'], impossible: [] };
@@ -249,12 +271,19 @@ function population(item: ItemDef, maxPerGroup: number) {
       minLength: GROUPS.length,
       maxLength: GROUPS.length,
     })
-    .map((perGroup) => perGroup.flatMap((answers, g) => answers.flatMap((a) => people(GROUPS[g]!.region, GROUPS[g]!.level, 1, a))));
+    .map((perGroup) =>
+      perGroup.flatMap((answers, g) =>
+        answers.flatMap((a) => people(GROUPS[g]!.region, GROUPS[g]!.level, 1, a)),
+      ),
+    );
 }
 
 /** Published counts of an item (the random tests must publish something, or they would prove nothing). */
 const shownCells = (results: SuppressedResults) =>
-  [...results.views.values()].reduce((s, v) => s + Object.values(v.cells.q ?? {}).filter((x) => x !== null && x > 0).length, 0);
+  [...results.views.values()].reduce(
+    (s, v) => s + Object.values(v.cells.q ?? {}).filter((x) => x !== null && x > 0).length,
+    0,
+  );
 
 describe('random populations: the integer attacker recovers nothing', () => {
   it('a yes/no question over 3 atomic groups (small counts and unanimous groups)', () => {
@@ -271,7 +300,12 @@ describe('random populations: the integer attacker recovers nothing', () => {
   });
 
   it('a question of three answers over 3 atomic groups', () => {
-    const item: ItemDef = { id: 'q', categories: ['Sì', 'No', 'Non so'], published: ['Sì', 'No', 'Non so'], impossible: [] };
+    const item: ItemDef = {
+      id: 'q',
+      categories: ['Sì', 'No', 'Non so'],
+      published: ['Sì', 'No', 'Non so'],
+      impossible: [],
+    };
     fc.assert(
       fc.property(population(item, 7), (respondents) => {
         expect(recovered(item, respondents, suppressResults([item], respondents, K))).toEqual([]);
@@ -297,7 +331,9 @@ describe('random populations: the integer attacker recovers nothing', () => {
     fc.assert(
       fc.property(population(YES_NO, 8), population(YES_NO, 2), (wave1, newcomers) => {
         const results1 = suppressResults([YES_NO], wave1, K);
-        const results2 = suppressResults([YES_NO], [...wave1, ...newcomers], K, { previous: [previousOf(YES_NO, wave1)] });
+        const results2 = suppressResults([YES_NO], [...wave1, ...newcomers], K, {
+          previous: [previousOf(YES_NO, wave1)],
+        });
         expect(recoveredAcrossWaves(YES_NO, wave1, newcomers, results1, results2)).toEqual([]);
       }),
       { numRuns: Number(process.env.RUNS ?? 25) },
@@ -307,12 +343,19 @@ describe('random populations: the integer attacker recovers nothing', () => {
 
 describe('random populations across waves: other questions', () => {
   it('two waves of a required multiple choice (combinations) and of a three-answer question', () => {
-    const three: ItemDef = { id: 'q', categories: ['Sì', 'No', 'Non so'], published: ['Sì', 'No', 'Non so'], impossible: [] };
+    const three: ItemDef = {
+      id: 'q',
+      categories: ['Sì', 'No', 'Non so'],
+      published: ['Sì', 'No', 'Non so'],
+      impossible: [],
+    };
     for (const item of [DEVICES, three]) {
       fc.assert(
         fc.property(population(item, 6), population(item, 2), (wave1, newcomers) => {
           const results1 = suppressResults([item], wave1, K);
-          const results2 = suppressResults([item], [...wave1, ...newcomers], K, { previous: [previousOf(item, wave1)] });
+          const results2 = suppressResults([item], [...wave1, ...newcomers], K, {
+            previous: [previousOf(item, wave1)],
+          });
           expect(recoveredAcrossWaves(item, wave1, newcomers, results1, results2)).toEqual([]);
         }),
         { numRuns: Number(process.env.RUNS ?? 10) },
@@ -323,7 +366,8 @@ describe('random populations across waves: other questions', () => {
 
 describe('the worker thread (decision 033) computes the same, earlier waves included', () => {
   it('600 group × item tallies with an earlier wave: off the thread equals on it', async () => {
-    const { suppressTallies, suppressTalliesOffThread, tallyRespondents } = await import('./results-suppression.ts');
+    const { suppressTallies, suppressTalliesOffThread, tallyRespondents } =
+      await import('./results-suppression.ts');
     const items: ItemDef[] = Array.from({ length: 6 }, (_, i) => ({ ...YES_NO, id: `q${i}` }));
     let s = 11;
     const random = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
@@ -332,7 +376,11 @@ describe('the worker thread (decision 033) computes the same, earlier waves incl
       for (let r = 0; r < 20; r++)
         for (let l = 0; l < 5; l++)
           for (let i = 0; i < 3 + ((r * 5 + l + extra) % 9); i++)
-            out.push({ region: `R${r}`, level: `L${l}`, categories: Object.fromEntries(items.map((it) => [it.id, random() < 0.5 ? 'Sì' : 'No'])) });
+            out.push({
+              region: `R${r}`,
+              level: `L${l}`,
+              categories: Object.fromEntries(items.map((it) => [it.id, random() < 0.5 ? 'Sì' : 'No'])),
+            });
       return out;
     };
     const earlier = tallyRespondents(items, wave(0));

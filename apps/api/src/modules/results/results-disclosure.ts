@@ -95,11 +95,12 @@ export function protectDominance(
   const groupViews: number[][] = Array.from({ length: groupCount }, () => []);
   for (const v of shownViews) for (const g of views[v]!.groups) groupViews[g]!.push(v);
   const impossible = new Set(item.impossible ?? []);
-  const possible = [...new Set([...present, ...(item.categories.length <= 64 ? item.categories : [])])].filter(
-    (c) => !impossible.has(c),
-  );
+  const possible = [
+    ...new Set([...present, ...(item.categories.length <= 64 ? item.categories : [])]),
+  ].filter((c) => !impossible.has(c));
   const keysOf = new Map<string, Set<string>>();
-  for (const k of item.published) for (const c of keyCategories(item, k)) keysOf.set(c, (keysOf.get(c) ?? new Set()).add(k));
+  for (const k of item.published)
+    for (const c of keyCategories(item, k)) keysOf.set(c, (keysOf.get(c) ?? new Set()).add(k));
   /** The published cells that tell apart "one respondent of g in `from`" and "in `to`" (and the reverse for h). */
   const telling = (g: number, h: number | null, from: string, to: string): string[] => {
     const kf = keysOf.get(from) ?? new Set<string>();
@@ -109,11 +110,13 @@ export function protectDominance(
     const inG = new Set(groupViews[g]!);
     for (const v of new Set([...inG, ...inH])) {
       if (inG.has(v) && inH.has(v)) continue;
-      for (const k of item.published) if (kf.has(k) !== kt.has(k) && published.has(cellKey(v, k))) out.push(cellKey(v, k));
+      for (const k of item.published)
+        if (kf.has(k) !== kt.has(k) && published.has(cellKey(v, k))) out.push(cellKey(v, k));
     }
     return out;
   };
-  const cost = (cells: string[]) => cells.reduce((s, k) => s + WEIGHT[views[Number(k.split('\u0001')[0])]!.kind], 0);
+  const cost = (cells: string[]) =>
+    cells.reduce((s, k) => s + WEIGHT[views[Number(k.split('\u0001')[0])]!.kind], 0);
 
   for (let round = 0; round < 10_000; round++) {
     let fix: string[] | undefined;
@@ -206,13 +209,21 @@ export function protectAcrossWaves(
   const inView = (v: number, g: number) => {
     const view = views[v]!;
     const group = groupList[g]!;
-    return (view.region === null || group.region === view.region) && (view.level === null || group.level === view.level);
+    return (
+      (view.region === null || group.region === view.region) &&
+      (view.level === null || group.level === view.level)
+    );
   };
   const rows: AuditRow[] = [];
   const keys: (string | null)[] = [];
   for (const v of shownViews) {
     const cols = columns.map((col, j) => (inView(v, col.g) ? j : -1)).filter((j) => j >= 0);
-    rows.push({ cols, withholdable: false, weight: 0, size: Math.abs(cols.reduce((s, j) => s + delta[j]!, 0)) });
+    rows.push({
+      cols,
+      withholdable: false,
+      weight: 0,
+      size: Math.abs(cols.reduce((s, j) => s + delta[j]!, 0)),
+    });
     keys.push(null);
     for (const k of item.published) {
       if (!published.has(cellKey(v, k))) continue;
@@ -235,7 +246,8 @@ export function protectAcrossWaves(
     return [...byGroup].some(([g, n]) => n < columnsOfGroup.get(g)!);
   };
   const tooLarge =
-    columns.length > AUDIT_MAX_UNKNOWNS || sizes.filter((n) => n > 0 && n < minGroup).length > AUDIT_MAX_SMALL;
+    columns.length > AUDIT_MAX_UNKNOWNS ||
+    sizes.filter((n) => n > 0 && n < minGroup).length > AUDIT_MAX_SMALL;
   const withheld = tooLarge ? undefined : auditWithhold(sizes, rows, minGroup, accept);
   if (!withheld) {
     // Too large to audit, or the views' respondents alone would tell: the question is not compared, it is withheld.

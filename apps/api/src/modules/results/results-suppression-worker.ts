@@ -1,7 +1,13 @@
 // The suppression of one survey's results off the API's event loop (decision 033): at national volume
 // the exact audit takes seconds of CPU, during which /api/health and every other request would wait.
 import { parentPort, workerData } from 'node:worker_threads';
-import { suppressTallies, type CategoryCount, type Group, type ItemDef, type SuppressOptions } from './results-suppression.ts';
+import {
+  suppressTallies,
+  type CategoryCount,
+  type Group,
+  type ItemDef,
+  type SuppressOptions,
+} from './results-suppression.ts';
 
 const { items, groups, pairs, minGroup, previous } = workerData as {
   items: ItemDef[];
@@ -10,4 +16,6 @@ const { items, groups, pairs, minGroup, previous } = workerData as {
   minGroup: number;
   previous: SuppressOptions['previous'];
 };
-parentPort!.postMessage([...suppressTallies(items, { groups, pairs: new Map(pairs) }, minGroup, { previous }).views]);
+parentPort!.postMessage([
+  ...suppressTallies(items, { groups, pairs: new Map(pairs) }, minGroup, { previous }).views,
+]);

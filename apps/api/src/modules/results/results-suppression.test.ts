@@ -294,12 +294,29 @@ describe('the attacker itself', () => {
 describe('which suppressions leave the main thread', () => {
   it('counts the published cells, so a survey of few multiple-choice items with many combinations goes to the worker', () => {
     // As the national survey at scale 1: 99 groups, 4 items (one multiple choice), about 44 cells per group.
-    const groups = Array.from({ length: 99 }, (_, i) => ({ region: `R${i % 21}`, level: `L${i % 5}`, n: 700 }));
-    const items: ItemDef[] = Array.from({ length: 4 }, (_, i) => ({ id: `q${i}`, categories: ['A', 'B'], published: ['A', 'B'] }));
-    const pairs = new Map(items.map((item, i) => [item.id, groups.flatMap((_, g) => Array.from({ length: i === 3 ? 38 : 2 }, (_, c) => ({ g, c: `c${c}`, n: 3 })))]));
+    const groups = Array.from({ length: 99 }, (_, i) => ({
+      region: `R${i % 21}`,
+      level: `L${i % 5}`,
+      n: 700,
+    }));
+    const items: ItemDef[] = Array.from({ length: 4 }, (_, i) => ({
+      id: `q${i}`,
+      categories: ['A', 'B'],
+      published: ['A', 'B'],
+    }));
+    const pairs = new Map(
+      items.map((item, i) => [
+        item.id,
+        groups.flatMap((_, g) =>
+          Array.from({ length: i === 3 ? 38 : 2 }, (_, c) => ({ g, c: `c${c}`, n: 3 })),
+        ),
+      ]),
+    );
     expect(groups.length * items.length).toBeLessThanOrEqual(500);
     expect(suppressionSize(items, { groups, pairs })).toBe(99 * (2 + 2 + 2 + 38));
     // The earlier waves' cells count too.
-    expect(suppressionSize(items, { groups, pairs }, [{ groups, pairs: [['q0', pairs.get('q0')!]] }])).toBe(99 * 44 + 99 * 2);
+    expect(suppressionSize(items, { groups, pairs }, [{ groups, pairs: [['q0', pairs.get('q0')!]] }])).toBe(
+      99 * 44 + 99 * 2,
+    );
   });
 });

@@ -203,7 +203,8 @@ function chooseCells(
   const counts = new Map<string, number>();
   for (const p of pairs)
     for (const v of groupViews[p.g]!)
-      for (const k of keysOf.get(p.c) ?? []) counts.set(cellKey(v, k), (counts.get(cellKey(v, k)) ?? 0) + p.n);
+      for (const k of keysOf.get(p.c) ?? [])
+        counts.set(cellKey(v, k), (counts.get(cellKey(v, k)) ?? 0) + p.n);
   const published = new Set<string>();
   for (const v of shownViews) {
     for (const k of item.published) {
@@ -217,7 +218,10 @@ function chooseCells(
     for (const p of pairs) {
       const gv = groupViews[p.g]!;
       const groupSig = gv.join(',');
-      const cells = gv.flatMap((v) => (keysOf.get(p.c) ?? []).map((k) => cellKey(v, k))).filter((k) => published.has(k)).sort();
+      const cells = gv
+        .flatMap((v) => (keysOf.get(p.c) ?? []).map((k) => cellKey(v, k)))
+        .filter((k) => published.has(k))
+        .sort();
       const key = `${groupSig}#${cells.join(',')}`;
       const atom = atoms.get(key) ?? { key, count: 0, sig: [], groupSig, cells };
       atom.count += p.n;
@@ -480,7 +484,11 @@ function withViews(results: Map<string, ViewResult>): SuppressedResults {
  */
 const OFF_THREAD_ABOVE = 500;
 
-export function suppressionSize(items: ItemDef[], tallies: ResultTallies, previous: SuppressOptions['previous'] = []): number {
+export function suppressionSize(
+  items: ItemDef[],
+  tallies: ResultTallies,
+  previous: SuppressOptions['previous'] = [],
+): number {
   let cells = 0;
   for (const pairs of tallies.pairs.values()) cells += pairs.length;
   for (const wave of previous ?? []) for (const [, pairs] of wave.pairs) cells += pairs.length;

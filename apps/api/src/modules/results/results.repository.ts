@@ -142,7 +142,9 @@ export function combinationCategory(questionId: number, options: string[]): SQL 
   const v = answerOf(questionId);
   if (options.length === 0) return sql`''`;
   return sql.join(
-    options.map((o) => sql`(case when jsonb_typeof(${v}) = 'array' and jsonb_exists(${v}, ${o}) then '1' else '0' end)`),
+    options.map(
+      (o) => sql`(case when jsonb_typeof(${v}) = 'array' and jsonb_exists(${v}, ${o}) then '1' else '0' end)`,
+    ),
     sql` || `,
   );
 }

@@ -38,8 +38,11 @@ const TOTAL = POPULATION.reduce((s, p) => s + p[2], 0);
 async function insertSurvey(slug: string, state: string, closedAt: string | null): Promise<number> {
   const [row] = await sqlRows<{
     id: number;
-  }>(t, sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
-    values (${slug}, ${`Indagine ${slug}`}, 'Scopo di prova abbastanza lungo.', 'Insegnanti', ${state}, '2026-01-10', '2026-03-10', ${closedAt}) returning id::int as id`);
+  }>(
+    t,
+    sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
+    values (${slug}, ${`Indagine ${slug}`}, 'Scopo di prova abbastanza lungo.', 'Insegnanti', ${state}, '2026-01-10', '2026-03-10', ${closedAt}) returning id::int as id`,
+  );
   return Number(row!.id);
 }
 
@@ -52,8 +55,11 @@ async function insertQuestion(
 ): Promise<number> {
   const [row] = await sqlRows<{
     id: number;
-  }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
-    values (${surveyId}, ${position}, ${type}, ${`Domanda ${position}`}, ${required}, ${JSON.stringify(options)}::jsonb) returning id::int as id`);
+  }>(
+    t,
+    sql`insert into survey_questions (survey_id, position, type, label, required, options)
+    values (${surveyId}, ${position}, ${type}, ${`Domanda ${position}`}, ${required}, ${JSON.stringify(options)}::jsonb) returning id::int as id`,
+  );
   return Number(row!.id);
 }
 
@@ -77,7 +83,8 @@ beforeAll(async () => {
     scale: await insertQuestion(simpleId, 3, 'scala', true, []),
     text: await insertQuestion(simpleId, 4, 'testo_breve', false, []),
   };
-  const [one] = await sqlRows<{ id: number }>(t, 
+  const [one] = await sqlRows<{ id: number }>(
+    t,
     sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`,
   );
   for (let seq = 0; seq < TOTAL; seq++) {
@@ -93,7 +100,8 @@ beforeAll(async () => {
   }
   let seq = 0;
   for (const [region, level, n] of POPULATION) {
-    const [site] = await sqlRows<{ id: number }>(t, 
+    const [site] = await sqlRows<{ id: number }>(
+      t,
       sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`,
     );
     expect(site, `${region} ${level}`).toBeDefined();
@@ -377,7 +385,12 @@ describe('GET /api/results/export', () => {
             r.count === null ? RESULTS_MESSAGES.protectedCell : String(r.count),
           ]);
         if (q.answered !== null) expected.push([q.label, 'Totale risposte', String(q.answered)]);
-        if (q.mean !== null) expected.push([q.label, 'Media', q.mean.toLocaleString('it-IT', { useGrouping: false, maximumFractionDigits: 2 })]);
+        if (q.mean !== null)
+          expected.push([
+            q.label,
+            'Media',
+            q.mean.toLocaleString('it-IT', { useGrouping: false, maximumFractionDigits: 2 }),
+          ]);
       }
       expect(lines.slice(1).map((l) => l.slice(2, 5))).toEqual(expected);
       for (const l of lines) expect(l[0]).toBe(data.survey!.title);
@@ -401,9 +414,13 @@ describe('GET /api/results/export', () => {
     const id = await insertSurvey('formula', 'chiusa', '2026-01-01T00:00:00Z');
     const q = await sqlRows<{
       id: number;
-    }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
-      values (${id}, 1, 'scelta_singola', '=HYPERLINK("x")', true, ${JSON.stringify(['+1', '-2', "-2+3+cmd|' /C calc'!A0"])}::jsonb) returning id::int as id`);
-    const [site] = await sqlRows<{ id: number }>(t, 
+    }>(
+      t,
+      sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 1, 'scelta_singola', '=HYPERLINK("x")', true, ${JSON.stringify(['+1', '-2', "-2+3+cmd|' /C calc'!A0"])}::jsonb) returning id::int as id`,
+    );
+    const [site] = await sqlRows<{ id: number }>(
+      t,
       sql`select id::int as id from school_sites order by id limit 1`,
     );
     for (let i = 0; i < 10; i++)
@@ -425,7 +442,13 @@ describe('decision 035 over the API', () => {
   it('GET /api/results/methodology: the threshold in force, the legal floor and the flag', async () => {
     const res = await guest().get('/api/results/methodology');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ minGroup: 5, legalFloor: 3, flag: 'c', earlierWaves: 3, path: '/risultati/metodologia' });
+    expect(res.json()).toEqual({
+      minGroup: 5,
+      legalFloor: 3,
+      flag: 'c',
+      earlierWaves: 3,
+      path: '/risultati/metodologia',
+    });
   });
 
   it('RESULTS_MIN_CELL=3 is the threshold of the methodology, the JSON and the computation', async () => {
@@ -434,13 +457,22 @@ describe('decision 035 over the API', () => {
       const methodology = await three.app.inject({ method: 'GET', url: '/api/results/methodology' });
       expect(methodology.json().minGroup).toBe(3);
       const id = Number(
-        (await sqlRows<{ id: number }>(three, sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
-          values ('soglia', 'Soglia', 'Scopo di prova abbastanza lungo.', 'Insegnanti', 'chiusa', '2026-01-10', '2026-03-10', '2026-03-11T10:00:00Z') returning id::int as id`))[0]!.id,
+        (
+          await sqlRows<{ id: number }>(
+            three,
+            sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)
+          values ('soglia', 'Soglia', 'Scopo di prova abbastanza lungo.', 'Insegnanti', 'chiusa', '2026-01-10', '2026-03-10', '2026-03-11T10:00:00Z') returning id::int as id`,
+          )
+        )[0]!.id,
       );
       // Four respondents without a plesso: under 5, at least 3.
       for (let i = 0; i < 4; i++)
-        await three.database.db.execute(sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, null, '{}'::jsonb)`);
-      const data = ResultsResponseSchema.parse((await three.app.inject({ method: 'GET', url: `/api/results?survey=${id}` })).json());
+        await three.database.db.execute(
+          sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, null, '{}'::jsonb)`,
+        );
+      const data = ResultsResponseSchema.parse(
+        (await three.app.inject({ method: 'GET', url: `/api/results?survey=${id}` })).json(),
+      );
       expect(data).toMatchObject({ minGroup: 3, status: 'shown', respondents: 4 });
     } finally {
       await three.close();
@@ -448,18 +480,26 @@ describe('decision 035 over the API', () => {
   });
 
   it('two waves of the same question: the newcomer of Lazio × primaria (12, then 13) is not told; the cache follows the earlier wave', async () => {
-    const [site] = await sqlRows<{ id: number }>(t,
+    const [site] = await sqlRows<{ id: number }>(
+      t,
       sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'primaria' order by id limit 1`,
     );
-    const [other] = await sqlRows<{ id: number }>(t,
+    const [other] = await sqlRows<{ id: number }>(
+      t,
       sql`select id::int as id from school_sites where region = 'Lazio' and school_level = 'infanzia' order by id limit 1`,
     );
     const label = 'Nella tua scuola ci sono episodi di bullismo?';
     const wave = async (slug: string, closedAt: string, lp: string[], li: string[]) => {
       const id = await insertSurvey(slug, 'chiusa', closedAt);
-      const [q] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
-        values (${id}, 1, 'scelta_singola', ${label}, true, ${JSON.stringify(['A', 'B'])}::jsonb) returning id::int as id`);
-      for (const [siteId, answers] of [[site!.id, lp], [other!.id, li]] as const)
+      const [q] = await sqlRows<{ id: number }>(
+        t,
+        sql`insert into survey_questions (survey_id, position, type, label, required, options)
+        values (${id}, 1, 'scelta_singola', ${label}, true, ${JSON.stringify(['A', 'B'])}::jsonb) returning id::int as id`,
+      );
+      for (const [siteId, answers] of [
+        [site!.id, lp],
+        [other!.id, li],
+      ] as const)
         for (const a of answers)
           await t.database.db.execute(
             sql`insert into survey_responses (survey_id, school_site_id, answers) values (${id}, ${siteId}, ${JSON.stringify({ [q!.id]: a })}::jsonb)`,
@@ -480,7 +520,8 @@ describe('decision 035 over the API', () => {
     const infanzia = await results(`survey=${second}&region=Lazio&schoolLevel=infanzia`);
     const lazio1 = await results(`survey=${first}&region=Lazio`);
     const a = (d: ResultsResponse) => d.questions[0]?.rows[0]?.count ?? null;
-    if (a(lazio) !== null && a(infanzia) !== null && a(lazio1) !== null) expect(a(lazio)! - a(infanzia)! - 6).not.toBe(1);
+    if (a(lazio) !== null && a(infanzia) !== null && a(lazio1) !== null)
+      expect(a(lazio)! - a(infanzia)! - 6).not.toBe(1);
     // Staff hold the earlier wave's Lazio × primaria answers: its version changes, and the later wave is
     // computed again against it (0, then 7 and 6: changes of 5 or more are shown).
     await t.database.db.execute(
@@ -494,12 +535,23 @@ describe('decision 035 over the API', () => {
 describe('decision 035: the scenarios of issue 37 through SQL, JSON and CSV', () => {
   it('a unanimous group and a required multiple choice: withheld alike in the JSON and the CSV', async () => {
     const id = await insertSurvey('unanimi', 'chiusa', '2026-05-01T10:00:00Z');
-    const [yesNo] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
-      values (${id}, 1, 'scelta_singola', 'Episodi di bullismo quest’anno?', true, ${JSON.stringify(['Sì', 'No'])}::jsonb) returning id::int as id`);
-    const [devices] = await sqlRows<{ id: number }>(t, sql`insert into survey_questions (survey_id, position, type, label, required, options)
-      values (${id}, 2, 'scelta_multipla', 'Quali dispositivi usi in classe?', true, ${JSON.stringify(['Tablet', 'PC'])}::jsonb) returning id::int as id`);
+    const [yesNo] = await sqlRows<{ id: number }>(
+      t,
+      sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 1, 'scelta_singola', 'Episodi di bullismo quest’anno?', true, ${JSON.stringify(['Sì', 'No'])}::jsonb) returning id::int as id`,
+    );
+    const [devices] = await sqlRows<{ id: number }>(
+      t,
+      sql`insert into survey_questions (survey_id, position, type, label, required, options)
+      values (${id}, 2, 'scelta_multipla', 'Quali dispositivi usi in classe?', true, ${JSON.stringify(['Tablet', 'PC'])}::jsonb) returning id::int as id`,
+    );
     const siteOf = async (region: string, level: string) =>
-      (await sqlRows<{ id: number }>(t, sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`))[0]!.id;
+      (
+        await sqlRows<{ id: number }>(
+          t,
+          sql`select id::int as id from school_sites where region = ${region} and school_level = ${level} order by id limit 1`,
+        )
+      )[0]!.id;
     const primaria = await siteOf('Lazio', 'primaria');
     const infanzia = await siteOf('Lazio', 'infanzia');
     const answer = async (site: number, n: number, single: string, multiple: string[]) => {
@@ -521,7 +573,10 @@ describe('decision 035: the scenarios of issue 37 through SQL, JSON and CSV', ()
     expect(multiple!.rows.map((r) => r.count).filter((c) => c === null).length).toBeGreaterThan(0);
     const csv = await guest().get(`/api/results/export?survey=${id}&region=Lazio&schoolLevel=primaria`);
     const lines = parseCsv(csv.body);
-    expect(lines.filter((l) => l[2] === 'Episodi di bullismo quest’anno?').map((l) => l[4])).toEqual(['c', 'c']);
+    expect(lines.filter((l) => l[2] === 'Episodi di bullismo quest’anno?').map((l) => l[4])).toEqual([
+      'c',
+      'c',
+    ]);
     expect(lines.filter((l) => l[2] === 'Quali dispositivi usi in classe?').map((l) => l[4])).toEqual(
       multiple!.rows.map((r) => (r.count === null ? 'c' : String(r.count))),
     );

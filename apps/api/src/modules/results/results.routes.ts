@@ -46,7 +46,8 @@ const SCALE_VALUES = Array.from({ length: SCALE_MAX - SCALE_MIN + 1 }, (_, i) =>
 const isAggregable = (q: SurveyQuestion) =>
   q.type === 'scelta_singola' || q.type === 'scelta_multipla' || q.type === 'scala';
 /** A multiple choice's combination of ticked options: '1' or '0' per option, in the options' order (decision 035). */
-const combination = (options: string[], chosen: Set<unknown>) => options.map((o) => (chosen.has(o) ? '1' : '0')).join('');
+const combination = (options: string[], chosen: Set<unknown>) =>
+  options.map((o) => (chosen.has(o) ? '1' : '0')).join('');
 /** Every combination of `m` options (only listed up to 12 options: the attacker of the tests reads them). */
 const combinations = (m: number) =>
   m > 12 ? [] : Array.from({ length: 2 ** m }, (_, i) => i.toString(2).padStart(m, '0'));
@@ -330,12 +331,30 @@ interface CsvRow {
 export function csvRowsOf(data: ResultsResponse, methodologyUrl = RESULTS_METHODOLOGY_PATH): CsvRow[] {
   const note = RESULTS_MESSAGES.exportNote(data.minGroup, methodologyUrl);
   if (data.status === 'suppressed')
-    return [{ question: 'Rispondenti', answer: RESULTS_MESSAGES.groupTooSmall, count: RESULTS_FLAG, percent: null, note }];
-  const out: CsvRow[] = [{ question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null, note }];
+    return [
+      {
+        question: 'Rispondenti',
+        answer: RESULTS_MESSAGES.groupTooSmall,
+        count: RESULTS_FLAG,
+        percent: null,
+        note,
+      },
+    ];
+  const out: CsvRow[] = [
+    { question: 'Rispondenti', answer: '', count: data.respondents ?? 0, percent: null, note },
+  ];
   for (const q of data.questions) {
-    for (const r of q.rows) out.push({ question: q.label, answer: r.label, count: r.count ?? RESULTS_MESSAGES.protectedCell, percent: r.percent });
-    if (q.answered !== null) out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: null });
-    if (q.mean !== null) out.push({ question: q.label, answer: 'Media', count: Math.round(q.mean * 100) / 100, percent: null });
+    for (const r of q.rows)
+      out.push({
+        question: q.label,
+        answer: r.label,
+        count: r.count ?? RESULTS_MESSAGES.protectedCell,
+        percent: r.percent,
+      });
+    if (q.answered !== null)
+      out.push({ question: q.label, answer: 'Totale risposte', count: q.answered, percent: null });
+    if (q.mean !== null)
+      out.push({ question: q.label, answer: 'Media', count: Math.round(q.mean * 100) / 100, percent: null });
   }
   return out;
 }

@@ -32,7 +32,11 @@ const TEACHER_TEMPLATES: Record<ReviewDecision, string> = {
   reject: 'email.revisione-insegnante-respinta',
 };
 
-const ADHESION_TARGET: Record<ReviewDecision, AdhesionState> = { approve: 'attivo', request_changes: 'da_correggere', reject: 'respinto' };
+const ADHESION_TARGET: Record<ReviewDecision, AdhesionState> = {
+  approve: 'attivo',
+  request_changes: 'da_correggere',
+  reject: 'respinto',
+};
 const ADHESION_TEMPLATES: Record<ReviewDecision, string> = {
   approve: 'email.revisione-adesione-approvata',
   request_changes: 'email.revisione-adesione-da-correggere',
@@ -53,7 +57,12 @@ const SUBJECT_GONE = 'Il soggetto di questa revisione non esiste più: non è po
  */
 export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
   async insegnanti(tx, ctx) {
-    const teacher = await repo.setTeacherReviewState(tx, ctx.subjectId, REVIEW_DECISION_STATE[ctx.decision], ctx.at);
+    const teacher = await repo.setTeacherReviewState(
+      tx,
+      ctx.subjectId,
+      REVIEW_DECISION_STATE[ctx.decision],
+      ctx.at,
+    );
     if (!teacher) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
     if (ctx.decision === 'reject') {
       // Decision 029: a rejected teacher's codes stop working and what came in through them (and their own answer) waits for staff.
@@ -61,7 +70,14 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
       if (revoked.length > 0 || held > 0) {
         await writeAudit(
           tx,
-          { action: 'teacher.rejected-codes-revoked', actorUserId: ctx.actorUserId, entity: 'teacher', entityId: ctx.subjectId, after: { revokedCodeIds: revoked, heldResponses: held }, ip: ctx.ip },
+          {
+            action: 'teacher.rejected-codes-revoked',
+            actorUserId: ctx.actorUserId,
+            entity: 'teacher',
+            entityId: ctx.subjectId,
+            after: { revokedCodeIds: revoked, heldResponses: held },
+            ip: ctx.ip,
+          },
           ctx.at,
         );
       }
@@ -114,7 +130,13 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
 
   // A visit report: approved, sent back to its detector with the note (they fix it and resubmit), or rejected; the detector is told.
   async visite(tx, ctx) {
-    const visit = await setVisitReviewState(tx, ctx.subjectId, REVIEW_DECISION_STATE[ctx.decision], ctx.note, ctx.at);
+    const visit = await setVisitReviewState(
+      tx,
+      ctx.subjectId,
+      REVIEW_DECISION_STATE[ctx.decision],
+      ctx.note,
+      ctx.at,
+    );
     if (!visit) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
     await enqueueMessage(tx, {
       templateKey: VISIT_TEMPLATES[ctx.decision],

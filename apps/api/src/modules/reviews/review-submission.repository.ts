@@ -17,11 +17,22 @@ export interface ReviewSubmission {
  * item: submitting again while one waits refreshes it (new submission, back of the queue).
  */
 export async function submitForReview(db: DbOrTx, submission: ReviewSubmission): Promise<number> {
-  const values = { submissionId: submission.submissionId ?? null, submittedAt: submission.at, claimedByUserId: null, claimedUntil: null };
+  const values = {
+    submissionId: submission.submissionId ?? null,
+    submittedAt: submission.at,
+    claimedByUserId: null,
+    claimedUntil: null,
+  };
   const [updated] = await db
     .update(reviews)
     .set(values)
-    .where(and(eq(reviews.type, submission.type), eq(reviews.subjectId, submission.subjectId), eq(reviews.state, 'in_attesa')))
+    .where(
+      and(
+        eq(reviews.type, submission.type),
+        eq(reviews.subjectId, submission.subjectId),
+        eq(reviews.state, 'in_attesa'),
+      ),
+    )
     .returning({ id: reviews.id });
   if (updated) return updated.id;
   const [inserted] = await db

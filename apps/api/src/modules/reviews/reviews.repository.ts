@@ -14,9 +14,29 @@ import {
   type ReviewSummary,
   type ReviewType,
 } from '@portale/shared/reviews';
-import { adhesionSignatures, institutes, reviews, schoolSites, tallies, teacherProfiles, users, visits } from '../../db/schema/index.ts';
+import {
+  adhesionSignatures,
+  institutes,
+  reviews,
+  schoolSites,
+  tallies,
+  teacherProfiles,
+  users,
+  visits,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, cappedCount, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  cappedCount,
+  countAll,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  searchCondition,
+  type Page,
+} from '../../lib/list.ts';
 import { visitReviewContent } from '../field-work/field-work.repository.ts';
 
 /** Queues whose subjects exist and can be decided. */
@@ -32,7 +52,8 @@ const visitSite = alias(schoolSites, 'visit_site');
 
 type Filters = Omit<ReviewFilters, 'sort'> & { sort?: ReviewFilters['sort'] };
 
-const fullName = (u: { firstName: AnyColumn; lastName: AnyColumn }) => sql<string>`${u.firstName} || ' ' || ${u.lastName}`;
+const fullName = (u: { firstName: AnyColumn; lastName: AnyColumn }) =>
+  sql<string>`${u.firstName} || ' ' || ${u.lastName}`;
 const titleExpr = sql<string>`coalesce(${teacherUser.lastName} || ' ' || ${teacherUser.firstName}, ${institutes.name}, ${visitSite.name}, '')`;
 
 function summaryFields(now: Date) {
@@ -75,7 +96,14 @@ function whereOf(type: ReviewType, filters: Filters): SQL | undefined {
   return and(
     eq(reviews.type, type),
     filters.state ? eq(reviews.state, filters.state) : undefined,
-    searchCondition(type === 'insegnanti' ? teacherUser.searchText : type === 'visite' ? visitSite.searchText : institutes.searchText, filters.q),
+    searchCondition(
+      type === 'insegnanti'
+        ? teacherUser.searchText
+        : type === 'visite'
+          ? visitSite.searchText
+          : institutes.searchText,
+      filters.q,
+    ),
   );
 }
 
@@ -103,7 +131,9 @@ function fromReviews(db: DbOrTx, fields: Record<string, SQL.Aliased>) {
 
 /** The filtered, sorted query of the list and of its export. */
 export function reviewListQuery(db: DbOrTx, type: ReviewType, filters: Filters, now: Date) {
-  return fromReviews(db, summaryFields(now)).where(whereOf(type, filters)).orderBy(...orderOf(filters));
+  return fromReviews(db, summaryFields(now))
+    .where(whereOf(type, filters))
+    .orderBy(...orderOf(filters));
 }
 
 export async function countReviews(db: DbOrTx, type: ReviewType, filters: Filters): Promise<number> {
@@ -115,17 +145,33 @@ export async function countByState(db: DbOrTx, type: ReviewType): Promise<Review
   const counts = Object.fromEntries(REVIEW_STATES.map((s) => [s, 0])) as ReviewCounts;
   if (!QUEUED_TYPES.includes(type)) return counts;
   // Kept by the writes of the reviews (migration 0024, decision 033), not grouped from the whole queue.
-  const rows = await db.select({ state: tallies.key, n: tallies.n }).from(tallies).where(eq(tallies.name, `reviews:${type}`));
+  const rows = await db
+    .select({ state: tallies.key, n: tallies.n })
+    .from(tallies)
+    .where(eq(tallies.name, `reviews:${type}`));
   for (const row of rows) if (row.state in counts) counts[row.state as ReviewState] = rowValue.int(row.n);
   return counts;
 }
 
-export async function listReviews(db: DbOrTx, type: ReviewType, query: ReviewListQuery, now: Date): Promise<Page<ReviewSummary> & { counts: ReviewCounts }> {
+export async function listReviews(
+  db: DbOrTx,
+  type: ReviewType,
+  query: ReviewListQuery,
+  now: Date,
+): Promise<Page<ReviewSummary> & { counts: ReviewCounts }> {
   const [page, counts] = await Promise.all([
     paginate(
-      async (limit, offset) => (await rawRows(db, reviewListQuery(db, type, query, now).limit(limit).offset(offset))).map(toReviewSummary),
+      async (limit, offset) =>
+        (await rawRows(db, reviewListQuery(db, type, query, now).limit(limit).offset(offset))).map(
+          toReviewSummary,
+        ),
       // Exact up to the cap or when asked, otherwise an estimate (decision 033).
-      () => cappedCount(db, fromReviews(db, { one: sql`1`.as('one') }).where(whereOf(type, query)), query.exactTotal),
+      () =>
+        cappedCount(
+          db,
+          fromReviews(db, { one: sql`1`.as('one') }).where(whereOf(type, query)),
+          query.exactTotal,
+        ),
       query.page,
       query.pageSize,
     ),
@@ -148,13 +194,24 @@ function available(type: ReviewType, userId: number, now: Date): SQL | undefined
  * locked with FOR UPDATE SKIP LOCKED, so two reviewers asking at the same moment get different items.
  * The caller's own current claim comes first (a reload shows the same item).
  */
-export async function claimNext(db: DbOrTx, type: ReviewType, userId: number, now: Date): Promise<number | undefined> {
+export async function claimNext(
+  db: DbOrTx,
+  type: ReviewType,
+  userId: number,
+  now: Date,
+): Promise<number | undefined> {
   if (!QUEUED_TYPES.includes(type)) return undefined;
   const candidate = db
     .select({ id: reviews.id })
     .from(reviews)
     .where(available(type, userId, now))
-    .orderBy(desc(sql`coalesce(${reviews.claimedByUserId} = ${userId} and ${reviews.claimedUntil} > ${now.toISOString()}::timestamptz, false)`), asc(reviews.submittedAt), asc(reviews.id))
+    .orderBy(
+      desc(
+        sql`coalesce(${reviews.claimedByUserId} = ${userId} and ${reviews.claimedUntil} > ${now.toISOString()}::timestamptz, false)`,
+      ),
+      asc(reviews.submittedAt),
+      asc(reviews.id),
+    )
     .limit(1)
     .for('update', { skipLocked: true });
   const [claimed] = await db
@@ -166,12 +223,20 @@ export async function claimNext(db: DbOrTx, type: ReviewType, userId: number, no
 }
 
 /** The next item a reviewer would get, without claiming it (where to go after a 409 or a decision). */
-export async function peekNext(db: DbOrTx, type: ReviewType, userId: number, now: Date, except?: number): Promise<number | null> {
+export async function peekNext(
+  db: DbOrTx,
+  type: ReviewType,
+  userId: number,
+  now: Date,
+  except?: number,
+): Promise<number | null> {
   if (!QUEUED_TYPES.includes(type)) return null;
   const [row] = await db
     .select({ id: reviews.id })
     .from(reviews)
-    .where(and(available(type, userId, now), except === undefined ? undefined : sql`${reviews.id} <> ${except}`))
+    .where(
+      and(available(type, userId, now), except === undefined ? undefined : sql`${reviews.id} <> ${except}`),
+    )
     .orderBy(asc(reviews.submittedAt), asc(reviews.id))
     .limit(1);
   return row?.id ?? null;
@@ -188,12 +253,28 @@ export async function countPending(db: DbOrTx, type: ReviewType): Promise<number
  */
 export async function recordDecision(
   db: DbOrTx,
-  decision: { type: ReviewType; itemId: number; state: Exclude<ReviewState, 'in_attesa'>; note: string | null; userId: number; now: Date },
+  decision: {
+    type: ReviewType;
+    itemId: number;
+    state: Exclude<ReviewState, 'in_attesa'>;
+    note: string | null;
+    userId: number;
+    now: Date;
+  },
 ) {
   const [row] = await db
     .update(reviews)
-    .set({ state: decision.state, note: decision.note, decidedAt: decision.now, decidedByUserId: decision.userId, claimedByUserId: null, claimedUntil: null })
-    .where(and(eq(reviews.id, decision.itemId), eq(reviews.type, decision.type), eq(reviews.state, 'in_attesa')))
+    .set({
+      state: decision.state,
+      note: decision.note,
+      decidedAt: decision.now,
+      decidedByUserId: decision.userId,
+      claimedByUserId: null,
+      claimedUntil: null,
+    })
+    .where(
+      and(eq(reviews.id, decision.itemId), eq(reviews.type, decision.type), eq(reviews.state, 'in_attesa')),
+    )
     .returning({ id: reviews.id, subjectId: reviews.subjectId, submissionId: reviews.submissionId });
   return row;
 }
@@ -223,7 +304,12 @@ async function historyOf(db: DbOrTx, type: ReviewType, subjectId: number): Promi
     .leftJoin(decider, eq(decider.id, reviews.decidedByUserId))
     .where(and(eq(reviews.type, type), eq(reviews.subjectId, subjectId)))
     .orderBy(desc(reviews.submittedAt), desc(reviews.id));
-  return rows.map((r) => ({ ...r, submittedAt: r.submittedAt.toISOString(), decidedAt: r.decidedAt?.toISOString() ?? null, decidedBy: r.decidedBy ?? null }));
+  return rows.map((r) => ({
+    ...r,
+    submittedAt: r.submittedAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    decidedBy: r.decidedBy ?? null,
+  }));
 }
 
 async function teacherContent(db: DbOrTx, profileId: number): Promise<ReviewContent | undefined> {
@@ -288,7 +374,13 @@ const principal = alias(users, 'principal');
 const firstContact = alias(users, 'first_contact');
 
 /** A signature as reviewers see it, with the summary of what the portal verified (decision 032). */
-function toReviewedSignature({ report, ...signature }: { report: SignatureVerificationReport | null; signedAt: Date; receivedAt: Date } & Omit<AdhesionSignature, 'signedAt' | 'receivedAt' | 'verification'>): AdhesionSignature {
+function toReviewedSignature({
+  report,
+  ...signature
+}: { report: SignatureVerificationReport | null; signedAt: Date; receivedAt: Date } & Omit<
+  AdhesionSignature,
+  'signedAt' | 'receivedAt' | 'verification'
+>): AdhesionSignature {
   return {
     ...signature,
     signedAt: signature.signedAt.toISOString(),
@@ -298,16 +390,28 @@ function toReviewedSignature({ report, ...signature }: { report: SignatureVerifi
           qualified: true,
           formatDetail: report.formatDetail,
           issuer: report.certificate.issuer,
-          trustService: { provider: report.qualified.trustService.provider, name: report.qualified.trustService.name, status: report.qualified.trustService.status },
+          trustService: {
+            provider: report.qualified.trustService.provider,
+            name: report.qualified.trustService.name,
+            status: report.qualified.trustService.status,
+          },
           trustedTime: report.trustedTime,
           declaredSigningTime: report.declaredSigningTime,
-          revocation: { status: report.revocation.status, source: report.revocation.source, producedAt: report.revocation.producedAt },
+          revocation: {
+            status: report.revocation.status,
+            source: report.revocation.source,
+            producedAt: report.revocation.producedAt,
+          },
         }
       : null,
   };
 }
 
-async function adhesionContent(db: DbOrTx, instituteId: number, signatureId: number | null): Promise<ReviewContent | undefined> {
+async function adhesionContent(
+  db: DbOrTx,
+  instituteId: number,
+  signatureId: number | null,
+): Promise<ReviewContent | undefined> {
   const [row] = await db
     .select({
       id: institutes.id,
@@ -343,7 +447,9 @@ async function adhesionContent(db: DbOrTx, instituteId: number, signatureId: num
             report: adhesionSignatures.verificationReport,
           })
           .from(adhesionSignatures)
-          .where(and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)));
+          .where(
+            and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)),
+          );
   // Every version in the order the server received them (the id); the newest is the current one.
   const versions = await db
     .select({
@@ -373,17 +479,30 @@ async function adhesionContent(db: DbOrTx, instituteId: number, signatureId: num
 }
 
 /** One item of a queue with its subject's content and decision history; `undefined` when unknown or of another queue. */
-export async function findReview(db: DbOrTx, type: ReviewType, itemId: number, now: Date): Promise<ReviewDetail | undefined> {
+export async function findReview(
+  db: DbOrTx,
+  type: ReviewType,
+  itemId: number,
+  now: Date,
+): Promise<ReviewDetail | undefined> {
   if (!QUEUED_TYPES.includes(type)) return undefined;
   const [row] = await fromReviews(db, {
     ...summaryFields(now),
-    ...aliased({ submissionId: reviews.submissionId, note: reviews.note, claimedUntil: reviews.claimedUntil }),
+    ...aliased({
+      submissionId: reviews.submissionId,
+      note: reviews.note,
+      claimedUntil: reviews.claimedUntil,
+    }),
   }).where(and(eq(reviews.id, itemId), eq(reviews.type, type)));
   if (!row) return undefined;
   const summary = toReviewSummary(row);
   const submissionId = row.submissionId === null ? null : rowValue.int(row.submissionId);
   const [content, history] = await Promise.all([
-    type === 'insegnanti' ? teacherContent(db, summary.subjectId) : type === 'visite' ? visitReviewContent(db, summary.subjectId) : adhesionContent(db, summary.subjectId, submissionId),
+    type === 'insegnanti'
+      ? teacherContent(db, summary.subjectId)
+      : type === 'visite'
+        ? visitReviewContent(db, summary.subjectId)
+        : adhesionContent(db, summary.subjectId, submissionId),
     historyOf(db, type, summary.subjectId),
   ]);
   if (!content) return undefined;
@@ -408,7 +527,10 @@ export async function setTeacherReviewState(db: DbOrTx, profileId: number, state
     .where(eq(teacherProfiles.id, profileId))
     .returning({ userId: teacherProfiles.userId, kind: teacherProfiles.kind });
   if (!profile) return undefined;
-  const [user] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, profile.userId));
+  const [user] = await db
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, profile.userId));
   return user && { ...user, userId: profile.userId, kind: profile.kind };
 }
 
@@ -433,7 +555,8 @@ export async function instituteRecipients(db: DbOrTx, instituteId: number) {
     [row.principalEmail, row.principalFirst],
     [row.firstContactEmail, row.firstContactFirst],
   ] as const) {
-    if (email && !recipients.some((r) => r.email.toLowerCase() === email.toLowerCase())) recipients.push({ email, firstName: firstName ?? '' });
+    if (email && !recipients.some((r) => r.email.toLowerCase() === email.toLowerCase()))
+      recipients.push({ email, firstName: firstName ?? '' });
   }
   return { name: row.name, ministryCode: row.ministryCode, recipients };
 }

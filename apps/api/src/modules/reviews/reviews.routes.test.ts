@@ -1,9 +1,22 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReviewDetailSchema, ReviewListResponseSchema, ReviewNextResponseSchema, type ReviewDetail } from '@portale/shared/reviews';
+import {
+  ReviewDetailSchema,
+  ReviewListResponseSchema,
+  ReviewNextResponseSchema,
+  type ReviewDetail,
+} from '@portale/shared/reviews';
 import { AccountProfileSchema } from '@portale/shared/accounts';
 import { ACCESS_CODE_MESSAGES } from '@portale/shared/surveys';
-import { adhesionDocuments, adhesionSignatures, institutes, outbox, reviews, teacherProfiles, users } from '../../db/schema/index.ts';
+import {
+  adhesionDocuments,
+  adhesionSignatures,
+  institutes,
+  outbox,
+  reviews,
+  teacherProfiles,
+  users,
+} from '../../db/schema/index.ts';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
@@ -36,22 +49,52 @@ async function addTeacher(lastName: string, userEmail?: string) {
   if (!user) {
     [user] = await db
       .insert(users)
-      .values({ email, firstName: 'Maria', lastName, passwordHash: 'x', phone: '+393331112233', emailVerifiedAt: new Date() })
+      .values({
+        email,
+        firstName: 'Maria',
+        lastName,
+        passwordHash: 'x',
+        phone: '+393331112233',
+        emailVerifiedAt: new Date(),
+      })
       .returning({ id: users.id });
   }
-  const [profile] = await db.insert(teacherProfiles).values({ userId: user!.id, kind: 'insegnante', subjects: ['Storia'] }).returning({ id: teacherProfiles.id });
-  const reviewId = await submitForReview(db, { type: 'insegnanti', subjectId: profile!.id, at: nextSubmission() });
+  const [profile] = await db
+    .insert(teacherProfiles)
+    .values({ userId: user!.id, kind: 'insegnante', subjects: ['Storia'] })
+    .returning({ id: teacherProfiles.id });
+  const reviewId = await submitForReview(db, {
+    type: 'insegnanti',
+    subjectId: profile!.id,
+    at: nextSubmission(),
+  });
   teachers.set(lastName, { profileId: profile!.id, reviewId, email });
 }
 
 /** An institute taken through enrolment and signature with the state machine, then queued. */
-async function addSignedInstitute(ministryCode: string, name: string, options: { principalEmail?: string; signed?: boolean } = {}) {
+async function addSignedInstitute(
+  ministryCode: string,
+  name: string,
+  options: { principalEmail?: string; signed?: boolean } = {},
+) {
   const db = t.database.db;
-  let [row] = await db.select({ id: institutes.id }).from(institutes).where(eq(institutes.ministryCode, ministryCode));
+  let [row] = await db
+    .select({ id: institutes.id })
+    .from(institutes)
+    .where(eq(institutes.ministryCode, ministryCode));
   if (!row) {
     [row] = await db
       .insert(institutes)
-      .values({ ministryCode, name, type: 'Istituto Comprensivo', isStateSchool: true, region: 'Lombardia', province: 'PV', municipalityCode: 'G388', municipalityName: 'Pavia' })
+      .values({
+        ministryCode,
+        name,
+        type: 'Istituto Comprensivo',
+        isStateSchool: true,
+        region: 'Lombardia',
+        province: 'PV',
+        municipalityCode: 'G388',
+        municipalityName: 'Pavia',
+      })
       .returning({ id: institutes.id });
     const at = new Date();
     await withTransaction(db, async (tx) => {
@@ -70,7 +113,15 @@ async function addSignedInstitute(ministryCode: string, name: string, options: {
   if (options.signed) {
     const [doc] = await db
       .insert(adhesionDocuments)
-      .values({ instituteId: row!.id, version: 1, templateKey: 'documento.adesione', templateVersion: 1, pdf: Buffer.from('%PDF-1.7'), sha256: 'a'.repeat(64), createdAt: new Date() })
+      .values({
+        instituteId: row!.id,
+        version: 1,
+        templateKey: 'documento.adesione',
+        templateVersion: 1,
+        pdf: Buffer.from('%PDF-1.7'),
+        sha256: 'a'.repeat(64),
+        createdAt: new Date(),
+      })
       .returning({ id: adhesionDocuments.id });
     const [signature] = await db
       .insert(adhesionSignatures)
@@ -87,7 +138,12 @@ async function addSignedInstitute(ministryCode: string, name: string, options: {
       .returning({ id: adhesionSignatures.id });
     submissionId = signature!.id;
   }
-  const reviewId = await submitForReview(db, { type: 'adesioni', subjectId: row!.id, submissionId, at: nextSubmission() });
+  const reviewId = await submitForReview(db, {
+    type: 'adesioni',
+    subjectId: row!.id,
+    submissionId,
+    at: nextSubmission(),
+  });
   schools.set(ministryCode, { instituteId: row!.id, reviewId });
 }
 
@@ -104,15 +160,20 @@ async function reviewRow(id: number) {
   return row!;
 }
 
-const decide = (client: ApiClient, type: string, id: number, body: unknown) => client.post(`/api/reviews/${type}/${id}/decision`, body);
+const decide = (client: ApiClient, type: string, id: number, body: unknown) =>
+  client.post(`/api/reviews/${type}/${id}/decision`, body);
 
 beforeAll(async () => {
   t = await buildTestApp();
   await seedMessageTemplates(t.database.db);
-  for (const name of ['Rossi', 'Bianchi', 'Esposito', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Bruno']) await addTeacher(name);
+  for (const name of ['Rossi', 'Bianchi', 'Esposito', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Bruno'])
+    await addTeacher(name);
   // The demo institute (slot 0) is already «adesione firmata», with the demo principal and first contact.
   await addSignedInstitute('RMIC8AB00X', 'demo', {});
-  await addSignedInstitute('PVIC81000B', 'IC Pavia Nord', { principalEmail: 'preside.nord@esempio.it', signed: true });
+  await addSignedInstitute('PVIC81000B', 'IC Pavia Nord', {
+    principalEmail: 'preside.nord@esempio.it',
+    signed: true,
+  });
   await addSignedInstitute('PVIC82000C', 'IC Pavia Sud', { principalEmail: 'preside.sud@esempio.it' });
   for (const account of DEMO_ACCOUNTS) {
     const client = new ApiClient(t, nextIp());
@@ -125,10 +186,16 @@ afterAll(() => t.close());
 describe('who may use the review queues', () => {
   it('lists, exports and items: staff and user.index 200; guest 401; others 403', async () => {
     const item = teachers.get('Rossi')!.reviewId;
-    for (const url of ['/api/reviews/insegnanti', '/api/reviews/adesioni?state=in_attesa', '/api/reviews/insegnanti/export?format=csv', `/api/reviews/insegnanti/items/${item}`]) {
+    for (const url of [
+      '/api/reviews/insegnanti',
+      '/api/reviews/adesioni?state=in_attesa',
+      '/api/reviews/insegnanti/export?format=csv',
+      `/api/reviews/insegnanti/items/${item}`,
+    ]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
       for (const account of DEMO_ACCOUNTS) {
-        const expected = account.email === 'cambio-password@demo.test' ? 403 : READERS.has(account.email) ? 200 : 403;
+        const expected =
+          account.email === 'cambio-password@demo.test' ? 403 : READERS.has(account.email) ? 200 : 403;
         expect((await as(account.email).get(url)).statusCode, `${account.email} ${url}`).toBe(expected);
       }
     }
@@ -145,7 +212,10 @@ describe('who may use the review queues', () => {
     }
     const guest = new ApiClient(t, nextIp());
     await guest.csrf();
-    expect((await decide(guest, 'insegnanti', teachers.get('Rossi')!.reviewId, { decision: 'approve' })).statusCode).toBe(401);
+    expect(
+      (await decide(guest, 'insegnanti', teachers.get('Rossi')!.reviewId, { decision: 'approve' }))
+        .statusCode,
+    ).toBe(401);
     expect((await reviewRow(teachers.get('Rossi')!.reviewId)).state).toBe('in_attesa');
   });
 
@@ -167,7 +237,12 @@ describe('who may use the review queues', () => {
 
   it('an item of another queue, or unknown, is a 404', async () => {
     const teacherItem = teachers.get('Rossi')!.reviewId;
-    for (const url of [`/api/reviews/adesioni/items/${teacherItem}`, '/api/reviews/insegnanti/items/987654', `/api/reviews/visite/items/${teacherItem}`, '/api/reviews/insegnanti/items/abc']) {
+    for (const url of [
+      `/api/reviews/adesioni/items/${teacherItem}`,
+      '/api/reviews/insegnanti/items/987654',
+      `/api/reviews/visite/items/${teacherItem}`,
+      '/api/reviews/insegnanti/items/abc',
+    ]) {
       const res = await sylla().get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json<{ message: string }>().message, url).toBeTruthy();
@@ -180,27 +255,54 @@ describe('who may use the review queues', () => {
 
 describe('GET /api/reviews/:type', () => {
   it('lists the queue oldest first with counts per state; visite is a valid, empty queue', async () => {
-    const body = ReviewListResponseSchema.parse((await as('utenti@demo.test').get('/api/reviews/insegnanti')).json());
-    expect(body.items.map((i) => i.title).slice(0, 3)).toEqual(['Rossi Maria', 'Bianchi Maria', 'Esposito Maria']);
-    expect(body.items[0]).toMatchObject({ type: 'insegnanti', code: 'rossi@esempio.it', state: 'in_attesa', decidedAt: null });
-    const rows = (await t.database.db.execute(sql`select count(*)::int as n from reviews where type = 'insegnanti'`)) as unknown as { rows: { n: number }[] };
+    const body = ReviewListResponseSchema.parse(
+      (await as('utenti@demo.test').get('/api/reviews/insegnanti')).json(),
+    );
+    expect(body.items.map((i) => i.title).slice(0, 3)).toEqual([
+      'Rossi Maria',
+      'Bianchi Maria',
+      'Esposito Maria',
+    ]);
+    expect(body.items[0]).toMatchObject({
+      type: 'insegnanti',
+      code: 'rossi@esempio.it',
+      state: 'in_attesa',
+      decidedAt: null,
+    });
+    const rows = (await t.database.db.execute(
+      sql`select count(*)::int as n from reviews where type = 'insegnanti'`,
+    )) as unknown as { rows: { n: number }[] };
     expect(body.total).toBe(Number(rows.rows[0]!.n));
     expect(body.counts.in_attesa).toBeGreaterThanOrEqual(8);
     const visits = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/visite')).json());
-    expect(visits).toMatchObject({ items: [], total: 0, counts: { in_attesa: 0, approvata: 0, da_correggere: 0, respinta: 0 } });
+    expect(visits).toMatchObject({
+      items: [],
+      total: 0,
+      counts: { in_attesa: 0, approvata: 0, da_correggere: 0, respinta: 0 },
+    });
   });
 
   it('searches by name or code, filters by state, sorts and pages', async () => {
-    const search = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/insegnanti?q=esposìto')).json());
+    const search = ReviewListResponseSchema.parse(
+      (await sylla().get('/api/reviews/insegnanti?q=esposìto')).json(),
+    );
     expect(search.items.map((i) => i.title)).toEqual(['Esposito Maria']);
-    const byCode = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/adesioni?q=PVIC81000B')).json());
+    const byCode = ReviewListResponseSchema.parse(
+      (await sylla().get('/api/reviews/adesioni?q=PVIC81000B')).json(),
+    );
     expect(byCode.items.map((i) => i.title)).toEqual(['IC Pavia Nord']);
     expect(byCode.items[0]!.place).toBe('Pavia (PV)');
-    const desc = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/insegnanti?sort=-submittedAt&pageSize=25')).json());
+    const desc = ReviewListResponseSchema.parse(
+      (await sylla().get('/api/reviews/insegnanti?sort=-submittedAt&pageSize=25')).json(),
+    );
     expect(desc.items[0]!.title).toBe('Bruno Maria');
-    const byTitle = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/insegnanti?sort=title')).json());
+    const byTitle = ReviewListResponseSchema.parse(
+      (await sylla().get('/api/reviews/insegnanti?sort=title')).json(),
+    );
     expect(byTitle.items[0]!.title).toBe('Bianchi Maria');
-    const approved = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/insegnanti?state=respinta')).json());
+    const approved = ReviewListResponseSchema.parse(
+      (await sylla().get('/api/reviews/insegnanti?state=respinta')).json(),
+    );
     expect(approved.items.every((i) => i.state === 'respinta')).toBe(true);
     expect(approved.total).toBe(approved.counts.respinta);
   });
@@ -217,7 +319,10 @@ describe('GET /api/reviews/:type', () => {
     const res = await sylla().get('/api/reviews/insegnanti/export?format=csv&q=rossi');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
-    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('Numero;Soggetto;Codice o e-mail;Luogo;Stato;Inviato il;Deciso il;Deciso da');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('Rossi Maria');
@@ -228,7 +333,10 @@ describe('GET /api/reviews/:type', () => {
 
 describe('GET /api/reviews/:type/next', () => {
   it('gives two reviewers walking the queue at once different items, and the same item again to the same reviewer', async () => {
-    const [a, b] = await Promise.all([sylla().get('/api/reviews/insegnanti/next'), cromos().get('/api/reviews/insegnanti/next')]);
+    const [a, b] = await Promise.all([
+      sylla().get('/api/reviews/insegnanti/next'),
+      cromos().get('/api/reviews/insegnanti/next'),
+    ]);
     const first = ReviewNextResponseSchema.parse(a.json());
     const second = ReviewNextResponseSchema.parse(b.json());
     expect(first.item).not.toBeNull();
@@ -251,14 +359,36 @@ describe('GET /api/reviews/:type/next', () => {
 
 describe('GET /api/reviews/:type/items/:itemId', () => {
   it('shows an adhesion with its institute and its signature, or says the signature is missing', async () => {
-    const signed = ReviewDetailSchema.parse((await as('utenti@demo.test').get(`/api/reviews/adesioni/items/${schools.get('PVIC81000B')!.reviewId}`)).json());
+    const signed = ReviewDetailSchema.parse(
+      (
+        await as('utenti@demo.test').get(`/api/reviews/adesioni/items/${schools.get('PVIC81000B')!.reviewId}`)
+      ).json(),
+    );
     expect(signed.content).toMatchObject({
       type: 'adesioni',
-      institute: { name: 'IC Pavia Nord', ministryCode: 'PVIC81000B', municipalityName: 'Pavia', province: 'PV', principal: 'Paola Preside', firstContact: null },
-      signature: { method: 'online', signerName: 'Paola Preside', signerTaxCode: 'PRSPLA70A41G388X', documentSha256: 'a'.repeat(64) },
+      institute: {
+        name: 'IC Pavia Nord',
+        ministryCode: 'PVIC81000B',
+        municipalityName: 'Pavia',
+        province: 'PV',
+        principal: 'Paola Preside',
+        firstContact: null,
+      },
+      signature: {
+        method: 'online',
+        signerName: 'Paola Preside',
+        signerTaxCode: 'PRSPLA70A41G388X',
+        documentSha256: 'a'.repeat(64),
+      },
     });
-    const demo = ReviewDetailSchema.parse((await sylla().get(`/api/reviews/adesioni/items/${schools.get('RMIC8AB00X')!.reviewId}`)).json());
-    expect(demo.content).toMatchObject({ type: 'adesioni', institute: { principal: 'Daniela Dirigente', firstContact: 'Renato Referente' }, signature: null });
+    const demo = ReviewDetailSchema.parse(
+      (await sylla().get(`/api/reviews/adesioni/items/${schools.get('RMIC8AB00X')!.reviewId}`)).json(),
+    );
+    expect(demo.content).toMatchObject({
+      type: 'adesioni',
+      institute: { principal: 'Daniela Dirigente', firstContact: 'Renato Referente' },
+      signature: null,
+    });
     expect(demo.history).toHaveLength(1);
   });
 });
@@ -278,7 +408,9 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     }
     const res = await decide(sylla(), 'insegnanti', id, { decision: 'maybe' });
     expect(res.statusCode).toBe(422);
-    expect(res.json<{ errors: Record<string, string[]> }>().errors.decision?.[0]).toMatch(/Scegli una decisione/);
+    expect(res.json<{ errors: Record<string, string[]> }>().errors.decision?.[0]).toMatch(
+      /Scegli una decisione/,
+    );
     expect((await reviewRow(id)).state).toBe('in_attesa');
   });
 
@@ -289,11 +421,16 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     const body = res.json<{ item: ReviewDetail; nextItemId: number | null }>();
     expect(body.item).toMatchObject({ state: 'approvata', decidedBy: 'Stefano Sylla', note: null });
     expect(body.nextItemId).not.toBe(teacher.reviewId);
-    const [profile] = await t.database.db.select({ state: teacherProfiles.reviewState }).from(teacherProfiles).where(eq(teacherProfiles.id, teacher.profileId));
+    const [profile] = await t.database.db
+      .select({ state: teacherProfiles.reviewState })
+      .from(teacherProfiles)
+      .where(eq(teacherProfiles.id, teacher.profileId));
     expect(profile!.state).toBe('approvata');
     const [mail] = await mailsTo(teacher.email, 'email.revisione-insegnante-approvata');
     expect(mail!.subject).toMatch(/approvata/);
-    const audit = (await t.database.db.execute(sql`select count(*)::int as n from audit_log where action = 'review.decided' and entity_id = ${String(teacher.reviewId)}`)) as unknown as { rows: { n: number }[] };
+    const audit = (await t.database.db.execute(
+      sql`select count(*)::int as n from audit_log where action = 'review.decided' and entity_id = ${String(teacher.reviewId)}`,
+    )) as unknown as { rows: { n: number }[] };
     expect(Number(audit.rows[0]!.n)).toBe(1);
   });
 
@@ -304,27 +441,54 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     const note = '  Indica il plesso in cui insegni.  ';
     const res = await decide(cromos(), 'insegnanti', teacher.reviewId, { decision: 'request_changes', note });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<{ item: ReviewDetail }>().item).toMatchObject({ state: 'da_correggere', note: 'Indica il plesso in cui insegni.' });
+    expect(res.json<{ item: ReviewDetail }>().item).toMatchObject({
+      state: 'da_correggere',
+      note: 'Indica il plesso in cui insegni.',
+    });
     const [mail] = await mailsTo(teacher.email, 'email.revisione-insegnante-da-correggere');
     expect(mail!.text).toContain('Indica il plesso in cui insegni.');
     expect(mail!.text).toContain('/auth/completa-registrazione');
 
     // Where the link lands: the profile carries the note; the codes area says why and where to correct (issue 35, item 2).
-    const sentBack = AccountProfileSchema.parse((await as('insegnante@demo.test').get('/api/account/profile')).json());
-    expect(sentBack.teacherProfile).toMatchObject({ reviewState: 'da_correggere', reviewNote: 'Indica il plesso in cui insegni.' });
-    expect((await as('insegnante@demo.test').get('/api/access-codes/options')).json()).toMatchObject({ blockedReason: ACCESS_CODE_MESSAGES.toCorrect });
+    const sentBack = AccountProfileSchema.parse(
+      (await as('insegnante@demo.test').get('/api/account/profile')).json(),
+    );
+    expect(sentBack.teacherProfile).toMatchObject({
+      reviewState: 'da_correggere',
+      reviewNote: 'Indica il plesso in cui insegni.',
+    });
+    expect((await as('insegnante@demo.test').get('/api/access-codes/options')).json()).toMatchObject({
+      blockedReason: ACCESS_CODE_MESSAGES.toCorrect,
+    });
 
-    const update = await as('insegnante@demo.test').send('PATCH', '/api/account/profile', { payload: { subjects: ['Storia', 'Geografia'] } });
+    const update = await as('insegnante@demo.test').send('PATCH', '/api/account/profile', {
+      payload: { subjects: ['Storia', 'Geografia'] },
+    });
     expect(update.statusCode, update.body).toBe(200);
-    expect(AccountProfileSchema.parse(update.json()).teacherProfile).toMatchObject({ reviewState: 'in_attesa', reviewNote: null, subjects: ['Storia', 'Geografia'] });
-    const [profile] = await t.database.db.select({ state: teacherProfiles.reviewState }).from(teacherProfiles).where(eq(teacherProfiles.id, teacher.profileId));
+    expect(AccountProfileSchema.parse(update.json()).teacherProfile).toMatchObject({
+      reviewState: 'in_attesa',
+      reviewNote: null,
+      subjects: ['Storia', 'Geografia'],
+    });
+    const [profile] = await t.database.db
+      .select({ state: teacherProfiles.reviewState })
+      .from(teacherProfiles)
+      .where(eq(teacherProfiles.id, teacher.profileId));
     expect(profile!.state).toBe('in_attesa');
     const pending = await t.database.db
       .select({ id: reviews.id })
       .from(reviews)
-      .where(and(eq(reviews.type, 'insegnanti'), eq(reviews.subjectId, teacher.profileId), eq(reviews.state, 'in_attesa')));
+      .where(
+        and(
+          eq(reviews.type, 'insegnanti'),
+          eq(reviews.subjectId, teacher.profileId),
+          eq(reviews.state, 'in_attesa'),
+        ),
+      );
     expect(pending).toHaveLength(1);
-    const detail = ReviewDetailSchema.parse((await sylla().get(`/api/reviews/insegnanti/items/${pending[0]!.id}`)).json());
+    const detail = ReviewDetailSchema.parse(
+      (await sylla().get(`/api/reviews/insegnanti/items/${pending[0]!.id}`)).json(),
+    );
     expect(detail.history.map((h) => [h.state, h.note, h.decidedBy])).toEqual([
       ['in_attesa', null, null],
       ['da_correggere', 'Indica il plesso in cui insegni.', 'Chiara Cromos'],
@@ -333,9 +497,15 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
 
   it('insegnanti: reject sets the registration rejected and e-mails the reason', async () => {
     const teacher = teachers.get('Bianchi')!;
-    const res = await decide(sylla(), 'insegnanti', teacher.reviewId, { decision: 'reject', note: 'Non risulta docente di una scuola partecipante.' });
+    const res = await decide(sylla(), 'insegnanti', teacher.reviewId, {
+      decision: 'reject',
+      note: 'Non risulta docente di una scuola partecipante.',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const [profile] = await t.database.db.select({ state: teacherProfiles.reviewState }).from(teacherProfiles).where(eq(teacherProfiles.id, teacher.profileId));
+    const [profile] = await t.database.db
+      .select({ state: teacherProfiles.reviewState })
+      .from(teacherProfiles)
+      .where(eq(teacherProfiles.id, teacher.profileId));
     expect(profile!.state).toBe('respinta');
     const [mail] = await mailsTo(teacher.email, 'email.revisione-insegnante-respinta');
     expect(mail!.text).toContain('Non risulta docente');
@@ -348,7 +518,9 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
       decide(cromos(), 'insegnanti', id, { decision: 'reject', note: 'Dati incompleti.' }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    const conflict = results.find((r) => r.statusCode === 409)!.json<{ message: string; nextItemId: number | null; code: string }>();
+    const conflict = results
+      .find((r) => r.statusCode === 409)!
+      .json<{ message: string; nextItemId: number | null; code: string }>();
     expect(conflict.code).toBe('review_already_decided');
     expect(conflict.message).toMatch(/già stato deciso/);
     expect(conflict.nextItemId).toEqual(expect.any(Number));
@@ -366,19 +538,30 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     const school = schools.get('RMIC8AB00X')!;
     const res = await decide(sylla(), 'adesioni', school.reviewId, { decision: 'approve' });
     expect(res.statusCode, res.body).toBe(200);
-    const [institute] = await t.database.db.select({ state: institutes.adhesionState }).from(institutes).where(eq(institutes.id, school.instituteId));
+    const [institute] = await t.database.db
+      .select({ state: institutes.adhesionState })
+      .from(institutes)
+      .where(eq(institutes.id, school.instituteId));
     expect(institute!.state).toBe('attivo');
     expect(await mailsTo('dirigente@demo.test', 'email.revisione-adesione-approvata')).toHaveLength(1);
     expect(await mailsTo('referente@demo.test', 'email.revisione-adesione-approvata')).toHaveLength(1);
-    const transitions = (await t.database.db.execute(sql`select to_state from institute_adhesion_transitions where institute_id = ${school.instituteId} order by id desc limit 1`)) as unknown as { rows: { to_state: string }[] };
+    const transitions = (await t.database.db.execute(
+      sql`select to_state from institute_adhesion_transitions where institute_id = ${school.instituteId} order by id desc limit 1`,
+    )) as unknown as { rows: { to_state: string }[] };
     expect(transitions.rows[0]!.to_state).toBe('attivo');
   });
 
   it('adesioni: request changes sends the institute back to signing with the note and the link', async () => {
     const school = schools.get('PVIC81000B')!;
-    const res = await decide(cromos(), 'adesioni', school.reviewId, { decision: 'request_changes', note: 'Il documento non riporta il plesso di via Roma.' });
+    const res = await decide(cromos(), 'adesioni', school.reviewId, {
+      decision: 'request_changes',
+      note: 'Il documento non riporta il plesso di via Roma.',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const [institute] = await t.database.db.select({ state: institutes.adhesionState }).from(institutes).where(eq(institutes.id, school.instituteId));
+    const [institute] = await t.database.db
+      .select({ state: institutes.adhesionState })
+      .from(institutes)
+      .where(eq(institutes.id, school.instituteId));
     expect(institute!.state).toBe('da_correggere');
     const [mail] = await mailsTo('preside.nord@esempio.it', 'email.revisione-adesione-da-correggere');
     expect(mail!.text).toContain('via Roma');
@@ -387,17 +570,29 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
 
   it('adesioni: reject, and an institute no longer «adesione firmata» is a 409 that changes nothing', async () => {
     const school = schools.get('PVIC82000C')!;
-    await t.database.db.update(institutes).set({ adhesionState: 'iscritto' }).where(eq(institutes.id, school.instituteId));
+    await t.database.db
+      .update(institutes)
+      .set({ adhesionState: 'iscritto' })
+      .where(eq(institutes.id, school.instituteId));
     const refused = await decide(sylla(), 'adesioni', school.reviewId, { decision: 'approve' });
     expect(refused.statusCode).toBe(409);
     expect(refused.json<{ message: string }>().message).toMatch(/non può passare/);
     expect((await reviewRow(school.reviewId)).state).toBe('in_attesa');
     expect(await mailsTo('preside.sud@esempio.it', 'email.revisione-adesione-approvata')).toHaveLength(0);
 
-    await t.database.db.update(institutes).set({ adhesionState: 'adesione_firmata' }).where(eq(institutes.id, school.instituteId));
-    const res = await decide(sylla(), 'adesioni', school.reviewId, { decision: 'reject', note: 'Istituto non statale.' });
+    await t.database.db
+      .update(institutes)
+      .set({ adhesionState: 'adesione_firmata' })
+      .where(eq(institutes.id, school.instituteId));
+    const res = await decide(sylla(), 'adesioni', school.reviewId, {
+      decision: 'reject',
+      note: 'Istituto non statale.',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const [institute] = await t.database.db.select({ state: institutes.adhesionState }).from(institutes).where(eq(institutes.id, school.instituteId));
+    const [institute] = await t.database.db
+      .select({ state: institutes.adhesionState })
+      .from(institutes)
+      .where(eq(institutes.id, school.instituteId));
     expect(institute!.state).toBe('respinto');
     expect(await mailsTo('preside.sud@esempio.it', 'email.revisione-adesione-respinta')).toHaveLength(1);
   });
@@ -425,7 +620,9 @@ describe('registration enters the queue', () => {
       privacyAccepted: true,
     });
     expect(res.statusCode, res.body).toBe(202);
-    const list = ReviewListResponseSchema.parse((await sylla().get('/api/reviews/insegnanti?q=ettore.nuovo')).json());
+    const list = ReviewListResponseSchema.parse(
+      (await sylla().get('/api/reviews/insegnanti?q=ettore.nuovo')).json(),
+    );
     expect(list.items).toHaveLength(1);
     expect(list.items[0]).toMatchObject({ title: 'Nuovo Ettore', state: 'in_attesa' });
   });

@@ -22,7 +22,11 @@ import * as repo from './reviews.repository.ts';
 
 export const REVIEW_NOT_FOUND = 'Elemento da revisionare non trovato in questa coda.';
 
-const romeDateTime = new Intl.DateTimeFormat('it-IT', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Rome' });
+const romeDateTime = new Intl.DateTimeFormat('it-IT', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: 'Europe/Rome',
+});
 
 const EXPORT_COLUMNS: ExportColumn<ReviewSummary>[] = [
   { header: 'Numero', value: (r) => r.id },
@@ -39,7 +43,9 @@ const EXPORT_COLUMNS: ExportColumn<ReviewSummary>[] = [
 export async function reviewRoutes(app: FastifyInstance) {
   const notFound = () => new HttpError(404, 'not_found', REVIEW_NOT_FOUND);
 
-  registerEndpoint(app, listReviews, {}, (request) => repo.listReviews(app.db, request.params.type, request.query, app.clock.now()));
+  registerEndpoint(app, listReviews, {}, (request) =>
+    repo.listReviews(app.db, request.params.type, request.query, app.clock.now()),
+  );
 
   registerEndpoint(app, exportReviews, {}, async (request, reply) => {
     const { type } = request.params;
@@ -53,7 +59,8 @@ export async function reviewRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total,
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.reviewListQuery(app.db, type, filters, now), repo.toReviewSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.reviewListQuery(app.db, type, filters, now), repo.toReviewSummary, write),
     });
   });
 

@@ -47,7 +47,13 @@ export async function applyDueSubstitutions(db: Db, now: Date): Promise<number> 
           entity: 'substitution',
           entityId: row.id,
           before: { outgoingSchoolSiteId: row.schoolSiteId, incomingSchoolSiteId: effect.incomingSiteBefore },
-          after: { schoolSiteId: row.schoolSiteId, outgoingUserId: row.outgoingUserId, incomingUserId: row.incomingUserId, effectiveOn: row.effectiveOn, accessCodeIds: effect.accessCodeIds },
+          after: {
+            schoolSiteId: row.schoolSiteId,
+            outgoingUserId: row.outgoingUserId,
+            incomingUserId: row.incomingUserId,
+            effectiveOn: row.effectiveOn,
+            accessCodeIds: effect.accessCodeIds,
+          },
         },
         now,
       );

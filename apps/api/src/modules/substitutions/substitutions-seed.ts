@@ -36,7 +36,12 @@ export async function seedDemoSubstitutions(db: Db, now: Date = new Date()): Pro
     const ids: number[] = [];
     for (const [i, teacher] of DEMO_SUBSTITUTION_TEACHERS.entries()) {
       const at = new Date(now.getTime() - (30 - i) * DAY);
-      const id = await repo.insertDemoTeacher(tx, { ...teacher, passwordHash: contact.passwordHash, schoolSiteId: teacher.inSite ? site : null, at });
+      const id = await repo.insertDemoTeacher(tx, {
+        ...teacher,
+        passwordHash: contact.passwordHash,
+        schoolSiteId: teacher.inSite ? site : null,
+        at,
+      });
       ids.push(id);
     }
     const requestedAt = new Date(now.getTime() - 3 * DAY);
@@ -45,7 +50,8 @@ export async function seedDemoSubstitutions(db: Db, now: Date = new Date()): Pro
       outgoingUserId: ids[0]!,
       incomingEmail: 'giacomo.leone@demo.test',
       incomingName: 'Leone, Giacomo',
-      reason: 'Trasferimento della docente ad altro istituto dal mese prossimo: subentra il supplente annuale.',
+      reason:
+        'Trasferimento della docente ad altro istituto dal mese prossimo: subentra il supplente annuale.',
       effectiveOn: isoDay(new Date(now.getTime() + 14 * DAY)),
       state: 'richiesta',
       requestedByUserId: contact.userId,

@@ -1,17 +1,41 @@
 import { and, asc, eq, inArray, isNull, lte, ne, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { searchWords } from '@portale/shared/lists';
-import type { SubstitutionCandidates, SubstitutionFilters, SubstitutionListQuery, SubstitutionSummary } from '@portale/shared/substitutions';
-import { accessCodes, institutes, roles, schoolSites, substitutions, teacherProfiles, userRoles, users } from '../../db/schema/index.ts';
+import type {
+  SubstitutionCandidates,
+  SubstitutionFilters,
+  SubstitutionListQuery,
+  SubstitutionSummary,
+} from '@portale/shared/substitutions';
+import {
+  accessCodes,
+  institutes,
+  roles,
+  schoolSites,
+  substitutions,
+  teacherProfiles,
+  userRoles,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  countAll,
+  likeLiteral,
+  orderByOf,
+  paginate,
+  rawRows,
+  rowValue,
+  type Page,
+} from '../../lib/list.ts';
 
 const outgoing = alias(users, 'outgoing_user');
 const incoming = alias(users, 'incoming_user');
 const requester = alias(users, 'requester_user');
 const decider = alias(users, 'decider_user');
 
-const fullName = (u: { lastName: AnyColumn; firstName: AnyColumn }) => sql`${u.lastName} || ' ' || ${u.firstName}`;
+const fullName = (u: { lastName: AnyColumn; firstName: AnyColumn }) =>
+  sql`${u.lastName} || ' ' || ${u.firstName}`;
 /** The stored invitation name is `Cognome, Nome`; shown as `Cognome Nome`. */
 const incomingNameExpr = sql`coalesce(${incoming.lastName} || ' ' || ${incoming.firstName}, replace(${substitutions.incomingName}, ', ', ' '), ${substitutions.incomingEmail})`;
 
@@ -71,7 +95,10 @@ export function toSubstitutionSummary(row: Record<string, unknown>): Substitutio
     outgoingUserId: rowValue.int(row.outgoingUserId),
     outgoingName: rowValue.text(row.outgoingName),
     outgoingEmail: rowValue.text(row.outgoingEmail),
-    incomingUserId: row.incomingUserId === null || row.incomingUserId === undefined ? null : rowValue.int(row.incomingUserId),
+    incomingUserId:
+      row.incomingUserId === null || row.incomingUserId === undefined
+        ? null
+        : rowValue.int(row.incomingUserId),
     incomingName: rowValue.text(row.incomingName),
     incomingEmail: rowValue.textOrNull(row.incomingEmail),
     reason: rowValue.text(row.reason),
@@ -90,7 +117,8 @@ export interface SubstitutionScope {
   ownerUserId?: number;
 }
 
-const ownedBy = (userId: number) => or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId));
+const ownedBy = (userId: number) =>
+  or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId));
 
 /** Teacher, incoming person, plesso and institute: every word must appear in one of them. */
 function searchWhere(q: string | undefined): SQL | undefined {
@@ -124,10 +152,16 @@ function baseSelect(db: DbOrTx) {
 export function substitutionListQuery(db: DbOrTx, filters: SubstitutionFilters, scope: SubstitutionScope) {
   return baseSelect(db)
     .where(listWhere(filters, scope))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'createdAt', direction: 'desc' }, SORTS, substitutions.id));
+    .orderBy(
+      ...orderByOf(filters.sort ?? { column: 'createdAt', direction: 'desc' }, SORTS, substitutions.id),
+    );
 }
 
-export async function countSubstitutions(db: DbOrTx, filters: SubstitutionFilters, scope: SubstitutionScope): Promise<number> {
+export async function countSubstitutions(
+  db: DbOrTx,
+  filters: SubstitutionFilters,
+  scope: SubstitutionScope,
+): Promise<number> {
   const [row] = await db
     .select({ n: countAll })
     .from(substitutions)
@@ -139,9 +173,16 @@ export async function countSubstitutions(db: DbOrTx, filters: SubstitutionFilter
   return rowValue.int(row?.n ?? 0);
 }
 
-export function listSubstitutions(db: DbOrTx, query: SubstitutionListQuery, scope: SubstitutionScope): Promise<Page<SubstitutionSummary>> {
+export function listSubstitutions(
+  db: DbOrTx,
+  query: SubstitutionListQuery,
+  scope: SubstitutionScope,
+): Promise<Page<SubstitutionSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, substitutionListQuery(db, query, scope).limit(limit).offset(offset))).map(toSubstitutionSummary),
+    async (limit, offset) =>
+      (await rawRows(db, substitutionListQuery(db, query, scope).limit(limit).offset(offset))).map(
+        toSubstitutionSummary,
+      ),
     () => countSubstitutions(db, query, scope),
     query.page,
     query.pageSize,
@@ -156,7 +197,10 @@ export async function findSubstitution(db: DbOrTx, id: number): Promise<Substitu
 // --- Ownership ---
 
 /** The owners of a plesso for substitutions: its institute's principal and first contact; unknown → undefined. */
-export async function siteInstituteOwners(db: DbOrTx, siteId: number): Promise<{ ownerUserIds: (number | null)[] } | undefined> {
+export async function siteInstituteOwners(
+  db: DbOrTx,
+  siteId: number,
+): Promise<{ ownerUserIds: (number | null)[] } | undefined> {
   const [row] = await db
     .select({ principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
     .from(schoolSites)
@@ -165,7 +209,10 @@ export async function siteInstituteOwners(db: DbOrTx, siteId: number): Promise<{
   return row && { ownerUserIds: [row.principal, row.firstContact] };
 }
 
-export async function substitutionOwners(db: DbOrTx, id: number): Promise<{ ownerUserIds: (number | null)[] } | undefined> {
+export async function substitutionOwners(
+  db: DbOrTx,
+  id: number,
+): Promise<{ ownerUserIds: (number | null)[] } | undefined> {
   const [row] = await db
     .select({ principal: institutes.principalUserId, firstContact: institutes.firstContactUserId })
     .from(substitutions)
@@ -181,7 +228,12 @@ const notRejected = ne(teacherProfiles.reviewState, 'respinta');
 /** The plessi of the institutes the user leads (principal or first contact) and their teachers (not rejected). */
 export async function candidatesOf(db: DbOrTx, userId: number): Promise<SubstitutionCandidates> {
   const sites = await db
-    .select({ id: schoolSites.id, name: schoolSites.name, ministryCode: schoolSites.ministryCode, instituteName: institutes.name })
+    .select({
+      id: schoolSites.id,
+      name: schoolSites.name,
+      ministryCode: schoolSites.ministryCode,
+      instituteName: institutes.name,
+    })
     .from(schoolSites)
     .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
     .where(ownedBy(userId))
@@ -189,15 +241,37 @@ export async function candidatesOf(db: DbOrTx, userId: number): Promise<Substitu
     .limit(200);
   if (sites.length === 0) return { sites: [] };
   const teachers = await db
-    .select({ siteId: teacherProfiles.schoolSiteId, userId: users.id, lastName: users.lastName, firstName: users.firstName, email: users.email, kind: teacherProfiles.kind })
+    .select({
+      siteId: teacherProfiles.schoolSiteId,
+      userId: users.id,
+      lastName: users.lastName,
+      firstName: users.firstName,
+      email: users.email,
+      kind: teacherProfiles.kind,
+    })
     .from(teacherProfiles)
     .innerJoin(users, eq(users.id, teacherProfiles.userId))
-    .where(and(inArray(teacherProfiles.schoolSiteId, sites.map((s) => s.id)), notRejected))
+    .where(
+      and(
+        inArray(
+          teacherProfiles.schoolSiteId,
+          sites.map((s) => s.id),
+        ),
+        notRejected,
+      ),
+    )
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id));
   return {
     sites: sites.map((s) => ({
       ...s,
-      teachers: teachers.filter((t) => t.siteId === s.id).map((t) => ({ userId: t.userId, name: `${t.lastName} ${t.firstName}`, email: t.email, kind: t.kind })),
+      teachers: teachers
+        .filter((t) => t.siteId === s.id)
+        .map((t) => ({
+          userId: t.userId,
+          name: `${t.lastName} ${t.firstName}`,
+          email: t.email,
+          kind: t.kind,
+        })),
     })),
   };
 }
@@ -210,10 +284,19 @@ export interface PersonRow {
   firstName: string;
   lastName: string;
 }
-const personFields = { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName };
+const personFields = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
 
 /** The teacher's profile when it places them in the plesso. */
-export async function teacherOfSite(db: DbOrTx, userId: number, siteId: number): Promise<(PersonRow & { kind: string }) | undefined> {
+export async function teacherOfSite(
+  db: DbOrTx,
+  userId: number,
+  siteId: number,
+): Promise<(PersonRow & { kind: string }) | undefined> {
   const [row] = await db
     .select({ ...personFields, kind: teacherProfiles.kind })
     .from(teacherProfiles)
@@ -223,7 +306,11 @@ export async function teacherOfSite(db: DbOrTx, userId: number, siteId: number):
 }
 
 /** A teacher placed in any plesso of the plesso's institute. */
-export async function teacherOfSameInstitute(db: DbOrTx, userId: number, siteId: number): Promise<PersonRow | undefined> {
+export async function teacherOfSameInstitute(
+  db: DbOrTx,
+  userId: number,
+  siteId: number,
+): Promise<PersonRow | undefined> {
   const site = alias(schoolSites, 'request_site');
   const [row] = await db
     .select(personFields)
@@ -236,7 +323,10 @@ export async function teacherOfSameInstitute(db: DbOrTx, userId: number, siteId:
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<PersonRow | undefined> {
-  const [row] = await db.select(personFields).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  const [row] = await db
+    .select(personFields)
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   return row;
 }
 
@@ -254,7 +344,10 @@ export async function hasOpenRequest(db: DbOrTx, siteId: number, outgoingUserId:
       and(
         eq(substitutions.schoolSiteId, siteId),
         eq(substitutions.outgoingUserId, outgoingUserId),
-        or(eq(substitutions.state, 'richiesta'), and(eq(substitutions.state, 'approvata'), isNull(substitutions.appliedAt))),
+        or(
+          eq(substitutions.state, 'richiesta'),
+          and(eq(substitutions.state, 'approvata'), isNull(substitutions.appliedAt)),
+        ),
       ),
     )
     .limit(1);
@@ -262,11 +355,21 @@ export async function hasOpenRequest(db: DbOrTx, siteId: number, outgoingUserId:
 }
 
 /** Approved substitutions whose date (Rome) has come and that have not taken effect, locked one run at a time. */
-export async function lockDueSubstitutions(db: DbOrTx, today: string, limit: number): Promise<SubstitutionRow[]> {
+export async function lockDueSubstitutions(
+  db: DbOrTx,
+  today: string,
+  limit: number,
+): Promise<SubstitutionRow[]> {
   return db
     .select()
     .from(substitutions)
-    .where(and(eq(substitutions.state, 'approvata'), isNull(substitutions.appliedAt), lte(substitutions.effectiveOn, today)))
+    .where(
+      and(
+        eq(substitutions.state, 'approvata'),
+        isNull(substitutions.appliedAt),
+        lte(substitutions.effectiveOn, today),
+      ),
+    )
     .orderBy(asc(substitutions.effectiveOn), asc(substitutions.id))
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -276,7 +379,10 @@ export async function markApplied(db: DbOrTx, id: number, now: Date): Promise<vo
   await db.update(substitutions).set({ appliedAt: now, updatedAt: now }).where(eq(substitutions.id, id));
 }
 
-export async function insertSubstitution(db: DbOrTx, row: Omit<typeof substitutions.$inferInsert, 'id'>): Promise<number> {
+export async function insertSubstitution(
+  db: DbOrTx,
+  row: Omit<typeof substitutions.$inferInsert, 'id'>,
+): Promise<number> {
   const [created] = await db.insert(substitutions).values(row).returning({ id: substitutions.id });
   return created!.id;
 }
@@ -294,17 +400,30 @@ export async function decideIfOpen(
 ): Promise<SubstitutionRow | undefined> {
   const [row] = await db
     .update(substitutions)
-    .set({ state: decision.state, decidedByUserId: decision.decidedByUserId, decisionNote: decision.note, decidedAt: decision.now, updatedAt: decision.now })
+    .set({
+      state: decision.state,
+      decidedByUserId: decision.decidedByUserId,
+      decisionNote: decision.note,
+      decidedAt: decision.now,
+      updatedAt: decision.now,
+    })
     .where(and(eq(substitutions.id, id), eq(substitutions.state, 'richiesta')))
     .returning();
   return row;
 }
 
 export async function setIncomingUser(db: DbOrTx, id: number, userId: number, now: Date): Promise<void> {
-  await db.update(substitutions).set({ incomingUserId: userId, updatedAt: now }).where(eq(substitutions.id, id));
+  await db
+    .update(substitutions)
+    .set({ incomingUserId: userId, updatedAt: now })
+    .where(eq(substitutions.id, id));
 }
 
-export async function insertInvitedUser(db: DbOrTx, user: { email: string; firstName: string; lastName: string; passwordHash: string }, now: Date): Promise<PersonRow | undefined> {
+export async function insertInvitedUser(
+  db: DbOrTx,
+  user: { email: string; firstName: string; lastName: string; passwordHash: string },
+  now: Date,
+): Promise<PersonRow | undefined> {
   const [row] = await db
     .insert(users)
     .values({ ...user, createdAt: now, updatedAt: now })
@@ -320,13 +439,26 @@ export async function grantRole(db: DbOrTx, userId: number, role: string): Promi
   await db.insert(userRoles).values({ userId, roleId: found.id }).onConflictDoNothing();
 }
 
-export async function profileOf(db: DbOrTx, userId: number): Promise<{ kind: 'insegnante' | 'educatore' | 'altro'; schoolSiteId: number | null } | undefined> {
-  const [row] = await db.select({ kind: teacherProfiles.kind, schoolSiteId: teacherProfiles.schoolSiteId }).from(teacherProfiles).where(eq(teacherProfiles.userId, userId)).for('update');
+export async function profileOf(
+  db: DbOrTx,
+  userId: number,
+): Promise<{ kind: 'insegnante' | 'educatore' | 'altro'; schoolSiteId: number | null } | undefined> {
+  const [row] = await db
+    .select({ kind: teacherProfiles.kind, schoolSiteId: teacherProfiles.schoolSiteId })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.userId, userId))
+    .for('update');
   return row;
 }
 
 /** Places the incoming teacher in the plesso: a new profile (approved: the staff decided) or the existing one moved. */
-export async function placeTeacher(db: DbOrTx, userId: number, siteId: number, kind: 'insegnante' | 'educatore' | 'altro', now: Date): Promise<void> {
+export async function placeTeacher(
+  db: DbOrTx,
+  userId: number,
+  siteId: number,
+  kind: 'insegnante' | 'educatore' | 'altro',
+  now: Date,
+): Promise<void> {
   await db
     .insert(teacherProfiles)
     .values({ userId, kind, schoolSiteId: siteId, reviewState: 'approvata', createdAt: now, updatedAt: now })
@@ -344,7 +476,12 @@ export async function removeFromSite(db: DbOrTx, userId: number, siteId: number,
 }
 
 /** The outgoing teacher's access codes of the plesso (classes and survey assignments) pass to the incoming one. */
-export async function moveAccessCodes(db: DbOrTx, fromUserId: number, toUserId: number, siteId: number): Promise<number[]> {
+export async function moveAccessCodes(
+  db: DbOrTx,
+  fromUserId: number,
+  toUserId: number,
+  siteId: number,
+): Promise<number[]> {
   const rows = await db
     .update(accessCodes)
     .set({ ownerUserId: toUserId })
@@ -354,9 +491,16 @@ export async function moveAccessCodes(db: DbOrTx, fromUserId: number, toUserId: 
 }
 
 /** The institute of a plesso, for e-mails. */
-export async function siteLabel(db: DbOrTx, siteId: number): Promise<{ name: string; ministryCode: string; instituteName: string } | undefined> {
+export async function siteLabel(
+  db: DbOrTx,
+  siteId: number,
+): Promise<{ name: string; ministryCode: string; instituteName: string } | undefined> {
   const [row] = await db
-    .select({ name: schoolSites.name, ministryCode: schoolSites.ministryCode, instituteName: institutes.name })
+    .select({
+      name: schoolSites.name,
+      ministryCode: schoolSites.ministryCode,
+      instituteName: institutes.name,
+    })
     .from(schoolSites)
     .innerJoin(institutes, eq(institutes.id, schoolSites.instituteId))
     .where(eq(schoolSites.id, siteId));

@@ -62,12 +62,16 @@ const italianDate = (iso: string) => iso.split('-').reverse().join('/');
 /** The plesso named in the body: owned by its institute's principal and first contact; unknown → 404. */
 function requestedSiteOf(request: FastifyRequest) {
   const { schoolSiteId } = request.body as { schoolSiteId: number };
-  return repo.siteInstituteOwners(request.server.db, schoolSiteId).then((owners) => owners ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.siteNotFound)));
+  return repo
+    .siteInstituteOwners(request.server.db, schoolSiteId)
+    .then((owners) => owners ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.siteNotFound)));
 }
 
 function substitutionOf(request: FastifyRequest) {
   const { substitutionId } = request.params as { substitutionId: number };
-  return repo.substitutionOwners(request.server.db, substitutionId).then((owners) => owners ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.notFound)));
+  return repo
+    .substitutionOwners(request.server.db, substitutionId)
+    .then((owners) => owners ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.notFound)));
 }
 
 /** The caller's own collection: staff read every request, a principal or first contact their institutes'. */
@@ -95,7 +99,9 @@ function splitInvitedName(stored: string | null, email: string): { firstName: st
 export async function substitutionsRoutes(app: FastifyInstance) {
   const webUrl = () => app.env.publicWebUrl;
 
-  registerEndpoint(app, listSubstitutions, { resource: mine }, (request) => repo.listSubstitutions(app.db, request.query, scopeOf(request)));
+  registerEndpoint(app, listSubstitutions, { resource: mine }, (request) =>
+    repo.listSubstitutions(app.db, request.query, scopeOf(request)),
+  );
 
   registerEndpoint(app, exportSubstitutions, { anyOnly: true }, async (request, reply) => {
     const { format, ...filters } = request.query;
@@ -106,16 +112,25 @@ export async function substitutionsRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total: await repo.countSubstitutions(app.db, filters, {}),
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.substitutionListQuery(app.db, filters, {}), repo.toSubstitutionSummary, write),
+      produce: (write) =>
+        forEachBatch(
+          app.db,
+          repo.substitutionListQuery(app.db, filters, {}),
+          repo.toSubstitutionSummary,
+          write,
+        ),
     });
   });
 
-  registerEndpoint(app, getSubstitutionCandidates, { resource: mine }, (request) => repo.candidatesOf(app.db, authOf(request).user.id));
+  registerEndpoint(app, getSubstitutionCandidates, { resource: mine }, (request) =>
+    repo.candidatesOf(app.db, authOf(request).user.id),
+  );
 
   registerEndpoint(app, createSubstitution, { resource: requestedSiteOf }, async (request) => {
     const body = request.body;
     const now = app.clock.now();
-    if (body.effectiveOn < romeToday(now)) throw fieldError('effectiveOn', SUBSTITUTION_MESSAGES.effectiveInPast);
+    if (body.effectiveOn < romeToday(now))
+      throw fieldError('effectiveOn', SUBSTITUTION_MESSAGES.effectiveInPast);
     const outgoingTeacher = await repo.teacherOfSite(app.db, body.outgoingUserId, body.schoolSiteId);
     if (!outgoingTeacher) throw fieldError('outgoingUserId', SUBSTITUTION_MESSAGES.outgoingNotOfSite);
     // The incoming person: a teacher of the same institute by id, or an address (an existing account is linked).
@@ -134,8 +149,13 @@ export async function substitutionsRoutes(app: FastifyInstance) {
         incomingName = `${body.incomingLastName}, ${body.incomingFirstName}`;
       }
     }
-    if (incomingUserId === body.outgoingUserId) throw fieldError(body.incomingUserId !== undefined ? 'incomingUserId' : 'incomingEmail', SUBSTITUTION_MESSAGES.incomingSame);
-    if (await repo.hasOpenRequest(app.db, body.schoolSiteId, body.outgoingUserId)) throw conflict('substitution_open', SUBSTITUTION_MESSAGES.openExists);
+    if (incomingUserId === body.outgoingUserId)
+      throw fieldError(
+        body.incomingUserId !== undefined ? 'incomingUserId' : 'incomingEmail',
+        SUBSTITUTION_MESSAGES.incomingSame,
+      );
+    if (await repo.hasOpenRequest(app.db, body.schoolSiteId, body.outgoingUserId))
+      throw conflict('substitution_open', SUBSTITUTION_MESSAGES.openExists);
     let id: number;
     try {
       id = await withTransaction(app.db, async (tx) => {
@@ -156,7 +176,14 @@ export async function substitutionsRoutes(app: FastifyInstance) {
           action: 'substitution.requested',
           entity: 'substitution',
           entityId: created,
-          after: { schoolSiteId: body.schoolSiteId, outgoingUserId: body.outgoingUserId, incomingUserId, incomingEmail, effectiveOn: body.effectiveOn, reason: body.reason },
+          after: {
+            schoolSiteId: body.schoolSiteId,
+            outgoingUserId: body.outgoingUserId,
+            incomingUserId,
+            incomingEmail,
+            effectiveOn: body.effectiveOn,
+            reason: body.reason,
+          },
         });
         return created;
       });
@@ -165,11 +192,17 @@ export async function substitutionsRoutes(app: FastifyInstance) {
       if (isUniqueViolation(error)) throw conflict('substitution_open', SUBSTITUTION_MESSAGES.openExists);
       throw error;
     }
-    return { message: SUBSTITUTION_MESSAGES.created, substitution: (await repo.findSubstitution(app.db, id))! };
+    return {
+      message: SUBSTITUTION_MESSAGES.created,
+      substitution: (await repo.findSubstitution(app.db, id))!,
+    };
   });
 
   registerEndpoint(app, getSubstitution, { resource: substitutionOf }, async (request) => {
-    return (await repo.findSubstitution(app.db, request.params.substitutionId)) ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.notFound));
+    return (
+      (await repo.findSubstitution(app.db, request.params.substitutionId)) ??
+      Promise.reject(notFound(SUBSTITUTION_MESSAGES.notFound))
+    );
   });
 
   registerEndpoint(app, decideSubstitution, { resource: substitutionOf }, async (request) => {
@@ -178,17 +211,28 @@ export async function substitutionsRoutes(app: FastifyInstance) {
     const now = app.clock.now();
     const current = await repo.findSubstitution(app.db, substitutionId);
     if (!current) throw notFound(SUBSTITUTION_MESSAGES.notFound);
-    if (!canTransitionSubstitution(current.state, decision)) throw conflict('substitution_transition', SUBSTITUTION_MESSAGES.alreadyDecided);
+    if (!canTransitionSubstitution(current.state, decision))
+      throw conflict('substitution_transition', SUBSTITUTION_MESSAGES.alreadyDecided);
     // Hashed before the transaction (argon2 is slow): the unusable random password of an invited teacher.
     const inviteHash = current.incomingUserId === null ? await hashPassword(randomToken(32)) : null;
-    const links = { loginLink: `${webUrl()}/auth/login`, forgotLink: `${webUrl()}/auth/forgot-password`, portalLink: `${webUrl()}/portale` };
+    const links = {
+      loginLink: `${webUrl()}/auth/login`,
+      forgotLink: `${webUrl()}/auth/forgot-password`,
+      portalLink: `${webUrl()}/portale`,
+    };
 
     await withTransaction(app.db, async (tx) => {
-      const row = await repo.decideIfOpen(tx, substitutionId, { state: decision, decidedByUserId: authOf(request).user.id, note: note ?? null, now });
+      const row = await repo.decideIfOpen(tx, substitutionId, {
+        state: decision,
+        decidedByUserId: authOf(request).user.id,
+        note: note ?? null,
+        now,
+      });
       if (!row) throw conflict('substitution_transition', SUBSTITUTION_MESSAGES.alreadyDecided);
       const site = (await repo.siteLabel(tx, row.schoolSiteId))!;
       const outgoing = (await repo.findUser(tx, row.outgoingUserId))!;
-      const requester = row.requestedByUserId === null ? undefined : await repo.findUser(tx, row.requestedByUserId);
+      const requester =
+        row.requestedByUserId === null ? undefined : await repo.findUser(tx, row.requestedByUserId);
       const common = {
         siteName: site.name,
         siteCode: site.ministryCode,
@@ -199,9 +243,20 @@ export async function substitutionsRoutes(app: FastifyInstance) {
 
       if (decision === 'respinta') {
         const incomingName = current.incomingName;
-        await auditWrite(tx, request, { action: 'substitution.rejected', entity: 'substitution', entityId: substitutionId, before: { state: 'richiesta' }, after: { state: 'respinta', note } });
+        await auditWrite(tx, request, {
+          action: 'substitution.rejected',
+          entity: 'substitution',
+          entityId: substitutionId,
+          before: { state: 'richiesta' },
+          after: { state: 'respinta', note },
+        });
         if (requester) {
-          await enqueueMessage(tx, { templateKey: 'email.sostituzione-respinta', recipient: requester.email, data: { ...common, ...links, firstName: requester.firstName, incomingName, note: note ?? '' }, now });
+          await enqueueMessage(tx, {
+            templateKey: 'email.sostituzione-respinta',
+            recipient: requester.email,
+            data: { ...common, ...links, firstName: requester.firstName, incomingName, note: note ?? '' },
+            now,
+          });
         }
         return;
       }
@@ -210,12 +265,19 @@ export async function substitutionsRoutes(app: FastifyInstance) {
       const incoming = approval.incoming;
       const incomingName = `${incoming.firstName} ${incoming.lastName}`.trim();
       // On its date or later it takes effect now; before, the scheduled job applies it on that date (decision 038).
-      const effect = row.effectiveOn <= romeToday(now) ? await applySubstitution(tx, { ...row, incomingUserId: incoming.id }, now) : undefined;
+      const effect =
+        row.effectiveOn <= romeToday(now)
+          ? await applySubstitution(tx, { ...row, incomingUserId: incoming.id }, now)
+          : undefined;
       await auditWrite(tx, request, {
         action: 'substitution.approved',
         entity: 'substitution',
         entityId: substitutionId,
-        before: { state: 'richiesta', outgoingSchoolSiteId: row.schoolSiteId, incomingSchoolSiteId: effect?.incomingSiteBefore ?? null },
+        before: {
+          state: 'richiesta',
+          outgoingSchoolSiteId: row.schoolSiteId,
+          incomingSchoolSiteId: effect?.incomingSiteBefore ?? null,
+        },
         after: {
           state: 'approvata',
           note: note ?? null,
@@ -228,7 +290,12 @@ export async function substitutionsRoutes(app: FastifyInstance) {
           accessCodeIds: effect?.accessCodeIds ?? [],
         },
       });
-      await enqueueMessage(tx, { templateKey: 'email.sostituzione-uscente', recipient: outgoing.email, data: { ...common, firstName: outgoing.firstName, incomingName }, now });
+      await enqueueMessage(tx, {
+        templateKey: 'email.sostituzione-uscente',
+        recipient: outgoing.email,
+        data: { ...common, firstName: outgoing.firstName, incomingName },
+        now,
+      });
       if (approval.created) {
         await issuePasswordLink(tx, incoming, {
           now,
@@ -239,16 +306,30 @@ export async function substitutionsRoutes(app: FastifyInstance) {
           data: { ...common, forgotLink: links.forgotLink },
         });
       } else {
-        await enqueueMessage(tx, { templateKey: 'email.sostituzione-entrante', recipient: incoming.email, data: { ...common, ...links, firstName: incoming.firstName }, now });
+        await enqueueMessage(tx, {
+          templateKey: 'email.sostituzione-entrante',
+          recipient: incoming.email,
+          data: { ...common, ...links, firstName: incoming.firstName },
+          now,
+        });
       }
       if (requester) {
-        await enqueueMessage(tx, { templateKey: 'email.sostituzione-approvata', recipient: requester.email, data: { ...common, firstName: requester.firstName, incomingName }, now });
+        await enqueueMessage(tx, {
+          templateKey: 'email.sostituzione-approvata',
+          recipient: requester.email,
+          data: { ...common, firstName: requester.firstName, incomingName },
+          now,
+        });
       }
     });
 
     const substitution = (await repo.findSubstitution(app.db, substitutionId))!;
     const message =
-      decision === 'respinta' ? SUBSTITUTION_MESSAGES.rejected : substitution.appliedAt ? SUBSTITUTION_MESSAGES.approved : SUBSTITUTION_MESSAGES.approvedFrom(italianDate(substitution.effectiveOn));
+      decision === 'respinta'
+        ? SUBSTITUTION_MESSAGES.rejected
+        : substitution.appliedAt
+          ? SUBSTITUTION_MESSAGES.approved
+          : SUBSTITUTION_MESSAGES.approvedFrom(italianDate(substitution.effectiveOn));
     return { message, substitution };
   });
 }
@@ -267,12 +348,17 @@ async function resolveIncoming(tx: Tx, row: repo.SubstitutionRow, inviteHash: st
     incoming = await repo.findUserByEmail(tx, row.incomingEmail);
     if (!incoming) {
       const name = splitInvitedName(row.incomingName, row.incomingEmail);
-      incoming = await repo.insertInvitedUser(tx, { email: row.incomingEmail, ...name, passwordHash: inviteHash }, now);
+      incoming = await repo.insertInvitedUser(
+        tx,
+        { email: row.incomingEmail, ...name, passwordHash: inviteHash },
+        now,
+      );
       created = incoming !== undefined;
       incoming ??= await repo.findUserByEmail(tx, row.incomingEmail);
     }
   }
-  if (!incoming) throw new HttpError(409, 'substitution_incoming_missing', SUBSTITUTION_MESSAGES.incomingNotFound);
+  if (!incoming)
+    throw new HttpError(409, 'substitution_incoming_missing', SUBSTITUTION_MESSAGES.incomingNotFound);
   await repo.setIncomingUser(tx, row.id, incoming.id, now);
   return { incoming, created };
 }

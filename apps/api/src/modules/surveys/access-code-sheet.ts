@@ -9,10 +9,18 @@ const PAGE = { width: 595.28, height: 841.89, margin: 28 };
 const COLUMNS = 2;
 const ROWS = 3;
 
-const formatDay = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' }).format;
+const formatDay = new Intl.DateTimeFormat('it-IT', {
+  timeZone: 'Europe/Rome',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+}).format;
 
 /** What a card shows of a code. */
-export type SheetCode = Pick<AccessCodeSummary, 'code' | 'surveyTitle' | 'schoolSiteName' | 'classLabel' | 'expiresAt' | 'maxUses'>;
+export type SheetCode = Pick<
+  AccessCodeSummary,
+  'code' | 'surveyTitle' | 'schoolSiteName' | 'classLabel' | 'expiresAt' | 'maxUses'
+>;
 
 export interface SheetOptions {
   /** The public web origin: each card shows `{webUrl}/{code}`. */
@@ -23,7 +31,9 @@ export interface SheetOptions {
 }
 
 /** The values of the sheet template's placeholders for one code. */
-export function sheetCardData(code: Pick<AccessCodeSummary, 'code' | 'surveyTitle' | 'expiresAt'>): Record<string, string> {
+export function sheetCardData(
+  code: Pick<AccessCodeSummary, 'code' | 'surveyTitle' | 'expiresAt'>,
+): Record<string, string> {
   return { code: code.code, surveyTitle: code.surveyTitle, lastDay: lastValidDay(code.expiresAt) };
 }
 
@@ -37,7 +47,10 @@ export const lastValidDay = (expiresAt: string | Date) => formatDay(lastValidIns
  * The printable sheet of access codes (pdf-lib, Helvetica): for each code its address, the code in
  * large type, survey, plesso, class, last valid day, uses and the instructions in Italian.
  */
-export async function renderAccessCodeSheet(codes: readonly SheetCode[], options: SheetOptions): Promise<Uint8Array> {
+export async function renderAccessCodeSheet(
+  codes: readonly SheetCode[],
+  options: SheetOptions,
+): Promise<Uint8Array> {
   const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const BLUE = rgb(0, 0.4, 0.8);
   const GREY = rgb(0.36, 0.44, 0.51);
@@ -65,12 +78,21 @@ export async function renderAccessCodeSheet(codes: readonly SheetCode[], options
     const p = page!;
     const x0 = PAGE.margin + (slot % COLUMNS) * cardWidth;
     const top = PAGE.height - PAGE.margin - Math.floor(slot / COLUMNS) * cardHeight;
-    p.drawRectangle({ x: x0, y: top - cardHeight, width: cardWidth, height: cardHeight, borderColor: GREY, borderWidth: 0.6, borderDashArray: [4, 3] });
+    p.drawRectangle({
+      x: x0,
+      y: top - cardHeight,
+      width: cardWidth,
+      height: cardHeight,
+      borderColor: GREY,
+      borderWidth: 0.6,
+      borderDashArray: [4, 3],
+    });
     const width = cardWidth - pad * 2;
     let y = top - pad;
     const line = (text: string, font: PDFFont, size: number, color = INK, gap = 2, maxLines = 3) => {
       const lines = wrap(winAnsi(text), font, size, width);
-      if (lines.length > maxLines) lines.splice(maxLines - 1, lines.length, `${lines[maxLines - 1]!.replace(/\s*\S+$/, '')}…`);
+      if (lines.length > maxLines)
+        lines.splice(maxLines - 1, lines.length, `${lines[maxLines - 1]!.replace(/\s*\S+$/, '')}…`);
       for (const l of lines) {
         // Never into the card below (only reachable with every field at its longest).
         if (y - size < top - cardHeight + pad / 2) break;
@@ -87,13 +109,22 @@ export async function renderAccessCodeSheet(codes: readonly SheetCode[], options
     line(`${base}/${code.code}`, bold, 9, BLUE, 5, 2);
     line(`Plesso: ${code.schoolSiteName}`, regular, 8, INK, 2, 2);
     if (code.classLabel) line(`Classe: ${code.classLabel}`, regular, 8, INK, 2, 1);
-    line(`Valido fino al ${lastValidDay(code.expiresAt)}${code.maxUses > 1 ? ` · utilizzabile ${code.maxUses} volte` : ' · utilizzabile una volta'}`, regular, 8, INK, 5);
+    line(
+      `Valido fino al ${lastValidDay(code.expiresAt)}${code.maxUses > 1 ? ` · utilizzabile ${code.maxUses} volte` : ' · utilizzabile una volta'}`,
+      regular,
+      8,
+      INK,
+      5,
+    );
     line(fillPlaceholders(options.template.textBody, sheetCardData(code)), regular, 8, GREY, 2, 6);
   });
   if (codes.length === 0) pdf.addPage([PAGE.width, PAGE.height]);
   const pages = pdf.getPages();
   pages.forEach((p, i) =>
-    p.drawText(winAnsi(`${title} – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`), { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY }),
+    p.drawText(
+      winAnsi(`${title} – pagina ${i + 1} di ${pages.length} – ritagliare lungo le linee tratteggiate`),
+      { x: PAGE.margin, y: 12, size: 7, font: regular, color: GREY },
+    ),
   );
   return pdf.save();
 }

@@ -9,7 +9,8 @@ export function generateCode(): string {
   let code = '';
   do {
     code = '';
-    for (let i = 0; i < ACCESS_CODE_LENGTH; i++) code += ACCESS_CODE_ALPHABET[randomInt(ACCESS_CODE_ALPHABET.length)];
+    for (let i = 0; i < ACCESS_CODE_LENGTH; i++)
+      code += ACCESS_CODE_ALPHABET[randomInt(ACCESS_CODE_ALPHABET.length)];
   } while (RESERVED_CODES.has(code));
   return code;
 }

@@ -1,13 +1,39 @@
 import { and, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { AccessCodeFilters, AccessCodeListQuery, AccessCodeState, AccessCodeSummary, Answers } from '@portale/shared/surveys';
-import { accessCodes, schoolSites, surveyResponses, surveys, teacherProfiles, users } from '../../db/schema/index.ts';
+import type {
+  AccessCodeFilters,
+  AccessCodeListQuery,
+  AccessCodeState,
+  AccessCodeSummary,
+  Answers,
+} from '@portale/shared/surveys';
+import {
+  accessCodes,
+  schoolSites,
+  surveyResponses,
+  surveys,
+  teacherProfiles,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, countAll, likeLiteral, orderByOf, paginate, rawCount, rawRows, rowValue, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  countAll,
+  likeLiteral,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  type Page,
+} from '../../lib/list.ts';
 
 type CodeRow = typeof accessCodes.$inferSelect;
 
 /** The state of a code at `now` (revoked first, then used up, then expired). */
-export function stateOf(row: Pick<CodeRow, 'uses' | 'maxUses' | 'expiresAt' | 'revokedAt'>, now: Date): AccessCodeState {
+export function stateOf(
+  row: Pick<CodeRow, 'uses' | 'maxUses' | 'expiresAt' | 'revokedAt'>,
+  now: Date,
+): AccessCodeState {
   if (row.revokedAt) return 'revoked';
   if (row.uses >= row.maxUses) return 'exhausted';
   if (row.expiresAt.getTime() <= now.getTime()) return 'expired';
@@ -47,7 +73,8 @@ export function toSummary(row: Record<string, unknown>): AccessCodeSummary {
     schoolSiteId: rowValue.int(row.schoolSiteId),
     schoolSiteName: rowValue.text(row.schoolSiteName),
     classLabel: rowValue.textOrNull(row.classLabel),
-    ownerUserId: row.ownerUserId === null || row.ownerUserId === undefined ? null : rowValue.int(row.ownerUserId),
+    ownerUserId:
+      row.ownerUserId === null || row.ownerUserId === undefined ? null : rowValue.int(row.ownerUserId),
     ownerName: rowValue.textOrNull(row.ownerName),
     maxUses: rowValue.int(row.maxUses),
     uses: rowValue.int(row.uses),
@@ -71,7 +98,10 @@ function listWhere(filters: AccessCodeFilters, ownerUserId: number | undefined, 
   const words = (filters.q ?? '').trim().split(/\s+/).filter(Boolean);
   return and(
     ownerUserId === undefined ? undefined : eq(accessCodes.ownerUserId, ownerUserId),
-    ...words.map((w) => sql`(${accessCodes.code} ilike ${`%${likeLiteral(w)}%`} or coalesce(${accessCodes.classLabel}, '') ilike ${`%${likeLiteral(w)}%`})`),
+    ...words.map(
+      (w) =>
+        sql`(${accessCodes.code} ilike ${`%${likeLiteral(w)}%`} or coalesce(${accessCodes.classLabel}, '') ilike ${`%${likeLiteral(w)}%`})`,
+    ),
     filters.surveyId === undefined ? undefined : eq(accessCodes.surveyId, filters.surveyId),
     filters.schoolSiteId === undefined ? undefined : eq(accessCodes.schoolSiteId, filters.schoolSiteId),
     filters.state === undefined ? undefined : sql`${stateSql(now)} = ${filters.state}`,
@@ -79,7 +109,12 @@ function listWhere(filters: AccessCodeFilters, ownerUserId: number | undefined, 
 }
 
 /** The filtered, sorted codes: the list's page and the export's rows (newest first by default). */
-export function codeListQuery(db: DbOrTx, filters: AccessCodeFilters, ownerUserId: number | undefined, now: Date) {
+export function codeListQuery(
+  db: DbOrTx,
+  filters: AccessCodeFilters,
+  ownerUserId: number | undefined,
+  now: Date,
+) {
   return db
     .select(summaryFields(now))
     .from(accessCodes)
@@ -87,16 +122,37 @@ export function codeListQuery(db: DbOrTx, filters: AccessCodeFilters, ownerUserI
     .innerJoin(schoolSites, eq(schoolSites.id, accessCodes.schoolSiteId))
     .leftJoin(users, eq(users.id, accessCodes.ownerUserId))
     .where(listWhere(filters, ownerUserId, now))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'createdAt', direction: 'desc' }, SORT_COLUMNS, accessCodes.id));
+    .orderBy(
+      ...orderByOf(filters.sort ?? { column: 'createdAt', direction: 'desc' }, SORT_COLUMNS, accessCodes.id),
+    );
 }
 
-export async function countCodes(db: DbOrTx, filters: AccessCodeFilters, ownerUserId: number | undefined, now: Date): Promise<number> {
-  return rawCount(db, db.select({ n: countAll }).from(accessCodes).where(listWhere(filters, ownerUserId, now)));
+export async function countCodes(
+  db: DbOrTx,
+  filters: AccessCodeFilters,
+  ownerUserId: number | undefined,
+  now: Date,
+): Promise<number> {
+  return rawCount(
+    db,
+    db
+      .select({ n: countAll })
+      .from(accessCodes)
+      .where(listWhere(filters, ownerUserId, now)),
+  );
 }
 
-export function listCodes(db: DbOrTx, query: AccessCodeListQuery, ownerUserId: number | undefined, now: Date): Promise<Page<AccessCodeSummary>> {
+export function listCodes(
+  db: DbOrTx,
+  query: AccessCodeListQuery,
+  ownerUserId: number | undefined,
+  now: Date,
+): Promise<Page<AccessCodeSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, codeListQuery(db, query, ownerUserId, now).limit(limit).offset(offset))).map(toSummary),
+    async (limit, offset) =>
+      (await rawRows(db, codeListQuery(db, query, ownerUserId, now).limit(limit).offset(offset))).map(
+        toSummary,
+      ),
     () => countCodes(db, query, ownerUserId, now),
     query.page,
     query.pageSize,
@@ -104,7 +160,11 @@ export function listCodes(db: DbOrTx, query: AccessCodeListQuery, ownerUserId: n
 }
 
 /** Summaries of the given codes, in the order of `ids`. */
-export async function codeSummaries(db: DbOrTx, ids: readonly number[], now: Date): Promise<AccessCodeSummary[]> {
+export async function codeSummaries(
+  db: DbOrTx,
+  ids: readonly number[],
+  now: Date,
+): Promise<AccessCodeSummary[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select(summaryFields(now))
@@ -118,13 +178,22 @@ export async function codeSummaries(db: DbOrTx, ids: readonly number[], now: Dat
 }
 
 /** The owners of codes (for `:own` checks); rows missing from the table are left out. */
-export async function codeOwners(db: DbOrTx, ids: readonly number[]): Promise<{ id: number; ownerUserId: number | null }[]> {
+export async function codeOwners(
+  db: DbOrTx,
+  ids: readonly number[],
+): Promise<{ id: number; ownerUserId: number | null }[]> {
   if (ids.length === 0) return [];
-  return db.select({ id: accessCodes.id, ownerUserId: accessCodes.ownerUserId }).from(accessCodes).where(inArray(accessCodes.id, [...ids]));
+  return db
+    .select({ id: accessCodes.id, ownerUserId: accessCodes.ownerUserId })
+    .from(accessCodes)
+    .where(inArray(accessCodes.id, [...ids]));
 }
 
 /** The plesso of a teacher or educator profile (null when the profile has none or there is no profile). */
-export async function teacherSchoolSite(db: DbOrTx, userId: number): Promise<{ id: number; name: string } | null> {
+export async function teacherSchoolSite(
+  db: DbOrTx,
+  userId: number,
+): Promise<{ id: number; name: string } | null> {
   const [row] = await db
     .select({ id: schoolSites.id, name: schoolSites.name })
     .from(teacherProfiles)
@@ -174,7 +243,12 @@ export async function lockSiteAnswers(tx: DbOrTx, schoolSiteId: number): Promise
 }
 
 /** Answers a plesso collected since `since` for a survey through teachers' codes (staff codes are not counted). */
-export async function teacherCodeAnswersSince(db: DbOrTx, surveyId: number, schoolSiteId: number, since: Date): Promise<number> {
+export async function teacherCodeAnswersSince(
+  db: DbOrTx,
+  surveyId: number,
+  schoolSiteId: number,
+  since: Date,
+): Promise<number> {
   const [row] = await db
     .select({ n: countAll })
     .from(surveyResponses)
@@ -194,7 +268,11 @@ export async function teacherCodeAnswersSince(db: DbOrTx, surveyId: number, scho
  * A rejected teacher (decision 029): their codes that still work are revoked, and the answers collected
  * through any of their codes are held out of the results until staff decide. Returns what changed.
  */
-export async function revokeAndHoldTeacherCodes(tx: DbOrTx, userId: number, now: Date): Promise<{ revoked: number[]; held: number }> {
+export async function revokeAndHoldTeacherCodes(
+  tx: DbOrTx,
+  userId: number,
+  now: Date,
+): Promise<{ revoked: number[]; held: number }> {
   const revoked = await tx
     .update(accessCodes)
     .set({ revokedAt: now })
@@ -214,17 +292,27 @@ export async function revokeAndHoldTeacherCodes(tx: DbOrTx, userId: number, now:
 }
 
 export async function schoolSiteExists(db: DbOrTx, schoolSiteId: number): Promise<boolean> {
-  const [row] = await db.select({ id: schoolSites.id }).from(schoolSites).where(eq(schoolSites.id, schoolSiteId));
+  const [row] = await db
+    .select({ id: schoolSites.id })
+    .from(schoolSites)
+    .where(eq(schoolSites.id, schoolSiteId));
   return row !== undefined;
 }
 
 export async function findSurveyForCodes(db: DbOrTx, surveyId: number) {
-  const [row] = await db.select({ id: surveys.id, title: surveys.title, state: surveys.state, closesOn: surveys.closesOn }).from(surveys).where(eq(surveys.id, surveyId));
+  const [row] = await db
+    .select({ id: surveys.id, title: surveys.title, state: surveys.state, closesOn: surveys.closesOn })
+    .from(surveys)
+    .where(eq(surveys.id, surveyId));
   return row;
 }
 
 export async function openSurveys(db: DbOrTx) {
-  return db.select({ id: surveys.id, title: surveys.title, closesOn: surveys.closesOn }).from(surveys).where(eq(surveys.state, 'aperta')).orderBy(surveys.closesOn, surveys.id);
+  return db
+    .select({ id: surveys.id, title: surveys.title, closesOn: surveys.closesOn })
+    .from(surveys)
+    .where(eq(surveys.state, 'aperta'))
+    .orderBy(surveys.closesOn, surveys.id);
 }
 
 export interface NewCode {
@@ -245,9 +333,17 @@ export interface NewCode {
  */
 export async function insertCodeIfFree(tx: DbOrTx, values: NewCode): Promise<number | undefined> {
   // A code made before decision 037 that differs only by case would make the new one ambiguous: draw another.
-  const [clash] = await tx.select({ id: accessCodes.id }).from(accessCodes).where(sql`upper(${accessCodes.code}) = ${values.code.toUpperCase()}`).limit(1);
+  const [clash] = await tx
+    .select({ id: accessCodes.id })
+    .from(accessCodes)
+    .where(sql`upper(${accessCodes.code}) = ${values.code.toUpperCase()}`)
+    .limit(1);
   if (clash) return undefined;
-  const [row] = await tx.insert(accessCodes).values(values).onConflictDoNothing({ target: accessCodes.code }).returning({ id: accessCodes.id });
+  const [row] = await tx
+    .insert(accessCodes)
+    .values(values)
+    .onConflictDoNothing({ target: accessCodes.code })
+    .returning({ id: accessCodes.id });
   return row?.id;
 }
 
@@ -272,7 +368,11 @@ export async function revokeCode(tx: DbOrTx, id: number, now: Date): Promise<boo
  * and typed in a third way are ambiguous: undefined, as for an unknown code.
  */
 export async function resolveTypedCode(db: DbOrTx, typed: string): Promise<string | undefined> {
-  const rows = await db.select({ code: accessCodes.code }).from(accessCodes).where(sql`upper(${accessCodes.code}) = ${typed.toUpperCase()}`).limit(8);
+  const rows = await db
+    .select({ code: accessCodes.code })
+    .from(accessCodes)
+    .where(sql`upper(${accessCodes.code}) = ${typed.toUpperCase()}`)
+    .limit(8);
   if (rows.some((r) => r.code === typed)) return typed;
   return rows.length === 1 ? rows[0]!.code : undefined;
 }
@@ -301,7 +401,11 @@ export async function findUsableCode(db: DbOrTx, typed: string, now: Date) {
 }
 
 function usableNow(now: Date): SQL {
-  return and(isNull(accessCodes.revokedAt), gt(accessCodes.expiresAt, now), lt(accessCodes.uses, accessCodes.maxUses))!;
+  return and(
+    isNull(accessCodes.revokedAt),
+    gt(accessCodes.expiresAt, now),
+    lt(accessCodes.uses, accessCodes.maxUses),
+  )!;
 }
 
 /**
@@ -321,31 +425,56 @@ export async function takeUse(tx: DbOrTx, code: string, now: Date) {
         sql`exists (select 1 from ${surveys} where ${surveys.id} = ${accessCodes.surveyId} and ${surveys.state} = 'aperta')`,
       ),
     )
-    .returning({ id: accessCodes.id, surveyId: accessCodes.surveyId, schoolSiteId: accessCodes.schoolSiteId });
+    .returning({
+      id: accessCodes.id,
+      surveyId: accessCodes.surveyId,
+      schoolSiteId: accessCodes.schoolSiteId,
+    });
   return row;
 }
 
-export async function insertCodeResponse(tx: DbOrTx, values: { surveyId: number; schoolSiteId: number; accessCodeId: number; answers: Answers; submittedAt: Date }): Promise<number> {
-  const [row] = await tx.insert(surveyResponses).values({ ...values, userId: null }).returning({ id: surveyResponses.id });
+export async function insertCodeResponse(
+  tx: DbOrTx,
+  values: {
+    surveyId: number;
+    schoolSiteId: number;
+    accessCodeId: number;
+    answers: Answers;
+    submittedAt: Date;
+  },
+): Promise<number> {
+  const [row] = await tx
+    .insert(surveyResponses)
+    .values({ ...values, userId: null })
+    .returning({ id: surveyResponses.id });
   return row!.id;
 }
 
 /** For the demo seed: codes already there (by text). */
 export async function existingCodes(db: DbOrTx, codes: readonly string[]): Promise<Set<string>> {
   if (codes.length === 0) return new Set();
-  const rows = await db.select({ code: accessCodes.code }).from(accessCodes).where(inArray(accessCodes.code, [...codes]));
+  const rows = await db
+    .select({ code: accessCodes.code })
+    .from(accessCodes)
+    .where(inArray(accessCodes.code, [...codes]));
   return new Set(rows.map((r) => r.code));
 }
 
 /** For the demo seed: how many codes a user owns for a survey. */
 export async function countOwnedCodes(db: DbOrTx, ownerUserId: number, surveyId: number): Promise<number> {
-  const [row] = await db.select({ n: countAll }).from(accessCodes).where(and(eq(accessCodes.ownerUserId, ownerUserId), eq(accessCodes.surveyId, surveyId)));
+  const [row] = await db
+    .select({ n: countAll })
+    .from(accessCodes)
+    .where(and(eq(accessCodes.ownerUserId, ownerUserId), eq(accessCodes.surveyId, surveyId)));
   return row?.n ?? 0;
 }
 
 /** For the demo seed: a survey by slug. */
 export async function surveyBySlug(db: DbOrTx, slug: string) {
-  const [row] = await db.select({ id: surveys.id, state: surveys.state, closesOn: surveys.closesOn }).from(surveys).where(eq(surveys.slug, slug));
+  const [row] = await db
+    .select({ id: surveys.id, state: surveys.state, closesOn: surveys.closesOn })
+    .from(surveys)
+    .where(eq(surveys.slug, slug));
   return row;
 }
 
@@ -363,17 +492,35 @@ export async function demoSchoolSite(db: DbOrTx): Promise<number | undefined> {
  * For the demo seed: the plesso of a demo teacher, giving them an approved profile on `fallbackSiteId`
  * when they have none (or a profile without a plesso), so that they can make codes for their classes.
  */
-export async function ensureDemoTeacherSite(db: DbOrTx, email: string, fallbackSiteId: number, now: Date): Promise<{ userId: number; siteId: number } | undefined> {
-  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+export async function ensureDemoTeacherSite(
+  db: DbOrTx,
+  email: string,
+  fallbackSiteId: number,
+  now: Date,
+): Promise<{ userId: number; siteId: number } | undefined> {
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   if (!user) return undefined;
   await db
     .insert(teacherProfiles)
-    .values({ userId: user.id, kind: 'insegnante', schoolSiteId: fallbackSiteId, reviewState: 'approvata', createdAt: now, updatedAt: now })
+    .values({
+      userId: user.id,
+      kind: 'insegnante',
+      schoolSiteId: fallbackSiteId,
+      reviewState: 'approvata',
+      createdAt: now,
+      updatedAt: now,
+    })
     .onConflictDoNothing({ target: teacherProfiles.userId });
   await db
     .update(teacherProfiles)
     .set({ schoolSiteId: fallbackSiteId, updatedAt: now })
     .where(and(eq(teacherProfiles.userId, user.id), isNull(teacherProfiles.schoolSiteId)));
-  const [profile] = await db.select({ siteId: teacherProfiles.schoolSiteId }).from(teacherProfiles).where(eq(teacherProfiles.userId, user.id));
+  const [profile] = await db
+    .select({ siteId: teacherProfiles.schoolSiteId })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.userId, user.id));
   return profile?.siteId ? { userId: user.id, siteId: profile.siteId } : undefined;
 }

@@ -104,13 +104,16 @@ async function requestedSiteOf(request: FastifyRequest) {
   const user = authOf(request).user;
   const db = request.server.db;
   if (can(user, 'create:access-code')) {
-    return body.schoolSiteId === undefined ? { ownerUserIds: [] } : { ownerUserIds: await repo.teachersOfSchoolSite(db, body.schoolSiteId) };
+    return body.schoolSiteId === undefined
+      ? { ownerUserIds: [] }
+      : { ownerUserIds: await repo.teachersOfSchoolSite(db, body.schoolSiteId) };
   }
   const profile = await repo.teacherProfileOf(db, user.id);
   const siteId = body.schoolSiteId ?? profile?.schoolSiteId ?? undefined;
   if (siteId === undefined) return { ownerUserIds: [user.id] };
   if (profile?.reviewState !== 'approvata') {
-    const message = profile?.reviewState === 'respinta' ? ACCESS_CODE_MESSAGES.rejected : ACCESS_CODE_MESSAGES.notApproved;
+    const message =
+      profile?.reviewState === 'respinta' ? ACCESS_CODE_MESSAGES.rejected : ACCESS_CODE_MESSAGES.notApproved;
     throw new HttpError(403, 'teacher_not_approved', message);
   }
   return { ownerUserIds: await repo.teachersOfSchoolSite(db, siteId) };
@@ -125,11 +128,15 @@ export async function accessCodeRoutes(app: FastifyInstance) {
       ...limit,
       keyGenerator: (request: FastifyRequest) => `ip:${normalizeIP(request.ip)}`,
       errorResponseBuilder: (_req: unknown, ctx: { ttl: number }) =>
-        new HttpError(429, 'rate_limited', ACCESS_CODE_MESSAGES.rateLimited, { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) }),
+        new HttpError(429, 'rate_limited', ACCESS_CODE_MESSAGES.rateLimited, {
+          'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))),
+        }),
     },
   });
 
-  registerEndpoint(app, listAccessCodes, { resource: mine }, (request) => repo.listCodes(app.db, request.query, ownerScope(request), app.clock.now()));
+  registerEndpoint(app, listAccessCodes, { resource: mine }, (request) =>
+    repo.listCodes(app.db, request.query, ownerScope(request), app.clock.now()),
+  );
 
   registerEndpoint(app, exportAccessCodes, { resource: mine }, async (request, reply) => {
     const { format, ...filters } = request.query;
@@ -142,7 +149,8 @@ export async function accessCodeRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total: await repo.countCodes(app.db, filters, owner, now),
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.codeListQuery(app.db, filters, owner, now), repo.toSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.codeListQuery(app.db, filters, owner, now), repo.toSummary, write),
     });
   });
 
@@ -172,16 +180,23 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     const now = app.clock.now();
     const errors: Record<string, string[]> = {};
     const siteId = input.schoolSiteId ?? (await repo.teacherSchoolSite(app.db, user.id))?.id;
-    if (siteId === undefined) errors.schoolSiteId = [can(user, 'create:access-code') ? ACCESS_CODE_MESSAGES.schoolSite : ACCESS_CODE_MESSAGES.noSchoolSite];
-    else if (!(await repo.schoolSiteExists(app.db, siteId))) errors.schoolSiteId = [ACCESS_CODE_MESSAGES.schoolSiteUnknown];
+    if (siteId === undefined)
+      errors.schoolSiteId = [
+        can(user, 'create:access-code') ? ACCESS_CODE_MESSAGES.schoolSite : ACCESS_CODE_MESSAGES.noSchoolSite,
+      ];
+    else if (!(await repo.schoolSiteExists(app.db, siteId)))
+      errors.schoolSiteId = [ACCESS_CODE_MESSAGES.schoolSiteUnknown];
     const survey = await repo.findSurveyForCodes(app.db, input.surveyId);
-    if (!survey || survey.state !== 'aperta') errors.surveyId = [survey ? ACCESS_CODE_MESSAGES.surveyNotOpen : ACCESS_CODE_MESSAGES.survey];
+    if (!survey || survey.state !== 'aperta')
+      errors.surveyId = [survey ? ACCESS_CODE_MESSAGES.surveyNotOpen : ACCESS_CODE_MESSAGES.survey];
     if (input.expiresOn < romeToday(now)) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresInPast];
-    else if (survey && input.expiresOn > survey.closesOn) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresAfterClose(italianDay(survey.closesOn))];
+    else if (survey && input.expiresOn > survey.closesOn)
+      errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresAfterClose(italianDay(survey.closesOn))];
     // A teacher's code serves a class (decision 029); staff codes (the demo code) keep the contract's ceiling.
     const isTeacher = !can(user, 'create:access-code');
     const teacherMaxUses = app.env.ACCESS_CODE_TEACHER_MAX_USES;
-    if (isTeacher && input.maxUses > teacherMaxUses) errors.maxUses = [ACCESS_CODE_MESSAGES.teacherMaxUses(teacherMaxUses)];
+    if (isTeacher && input.maxUses > teacherMaxUses)
+      errors.maxUses = [ACCESS_CODE_MESSAGES.teacherMaxUses(teacherMaxUses)];
     if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
 
     // A teacher's codes are theirs (a substitution moves them); staff make codes that belong to nobody.
@@ -220,7 +235,14 @@ export async function accessCodeRoutes(app: FastifyInstance) {
         action: 'access-code.created',
         entity: 'access-code',
         entityId: created[0]!,
-        after: { ids: created, surveyId: input.surveyId, schoolSiteId: siteId, classLabel: input.classLabel, maxUses: input.maxUses, expiresOn: input.expiresOn },
+        after: {
+          ids: created,
+          surveyId: input.surveyId,
+          schoolSiteId: siteId,
+          classLabel: input.classLabel,
+          maxUses: input.maxUses,
+          expiresOn: input.expiresOn,
+        },
       });
       return created;
     });
@@ -232,8 +254,15 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     const { id } = request.params;
     const now = app.clock.now();
     await withTransaction(app.db, async (tx) => {
-      if (!(await repo.revokeCode(tx, id, now))) throw new HttpError(409, 'access_code_revoked', ACCESS_CODE_MESSAGES.alreadyRevoked);
-      await auditWrite(tx, request, { action: 'access-code.revoked', entity: 'access-code', entityId: id, before: { revokedAt: null }, after: { revokedAt: now.toISOString() } });
+      if (!(await repo.revokeCode(tx, id, now)))
+        throw new HttpError(409, 'access_code_revoked', ACCESS_CODE_MESSAGES.alreadyRevoked);
+      await auditWrite(tx, request, {
+        action: 'access-code.revoked',
+        entity: 'access-code',
+        entityId: id,
+        before: { revokedAt: null },
+        after: { revokedAt: now.toISOString() },
+      });
     });
     const [summary] = await repo.codeSummaries(app.db, [id], now);
     return summary!;
@@ -243,7 +272,11 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     const now = app.clock.now();
     const codes = await repo.codeSummaries(app.db, request.query.ids, now);
     const template = (await findCurrent(app.db, ACCESS_CODE_SHEET_TEMPLATE_KEY)) ?? SHEET_DEFAULT;
-    const pdf = await renderAccessCodeSheet(codes, { webUrl: app.env.publicWebUrl, createdAt: now, template });
+    const pdf = await renderAccessCodeSheet(codes, {
+      webUrl: app.env.publicWebUrl,
+      createdAt: now,
+      template,
+    });
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', `attachment; filename="codici-di-accesso-${romeToday(now)}.pdf"`)
@@ -264,48 +297,76 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     return codeNotFound();
   };
 
-  registerEndpoint(app, getPublicAccessCode, { config: perIp(ACCESS_CODE_RATE_LIMITS.read) }, async (request, reply) => {
-    const { code } = request.params;
-    reply.header('cache-control', 'no-store');
-    await app.ceilings.accessCodes.beforeLookup(request);
-    if (!isAccessCodeShape(code)) throw await failedLookup(request);
-    const found = await repo.findUsableCode(app.db, code, app.clock.now());
-    const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-    if (!found || !survey) throw await failedLookup(request);
-    return {
-      code: found.code,
-      classLabel: found.classLabel,
-      expiresAt: found.expiresAt.toISOString(),
-      schoolSite: { name: found.schoolSiteName, municipality: found.municipality },
-      survey: toOpenSurvey(survey),
-    };
-  });
+  registerEndpoint(
+    app,
+    getPublicAccessCode,
+    { config: perIp(ACCESS_CODE_RATE_LIMITS.read) },
+    async (request, reply) => {
+      const { code } = request.params;
+      reply.header('cache-control', 'no-store');
+      await app.ceilings.accessCodes.beforeLookup(request);
+      if (!isAccessCodeShape(code)) throw await failedLookup(request);
+      const found = await repo.findUsableCode(app.db, code, app.clock.now());
+      const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
+      if (!found || !survey) throw await failedLookup(request);
+      return {
+        code: found.code,
+        classLabel: found.classLabel,
+        expiresAt: found.expiresAt.toISOString(),
+        schoolSite: { name: found.schoolSiteName, municipality: found.municipality },
+        survey: toOpenSurvey(survey),
+      };
+    },
+  );
 
-  registerEndpoint(app, submitAccessCodeResponse, { config: perIp(ACCESS_CODE_RATE_LIMITS.submit) }, async (request, reply) => {
-    const { code } = request.params;
-    reply.header('cache-control', 'no-store');
-    await app.ceilings.accessCodes.beforeLookup(request);
-    if (!isAccessCodeShape(code)) throw await failedLookup(request);
-    const now = app.clock.now();
-    // Validated against the questions before any use is taken: a 422 changes nothing.
-    const found = await repo.findUsableCode(app.db, code, now);
-    const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-    if (!found || !survey) throw await failedLookup(request);
-    const checked = validateAnswers(survey.questions, request.body.answers);
-    if (!checked.valid) throw new FieldErrors(Object.fromEntries(Object.entries(checked.errors).map(([id, messages]) => [answerFieldKey(id), messages])));
-    await withTransaction(app.db, async (tx) => {
-      if (found.ownerUserId !== null) {
-        // A teacher's code: the plesso's answers of the day are capped (decision 029), counted under a per-plesso lock.
-        await repo.lockSiteAnswers(tx, found.schoolSiteId);
-        if ((await repo.teacherCodeAnswersSince(tx, found.surveyId, found.schoolSiteId, startOfRomeDay(now))) >= app.env.ACCESS_CODE_SITE_MAX_USES_PER_DAY) {
-          throw new HttpError(429, 'access_code_site_daily_limit', ACCESS_CODE_MESSAGES.siteDailyUses);
+  registerEndpoint(
+    app,
+    submitAccessCodeResponse,
+    { config: perIp(ACCESS_CODE_RATE_LIMITS.submit) },
+    async (request, reply) => {
+      const { code } = request.params;
+      reply.header('cache-control', 'no-store');
+      await app.ceilings.accessCodes.beforeLookup(request);
+      if (!isAccessCodeShape(code)) throw await failedLookup(request);
+      const now = app.clock.now();
+      // Validated against the questions before any use is taken: a 422 changes nothing.
+      const found = await repo.findUsableCode(app.db, code, now);
+      const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
+      if (!found || !survey) throw await failedLookup(request);
+      const checked = validateAnswers(survey.questions, request.body.answers);
+      if (!checked.valid)
+        throw new FieldErrors(
+          Object.fromEntries(
+            Object.entries(checked.errors).map(([id, messages]) => [answerFieldKey(id), messages]),
+          ),
+        );
+      await withTransaction(app.db, async (tx) => {
+        if (found.ownerUserId !== null) {
+          // A teacher's code: the plesso's answers of the day are capped (decision 029), counted under a per-plesso lock.
+          await repo.lockSiteAnswers(tx, found.schoolSiteId);
+          if (
+            (await repo.teacherCodeAnswersSince(
+              tx,
+              found.surveyId,
+              found.schoolSiteId,
+              startOfRomeDay(now),
+            )) >= app.env.ACCESS_CODE_SITE_MAX_USES_PER_DAY
+          ) {
+            throw new HttpError(429, 'access_code_site_daily_limit', ACCESS_CODE_MESSAGES.siteDailyUses);
+          }
         }
-      }
-      // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
-      const taken = await repo.takeUse(tx, found.code, now);
-      if (!taken || taken.surveyId !== survey.id) throw codeNotFound();
-      await repo.insertCodeResponse(tx, { surveyId: taken.surveyId, schoolSiteId: taken.schoolSiteId, accessCodeId: taken.id, answers: checked.answers, submittedAt: now });
-    });
-    return { message: ACCESS_CODE_MESSAGES.thanks };
-  });
+        // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
+        const taken = await repo.takeUse(tx, found.code, now);
+        if (!taken || taken.surveyId !== survey.id) throw codeNotFound();
+        await repo.insertCodeResponse(tx, {
+          surveyId: taken.surveyId,
+          schoolSiteId: taken.schoolSiteId,
+          accessCodeId: taken.id,
+          answers: checked.answers,
+          submittedAt: now,
+        });
+      });
+      return { message: ACCESS_CODE_MESSAGES.thanks };
+    },
+  );
 }

@@ -13,22 +13,100 @@ function dayOffset(now: Date, days: number): string {
 
 /** The questions of the closed pilot survey (its results are public). */
 export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
-  { type: 'scelta_singola', label: 'In quale ordine di scuola insegni?', help: '', required: true, options: ['Infanzia', 'Primaria', 'Secondaria di primo grado', 'Secondaria di secondo grado'] },
-  { type: 'scelta_multipla', label: 'Quali spazi usi per la didattica, oltre all’aula?', help: 'Puoi scegliere più risposte.', required: false, options: ['Laboratorio', 'Palestra', 'Biblioteca', 'Cortile o giardino', 'Aula digitale'] },
-  { type: 'scala', label: 'Quanto sei soddisfatto degli spazi della tua scuola?', help: '1 = per niente, 5 = del tutto.', required: true, options: [] },
-  { type: 'scala', label: 'Quanto spesso usi strumenti digitali in classe?', help: '1 = mai, 5 = ogni giorno.', required: true, options: [] },
-  { type: 'testo_breve', label: 'Con una parola: che cosa migliorereste per primo?', help: '', required: false, options: [] },
-  { type: 'testo_lungo', label: 'Vuoi aggiungere un commento sul benessere a scuola?', help: 'Non scrivere nomi o dati personali.', required: false, options: [] },
+  {
+    type: 'scelta_singola',
+    label: 'In quale ordine di scuola insegni?',
+    help: '',
+    required: true,
+    options: ['Infanzia', 'Primaria', 'Secondaria di primo grado', 'Secondaria di secondo grado'],
+  },
+  {
+    type: 'scelta_multipla',
+    label: 'Quali spazi usi per la didattica, oltre all’aula?',
+    help: 'Puoi scegliere più risposte.',
+    required: false,
+    options: ['Laboratorio', 'Palestra', 'Biblioteca', 'Cortile o giardino', 'Aula digitale'],
+  },
+  {
+    type: 'scala',
+    label: 'Quanto sei soddisfatto degli spazi della tua scuola?',
+    help: '1 = per niente, 5 = del tutto.',
+    required: true,
+    options: [],
+  },
+  {
+    type: 'scala',
+    label: 'Quanto spesso usi strumenti digitali in classe?',
+    help: '1 = mai, 5 = ogni giorno.',
+    required: true,
+    options: [],
+  },
+  {
+    type: 'testo_breve',
+    label: 'Con una parola: che cosa migliorereste per primo?',
+    help: '',
+    required: false,
+    options: [],
+  },
+  {
+    type: 'testo_lungo',
+    label: 'Vuoi aggiungere un commento sul benessere a scuola?',
+    help: 'Non scrivere nomi o dati personali.',
+    required: false,
+    options: [],
+  },
 ];
 
 /** The questions of the open national survey. */
 export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
-  { type: 'scelta_singola', label: 'Da quanti anni lavori nella scuola?', help: '', required: true, options: ['Meno di 5', 'Da 5 a 15', 'Più di 15'] },
-  { type: 'scelta_multipla', label: 'Su quali temi vorresti formazione nel prossimo anno?', help: 'Puoi scegliere più risposte.', required: false, options: ['Didattica digitale', 'Inclusione', 'Valutazione', 'Benessere e relazioni', 'Educazione civica'] },
-  { type: 'scala', label: 'Quanto ti senti coinvolto nelle decisioni della scuola?', help: '1 = per niente, 5 = moltissimo.', required: true, options: [] },
-  { type: 'scala', label: 'Come valuti il clima di collaborazione tra colleghi?', help: '1 = pessimo, 5 = ottimo.', required: false, options: [] },
-  { type: 'testo_breve', label: 'Quale attività della tua scuola consiglieresti ad altre?', help: 'Al massimo 200 caratteri.', required: false, options: [] },
-  { type: 'testo_lungo', label: 'Che cosa cambieresti per migliorare la tua giornata a scuola?', help: 'Non scrivere nomi o dati personali.', required: false, options: [] },
+  {
+    type: 'scelta_singola',
+    label: 'Da quanti anni lavori nella scuola?',
+    help: '',
+    required: true,
+    options: ['Meno di 5', 'Da 5 a 15', 'Più di 15'],
+  },
+  {
+    type: 'scelta_multipla',
+    label: 'Su quali temi vorresti formazione nel prossimo anno?',
+    help: 'Puoi scegliere più risposte.',
+    required: false,
+    options: [
+      'Didattica digitale',
+      'Inclusione',
+      'Valutazione',
+      'Benessere e relazioni',
+      'Educazione civica',
+    ],
+  },
+  {
+    type: 'scala',
+    label: 'Quanto ti senti coinvolto nelle decisioni della scuola?',
+    help: '1 = per niente, 5 = moltissimo.',
+    required: true,
+    options: [],
+  },
+  {
+    type: 'scala',
+    label: 'Come valuti il clima di collaborazione tra colleghi?',
+    help: '1 = pessimo, 5 = ottimo.',
+    required: false,
+    options: [],
+  },
+  {
+    type: 'testo_breve',
+    label: 'Quale attività della tua scuola consiglieresti ad altre?',
+    help: 'Al massimo 200 caratteri.',
+    required: false,
+    options: [],
+  },
+  {
+    type: 'testo_lungo',
+    label: 'Che cosa cambieresti per migliorare la tua giornata a scuola?',
+    help: 'Non scrivere nomi o dati personali.',
+    required: false,
+    options: [],
+  },
 ];
 
 /**
@@ -36,7 +114,10 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
  * first, so it is survey 1 on a fresh database) and the open national survey. Their responses and
  * access codes are seeded by the results and access-code modules.
  */
-export async function seedDemoSurveys(db: Db, now: Date = new Date()): Promise<{ closedId: number; openId: number }> {
+export async function seedDemoSurveys(
+  db: Db,
+  now: Date = new Date(),
+): Promise<{ closedId: number; openId: number }> {
   return withTransaction(db, async (tx) => {
     const closed = await insertSurveyWithQuestionsOnce(
       tx,
@@ -45,7 +126,8 @@ export async function seedDemoSurveys(db: Db, now: Date = new Date()): Promise<{
         title: 'Indagine pilota 2025',
         purpose:
           'La prima rilevazione del programma, in un gruppo di scuole pilota: come insegnanti ed educatori usano gli spazi e gli strumenti digitali e come valutano il benessere a scuola. I risultati aggregati sono pubblici.',
-        audience: 'Insegnanti ed educatori dei plessi pilota e, con un codice di accesso, studenti e famiglie delle loro classi.',
+        audience:
+          'Insegnanti ed educatori dei plessi pilota e, con un codice di accesso, studenti e famiglie delle loro classi.',
         state: 'chiusa',
         opensOn: dayOffset(now, -120),
         closesOn: dayOffset(now, -30),

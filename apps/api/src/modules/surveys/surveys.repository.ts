@@ -1,5 +1,13 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { Answers, OpenSurvey, SurveyDetail, SurveyListQuery, SurveyQuestion, SurveyState, SurveySummary } from '@portale/shared/surveys';
+import type {
+  Answers,
+  OpenSurvey,
+  SurveyDetail,
+  SurveyListQuery,
+  SurveyQuestion,
+  SurveyState,
+  SurveySummary,
+} from '@portale/shared/surveys';
 import { surveyQuestions, surveyResponses, surveys, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll, likeLiteral, orderByOf, rawCount } from '../../lib/list.ts';
@@ -14,17 +22,32 @@ type QuestionRow = typeof surveyQuestions.$inferSelect;
 export type SurveyWithQuestions = SurveyRow & { questions: SurveyQuestion[] };
 
 export function toQuestion(row: QuestionRow): SurveyQuestion {
-  return { id: row.id, position: row.position, type: row.type, label: row.label, help: row.help, required: row.required, options: row.options };
+  return {
+    id: row.id,
+    position: row.position,
+    type: row.type,
+    label: row.label,
+    help: row.help,
+    required: row.required,
+    options: row.options,
+  };
 }
 
 /** The questions of a survey in order. */
 export async function findQuestions(db: DbOrTx, surveyId: number): Promise<SurveyQuestion[]> {
-  const rows = await db.select().from(surveyQuestions).where(eq(surveyQuestions.surveyId, surveyId)).orderBy(asc(surveyQuestions.position), asc(surveyQuestions.id));
+  const rows = await db
+    .select()
+    .from(surveyQuestions)
+    .where(eq(surveyQuestions.surveyId, surveyId))
+    .orderBy(asc(surveyQuestions.position), asc(surveyQuestions.id));
   return rows.map(toQuestion);
 }
 
 /** A survey with its ordered questions; `undefined` when unknown. */
-export async function findSurveyWithQuestions(db: DbOrTx, id: number): Promise<SurveyWithQuestions | undefined> {
+export async function findSurveyWithQuestions(
+  db: DbOrTx,
+  id: number,
+): Promise<SurveyWithQuestions | undefined> {
   const [row] = await db.select().from(surveys).where(eq(surveys.id, id));
   if (!row) return undefined;
   return { ...row, questions: await findQuestions(db, row.id) };
@@ -50,11 +73,23 @@ export async function findOpenSurvey(db: DbOrTx): Promise<SurveyWithQuestions | 
 }
 
 export function toOpenSurvey(s: SurveyWithQuestions): OpenSurvey {
-  return { id: s.id, slug: s.slug, title: s.title, purpose: s.purpose, audience: s.audience, opensOn: s.opensOn, closesOn: s.closesOn, questions: s.questions };
+  return {
+    id: s.id,
+    slug: s.slug,
+    title: s.title,
+    purpose: s.purpose,
+    audience: s.audience,
+    opensOn: s.opensOn,
+    closesOn: s.closesOn,
+    questions: s.questions,
+  };
 }
 
 export async function countResponses(db: DbOrTx, surveyId: number): Promise<number> {
-  return (await db.select({ n: countAll }).from(surveyResponses).where(eq(surveyResponses.surveyId, surveyId)))[0]?.n ?? 0;
+  return (
+    (await db.select({ n: countAll }).from(surveyResponses).where(eq(surveyResponses.surveyId, surveyId)))[0]
+      ?.n ?? 0
+  );
 }
 
 export async function surveyDetail(db: DbOrTx, id: number): Promise<SurveyDetail | undefined> {
@@ -101,13 +136,21 @@ type SurveyFilters = Omit<SurveyListQuery, 'page' | 'pageSize' | 'sort'> & { sor
 function surveyWhere(filters: SurveyFilters): SQL | undefined {
   const words = (filters.q ?? '').trim().split(/\s+/).filter(Boolean);
   return and(
-    ...words.map((w) => sql`(${surveys.title} ilike ${`%${likeLiteral(w)}%`} or ${surveys.audience} ilike ${`%${likeLiteral(w)}%`})`),
+    ...words.map(
+      (w) =>
+        sql`(${surveys.title} ilike ${`%${likeLiteral(w)}%`} or ${surveys.audience} ilike ${`%${likeLiteral(w)}%`})`,
+    ),
     filters.state ? eq(surveys.state, filters.state) : undefined,
   );
 }
 
 /** The filtered, sorted surveys (the page and the export). */
-export async function listSurveys(db: DbOrTx, filters: SurveyFilters, limit: number, offset: number): Promise<SurveySummary[]> {
+export async function listSurveys(
+  db: DbOrTx,
+  filters: SurveyFilters,
+  limit: number,
+  offset: number,
+): Promise<SurveySummary[]> {
   const rows = await db
     .select({
       id: surveys.id,
@@ -123,10 +166,17 @@ export async function listSurveys(db: DbOrTx, filters: SurveyFilters, limit: num
     })
     .from(surveys)
     .where(surveyWhere(filters))
-    .orderBy(...orderByOf(filters.sort ?? { column: 'updatedAt', direction: 'desc' }, SORT_COLUMNS, surveys.id))
+    .orderBy(
+      ...orderByOf(filters.sort ?? { column: 'updatedAt', direction: 'desc' }, SORT_COLUMNS, surveys.id),
+    )
     .limit(limit)
     .offset(offset);
-  return rows.map((r) => ({ ...r, questionCount: Number(r.questionCount), responseCount: Number(r.responseCount), updatedAt: r.updatedAt.toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    questionCount: Number(r.questionCount),
+    responseCount: Number(r.responseCount),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
 }
 
 export async function countSurveys(db: DbOrTx, filters: SurveyFilters): Promise<number> {
@@ -151,7 +201,10 @@ export async function updateSurveyFields(
   values: Partial<Pick<SurveyRow, 'title' | 'purpose' | 'audience' | 'opensOn' | 'closesOn'>>,
   by: { userId: number; at: Date },
 ): Promise<void> {
-  await tx.update(surveys).set({ ...values, updatedByUserId: by.userId, updatedAt: by.at }).where(eq(surveys.id, id));
+  await tx
+    .update(surveys)
+    .set({ ...values, updatedByUserId: by.userId, updatedAt: by.at })
+    .where(eq(surveys.id, id));
 }
 
 /** Locks the survey row (questions and transitions are serialised per survey). */
@@ -161,14 +214,32 @@ export async function lockSurvey(tx: DbOrTx, id: number): Promise<SurveyRow | un
 }
 
 /** Replaces the ordered questions of a survey (positions 1..n). */
-export async function replaceQuestions(tx: DbOrTx, surveyId: number, questions: Omit<SurveyQuestion, 'id' | 'position'>[], by: { userId: number; at: Date }): Promise<void> {
+export async function replaceQuestions(
+  tx: DbOrTx,
+  surveyId: number,
+  questions: Omit<SurveyQuestion, 'id' | 'position'>[],
+  by: { userId: number; at: Date },
+): Promise<void> {
   await tx.delete(surveyQuestions).where(eq(surveyQuestions.surveyId, surveyId));
   if (questions.length > 0) {
-    await tx.insert(surveyQuestions).values(
-      questions.map((q, i) => ({ surveyId, position: i + 1, type: q.type, label: q.label, help: q.help, required: q.required, options: q.options })),
-    );
+    await tx
+      .insert(surveyQuestions)
+      .values(
+        questions.map((q, i) => ({
+          surveyId,
+          position: i + 1,
+          type: q.type,
+          label: q.label,
+          help: q.help,
+          required: q.required,
+          options: q.options,
+        })),
+      );
   }
-  await tx.update(surveys).set({ updatedByUserId: by.userId, updatedAt: by.at }).where(eq(surveys.id, surveyId));
+  await tx
+    .update(surveys)
+    .set({ updatedByUserId: by.userId, updatedAt: by.at })
+    .where(eq(surveys.id, surveyId));
 }
 
 /** Serialises the opening of surveys (one `aperta` at a time), for the transaction. */
@@ -176,13 +247,26 @@ export async function lockSurveyOpening(tx: DbOrTx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(7212001)`);
 }
 
-export async function findOtherOpenSurvey(tx: DbOrTx, exceptId: number): Promise<Pick<SurveyRow, 'id' | 'title'> | undefined> {
-  const [row] = await tx.select({ id: surveys.id, title: surveys.title }).from(surveys).where(and(eq(surveys.state, 'aperta'), ne(surveys.id, exceptId))).limit(1);
+export async function findOtherOpenSurvey(
+  tx: DbOrTx,
+  exceptId: number,
+): Promise<Pick<SurveyRow, 'id' | 'title'> | undefined> {
+  const [row] = await tx
+    .select({ id: surveys.id, title: surveys.title })
+    .from(surveys)
+    .where(and(eq(surveys.state, 'aperta'), ne(surveys.id, exceptId)))
+    .limit(1);
   return row;
 }
 
 /** Moves the survey `from` → `to` only if it is still `from` (a race loses: false). */
-export async function setSurveyState(tx: DbOrTx, id: number, from: SurveyState, to: SurveyState, by: { userId: number; at: Date }): Promise<boolean> {
+export async function setSurveyState(
+  tx: DbOrTx,
+  id: number,
+  from: SurveyState,
+  to: SurveyState,
+  by: { userId: number; at: Date },
+): Promise<boolean> {
   const rows = await tx
     .update(surveys)
     .set({
@@ -201,14 +285,21 @@ export async function setSurveyState(tx: DbOrTx, id: number, from: SurveyState, 
 
 export async function findUserResponse(db: DbOrTx, surveyId: number, userId: number) {
   const [row] = await db
-    .select({ surveyId: surveyResponses.surveyId, answers: surveyResponses.answers, submittedAt: surveyResponses.submittedAt })
+    .select({
+      surveyId: surveyResponses.surveyId,
+      answers: surveyResponses.answers,
+      submittedAt: surveyResponses.submittedAt,
+    })
     .from(surveyResponses)
     .where(and(eq(surveyResponses.surveyId, surveyId), eq(surveyResponses.userId, userId)));
   return row;
 }
 
 /** The plesso of the user's teacher profile (null when none) and whether staff approved it (their answer counts then, decision 029). */
-export async function findUserSchoolSite(db: DbOrTx, userId: number): Promise<{ schoolSiteId: number | null; approved: boolean }> {
+export async function findUserSchoolSite(
+  db: DbOrTx,
+  userId: number,
+): Promise<{ schoolSiteId: number | null; approved: boolean }> {
   const [row] = await db
     .select({ schoolSiteId: teacherProfiles.schoolSiteId, reviewState: teacherProfiles.reviewState })
     .from(teacherProfiles)
@@ -222,12 +313,21 @@ export async function findUserSchoolSite(db: DbOrTx, userId: number): Promise<{ 
  */
 export async function insertUserResponse(
   db: DbOrTx,
-  values: { surveyId: number; userId: number; schoolSiteId: number | null; answers: Answers; submittedAt: Date },
+  values: {
+    surveyId: number;
+    userId: number;
+    schoolSiteId: number | null;
+    answers: Answers;
+    submittedAt: Date;
+  },
 ): Promise<{ submittedAt: Date } | undefined> {
   const [row] = await db
     .insert(surveyResponses)
     .values(values)
-    .onConflictDoNothing({ target: [surveyResponses.surveyId, surveyResponses.userId], where: sql`${surveyResponses.userId} is not null` })
+    .onConflictDoNothing({
+      target: [surveyResponses.surveyId, surveyResponses.userId],
+      where: sql`${surveyResponses.userId} is not null`,
+    })
     .returning({ submittedAt: surveyResponses.submittedAt });
   return row;
 }
@@ -240,13 +340,27 @@ export async function insertSurveyWithQuestionsOnce(
   survey: typeof surveys.$inferInsert,
   questions: Omit<SurveyQuestion, 'id' | 'position'>[],
 ): Promise<{ id: number; created: boolean }> {
-  const [row] = await db.insert(surveys).values(survey).onConflictDoNothing({ target: surveys.slug }).returning({ id: surveys.id });
+  const [row] = await db
+    .insert(surveys)
+    .values(survey)
+    .onConflictDoNothing({ target: surveys.slug })
+    .returning({ id: surveys.id });
   if (!row) {
     const [existing] = await db.select({ id: surveys.id }).from(surveys).where(eq(surveys.slug, survey.slug));
     return { id: existing!.id, created: false };
   }
-  await db.insert(surveyQuestions).values(
-    questions.map((q, i) => ({ surveyId: row.id, position: i + 1, type: q.type, label: q.label, help: q.help, required: q.required, options: q.options })),
-  );
+  await db
+    .insert(surveyQuestions)
+    .values(
+      questions.map((q, i) => ({
+        surveyId: row.id,
+        position: i + 1,
+        type: q.type,
+        label: q.label,
+        help: q.help,
+        required: q.required,
+        options: q.options,
+      })),
+    );
   return { id: row.id, created: true };
 }

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SURVEY_SLUGS, SURVEY_MESSAGES, SurveyDetailSchema, SurveyListResponseSchema, type SurveyDetail } from '@portale/shared/surveys';
+import {
+  DEMO_SURVEY_SLUGS,
+  SURVEY_MESSAGES,
+  SurveyDetailSchema,
+  SurveyListResponseSchema,
+  type SurveyDetail,
+} from '@portale/shared/surveys';
 import { DEMO_ACCOUNTS } from '../../db/seed.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
@@ -27,7 +33,12 @@ const surveyInput = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const QUESTIONS = [
-  { type: 'scelta_singola', label: 'Quale ordine di scuola?', required: true, options: ['Primaria', 'Secondaria'] },
+  {
+    type: 'scelta_singola',
+    label: 'Quale ordine di scuola?',
+    required: true,
+    options: ['Primaria', 'Secondaria'],
+  },
   { type: 'scelta_multipla', label: 'Quali spazi usi?', options: ['Aula', 'Laboratorio', 'Palestra'] },
   { type: 'scala', label: 'Quanto sei soddisfatto?', required: true, help: '1 = poco, 5 = molto' },
   { type: 'testo_breve', label: 'Una parola' },
@@ -67,7 +78,9 @@ describe('demo surveys', () => {
     expect(closed?.state).toBe('chiusa');
     expect(open?.state).toBe('aperta');
     for (const s of [closed!, open!]) {
-      expect(new Set(s.questions.map((q) => q.type))).toEqual(new Set(['scelta_singola', 'scelta_multipla', 'scala', 'testo_breve', 'testo_lungo']));
+      expect(new Set(s.questions.map((q) => q.type))).toEqual(
+        new Set(['scelta_singola', 'scelta_multipla', 'scala', 'testo_breve', 'testo_lungo']),
+      );
       expect(s.questions.map((q) => q.position)).toEqual(s.questions.map((_, i) => i + 1));
     }
   });
@@ -84,39 +97,83 @@ describe('staff build surveys', () => {
       ['PUT', `/api/surveys/${survey.id}/questions`, { questions: QUESTIONS }],
     ];
     for (const [method, url, payload] of calls) {
-      expect((await (await guestClient(t)).send(method as 'GET', url, payload ? { payload: payload as object } : {})).statusCode, url).toBe(401);
+      expect(
+        (
+          await (
+            await guestClient(t)
+          ).send(method as 'GET', url, payload ? { payload: payload as object } : {})
+        ).statusCode,
+        url,
+      ).toBe(401);
       for (const account of DEMO_ACCOUNTS) {
-        const res = await as(account.email).send(method as 'GET', url, payload ? { payload: payload as object } : {});
-        expect(res.statusCode, `${method} ${url} ${account.email}`).toBe(STAFF.has(account.email) ? 200 : 403);
+        const res = await as(account.email).send(
+          method as 'GET',
+          url,
+          payload ? { payload: payload as object } : {},
+        );
+        expect(res.statusCode, `${method} ${url} ${account.email}`).toBe(
+          STAFF.has(account.email) ? 200 : 403,
+        );
       }
     }
     for (const account of DEMO_ACCOUNTS.filter((a) => !STAFF.has(a.email))) {
-      expect((await as(account.email).post('/api/surveys', surveyInput())).statusCode, account.email).toBe(403);
-      expect((await as(account.email).post(`/api/surveys/${survey.id}/transition`, { to: 'aperta' })).statusCode, account.email).toBe(403);
+      expect((await as(account.email).post('/api/surveys', surveyInput())).statusCode, account.email).toBe(
+        403,
+      );
+      expect(
+        (await as(account.email).post(`/api/surveys/${survey.id}/transition`, { to: 'aperta' })).statusCode,
+        account.email,
+      ).toBe(403);
     }
     expect((await (await guestClient(t)).post('/api/surveys', {})).statusCode).toBe(401);
   });
 
   it('creates a draft (audited), edits it, refuses bad input per field, 404 for an unknown survey', async () => {
     const survey = await newSurvey();
-    expect(survey).toMatchObject({ state: 'bozza', questionCount: 0, responseCount: 0, questionsEditable: true });
+    expect(survey).toMatchObject({
+      state: 'bozza',
+      questionCount: 0,
+      responseCount: 0,
+      questionsEditable: true,
+    });
     expect(survey.slug).toMatch(/^indagine-di-prova-/);
-    const bad = await staff().post('/api/surveys', { title: 'x', purpose: 'breve', audience: '', opensOn: '2026-02-30', closesOn: 'domani' });
+    const bad = await staff().post('/api/surveys', {
+      title: 'x',
+      purpose: 'breve',
+      audience: '',
+      opensOn: '2026-02-30',
+      closesOn: 'domani',
+    });
     expect(bad.statusCode).toBe(422);
-    expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual(['audience', 'closesOn', 'opensOn', 'purpose', 'title']);
-    const before = await staff().send('PATCH', `/api/surveys/${survey.id}`, { payload: { closesOn: '2026-11-01' } });
+    expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual([
+      'audience',
+      'closesOn',
+      'opensOn',
+      'purpose',
+      'title',
+    ]);
+    const before = await staff().send('PATCH', `/api/surveys/${survey.id}`, {
+      payload: { closesOn: '2026-11-01' },
+    });
     expect(before.statusCode).toBe(422);
     expect(before.json()).toMatchObject({ errors: { closesOn: [SURVEY_MESSAGES.closesBeforeOpens] } });
 
-    const ok = await staff().send('PATCH', `/api/surveys/${survey.id}`, { payload: { title: 'Titolo corretto', closesOn: '2027-02-28' } });
+    const ok = await staff().send('PATCH', `/api/surveys/${survey.id}`, {
+      payload: { title: 'Titolo corretto', closesOn: '2027-02-28' },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ title: 'Titolo corretto', closesOn: '2027-02-28' });
-    const audits = await sqlRows<{ action: string; after: Record<string, unknown> }>(t, sql`select action, after from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} order by id`);
+    const audits = await sqlRows<{ action: string; after: Record<string, unknown> }>(
+      t,
+      sql`select action, after from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} order by id`,
+    );
     expect(audits.map((a) => a.action)).toEqual(['survey.created', 'survey.updated']);
     expect(audits[1]!.after).toEqual({ title: 'Titolo corretto', closesOn: '2027-02-28' });
 
     expect((await staff().get('/api/surveys/987654')).statusCode).toBe(404);
-    expect((await staff().send('PATCH', '/api/surveys/987654', { payload: { title: 'Nuovo titolo' } })).statusCode).toBe(404);
+    expect(
+      (await staff().send('PATCH', '/api/surveys/987654', { payload: { title: 'Nuovo titolo' } })).statusCode,
+    ).toBe(404);
     expect((await setQuestions(987654)).statusCode).toBe(404);
     expect((await transition(987654, 'aperta')).statusCode).toBe(404);
   });
@@ -128,8 +185,12 @@ describe('staff build surveys', () => {
     const search = SurveyListResponseSchema.parse((await staff().get('/api/surveys?q=pilota')).json());
     expect(search.items.map((s) => s.id)).toEqual([demo.closedId]);
     expect(search.items[0]).toMatchObject({ questionCount: 6 });
-    const sorted = SurveyListResponseSchema.parse((await staff().get('/api/surveys?sort=title&pageSize=25')).json());
-    expect(sorted.items.map((s) => s.title)).toEqual([...sorted.items.map((s) => s.title)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const sorted = SurveyListResponseSchema.parse(
+      (await staff().get('/api/surveys?sort=title&pageSize=25')).json(),
+    );
+    expect(sorted.items.map((s) => s.title)).toEqual(
+      [...sorted.items.map((s) => s.title)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
     expect((await staff().get('/api/surveys?state=nessuno')).statusCode).toBe(422);
     expect((await staff().get('/api/surveys?sort=slug')).statusCode).toBe(422);
     const csv = await staff().get('/api/surveys/export?format=csv&q=pilota');
@@ -155,7 +216,13 @@ describe('staff build surveys', () => {
     ]);
     // Reordered: the last question first.
     const reordered = await setQuestions(survey.id, [QUESTIONS[4], ...QUESTIONS.slice(0, 4)]);
-    expect(SurveyDetailSchema.parse(reordered.json()).questions.map((q) => q.label)).toEqual(['Un commento', 'Quale ordine di scuola?', 'Quali spazi usi?', 'Quanto sei soddisfatto?', 'Una parola']);
+    expect(SurveyDetailSchema.parse(reordered.json()).questions.map((q) => q.label)).toEqual([
+      'Un commento',
+      'Quale ordine di scuola?',
+      'Quali spazi usi?',
+      'Quanto sei soddisfatto?',
+      'Una parola',
+    ]);
 
     const bad = await setQuestions(survey.id, [
       { type: 'scelta_singola', label: 'Una sola opzione', options: ['A'] },
@@ -164,10 +231,20 @@ describe('staff build surveys', () => {
       { type: 'scala', label: '' },
     ]);
     expect(bad.statusCode).toBe(422);
-    expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual(['questions.0.options', 'questions.1.options', 'questions.2.type', 'questions.3.label']);
+    expect(Object.keys(bad.json<{ errors: Record<string, string[]> }>().errors).sort()).toEqual([
+      'questions.0.options',
+      'questions.1.options',
+      'questions.2.type',
+      'questions.3.label',
+    ]);
     // Nothing half-written.
-    expect(SurveyDetailSchema.parse((await staff().get(`/api/surveys/${survey.id}`)).json()).questions).toHaveLength(5);
-    const audits = await sqlRows<{ action: string }>(t, sql`select action from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} and action = 'survey.questions-replaced'`);
+    expect(
+      SurveyDetailSchema.parse((await staff().get(`/api/surveys/${survey.id}`)).json()).questions,
+    ).toHaveLength(5);
+    const audits = await sqlRows<{ action: string }>(
+      t,
+      sql`select action from audit_log where entity = 'survey' and entity_id = ${String(survey.id)} and action = 'survey.questions-replaced'`,
+    );
     expect(audits).toHaveLength(2);
   });
 
@@ -185,7 +262,9 @@ describe('staff build surveys', () => {
     expect(another.json().message).toBe(SURVEY_MESSAGES.anotherOpen('Indagine nazionale sulle scuole 2026'));
     expect((await transition(demo.closedId, 'aperta')).statusCode).toBe(409);
     expect((await transition(survey.id, 'bozza')).statusCode).toBe(409);
-    expect((await staff().post(`/api/surveys/${survey.id}/transition`, { to: 'pubblicata' })).statusCode).toBe(422);
+    expect(
+      (await staff().post(`/api/surveys/${survey.id}/transition`, { to: 'pubblicata' })).statusCode,
+    ).toBe(422);
   });
 });
 
@@ -193,7 +272,12 @@ describe('a logged-in participant answers the open survey once', () => {
   let survey: SurveyDetail;
   const valid = () => {
     const [single, multiple, scale, short] = survey.questions;
-    return { [single!.id]: 'Primaria', [multiple!.id]: ['Palestra', 'Aula'], [scale!.id]: 4, [short!.id]: '  Laboratori ' };
+    return {
+      [single!.id]: 'Primaria',
+      [multiple!.id]: ['Palestra', 'Aula'],
+      [scale!.id]: 4,
+      [short!.id]: '  Laboratori ',
+    };
   };
 
   it('staff close the demo open survey and open theirs (audited)', async () => {
@@ -206,7 +290,10 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(survey).toMatchObject({ state: 'aperta', questionsEditable: true });
     expect(survey.openedAt).not.toBeNull();
     expect((await transition(survey.id, 'aperta')).statusCode).toBe(409);
-    const audits = await sqlRows<{ before: unknown; after: unknown }>(t, sql`select before, after from audit_log where action = 'survey.transitioned' and entity_id = ${String(survey.id)}`);
+    const audits = await sqlRows<{ before: unknown; after: unknown }>(
+      t,
+      sql`select before, after from audit_log where action = 'survey.transitioned' and entity_id = ${String(survey.id)}`,
+    );
     expect(audits).toEqual([{ before: { state: 'bozza' }, after: { state: 'aperta' } }]);
 
     const current = await (await guestClient(t)).get('/api/surveys/current');
@@ -216,11 +303,19 @@ describe('a logged-in participant answers the open survey once', () => {
   });
 
   it('guest 401; staff and accounts without the grant or with a pending condition 403', async () => {
-    expect((await (await guestClient(t)).post('/api/surveys/current/responses', { answers: valid() })).statusCode).toBe(401);
+    expect(
+      (await (await guestClient(t)).post('/api/surveys/current/responses', { answers: valid() })).statusCode,
+    ).toBe(401);
     expect((await (await guestClient(t)).get('/api/surveys/current/my-response')).statusCode).toBe(401);
     for (const account of DEMO_ACCOUNTS.filter((a) => !PARTICIPANTS.has(a.email))) {
-      expect((await as(account.email).post('/api/surveys/current/responses', { answers: valid() })).statusCode, account.email).toBe(403);
-      expect((await as(account.email).get('/api/surveys/current/my-response')).statusCode, account.email).toBe(403);
+      expect(
+        (await as(account.email).post('/api/surveys/current/responses', { answers: valid() })).statusCode,
+        account.email,
+      ).toBe(403);
+      expect(
+        (await as(account.email).get('/api/surveys/current/my-response')).statusCode,
+        account.email,
+      ).toBe(403);
     }
     expect((await teacher().get('/api/surveys/current/my-response')).json()).toEqual({ response: null });
   });
@@ -228,7 +323,14 @@ describe('a logged-in participant answers the open survey once', () => {
   it('refuses invalid answers per question (422), nothing stored', async () => {
     const [single, multiple, scale, short, long] = survey.questions;
     const res = await teacher().post('/api/surveys/current/responses', {
-      answers: { [single!.id]: 'Infanzia', [multiple!.id]: ['Aula', 'Cortile'], [scale!.id]: 7, [short!.id]: 'x'.repeat(201), [long!.id]: 'ok', '999999': 'x' },
+      answers: {
+        [single!.id]: 'Infanzia',
+        [multiple!.id]: ['Aula', 'Cortile'],
+        [scale!.id]: 7,
+        [short!.id]: 'x'.repeat(201),
+        [long!.id]: 'ok',
+        '999999': 'x',
+      },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
@@ -239,17 +341,31 @@ describe('a logged-in participant answers the open survey once', () => {
       'answers.999999': [SURVEY_MESSAGES.answerUnknown],
     });
     const missing = await teacher().post('/api/surveys/current/responses', { answers: {} });
-    expect(missing.json().errors).toEqual({ [`answers.${single!.id}`]: [SURVEY_MESSAGES.answerRequired], [`answers.${scale!.id}`]: [SURVEY_MESSAGES.answerRequired] });
-    expect((await teacher().post('/api/surveys/current/responses', { answers: 'tutto bene' })).statusCode).toBe(422);
-    expect(await sqlRows(t, sql`select id from survey_responses where survey_id = ${survey.id}`)).toHaveLength(0);
+    expect(missing.json().errors).toEqual({
+      [`answers.${single!.id}`]: [SURVEY_MESSAGES.answerRequired],
+      [`answers.${scale!.id}`]: [SURVEY_MESSAGES.answerRequired],
+    });
+    expect(
+      (await teacher().post('/api/surveys/current/responses', { answers: 'tutto bene' })).statusCode,
+    ).toBe(422);
+    expect(
+      await sqlRows(t, sql`select id from survey_responses where survey_id = ${survey.id}`),
+    ).toHaveLength(0);
   });
 
   it('concurrent duplicate submissions: exactly one is stored, the others are 409', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => teacher().post('/api/surveys/current/responses', { answers: valid() })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => teacher().post('/api/surveys/current/responses', { answers: valid() })),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const refused = results.find((r) => r.statusCode === 409)!;
-    expect(refused.json()).toMatchObject({ code: 'already_answered', message: SURVEY_MESSAGES.alreadyAnswered });
-    expect(await sqlRows(t, sql`select id from survey_responses where survey_id = ${survey.id}`)).toHaveLength(1);
+    expect(refused.json()).toMatchObject({
+      code: 'already_answered',
+      message: SURVEY_MESSAGES.alreadyAnswered,
+    });
+    expect(
+      await sqlRows(t, sql`select id from survey_responses where survey_id = ${survey.id}`),
+    ).toHaveLength(1);
     const again = await teacher().post('/api/surveys/current/responses', { answers: valid() });
     expect(again.statusCode).toBe(409);
   });
@@ -260,7 +376,12 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(mine.statusCode).toBe(200);
     expect(mine.json().response).toMatchObject({
       surveyId: survey.id,
-      answers: { [single!.id]: 'Primaria', [multiple!.id]: ['Aula', 'Palestra'], [scale!.id]: 4, [short!.id]: 'Laboratori' },
+      answers: {
+        [single!.id]: 'Primaria',
+        [multiple!.id]: ['Aula', 'Palestra'],
+        [scale!.id]: 4,
+        [short!.id]: 'Laboratori',
+      },
     });
   });
 
@@ -285,7 +406,11 @@ describe('a logged-in participant answers the open survey once', () => {
     const results = await Promise.all(drafts.map((d) => transition(d.id, 'aperta')));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
     const winner = drafts[results.findIndex((r) => r.statusCode === 200)]!;
-    expect((await sqlRows(t, sql`select id from surveys where state = 'aperta'`)).map((r) => Number((r as { id: number }).id))).toEqual([winner.id]);
+    expect(
+      (await sqlRows(t, sql`select id from surveys where state = 'aperta'`)).map((r) =>
+        Number((r as { id: number }).id),
+      ),
+    ).toEqual([winner.id]);
     expect((await (await guestClient(t)).get('/api/surveys/current')).json().survey.id).toBe(winner.id);
   });
 });

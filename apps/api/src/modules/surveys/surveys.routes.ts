@@ -68,7 +68,13 @@ async function uniqueSlug(app: FastifyInstance, title: string): Promise<string> 
   }
 }
 
-const editable = (s: repo.SurveyRow) => ({ title: s.title, purpose: s.purpose, audience: s.audience, opensOn: s.opensOn, closesOn: s.closesOn });
+const editable = (s: repo.SurveyRow) => ({
+  title: s.title,
+  purpose: s.purpose,
+  audience: s.audience,
+  opensOn: s.opensOn,
+  closesOn: s.closesOn,
+});
 
 /**
  * Surveys (issue 12). Staff build a survey in `bozza`, give it questions, open it (one survey is
@@ -79,7 +85,10 @@ const editable = (s: repo.SurveyRow) => ({ title: s.title, purpose: s.purpose, a
 export async function surveyRoutes(app: FastifyInstance) {
   registerEndpoint(app, listSurveys, {}, async (request) => {
     const { page, pageSize, ...filters } = request.query;
-    const [items, total] = await Promise.all([repo.listSurveys(app.db, filters, pageSize, (page - 1) * pageSize), repo.countSurveys(app.db, filters)]);
+    const [items, total] = await Promise.all([
+      repo.listSurveys(app.db, filters, pageSize, (page - 1) * pageSize),
+      repo.countSurveys(app.db, filters),
+    ]);
     return { items, total, page, pageSize };
   });
 
@@ -108,8 +117,19 @@ export async function surveyRoutes(app: FastifyInstance) {
     const userId = authOf(request).user.id;
     const slug = await uniqueSlug(app, body.title);
     const id = await withTransaction(app.db, async (tx) => {
-      const row = await repo.insertSurvey(tx, { ...body, slug, state: 'bozza', createdByUserId: userId, updatedByUserId: userId });
-      await auditWrite(tx, request, { action: 'survey.created', entity: 'survey', entityId: row.id, after: { ...editable(row), slug } });
+      const row = await repo.insertSurvey(tx, {
+        ...body,
+        slug,
+        state: 'bozza',
+        createdByUserId: userId,
+        updatedByUserId: userId,
+      });
+      await auditWrite(tx, request, {
+        action: 'survey.created',
+        entity: 'survey',
+        entityId: row.id,
+        after: { ...editable(row), slug },
+      });
       return row.id;
     });
     reply.header('location', `/api/surveys/${id}`);
@@ -127,18 +147,34 @@ export async function surveyRoutes(app: FastifyInstance) {
     const survey = await repo.findOpenSurvey(app.db);
     if (!survey) return { response: null };
     const row = await repo.findUserResponse(app.db, survey.id, authOf(request).user.id);
-    return { response: row ? { surveyId: row.surveyId, answers: row.answers, submittedAt: row.submittedAt.toISOString() } : null };
+    return {
+      response: row
+        ? { surveyId: row.surveyId, answers: row.answers, submittedAt: row.submittedAt.toISOString() }
+        : null,
+    };
   });
 
   registerEndpoint(app, submitMyResponse, { resource: ownResponse }, async (request) => {
     const userId = authOf(request).user.id;
     const survey = await repo.findOpenSurvey(app.db);
     if (!survey) throw conflict(SURVEY_MESSAGES.noOpenSurvey, 'survey_not_open');
-    if (await repo.findUserResponse(app.db, survey.id, userId)) throw conflict(SURVEY_MESSAGES.alreadyAnswered, 'already_answered');
+    if (await repo.findUserResponse(app.db, survey.id, userId))
+      throw conflict(SURVEY_MESSAGES.alreadyAnswered, 'already_answered');
     const result = validateAnswers(survey.questions, request.body.answers);
-    if (!result.valid) throw new FieldErrors(Object.fromEntries(Object.entries(result.errors).map(([id, messages]) => [answerFieldKey(id), messages])));
+    if (!result.valid)
+      throw new FieldErrors(
+        Object.fromEntries(
+          Object.entries(result.errors).map(([id, messages]) => [answerFieldKey(id), messages]),
+        ),
+      );
     const { schoolSiteId, approved } = await repo.findUserSchoolSite(app.db, userId);
-    const saved = await repo.insertUserResponse(app.db, { surveyId: survey.id, userId, schoolSiteId, answers: result.answers, submittedAt: app.clock.now() });
+    const saved = await repo.insertUserResponse(app.db, {
+      surveyId: survey.id,
+      userId,
+      schoolSiteId,
+      answers: result.answers,
+      submittedAt: app.clock.now(),
+    });
     // A concurrent submission won the unique index: exactly one response per person.
     if (!saved) throw conflict(SURVEY_MESSAGES.alreadyAnswered, 'already_answered');
     // Kept either way; the results count it only while the teacher is approved (decision 029).
@@ -159,13 +195,21 @@ export async function surveyRoutes(app: FastifyInstance) {
       const current = await repo.lockSurvey(tx, surveyId);
       if (!current) throw surveyNotFound();
       const before = editable(current);
-      const merged = { ...before, ...Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined)) } as typeof before;
+      const merged = {
+        ...before,
+        ...Object.fromEntries(Object.entries(request.body).filter(([, v]) => v !== undefined)),
+      } as typeof before;
       const errors = surveyDateErrors(merged);
       if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
       const diff = changedFields(before, merged);
       if (Object.keys(diff.after).length === 0) return;
       await repo.updateSurveyFields(tx, surveyId, diff.after, { userId, at: app.clock.now() });
-      await auditWrite(tx, request, { action: 'survey.updated', entity: 'survey', entityId: surveyId, ...diff });
+      await auditWrite(tx, request, {
+        action: 'survey.updated',
+        entity: 'survey',
+        entityId: surveyId,
+        ...diff,
+      });
     });
     return (await repo.surveyDetail(app.db, surveyId))!;
   });
@@ -178,9 +222,16 @@ export async function surveyRoutes(app: FastifyInstance) {
       if (!current) throw surveyNotFound();
       if (current.state === 'chiusa') throw conflict(SURVEY_MESSAGES.questionsNotDraft, 'survey_closed');
       // Responses are inserted only while the survey is open; the row lock above serialises this check with the replace.
-      if ((await repo.countResponses(tx, surveyId)) > 0) throw conflict(SURVEY_MESSAGES.questionsLocked, 'survey_has_responses');
+      if ((await repo.countResponses(tx, surveyId)) > 0)
+        throw conflict(SURVEY_MESSAGES.questionsLocked, 'survey_has_responses');
       const before = await repo.findQuestions(tx, surveyId);
-      const questions = request.body.questions.map((q) => ({ type: q.type, label: q.label, help: q.help, required: q.required, options: q.options }));
+      const questions = request.body.questions.map((q) => ({
+        type: q.type,
+        label: q.label,
+        help: q.help,
+        required: q.required,
+        options: q.options,
+      }));
       await repo.replaceQuestions(tx, surveyId, questions, { userId, at: app.clock.now() });
       await auditWrite(tx, request, {
         action: 'survey.questions-replaced',
@@ -202,15 +253,26 @@ export async function surveyRoutes(app: FastifyInstance) {
       const current = await repo.lockSurvey(tx, surveyId);
       if (!current) throw surveyNotFound();
       if (!canTransitionSurvey(current.state, to)) {
-        throw conflict(SURVEY_MESSAGES.badTransition(SURVEY_STATE_LABELS[current.state], SURVEY_STATE_LABELS[to]), 'invalid_transition');
+        throw conflict(
+          SURVEY_MESSAGES.badTransition(SURVEY_STATE_LABELS[current.state], SURVEY_STATE_LABELS[to]),
+          'invalid_transition',
+        );
       }
       if (to === 'aperta') {
-        if ((await repo.findQuestions(tx, surveyId)).length === 0) throw conflict(SURVEY_MESSAGES.openNeedsQuestions, 'survey_without_questions');
+        if ((await repo.findQuestions(tx, surveyId)).length === 0)
+          throw conflict(SURVEY_MESSAGES.openNeedsQuestions, 'survey_without_questions');
         const other = await repo.findOtherOpenSurvey(tx, surveyId);
         if (other) throw conflict(SURVEY_MESSAGES.anotherOpen(other.title), 'another_survey_open');
       }
-      if (!(await repo.setSurveyState(tx, surveyId, current.state, to, { userId, at: app.clock.now() }))) throw conflict(SURVEY_MESSAGES.stateChanged);
-      await auditWrite(tx, request, { action: 'survey.transitioned', entity: 'survey', entityId: surveyId, before: { state: current.state }, after: { state: to } });
+      if (!(await repo.setSurveyState(tx, surveyId, current.state, to, { userId, at: app.clock.now() })))
+        throw conflict(SURVEY_MESSAGES.stateChanged);
+      await auditWrite(tx, request, {
+        action: 'survey.transitioned',
+        entity: 'survey',
+        entityId: surveyId,
+        before: { state: current.state },
+        after: { state: to },
+      });
     });
     return (await repo.surveyDetail(app.db, surveyId))!;
   });

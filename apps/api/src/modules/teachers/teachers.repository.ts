@@ -1,9 +1,34 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { OwnedResource } from '@portale/shared/auth';
-import type { HeldResponseDecision, TeacherDetail, TeacherListQuery, TeacherSummary } from '@portale/shared/teachers';
-import { accessCodes, institutes, schoolSites, surveyResponses, teacherProfiles, users } from '../../db/schema/index.ts';
+import type {
+  HeldResponseDecision,
+  TeacherDetail,
+  TeacherListQuery,
+  TeacherSummary,
+} from '@portale/shared/teachers';
+import {
+  accessCodes,
+  institutes,
+  schoolSites,
+  surveyResponses,
+  teacherProfiles,
+  users,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, cappedCount, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page, type Total } from '../../lib/list.ts';
+import {
+  aliased,
+  cappedCount,
+  closestFirst,
+  countAll,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  searchCondition,
+  type Page,
+  type Total,
+} from '../../lib/list.ts';
 
 type Filters = Omit<TeacherListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: TeacherListQuery['sort'] };
 
@@ -78,7 +103,11 @@ function whereOf(filters: Filters): SQL | undefined {
 function orderOf(filters: Filters): SQL[] {
   if (!filters.sort && filters.q) {
     const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
-    return [exact, ...closestFirst(users.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id)];
+    return [
+      exact,
+      ...closestFirst(users.searchText, filters.q),
+      ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id),
+    ];
   }
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id);
 }
@@ -94,7 +123,9 @@ function fromTeachers<T extends ReturnType<DbOrTx['select']>>(select: T) {
 
 /** The filtered, sorted query of the list and of its export. */
 export function teacherListQuery(db: DbOrTx, filters: Filters) {
-  return fromTeachers(db.select(summaryFields)).where(whereOf(filters)).orderBy(...orderOf(filters));
+  return fromTeachers(db.select(summaryFields))
+    .where(whereOf(filters))
+    .orderBy(...orderOf(filters));
 }
 
 /** The exact number of matching teachers (the export's row count). */
@@ -104,12 +135,17 @@ export async function countTeachers(db: DbOrTx, filters: Filters): Promise<numbe
 
 /** A list page's total: exact up to the cap or when asked, otherwise an estimate (decision 033). */
 export function totalTeachers(db: DbOrTx, filters: Filters & { exactTotal?: boolean }): Promise<Total> {
-  return cappedCount(db, fromTeachers(db.select({ one: sql`1` })).where(whereOf(filters)), filters.exactTotal);
+  return cappedCount(
+    db,
+    fromTeachers(db.select({ one: sql`1` })).where(whereOf(filters)),
+    filters.exactTotal,
+  );
 }
 
 export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<TeacherSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, teacherListQuery(db, query).limit(limit).offset(offset))).map(toTeacherSummary),
+    async (limit, offset) =>
+      (await rawRows(db, teacherListQuery(db, query).limit(limit).offset(offset))).map(toTeacherSummary),
     () => totalTeachers(db, query),
     query.page,
     query.pageSize,
@@ -118,7 +154,10 @@ export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<
 
 /** A teacher profile as a resource of a check: its user owns it. `undefined` when there is none. */
 export async function findTeacherResource(db: DbOrTx, teacherId: number): Promise<OwnedResource | undefined> {
-  const [row] = await db.select({ userId: teacherProfiles.userId }).from(teacherProfiles).where(eq(teacherProfiles.id, teacherId));
+  const [row] = await db
+    .select({ userId: teacherProfiles.userId })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.id, teacherId));
   return row && { ownerUserIds: [row.userId] };
 }
 
@@ -171,12 +210,19 @@ export async function countHeldResponses(db: DbOrTx, userId: number): Promise<nu
 
 /** The user behind a teacher profile (undefined when the profile is gone). */
 export async function teacherUserId(db: DbOrTx, teacherId: number): Promise<number | undefined> {
-  const [row] = await db.select({ userId: teacherProfiles.userId }).from(teacherProfiles).where(eq(teacherProfiles.id, teacherId));
+  const [row] = await db
+    .select({ userId: teacherProfiles.userId })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.id, teacherId));
   return row?.userId;
 }
 
 /** Staff's decision on the held answers: counted again (`hold` cleared) or discarded for good. Returns how many. */
-export async function decideHeldResponses(tx: DbOrTx, userId: number, decision: HeldResponseDecision): Promise<number> {
+export async function decideHeldResponses(
+  tx: DbOrTx,
+  userId: number,
+  decision: HeldResponseDecision,
+): Promise<number> {
   const rows = await tx
     .update(surveyResponses)
     .set({ hold: decision === 'include' ? null : 'scartata' })

@@ -58,7 +58,8 @@ export async function teacherRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total,
       today: app.clock.now(),
-      produce: (write) => forEachBatch(app.db, repo.teacherListQuery(app.db, filters), repo.toTeacherSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.teacherListQuery(app.db, filters), repo.toTeacherSummary, write),
     });
   });
 
@@ -77,9 +78,22 @@ export async function teacherRoutes(app: FastifyInstance) {
       if (userId === undefined) throw new HttpError(404, 'not_found', TEACHER_NOT_FOUND);
       const n = await repo.decideHeldResponses(tx, userId, decision);
       if (n === 0) throw new HttpError(409, 'no_held_responses', HELD_RESPONSE_MESSAGES.nothingHeld);
-      await auditWrite(tx, request, { action: 'teacher.held-responses-decided', entity: 'teacher', entityId: teacherId, before: { hold: 'sospesa', count: n }, after: { decision, count: n } });
+      await auditWrite(tx, request, {
+        action: 'teacher.held-responses-decided',
+        entity: 'teacher',
+        entityId: teacherId,
+        before: { hold: 'sospesa', count: n },
+        after: { decision, count: n },
+      });
       return n;
     });
-    return { decision, count, message: decision === 'include' ? HELD_RESPONSE_MESSAGES.included(count) : HELD_RESPONSE_MESSAGES.discarded(count) };
+    return {
+      decision,
+      count,
+      message:
+        decision === 'include'
+          ? HELD_RESPONSE_MESSAGES.included(count)
+          : HELD_RESPONSE_MESSAGES.discarded(count),
+    };
   });
 }

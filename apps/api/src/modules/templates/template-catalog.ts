@@ -1,4 +1,9 @@
-import { TEMPLATE_BODY_MAX, TEMPLATE_MESSAGES, TEMPLATE_SMS_MAX, type TemplateChannel } from '@portale/shared/templates';
+import {
+  TEMPLATE_BODY_MAX,
+  TEMPLATE_MESSAGES,
+  TEMPLATE_SMS_MAX,
+  type TemplateChannel,
+} from '@portale/shared/templates';
 import { DEFAULT_TEMPLATES, type TemplateDefinition } from '../messages/message-templates.defaults.ts';
 import { placeholdersOf, TemplateSyntaxError, type TemplateData } from '../messages/template-render.ts';
 
@@ -8,7 +13,10 @@ import { placeholdersOf, TemplateSyntaxError, type TemplateData } from '../messa
  * exactly those values, so an edit can use any of them and nothing else.
  */
 export const ALLOWED_PLACEHOLDERS: ReadonlyMap<string, readonly string[]> = new Map(
-  DEFAULT_TEMPLATES.map((t: TemplateDefinition) => [t.key, [...new Set([t.subject, t.htmlBody, t.textBody].flatMap((text) => (text ? placeholdersOf(text) : [])))]]),
+  DEFAULT_TEMPLATES.map((t: TemplateDefinition) => [
+    t.key,
+    [...new Set([t.subject, t.htmlBody, t.textBody].flatMap((text) => (text ? placeholdersOf(text) : [])))],
+  ]),
 );
 
 export const allowedPlaceholders = (key: string): readonly string[] => ALLOWED_PLACEHOLDERS.get(key) ?? [];
@@ -21,19 +29,29 @@ const DELIVERED = ['link', 'code', 'cancelLink'];
  * has (a password reset without its link reaches the user and is useless). Documents have none.
  */
 export const REQUIRED_PLACEHOLDERS: ReadonlyMap<string, readonly string[]> = new Map(
-  DEFAULT_TEMPLATES.map((t: TemplateDefinition) => [t.key, t.channel === 'pdf' ? [] : placeholdersOf(t.textBody).filter((name) => DELIVERED.includes(name))]),
+  DEFAULT_TEMPLATES.map((t: TemplateDefinition) => [
+    t.key,
+    t.channel === 'pdf' ? [] : placeholdersOf(t.textBody).filter((name) => DELIVERED.includes(name)),
+  ]),
 );
 
-export const maxLengthOf = (channel: TemplateChannel) => (channel === 'sms' ? TEMPLATE_SMS_MAX : TEMPLATE_BODY_MAX);
+export const maxLengthOf = (channel: TemplateChannel) =>
+  channel === 'sms' ? TEMPLATE_SMS_MAX : TEMPLATE_BODY_MAX;
 
 /** Per-field Italian errors of a draft for a key (empty: it can be saved and previewed). */
-export function draftErrors(key: string, channel: TemplateChannel, draft: { subject: string | null; textBody: string }): Record<string, string[]> {
+export function draftErrors(
+  key: string,
+  channel: TemplateChannel,
+  draft: { subject: string | null; textBody: string },
+): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (channel === 'sms') {
     if (draft.subject !== null) add('subject', TEMPLATE_MESSAGES.noSubject);
-    if (draft.textBody.length > TEMPLATE_SMS_MAX) add('textBody', TEMPLATE_MESSAGES.smsTooLong(TEMPLATE_SMS_MAX, draft.textBody.length));
-  } else if (draft.subject === null) add('subject', channel === 'pdf' ? TEMPLATE_MESSAGES.title : TEMPLATE_MESSAGES.subject);
+    if (draft.textBody.length > TEMPLATE_SMS_MAX)
+      add('textBody', TEMPLATE_MESSAGES.smsTooLong(TEMPLATE_SMS_MAX, draft.textBody.length));
+  } else if (draft.subject === null)
+    add('subject', channel === 'pdf' ? TEMPLATE_MESSAGES.title : TEMPLATE_MESSAGES.subject);
   const allowed = allowedPlaceholders(key);
   for (const field of ['subject', 'textBody'] as const) {
     const text = draft[field];
@@ -96,7 +114,8 @@ const SAMPLE: TemplateData = {
   province: 'RM',
   region: 'Lazio',
   certifiedEmail: 'rmic000000@pec.istruzione.it',
-  schoolSites: '- Plesso Centrale (RMEE000001), Primaria, Roma (RM)\n- Plesso Nord (RMMM000002), Secondaria di primo grado, Roma (RM)',
+  schoolSites:
+    '- Plesso Centrale (RMEE000001), Primaria, Roma (RM)\n- Plesso Nord (RMMM000002), Secondaria di primo grado, Roma (RM)',
   documentSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   surveyTitle: 'Indagine nazionale sulle scuole 2026',
   lastDay: '31/01/2027',

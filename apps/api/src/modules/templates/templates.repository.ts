@@ -5,7 +5,9 @@ import type { DbOrTx } from '../../db/transaction.ts';
 import { messageTemplates, users } from '../../db/schema/index.ts';
 import type { Page } from '../../lib/list.ts';
 
-const authorName = sql<string | null>`case when ${users.id} is null then null else ${users.firstName} || ' ' || ${users.lastName} end`;
+const authorName = sql<
+  string | null
+>`case when ${users.id} is null then null else ${users.firstName} || ' ' || ${users.lastName} end`;
 
 const versionFields = {
   key: messageTemplates.key,
@@ -32,7 +34,14 @@ export type TemplateRow = {
 };
 
 export function toSummary(row: TemplateRow): TemplateSummary {
-  return { key: row.key, channel: row.channel, subject: row.subject, version: row.version, updatedAt: row.createdAt.toISOString(), updatedBy: row.createdBy };
+  return {
+    key: row.key,
+    channel: row.channel,
+    subject: row.subject,
+    version: row.version,
+    updatedAt: row.createdAt.toISOString(),
+    updatedBy: row.createdBy,
+  };
 }
 
 export function toVersion(row: TemplateRow): TemplateVersion {
@@ -66,20 +75,33 @@ const SORTS: Record<string, (a: TemplateRow, b: TemplateRow) => number> = {
  * The filtered, sorted templates. There is one row per key (a few dozen, bounded by the code's
  * defaults), so the versions in use are read in one query and filtered and sorted here.
  */
-export async function filteredTemplates(db: DbOrTx, filters: Partial<TemplateFilters>): Promise<TemplateRow[]> {
+export async function filteredTemplates(
+  db: DbOrTx,
+  filters: Partial<TemplateFilters>,
+): Promise<TemplateRow[]> {
   const words = searchWords(filters.q);
   const rows = (await currentVersions(db)).filter(
-    (r) => (!filters.channel || r.channel === filters.channel) && words.every((w) => normaliseSearch(`${r.key} ${r.subject ?? ''} ${r.textBody}`).includes(w)),
+    (r) =>
+      (!filters.channel || r.channel === filters.channel) &&
+      words.every((w) => normaliseSearch(`${r.key} ${r.subject ?? ''} ${r.textBody}`).includes(w)),
   );
   const sort = filters.sort ?? { column: 'key', direction: 'asc' as const };
   const compare = SORTS[sort.column]!;
   return rows.sort((a, b) => (sort.direction === 'desc' ? compare(b, a) : compare(a, b)));
 }
 
-export async function listTemplates(db: DbOrTx, query: TemplateFilters & { page: number; pageSize: number }): Promise<Page<TemplateSummary>> {
+export async function listTemplates(
+  db: DbOrTx,
+  query: TemplateFilters & { page: number; pageSize: number },
+): Promise<Page<TemplateSummary>> {
   const rows = await filteredTemplates(db, query);
   const start = (query.page - 1) * query.pageSize;
-  return { items: rows.slice(start, start + query.pageSize).map(toSummary), total: rows.length, page: query.page, pageSize: query.pageSize };
+  return {
+    items: rows.slice(start, start + query.pageSize).map(toSummary),
+    total: rows.length,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 /** The version in use of a key (`undefined`: no such key). */
@@ -94,7 +116,11 @@ export async function findCurrent(db: DbOrTx, key: string): Promise<TemplateRow 
   return row;
 }
 
-export async function findVersion(db: DbOrTx, key: string, version: number): Promise<TemplateRow | undefined> {
+export async function findVersion(
+  db: DbOrTx,
+  key: string,
+  version: number,
+): Promise<TemplateRow | undefined> {
   const [row] = await db
     .select(versionFields)
     .from(messageTemplates)
@@ -130,6 +156,10 @@ export interface NewVersion {
  * the same moment: the unique index on key and version decides).
  */
 export async function insertVersion(tx: DbOrTx, values: NewVersion): Promise<boolean> {
-  const inserted = await tx.insert(messageTemplates).values(values).onConflictDoNothing().returning({ id: messageTemplates.id });
+  const inserted = await tx
+    .insert(messageTemplates)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: messageTemplates.id });
   return inserted.length === 1;
 }

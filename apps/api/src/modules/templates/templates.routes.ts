@@ -57,7 +57,9 @@ function toDetail(row: repo.TemplateRow): TemplateDetail {
 
 /** Stored templates (issue 10): list, editor, versions, preview and restore — the super-admin's. */
 export async function templateRoutes(app: FastifyInstance) {
-  registerEndpoint(app, listTemplates, { anyOnly: true }, (request) => repo.listTemplates(app.db, request.query));
+  registerEndpoint(app, listTemplates, { anyOnly: true }, (request) =>
+    repo.listTemplates(app.db, request.query),
+  );
 
   registerEndpoint(app, exportTemplates, { anyOnly: true }, async (request, reply) => {
     const { format, ...filters } = request.query;
@@ -91,7 +93,8 @@ export async function templateRoutes(app: FastifyInstance) {
       if (!current) throw notFound();
       const errors = draftErrors(key, current.channel, draft);
       if (Object.keys(errors).length) throw new FieldErrors(errors);
-      if (baseVersion !== current.version) throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(current.version, baseVersion));
+      if (baseVersion !== current.version)
+        throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(current.version, baseVersion));
       if (draft.subject === current.subject && draft.textBody === current.textBody) return current;
       const version = current.version + 1;
       const ok = await repo.insertVersion(tx, {
@@ -125,7 +128,8 @@ export async function templateRoutes(app: FastifyInstance) {
       const [current, old] = [await repo.findCurrent(tx, key), await repo.findVersion(tx, key, from)];
       if (!current) throw notFound();
       if (!old) throw new HttpError(404, 'not_found', TEMPLATE_MESSAGES.versionNotFound);
-      if (old.version === current.version) throw new HttpError(409, 'template_current', TEMPLATE_MESSAGES.alreadyCurrent(from));
+      if (old.version === current.version)
+        throw new HttpError(409, 'template_current', TEMPLATE_MESSAGES.alreadyCurrent(from));
       const version = current.version + 1;
       const ok = await repo.insertVersion(tx, {
         key,
@@ -164,25 +168,54 @@ export async function templateRoutes(app: FastifyInstance) {
     if (key === ACCESS_CODE_SHEET_TEMPLATE_KEY) {
       // The sheet as it prints: two example cards with the draft's title and instructions.
       const expiresAt = new Date(Date.UTC(2027, 0, 31, 23)).toISOString();
-      const sample = { surveyTitle: String(data.surveyTitle), schoolSiteName: 'Plesso Centrale (RMEE000001)', expiresAt };
+      const sample = {
+        surveyTitle: String(data.surveyTitle),
+        schoolSiteName: 'Plesso Centrale (RMEE000001)',
+        expiresAt,
+      };
       const codes = [
         { ...sample, code: 'Ab3dE5g', classLabel: '3A', maxUses: 1 },
         { ...sample, code: 'Xy7kP2q', classLabel: '3A', maxUses: 1 },
       ];
-      const pdf = await renderAccessCodeSheet(codes, { webUrl: app.env.publicWebUrl, createdAt: app.clock.now(), template: draft });
-      return reply.type('application/pdf').header('content-disposition', `inline; filename="anteprima-${key}.pdf"`).send(Buffer.from(pdf));
-    }
-    if (current.channel === 'pdf') {
-      const sections = documentSections({ version: current.version, subject: draft.subject, textBody: draft.textBody }, data as Record<string, string>);
-      const subtitle = data.instituteName && data.ministryCode ? `${data.instituteName} – ${data.ministryCode}` : 'Anteprima con dati di esempio';
-      const pdf = await renderPdf({ title: winAnsi(draft.subject ?? ''), subtitle: winAnsi(String(subtitle)), sections }, app.clock.now());
+      const pdf = await renderAccessCodeSheet(codes, {
+        webUrl: app.env.publicWebUrl,
+        createdAt: app.clock.now(),
+        template: draft,
+      });
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="anteprima-${key}.pdf"`)
         .send(Buffer.from(pdf));
     }
-    const message = renderMessage({ channel: current.channel, subject: draft.subject, htmlBody: null, textBody: draft.textBody }, data);
-    if (current.channel === 'sms') return { channel: 'sms' as const, text: message.text, length: message.text.length };
-    return { channel: 'email' as const, subject: message.subject ?? '', html: message.html ?? '', text: message.text };
+    if (current.channel === 'pdf') {
+      const sections = documentSections(
+        { version: current.version, subject: draft.subject, textBody: draft.textBody },
+        data as Record<string, string>,
+      );
+      const subtitle =
+        data.instituteName && data.ministryCode
+          ? `${data.instituteName} – ${data.ministryCode}`
+          : 'Anteprima con dati di esempio';
+      const pdf = await renderPdf(
+        { title: winAnsi(draft.subject ?? ''), subtitle: winAnsi(String(subtitle)), sections },
+        app.clock.now(),
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="anteprima-${key}.pdf"`)
+        .send(Buffer.from(pdf));
+    }
+    const message = renderMessage(
+      { channel: current.channel, subject: draft.subject, htmlBody: null, textBody: draft.textBody },
+      data,
+    );
+    if (current.channel === 'sms')
+      return { channel: 'sms' as const, text: message.text, length: message.text.length };
+    return {
+      channel: 'email' as const,
+      subject: message.subject ?? '',
+      html: message.html ?? '',
+      text: message.text,
+    };
   });
 }

@@ -29,8 +29,10 @@ interface ActionOutcome {
 
 const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>> = {
   async suspend({ tx, request, target, now }) {
-    if (target.id === authOf(request).user.id) throw conflict('self_suspend', USER_ADMIN_MESSAGES.selfSuspend);
-    if (target.status === 'suspended') throw conflict('already_suspended', USER_ADMIN_MESSAGES.alreadySuspended);
+    if (target.id === authOf(request).user.id)
+      throw conflict('self_suspend', USER_ADMIN_MESSAGES.selfSuspend);
+    if (target.status === 'suspended')
+      throw conflict('already_suspended', USER_ADMIN_MESSAGES.alreadySuspended);
     await repo.updateUserFields(tx, target.id, { status: 'suspended' }, now);
     // A suspended user's tokens stop working at once (the token lookup also checks the status).
     const sessionsRevoked = await revokeUserSessions(tx, target.id, 'user.suspended', now);
@@ -45,7 +47,12 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
   async reactivate({ tx, target, now }) {
     if (target.status !== 'suspended') throw conflict('not_suspended', USER_ADMIN_MESSAGES.notSuspended);
     await repo.updateUserFields(tx, target.id, { status: 'active' }, now);
-    return { action: 'user.reactivated', before: { status: 'suspended' }, after: { status: 'active' }, message: 'Utente riattivato: può di nuovo accedere.' };
+    return {
+      action: 'user.reactivated',
+      before: { status: 'suspended' },
+      after: { status: 'active' },
+      message: 'Utente riattivato: può di nuovo accedere.',
+    };
   },
 
   async unlock({ tx, target, now }) {
@@ -64,9 +71,15 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
   async 'mfa-reset'({ tx, request, target, now }) {
     // Like one's own roles (issue 32): whoever holds a session and `manage:user` must not drop the
     // second factor that protects it. There is no self-service reset; another administrator does it.
-    if (target.id === authOf(request).user.id) throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfMfaReset);
+    if (target.id === authOf(request).user.id)
+      throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfMfaReset);
     if (!(await repo.deleteMfaFactor(tx, target.id))) throw conflict('no_mfa', USER_ADMIN_MESSAGES.noMfa);
-    await enqueueMessage(tx, { templateKey: 'email.mfa-reset', recipient: target.email, data: { firstName: target.firstName, when: formatRomeDateTime(now) }, now });
+    await enqueueMessage(tx, {
+      templateKey: 'email.mfa-reset',
+      recipient: target.email,
+      data: { firstName: target.firstName, when: formatRomeDateTime(now) },
+      now,
+    });
     return {
       action: 'auth.mfa.reset',
       before: { mfaEnrolled: true },
@@ -76,7 +89,8 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
   },
 
   async 'force-password-change'({ tx, target, now }) {
-    if (target.mustChangePassword) throw conflict('already_must_change', USER_ADMIN_MESSAGES.alreadyMustChange);
+    if (target.mustChangePassword)
+      throw conflict('already_must_change', USER_ADMIN_MESSAGES.alreadyMustChange);
     await repo.updateUserFields(tx, target.id, { mustChangePassword: true }, now);
     return {
       action: 'user.password_change_forced',
@@ -89,7 +103,8 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
   async 'resend-verification'({ tx, request, target, now }) {
     if (target.emailVerified) throw conflict('already_verified', USER_ADMIN_MESSAGES.alreadyVerified);
     if (target.status === 'suspended') throw conflict('suspended', USER_ADMIN_MESSAGES.suspendedNoMail);
-    if (!(await mayResendEmailLink(tx, target.id, now))) throw new HttpError(429, 'code_recently_sent', USER_ADMIN_MESSAGES.resendTooSoon);
+    if (!(await mayResendEmailLink(tx, target.id, now)))
+      throw new HttpError(429, 'code_recently_sent', USER_ADMIN_MESSAGES.resendTooSoon);
     await sendEmailVerification(tx, target, now, request.server.env.publicWebUrl);
     return {
       action: 'user.verification_resent',
@@ -105,7 +120,13 @@ export function runUserAction(request: FastifyRequest, userId: number, action: U
   return withTransaction(app.db, async (tx) => {
     const target = await lockTarget(tx, request, userId);
     const outcome = await ACTIONS[action]({ tx, request, target, now: app.clock.now() });
-    await auditWrite(tx, request, { action: outcome.action, entity: 'user', entityId: userId, before: outcome.before, after: outcome.after });
+    await auditWrite(tx, request, {
+      action: outcome.action,
+      entity: 'user',
+      entityId: userId,
+      before: outcome.before,
+      after: outcome.after,
+    });
     return outcome.message;
   });
 }

@@ -13,15 +13,31 @@ import {
   users,
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { aliased, cappedCount, closestFirst, countAll, orderByOf, paginate, rawCount, rawRows, rowValue, searchCondition, type Page } from '../../lib/list.ts';
+import {
+  aliased,
+  cappedCount,
+  closestFirst,
+  countAll,
+  orderByOf,
+  paginate,
+  rawCount,
+  rawRows,
+  rowValue,
+  searchCondition,
+  type Page,
+} from '../../lib/list.ts';
 import { accountKey, secondFactorKey } from '../auth/login-throttle.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
 
 const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 
-const roleNames = sql<string[]>`coalesce((select json_agg(${roles.name}) from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id}), '[]'::json)`;
-const permissionNames = sql<string[]>`coalesce((select json_agg(${permissions.name}) from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id}), '[]'::json)`;
+const roleNames = sql<
+  string[]
+>`coalesce((select json_agg(${roles.name}) from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id}), '[]'::json)`;
+const permissionNames = sql<
+  string[]
+>`coalesce((select json_agg(${permissions.name}) from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id}), '[]'::json)`;
 /** The later lock of the password and of the second factor (login-throttle.ts keys). */
 const lockedUntilOf = sql`(select max(${loginThrottles.lockedUntil}) from ${loginThrottles} where ${loginThrottles.key} in ('account:' || lower(${users.email}), 'mfa:' || ${users.id}))`;
 const lockedAt = (now: Date) => sql<boolean>`coalesce(${lockedUntilOf} > ${at(now)}, false)`;
@@ -54,7 +70,11 @@ const SORT_COLUMNS = {
 };
 
 const byDeclaredOrder = <T extends string>(list: readonly T[], values: unknown): T[] => {
-  const names = Array.isArray(values) ? values.map(String) : typeof values === 'string' ? (JSON.parse(values) as string[]) : [];
+  const names = Array.isArray(values)
+    ? values.map(String)
+    : typeof values === 'string'
+      ? (JSON.parse(values) as string[])
+      : [];
   return list.filter((name) => names.includes(name));
 };
 
@@ -95,14 +115,22 @@ function orderOf(filters: Filters): SQL[] {
   if (!filters.sort && filters.q) {
     // Relevance: the exact address first, then the closest names.
     const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
-    return [exact, ...closestFirst(users.searchText, filters.q), ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id)];
+    return [
+      exact,
+      ...closestFirst(users.searchText, filters.q),
+      ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id),
+    ];
   }
   return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id);
 }
 
 /** The filtered, sorted query of the list and of its export. */
 export function userListQuery(db: DbOrTx, filters: Filters, now: Date) {
-  return db.select(summaryFields(now)).from(users).where(whereOf(filters, now)).orderBy(...orderOf(filters));
+  return db
+    .select(summaryFields(now))
+    .from(users)
+    .where(whereOf(filters, now))
+    .orderBy(...orderOf(filters));
 }
 
 export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promise<number> {
@@ -111,9 +139,18 @@ export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promi
 
 export function listUsers(db: DbOrTx, query: UserListQuery, now: Date): Promise<Page<UserSummary>> {
   return paginate(
-    async (limit, offset) => (await rawRows(db, userListQuery(db, query, now).limit(limit).offset(offset))).map(toUserSummary),
+    async (limit, offset) =>
+      (await rawRows(db, userListQuery(db, query, now).limit(limit).offset(offset))).map(toUserSummary),
     // Exact up to the cap or when asked, otherwise an estimate (decision 033).
-    () => cappedCount(db, db.select({ one: sql`1` }).from(users).where(whereOf(query, now)), query.exactTotal),
+    () =>
+      cappedCount(
+        db,
+        db
+          .select({ one: sql`1` })
+          .from(users)
+          .where(whereOf(query, now)),
+        query.exactTotal,
+      ),
     query.page,
     query.pageSize,
   );
@@ -189,7 +226,11 @@ export async function findUserForUpdate(db: DbOrTx, userId: number): Promise<Use
     .for('update');
   if (!row) return undefined;
   const [roleRows, permissionRows] = await Promise.all([
-    db.select({ name: roles.name }).from(userRoles).innerJoin(roles, eq(roles.id, userRoles.roleId)).where(eq(userRoles.userId, userId)),
+    db
+      .select({ name: roles.name })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(eq(userRoles.userId, userId)),
     db
       .select({ name: permissions.name })
       .from(userPermissions)
@@ -200,14 +241,23 @@ export async function findUserForUpdate(db: DbOrTx, userId: number): Promise<Use
   return {
     ...rest,
     emailVerified: emailVerifiedAt !== null,
-    roles: byDeclaredOrder(ROLES, roleRows.map((r) => r.name)),
-    permissions: byDeclaredOrder(PERMISSIONS, permissionRows.map((p) => p.name)),
+    roles: byDeclaredOrder(
+      ROLES,
+      roleRows.map((r) => r.name),
+    ),
+    permissions: byDeclaredOrder(
+      PERMISSIONS,
+      permissionRows.map((p) => p.name),
+    ),
   };
 }
 
 /** True when another account already uses this address (case-insensitive). */
 export async function isEmailTaken(db: DbOrTx, email: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   return row !== undefined;
 }
 
@@ -224,18 +274,28 @@ export async function insertUser(
 }
 
 /** Replaces the user's roles and direct permissions with these (by name). */
-export async function replaceUserAccess(db: DbOrTx, userId: number, access: { roles?: readonly Role[]; permissions?: readonly Permission[] }) {
+export async function replaceUserAccess(
+  db: DbOrTx,
+  userId: number,
+  access: { roles?: readonly Role[]; permissions?: readonly Permission[] },
+) {
   if (access.roles) {
     await db.delete(userRoles).where(eq(userRoles.userId, userId));
     if (access.roles.length) {
-      const ids = await db.select({ id: roles.id }).from(roles).where(inArray(roles.name, [...access.roles]));
+      const ids = await db
+        .select({ id: roles.id })
+        .from(roles)
+        .where(inArray(roles.name, [...access.roles]));
       await db.insert(userRoles).values(ids.map((r) => ({ userId, roleId: r.id })));
     }
   }
   if (access.permissions) {
     await db.delete(userPermissions).where(eq(userPermissions.userId, userId));
     if (access.permissions.length) {
-      const ids = await db.select({ id: permissions.id }).from(permissions).where(inArray(permissions.name, [...access.permissions]));
+      const ids = await db
+        .select({ id: permissions.id })
+        .from(permissions)
+        .where(inArray(permissions.name, [...access.permissions]));
       await db.insert(userPermissions).values(ids.map((p) => ({ userId, permissionId: p.id })));
     }
   }
@@ -257,14 +317,21 @@ export async function updateUserFields(
   changes: Partial<{ firstName: string; lastName: string; status: UserStatus; mustChangePassword: boolean }>,
   now: Date,
 ): Promise<void> {
-  await db.update(users).set({ ...changes, updatedAt: now }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(users.id, userId));
 }
 
 /**
  * When the user's login is locked for too many failures (of the password or of the second factor),
  * until when; `null` when it is not.
  */
-export async function findLoginLock(db: DbOrTx, user: { id: number; email: string }, now: Date): Promise<Date | null> {
+export async function findLoginLock(
+  db: DbOrTx,
+  user: { id: number; email: string },
+  now: Date,
+): Promise<Date | null> {
   const rows = await db
     .select({ until: loginThrottles.lockedUntil })
     .from(loginThrottles)
@@ -275,6 +342,9 @@ export async function findLoginLock(db: DbOrTx, user: { id: number; email: strin
 
 /** Removes the user's second factor; false when there was none. */
 export async function deleteMfaFactor(db: DbOrTx, userId: number): Promise<boolean> {
-  const deleted = await db.delete(mfaFactors).where(eq(mfaFactors.userId, userId)).returning({ userId: mfaFactors.userId });
+  const deleted = await db
+    .delete(mfaFactors)
+    .where(eq(mfaFactors.userId, userId))
+    .returning({ userId: mfaFactors.userId });
   return deleted.length > 0;
 }

@@ -54,9 +54,7 @@ async function detailOf(request: FastifyRequest, userId: number) {
  * `manage:user` and is audited.
  */
 export async function usersRoutes(app: FastifyInstance) {
-  registerEndpoint(app, listUsers, {}, (request) =>
-    repo.listUsers(app.db, request.query, app.clock.now()),
-  );
+  registerEndpoint(app, listUsers, {}, (request) => repo.listUsers(app.db, request.query, app.clock.now()));
 
   registerEndpoint(app, exportUsers, {}, async (request, reply) => {
     const { format, ...filters } = request.query;
@@ -69,7 +67,8 @@ export async function usersRoutes(app: FastifyInstance) {
       columns: EXPORT_COLUMNS,
       total,
       today: now,
-      produce: (write) => forEachBatch(app.db, repo.userListQuery(app.db, filters, now), repo.toUserSummary, write),
+      produce: (write) =>
+        forEachBatch(app.db, repo.userListQuery(app.db, filters, now), repo.toUserSummary, write),
     });
   });
 

@@ -26,12 +26,14 @@ type Access = { roles: readonly string[]; permissions: readonly string[] };
 export async function lockTarget(tx: DbOrTx, request: FastifyRequest, userId: number) {
   const target = await repo.findUserForUpdate(tx, userId);
   if (!target) throw notFound();
-  if (!coversGrants(authOf(request).user, target)) throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.moreGrants);
+  if (!coversGrants(authOf(request).user, target))
+    throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.moreGrants);
   return target;
 }
 
 function assertMayAssign(request: FastifyRequest, access: Access) {
-  if (!coversGrants(authOf(request).user, access)) throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.escalation);
+  if (!coversGrants(authOf(request).user, access))
+    throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.escalation);
 }
 
 /** A unique index refused the row (the driver's error, or Drizzle's wrapper of it). */
@@ -41,7 +43,10 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 function accessLabel(access: UserCreate): string {
-  return [...access.roles.map((r) => ROLE_LABELS[r]), ...access.permissions.map((p) => PERMISSION_LABELS[p])].join(', ');
+  return [
+    ...access.roles.map((r) => ROLE_LABELS[r]),
+    ...access.permissions.map((p) => PERMISSION_LABELS[p]),
+  ].join(', ');
 }
 
 /**
@@ -58,7 +63,11 @@ export async function createUser(request: FastifyRequest, input: UserCreate): Pr
   try {
     return await withTransaction(app.db, async (tx) => {
       if (await repo.isEmailTaken(tx, input.email)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
-      const user = await repo.insertUser(tx, { email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash }, now);
+      const user = await repo.insertUser(
+        tx,
+        { email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash },
+        now,
+      );
       await repo.replaceUserAccess(tx, user.id, input);
       await issuePasswordLink(tx, user, {
         now,
@@ -66,9 +75,18 @@ export async function createUser(request: FastifyRequest, input: UserCreate): Pr
         webUrl: app.env.publicWebUrl,
         ttlMs: INVITATION_TTL_MS,
         templateKey: 'email.invito',
-        data: { inviterName: `${actor.firstName} ${actor.lastName}`, rolesLabel: accessLabel(input), forgotLink: `${app.env.publicWebUrl}/auth/forgot-password` },
+        data: {
+          inviterName: `${actor.firstName} ${actor.lastName}`,
+          rolesLabel: accessLabel(input),
+          forgotLink: `${app.env.publicWebUrl}/auth/forgot-password`,
+        },
       });
-      await auditWrite(tx, request, { action: 'user.created', entity: 'user', entityId: user.id, after: { ...input } });
+      await auditWrite(tx, request, {
+        action: 'user.created',
+        entity: 'user',
+        entityId: user.id,
+        after: { ...input },
+      });
       return user.id;
     });
   } catch (error) {
@@ -78,14 +96,19 @@ export async function createUser(request: FastifyRequest, input: UserCreate): Pr
   }
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
 /**
  * Changes names, roles and direct permissions; the audit keeps only what changed (actor, before and
  * after). Nobody gives what they do not hold (403 `forbidden`), and nobody changes their own roles or
  * permissions (403 `self_access_change`): a grant always comes from someone else (users README).
  */
-export async function updateUser(request: FastifyRequest, userId: number, changes: UserUpdate): Promise<void> {
+export async function updateUser(
+  request: FastifyRequest,
+  userId: number,
+  changes: UserUpdate,
+): Promise<void> {
   try {
     await applyUserUpdate(request, userId, changes);
   } catch (error) {
@@ -99,17 +122,23 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
   const app = request.server;
   await withTransaction(app.db, async (tx) => {
     const target = await lockTarget(tx, request, userId);
-    const next = { roles: changes.roles ?? target.roles, permissions: changes.permissions ?? target.permissions };
+    const next = {
+      roles: changes.roles ?? target.roles,
+      permissions: changes.permissions ?? target.permissions,
+    };
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
     for (const key of ['firstName', 'lastName'] as const) {
-      if (changes[key] !== undefined && changes[key] !== target[key]) [before[key], after[key]] = [target[key], changes[key]];
+      if (changes[key] !== undefined && changes[key] !== target[key])
+        [before[key], after[key]] = [target[key], changes[key]];
     }
     for (const key of ['roles', 'permissions'] as const) {
-      if (changes[key] && !sameList(changes[key], target[key])) [before[key], after[key]] = [target[key], changes[key]];
+      if (changes[key] && !sameList(changes[key], target[key]))
+        [before[key], after[key]] = [target[key], changes[key]];
     }
     // A corrected e-mail address (a typo at enrolment or registration): unique, verified again, the old address told.
-    const newEmail = changes.email !== undefined && changes.email !== target.email.toLowerCase() ? changes.email : undefined;
+    const newEmail =
+      changes.email !== undefined && changes.email !== target.email.toLowerCase() ? changes.email : undefined;
     if (newEmail !== undefined) {
       if (await repo.isEmailTaken(tx, newEmail)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
       [before.email, after.email] = [target.email, newEmail];
@@ -129,28 +158,55 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
       await enqueueMessage(tx, {
         templateKey: 'email.cellulare-cambiato',
         recipient: newEmail ?? target.email,
-        data: { firstName: target.firstName, phoneMasked: maskPhone(newPhone), contactLink: `${app.env.publicWebUrl}/contatti` },
+        data: {
+          firstName: target.firstName,
+          phoneMasked: maskPhone(newPhone),
+          contactLink: `${app.env.publicWebUrl}/contatti`,
+        },
         now,
       });
     }
     if (newEmail !== undefined) {
       const now = app.clock.now();
       await repo.changeEmail(tx, userId, newEmail, now);
-      await sendEmailVerification(tx, { id: userId, email: newEmail, firstName: target.firstName }, now, app.env.publicWebUrl);
+      await sendEmailVerification(
+        tx,
+        { id: userId, email: newEmail, firstName: target.firstName },
+        now,
+        app.env.publicWebUrl,
+      );
       await enqueueMessage(tx, {
         templateKey: 'email.indirizzo-cambiato',
         recipient: target.email,
-        data: { firstName: target.firstName, newEmail, changedBy: 'dallo staff del portale', contactLink: `${app.env.publicWebUrl}/contatti` },
+        data: {
+          firstName: target.firstName,
+          newEmail,
+          changedBy: 'dallo staff del portale',
+          contactLink: `${app.env.publicWebUrl}/contatti`,
+        },
         now,
       });
     }
     if (after.roles || after.permissions) {
-      if (target.id === authOf(request).user.id) throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfAccessChange);
+      if (target.id === authOf(request).user.id)
+        throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfAccessChange);
       assertMayAssign(request, next);
-      await repo.replaceUserAccess(tx, userId, { ...(after.roles ? { roles: next.roles } : {}), ...(after.permissions ? { permissions: next.permissions } : {}) });
+      await repo.replaceUserAccess(tx, userId, {
+        ...(after.roles ? { roles: next.roles } : {}),
+        ...(after.permissions ? { permissions: next.permissions } : {}),
+      });
     }
-    const names = { ...(after.firstName ? { firstName: after.firstName as string } : {}), ...(after.lastName ? { lastName: after.lastName as string } : {}) };
+    const names = {
+      ...(after.firstName ? { firstName: after.firstName as string } : {}),
+      ...(after.lastName ? { lastName: after.lastName as string } : {}),
+    };
     await repo.updateUserFields(tx, userId, names, app.clock.now());
-    await auditWrite(tx, request, { action: 'user.updated', entity: 'user', entityId: userId, before, after });
+    await auditWrite(tx, request, {
+      action: 'user.updated',
+      entity: 'user',
+      entityId: userId,
+      before,
+      after,
+    });
   });
 }

@@ -50,7 +50,13 @@ export function ListResults<T extends { id: number }>(props: ListResultsProps<T>
     <>
       {problem && <ListProblem problem={problem} />}
       <div className="d-flex flex-wrap justify-content-between align-items-start gap-3 mb-2">
-        <ExportButton endpoint={props.exportEndpoint} query={query} total={total} fileBase={props.exportName} params={props.exportParams} />
+        <ExportButton
+          endpoint={props.exportEndpoint}
+          query={query}
+          total={total}
+          fileBase={props.exportName}
+          params={props.exportParams}
+        />
         {result?.totalApproximate && (
           <Link to={list.hrefWith({ exactTotal: 'true' })} preventScrollReset>
             Conta esattamente i risultati
@@ -75,7 +81,14 @@ export function ListResults<T extends { id: number }>(props: ListResultsProps<T>
           />
         }
       />
-      {result && <Pager page={result.page} pageSize={result.pageSize} total={total} hrefFor={(n) => list.hrefWith({ page: n })} />}
+      {result && (
+        <Pager
+          page={result.page}
+          pageSize={result.pageSize}
+          total={total}
+          hrefFor={(n) => list.hrefWith({ page: n })}
+        />
+      )}
     </>
   );
 }

@@ -39,7 +39,8 @@ export function answersFromForm(questions: readonly SurveyQuestion[], form: Form
 
 /** An answer as text, for the review of what was sent. */
 export function answerText(question: Pick<SurveyQuestion, 'type'>, value: AnswerValue | undefined): string {
-  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return 'Nessuna risposta';
+  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0))
+    return 'Nessuna risposta';
   if (Array.isArray(value)) return value.join('; ');
   if (question.type === 'scala') return `${value} su ${SCALE_MAX}`;
   return String(value);
@@ -61,26 +62,53 @@ function Legend({ q, index, id }: { q: SurveyQuestion; index: number; id?: strin
     <>
       <span className="me-1">{index + 1}.</span>
       <span id={id}>{q.label}</span>
-      {q.required ? <span className="ms-1 fw-normal">(obbligatoria)</span> : <span className="ms-1 fw-normal text-muted">(facoltativa)</span>}
+      {q.required ? (
+        <span className="ms-1 fw-normal">(obbligatoria)</span>
+      ) : (
+        <span className="ms-1 fw-normal text-muted">(facoltativa)</span>
+      )}
     </>
   );
 }
 
 /** One question's inputs, labelled, with its help and its error tied to them. */
-function QuestionField({ q, index, value, error, idPrefix, disabled }: { q: SurveyQuestion; index: number; value: AnswerValue | undefined; error: string | undefined; idPrefix: string; disabled: boolean }) {
+function QuestionField({
+  q,
+  index,
+  value,
+  error,
+  idPrefix,
+  disabled,
+}: {
+  q: SurveyQuestion;
+  index: number;
+  value: AnswerValue | undefined;
+  error: string | undefined;
+  idPrefix: string;
+  disabled: boolean;
+}) {
   const base = `${idPrefix}-${q.id}`;
   const name = questionFieldName(q.id);
   const helpId = q.help ? `${base}-help` : undefined;
   const errorId = error ? `${base}-error` : undefined;
   const describedBy = [helpId, errorId].filter(Boolean).join(' ') || undefined;
   const invalid = error ? { 'aria-invalid': true as const } : {};
-  const help = q.help ? <p id={helpId} className="small text-muted mb-2">{q.help}</p> : null;
-  const errorLine = error ? <p id={errorId} className="text-danger small mt-1 mb-0">{error}</p> : null;
+  const help = q.help ? (
+    <p id={helpId} className="small text-muted mb-2">
+      {q.help}
+    </p>
+  ) : null;
+  const errorLine = error ? (
+    <p id={errorId} className="text-danger small mt-1 mb-0">
+      {error}
+    </p>
+  ) : null;
 
   if ((CHOICE_QUESTION_TYPES as readonly string[]).includes(q.type) || q.type === 'scala') {
     const multiple = q.type === 'scelta_multipla';
     const options = q.type === 'scala' ? SCALE_VALUES.map(String) : q.options;
-    const checked = (option: string) => (Array.isArray(value) ? value.includes(option) : value !== undefined && String(value) === option);
+    const checked = (option: string) =>
+      Array.isArray(value) ? value.includes(option) : value !== undefined && String(value) === option;
     return (
       <fieldset className="mb-4" data-testid={`question-${q.id}`} aria-describedby={describedBy}>
         <legend className="form-label fw-semibold fs-6 mb-2">
@@ -148,7 +176,13 @@ function QuestionField({ q, index, value, error, idPrefix, disabled }: { q: Surv
 }
 
 /** The questions as form fields (put them inside your form with `noValidate`). */
-export function QuestionnaireFields({ questions, defaultValues, errors, idPrefix = 'questionario', disabled = false }: FieldsProps) {
+export function QuestionnaireFields({
+  questions,
+  defaultValues,
+  errors,
+  idPrefix = 'questionario',
+  disabled = false,
+}: FieldsProps) {
   return (
     <div data-testid="questionnaire">
       {questions.map((q, index) => (
@@ -167,7 +201,13 @@ export function QuestionnaireFields({ questions, defaultValues, errors, idPrefix
 }
 
 /** What was sent: each question with its answer. */
-export function QuestionnaireAnswers({ questions, answers }: { questions: readonly SurveyQuestion[]; answers: Answers }) {
+export function QuestionnaireAnswers({
+  questions,
+  answers,
+}: {
+  questions: readonly SurveyQuestion[];
+  answers: Answers;
+}) {
   return (
     <dl data-testid="questionnaire-answers">
       {questions.map((q, index) => (

@@ -1,7 +1,22 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { data, Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  data,
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { SEED_ERRORS } from '@portale/shared/http';
-import { ACCESS_CODE_MESSAGES, ACCESS_CODE_RESERVED, getPublicAccessCode, submitAccessCodeResponse, type Answers, type PublicAccessCode } from '@portale/shared/surveys';
+import {
+  ACCESS_CODE_MESSAGES,
+  ACCESS_CODE_RESERVED,
+  getPublicAccessCode,
+  submitAccessCodeResponse,
+  type Answers,
+  type PublicAccessCode,
+} from '@portale/shared/surveys';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { answersFromForm, QuestionnaireFields } from '../../components/questionnaire/questionnaire.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -44,7 +59,10 @@ function clearDraft(code: string) {
 
 const notFound = (request: Request) => {
   const url = new URL(request.url);
-  return data({ message: SEED_ERRORS.tokenNotFound(url.pathname + url.search), valid: true }, { status: 404 });
+  return data(
+    { message: SEED_ERRORS.tokenNotFound(url.pathname + url.search), valid: true },
+    { status: 404 },
+  );
 };
 
 /**
@@ -64,21 +82,31 @@ export async function pageData({ params, request }: LoaderFunctionArgs): Promise
   // Not a code but a static API path (it would answer something else): the same 404.
   if (ACCESS_CODE_RESERVED.includes(params.token ?? '')) throw notFound(request);
   try {
-    shown = await callApi(getPublicAccessCode, { params: { code: params.token ?? '' } }, { signal: request.signal });
+    shown = await callApi(
+      getPublicAccessCode,
+      { params: { code: params.token ?? '' } },
+      { signal: request.signal },
+    );
     return shown;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) throw data({ message: ACCESS_CODE_MESSAGES.rateLimited }, { status: 429 });
+    if (error instanceof ApiError && error.status === 429)
+      throw data({ message: ACCESS_CODE_MESSAGES.rateLimited }, { status: 429 });
     if (error instanceof ApiError && error.status !== 0 && error.status < 500) throw notFound(request);
     throw error;
   }
 }
 
-type ActionResult = { sent: true; message: string } | { sent: false; message: string; errors: Record<string, string>; answers: Answers };
+type ActionResult =
+  | { sent: true; message: string }
+  | { sent: false; message: string; errors: Record<string, string>; answers: Answers };
 
 export async function action({ params, request }: ActionFunctionArgs): Promise<ActionResult> {
   const code = params.token ?? '';
   const form = await request.formData();
-  const opened = shown?.code === code ? shown : await pageData({ params, request, context: undefined } as unknown as LoaderFunctionArgs);
+  const opened =
+    shown?.code === code
+      ? shown
+      : await pageData({ params, request, context: undefined } as unknown as LoaderFunctionArgs);
   const answers = answersFromForm(opened.survey.questions, form);
   try {
     const body = await callApi(submitAccessCodeResponse, { params: { code }, body: { answers } });
@@ -88,7 +116,8 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<A
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) throw error;
     const errors: Record<string, string> = {};
-    for (const [field, messages] of Object.entries(error.body?.errors ?? {})) if (messages[0]) errors[field] = messages[0];
+    for (const [field, messages] of Object.entries(error.body?.errors ?? {}))
+      if (messages[0]) errors[field] = messages[0];
     const message =
       error.status === 422
         ? 'Alcune risposte non sono valide o mancano: controlla le domande segnalate.'
@@ -106,7 +135,10 @@ function ThankYou({ message }: { message: string }) {
     <div className="container my-4">
       <div className="row">
         <div className="col-lg-8" data-testid="access-code-thanks">
-          <PageMeta title="Grazie per la partecipazione" description="Le risposte al questionario sono state registrate." />
+          <PageMeta
+            title="Grazie per la partecipazione"
+            description="Le risposte al questionario sono state registrate."
+          />
           <h1 ref={ref} tabIndex={-1} className="mb-3">
             Grazie per la partecipazione
           </h1>
@@ -159,26 +191,44 @@ export function Component() {
                 </>
               )}
               <dt className="col-sm-3">Codice valido fino al</dt>
-              <dd className="col-sm-9">{formatDate(new Date(new Date(opened.expiresAt).getTime() - 1).toISOString())}</dd>
+              <dd className="col-sm-9">
+                {formatDate(new Date(new Date(opened.expiresAt).getTime() - 1).toISOString())}
+              </dd>
             </dl>
           </header>
           <div className="callout note mb-4">
             <div className="callout-title">Prima di iniziare</div>
             <p className="mb-0">
-              Le risposte sono anonime: non ti chiediamo nome, e-mail o altri dati personali, e non scriverli nelle risposte aperte. Mentre compili, le
-              risposte restano salvate su questo dispositivo: se chiudi la pagina, riaprendo lo stesso indirizzo le ritrovi.
+              Le risposte sono anonime: non ti chiediamo nome, e-mail o altri dati personali, e non scriverli
+              nelle risposte aperte. Mentre compili, le risposte restano salvate su questo dispositivo: se
+              chiudi la pagina, riaprendo lo stesso indirizzo le ritrovi.
             </p>
           </div>
           <div ref={alertRef} tabIndex={-1} role="alert">
             {refused && <div className="alert alert-danger">{refused.message}</div>}
           </div>
-          <Form method="post" noValidate onChange={save} aria-labelledby="questionario-titolo" data-testid="access-code-form">
+          <Form
+            method="post"
+            noValidate
+            onChange={save}
+            aria-labelledby="questionario-titolo"
+            data-testid="access-code-form"
+          >
             <h2 id="questionario-titolo" className="h4 mb-3">
               Le domande
             </h2>
-            <QuestionnaireFields questions={survey.questions} defaultValues={refused?.answers ?? draft} errors={refused?.errors} idPrefix="codice" />
+            <QuestionnaireFields
+              questions={survey.questions}
+              defaultValues={refused?.answers ?? draft}
+              errors={refused?.errors}
+              idPrefix="codice"
+            />
             <p className="small text-muted" role="status" data-testid="draft-status">
-              {saved ? 'Risposte salvate su questo dispositivo.' : draft ? 'Abbiamo ripreso le risposte salvate su questo dispositivo.' : ''}
+              {saved
+                ? 'Risposte salvate su questo dispositivo.'
+                : draft
+                  ? 'Abbiamo ripreso le risposte salvate su questo dispositivo.'
+                  : ''}
             </p>
             <button type="submit" className="btn btn-primary" disabled={submitting}>
               {submitting ? 'Invio in corso…' : 'Invia le risposte'}

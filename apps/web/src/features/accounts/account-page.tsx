@@ -52,13 +52,19 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
     }
     case TAX_CODE_INTENT: {
       const currentPassword = text(form, 'current_password');
-      const parsed = UpdateProfileBodySchema.safeParse({ taxCode: text(form, 'taxCode'), ...(currentPassword ? { current_password: currentPassword } : {}) });
+      const parsed = UpdateProfileBodySchema.safeParse({
+        taxCode: text(form, 'taxCode'),
+        ...(currentPassword ? { current_password: currentPassword } : {}),
+      });
       if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
       const profile = await callApi(updateAccountProfile, { body: parsed.data });
       return { ok: true, message: `Codice fiscale salvato: ${profile.taxCode ?? ''}.` };
     }
     case EMAIL_CHANGE_INTENT: {
-      const parsed = EmailChangeBodySchema.safeParse({ email: text(form, 'email'), current_password: text(form, 'current_password') });
+      const parsed = EmailChangeBodySchema.safeParse({
+        email: text(form, 'email'),
+        current_password: text(form, 'current_password'),
+      });
       if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
       return { ok: true, message: (await callApi(requestEmailChange, { body: parsed.data })).message };
     }

@@ -102,7 +102,10 @@ async function run(intent: string, form: FormData): Promise<Omit<CompleteActionD
         .split(/[,\n;]/)
         .map((v) => v.trim())
         .filter(Boolean);
-      const parsed = UpdateProfileBodySchema.safeParse({ subjects, schoolSiteId: Number(text(form, 'schoolSiteId')) || undefined });
+      const parsed = UpdateProfileBodySchema.safeParse({
+        subjects,
+        schoolSiteId: Number(text(form, 'schoolSiteId')) || undefined,
+      });
       if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
       await callApi(updateAccountProfile, { body: parsed.data });
       await reloadUser();

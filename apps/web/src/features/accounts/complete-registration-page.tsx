@@ -26,7 +26,8 @@ function EmailVerification({ email }: { email: string }) {
         Indirizzo e-mail
       </h2>
       <p>
-        Apri il collegamento che abbiamo inviato a <strong>{email}</strong>. Se non lo trovi, anche nella posta indesiderata, chiedine uno nuovo.
+        Apri il collegamento che abbiamo inviato a <strong>{email}</strong>. Se non lo trovi, anche nella
+        posta indesiderata, chiedine uno nuovo.
       </p>
       <Form method="post">
         <input type="hidden" name="intent" value="email-resend" />
@@ -38,7 +39,13 @@ function EmailVerification({ email }: { email: string }) {
   );
 }
 
-function ProfileFields({ missing, errors }: { missing: MissingItem[]; errors?: Record<string, string> | undefined }) {
+function ProfileFields({
+  missing,
+  errors,
+}: {
+  missing: MissingItem[];
+  errors?: Record<string, string> | undefined;
+}) {
   return (
     <>
       {missing.includes('taxCode') && (
@@ -48,7 +55,14 @@ function ProfileFields({ missing, errors }: { missing: MissingItem[]; errors?: R
           </h2>
           <Form method="post" noValidate>
             <input type="hidden" name="intent" value="tax-code" />
-            <FormField id="taxCode" name="taxCode" label="Codice fiscale" autoComplete="off" required error={errors?.taxCode} />
+            <FormField
+              id="taxCode"
+              name="taxCode"
+              label="Codice fiscale"
+              autoComplete="off"
+              required
+              error={errors?.taxCode}
+            />
             <SubmitButton idle="Salva il codice fiscale" busy="Salvataggio…" />
           </Form>
         </section>
@@ -70,7 +84,13 @@ function ProfileFields({ missing, errors }: { missing: MissingItem[]; errors?: R
 }
 
 /** Sent back by the staff: their note, and the registration's data to correct and send again. */
-function Correction({ profile, errors }: { profile: AccountProfile; errors?: Record<string, string> | undefined }) {
+function Correction({
+  profile,
+  errors,
+}: {
+  profile: AccountProfile;
+  errors?: Record<string, string> | undefined;
+}) {
   const teacher = profile.teacherProfile!;
   return (
     <section aria-labelledby="correzioni" className="mb-5" data-testid="registration-correction">
@@ -78,17 +98,36 @@ function Correction({ profile, errors }: { profile: AccountProfile; errors?: Rec
         Correggi la registrazione
       </h2>
       <div className="alert alert-warning" role="note">
-        <p className="mb-1">Lo staff del programma ti ha chiesto di correggere la registrazione{teacher.reviewNote ? ' con questa nota:' : '.'}</p>
-        {teacher.reviewNote && <blockquote className="mb-0 fst-italic" data-testid="review-note">«{teacher.reviewNote}»</blockquote>}
+        <p className="mb-1">
+          Lo staff del programma ti ha chiesto di correggere la registrazione
+          {teacher.reviewNote ? ' con questa nota:' : '.'}
+        </p>
+        {teacher.reviewNote && (
+          <blockquote className="mb-0 fst-italic" data-testid="review-note">
+            «{teacher.reviewNote}»
+          </blockquote>
+        )}
       </div>
       <p>
-        Plesso attuale: <strong>{teacher.schoolSite ? `${teacher.schoolSite.name} (${teacher.schoolSite.ministryCode}), ${teacher.schoolSite.municipalityName}` : 'nessuno'}</strong>. Se è sbagliato,
-        cercalo qui sotto; altrimenti lascia la ricerca vuota. Quando invii, la registrazione torna allo staff per una nuova revisione.
+        Plesso attuale:{' '}
+        <strong>
+          {teacher.schoolSite
+            ? `${teacher.schoolSite.name} (${teacher.schoolSite.ministryCode}), ${teacher.schoolSite.municipalityName}`
+            : 'nessuno'}
+        </strong>
+        . Se è sbagliato, cercalo qui sotto; altrimenti lascia la ricerca vuota. Quando invii, la
+        registrazione torna allo staff per una nuova revisione.
       </p>
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="correction" />
         <SchoolSitePicker error={errors?.schoolSiteId} />
-        <FormField id="correction-subjects" name="subjects" label="Materie o ruolo (separate da virgole)" defaultValue={teacher.subjects.join(', ')} error={errors?.subjects} />
+        <FormField
+          id="correction-subjects"
+          name="subjects"
+          label="Materie o ruolo (separate da virgole)"
+          defaultValue={teacher.subjects.join(', ')}
+          error={errors?.subjects}
+        />
         <SubmitButton idle="Invia la registrazione corretta" busy="Invio…" />
       </Form>
     </section>
@@ -121,7 +160,9 @@ export function Component() {
           {needsPhone && <PhoneVerification result={result} phone={profile.phone} />}
           {missing.includes('emailVerification') && <EmailVerification email={profile.email} />}
           <ProfileFields missing={missing} errors={result?.errors} />
-          {profile.teacherProfile?.reviewState === 'da_correggere' && <Correction profile={profile} errors={result?.errors} />}
+          {profile.teacherProfile?.reviewState === 'da_correggere' && (
+            <Correction profile={profile} errors={result?.errors} />
+          )}
         </div>
       </div>
     </div>

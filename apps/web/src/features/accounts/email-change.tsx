@@ -13,15 +13,30 @@ export function EmailChange({ email, result }: { email: string; result?: FormRes
         Indirizzo e-mail
       </h2>
       <p>
-        Il tuo indirizzo è <strong>{email}</strong>. Per cambiarlo scrivi il nuovo indirizzo e la password: ti inviamo un collegamento al nuovo indirizzo e il
-        cambio vale quando lo apri; al vecchio indirizzo arriva un avviso.
+        Il tuo indirizzo è <strong>{email}</strong>. Per cambiarlo scrivi il nuovo indirizzo e la password: ti
+        inviamo un collegamento al nuovo indirizzo e il cambio vale quando lo apri; al vecchio indirizzo
+        arriva un avviso.
       </p>
       <FormMessage tone={result?.ok ? 'success' : 'danger'} message={result?.message} />
       {!result?.ok && (
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value={EMAIL_CHANGE_INTENT} />
-          <FormField id="new-email" name="email" type="email" label="Nuovo indirizzo e-mail" autoComplete="email" error={result?.errors?.email} />
-          <FormField id="email-change-password" name="current_password" type="password" label="Password attuale" autoComplete="current-password" error={result?.errors?.current_password} />
+          <FormField
+            id="new-email"
+            name="email"
+            type="email"
+            label="Nuovo indirizzo e-mail"
+            autoComplete="email"
+            error={result?.errors?.email}
+          />
+          <FormField
+            id="email-change-password"
+            name="current_password"
+            type="password"
+            label="Password attuale"
+            autoComplete="current-password"
+            error={result?.errors?.current_password}
+          />
           <SubmitButton idle="Cambia l’indirizzo e-mail" busy="Invio…" />
         </Form>
       )}

@@ -1,5 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, useActionData, useLoaderData, useSubmit, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useSubmit,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import type { EmailVerificationStatus } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
 import { FormField, FormMessage } from '../../components/form-field.tsx';
@@ -41,7 +49,8 @@ async function confirm(token: string): Promise<Result> {
 }
 
 async function resend(form: FormData): Promise<Result> {
-  const { RESEND_EMAIL_ANSWER, resendEmailVerification, ResendEmailVerificationBodySchema } = await accounts();
+  const { RESEND_EMAIL_ANSWER, resendEmailVerification, ResendEmailVerificationBodySchema } =
+    await accounts();
   const email = text(form, 'email');
   const parsed = ResendEmailVerificationBodySchema.safeParse(getSession().loggedIn ? {} : { email });
   if (!parsed.success || (!getSession().loggedIn && !email)) {
@@ -118,9 +127,7 @@ export function Component() {
       {result?.resent && <FormMessage tone="success" message={result.message} />}
       {failed && (
         <>
-          <FormMessage
-            message={result?.message ?? (token ? undefined : invalid)}
-          />
+          <FormMessage message={result?.message ?? (token ? undefined : invalid)} />
           <ResendForm errors={result?.errors} />
         </>
       )}

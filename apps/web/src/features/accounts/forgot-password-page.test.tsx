@@ -20,7 +20,9 @@ describe('forgot-password page (component)', () => {
     await userEvent.type(email, 'non-un-indirizzo');
     await userEvent.click(screen.getByRole('button', { name: 'Invia il collegamento' }));
     await vi.waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('Inserisci un indirizzo e-mail valido.');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'Inserisci un indirizzo e-mail valido.',
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 

@@ -12,7 +12,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<FormResul
   const form = await request.formData();
   // The account contracts (with the phone-number metadata) are not needed to show the page: they
   // load after its first render (below) and are awaited here.
-  const { FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema, forgotPassword } = await import('@portale/shared/accounts');
+  const { FORGOT_PASSWORD_ANSWER, ForgotPasswordBodySchema, forgotPassword } =
+    await import('@portale/shared/accounts');
   const parsed = ForgotPasswordBodySchema.safeParse({ email: text(form, 'email') });
   if (!parsed.success) return { errors: issuesToErrors(parsed.error.issues) };
   return orFailure(async () => {

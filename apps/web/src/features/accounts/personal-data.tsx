@@ -41,7 +41,13 @@ function ExportButton() {
     <>
       <FormMessage message={state.error} />
       {/* Marked busy, not disabled: a disabled button loses the focus to the top of the page (issue 34). */}
-      <Button color="primary" outline type="button" aria-disabled={state.busy || undefined} onClick={() => void (state.busy ? undefined : download())}>
+      <Button
+        color="primary"
+        outline
+        type="button"
+        aria-disabled={state.busy || undefined}
+        onClick={() => void (state.busy ? undefined : download())}
+      >
         {state.busy ? 'Preparazione del file…' : 'Scarica i miei dati (JSON)'}
       </Button>
     </>
@@ -64,7 +70,10 @@ export function PersonalData({ result }: { result?: FormResult | undefined }) {
         <FormMessage tone="success" message={result.message} />
       ) : (
         <>
-          <p>Se chiedi la cancellazione, lo staff la completerà entro 30 giorni e te ne darà conferma via e-mail.</p>
+          <p>
+            Se chiedi la cancellazione, lo staff la completerà entro 30 giorni e te ne darà conferma via
+            e-mail.
+          </p>
           <FormMessage message={result?.message} />
           <Form method="post" noValidate>
             <input type="hidden" name="intent" value="deletion-request" />

@@ -5,7 +5,13 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import type { CompleteActionData } from './complete-registration-actions.ts';
 
 /** Phone step of the completion: number → SMS code → confirm (resend after the server's delay). */
-export function PhoneVerification({ result, phone }: { result?: CompleteActionData | undefined; phone: string | null }) {
+export function PhoneVerification({
+  result,
+  phone,
+}: {
+  result?: CompleteActionData | undefined;
+  phone: string | null;
+}) {
   const step = result?.phone;
   const isPhone = result?.intent.startsWith('phone-');
   return (

@@ -11,10 +11,17 @@ export function SessionsList({ sessions }: { sessions: SessionInfo[] }) {
       <h2 id="sessioni" className="h4">
         Sessioni attive
       </h2>
-      <p>I dispositivi da cui hai effettuato l’accesso. Se non ne riconosci uno, chiudi la sessione e cambia la password.</p>
+      <p>
+        I dispositivi da cui hai effettuato l’accesso. Se non ne riconosci uno, chiudi la sessione e cambia la
+        password.
+      </p>
       <ul className="list-group mb-3" data-testid="sessions">
         {sessions.map((session) => (
-          <li key={session.id} className="list-group-item d-flex flex-wrap justify-content-between align-items-center gap-2" data-testid="session">
+          <li
+            key={session.id}
+            className="list-group-item d-flex flex-wrap justify-content-between align-items-center gap-2"
+            data-testid="session"
+          >
             <div>
               <p className="fw-semibold mb-1">
                 {session.device}
@@ -26,14 +33,21 @@ export function SessionsList({ sessions }: { sessions: SessionInfo[] }) {
               </p>
               <p className="small mb-0">
                 {session.ip ? `Indirizzo IP ${session.ip} · ` : ''}
-                Accesso: {formatDateTime(session.createdAt)} · Ultimo utilizzo: {formatDateTime(session.lastUsedAt)}
+                Accesso: {formatDateTime(session.createdAt)} · Ultimo utilizzo:{' '}
+                {formatDateTime(session.lastUsedAt)}
               </p>
             </div>
             {!session.current && (
               <Form method="post">
                 <input type="hidden" name="intent" value="revoke" />
                 <input type="hidden" name="sessionId" value={session.id} />
-                <Button color="danger" outline size="sm" type="submit" aria-label={`Chiudi la sessione ${session.device}, ultimo utilizzo ${formatDateTime(session.lastUsedAt)}`}>
+                <Button
+                  color="danger"
+                  outline
+                  size="sm"
+                  type="submit"
+                  aria-label={`Chiudi la sessione ${session.device}, ultimo utilizzo ${formatDateTime(session.lastUsedAt)}`}
+                >
                   Chiudi la sessione
                 </Button>
               </Form>

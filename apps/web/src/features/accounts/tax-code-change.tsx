@@ -9,7 +9,13 @@ export const TAX_CODE_INTENT = 'tax-code';
  * The codice fiscale of the account (the adhesion signature is checked against it): changing one
  * already set asks for the current password (issue 32); the first one is set without.
  */
-export function TaxCodeChange({ taxCode, result }: { taxCode: string | null; result?: FormResult | undefined }) {
+export function TaxCodeChange({
+  taxCode,
+  result,
+}: {
+  taxCode: string | null;
+  result?: FormResult | undefined;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === TAX_CODE_INTENT;
   const error = (field: string) => result?.errors?.[field];
@@ -21,8 +27,8 @@ export function TaxCodeChange({ taxCode, result }: { taxCode: string | null; res
       <p>
         {taxCode ? (
           <>
-            Il codice fiscale del tuo account è <strong data-testid="tax-code">{taxCode}</strong>. Per cambiarlo inserisci anche la
-            tua password attuale.
+            Il codice fiscale del tuo account è <strong data-testid="tax-code">{taxCode}</strong>. Per
+            cambiarlo inserisci anche la tua password attuale.
           </>
         ) : (
           'Il tuo account non ha ancora un codice fiscale.'
@@ -31,9 +37,24 @@ export function TaxCodeChange({ taxCode, result }: { taxCode: string | null; res
       <FormMessage tone={result?.ok ? 'success' : 'danger'} message={result?.message} />
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value={TAX_CODE_INTENT} />
-        <FormField id="taxCode" name="taxCode" label={taxCode ? 'Nuovo codice fiscale' : 'Codice fiscale'} autoComplete="off" required error={error('taxCode')} />
+        <FormField
+          id="taxCode"
+          name="taxCode"
+          label={taxCode ? 'Nuovo codice fiscale' : 'Codice fiscale'}
+          autoComplete="off"
+          required
+          error={error('taxCode')}
+        />
         {taxCode && (
-          <FormField id="current_password" name="current_password" type="password" label="Password attuale" autoComplete="current-password" required error={error('current_password')} />
+          <FormField
+            id="current_password"
+            name="current_password"
+            type="password"
+            label="Password attuale"
+            autoComplete="current-password"
+            required
+            error={error('current_password')}
+          />
         )}
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Salvataggio…' : 'Salva il codice fiscale'}

@@ -1,5 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, useActionData, useLoaderData, useLocation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import {
   ACTION_EVIDENCE,
   ACTION_EVIDENCE_LABELS,
@@ -24,7 +32,13 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate, formatNumber } from '../../lib/format.ts';
-import { failureResult, issuesToErrors, text, type FieldErrors, type FormResult } from '../../lib/form-data.ts';
+import {
+  failureResult,
+  issuesToErrors,
+  text,
+  type FieldErrors,
+  type FormResult,
+} from '../../lib/form-data.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 
 const DEFAULT_SORT = 'title';
@@ -43,13 +57,33 @@ function EditLink({ model }: { model: ActionModel }) {
 
 const column = listColumnHelper<ActionModel>();
 const COLUMNS = [
-  column.accessor('title', { header: 'Modello', meta: { rowHeader: true }, cell: (c) => <EditLink model={c.row.original} /> }),
+  column.accessor('title', {
+    header: 'Modello',
+    meta: { rowHeader: true },
+    cell: (c) => <EditLink model={c.row.original} />,
+  }),
   column.accessor('category', { header: 'Categoria' }),
   column.accessor('target', { header: 'Destinatari', cell: (c) => ACTION_TARGET_LABELS[c.getValue()] }),
-  column.accessor('defaultDurationDays', { header: 'Durata', enableSorting: false, cell: (c) => `${formatNumber(c.getValue())} giorni` }),
-  column.accessor('evidence', { header: 'Prova richiesta', enableSorting: false, cell: (c) => ACTION_EVIDENCE_LABELS[c.getValue()] }),
-  column.accessor('actionCount', { header: 'Azioni', enableSorting: false, cell: (c) => formatNumber(c.getValue()) }),
-  column.accessor('active', { header: 'Attivo', enableSorting: false, cell: (c) => (c.getValue() ? 'Sì' : <span className="badge bg-secondary">Disattivato</span>) }),
+  column.accessor('defaultDurationDays', {
+    header: 'Durata',
+    enableSorting: false,
+    cell: (c) => `${formatNumber(c.getValue())} giorni`,
+  }),
+  column.accessor('evidence', {
+    header: 'Prova richiesta',
+    enableSorting: false,
+    cell: (c) => ACTION_EVIDENCE_LABELS[c.getValue()],
+  }),
+  column.accessor('actionCount', {
+    header: 'Azioni',
+    enableSorting: false,
+    cell: (c) => formatNumber(c.getValue()),
+  }),
+  column.accessor('active', {
+    header: 'Attivo',
+    enableSorting: false,
+    cell: (c) => (c.getValue() ? 'Sì' : <span className="badge bg-secondary">Disattivato</span>),
+  }),
   column.accessor('createdAt', { header: 'Creato il', cell: (c) => formatDate(c.getValue()) }),
 ];
 const SORT_OPTIONS = sortOptionsOf([
@@ -59,8 +93,21 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'createdAt', label: 'Data di creazione' },
 ]);
 const FILTERS: SelectFilter[] = [
-  { name: 'target', label: 'Destinatari', anyLabel: 'Tutti', options: ACTION_TARGETS.map((t) => ({ value: t, label: ACTION_TARGET_LABELS[t] })) },
-  { name: 'active', label: 'Stato', anyLabel: 'Tutti', options: [{ value: 'true', label: 'Attivi' }, { value: 'false', label: 'Disattivati' }] },
+  {
+    name: 'target',
+    label: 'Destinatari',
+    anyLabel: 'Tutti',
+    options: ACTION_TARGETS.map((t) => ({ value: t, label: ACTION_TARGET_LABELS[t] })),
+  },
+  {
+    name: 'active',
+    label: 'Stato',
+    anyLabel: 'Tutti',
+    options: [
+      { value: 'true', label: 'Attivi' },
+      { value: 'false', label: 'Disattivati' },
+    ],
+  },
 ];
 
 interface Data extends ListLoaderData<typeof listActionModels> {
@@ -73,9 +120,14 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const list = await loadList(listActionModels, request);
   if (!Number.isInteger(id) || id <= 0) return { ...list, editing: null, editProblem: null };
   try {
-    return { ...list, editing: await callApi(getActionModel, { params: { modelId: id } }, { signal: request.signal }), editProblem: null };
+    return {
+      ...list,
+      editing: await callApi(getActionModel, { params: { modelId: id } }, { signal: request.signal }),
+      editProblem: null,
+    };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { ...list, editing: null, editProblem: 'Il modello da modificare non esiste.' };
+    if (error instanceof ApiError && error.status === 404)
+      return { ...list, editing: null, editProblem: 'Il modello da modificare non esiste.' };
     throw error;
   }
 }
@@ -96,7 +148,11 @@ type Outcome = FormResult & { intent?: string };
 export async function action({ request }: ActionFunctionArgs): Promise<Outcome> {
   const form = await request.formData();
   const intent = text(form, 'intent');
-  const invalid = (errors: FieldErrors): Outcome => ({ intent, message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors });
+  const invalid = (errors: FieldErrors): Outcome => ({
+    intent,
+    message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+    errors,
+  });
   try {
     if (intent === 'create') {
       const body = { ...values(form), target: text(form, 'target') || undefined };
@@ -110,17 +166,29 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
     const parsed = ActionModelUpdateSchema.safeParse(body);
     if (!parsed.success) return invalid(issuesToErrors(parsed.error.issues));
     const model = await callApi(updateActionModel, { params: { modelId }, body: parsed.data });
-    return { intent, ok: true, message: `Modello «${model.title}» salvato${model.active ? '' : ' (disattivato: non si assegnano nuove azioni)'}.` };
+    return {
+      intent,
+      ok: true,
+      message: `Modello «${model.title}» salvato${model.active ? '' : ' (disattivato: non si assegnano nuove azioni)'}.`,
+    };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw error;
     return { intent, ...failureResult(error) };
   }
 }
 
-function Field(props: { name: string; label: string; hint?: string; errors: FieldErrors; prefix: string; children: (describedBy: string | undefined, id: string) => React.ReactNode }) {
+function Field(props: {
+  name: string;
+  label: string;
+  hint?: string;
+  errors: FieldErrors;
+  prefix: string;
+  children: (describedBy: string | undefined, id: string) => React.ReactNode;
+}) {
   const id = `${props.prefix}-${props.name}`;
   const error = props.errors[props.name];
-  const describedBy = [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="mb-3">
       <label className="form-label fw-semibold" htmlFor={id}>
@@ -142,27 +210,80 @@ function Field(props: { name: string; label: string; hint?: string; errors: Fiel
 }
 
 /** Create (no model) or edit a model; the target is fixed once created. */
-function ModelForm({ model, prefix, outcome }: { model?: ActionModel; prefix: string; outcome: Outcome | undefined }) {
+function ModelForm({
+  model,
+  prefix,
+  outcome,
+}: {
+  model?: ActionModel;
+  prefix: string;
+  outcome: Outcome | undefined;
+}) {
   const errors = outcome?.errors ?? {};
   const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const } : {});
   return (
-    <Form method="post" noValidate preventScrollReset key={model ? `${model.id}-${model.updatedAt}` : `new-${outcome?.ok ? 'saved' : ''}`} data-testid={`${prefix}-form`}>
+    <Form
+      method="post"
+      noValidate
+      preventScrollReset
+      key={model ? `${model.id}-${model.updatedAt}` : `new-${outcome?.ok ? 'saved' : ''}`}
+      data-testid={`${prefix}-form`}
+    >
       <input type="hidden" name="intent" value={model ? 'update' : 'create'} />
       {model && <input type="hidden" name="modelId" value={model.id} />}
       <div className="row">
         <div className="col-12 col-md-8">
           <Field name="title" label="Titolo" errors={errors} prefix={prefix}>
-            {(d, id) => <input id={id} name="title" className="form-control" defaultValue={model?.title ?? ''} aria-describedby={d} {...invalid('title')} />}
+            {(d, id) => (
+              <input
+                id={id}
+                name="title"
+                className="form-control"
+                defaultValue={model?.title ?? ''}
+                aria-describedby={d}
+                {...invalid('title')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12 col-md-4">
-          <Field name="category" label="Categoria" hint="Ad esempio Organizzazione, Formazione." errors={errors} prefix={prefix}>
-            {(d, id) => <input id={id} name="category" className="form-control" defaultValue={model?.category ?? ''} aria-describedby={d} {...invalid('category')} />}
+          <Field
+            name="category"
+            label="Categoria"
+            hint="Ad esempio Organizzazione, Formazione."
+            errors={errors}
+            prefix={prefix}
+          >
+            {(d, id) => (
+              <input
+                id={id}
+                name="category"
+                className="form-control"
+                defaultValue={model?.category ?? ''}
+                aria-describedby={d}
+                {...invalid('category')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12">
-          <Field name="description" label="Descrizione (cosa deve fare il destinatario)" errors={errors} prefix={prefix}>
-            {(d, id) => <textarea id={id} name="description" className="form-control" rows={3} defaultValue={model?.description ?? ''} aria-describedby={d} {...invalid('description')} />}
+          <Field
+            name="description"
+            label="Descrizione (cosa deve fare il destinatario)"
+            errors={errors}
+            prefix={prefix}
+          >
+            {(d, id) => (
+              <textarea
+                id={id}
+                name="description"
+                className="form-control"
+                rows={3}
+                defaultValue={model?.description ?? ''}
+                aria-describedby={d}
+                {...invalid('description')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12 col-md-4">
@@ -175,7 +296,14 @@ function ModelForm({ model, prefix, outcome }: { model?: ActionModel; prefix: st
             <Field name="target" label="Destinatari" errors={errors} prefix={prefix}>
               {(d, id) => (
                 <div className="select-wrapper">
-                  <select id={id} name="target" className="form-select" defaultValue="" aria-describedby={d} {...invalid('target')}>
+                  <select
+                    id={id}
+                    name="target"
+                    className="form-select"
+                    defaultValue=""
+                    aria-describedby={d}
+                    {...invalid('target')}
+                  >
                     <option value="">Scegli…</option>
                     {ACTION_TARGETS.map((t) => (
                       <option key={t} value={t}>
@@ -189,9 +317,26 @@ function ModelForm({ model, prefix, outcome }: { model?: ActionModel; prefix: st
           )}
         </div>
         <div className="col-12 col-md-4">
-          <Field name="defaultDurationDays" label="Durata in giorni" hint="Da 1 a 365: la scadenza proposta." errors={errors} prefix={prefix}>
+          <Field
+            name="defaultDurationDays"
+            label="Durata in giorni"
+            hint="Da 1 a 365: la scadenza proposta."
+            errors={errors}
+            prefix={prefix}
+          >
             {(d, id) => (
-              <input id={id} name="defaultDurationDays" type="number" min={1} max={365} inputMode="numeric" className="form-control" defaultValue={model?.defaultDurationDays ?? 30} aria-describedby={d} {...invalid('defaultDurationDays')} />
+              <input
+                id={id}
+                name="defaultDurationDays"
+                type="number"
+                min={1}
+                max={365}
+                inputMode="numeric"
+                className="form-control"
+                defaultValue={model?.defaultDurationDays ?? 30}
+                aria-describedby={d}
+                {...invalid('defaultDurationDays')}
+              />
             )}
           </Field>
         </div>
@@ -199,7 +344,14 @@ function ModelForm({ model, prefix, outcome }: { model?: ActionModel; prefix: st
           <Field name="evidence" label="Prova richiesta" errors={errors} prefix={prefix}>
             {(d, id) => (
               <div className="select-wrapper">
-                <select id={id} name="evidence" className="form-select" defaultValue={model?.evidence ?? 'nessuna'} aria-describedby={d} {...invalid('evidence')}>
+                <select
+                  id={id}
+                  name="evidence"
+                  className="form-select"
+                  defaultValue={model?.evidence ?? 'nessuna'}
+                  aria-describedby={d}
+                  {...invalid('evidence')}
+                >
                   {ACTION_EVIDENCE.map((e) => (
                     <option key={e} value={e}>
                       {ACTION_EVIDENCE_LABELS[e]}
@@ -213,7 +365,14 @@ function ModelForm({ model, prefix, outcome }: { model?: ActionModel; prefix: st
       </div>
       {model && (
         <div className="form-check mb-3">
-          <input id={`${prefix}-active`} name="active" value="true" type="checkbox" className="form-check-input" defaultChecked={model.active} />
+          <input
+            id={`${prefix}-active`}
+            name="active"
+            value="true"
+            type="checkbox"
+            className="form-check-input"
+            defaultChecked={model.active}
+          />
           <label className="form-check-label" htmlFor={`${prefix}-active`}>
             Attivo: si possono assegnare nuove azioni da questo modello
           </label>

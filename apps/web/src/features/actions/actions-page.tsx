@@ -1,5 +1,14 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import {
   ACTION_STATE_LABELS,
   ACTION_STATES,
@@ -24,7 +33,12 @@ import {
   type ActionTargetFilter,
 } from '@portale/shared/actions';
 import { getPage } from '@portale/shared/pages';
-import { ADHESION_STATE_LABELS, ADHESION_STATES, PROVINCES_BY_REGION, REGIONS } from '@portale/shared/registry';
+import {
+  ADHESION_STATE_LABELS,
+  ADHESION_STATES,
+  PROVINCES_BY_REGION,
+  REGIONS,
+} from '@portale/shared/registry';
 import { REVIEW_STATE_LABELS, REVIEW_STATES } from '@portale/shared/reviews';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
@@ -46,7 +60,16 @@ const ACTION_STATE_BADGES: Record<ActionState, string> = {
 };
 
 /** One select of the bulk filter: its label, "all" first, then the options as [value, label]. */
-function BulkSelect({ id, name, label, allLabel, options, value, onChange, defaultValue }: {
+function BulkSelect({
+  id,
+  name,
+  label,
+  allLabel,
+  options,
+  value,
+  onChange,
+  defaultValue,
+}: {
   id: string;
   name: string;
   label: string;
@@ -56,7 +79,9 @@ function BulkSelect({ id, name, label, allLabel, options, value, onChange, defau
   onChange?: (value: string) => void;
   defaultValue?: string | undefined;
 }) {
-  const controlled = onChange ? { value, onChange: (e: ChangeEvent<HTMLSelectElement>) => onChange(e.target.value) } : { defaultValue: defaultValue ?? '' };
+  const controlled = onChange
+    ? { value, onChange: (e: ChangeEvent<HTMLSelectElement>) => onChange(e.target.value) }
+    : { defaultValue: defaultValue ?? '' };
   return (
     <div className="col-md-3">
       <label htmlFor={id} className="form-label">
@@ -98,11 +123,22 @@ function DetailLink({ action }: { action: ActionSummary }) {
 
 const column = listColumnHelper<ActionSummary>();
 const COLUMNS = [
-  column.accessor('targetName', { header: 'Destinatario', meta: { rowHeader: true }, cell: (c) => <DetailLink action={c.row.original} /> }),
-  column.accessor('target', { header: 'Tipo', enableSorting: false, cell: (c) => `${ACTION_TARGET_LABELS[c.getValue()]} · ${c.row.original.targetCode}` }),
+  column.accessor('targetName', {
+    header: 'Destinatario',
+    meta: { rowHeader: true },
+    cell: (c) => <DetailLink action={c.row.original} />,
+  }),
+  column.accessor('target', {
+    header: 'Tipo',
+    enableSorting: false,
+    cell: (c) => `${ACTION_TARGET_LABELS[c.getValue()]} · ${c.row.original.targetCode}`,
+  }),
   column.accessor('modelTitle', { header: 'Azione' }),
   column.accessor('dueOn', { header: 'Scadenza', cell: (c) => formatDate(c.getValue()) }),
-  column.accessor('state', { header: 'Stato', cell: (c) => <StateBadge state={c.getValue()} overdue={c.row.original.overdue} /> }),
+  column.accessor('state', {
+    header: 'Stato',
+    cell: (c) => <StateBadge state={c.getValue()} overdue={c.row.original.overdue} />,
+  }),
   column.accessor('province', { header: 'Provincia', enableSorting: false, cell: (c) => c.getValue() ?? '' }),
 ];
 const SORT_OPTIONS = sortOptionsOf([
@@ -113,9 +149,27 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'createdAt', label: 'Data di assegnazione' },
 ]);
 const STATIC_FILTERS: SelectFilter[] = [
-  { name: 'state', label: 'Stato', anyLabel: 'Tutti gli stati', options: ACTION_STATES.map((s) => ({ value: s, label: ACTION_STATE_LABELS[s] })) },
-  { name: 'target', label: 'Destinatari', anyLabel: 'Tutti', options: ACTION_TARGETS.map((t) => ({ value: t, label: ACTION_TARGET_LABELS[t] })) },
-  { name: 'overdue', label: 'Scadenza', anyLabel: 'Tutte', options: [{ value: 'true', label: 'Scadute' }, { value: 'false', label: 'Non scadute' }] },
+  {
+    name: 'state',
+    label: 'Stato',
+    anyLabel: 'Tutti gli stati',
+    options: ACTION_STATES.map((s) => ({ value: s, label: ACTION_STATE_LABELS[s] })),
+  },
+  {
+    name: 'target',
+    label: 'Destinatari',
+    anyLabel: 'Tutti',
+    options: ACTION_TARGETS.map((t) => ({ value: t, label: ACTION_TARGET_LABELS[t] })),
+  },
+  {
+    name: 'overdue',
+    label: 'Scadenza',
+    anyLabel: 'Tutte',
+    options: [
+      { value: 'true', label: 'Scadute' },
+      { value: 'false', label: 'Non scadute' },
+    ],
+  },
 ];
 
 interface Data extends ListLoaderData<typeof listActions> {
@@ -128,14 +182,20 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const id = Number(new URL(request.url).searchParams.get(DETAIL_PARAM));
   const [list, models] = await Promise.all([
     loadList(listActions, request),
-    callApi(listActionModels, { query: { pageSize: 100, sort: 'title' } } as never, { signal: request.signal }),
+    callApi(listActionModels, { query: { pageSize: 100, sort: 'title' } } as never, {
+      signal: request.signal,
+    }),
   ]);
   const base = { ...list, models: models.items, detail: null, detailProblem: null };
   if (!Number.isInteger(id) || id <= 0) return base;
   try {
-    return { ...base, detail: await callApi(getAction, { params: { actionId: id } }, { signal: request.signal }) };
+    return {
+      ...base,
+      detail: await callApi(getAction, { params: { actionId: id } }, { signal: request.signal }),
+    };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { ...base, detailProblem: 'L’azione richiesta non esiste.' };
+    if (error instanceof ApiError && error.status === 404)
+      return { ...base, detailProblem: 'L’azione richiesta non esiste.' };
     throw error;
   }
 }
@@ -150,7 +210,17 @@ interface Outcome {
   done?: ActionBulkResult;
 }
 
-const BULK_FIELDS = ['modelId', 'q', 'region', 'province', 'adhesionState', 'participating', 'reviewState', 'expectedCount', 'dueOn'] as const;
+const BULK_FIELDS = [
+  'modelId',
+  'q',
+  'region',
+  'province',
+  'adhesionState',
+  'participating',
+  'reviewState',
+  'expectedCount',
+  'dueOn',
+] as const;
 
 /** The filter of the bulk form for the model's target: only the fields that apply to it. */
 function filterOf(values: Record<string, string>, target: ActionModel['target']): ActionTargetFilter {
@@ -158,9 +228,12 @@ function filterOf(values: Record<string, string>, target: ActionModel['target'])
   if (values.q?.trim()) filter.q = values.q.trim();
   if (values.region) filter.region = values.region as ActionTargetFilter['region'];
   if (values.province) filter.province = values.province as ActionTargetFilter['province'];
-  if (target === 'istituto' && values.adhesionState) filter.adhesionState = values.adhesionState as ActionTargetFilter['adhesionState'];
-  if (target === 'plesso' && (values.participating === 'true' || values.participating === 'false')) filter.participating = values.participating === 'true';
-  if (target === 'insegnante' && values.reviewState) filter.reviewState = values.reviewState as ActionTargetFilter['reviewState'];
+  if (target === 'istituto' && values.adhesionState)
+    filter.adhesionState = values.adhesionState as ActionTargetFilter['adhesionState'];
+  if (target === 'plesso' && (values.participating === 'true' || values.participating === 'false'))
+    filter.participating = values.participating === 'true';
+  if (target === 'insegnante' && values.reviewState)
+    filter.reviewState = values.reviewState as ActionTargetFilter['reviewState'];
   return filter;
 }
 
@@ -171,21 +244,52 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
     if (intent === 'verify' || intent === 'send-back') {
       const actionId = Number(text(form, 'actionId'));
       const note = text(form, 'note');
-      const result = await callApi(reviewAction, { params: { actionId }, body: intent === 'verify' ? { to: 'verificata', ...(note.trim() ? { note } : {}) } : { to: 'in_corso', note } });
-      return { intent, ok: true, message: result.state === 'verificata' ? 'Azione verificata.' : 'Azione rimandata al destinatario con la nota.' };
+      const result = await callApi(reviewAction, {
+        params: { actionId },
+        body:
+          intent === 'verify'
+            ? { to: 'verificata', ...(note.trim() ? { note } : {}) }
+            : { to: 'in_corso', note },
+      });
+      return {
+        intent,
+        ok: true,
+        message:
+          result.state === 'verificata'
+            ? 'Azione verificata.'
+            : 'Azione rimandata al destinatario con la nota.',
+      };
     }
     const values: Record<string, string> = {};
     for (const key of BULK_FIELDS) values[key] = text(form, key);
     const modelId = Number(values.modelId);
-    if (!modelId) return { intent, values, message: 'Controlla i campi evidenziati.', errors: { modelId: 'Scegli il modello di azione.' } };
+    if (!modelId)
+      return {
+        intent,
+        values,
+        message: 'Controlla i campi evidenziati.',
+        errors: { modelId: 'Scegli il modello di azione.' },
+      };
     const model = await callApi(getActionModel, { params: { modelId } });
     const filter = filterOf(values, model.target);
-    if (intent === 'preview') return { intent, values, preview: await callApi(previewActionBulk, { body: { modelId, filter } }) };
-    const done = await callApi(assignActionBulk, { body: { modelId, filter, expectedCount: Number(values.expectedCount), ...(values.dueOn ? { dueOn: values.dueOn } : {}) } });
+    if (intent === 'preview')
+      return { intent, values, preview: await callApi(previewActionBulk, { body: { modelId, filter } }) };
+    const done = await callApi(assignActionBulk, {
+      body: {
+        modelId,
+        filter,
+        expectedCount: Number(values.expectedCount),
+        ...(values.dueOn ? { dueOn: values.dueOn } : {}),
+      },
+    });
     return { intent, values, ok: true, done };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw error;
-    return { intent, values: Object.fromEntries(BULK_FIELDS.map((k) => [k, text(form, k)])), ...failureResult(error) };
+    return {
+      intent,
+      values: Object.fromEntries(BULK_FIELDS.map((k) => [k, text(form, k)])),
+      ...failureResult(error),
+    };
   }
 }
 
@@ -211,12 +315,20 @@ function countedFilter(values: Record<string, string>, model: ActionModel | unde
   if (f.region) parts.push(`regione ${f.region}`);
   if (f.province) parts.push(`provincia ${f.province}`);
   if (f.adhesionState) parts.push(`stato di adesione ${ADHESION_STATE_LABELS[f.adhesionState]}`);
-  if (f.participating !== undefined) parts.push(f.participating ? 'solo partecipanti' : 'solo non partecipanti');
-  if (model.target === 'insegnante') parts.push(f.reviewState ? `registrazione ${REVIEW_STATE_LABELS[f.reviewState]}` : 'registrazione approvata');
+  if (f.participating !== undefined)
+    parts.push(f.participating ? 'solo partecipanti' : 'solo non partecipanti');
+  if (model.target === 'insegnante')
+    parts.push(
+      f.reviewState ? `registrazione ${REVIEW_STATE_LABELS[f.reviewState]}` : 'registrazione approvata',
+    );
   return parts.join(' · ');
 }
 
-const ACTION_TARGET_PLURALS: Record<ActionModel['target'], string> = { istituto: 'istituti', plesso: 'plessi', insegnante: 'insegnanti' };
+const ACTION_TARGET_PLURALS: Record<ActionModel['target'], string> = {
+  istituto: 'istituti',
+  plesso: 'plessi',
+  insegnante: 'insegnanti',
+};
 
 function BulkForm({ models }: { models: ActionModel[] }) {
   const outcome = useActionData<Outcome>();
@@ -227,24 +339,34 @@ function BulkForm({ models }: { models: ActionModel[] }) {
   const [modelId, setModelId] = useState(v.modelId ?? '');
   const [region, setRegion] = useState(v.region ?? '');
   const model = active.find((m) => String(m.id) === modelId);
-  const submittingIntent = navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
+  const submittingIntent =
+    navigation.state === 'submitting' ? String(navigation.formData?.get('intent') ?? '') : '';
   const busy = submittingIntent === 'preview' || submittingIntent === 'apply';
   const errors = bulk?.errors ?? {};
   const filterError = Object.entries(errors).find(([k]) => k.startsWith('filter') || k === 'targetIds')?.[1];
-  const provinces = region ? PROVINCES_BY_REGION[region as (typeof REGIONS)[number]] : REGIONS.flatMap((r) => PROVINCES_BY_REGION[r]).sort();
+  const provinces = region
+    ? PROVINCES_BY_REGION[region as (typeof REGIONS)[number]]
+    : REGIONS.flatMap((r) => PROVINCES_BY_REGION[r]).sort();
   const preview = bulk?.intent === 'preview' ? bulk.preview : undefined;
   // A filter changed after the count: the count no longer describes the form, so no confirmation until a new count.
   const [editedAfter, setEditedAfter] = useState<Outcome | undefined>(undefined);
   const stale = preview !== undefined && editedAfter === outcome;
-  const counted = bulk?.intent === 'preview' && bulk.preview ? countedFilter(bulk.values ?? {}, active.find((m) => String(m.id) === bulk.values?.modelId)) : '';
+  const counted =
+    bulk?.intent === 'preview' && bulk.preview
+      ? countedFilter(
+          bulk.values ?? {},
+          active.find((m) => String(m.id) === bulk.values?.modelId),
+        )
+      : '';
   return (
     <section aria-labelledby="assegna-azioni" className="mb-5">
       <h2 id="assegna-azioni" className="h4">
         Assegna azioni
       </h2>
       <p>
-        Scegli il modello e i destinatari (ad esempio tutti gli istituti attivi di una regione). Prima conta i destinatari, poi conferma:
-        le azioni si creano tutte insieme e chi ha già un’azione dello stesso modello la conserva.
+        Scegli il modello e i destinatari (ad esempio tutti gli istituti attivi di una regione). Prima conta i
+        destinatari, poi conferma: le azioni si creano tutte insieme e chi ha già un’azione dello stesso
+        modello la conserva.
       </p>
       <Form
         method="post"
@@ -285,19 +407,65 @@ function BulkForm({ models }: { models: ActionModel[] }) {
           </label>
           <input id="bulk-q" name="q" className="form-control" maxLength={100} defaultValue={v.q ?? ''} />
         </div>
-        <BulkSelect id="bulk-region" name="region" label="Regione" allLabel="Tutte le regioni" options={REGIONS.map((r) => [r, r])} value={region} onChange={setRegion} />
-        <BulkSelect id="bulk-province" name="province" label="Provincia" allLabel="Tutte le province" options={provinces.map((p) => [p, p])} defaultValue={v.province} key={region} />
+        <BulkSelect
+          id="bulk-region"
+          name="region"
+          label="Regione"
+          allLabel="Tutte le regioni"
+          options={REGIONS.map((r) => [r, r])}
+          value={region}
+          onChange={setRegion}
+        />
+        <BulkSelect
+          id="bulk-province"
+          name="province"
+          label="Provincia"
+          allLabel="Tutte le province"
+          options={provinces.map((p) => [p, p])}
+          defaultValue={v.province}
+          key={region}
+        />
         {model?.target === 'istituto' && (
-          <BulkSelect id="bulk-adhesion" name="adhesionState" label="Stato di adesione" allLabel="Tutti" options={ADHESION_STATES.map((st) => [st, ADHESION_STATE_LABELS[st]])} defaultValue={v.adhesionState} />
+          <BulkSelect
+            id="bulk-adhesion"
+            name="adhesionState"
+            label="Stato di adesione"
+            allLabel="Tutti"
+            options={ADHESION_STATES.map((st) => [st, ADHESION_STATE_LABELS[st]])}
+            defaultValue={v.adhesionState}
+          />
         )}
         {model?.target === 'plesso' && (
-          <BulkSelect id="bulk-participating" name="participating" label="Partecipazione" allLabel="Tutti i plessi" options={PARTICIPATION_OPTIONS} defaultValue={v.participating} />
+          <BulkSelect
+            id="bulk-participating"
+            name="participating"
+            label="Partecipazione"
+            allLabel="Tutti i plessi"
+            options={PARTICIPATION_OPTIONS}
+            defaultValue={v.participating}
+          />
         )}
         {model?.target === 'insegnante' && (
-          <BulkSelect id="bulk-review" name="reviewState" label="Stato della registrazione" allLabel="Solo approvate" options={REVIEW_STATES.filter((st) => st !== 'respinta').map((st) => [st, REVIEW_STATE_LABELS[st]])} defaultValue={v.reviewState} />
+          <BulkSelect
+            id="bulk-review"
+            name="reviewState"
+            label="Stato della registrazione"
+            allLabel="Solo approvate"
+            options={REVIEW_STATES.filter((st) => st !== 'respinta').map((st) => [
+              st,
+              REVIEW_STATE_LABELS[st],
+            ])}
+            defaultValue={v.reviewState}
+          />
         )}
         <div className="col-md-3 d-flex align-items-end">
-          <button type="submit" name="intent" value="preview" className="btn btn-outline-primary" disabled={busy}>
+          <button
+            type="submit"
+            name="intent"
+            value="preview"
+            className="btn btn-outline-primary"
+            disabled={busy}
+          >
             Conta i destinatari
           </button>
         </div>
@@ -305,7 +473,10 @@ function BulkForm({ models }: { models: ActionModel[] }) {
         {preview && stale && (
           <div className="col-12" data-testid="bulk-preview">
             <div className="alert alert-warning" role="status">
-              <p className="mb-0">Hai cambiato il modello o i filtri dopo il conteggio: conta di nuovo i destinatari prima di confermare.</p>
+              <p className="mb-0">
+                Hai cambiato il modello o i filtri dopo il conteggio: conta di nuovo i destinatari prima di
+                confermare.
+              </p>
             </div>
           </div>
         )}
@@ -316,7 +487,9 @@ function BulkForm({ models }: { models: ActionModel[] }) {
                 Destinatari contati: {counted}.
               </p>
               <p className="mb-2">
-                <strong>{formatCount(preview.matched, 'destinatario', 'destinatari')}</strong> {preview.matched === 1 ? 'corrisponde' : 'corrispondono'}: {formatCount(preview.toCreate, 'nuova azione', 'nuove azioni')} da creare,{' '}
+                <strong>{formatCount(preview.matched, 'destinatario', 'destinatari')}</strong>{' '}
+                {preview.matched === 1 ? 'corrisponde' : 'corrispondono'}:{' '}
+                {formatCount(preview.toCreate, 'nuova azione', 'nuove azioni')} da creare,{' '}
                 {formatNumber(preview.existing)} già presenti.
               </p>
               {preview.toCreate > 0 ? (
@@ -326,13 +499,26 @@ function BulkForm({ models }: { models: ActionModel[] }) {
                     <label htmlFor="bulk-due" className="form-label">
                       Scadenza
                     </label>
-                    <input id="bulk-due" name="dueOn" type="date" className="form-control" defaultValue={preview.dueOn} aria-describedby="bulk-due-hint" />
+                    <input
+                      id="bulk-due"
+                      name="dueOn"
+                      type="date"
+                      className="form-control"
+                      defaultValue={preview.dueOn}
+                      aria-describedby="bulk-due-hint"
+                    />
                     <p id="bulk-due-hint" className="small mb-0">
                       Proposta dal modello: {formatDate(preview.dueOn)}.
                     </p>
                   </div>
                   <div className="col-md-8">
-                    <button type="submit" name="intent" value="apply" className="btn btn-primary" disabled={busy}>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="apply"
+                      className="btn btn-primary"
+                      disabled={busy}
+                    >
                       Conferma: crea {formatCount(preview.toCreate, 'azione', 'azioni')}
                     </button>
                   </div>
@@ -348,12 +534,17 @@ function BulkForm({ models }: { models: ActionModel[] }) {
         {busy && (
           <div className="d-flex align-items-center gap-2" aria-busy="true">
             <span className="spinner-border spinner-border-sm" aria-hidden="true" />
-            <span>{submittingIntent === 'apply' ? 'Assegnazione in corso: le azioni vengono create in un’unica operazione…' : 'Conteggio dei destinatari in corso…'}</span>
+            <span>
+              {submittingIntent === 'apply'
+                ? 'Assegnazione in corso: le azioni vengono create in un’unica operazione…'
+                : 'Conteggio dei destinatari in corso…'}
+            </span>
           </div>
         )}
         {!busy && bulk?.done && (
           <div className="alert alert-success mb-0">
-            {formatCount(bulk.done.created, 'azione creata', 'azioni create')}, {formatNumber(bulk.done.existing)} già presenti. Scadenza: {formatDate(bulk.done.dueOn)}.
+            {formatCount(bulk.done.created, 'azione creata', 'azioni create')},{' '}
+            {formatNumber(bulk.done.existing)} già presenti. Scadenza: {formatDate(bulk.done.dueOn)}.
           </div>
         )}
       </div>
@@ -368,7 +559,8 @@ function BulkForm({ models }: { models: ActionModel[] }) {
 
 function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail; closeHref: string }) {
   const outcome = useActionData<Outcome>();
-  const review = outcome && (outcome.intent === 'verify' || outcome.intent === 'send-back') ? outcome : undefined;
+  const review =
+    outcome && (outcome.intent === 'verify' || outcome.intent === 'send-back') ? outcome : undefined;
   const [problem, setProblem] = useState<string | null>(null);
   const busy = useNavigation().state === 'submitting';
   // Opened from a row far below: bring the panel into view and move the focus to its heading.
@@ -379,10 +571,16 @@ function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail; closeH
   }, [detail.id]);
   const download = () => {
     setProblem(null);
-    downloadFile(downloadActionEvidence, { params: { actionId: detail.id } }, undefined, { fallbackName: detail.evidenceFile?.name ?? 'prova' }).catch((e: Error) => setProblem(e.message));
+    downloadFile(downloadActionEvidence, { params: { actionId: detail.id } }, undefined, {
+      fallbackName: detail.evidenceFile?.name ?? 'prova',
+    }).catch((e: Error) => setProblem(e.message));
   };
   return (
-    <section aria-labelledby="dettaglio-azione" className="mb-5 p-3 border rounded" data-testid="action-detail">
+    <section
+      aria-labelledby="dettaglio-azione"
+      className="mb-5 p-3 border rounded"
+      data-testid="action-detail"
+    >
       <h2 id="dettaglio-azione" className="h4" tabIndex={-1} ref={heading}>
         {detail.modelTitle}: {detail.targetName}
       </h2>
@@ -470,7 +668,13 @@ function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail; closeH
             <button type="submit" name="intent" value="verify" className="btn btn-success" disabled={busy}>
               Verifica
             </button>
-            <button type="submit" name="intent" value="send-back" className="btn btn-outline-danger" disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="send-back"
+              className="btn btn-outline-danger"
+              disabled={busy}
+            >
               Rimanda indietro
             </button>
           </div>
@@ -496,11 +700,18 @@ export function Component() {
   const location = useLocation();
   const closeParams = new URLSearchParams(location.search);
   closeParams.delete(DETAIL_PARAM);
-  const modelFilter: SelectFilter = { name: 'modelId', label: 'Modello', anyLabel: 'Tutti i modelli', options: models.map((m) => ({ value: String(m.id), label: m.title })) };
+  const modelFilter: SelectFilter = {
+    name: 'modelId',
+    label: 'Modello',
+    anyLabel: 'Tutti i modelli',
+    options: models.map((m) => ({ value: String(m.id), label: m.title })),
+  };
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
-      {detail && <ActionDetailPanel key={detail.id} detail={detail} closeHref={`?${closeParams.toString()}`} />}
+      {detail && (
+        <ActionDetailPanel key={detail.id} detail={detail} closeHref={`?${closeParams.toString()}`} />
+      )}
       {detailProblem && (
         <div className="alert alert-warning" role="alert">
           {detailProblem}
@@ -511,7 +722,10 @@ export function Component() {
       <FilterBar
         label="Cerca nelle azioni"
         query={query}
-        search={{ label: 'Cerca', hint: 'Nome o codice meccanografico dell’istituto o del plesso, nome o e-mail dell’insegnante.' }}
+        search={{
+          label: 'Cerca',
+          hint: 'Nome o codice meccanografico dell’istituto o del plesso, nome o e-mail dell’insegnante.',
+        }}
         geography
         selects={[modelFilter, ...STATIC_FILTERS]}
         sortOptions={SORT_OPTIONS}

@@ -1,5 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Form, Link, useActionData, useLoaderData, useNavigation, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import {
   exportAdhesions,
   getAdhesionFunnel,
@@ -54,7 +61,8 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'adhesionState', label: 'Stato di adesione' },
 ]);
 
-const isReminderState = (value: string | undefined): value is ReminderState => (REMINDER_STATES as readonly string[]).includes(value ?? '');
+const isReminderState = (value: string | undefined): value is ReminderState =>
+  (REMINDER_STATES as readonly string[]).includes(value ?? '');
 
 function daysSince(iso: string | null, now = Date.now()): number | null {
   return iso ? Math.max(0, Math.floor((now - new Date(iso).getTime()) / DAY_MS)) : null;
@@ -81,7 +89,11 @@ function columnsFor(linkInstitutes: boolean) {
       meta: { rowHeader: true },
       cell: (c) => (
         <>
-          {linkInstitutes ? <Link to={href('portal.institute', { instituteId: c.row.original.id })}>{c.getValue()}</Link> : c.getValue()}
+          {linkInstitutes ? (
+            <Link to={href('portal.institute', { instituteId: c.row.original.id })}>{c.getValue()}</Link>
+          ) : (
+            c.getValue()
+          )}
           <br />
           <span className="small text-nowrap">{c.row.original.ministryCode}</span>
         </>
@@ -112,8 +124,16 @@ function columnsFor(linkInstitutes: boolean) {
         );
       },
     }),
-    column.accessor('principal', { header: 'Dirigente', enableSorting: false, cell: (c) => <Person person={c.getValue()} /> }),
-    column.accessor('firstContact', { header: 'Referente', enableSorting: false, cell: (c) => <Person person={c.getValue()} /> }),
+    column.accessor('principal', {
+      header: 'Dirigente',
+      enableSorting: false,
+      cell: (c) => <Person person={c.getValue()} />,
+    }),
+    column.accessor('firstContact', {
+      header: 'Referente',
+      enableSorting: false,
+      cell: (c) => <Person person={c.getValue()} />,
+    }),
     column.accessor('lastReminderOn', {
       header: 'Ultimo sollecito',
       enableSorting: false,
@@ -139,7 +159,15 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const [list, funnel, preview] = await Promise.all([
     loadList(listAdhesions, request),
     unlessInvalid(callApi(getAdhesionFunnel, { query: where }, { signal: request.signal })),
-    mayRemind ? unlessInvalid(callApi(previewAdhesionReminders, { query: { ...reminderQuery, adhesionState: state as ReminderState } }, { signal: request.signal })) : Promise.resolve(null),
+    mayRemind
+      ? unlessInvalid(
+          callApi(
+            previewAdhesionReminders,
+            { query: { ...reminderQuery, adhesionState: state as ReminderState } },
+            { signal: request.signal },
+          ),
+        )
+      : Promise.resolve(null),
   ]);
   return { ...list, funnel, preview };
 }
@@ -154,14 +182,22 @@ export const action = intentAction(async (intent, form): Promise<FormResult> => 
     if (value) body[key] = value;
   }
   // The API refuses a missing or wrong state with its Italian message (422).
-  const result = await callApi(sendAdhesionReminders, { body: { ...body, adhesionState: body.adhesionState as ReminderState } });
+  const result = await callApi(sendAdhesionReminders, {
+    body: { ...body, adhesionState: body.adhesionState as ReminderState },
+  });
   const parts = [
     result.institutes === 0
       ? 'Nessun sollecito inviato.'
       : `Sollecito inviato a ${formatCount(result.institutes, 'istituto', 'istituti')} (${formatCount(result.messages, 'e-mail', 'e-mail')} in partenza).`,
   ];
-  if (result.remindedToday) parts.push(`${formatCount(result.remindedToday, 'istituto era già stato sollecitato', 'istituti erano già stati sollecitati')} oggi.`);
-  if (result.withoutContacts) parts.push(`${formatCount(result.withoutContacts, 'istituto non ha', 'istituti non hanno')} dirigente né referente a cui scrivere.`);
+  if (result.remindedToday)
+    parts.push(
+      `${formatCount(result.remindedToday, 'istituto era già stato sollecitato', 'istituti erano già stati sollecitati')} oggi.`,
+    );
+  if (result.withoutContacts)
+    parts.push(
+      `${formatCount(result.withoutContacts, 'istituto non ha', 'istituti non hanno')} dirigente né referente a cui scrivere.`,
+    );
   return { ok: true, message: parts.join(' ') };
 });
 
@@ -203,7 +239,10 @@ function Funnel({ funnel }: { funnel: AdhesionFunnel }) {
                 </th>
                 <td className="text-end">{formatNumber(count)}</td>
                 <td aria-hidden="true">
-                  <div className="bg-primary rounded" style={{ height: '0.75rem', width: `${Math.max(count ? 1 : 0, (count / max) * 100)}%` }} />
+                  <div
+                    className="bg-primary rounded"
+                    style={{ height: '0.75rem', width: `${Math.max(count ? 1 : 0, (count / max) * 100)}%` }}
+                  />
                 </td>
               </tr>
             ))}
@@ -231,39 +270,61 @@ function Reminders({ query, preview }: { query: Record<string, string>; preview:
       <h2 id={`${id}-title`} className="h4">
         Solleciti
       </h2>
-      {result?.intent === 'remind' && result.message && <FormMessage message={result.message} tone={result.ok ? 'success' : 'danger'} />}
+      {result?.intent === 'remind' && result.message && (
+        <FormMessage message={result.message} tone={result.ok ? 'success' : 'danger'} />
+      )}
       {!isReminderState(state) || !preview ? (
         <p>
-          Per sollecitare gli istituti fermi in uno stato, filtra per stato «{ADHESION_STATE_LABELS.iscritto}» (devono firmare l’adesione) o «
-          {ADHESION_STATE_LABELS.da_correggere}» (devono correggerla): il sollecito va al dirigente e al referente, al massimo una volta al giorno
-          per istituto.
+          Per sollecitare gli istituti fermi in uno stato, filtra per stato «{ADHESION_STATE_LABELS.iscritto}»
+          (devono firmare l’adesione) o «{ADHESION_STATE_LABELS.da_correggere}» (devono correggerla): il
+          sollecito va al dirigente e al referente, al massimo una volta al giorno per istituto.
         </p>
       ) : (
         <>
           <p>
-            Con i filtri attuali il sollecito andrebbe a <strong>{formatCount(preview.eligible, 'istituto', 'istituti')}</strong> nello stato «
+            Con i filtri attuali il sollecito andrebbe a{' '}
+            <strong>{formatCount(preview.eligible, 'istituto', 'istituti')}</strong> nello stato «
             {ADHESION_STATE_LABELS[state]}».
-            {preview.remindedToday > 0 && ` ${formatCount(preview.remindedToday, 'istituto è già stato sollecitato', 'istituti sono già stati sollecitati')} oggi.`}
-            {preview.withoutContacts > 0 && ` ${formatCount(preview.withoutContacts, 'istituto non ha', 'istituti non hanno')} un dirigente o un referente a cui scrivere.`}
+            {preview.remindedToday > 0 &&
+              ` ${formatCount(preview.remindedToday, 'istituto è già stato sollecitato', 'istituti sono già stati sollecitati')} oggi.`}
+            {preview.withoutContacts > 0 &&
+              ` ${formatCount(preview.withoutContacts, 'istituto non ha', 'istituti non hanno')} un dirigente o un referente a cui scrivere.`}
           </p>
           {preview.eligible > 0 &&
             (confirming ? (
-              <div ref={box} tabIndex={-1} role="group" aria-labelledby={`${id}-question`} className="border rounded p-3">
+              <div
+                ref={box}
+                tabIndex={-1}
+                role="group"
+                aria-labelledby={`${id}-question`}
+                className="border rounded p-3"
+              >
                 <p id={`${id}-question`}>
-                  Inviare ora il sollecito a {formatCount(preview.eligible, 'istituto', 'istituti')}? Le e-mail partono subito e non si possono
-                  ritirare.
+                  Inviare ora il sollecito a {formatCount(preview.eligible, 'istituto', 'istituti')}? Le
+                  e-mail partono subito e non si possono ritirare.
                 </p>
-                <Form method="post" preventScrollReset className="d-flex flex-wrap gap-2" onSubmit={() => setTimeout(() => setConfirming(false))}>
+                <Form
+                  method="post"
+                  preventScrollReset
+                  className="d-flex flex-wrap gap-2"
+                  onSubmit={() => setTimeout(() => setConfirming(false))}
+                >
                   <input type="hidden" name="intent" value="remind" />
                   {Object.entries(query)
-                    .filter(([key]) => ['q', 'region', 'province', 'minDaysInState', 'adhesionState'].includes(key))
+                    .filter(([key]) =>
+                      ['q', 'region', 'province', 'minDaysInState', 'adhesionState'].includes(key),
+                    )
                     .map(([key, value]) => (
                       <input key={key} type="hidden" name={key} value={value} />
                     ))}
                   <button type="submit" className="btn btn-primary" disabled={busy}>
                     Conferma: invia {formatCount(preview.eligible, 'sollecito', 'solleciti')}
                   </button>
-                  <button type="button" className="btn btn-outline-secondary" onClick={() => setConfirming(false)}>
+                  <button
+                    type="button"
+                    className="btn btn-outline-secondary"
+                    onClick={() => setConfirming(false)}
+                  >
                     Annulla
                   </button>
                 </Form>

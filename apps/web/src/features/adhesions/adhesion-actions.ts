@@ -90,20 +90,33 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
   try {
     switch (intent) {
       case 'correct': {
-        const schoolSiteIds = form.getAll('schoolSiteIds').map(Number).filter((id) => Number.isInteger(id) && id > 0);
-        if (schoolSiteIds.length === 0) return { intent, errors: { schoolSiteIds: ADHESION_CORRECTION_MESSAGES.schoolSites } };
+        const schoolSiteIds = form
+          .getAll('schoolSiteIds')
+          .map(Number)
+          .filter((id) => Number.isInteger(id) && id > 0);
+        if (schoolSiteIds.length === 0)
+          return { intent, errors: { schoolSiteIds: ADHESION_CORRECTION_MESSAGES.schoolSites } };
         await callApi(correctAdhesionSchoolSites, { query, body: { schoolSiteIds } });
         return { intent, ok: true, message: ADHESION_CORRECTION_MESSAGES.saved };
       }
       case 'prepare':
         await callApi(prepareAdhesionDocument, { query });
-        return { intent, ok: true, message: 'Il documento è stato preparato con i dati attuali dell’istituto.' };
+        return {
+          intent,
+          ok: true,
+          message: 'Il documento è stato preparato con i dati attuali dell’istituto.',
+        };
       case 'send-code': {
         const sent = await callApi(createSignatureChallenge, { query, body: { documentSha256 } });
         return {
           intent,
           ok: true,
-          challenge: { challengeId: sent.challengeId, phoneMasked: sent.phoneMasked, resendAfterSeconds: sent.resendAfterSeconds, at: Date.now() },
+          challenge: {
+            challengeId: sent.challengeId,
+            phoneMasked: sent.phoneMasked,
+            resendAfterSeconds: sent.resendAfterSeconds,
+            at: Date.now(),
+          },
         };
       }
       case 'sign': {
@@ -111,15 +124,32 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
         if (!/^\d{6}$/.test(code)) {
           return { intent, challenge, errors: { code: 'Inserisci il codice di 6 cifre ricevuto via SMS.' } };
         }
-        const result = await callApi(signAdhesionOnline, { query, body: { challengeId: challenge?.challengeId ?? '', code, documentSha256 } });
+        const result = await callApi(signAdhesionOnline, {
+          query,
+          body: { challengeId: challenge?.challengeId ?? '', code, documentSha256 },
+        });
         return signed(intent, result.signature);
       }
       case 'upload': {
         const file = form.get('signedFile');
         const max = Number(text(form, 'maxBytes')) || Infinity;
-        if (!(file instanceof File) || file.size === 0) return { intent, errors: { signedFile: 'Scegli il file del documento firmato digitalmente.' } };
-        if (!ACCEPTED.test(file.name)) return { intent, errors: { signedFile: 'Il file deve essere un PDF firmato (.pdf), un file .p7m o una firma staccata .p7s.' } };
-        if (file.size > max) return { intent, errors: { signedFile: `Il file supera la dimensione massima di ${Math.round(max / 1_048_576)} MB.` } };
+        if (!(file instanceof File) || file.size === 0)
+          return { intent, errors: { signedFile: 'Scegli il file del documento firmato digitalmente.' } };
+        if (!ACCEPTED.test(file.name))
+          return {
+            intent,
+            errors: {
+              signedFile:
+                'Il file deve essere un PDF firmato (.pdf), un file .p7m o una firma staccata .p7s.',
+            },
+          };
+        if (file.size > max)
+          return {
+            intent,
+            errors: {
+              signedFile: `Il file supera la dimensione massima di ${Math.round(max / 1_048_576)} MB.`,
+            },
+          };
         return signed(intent, await uploadFile(file, query));
       }
       default:
@@ -129,9 +159,14 @@ export async function action({ request }: { request: Request }): Promise<Adhesio
     const failure = failureResult(error);
     // A refused code or file is told next to its field; the code step stays open.
     if (intent === 'sign') {
-      const codeRefused = error instanceof ApiError && error.status === 422 && !failure.errors?.documentSha256;
+      const codeRefused =
+        error instanceof ApiError && error.status === 422 && !failure.errors?.documentSha256;
       return codeRefused
-        ? { intent, challenge, errors: { code: failure.errors?.code ?? failure.message ?? 'Codice non valido.' } }
+        ? {
+            intent,
+            challenge,
+            errors: { code: failure.errors?.code ?? failure.message ?? 'Codice non valido.' },
+          }
         : { intent, ...failure, ...(error instanceof ApiError && error.status === 409 ? {} : { challenge }) };
     }
     if (intent === 'upload' && error instanceof ApiError && (error.status === 422 || error.status === 413)) {

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { Button } from 'design-react-kit';
 import { Form, Link, useActionData, useLoaderData } from 'react-router';
-import { downloadCurrentAdhesionDocument, SIGNATURE_METHOD_LABELS, type AdhesionSignature, type CurrentAdhesion } from '@portale/shared/adhesions';
+import {
+  downloadCurrentAdhesionDocument,
+  SIGNATURE_METHOD_LABELS,
+  type AdhesionSignature,
+  type CurrentAdhesion,
+} from '@portale/shared/adhesions';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
@@ -30,7 +35,8 @@ const missing = (what: string) => <span className="text-muted">{what}</span>;
 
 function InstituteData({ adhesion }: { adhesion: CurrentAdhesion }) {
   const i = adhesion.institute;
-  const person = (p: CurrentAdhesion['institute']['principal']) => (p ? `${p.firstName} ${p.lastName}` : null);
+  const person = (p: CurrentAdhesion['institute']['principal']) =>
+    p ? `${p.firstName} ${p.lastName}` : null;
   return (
     <section aria-labelledby="dati-documento" className="mb-5">
       <h2 id="dati-documento" className="h4">
@@ -39,7 +45,9 @@ function InstituteData({ adhesion }: { adhesion: CurrentAdhesion }) {
       <dl className="row">
         <Fact label="Denominazione">{i.name}</Fact>
         <Fact label="Codice meccanografico">{i.ministryCode}</Fact>
-        <Fact label="Indirizzo">{i.address ? [i.address, i.postalCode].filter(Boolean).join(' – ') : missing('non indicato')}</Fact>
+        <Fact label="Indirizzo">
+          {i.address ? [i.address, i.postalCode].filter(Boolean).join(' – ') : missing('non indicato')}
+        </Fact>
         <Fact label="Comune">
           {i.municipalityName} ({i.province}), {i.region}
         </Fact>
@@ -64,8 +72,8 @@ function InstituteData({ adhesion }: { adhesion: CurrentAdhesion }) {
         </Fact>
       </dl>
       <p className="small">
-        Se un dato non è corretto, <Link to="/contatti">scrivi al gruppo di lavoro</Link> prima di firmare: il documento viene aggiornato
-        con i dati corretti.
+        Se un dato non è corretto, <Link to="/contatti">scrivi al gruppo di lavoro</Link> prima di firmare: il
+        documento viene aggiornato con i dati corretti.
       </p>
     </section>
   );
@@ -76,10 +84,15 @@ function DownloadButton({ fileName, instituteId }: { fileName: string; institute
   const run = async () => {
     setState({ busy: true, message: '' });
     try {
-      await downloadFile(downloadCurrentAdhesionDocument, { query: { istituto: instituteId } }, undefined, { fallbackName: fileName });
+      await downloadFile(downloadCurrentAdhesionDocument, { query: { istituto: instituteId } }, undefined, {
+        fallbackName: fileName,
+      });
       setState({ busy: false, message: 'Documento scaricato.' });
     } catch (error) {
-      setState({ busy: false, message: error instanceof ApiError ? error.message : 'Scaricamento non riuscito. Riprova più tardi.' });
+      setState({
+        busy: false,
+        message: error instanceof ApiError ? error.message : 'Scaricamento non riuscito. Riprova più tardi.',
+      });
     }
   };
   return (
@@ -94,14 +107,22 @@ function DownloadButton({ fileName, instituteId }: { fileName: string; institute
   );
 }
 
-function DocumentSection({ adhesion, result }: { adhesion: CurrentAdhesion; result: AdhesionActionData | undefined }) {
+function DocumentSection({
+  adhesion,
+  result,
+}: {
+  adhesion: CurrentAdhesion;
+  result: AdhesionActionData | undefined;
+}) {
   const doc = adhesion.document;
   return (
     <section aria-labelledby="documento" className="mb-5">
       <h2 id="documento" className="h4">
         Il documento di adesione
       </h2>
-      {result?.intent === 'prepare' && <FormMessage message={result.message} tone={result.ok ? 'success' : 'danger'} />}
+      {result?.intent === 'prepare' && (
+        <FormMessage message={result.message} tone={result.ok ? 'success' : 'danger'} />
+      )}
       {doc ? (
         <>
           <dl className="row">
@@ -114,7 +135,10 @@ function DocumentSection({ adhesion, result }: { adhesion: CurrentAdhesion; resu
               </code>
             </Fact>
           </dl>
-          <DownloadButton fileName={`adesione-${adhesion.institute.ministryCode}-v${doc.version}.pdf`} instituteId={adhesion.institute.id} />
+          <DownloadButton
+            fileName={`adesione-${adhesion.institute.ministryCode}-v${doc.version}.pdf`}
+            instituteId={adhesion.institute.id}
+          />
         </>
       ) : (
         <p>Il documento non è ancora stato preparato.</p>
@@ -122,15 +146,21 @@ function DocumentSection({ adhesion, result }: { adhesion: CurrentAdhesion; resu
       {adhesion.canPrepare && (
         <Form method="post" className="mt-2">
           <input type="hidden" name="intent" value="prepare" />
-          <SubmitButton idle={doc ? 'Rigenera il documento con i dati attuali' : 'Prepara il documento'} busy="Preparazione…" className="mt-0" />
+          <SubmitButton
+            idle={doc ? 'Rigenera il documento con i dati attuali' : 'Prepara il documento'}
+            busy="Preparazione…"
+            className="mt-0"
+          />
           <p className="small mt-1 mb-0">
-            Il documento si aggiorna da solo quando cambiano i dati dell’istituto; lo stesso contenuto dà sempre lo stesso documento.
+            Il documento si aggiorna da solo quando cambiano i dati dell’istituto; lo stesso contenuto dà
+            sempre lo stesso documento.
           </p>
         </Form>
       )}
       {adhesion.viewerRole === 'first-contact' && adhesion.canPrepare && (
         <div className="alert alert-info mt-3" role="note">
-          Solo il dirigente scolastico può firmare il documento di adesione: rileggilo e segnala al dirigente che è pronto.
+          Solo il dirigente scolastico può firmare il documento di adesione: rileggilo e segnala al dirigente
+          che è pronto.
         </div>
       )}
     </section>
@@ -147,7 +177,8 @@ function SignatureFacts({ signature }: { signature: AdhesionSignature }) {
       </Fact>
       <Fact label="Data e ora">{formatDateTime(signature.signedAt)}</Fact>
       <Fact label="Documento firmato">
-        versione {signature.documentVersion}, impronta SHA-256 <code className="text-break">{signature.documentSha256}</code>
+        versione {signature.documentVersion}, impronta SHA-256{' '}
+        <code className="text-break">{signature.documentSha256}</code>
       </Fact>
       {signature.signedFileName && <Fact label="File caricato">{signature.signedFileName}</Fact>}
     </dl>
@@ -158,7 +189,10 @@ function SignedNotice({ signature }: { signature: AdhesionSignature }) {
   return (
     <div className="alert alert-success mb-5" role="status" data-testid="signed-notice">
       <h2 className="h4">Adesione firmata</h2>
-      <p>Grazie: l’adesione è firmata ed è ora in revisione da parte dello staff. Riceverai un’e-mail con l’esito.</p>
+      <p>
+        Grazie: l’adesione è firmata ed è ora in revisione da parte dello staff. Riceverai un’e-mail con
+        l’esito.
+      </p>
       <SignatureFacts signature={signature} />
       <p className="mt-3 mb-0">
         <Link to="/portale" className="btn btn-primary">
@@ -190,7 +224,8 @@ function InstituteChooser({ adhesion }: { adhesion: CurrentAdhesion }) {
                 {i.name} ({i.ministryCode})
               </Link>
             )}{' '}
-            · {i.viewerRole === 'principal' ? 'dirigente' : 'referente'} · <AdhesionBadge state={i.adhesionState} />
+            · {i.viewerRole === 'principal' ? 'dirigente' : 'referente'} ·{' '}
+            <AdhesionBadge state={i.adhesionState} />
           </li>
         ))}
       </ul>
@@ -199,7 +234,13 @@ function InstituteChooser({ adhesion }: { adhesion: CurrentAdhesion }) {
 }
 
 /** Sent back for corrections: the participating plessi can be corrected; the document becomes a new version. */
-function CorrectionForm({ sites, result }: { sites: NonNullable<CurrentAdhesion['correctableSchoolSites']>; result: AdhesionActionData | undefined }) {
+function CorrectionForm({
+  sites,
+  result,
+}: {
+  sites: NonNullable<CurrentAdhesion['correctableSchoolSites']>;
+  result: AdhesionActionData | undefined;
+}) {
   const error = result?.errors?.schoolSiteIds;
   return (
     <section aria-labelledby="correggi-dati" className="mb-5" data-testid="adhesion-correction">
@@ -213,7 +254,14 @@ function CorrectionForm({ sites, result }: { sites: NonNullable<CurrentAdhesion[
           <legend className="h6">Plessi che partecipano al programma</legend>
           {sites.map((s) => (
             <div className="form-check" key={s.id}>
-              <input className="form-check-input" type="checkbox" id={`correct-site-${s.id}`} name="schoolSiteIds" value={s.id} defaultChecked={s.participating} />
+              <input
+                className="form-check-input"
+                type="checkbox"
+                id={`correct-site-${s.id}`}
+                name="schoolSiteIds"
+                value={s.id}
+                defaultChecked={s.participating}
+              />
               <label className="form-check-label" htmlFor={`correct-site-${s.id}`}>
                 {s.name} ({s.ministryCode}), {s.municipalityName}
               </label>
@@ -225,7 +273,10 @@ function CorrectionForm({ sites, result }: { sites: NonNullable<CurrentAdhesion[
             {error}
           </p>
         )}
-        <p className="small mt-2">Salvando, il documento di adesione viene aggiornato con i dati corretti (una nuova versione) e il dirigente scolastico lo firma di nuovo.</p>
+        <p className="small mt-2">
+          Salvando, il documento di adesione viene aggiornato con i dati corretti (una nuova versione) e il
+          dirigente scolastico lo firma di nuovo.
+        </p>
         <button type="submit" className="btn btn-primary">
           Salva le correzioni
         </button>
@@ -254,11 +305,15 @@ export function Component() {
         </h2>
         <p>
           <AdhesionBadge state={institute.adhesionState} />
-          {institute.adhesionStateChangedAt && <span className="ms-2 small">dal {formatDate(institute.adhesionStateChangedAt)}</span>}
+          {institute.adhesionStateChangedAt && (
+            <span className="ms-2 small">dal {formatDate(institute.adhesionStateChangedAt)}</span>
+          )}
         </p>
         <p data-testid="next-step">
           <strong>Prossimo passo:</strong> {nextStep.message}{' '}
-          {nextStep.link && nextStep.link.to !== ADHESION_PATH && <Link to={nextStep.link.to}>{nextStep.link.label}</Link>}
+          {nextStep.link && nextStep.link.to !== ADHESION_PATH && (
+            <Link to={nextStep.link.to}>{nextStep.link.label}</Link>
+          )}
         </p>
         {adhesion.reviewNote && (
           <div className="alert alert-warning" role="note" aria-labelledby="nota-revisione">
@@ -276,7 +331,12 @@ export function Component() {
           </p>
         )}
       </section>
-      {adhesion.correctableSchoolSites && <CorrectionForm sites={adhesion.correctableSchoolSites} result={result?.intent === 'correct' ? result : undefined} />}
+      {adhesion.correctableSchoolSites && (
+        <CorrectionForm
+          sites={adhesion.correctableSchoolSites}
+          result={result?.intent === 'correct' ? result : undefined}
+        />
+      )}
       <InstituteData adhesion={adhesion} />
       <DocumentSection adhesion={adhesion} result={result} />
       {showSigning && (
@@ -284,10 +344,23 @@ export function Component() {
           <h2 id="firma" className="h4">
             Firma il documento
           </h2>
-          <p>Firmi il documento che hai appena letto (impronta SHA-256 qui sopra). Scegli uno dei due modi.</p>
-          {result && !result.ok && result.message && !result.errors?.code && !result.errors?.signedFile && <FormMessage message={result.message} />}
-          <OnlineSignature documentSha256={adhesion.document!.sha256} phoneMasked={adhesion.phoneMasked} blocker={adhesion.signBlockers.online} result={result} />
-          <UploadSignature maxBytes={adhesion.signedUploadMaxBytes} blocker={adhesion.signBlockers.upload} result={result} />
+          <p>
+            Firmi il documento che hai appena letto (impronta SHA-256 qui sopra). Scegli uno dei due modi.
+          </p>
+          {result && !result.ok && result.message && !result.errors?.code && !result.errors?.signedFile && (
+            <FormMessage message={result.message} />
+          )}
+          <OnlineSignature
+            documentSha256={adhesion.document!.sha256}
+            phoneMasked={adhesion.phoneMasked}
+            blocker={adhesion.signBlockers.online}
+            result={result}
+          />
+          <UploadSignature
+            maxBytes={adhesion.signedUploadMaxBytes}
+            blocker={adhesion.signBlockers.upload}
+            result={result}
+          />
         </section>
       )}
       {adhesion.lastSignature && !justSigned && (

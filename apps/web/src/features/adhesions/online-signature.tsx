@@ -17,14 +17,22 @@ function ChallengeFields({ step, documentSha256 }: { step: ChallengeStep; docume
   );
 }
 
-function CodeStep({ step, documentSha256, error }: { step: ChallengeStep; documentSha256: string; error: string | undefined }) {
+function CodeStep({
+  step,
+  documentSha256,
+  error,
+}: {
+  step: ChallengeStep;
+  documentSha256: string;
+  error: string | undefined;
+}) {
   const seconds = useSecondsLeft(step);
   const errorKey = useAnswerKey(useActionData());
   return (
     <>
       <p role="status">
-        Abbiamo inviato un codice di 6 cifre al numero {step.phoneMasked}. Il codice vale 10 minuti: inseriscilo per confermare la firma del
-        documento che hai letto.
+        Abbiamo inviato un codice di 6 cifre al numero {step.phoneMasked}. Il codice vale 10 minuti:
+        inseriscilo per confermare la firma del documento che hai letto.
       </p>
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="sign" />
@@ -67,7 +75,8 @@ export function OnlineSignature({
   blocker: string | null;
   result: AdhesionActionData | undefined;
 }) {
-  const step = result && (result.intent === 'send-code' || result.intent === 'sign') ? result.challenge : undefined;
+  const step =
+    result && (result.intent === 'send-code' || result.intent === 'sign') ? result.challenge : undefined;
   return (
     <section aria-labelledby="firma-online" className="card card-bg mb-4">
       <div className="card-body">
@@ -75,8 +84,8 @@ export function OnlineSignature({
           Firma online
         </h3>
         <p>
-          Confermi la firma con un codice che ricevi via SMS{phoneMasked ? ` al numero ${phoneMasked}` : ''}. Registriamo il tuo nome, la data e
-          l’ora, l’indirizzo IP e l’impronta SHA-256 del documento firmato.
+          Confermi la firma con un codice che ricevi via SMS{phoneMasked ? ` al numero ${phoneMasked}` : ''}.
+          Registriamo il tuo nome, la data e l’ora, l’indirizzo IP e l’impronta SHA-256 del documento firmato.
         </p>
         {blocker ? (
           <div className="alert alert-warning" role="status">

@@ -4,7 +4,15 @@ import { formatBytes } from '../../lib/format.ts';
 import type { AdhesionActionData } from './adhesion-actions.ts';
 
 /** Upload of the document signed with a qualified digital signature (PAdES .pdf, CAdES .p7m or detached .p7s). */
-export function UploadSignature({ maxBytes, blocker, result }: { maxBytes: number; blocker: string | null; result: AdhesionActionData | undefined }) {
+export function UploadSignature({
+  maxBytes,
+  blocker,
+  result,
+}: {
+  maxBytes: number;
+  blocker: string | null;
+  result: AdhesionActionData | undefined;
+}) {
   const error = result?.intent === 'upload' ? result.errors?.signedFile : undefined;
   const errorId = 'signedFile-error';
   return (
@@ -14,10 +22,12 @@ export function UploadSignature({ maxBytes, blocker, result }: { maxBytes: numbe
           Carica il documento firmato digitalmente
         </h3>
         <p>
-          Scarica il documento, firmalo con la tua firma digitale qualificata senza modificarlo e caricalo qui: in formato PAdES (file .pdf) o
-          CAdES (file .p7m), al massimo {formatBytes(maxBytes)}. Se il tuo programma di firma produce una firma staccata (file .p7s), carica solo
-          il file .p7s: il documento firmato è quello che hai scaricato da qui e il portale lo conserva già. Controlliamo che la firma sia valida
-          e qualificata, che il documento sia esattamente quello generato per il tuo istituto e che il certificato sia intestato a te.
+          Scarica il documento, firmalo con la tua firma digitale qualificata senza modificarlo e caricalo
+          qui: in formato PAdES (file .pdf) o CAdES (file .p7m), al massimo {formatBytes(maxBytes)}. Se il tuo
+          programma di firma produce una firma staccata (file .p7s), carica solo il file .p7s: il documento
+          firmato è quello che hai scaricato da qui e il portale lo conserva già. Controlliamo che la firma
+          sia valida e qualificata, che il documento sia esattamente quello generato per il tuo istituto e che
+          il certificato sia intestato a te.
         </p>
         {blocker ? (
           <div className="alert alert-warning" role="status">

@@ -17,7 +17,10 @@ function SubmitButton({ idle, busy }: { idle: string; busy: string }) {
 function PasswordForm({ message }: { message?: string | undefined }) {
   return (
     <>
-      <PageHeader title="Accedi" description="Accedi al portale con l’indirizzo e-mail e la password del tuo account." />
+      <PageHeader
+        title="Accedi"
+        description="Accedi al portale con l’indirizzo e-mail e la password del tuo account."
+      />
       {message && (
         <Alert color="danger" role="alert">
           {message}
@@ -25,8 +28,22 @@ function PasswordForm({ message }: { message?: string | undefined }) {
       )}
       <Form method="post" noValidate className="mt-4">
         <input type="hidden" name="intent" value="password" />
-        <Input type="email" id="email" name="email" label="Indirizzo e-mail" autoComplete="username" required />
-        <Input type="password" id="password" name="password" label="Password" autoComplete="current-password" required />
+        <Input
+          type="email"
+          id="email"
+          name="email"
+          label="Indirizzo e-mail"
+          autoComplete="username"
+          required
+        />
+        <Input
+          type="password"
+          id="password"
+          name="password"
+          label="Password"
+          autoComplete="current-password"
+          required
+        />
         <SubmitButton idle="Accedi" busy="Accesso in corso…" />
       </Form>
     </>
@@ -36,15 +53,20 @@ function PasswordForm({ message }: { message?: string | undefined }) {
 function SecondFactorForm({ data }: { data: Extract<LoginActionData, { step: 'second-factor' }> }) {
   return (
     <>
-      <PageHeader title="Verifica in due passaggi" description="Il tuo ruolo richiede un secondo fattore di autenticazione." />
+      <PageHeader
+        title="Verifica in due passaggi"
+        description="Il tuo ruolo richiede un secondo fattore di autenticazione."
+      />
       {data.enrolment && (
         <div className="callout note mb-4">
           <div className="callout-title">Configura l’app di autenticazione</div>
           <p>
-            Aggiungi un account nella tua app di autenticazione (per esempio FreeOTP o un’app TOTP) inserendo questa chiave,
-            poi scrivi qui sotto il codice di 6 cifre che l’app mostra.
+            Aggiungi un account nella tua app di autenticazione (per esempio FreeOTP o un’app TOTP) inserendo
+            questa chiave, poi scrivi qui sotto il codice di 6 cifre che l’app mostra.
           </p>
-          <p className="font-monospace fs-5" data-testid="mfa-secret">{data.enrolment.secret}</p>
+          <p className="font-monospace fs-5" data-testid="mfa-secret">
+            {data.enrolment.secret}
+          </p>
         </div>
       )}
       {data.message && (
@@ -57,7 +79,15 @@ function SecondFactorForm({ data }: { data: Extract<LoginActionData, { step: 'se
         <input type="hidden" name="mfa_token" value={data.mfaToken} />
         {data.enrolment && <input type="hidden" name="secret" value={data.enrolment.secret} />}
         {data.enrolment && <input type="hidden" name="otpauth_uri" value={data.enrolment.otpauthUri} />}
-        <Input type="text" id="code" name="code" label="Codice di verifica o codice di recupero" autoComplete="one-time-code" inputMode="text" required />
+        <Input
+          type="text"
+          id="code"
+          name="code"
+          label="Codice di verifica o codice di recupero"
+          autoComplete="one-time-code"
+          inputMode="text"
+          required
+        />
         <SubmitButton idle="Verifica" busy="Verifica in corso…" />
       </Form>
     </>
@@ -67,7 +97,10 @@ function SecondFactorForm({ data }: { data: Extract<LoginActionData, { step: 'se
 function RecoveryCodes({ data }: { data: Extract<LoginActionData, { step: 'recovery-codes' }> }) {
   return (
     <>
-      <PageHeader title="Codici di recupero" description="Conservali in un luogo sicuro: ognuno vale una sola volta se perdi il dispositivo." />
+      <PageHeader
+        title="Codici di recupero"
+        description="Conservali in un luogo sicuro: ognuno vale una sola volta se perdi il dispositivo."
+      />
       <ul className="list-unstyled font-monospace fs-5" data-testid="recovery-codes">
         {data.codes.map((code) => (
           <li key={code}>{code}</li>

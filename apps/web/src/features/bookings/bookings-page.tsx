@@ -18,7 +18,11 @@ type Notice = { kind: 'success' | 'danger'; text: string };
 interface Data {
   slots: PublicSlot[];
   /** The booking of the e-mailed link (`?token=`), or the message when it opens nothing. */
-  cancel: { token: string; booking: Awaited<ReturnType<typeof callApi<typeof getBookingByToken>>> | null; message: string | null } | null;
+  cancel: {
+    token: string;
+    booking: Awaited<ReturnType<typeof callApi<typeof getBookingByToken>>> | null;
+    message: string | null;
+  } | null;
 }
 
 /** Prerendered as its heading and a loading line until the API answers (components/page-shell.tsx). */
@@ -28,13 +32,20 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const token = new URL(request.url).searchParams.get('token');
   const slots = callApi(listBookableSlots, {}, { signal: request.signal });
   if (!token) return { slots: (await slots).items, cancel: null };
-  const booking = await callApi(getBookingByToken, { params: { cancelToken: token } }, { signal: request.signal }).catch((error: unknown) => {
+  const booking = await callApi(
+    getBookingByToken,
+    { params: { cancelToken: token } },
+    { signal: request.signal },
+  ).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) return error;
     throw error;
   });
   return {
     slots: (await slots).items,
-    cancel: booking instanceof ApiError ? { token, booking: null, message: booking.message } : { token, booking, message: null },
+    cancel:
+      booking instanceof ApiError
+        ? { token, booking: null, message: booking.message }
+        : { token, booking, message: null },
   };
 }
 
@@ -52,7 +63,9 @@ function Where({ slot }: { slot: PublicSlot }) {
 
 /** The cancellation step of the e-mailed link: what will be cancelled, then a confirmation. */
 function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
-  const [notice, setNotice] = useState<Notice | null>(cancel.message ? { kind: 'danger', text: cancel.message } : null);
+  const [notice, setNotice] = useState<Notice | null>(
+    cancel.message ? { kind: 'danger', text: cancel.message } : null,
+  );
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const ref = useRef<HTMLElement>(null);
@@ -67,29 +80,43 @@ function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
       setDone(true);
       void revalidator.revalidate();
     } catch (error) {
-      setNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Annullamento non riuscito. Riprova più tardi.' });
+      setNotice({
+        kind: 'danger',
+        text: error instanceof Error ? error.message : 'Annullamento non riuscito. Riprova più tardi.',
+      });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <section ref={ref} tabIndex={-1} className="card card-bg p-4 mb-5" aria-labelledby="annulla-title" data-testid="cancel-panel">
-      <h2 id="annulla-title" className="h3">Annulla la prenotazione</h2>
+    <section
+      ref={ref}
+      tabIndex={-1}
+      className="card card-bg p-4 mb-5"
+      aria-labelledby="annulla-title"
+      data-testid="cancel-panel"
+    >
+      <h2 id="annulla-title" className="h3">
+        Annulla la prenotazione
+      </h2>
       <div role={notice?.kind === 'danger' ? 'alert' : 'status'} aria-live="polite">
         {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
       </div>
       {cancel.booking && !done && (
         <>
           <p>
-            Stai per annullare la prenotazione di <strong>{cancel.booking.name}</strong> per «{cancel.booking.slot.title}»,{' '}
+            Stai per annullare la prenotazione di <strong>{cancel.booking.name}</strong> per «
+            {cancel.booking.slot.title}»,{' '}
             {formatSlotWhen(cancel.booking.slot.startsAt, cancel.booking.slot.endsAt)}.
           </p>
           <p>Il posto tornerà disponibile per altre persone. L’operazione non si può annullare.</p>
           <button type="button" className="btn btn-danger me-3" onClick={confirm} disabled={busy}>
             {busy ? 'Annullamento in corso…' : 'Sì, annulla la prenotazione'}
           </button>
-          <Link to="/prenotazioni" className="btn btn-outline-primary">No, mantieni la prenotazione</Link>
+          <Link to="/prenotazioni" className="btn btn-outline-primary">
+            No, mantieni la prenotazione
+          </Link>
         </>
       )}
       {(done || !cancel.booking) && <Link to="/prenotazioni">Vedi gli appuntamenti disponibili</Link>}
@@ -107,7 +134,8 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
   const [sending, setSending] = useState(false);
   const noticeRef = useRef<HTMLDivElement>(null);
   const id = (field: string) => `prenota-${slot.id}-${field}`;
-  const set = (name: keyof typeof values, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
+  const set = (name: keyof typeof values, value: string | boolean) =>
+    setValues((v) => ({ ...v, [name]: value }));
   const show = (next: Notice) => {
     setNotice(next);
     requestAnimationFrame(() => noticeRef.current?.focus());
@@ -140,11 +168,15 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
       onOutcome({ kind: 'success', text: body.message });
     } catch (failure) {
       const found: Errors = {};
-      if (failure instanceof ApiError) for (const [field, messages] of Object.entries(failure.body?.errors ?? {})) if (messages[0]) found[field] = messages[0];
+      if (failure instanceof ApiError)
+        for (const [field, messages] of Object.entries(failure.body?.errors ?? {}))
+          if (messages[0]) found[field] = messages[0];
       setErrors(found);
-      const text = failure instanceof Error ? failure.message : 'Prenotazione non riuscita. Riprova più tardi.';
+      const text =
+        failure instanceof Error ? failure.message : 'Prenotazione non riuscita. Riprova più tardi.';
       // Full, or gone: the page shows the refusal next to the slot's new state.
-      if (failure instanceof ApiError && (failure.status === 409 || failure.status === 429)) onOutcome({ kind: 'danger', text });
+      if (failure instanceof ApiError && (failure.status === 409 || failure.status === 429))
+        onOutcome({ kind: 'danger', text });
       else show({ kind: 'danger', text });
     } finally {
       setSending(false);
@@ -152,29 +184,76 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
   }
 
   return (
-    <form noValidate onSubmit={submit} aria-label={`Prenota un posto: ${slot.title}`} data-testid={`booking-form-${slot.id}`}>
-      <div ref={noticeRef} tabIndex={-1} role={notice?.kind === 'danger' ? 'alert' : 'status'} aria-live="polite">
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label={`Prenota un posto: ${slot.title}`}
+      data-testid={`booking-form-${slot.id}`}
+    >
+      <div
+        ref={noticeRef}
+        tabIndex={-1}
+        role={notice?.kind === 'danger' ? 'alert' : 'status'}
+        aria-live="polite"
+      >
         {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
       </div>
       <div className="row">
         <div className="col-12 col-md-6 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('name')}>Nome e cognome</label>
-          <input id={id('name')} className="form-control" type="text" autoComplete="name" value={values.name} onChange={(e) => set('name', e.target.value)} {...invalid('name')} />
+          <label className="form-label fw-semibold" htmlFor={id('name')}>
+            Nome e cognome
+          </label>
+          <input
+            id={id('name')}
+            className="form-control"
+            type="text"
+            autoComplete="name"
+            value={values.name}
+            onChange={(e) => set('name', e.target.value)}
+            {...invalid('name')}
+          />
           {error('name')}
         </div>
         <div className="col-12 col-md-6 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('email')}>Indirizzo e-mail</label>
-          <input id={id('email')} className="form-control" type="email" autoComplete="email" value={values.email} onChange={(e) => set('email', e.target.value)} {...invalid('email')} />
+          <label className="form-label fw-semibold" htmlFor={id('email')}>
+            Indirizzo e-mail
+          </label>
+          <input
+            id={id('email')}
+            className="form-control"
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            onChange={(e) => set('email', e.target.value)}
+            {...invalid('email')}
+          />
           {error('email')}
         </div>
         <div className="col-12 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('institute')}>Istituto (facoltativo)</label>
-          <input id={id('institute')} className="form-control" type="text" autoComplete="organization" value={values.institute} onChange={(e) => set('institute', e.target.value)} {...invalid('institute')} />
+          <label className="form-label fw-semibold" htmlFor={id('institute')}>
+            Istituto (facoltativo)
+          </label>
+          <input
+            id={id('institute')}
+            className="form-control"
+            type="text"
+            autoComplete="organization"
+            value={values.institute}
+            onChange={(e) => set('institute', e.target.value)}
+            {...invalid('institute')}
+          />
           {error('institute')}
         </div>
       </div>
       <div className="form-check mb-3">
-        <input id={id('privacyAccepted')} className="form-check-input" type="checkbox" checked={values.privacyAccepted} onChange={(e) => set('privacyAccepted', e.target.checked)} {...invalid('privacyAccepted')} />
+        <input
+          id={id('privacyAccepted')}
+          className="form-check-input"
+          type="checkbox"
+          checked={values.privacyAccepted}
+          onChange={(e) => set('privacyAccepted', e.target.checked)}
+          {...invalid('privacyAccepted')}
+        />
         <label className="form-check-label" htmlFor={id('privacyAccepted')}>
           Ho letto l’<Link to="/privacy">informativa sulla privacy</Link>
         </label>
@@ -212,18 +291,33 @@ export function Component() {
           const full = slot.freePlaces === 0;
           return (
             <li key={slot.id} className="border-bottom py-4" data-testid={`slot-${slot.id}`}>
-              <h2 className="h4 mb-1" id={`slot-title-${slot.id}`}>{slot.title}</h2>
+              <h2 className="h4 mb-1" id={`slot-title-${slot.id}`}>
+                {slot.title}
+              </h2>
               <p className="mb-1 fw-semibold">{formatSlotWhen(slot.startsAt, slot.endsAt)}</p>
-              <p className="mb-1"><Where slot={slot} /></p>
+              <p className="mb-1">
+                <Where slot={slot} />
+              </p>
               {slot.description && <p className="mb-2">{slot.description}</p>}
-              <div id={`slot-outcome-${slot.id}`} tabIndex={-1} role={outcomes[slot.id]?.kind === 'danger' ? 'alert' : 'status'} aria-live="polite">
-                {outcomes[slot.id] && <div className={`alert alert-${outcomes[slot.id]!.kind}`}>{outcomes[slot.id]!.text}</div>}
+              <div
+                id={`slot-outcome-${slot.id}`}
+                tabIndex={-1}
+                role={outcomes[slot.id]?.kind === 'danger' ? 'alert' : 'status'}
+                aria-live="polite"
+              >
+                {outcomes[slot.id] && (
+                  <div className={`alert alert-${outcomes[slot.id]!.kind}`}>{outcomes[slot.id]!.text}</div>
+                )}
               </div>
               <p className="mb-3">
                 {full ? (
-                  <span className="badge bg-secondary" data-testid="slot-full">Completo</span>
+                  <span className="badge bg-secondary" data-testid="slot-full">
+                    Completo
+                  </span>
                 ) : (
-                  <span className="badge bg-success" data-testid="slot-free">{places(slot.freePlaces)}</span>
+                  <span className="badge bg-success" data-testid="slot-free">
+                    {places(slot.freePlaces)}
+                  </span>
                 )}{' '}
                 <span className="small">su {slot.capacity}</span>
               </p>
@@ -242,7 +336,9 @@ export function Component() {
                     Prenota un posto<span className="visually-hidden"> per «{slot.title}»</span>
                   </button>
                   <div id={`slot-form-${slot.id}`} hidden={open !== slot.id}>
-                    {open === slot.id && <BookingForm slot={slot} onOutcome={(notice) => outcome(slot.id, notice)} />}
+                    {open === slot.id && (
+                      <BookingForm slot={slot} onOutcome={(notice) => outcome(slot.id, notice)} />
+                    )}
                   </div>
                 </>
               )}

@@ -1,5 +1,21 @@
-import { Link, redirect, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { createSlot, exportSlots, formatSlotWhen, listSlots, SLOT_PERIOD_LABELS, SLOT_PERIODS, SlotInputSchema, type SlotSummary } from '@portale/shared/bookings';
+import {
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
+import {
+  createSlot,
+  exportSlots,
+  formatSlotWhen,
+  listSlots,
+  SLOT_PERIOD_LABELS,
+  SLOT_PERIODS,
+  SlotInputSchema,
+  type SlotSummary,
+} from '@portale/shared/bookings';
 import { getPage, href } from '@portale/shared/pages';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
@@ -19,11 +35,25 @@ const COLUMNS = [
     meta: { rowHeader: true },
     cell: (c) => <Link to={href('portal.booking-slot', { slotId: c.row.original.id })}>{c.getValue()}</Link>,
   }),
-  column.accessor('startsAt', { header: 'Quando', cell: (c) => formatSlotWhen(c.getValue(), c.row.original.endsAt) }),
-  column.accessor('place', { header: 'Dove', enableSorting: false, cell: (c) => c.getValue() ?? (c.row.original.onlineUrl ? 'Online' : '') }),
+  column.accessor('startsAt', {
+    header: 'Quando',
+    cell: (c) => formatSlotWhen(c.getValue(), c.row.original.endsAt),
+  }),
+  column.accessor('place', {
+    header: 'Dove',
+    enableSorting: false,
+    cell: (c) => c.getValue() ?? (c.row.original.onlineUrl ? 'Online' : ''),
+  }),
   column.accessor('capacity', { header: 'Posti' }),
-  column.accessor('booked', { header: 'Prenotati', cell: (c) => (c.getValue() >= c.row.original.capacity ? `${c.getValue()} (completo)` : c.getValue()) }),
-  column.accessor('published', { header: 'Pubblicato', enableSorting: false, cell: (c) => (c.getValue() ? 'Sì' : 'No') }),
+  column.accessor('booked', {
+    header: 'Prenotati',
+    cell: (c) => (c.getValue() >= c.row.original.capacity ? `${c.getValue()} (completo)` : c.getValue()),
+  }),
+  column.accessor('published', {
+    header: 'Pubblicato',
+    enableSorting: false,
+    cell: (c) => (c.getValue() ? 'Sì' : 'No'),
+  }),
 ];
 const SORT_OPTIONS = sortOptionsOf([
   { value: 'startsAt', label: 'Data' },
@@ -32,8 +62,21 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'booked', label: 'Prenotati' },
 ]);
 const FILTERS: SelectFilter[] = [
-  { name: 'period', label: 'Periodo', anyLabel: 'Tutti', options: SLOT_PERIODS.map((p) => ({ value: p, label: SLOT_PERIOD_LABELS[p] })) },
-  { name: 'published', label: 'Pubblicazione', anyLabel: 'Tutti', options: [{ value: 'true', label: 'Pubblicati' }, { value: 'false', label: 'Non pubblicati' }] },
+  {
+    name: 'period',
+    label: 'Periodo',
+    anyLabel: 'Tutti',
+    options: SLOT_PERIODS.map((p) => ({ value: p, label: SLOT_PERIOD_LABELS[p] })),
+  },
+  {
+    name: 'published',
+    label: 'Pubblicazione',
+    anyLabel: 'Tutti',
+    options: [
+      { value: 'true', label: 'Pubblicati' },
+      { value: 'false', label: 'Non pubblicati' },
+    ],
+  },
 ];
 
 type Data = ListLoaderData<typeof listSlots>;
@@ -46,7 +89,11 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
   const values = slotFormValues(await request.formData());
   const parsed = SlotInputSchema.safeParse(values);
-  if (!parsed.success) return { message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+  if (!parsed.success)
+    return {
+      message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+      errors: issuesToErrors(parsed.error.issues),
+    };
   try {
     const slot = await callApi(createSlot, { body: values });
     return redirect(`${href('portal.booking-slot', { slotId: slot.id })}?creato=1`);
@@ -85,9 +132,18 @@ export function Component() {
         exportName="appuntamenti"
       />
       <section className="mt-5" aria-labelledby="nuovo-appuntamento">
-        <h2 id="nuovo-appuntamento" className="h3">Nuovo appuntamento</h2>
-        <div role={outcome?.message ? 'alert' : undefined}>{outcome?.message && <div className="alert alert-danger">{outcome.message}</div>}</div>
-        <SlotForm errors={outcome?.errors ?? {}} intent="create" submitLabel="Crea l’appuntamento" prefix="nuovo" />
+        <h2 id="nuovo-appuntamento" className="h3">
+          Nuovo appuntamento
+        </h2>
+        <div role={outcome?.message ? 'alert' : undefined}>
+          {outcome?.message && <div className="alert alert-danger">{outcome.message}</div>}
+        </div>
+        <SlotForm
+          errors={outcome?.errors ?? {}}
+          intent="create"
+          submitLabel="Crea l’appuntamento"
+          prefix="nuovo"
+        />
       </section>
     </>
   );

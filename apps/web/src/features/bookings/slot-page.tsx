@@ -1,4 +1,11 @@
-import { Form, useActionData, useLoaderData, useLocation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import {
   BOOKING_STATE_LABELS,
   BOOKING_STATES,
@@ -30,7 +37,11 @@ const column = listColumnHelper<BookingSummary>();
 const COLUMNS = [
   column.accessor('name', { header: 'Nome e cognome', meta: { rowHeader: true } }),
   column.accessor('email', { header: 'E-mail' }),
-  column.accessor('institute', { header: 'Istituto', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
+  column.accessor('institute', {
+    header: 'Istituto',
+    enableSorting: false,
+    cell: (c) => c.getValue() ?? '—',
+  }),
   column.accessor('state', { header: 'Stato', cell: (c) => BOOKING_STATE_LABELS[c.getValue()] }),
   column.accessor('createdAt', { header: 'Prenotata il', cell: (c) => formatShortDateTime(c.getValue()) }),
 ];
@@ -40,7 +51,14 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'email', label: 'E-mail' },
   { value: 'state', label: 'Stato' },
 ]);
-const FILTERS: SelectFilter[] = [{ name: 'state', label: 'Stato', anyLabel: 'Tutte', options: BOOKING_STATES.map((s) => ({ value: s, label: BOOKING_STATE_LABELS[s] })) }];
+const FILTERS: SelectFilter[] = [
+  {
+    name: 'state',
+    label: 'Stato',
+    anyLabel: 'Tutte',
+    options: BOOKING_STATES.map((s) => ({ value: s, label: BOOKING_STATE_LABELS[s] })),
+  },
+];
 
 type Data = ListLoaderData<typeof listSlotBookings> & { slot: SlotSummary };
 
@@ -51,22 +69,43 @@ export async function pageData({ request, params }: LoaderFunctionArgs): Promise
   const [slot, list] = await Promise.all([
     callApi(getSlot, { params: { slotId } }, { signal: request.signal }),
     // The list loader sends only the query: the slot's id goes in the path it calls.
-    loadList({ ...listSlotBookings, path: listSlotBookings.path.replace(':slotId', String(slotId)) }, request),
+    loadList(
+      { ...listSlotBookings, path: listSlotBookings.path.replace(':slotId', String(slotId)) },
+      request,
+    ),
   ]);
   return { ...list, slot } as Data;
 }
 
 /** Saves the changed fields of the slot (edit, publish, unpublish). */
-export async function action({ request, params }: ActionFunctionArgs): Promise<FormResult & { intent: string }> {
+export async function action({
+  request,
+  params,
+}: ActionFunctionArgs): Promise<FormResult & { intent: string }> {
   const slotId = slotIdOf(params);
   const form = await request.formData();
   const intent = text(form, 'intent');
-  const body = intent === 'unpublish' ? { published: false } : intent === 'publish' ? { published: true } : slotFormValues(form);
+  const body =
+    intent === 'unpublish'
+      ? { published: false }
+      : intent === 'publish'
+        ? { published: true }
+        : slotFormValues(form);
   const parsed = SlotUpdateSchema.safeParse(body);
-  if (!parsed.success) return { intent, message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+  if (!parsed.success)
+    return {
+      intent,
+      message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+      errors: issuesToErrors(parsed.error.issues),
+    };
   try {
     await callApi(updateSlot, { params: { slotId }, body });
-    const message = intent === 'unpublish' ? 'Appuntamento ritirato: non è più visibile sul sito.' : intent === 'publish' ? 'Appuntamento pubblicato.' : 'Modifiche salvate.';
+    const message =
+      intent === 'unpublish'
+        ? 'Appuntamento ritirato: non è più visibile sul sito.'
+        : intent === 'publish'
+          ? 'Appuntamento pubblicato.'
+          : 'Modifiche salvate.';
     return { intent, ok: true, message };
   } catch (error) {
     return { intent, ...failureResult(error) };
@@ -98,7 +137,11 @@ export function Component() {
     <>
       <PageHeader title={`${page.title}: ${slot.title}`} description={page.description} />
       <div role={tone === 'danger' ? 'alert' : 'status'} aria-live="polite">
-        {message && <div className={`alert alert-${tone}`} data-testid="slot-message">{message}</div>}
+        {message && (
+          <div className={`alert alert-${tone}`} data-testid="slot-message">
+            {message}
+          </div>
+        )}
       </div>
       <dl className="row" data-testid="slot-facts">
         <dt className="col-sm-3">Quando</dt>
@@ -106,14 +149,19 @@ export function Component() {
         <dt className="col-sm-3">Dove</dt>
         <dd className="col-sm-9">{[slot.place, slot.onlineUrl].filter(Boolean).join(' — ')}</dd>
         <dt className="col-sm-3">Posti</dt>
-        <dd className="col-sm-9">{slot.booked} prenotati su {slot.capacity}{full ? ' (completo)' : ''}</dd>
+        <dd className="col-sm-9">
+          {slot.booked} prenotati su {slot.capacity}
+          {full ? ' (completo)' : ''}
+        </dd>
         <dt className="col-sm-3">Stato</dt>
         <dd className="col-sm-9">{slot.published ? 'Pubblicato sul sito' : 'Non pubblicato'}</dd>
       </dl>
       <PublishToggle published={slot.published} />
 
       <section className="mt-4" aria-labelledby="prenotazioni-title">
-        <h2 id="prenotazioni-title" className="h3">Prenotazioni</h2>
+        <h2 id="prenotazioni-title" className="h3">
+          Prenotazioni
+        </h2>
         <FilterBar
           label="Cerca nelle prenotazioni"
           query={query}
@@ -139,8 +187,17 @@ export function Component() {
       </section>
 
       <section className="mt-5" aria-labelledby="modifica-heading">
-        <h2 id="modifica-heading" className="h3">Modifica l’appuntamento</h2>
-        <SlotForm key={slot.updatedAt} slot={slot} errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}} intent="edit" submitLabel="Salva le modifiche" prefix="modifica" />
+        <h2 id="modifica-heading" className="h3">
+          Modifica l’appuntamento
+        </h2>
+        <SlotForm
+          key={slot.updatedAt}
+          slot={slot}
+          errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}}
+          intent="edit"
+          submitLabel="Salva le modifiche"
+          prefix="modifica"
+        />
       </section>
     </>
   );

@@ -52,7 +52,11 @@ export function deleteAnalyticsCookies(): void {
 export function trackPageView(routePattern: string, title: string): void {
   const id = measurementId();
   if (!id || !active) return;
-  gtag('event', 'page_view', { page_location: `${location.origin}${routePattern}`, page_title: title, send_to: id });
+  gtag('event', 'page_view', {
+    page_location: `${location.origin}${routePattern}`,
+    page_title: title,
+    send_to: id,
+  });
 }
 
 /** Applies the visitor's choice: at startup from the stored cookies and after every change. */
@@ -77,7 +81,11 @@ export function applyAnalyticsConsent(enabled: boolean, routePattern: string = l
     scriptLoaded = true;
     window.gtag = gtag;
     gtag('js', new Date());
-    gtag('config', id, { send_page_view: false, allow_google_signals: false, allow_ad_personalization_signals: false });
+    gtag('config', id, {
+      send_page_view: false,
+      allow_google_signals: false,
+      allow_ad_personalization_signals: false,
+    });
     const script = document.createElement('script');
     script.async = true;
     script.src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(id)}`;

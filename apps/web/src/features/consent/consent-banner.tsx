@@ -24,17 +24,27 @@ export function ConsentBanner() {
   return (
     <>
       {bannerOpen && (
-        <section className="consent-banner shadow-lg" aria-labelledby="consent-banner-title" data-testid="consent-banner">
+        <section
+          className="consent-banner shadow-lg"
+          aria-labelledby="consent-banner-title"
+          data-testid="consent-banner"
+        >
           <div className="container-xxl position-relative py-3">
-            <button type="button" className="consent-banner-close btn btn-link p-1" aria-label="Chiudi e rifiuta i cookie facoltativi" onClick={() => void choose('reject')}>
+            <button
+              type="button"
+              className="consent-banner-close btn btn-link p-1"
+              aria-label="Chiudi e rifiuta i cookie facoltativi"
+              onClick={() => void choose('reject')}
+            >
               <span aria-hidden="true">×</span>
             </button>
             <h2 id="consent-banner-title" className="h5 mb-2 pe-5">
               Questo sito usa cookie
             </h2>
             <p className="mb-3 pe-md-5">
-              Usiamo cookie tecnici necessari al funzionamento del sito e, solo se lo accetti, cookie analitici di Google Analytics per capire
-              in forma aggregata come viene usato. Puoi rifiutare senza conseguenze e cambiare idea quando vuoi dalla{' '}
+              Usiamo cookie tecnici necessari al funzionamento del sito e, solo se lo accetti, cookie
+              analitici di Google Analytics per capire in forma aggregata come viene usato. Puoi rifiutare
+              senza conseguenze e cambiare idea quando vuoi dalla{' '}
               <Link to="/policy/cookie">cookie policy</Link>.
             </p>
             <div className="consent-actions">

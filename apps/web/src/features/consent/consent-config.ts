@@ -31,7 +31,9 @@ export const CONSENT_MAX_AGE_SECONDS = 365 * 24 * 3600;
 /** A refusal is not asked again for six months (Garante, 10 June 2021). */
 export const REFUSAL_VALID_MS = 183 * 24 * 3600 * 1000;
 
-export function allIdsString(config: { necessary: readonly string[]; optional: readonly string[] } = CONSENT_CONFIG): string {
+export function allIdsString(
+  config: { necessary: readonly string[]; optional: readonly string[] } = CONSENT_CONFIG,
+): string {
   return [...config.necessary, ...config.optional].join('');
 }
 
@@ -40,7 +42,8 @@ export const COOKIE_GROUPS = [
   {
     id: 'necessari',
     label: 'Cookie tecnici necessari',
-    description: 'Servono per accedere, mantenere la sessione sicura e ricordare la tua scelta sui cookie. Sono sempre attivi.',
+    description:
+      'Servono per accedere, mantenere la sessione sicura e ricordare la tua scelta sui cookie. Sono sempre attivi.',
   },
   {
     id: 'analitici',

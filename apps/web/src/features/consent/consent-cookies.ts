@@ -35,17 +35,24 @@ export function readStoredConsent(now: number = Date.now(), source: string = doc
     readCookie(CONSENT_COOKIES.given, source) === allIdsString() &&
     readCookie(CONSENT_COOKIES.version, source) === CONSENT_CONFIG.policyVersion;
   const enabledIds = given
-    ? (readCookie(CONSENT_COOKIES.enabled, source) ?? '').split(ENABLED_SEPARATOR).filter((id) => configured.has(id))
+    ? (readCookie(CONSENT_COOKIES.enabled, source) ?? '')
+        .split(ENABLED_SEPARATOR)
+        .filter((id) => configured.has(id))
     : [];
   const refusedAt = Number(readCookie(CONSENT_COOKIES.refusedAt, source));
   const refusedSomething = given && CONSENT_CONFIG.optional.some((id) => !enabledIds.includes(id));
-  const refusalExpired = refusedSomething && (!Number.isFinite(refusedAt) || refusedAt <= 0 || now - refusedAt >= REFUSAL_VALID_MS);
+  const refusalExpired =
+    refusedSomething &&
+    (!Number.isFinite(refusedAt) || refusedAt <= 0 || now - refusedAt >= REFUSAL_VALID_MS);
   return { given, enabledIds, mustAsk: !given || refusalExpired };
 }
 
 /** Stores a choice: necessary ids are always enabled; a refusal of any optional id records its time. */
 export function storeChoice(enabledOptional: readonly string[], now: number = Date.now()): string[] {
-  const enabledIds = [...CONSENT_CONFIG.necessary, ...CONSENT_CONFIG.optional.filter((id) => enabledOptional.includes(id))];
+  const enabledIds = [
+    ...CONSENT_CONFIG.necessary,
+    ...CONSENT_CONFIG.optional.filter((id) => enabledOptional.includes(id)),
+  ];
   writeConsentCookie(CONSENT_COOKIES.given, allIdsString());
   writeConsentCookie(CONSENT_COOKIES.enabled, enabledIds.join(ENABLED_SEPARATOR));
   writeConsentCookie(CONSENT_COOKIES.version, CONSENT_CONFIG.policyVersion);

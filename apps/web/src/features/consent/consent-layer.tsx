@@ -8,9 +8,15 @@ import { ConsentBanner } from './consent-banner.tsx';
 export function ConsentLayer() {
   const location = useLocation();
   const matches = useMatches();
-  const pageId = [...matches].reverse().map((m) => (m.handle as { pageId?: string } | undefined)?.pageId).find(Boolean);
+  const pageId = [...matches]
+    .reverse()
+    .map((m) => (m.handle as { pageId?: string } | undefined)?.pageId)
+    .find(Boolean);
   useEffect(() => {
-    const timer = setTimeout(() => trackPageView(pageId ? getPage(pageId).path : '/pagina-non-trovata', document.title), 0);
+    const timer = setTimeout(
+      () => trackPageView(pageId ? getPage(pageId).path : '/pagina-non-trovata', document.title),
+      0,
+    );
     return () => clearTimeout(timer);
   }, [location.pathname, pageId]);
   return <ConsentBanner />;

@@ -5,7 +5,9 @@ import { closePreferences, decide, focusMainContent, useConsent } from './consen
 /** The granular choice, in a modal dialog: no optional box is pre-ticked; focus is trapped and restored. */
 export function ConsentPreferences() {
   const { enabledIds } = useConsent();
-  const [selected, setSelected] = useState<string[]>(() => CONSENT_CONFIG.optional.filter((id) => enabledIds.includes(id)));
+  const [selected, setSelected] = useState<string[]>(() =>
+    CONSENT_CONFIG.optional.filter((id) => enabledIds.includes(id)),
+  );
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
@@ -14,7 +16,8 @@ export function ConsentPreferences() {
     // Back to the opener; when the choice closed the banner with it, to the page's content.
     return () => (opener?.isConnected ? opener.focus() : focusMainContent());
   }, []);
-  const toggle = (id: string, on: boolean) => setSelected((current) => (on ? [...current, id] : current.filter((x) => x !== id)));
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => (on ? [...current, id] : current.filter((x) => x !== id)));
   return (
     <dialog
       ref={dialog}
@@ -29,7 +32,12 @@ export function ConsentPreferences() {
         <h2 id="consent-dialog-title" className="h4">
           Personalizza i cookie
         </h2>
-        <button type="button" className="btn btn-link p-1 fs-4 lh-1" aria-label="Chiudi senza salvare" onClick={closePreferences}>
+        <button
+          type="button"
+          className="btn btn-link p-1 fs-4 lh-1"
+          aria-label="Chiudi senza salvare"
+          onClick={closePreferences}
+        >
           <span aria-hidden="true">×</span>
         </button>
       </div>

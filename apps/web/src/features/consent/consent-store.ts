@@ -42,7 +42,13 @@ export function prerenderConsentBanner(open: boolean): void {
 async function recordProof(decision: ConsentDecision, enabledIds: string[], decidedAt: Date) {
   try {
     await callApi(recordConsent, {
-      body: { anonymousId: anonymousId(), policyVersion: CONSENT_CONFIG.policyVersion, decision, enabledIds, decidedAt: decidedAt.toISOString() },
+      body: {
+        anonymousId: anonymousId(),
+        policyVersion: CONSENT_CONFIG.policyVersion,
+        decision,
+        enabledIds,
+        decidedAt: decidedAt.toISOString(),
+      },
     });
   } catch (error) {
     console.error('[consent] proof not recorded', error);
@@ -51,7 +57,8 @@ async function recordProof(decision: ConsentDecision, enabledIds: string[], deci
 
 /** Stores a choice, applies it and sends the proof to the API. */
 export function decide(decision: ConsentDecision, enabledOptional: readonly string[] = []): Promise<void> {
-  const optional = decision === 'accept_all' ? [...CONSENT_CONFIG.optional] : decision === 'reject' ? [] : enabledOptional;
+  const optional =
+    decision === 'accept_all' ? [...CONSENT_CONFIG.optional] : decision === 'reject' ? [] : enabledOptional;
   const now = new Date();
   const enabledIds = storeChoice(optional, now.getTime());
   setState({ enabledIds, bannerOpen: false, preferencesOpen: false, choices: state.choices + 1 });

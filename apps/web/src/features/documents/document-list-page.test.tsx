@@ -11,7 +11,11 @@ function renderPage(items: StaffDocument[], url = '/portale/documenti') {
   const loader = ({ request }: LoaderFunctionArgs) => {
     const search = new URL(request.url).searchParams;
     searches.push(search.toString());
-    return { query: Object.fromEntries(search), result: { items, total: items.length, page: 1, pageSize: 25 }, problem: null };
+    return {
+      query: Object.fromEntries(search),
+      result: { items, total: items.length, page: 1, pageSize: 25 },
+      problem: null,
+    };
   };
   const Stub = createRoutesStub([{ path: '/portale/documenti', Component, loader, action }]);
   render(<Stub initialEntries={[url]} />);
@@ -56,7 +60,9 @@ describe('documents list page (component)', () => {
     renderPage([]);
     const form = await screen.findByTestId('upload-form');
     await userEvent.click(within(form).getByRole('button', { name: 'Carica il documento' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Alcuni dati non sono validi. Controlla i campi evidenziati.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+    );
     expect(within(form).getByText('Il file caricato è vuoto: scegli un documento PDF.')).toBeTruthy();
     expect(fetch).not.toHaveBeenCalled();
   });

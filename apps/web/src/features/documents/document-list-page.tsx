@@ -1,5 +1,18 @@
-import { Form, Link, redirect, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { DocumentCreateQuerySchema, exportDocuments, listDocuments, type StaffDocument } from '@portale/shared/documents';
+import {
+  Form,
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
+import {
+  DocumentCreateQuerySchema,
+  exportDocuments,
+  listDocuments,
+  type StaffDocument,
+} from '@portale/shared/documents';
 import { getPage, href } from '@portale/shared/pages';
 import { DOCUMENT_CATEGORIES, DOCUMENT_CATEGORY_LABELS } from '@portale/shared/public';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
@@ -24,7 +37,11 @@ const COLUMNS = [
   }),
   column.accessor('category', { header: 'Categoria', cell: (c) => DOCUMENT_CATEGORY_LABELS[c.getValue()] }),
   column.accessor('sizeBytes', { header: 'Dimensione', cell: (c) => formatBytes(c.getValue()) }),
-  column.accessor('published', { header: 'Pubblicato', enableSorting: false, cell: (c) => (c.getValue() ? 'Sì' : 'No') }),
+  column.accessor('published', {
+    header: 'Pubblicato',
+    enableSorting: false,
+    cell: (c) => (c.getValue() ? 'Sì' : 'No'),
+  }),
   column.accessor('createdAt', { header: 'Caricato il', cell: (c) => formatShortDateTime(c.getValue()) }),
 ];
 const SORT_OPTIONS = sortOptionsOf([
@@ -34,8 +51,21 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'sizeBytes', label: 'Dimensione' },
 ]);
 const FILTERS: SelectFilter[] = [
-  { name: 'category', label: 'Categoria', anyLabel: 'Tutte', options: DOCUMENT_CATEGORIES.map((c) => ({ value: c, label: DOCUMENT_CATEGORY_LABELS[c] })) },
-  { name: 'published', label: 'Pubblicazione', anyLabel: 'Tutti', options: [{ value: 'true', label: 'Pubblicati' }, { value: 'false', label: 'Non pubblicati' }] },
+  {
+    name: 'category',
+    label: 'Categoria',
+    anyLabel: 'Tutte',
+    options: DOCUMENT_CATEGORIES.map((c) => ({ value: c, label: DOCUMENT_CATEGORY_LABELS[c] })),
+  },
+  {
+    name: 'published',
+    label: 'Pubblicazione',
+    anyLabel: 'Tutti',
+    options: [
+      { value: 'true', label: 'Pubblicati' },
+      { value: 'false', label: 'Non pubblicati' },
+    ],
+  },
 ];
 
 type Data = ListLoaderData<typeof listDocuments>;
@@ -47,20 +77,31 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 /** Uploads a new document (unpublished), then opens its page. */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
   const form = await request.formData();
-  const fields = { title: text(form, 'title'), category: text(form, 'category'), description: text(form, 'description') };
+  const fields = {
+    title: text(form, 'title'),
+    category: text(form, 'category'),
+    description: text(form, 'description'),
+  };
   const parsed = DocumentCreateQuerySchema.safeParse(fields);
   const errors = parsed.success ? {} : issuesToErrors(parsed.error.issues);
   const file = form.get('file');
   const problem = fileProblem(file);
   if (problem) errors.file = problem;
-  if (Object.keys(errors).length > 0) return { message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors };
+  if (Object.keys(errors).length > 0)
+    return { message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors };
   try {
     const doc = await sendPdf(file as File, { query: fields });
     return redirect(`${href('portal.document', { documentId: doc.id })}?caricato=1`);
   } catch (error) {
     const result = failureResult(error);
     // The API's refusal of the file itself (not a PDF, too large) belongs next to the file input.
-    return { ...result, errors: { ...result.errors, ...(Object.keys(result.errors ?? {}).length === 0 ? { file: result.message ?? '' } : {}) } };
+    return {
+      ...result,
+      errors: {
+        ...result.errors,
+        ...(Object.keys(result.errors ?? {}).length === 0 ? { file: result.message ?? '' } : {}),
+      },
+    };
   }
 }
 
@@ -94,9 +135,13 @@ export function Component() {
         exportName="documenti"
       />
       <section className="mt-5" aria-labelledby="nuovo-documento">
-        <h2 id="nuovo-documento" className="h3">Carica un documento</h2>
+        <h2 id="nuovo-documento" className="h3">
+          Carica un documento
+        </h2>
         <p>Il documento caricato non è pubblicato: lo pubblichi dalla sua pagina dopo averlo controllato.</p>
-        <div role={outcome?.message ? 'alert' : undefined}>{outcome?.message && <div className="alert alert-danger">{outcome.message}</div>}</div>
+        <div role={outcome?.message ? 'alert' : undefined}>
+          {outcome?.message && <div className="alert alert-danger">{outcome.message}</div>}
+        </div>
         <Form method="post" encType="multipart/form-data" noValidate data-testid="upload-form">
           <DocumentFields prefix="nuovo" errors={outcome?.errors ?? {}} />
           <PdfInput prefix="nuovo" label="File PDF" errors={outcome?.errors ?? {}} />

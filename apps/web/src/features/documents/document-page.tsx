@@ -1,5 +1,18 @@
-import { Form, useActionData, useLoaderData, useLocation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { DocumentUpdateSchema, downloadDocument, getDocument, updateDocument, type StaffDocument } from '@portale/shared/documents';
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
+import {
+  DocumentUpdateSchema,
+  downloadDocument,
+  getDocument,
+  updateDocument,
+  type StaffDocument,
+} from '@portale/shared/documents';
 import { getPage } from '@portale/shared/pages';
 import { DOCUMENT_CATEGORY_LABELS } from '@portale/shared/public';
 import { parseId } from '@portale/shared/validation';
@@ -38,9 +51,23 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<R
       await sendPdf(form.get('file') as File, { documentId, query: {} });
       return { intent, ok: true, message: DONE.replace! };
     }
-    const body = intent === 'publish' ? { published: true } : intent === 'unpublish' ? { published: false } : { title: text(form, 'title'), category: text(form, 'category'), description: text(form, 'description') };
+    const body =
+      intent === 'publish'
+        ? { published: true }
+        : intent === 'unpublish'
+          ? { published: false }
+          : {
+              title: text(form, 'title'),
+              category: text(form, 'category'),
+              description: text(form, 'description'),
+            };
     const parsed = DocumentUpdateSchema.safeParse(body);
-    if (!parsed.success) return { intent, message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+    if (!parsed.success)
+      return {
+        intent,
+        message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+        errors: issuesToErrors(parsed.error.issues),
+      };
     await callApi(updateDocument, { params: { documentId }, body: parsed.data });
     return { intent, ok: true, message: DONE[intent] ?? DONE.edit! };
   } catch (error) {
@@ -62,18 +89,34 @@ export function Component() {
     <>
       <PageHeader title={`${page.title}: ${doc.title}`} description={page.description} />
       <div role={tone === 'danger' ? 'alert' : 'status'} aria-live="polite">
-        {message && <div className={`alert alert-${tone}`} data-testid="document-message">{message}</div>}
+        {message && (
+          <div className={`alert alert-${tone}`} data-testid="document-message">
+            {message}
+          </div>
+        )}
       </div>
       <dl className="row" data-testid="document-facts">
         <dt className="col-sm-3">Categoria</dt>
         <dd className="col-sm-9">{DOCUMENT_CATEGORY_LABELS[doc.category]}</dd>
         <dt className="col-sm-3">File</dt>
-        <dd className="col-sm-9">{doc.fileName} ({formatBytes(doc.sizeBytes)})</dd>
+        <dd className="col-sm-9">
+          {doc.fileName} ({formatBytes(doc.sizeBytes)})
+        </dd>
         <dt className="col-sm-3">Stato</dt>
-        <dd className="col-sm-9">{doc.publishedAt ? `Pubblicato il ${formatDateTime(doc.publishedAt)}` : 'Non pubblicato'}</dd>
+        <dd className="col-sm-9">
+          {doc.publishedAt ? `Pubblicato il ${formatDateTime(doc.publishedAt)}` : 'Non pubblicato'}
+        </dd>
       </dl>
       <div className="d-flex flex-wrap gap-3 mb-4">
-        <button type="button" className="btn btn-outline-primary" onClick={() => void downloadFile(downloadDocument, { params: { documentId: doc.id } }, undefined, { fallbackName: doc.fileName })}>
+        <button
+          type="button"
+          className="btn btn-outline-primary"
+          onClick={() =>
+            void downloadFile(downloadDocument, { params: { documentId: doc.id } }, undefined, {
+              fallbackName: doc.fileName,
+            })
+          }
+        >
           Scarica il PDF<span className="visually-hidden"> «{doc.title}»</span>
         </button>
         <Form method="post" preventScrollReset>
@@ -85,8 +128,16 @@ export function Component() {
       </div>
 
       <section className="mt-4" aria-labelledby="modifica-documento">
-        <h2 id="modifica-documento" className="h3">Modifica i dati</h2>
-        <Form method="post" noValidate preventScrollReset key={`${doc.title}|${doc.category}|${doc.description}`} data-testid="edit-form">
+        <h2 id="modifica-documento" className="h3">
+          Modifica i dati
+        </h2>
+        <Form
+          method="post"
+          noValidate
+          preventScrollReset
+          key={`${doc.title}|${doc.category}|${doc.description}`}
+          data-testid="edit-form"
+        >
           <input type="hidden" name="intent" value="edit" />
           <DocumentFields prefix="modifica" doc={doc} errors={errorsOf('edit')} />
           <SubmitButton idle="Salva le modifiche" busy="Salvataggio in corso…" />
@@ -94,9 +145,20 @@ export function Component() {
       </section>
 
       <section className="mt-5" aria-labelledby="sostituisci-heading">
-        <h2 id="sostituisci-heading" className="h3">Sostituisci il file</h2>
-        <p>Il nuovo PDF prende il posto di quello attuale (che non viene conservato; il registro delle attività ne tiene traccia).</p>
-        <Form method="post" encType="multipart/form-data" noValidate preventScrollReset data-testid="replace-form">
+        <h2 id="sostituisci-heading" className="h3">
+          Sostituisci il file
+        </h2>
+        <p>
+          Il nuovo PDF prende il posto di quello attuale (che non viene conservato; il registro delle attività
+          ne tiene traccia).
+        </p>
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          noValidate
+          preventScrollReset
+          data-testid="replace-form"
+        >
           <input type="hidden" name="intent" value="replace" />
           <PdfInput prefix="sostituisci" label="Nuovo file PDF" errors={errorsOf('replace')} />
           <SubmitButton idle="Sostituisci il file" busy="Caricamento in corso…" />

@@ -1,5 +1,12 @@
 import { buildPath } from '@portale/shared/http';
-import { createDocument, DOCUMENT_MAX_BYTES, DOCUMENT_MESSAGES, replaceDocumentFile, StaffDocumentSchema, type StaffDocument } from '@portale/shared/documents';
+import {
+  createDocument,
+  DOCUMENT_MAX_BYTES,
+  DOCUMENT_MESSAGES,
+  replaceDocumentFile,
+  StaffDocumentSchema,
+  type StaffDocument,
+} from '@portale/shared/documents';
 import { ApiError, apiRequest, INVALID_RESPONSE_MESSAGE } from '../../lib/api-client.ts';
 
 /** The chosen file, checked as far as the browser can (the API checks the bytes): a PDF, not empty, within the limit. */
@@ -11,8 +18,14 @@ export function fileProblem(file: FormDataEntryValue | null): string | null {
 }
 
 /** Sends the PDF as the request body (the API reads the raw bytes; the fields travel in the query). */
-export async function sendPdf(file: File, target: { documentId?: number; query: Record<string, string> }): Promise<StaffDocument> {
-  const path = target.documentId === undefined ? createDocument.path : buildPath(replaceDocumentFile.path, { documentId: target.documentId });
+export async function sendPdf(
+  file: File,
+  target: { documentId?: number; query: Record<string, string> },
+): Promise<StaffDocument> {
+  const path =
+    target.documentId === undefined
+      ? createDocument.path
+      : buildPath(replaceDocumentFile.path, { documentId: target.documentId });
   const raw = await apiRequest<unknown>(path, {
     method: target.documentId === undefined ? 'POST' : 'PUT',
     query: { ...target.query, fileName: file.name },

@@ -31,19 +31,38 @@ export const SEARCH_PARAM = 'q';
 export type EnrolmentPageData =
   | { step: 'phone' }
   | { step: 'verification-problem'; verification: EnrolmentVerification }
-  | { step: 'institute'; verificationId: string; verification: EnrolmentVerification; q: string; results: EnrolmentInstituteOption[] | null; searchError?: string }
-  | { step: 'details'; verificationId: string; verification: EnrolmentVerification; q: string; institute: EnrolmentInstitute };
+  | {
+      step: 'institute';
+      verificationId: string;
+      verification: EnrolmentVerification;
+      q: string;
+      results: EnrolmentInstituteOption[] | null;
+      searchError?: string;
+    }
+  | {
+      step: 'details';
+      verificationId: string;
+      verification: EnrolmentVerification;
+      q: string;
+      institute: EnrolmentInstitute;
+    };
 
-export type EnrolmentActionData = FormResult & { intent: string; phone?: PhoneStep; enrolled?: EnrolmentCreated };
+export type EnrolmentActionData = FormResult & {
+  intent: string;
+  phone?: PhoneStep;
+  enrolled?: EnrolmentCreated;
+};
 
 const enrolmentPath = () => href('enrolment');
 export const stepUrl = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
   return `${enrolmentPath()}?${search.toString()}`;
 };
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError && error.status < 500 ? error.message : fallback);
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.status < 500 ? error.message : fallback;
 
 /** Step 1 without `verifica`; otherwise the verification's state, then the institute search or the chosen institute. */
 export async function pageData({ request }: LoaderFunctionArgs): Promise<EnrolmentPageData> {
@@ -67,7 +86,14 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Enrolme
     const { items } = await callApi(searchEnrolmentInstitutes, { query: { q } });
     return { step: 'institute', verificationId, verification, q, results: items };
   } catch (error) {
-    return { step: 'institute', verificationId, verification, q, results: null, searchError: messageOf(error, 'Ricerca non riuscita. Riprova più tardi.') };
+    return {
+      step: 'institute',
+      verificationId,
+      verification,
+      q,
+      results: null,
+      searchError: messageOf(error, 'Ricerca non riuscita. Riprova più tardi.'),
+    };
   }
 }
 
@@ -94,7 +120,10 @@ async function run(intent: string, form: FormData): Promise<Omit<EnrolmentAction
       const parsed = ConfirmPhoneBodySchema.safeParse({ code: text(form, 'code') });
       if (!parsed.success) return { phone, errors: issuesToErrors(parsed.error.issues) };
       try {
-        await callApi(confirmPhoneVerification, { params: { verificationId: phone.verificationId }, body: parsed.data });
+        await callApi(confirmPhoneVerification, {
+          params: { verificationId: phone.verificationId },
+          body: parsed.data,
+        });
       } catch (error) {
         const failure = failureResult(error);
         return { phone, errors: { code: failure.errors?.code ?? failure.message ?? 'Codice non valido.' } };
@@ -104,8 +133,14 @@ async function run(intent: string, form: FormData): Promise<Omit<EnrolmentAction
     case 'phone-resend': {
       const phone = phoneStepFrom(form);
       try {
-        const again = await callApi(resendPhoneVerificationCode, { params: { verificationId: phone.verificationId } });
-        return { phone: { ...again, at: Date.now() }, ok: true, message: 'Ti abbiamo inviato un nuovo codice.' };
+        const again = await callApi(resendPhoneVerificationCode, {
+          params: { verificationId: phone.verificationId },
+        });
+        return {
+          phone: { ...again, at: Date.now() },
+          ok: true,
+          message: 'Ti abbiamo inviato un nuovo codice.',
+        };
       } catch (error) {
         return { phone, ...failureResult(error) };
       }
@@ -117,16 +152,22 @@ async function run(intent: string, form: FormData): Promise<Omit<EnrolmentAction
         instituteId: Number(text(form, 'instituteId')),
         principal: person(form, 'principal'),
         firstContact: sameperson ? null : person(form, 'firstContact'),
-        schoolSiteIds: form.getAll('schoolSiteIds').map(Number).filter((id) => Number.isInteger(id) && id > 0),
+        schoolSiteIds: form
+          .getAll('schoolSiteIds')
+          .map(Number)
+          .filter((id) => Number.isInteger(id) && id > 0),
         privacyAccepted: form.get('privacyAccepted') === 'true',
       };
       const parsed = EnrolmentBodySchema.safeParse(candidate);
-      if (!parsed.success) return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+      if (!parsed.success)
+        return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
       try {
         return { ok: true, enrolled: await callApi(createEnrolment, { body: parsed.data }) };
       } catch (error) {
         const failure = failureResult(error, 'Iscrizione non riuscita. Riprova più tardi.');
-        return Object.keys(failure.errors ?? {}).length > 0 ? { ...failure, message: 'Controlla i campi evidenziati.' } : failure;
+        return Object.keys(failure.errors ?? {}).length > 0
+          ? { ...failure, message: 'Controlla i campi evidenziati.' }
+          : failure;
       }
     }
     default:

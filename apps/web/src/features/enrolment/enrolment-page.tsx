@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData, useLoaderData } from 'react-router';
 import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
-import { ENROLMENT_VERIFICATION_MAX_AGE_MINUTES, type EnrolmentCreated, type EnrolmentInstitute } from '@portale/shared/enrolment';
+import {
+  ENROLMENT_VERIFICATION_MAX_AGE_MINUTES,
+  type EnrolmentCreated,
+  type EnrolmentInstitute,
+} from '@portale/shared/enrolment';
 import { getPage, href } from '@portale/shared/pages';
 import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -9,11 +13,19 @@ import { SmsCodeForm } from '../../components/sms-code-form.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import type { FieldErrors } from '../../lib/form-data.ts';
-import { INSTITUTE_PARAM, SEARCH_PARAM, stepUrl, VERIFY_PARAM, type EnrolmentActionData, type EnrolmentPageData } from './enrolment-actions.ts';
+import {
+  INSTITUTE_PARAM,
+  SEARCH_PARAM,
+  stepUrl,
+  VERIFY_PARAM,
+  type EnrolmentActionData,
+  type EnrolmentPageData,
+} from './enrolment-actions.ts';
 
 export { action, pageData } from './enrolment-actions.ts';
 
-const hasFieldErrors = (result: EnrolmentActionData | undefined) => Object.keys(result?.errors ?? {}).length > 0;
+const hasFieldErrors = (result: EnrolmentActionData | undefined) =>
+  Object.keys(result?.errors ?? {}).length > 0;
 
 const STEPS = ['Verifica del cellulare', 'Scelta dell’istituto', 'Dati e plessi'] as const;
 
@@ -55,16 +67,28 @@ function PhoneStepSection() {
     <section aria-labelledby="passo-cellulare">
       <StepHeading index={0} id="passo-cellulare" />
       <p>
-        Per iniziare verifichiamo il tuo numero di cellulare con un codice via SMS. La verifica vale {ENROLMENT_VERIFICATION_MAX_AGE_MINUTES} minuti e serve
-        per una sola iscrizione.
+        Per iniziare verifichiamo il tuo numero di cellulare con un codice via SMS. La verifica vale{' '}
+        {ENROLMENT_VERIFICATION_MAX_AGE_MINUTES} minuti e serve per una sola iscrizione.
       </p>
-      {result?.ok ? <FormMessage tone="success" message={result.message} /> : !hasFieldErrors(result) && <FormMessage message={result?.message} />}
+      {result?.ok ? (
+        <FormMessage tone="success" message={result.message} />
+      ) : (
+        !hasFieldErrors(result) && <FormMessage message={result?.message} />
+      )}
       {step ? (
         <SmsCodeForm step={step} error={result?.errors?.code} />
       ) : (
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="phone-start" />
-          <FormField type="tel" id="phone" name="phone" label="Numero di cellulare" autoComplete="tel" required error={result?.errors?.phone} />
+          <FormField
+            type="tel"
+            id="phone"
+            name="phone"
+            label="Numero di cellulare"
+            autoComplete="tel"
+            required
+            error={result?.errors?.phone}
+          />
           <SubmitButton idle="Invia il codice via SMS" busy="Invio in corso…" />
         </Form>
       )}
@@ -72,7 +96,13 @@ function PhoneStepSection() {
   );
 }
 
-function VerifiedNote({ phoneMasked, usableUntil }: { phoneMasked: string | null; usableUntil: string | null }) {
+function VerifiedNote({
+  phoneMasked,
+  usableUntil,
+}: {
+  phoneMasked: string | null;
+  usableUntil: string | null;
+}) {
   return (
     <p className="small" data-testid="verified-phone">
       Cellulare verificato: {phoneMasked}
@@ -112,19 +142,28 @@ function InstituteStep({ data }: { data: Extract<EnrolmentPageData, { step: 'ins
             {results.map((institute) => (
               <li key={institute.id} className="border rounded p-3 mb-2">
                 <p className="fw-semibold mb-1">
-                  {institute.name} <span className="text-secondary fw-normal">· {institute.ministryCode}</span>
+                  {institute.name}{' '}
+                  <span className="text-secondary fw-normal">· {institute.ministryCode}</span>
                 </p>
                 <p className="small mb-2">
                   {institute.type} – {institute.municipalityName} ({institute.province})
                 </p>
                 {institute.enrollable ? (
-                  <Link className="btn btn-outline-primary btn-sm" to={stepUrl({ [VERIFY_PARAM]: verificationId, [SEARCH_PARAM]: q, [INSTITUTE_PARAM]: institute.id })}>
+                  <Link
+                    className="btn btn-outline-primary btn-sm"
+                    to={stepUrl({
+                      [VERIFY_PARAM]: verificationId,
+                      [SEARCH_PARAM]: q,
+                      [INSTITUTE_PARAM]: institute.id,
+                    })}
+                  >
                     Scegli <span className="visually-hidden">{institute.name}</span>
                   </Link>
                 ) : (
                   <p className="small mb-0">
                     <span className="badge bg-secondary me-2">Già iscritto</span>
-                    Stato di adesione: {ADHESION_STATE_LABELS[institute.adhesionState]}. Non può essere iscritto di nuovo.
+                    Stato di adesione: {ADHESION_STATE_LABELS[institute.adhesionState]}. Non può essere
+                    iscritto di nuovo.
                   </p>
                 )}
               </li>
@@ -136,7 +175,17 @@ function InstituteStep({ data }: { data: Extract<EnrolmentPageData, { step: 'ins
   );
 }
 
-function PersonFields({ prefix, legend, errors, hint }: { prefix: 'principal' | 'firstContact'; legend: string; errors: FieldErrors | undefined; hint?: string }) {
+function PersonFields({
+  prefix,
+  legend,
+  errors,
+  hint,
+}: {
+  prefix: 'principal' | 'firstContact';
+  legend: string;
+  errors: FieldErrors | undefined;
+  hint?: string;
+}) {
   const field = (name: string) => `${prefix}.${name}`;
   const id = (name: string) => `${prefix}-${name}`;
   return (
@@ -145,20 +194,63 @@ function PersonFields({ prefix, legend, errors, hint }: { prefix: 'principal' | 
       {hint && <p className="small">{hint}</p>}
       <div className="row">
         <div className="col-md-6">
-          <FormField id={id('firstName')} name={field('firstName')} label="Nome" autoComplete="off" required error={errors?.[field('firstName')]} />
+          <FormField
+            id={id('firstName')}
+            name={field('firstName')}
+            label="Nome"
+            autoComplete="off"
+            required
+            error={errors?.[field('firstName')]}
+          />
         </div>
         <div className="col-md-6">
-          <FormField id={id('lastName')} name={field('lastName')} label="Cognome" autoComplete="off" required error={errors?.[field('lastName')]} />
+          <FormField
+            id={id('lastName')}
+            name={field('lastName')}
+            label="Cognome"
+            autoComplete="off"
+            required
+            error={errors?.[field('lastName')]}
+          />
         </div>
       </div>
-      <FormField type="email" id={id('email')} name={field('email')} label="Indirizzo e-mail personale (non PEC)" autoComplete="off" required error={errors?.[field('email')]} />
-      <FormField id={id('taxCode')} name={field('taxCode')} label="Codice fiscale" autoComplete="off" required error={errors?.[field('taxCode')]} />
-      <FormField type="tel" id={id('phone')} name={field('phone')} label="Numero di cellulare" autoComplete="off" required error={errors?.[field('phone')]} />
+      <FormField
+        type="email"
+        id={id('email')}
+        name={field('email')}
+        label="Indirizzo e-mail personale (non PEC)"
+        autoComplete="off"
+        required
+        error={errors?.[field('email')]}
+      />
+      <FormField
+        id={id('taxCode')}
+        name={field('taxCode')}
+        label="Codice fiscale"
+        autoComplete="off"
+        required
+        error={errors?.[field('taxCode')]}
+      />
+      <FormField
+        type="tel"
+        id={id('phone')}
+        name={field('phone')}
+        label="Numero di cellulare"
+        autoComplete="off"
+        required
+        error={errors?.[field('phone')]}
+      />
     </fieldset>
   );
 }
 
-function SchoolSitesFieldset({ institute, error }: { institute: EnrolmentInstitute; error: string | undefined }) {
+function SchoolSitesFieldset({
+  institute,
+  error,
+}: {
+  institute: EnrolmentInstitute;
+  error: string | undefined;
+}) {
   const errorId = 'schoolSiteIds-error';
   return (
     <fieldset className="mb-4" {...(error ? { 'aria-describedby': errorId } : {})}>
@@ -169,9 +261,16 @@ function SchoolSitesFieldset({ institute, error }: { institute: EnrolmentInstitu
       ) : (
         institute.schoolSites.map((site) => (
           <div className="form-check" key={site.id}>
-            <input className="form-check-input" type="checkbox" id={`site-${site.id}`} name="schoolSiteIds" value={site.id} />
+            <input
+              className="form-check-input"
+              type="checkbox"
+              id={`site-${site.id}`}
+              name="schoolSiteIds"
+              value={site.id}
+            />
             <label className="form-check-label" htmlFor={`site-${site.id}`}>
-              {site.name} · {site.ministryCode} – {SCHOOL_LEVEL_LABELS[site.schoolLevel]}, {site.municipalityName}
+              {site.name} · {site.ministryCode} – {SCHOOL_LEVEL_LABELS[site.schoolLevel]},{' '}
+              {site.municipalityName}
             </label>
           </div>
         ))
@@ -188,27 +287,34 @@ function SchoolSitesFieldset({ institute, error }: { institute: EnrolmentInstitu
 function Confirmation({ enrolled }: { enrolled: EnrolmentCreated }) {
   const same = enrolled.principalEmail === enrolled.firstContactEmail;
   return (
-    <section aria-labelledby="iscrizione-completata" className="callout callout-success p-4 border border-success rounded" role="status">
+    <section
+      aria-labelledby="iscrizione-completata"
+      className="callout callout-success p-4 border border-success rounded"
+      role="status"
+    >
       <StepHeading index={3} id="iscrizione-completata" />
       <p>
-        L’istituto <strong>{enrolled.instituteName}</strong> ({enrolled.ministryCode}) è iscritto al programma con {enrolled.schoolSiteCount}{' '}
-        {enrolled.schoolSiteCount === 1 ? 'plesso' : 'plessi'}.
+        L’istituto <strong>{enrolled.instituteName}</strong> ({enrolled.ministryCode}) è iscritto al programma
+        con {enrolled.schoolSiteCount} {enrolled.schoolSiteCount === 1 ? 'plesso' : 'plessi'}.
       </p>
       <h3 className="h5">Cosa succede adesso</h3>
       <ol>
         <li>
           {same ? (
             <>
-              Il dirigente scolastico, che è anche referente, riceve un’e-mail all’indirizzo <strong>{enrolled.principalEmail}</strong>.
+              Il dirigente scolastico, che è anche referente, riceve un’e-mail all’indirizzo{' '}
+              <strong>{enrolled.principalEmail}</strong>.
             </>
           ) : (
             <>
-              Il dirigente scolastico riceve un’e-mail all’indirizzo <strong>{enrolled.principalEmail}</strong> e il referente all’indirizzo{' '}
+              Il dirigente scolastico riceve un’e-mail all’indirizzo{' '}
+              <strong>{enrolled.principalEmail}</strong> e il referente all’indirizzo{' '}
               <strong>{enrolled.firstContactEmail}</strong>.
             </>
           )}{' '}
-          Chi non ha ancora un account sceglie la password dal collegamento dell’e-mail (vale 7 giorni); chi ha già un account
-          accede al portale e accetta l’invito, che vale solo se il codice fiscale indicato è quello del suo account.
+          Chi non ha ancora un account sceglie la password dal collegamento dell’e-mail (vale 7 giorni); chi
+          ha già un account accede al portale e accetta l’invito, che vale solo se il codice fiscale indicato
+          è quello del suo account.
         </li>
         <li>Il dirigente accede al portale e firma il documento di adesione formale dell’istituto.</li>
         <li>Lo staff del programma verifica l’adesione firmata e attiva l’istituto.</li>
@@ -249,11 +355,14 @@ function DetailsStep({ data }: { data: Extract<EnrolmentPageData, { step: 'detai
       ) : (
         <>
           <FormMessage message={result?.intent === 'enrol' ? result.message : undefined} />
-          {result?.intent === 'enrol' && result.message && !errors?.['principal.email'] && result.message.includes('verifica del cellulare') && (
-            <p>
-              <Link to={href('enrolment')}>Verifica di nuovo il numero di cellulare</Link>
-            </p>
-          )}
+          {result?.intent === 'enrol' &&
+            result.message &&
+            !errors?.['principal.email'] &&
+            result.message.includes('verifica del cellulare') && (
+              <p>
+                <Link to={href('enrolment')}>Verifica di nuovo il numero di cellulare</Link>
+              </p>
+            )}
           <Form method="post" noValidate>
             <input type="hidden" name="intent" value="enrol" />
             <input type="hidden" name="verificationId" value={verificationId} />
@@ -306,7 +415,11 @@ function DetailsStep({ data }: { data: Extract<EnrolmentPageData, { step: 'detai
   );
 }
 
-function VerificationProblem({ data }: { data: Extract<EnrolmentPageData, { step: 'verification-problem' }> }) {
+function VerificationProblem({
+  data,
+}: {
+  data: Extract<EnrolmentPageData, { step: 'verification-problem' }>;
+}) {
   return (
     <section aria-labelledby="verifica-non-valida">
       <h2 id="verifica-non-valida" className="h3">
@@ -337,7 +450,10 @@ export function Component() {
     <div className="container my-5">
       <div className="row justify-content-center">
         <div className="col-lg-8">
-          <PageHeader title={page.title} description="Iscrivi il tuo istituto al programma: servono un cellulare da verificare, i dati del dirigente scolastico e del referente e i plessi che partecipano." />
+          <PageHeader
+            title={page.title}
+            description="Iscrivi il tuo istituto al programma: servono un cellulare da verificare, i dati del dirigente scolastico e del referente e i plessi che partecipano."
+          />
           {enrolled ? (
             <Confirmation enrolled={enrolled} />
           ) : (

@@ -9,10 +9,20 @@ import { useSession } from '../../lib/session.ts';
 import { action, Component } from './invitation-list-page.tsx';
 
 vi.mock('../../lib/session.ts', () => ({ useSession: vi.fn() }));
-vi.mock('../../lib/api-client.ts', async (original) => ({ ...(await original<typeof import('../../lib/api-client.ts')>()), callApi: vi.fn() }));
+vi.mock('../../lib/api-client.ts', async (original) => ({
+  ...(await original<typeof import('../../lib/api-client.ts')>()),
+  callApi: vi.fn(),
+}));
 
 const asUser = (roles: string[], permissions: string[] = []) =>
-  vi.mocked(useSession).mockReturnValue({ user: { id: 1, roles, permissions } as unknown as SessionUser, loggedIn: true, strategy: 'local', busy: false });
+  vi
+    .mocked(useSession)
+    .mockReturnValue({
+      user: { id: 1, roles, permissions } as unknown as SessionUser,
+      loggedIn: true,
+      strategy: 'local',
+      busy: false,
+    });
 
 /** The staff list of invitations (kind: list with row actions), on its loader's data, without a server. */
 function renderPage(items: StaffEnrolmentInvitation[], url = '/portale/adesioni/inviti') {
@@ -20,7 +30,11 @@ function renderPage(items: StaffEnrolmentInvitation[], url = '/portale/adesioni/
   const loader = ({ request }: LoaderFunctionArgs) => {
     const search = new URL(request.url).searchParams;
     searches.push(search.toString());
-    return { query: Object.fromEntries(search), result: { items, total: items.length, page: 1, pageSize: 25 }, problem: null };
+    return {
+      query: Object.fromEntries(search),
+      result: { items, total: items.length, page: 1, pageSize: 25 },
+      problem: null,
+    };
   };
   const Stub = createRoutesStub([{ path: '/portale/adesioni/inviti', Component, loader, action }]);
   render(<Stub initialEntries={[url]} />);
@@ -42,7 +56,14 @@ const PENDING: StaffEnrolmentInvitation = {
   expiresAt: '2026-10-31T10:00:00.000Z',
   decidedAt: null,
 };
-const ACCEPTED: StaffEnrolmentInvitation = { ...PENDING, id: 6, inviteeName: 'Marco Bianchi', state: 'accettato', expired: false, decidedAt: '2026-10-02T10:00:00.000Z' };
+const ACCEPTED: StaffEnrolmentInvitation = {
+  ...PENDING,
+  id: 6,
+  inviteeName: 'Marco Bianchi',
+  state: 'accettato',
+  expired: false,
+  decidedAt: '2026-10-02T10:00:00.000Z',
+};
 
 describe('enrolment invitations page (component)', () => {
   beforeEach(() => asUser(['sylla']));
@@ -54,7 +75,11 @@ describe('enrolment invitations page (component)', () => {
     const pending = screen.getByText('Paola Rossi').closest('tr')!;
     expect(within(pending).getByText('Scaduto')).toBeTruthy();
     expect(within(pending).getByText('Dirigente scolastico')).toBeTruthy();
-    expect(within(pending).getByRole('button', { name: 'Invia di nuovo l’invito a Paola Rossi, IC Gianni Rodari' })).toBeTruthy();
+    expect(
+      within(pending).getByRole('button', {
+        name: 'Invia di nuovo l’invito a Paola Rossi, IC Gianni Rodari',
+      }),
+    ).toBeTruthy();
     // A decided invitation has nothing left to do.
     expect(within(screen.getByText('Marco Bianchi').closest('tr')!).queryByRole('button')).toBeNull();
     const filters = screen.getByLabelText('Cerca negli inviti');
@@ -64,10 +89,15 @@ describe('enrolment invitations page (component)', () => {
   });
 
   it('sends an invitation again and says so', async () => {
-    vi.mocked(callApi).mockResolvedValue({ invitation: { ...PENDING, expired: false }, message: 'Invito inviato di nuovo a paola.rossi@example.com: vale altri 30 giorni.' });
+    vi.mocked(callApi).mockResolvedValue({
+      invitation: { ...PENDING, expired: false },
+      message: 'Invito inviato di nuovo a paola.rossi@example.com: vale altri 30 giorni.',
+    });
     renderPage([PENDING]);
     await userEvent.click(await screen.findByRole('button', { name: /^Invia di nuovo/ }));
-    expect(await screen.findByText('Invito inviato di nuovo a paola.rossi@example.com: vale altri 30 giorni.')).toHaveProperty('role', 'status');
+    expect(
+      await screen.findByText('Invito inviato di nuovo a paola.rossi@example.com: vale altri 30 giorni.'),
+    ).toHaveProperty('role', 'status');
     expect(callApi).toHaveBeenCalledWith(resendEnrolmentInvitation, { params: { invitationId: 5 } });
   });
 
@@ -75,7 +105,9 @@ describe('enrolment invitations page (component)', () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     renderPage([PENDING]);
     await userEvent.click(await screen.findByRole('button', { name: /^Annulla l’invito/ }));
-    expect(confirm).toHaveBeenCalledWith('Annullare l’invito a Paola Rossi, IC Gianni Rodari? La persona non potrà più accettarlo.');
+    expect(confirm).toHaveBeenCalledWith(
+      'Annullare l’invito a Paola Rossi, IC Gianni Rodari? La persona non potrà più accettarlo.',
+    );
     expect(callApi).not.toHaveBeenCalled();
   });
 

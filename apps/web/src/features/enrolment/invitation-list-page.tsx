@@ -1,5 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { can, ROLE_LABELS } from '@portale/shared/auth';
 import {
   cancelEnrolmentInvitation,
@@ -40,7 +47,8 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
   const intent = text(form, 'intent') as Intent;
   const invitationId = Number(text(form, 'invitationId'));
   const endpoint = INTENTS[intent];
-  if (!endpoint || !Number.isInteger(invitationId) || invitationId <= 0) return { message: 'Richiesta non valida: ricarica la pagina e riprova.' };
+  if (!endpoint || !Number.isInteger(invitationId) || invitationId <= 0)
+    return { message: 'Richiesta non valida: ricarica la pagina e riprova.' };
   try {
     const result = await callApi(endpoint, { params: { invitationId } });
     return { ok: true, message: result.message };
@@ -69,18 +77,33 @@ function RowActions({ invitation }: { invitation: StaffEnrolmentInvitation }) {
     <div className="d-flex flex-wrap gap-2">
       <Form method="post">
         <input type="hidden" name="invitationId" value={invitation.id} />
-        <button type="submit" name="intent" value="resend" className="btn btn-outline-primary btn-xs" disabled={busy} aria-label={`Invia di nuovo l’invito a ${who}`}>
+        <button
+          type="submit"
+          name="intent"
+          value="resend"
+          className="btn btn-outline-primary btn-xs"
+          disabled={busy}
+          aria-label={`Invia di nuovo l’invito a ${who}`}
+        >
           Invia di nuovo
         </button>
       </Form>
       <Form
         method="post"
         onSubmit={(event) => {
-          if (!window.confirm(`Annullare l’invito a ${who}? La persona non potrà più accettarlo.`)) event.preventDefault();
+          if (!window.confirm(`Annullare l’invito a ${who}? La persona non potrà più accettarlo.`))
+            event.preventDefault();
         }}
       >
         <input type="hidden" name="invitationId" value={invitation.id} />
-        <button type="submit" name="intent" value="cancel" className="btn btn-outline-danger btn-xs" disabled={busy} aria-label={`Annulla l’invito a ${who}`}>
+        <button
+          type="submit"
+          name="intent"
+          value="cancel"
+          className="btn btn-outline-danger btn-xs"
+          disabled={busy}
+          aria-label={`Annulla l’invito a ${who}`}
+        >
           Annulla
         </button>
       </Form>
@@ -109,11 +132,23 @@ const COLUMNS = [
       </>
     ),
   }),
-  column.accessor('roles', { header: 'Ruoli', enableSorting: false, cell: (c) => c.getValue().map((r) => ROLE_LABELS[r]).join(', ') }),
+  column.accessor('roles', {
+    header: 'Ruoli',
+    enableSorting: false,
+    cell: (c) =>
+      c
+        .getValue()
+        .map((r) => ROLE_LABELS[r])
+        .join(', '),
+  }),
   column.accessor('state', { header: 'Stato', cell: (c) => <StateCell invitation={c.row.original} /> }),
   column.accessor('createdAt', { header: 'Inviato il', cell: (c) => formatShortDateTime(c.getValue()) }),
   column.accessor('expiresAt', { header: 'Scade il', cell: (c) => formatShortDateTime(c.getValue()) }),
-  column.display({ id: 'actions', header: 'Azioni', cell: (c) => <RowActions invitation={c.row.original} /> }),
+  column.display({
+    id: 'actions',
+    header: 'Azioni',
+    cell: (c) => <RowActions invitation={c.row.original} />,
+  }),
 ];
 const SORT_OPTIONS = sortOptionsOf([
   { value: 'createdAt', label: 'Data di invio' },
@@ -123,8 +158,24 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'state', label: 'Stato' },
 ]);
 const FILTERS: SelectFilter[] = [
-  { name: 'state', label: 'Stato', anyLabel: 'Tutti', options: ENROLMENT_INVITATION_STATES.map((s) => ({ value: s, label: ENROLMENT_INVITATION_STATE_LABELS[s] })) },
-  { name: 'expired', label: 'Scadenza', anyLabel: 'Tutti', options: [{ value: 'true', label: 'Scaduti' }, { value: 'false', label: 'Non scaduti' }] },
+  {
+    name: 'state',
+    label: 'Stato',
+    anyLabel: 'Tutti',
+    options: ENROLMENT_INVITATION_STATES.map((s) => ({
+      value: s,
+      label: ENROLMENT_INVITATION_STATE_LABELS[s],
+    })),
+  },
+  {
+    name: 'expired',
+    label: 'Scadenza',
+    anyLabel: 'Tutti',
+    options: [
+      { value: 'true', label: 'Scaduti' },
+      { value: 'false', label: 'Non scaduti' },
+    ],
+  },
 ];
 
 /** Staff: the invitations of existing accounts named in an enrolment (issue 32), with the list pattern; pending ones can be sent again or cancelled. */
@@ -140,8 +191,9 @@ export function Component() {
     <>
       <PageHeader title={page.title} description={page.description} />
       <p>
-        Quando un’iscrizione nomina come dirigente o referente una persona che ha già un account, il portale non le assegna il ruolo: le invia un invito, che
-        lei accetta dal portale entro 30 giorni. Da qui puoi inviarlo di nuovo (per altri 30 giorni) o annullarlo.
+        Quando un’iscrizione nomina come dirigente o referente una persona che ha già un account, il portale
+        non le assegna il ruolo: le invia un invito, che lei accetta dal portale entro 30 giorni. Da qui puoi
+        inviarlo di nuovo (per altri 30 giorni) o annullarlo.
       </p>
       <div ref={message} tabIndex={-1}>
         <FormMessage message={outcome?.message} tone={outcome?.ok ? 'success' : 'danger'} />
@@ -149,7 +201,10 @@ export function Component() {
       <FilterBar
         label="Cerca negli inviti"
         query={query}
-        search={{ label: 'Cerca', hint: 'Nome o codice dell’istituto, nome o e-mail della persona invitata.' }}
+        search={{
+          label: 'Cerca',
+          hint: 'Nome o codice dell’istituto, nome o e-mail della persona invitata.',
+        }}
         selects={FILTERS}
         sortOptions={SORT_OPTIONS}
         defaultSort={DEFAULT_SORT}

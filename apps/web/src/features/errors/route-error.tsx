@@ -6,12 +6,16 @@ const FALLBACK_BODY = 'Si è verificato un problema imprevisto. Riprova più tar
 function describe(error: unknown): { status: number; message: string | undefined } {
   if (isRouteErrorResponse(error)) {
     const data = error.data as { message?: unknown } | string | undefined;
-    const message = typeof data === 'string' ? data : typeof data?.message === 'string' ? data.message : undefined;
+    const message =
+      typeof data === 'string' ? data : typeof data?.message === 'string' ? data.message : undefined;
     return { status: error.status, message: message || error.statusText || undefined };
   }
   if (error instanceof Error) {
     const status = (error as { status?: unknown }).status;
-    return { status: typeof status === 'number' && status > 0 ? status : 500, message: error.message || undefined };
+    return {
+      status: typeof status === 'number' && status > 0 ? status : 500,
+      message: error.message || undefined,
+    };
   }
   return { status: 500, message: undefined };
 }
@@ -31,11 +35,20 @@ export function RouteError() {
     console.warn(`[errore ${status}]`, message ?? error);
   }, [title, status, message, error]);
   return (
-    <div className="container my-5" data-error-status={status} data-error-message={message ?? ''} data-testid="error-screen">
+    <div
+      className="container my-5"
+      data-error-status={status}
+      data-error-message={message ?? ''}
+      data-testid="error-screen"
+    >
       <div className="row">
         <div className="col-lg-8">
           <h1 className="mb-4">{title}</h1>
-          <p className="lead">{isNotFound ? 'Sembra che abbia seguito un URL che non esiste nel portale.' : (message ?? FALLBACK_BODY)}</p>
+          <p className="lead">
+            {isNotFound
+              ? 'Sembra che abbia seguito un URL che non esiste nel portale.'
+              : (message ?? FALLBACK_BODY)}
+          </p>
           <Link to="/" className="btn btn-primary mt-3">
             torna alla home
           </Link>

@@ -15,17 +15,23 @@ export function Component() {
   const site = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
   return (
     <>
-      <PageHeader title={site.name} description={`Plesso assegnato · ${site.municipalityName} (${site.province})`} />
+      <PageHeader
+        title={site.name}
+        description={`Plesso assegnato · ${site.municipalityName} (${site.province})`}
+      />
       <SiteFacts site={site} />
       <section aria-labelledby="visite-title" className="mb-4">
-        <h2 id="visite-title" className="h4">Visite</h2>
+        <h2 id="visite-title" className="h4">
+          Visite
+        </h2>
         {site.visits.length === 0 ? (
           <p className="text-muted">Nessuna visita per questo plesso.</p>
         ) : (
           <ul className="list-unstyled">
             {site.visits.map((v) => (
               <li key={v.id} className="mb-2">
-                <span className={`badge ${VISIT_STATE_BADGES[v.state]}`}>{VISIT_STATE_LABELS[v.state]}</span> {formatDateTime(v.scheduledAt)}
+                <span className={`badge ${VISIT_STATE_BADGES[v.state]}`}>{VISIT_STATE_LABELS[v.state]}</span>{' '}
+                {formatDateTime(v.scheduledAt)}
               </li>
             ))}
           </ul>

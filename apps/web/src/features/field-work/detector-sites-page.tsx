@@ -14,17 +14,28 @@ import { LEVEL_FILTER, PLANNED_FILTER, PROVINCE_FILTER } from './field-work-labe
 const DEFAULT_SORT = 'name';
 const column = listColumnHelper<DetectorSiteSummary>();
 const COLUMNS = [
-  column.accessor('ministryCode', { header: 'Codice', enableSorting: false, cell: (c) => <span className="text-nowrap">{c.getValue()}</span> }),
+  column.accessor('ministryCode', {
+    header: 'Codice',
+    enableSorting: false,
+    cell: (c) => <span className="text-nowrap">{c.getValue()}</span>,
+  }),
   column.accessor('name', {
     header: 'Plesso',
     meta: { rowHeader: true },
     cell: (c) => <Link to={href('portal.detector-site', { siteId: c.row.original.id })}>{c.getValue()}</Link>,
   }),
-  column.accessor('schoolLevel', { header: 'Grado', enableSorting: false, cell: (c) => SCHOOL_LEVEL_LABELS[c.getValue()] }),
+  column.accessor('schoolLevel', {
+    header: 'Grado',
+    enableSorting: false,
+    cell: (c) => SCHOOL_LEVEL_LABELS[c.getValue()],
+  }),
   column.accessor('address', {
     header: 'Indirizzo',
     enableSorting: false,
-    cell: (c) => [c.getValue(), [c.row.original.postalCode, c.row.original.municipalityName].filter(Boolean).join(' ')].filter(Boolean).join(', '),
+    cell: (c) =>
+      [c.getValue(), [c.row.original.postalCode, c.row.original.municipalityName].filter(Boolean).join(' ')]
+        .filter(Boolean)
+        .join(', '),
   }),
   column.accessor('municipalityName', { header: 'Comune' }),
   column.accessor('province', { header: 'Prov.', meta: { label: 'Provincia' } }),
@@ -69,7 +80,10 @@ export function Component() {
       <FilterBar
         label="Cerca nei miei plessi"
         query={query}
-        search={{ label: 'Cerca', hint: 'Parte del nome, del comune o del codice meccanografico del plesso.' }}
+        search={{
+          label: 'Cerca',
+          hint: 'Parte del nome, del comune o del codice meccanografico del plesso.',
+        }}
         selects={[PROVINCE_FILTER, LEVEL_FILTER, PLANNED_FILTER]}
         sortOptions={SORT_OPTIONS}
         defaultSort={DEFAULT_SORT}

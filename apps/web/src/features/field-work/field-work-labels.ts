@@ -27,4 +27,9 @@ export const PLANNED_FILTER: SelectFilter = {
   ],
 };
 
-export const VISIT_STATE_BADGES = { pianificata: 'bg-primary', svolta: 'bg-success', annullata: 'bg-secondary', mancata: 'bg-warning' } as const;
+export const VISIT_STATE_BADGES = {
+  pianificata: 'bg-primary',
+  svolta: 'bg-success',
+  annullata: 'bg-secondary',
+  mancata: 'bg-warning',
+} as const;

@@ -14,8 +14,16 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function addressOf(site: Pick<DetectorSiteSummary, 'address' | 'postalCode' | 'municipalityName' | 'province'>): string {
-  return [site.address, [site.postalCode, site.municipalityName].filter(Boolean).join(' '), `(${site.province})`].filter(Boolean).join(', ');
+export function addressOf(
+  site: Pick<DetectorSiteSummary, 'address' | 'postalCode' | 'municipalityName' | 'province'>,
+): string {
+  return [
+    site.address,
+    [site.postalCode, site.municipalityName].filter(Boolean).join(' '),
+    `(${site.province})`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** The facts of a plesso a detector needs, with the links to its teachers and visits. */
@@ -27,9 +35,17 @@ export function SiteFacts({ site }: { site: DetectorSiteSummary }) {
         <Fact label="Grado">{SCHOOL_LEVEL_LABELS[site.schoolLevel]}</Fact>
         <Fact label="Istituto">{site.instituteName}</Fact>
         <Fact label="Indirizzo">{addressOf(site)}</Fact>
-        <Fact label="Rilevatore">{site.detector ? `${site.detector.firstName} ${site.detector.lastName}` : <span className="text-muted">non assegnato</span>}</Fact>
+        <Fact label="Rilevatore">
+          {site.detector ? (
+            `${site.detector.firstName} ${site.detector.lastName}`
+          ) : (
+            <span className="text-muted">non assegnato</span>
+          )}
+        </Fact>
         <Fact label="Insegnanti">{site.teacherCount}</Fact>
-        <Fact label="Prossima visita">{site.nextVisitAt ? formatDateTime(site.nextVisitAt) : <span className="text-muted">nessuna</span>}</Fact>
+        <Fact label="Prossima visita">
+          {site.nextVisitAt ? formatDateTime(site.nextVisitAt) : <span className="text-muted">nessuna</span>}
+        </Fact>
       </dl>
       <ul className="list-inline">
         <li className="list-inline-item">

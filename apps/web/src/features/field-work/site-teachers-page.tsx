@@ -14,9 +14,17 @@ export function Component() {
   const { site, items } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
   return (
     <>
-      <PageHeader title={`Insegnanti di ${site.name}`} description={`${site.municipalityName} (${site.province}) · ${site.ministryCode}`} />
+      <PageHeader
+        title={`Insegnanti di ${site.name}`}
+        description={`${site.municipalityName} (${site.province}) · ${site.ministryCode}`}
+      />
       <SiteFacts site={site} />
-      <div className="table-responsive" tabIndex={0} role="region" aria-label="Elenco degli insegnanti del plesso">
+      <div
+        className="table-responsive"
+        tabIndex={0}
+        role="region"
+        aria-label="Elenco degli insegnanti del plesso"
+      >
         <table className="table" data-testid="site-teachers">
           <caption>Insegnanti ed educatori del plesso ({items.length})</caption>
           <thead>
@@ -31,7 +39,9 @@ export function Component() {
           <tbody>
             {items.length === 0 && (
               <tr>
-                <td colSpan={5} className="text-muted">Nessun insegnante registrato in questo plesso.</td>
+                <td colSpan={5} className="text-muted">
+                  Nessun insegnante registrato in questo plesso.
+                </td>
               </tr>
             )}
             {items.map((t) => (

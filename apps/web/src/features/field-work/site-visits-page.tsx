@@ -1,6 +1,23 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Form, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { closeVisit, createVisit, listSiteVisits, reportVisit, visitCalendar, visitReportable, VISIT_STATE_LABELS, type SiteTeacher, type Visit } from '@portale/shared/field-work';
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
+import {
+  closeVisit,
+  createVisit,
+  listSiteVisits,
+  reportVisit,
+  visitCalendar,
+  visitReportable,
+  VISIT_STATE_LABELS,
+  type SiteTeacher,
+  type Visit,
+} from '@portale/shared/field-work';
 import { REVIEW_STATE_LABELS } from '@portale/shared/reviews';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
@@ -30,7 +47,10 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<R
   const visitId = Number(form.get('visitId')) || undefined;
   try {
     if (intent === 'plan') {
-      await callApi(createVisit, { params: { siteId: Number(params.siteId) }, body: { scheduledAt: String(form.get('scheduledAt') ?? '') } });
+      await callApi(createVisit, {
+        params: { siteId: Number(params.siteId) },
+        body: { scheduledAt: String(form.get('scheduledAt') ?? '') },
+      });
       return { intent, ok: 'Visita pianificata.' };
     }
     if (intent === 'report' && visitId) {
@@ -38,30 +58,49 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<R
       const report = String(form.get('report') ?? '');
       const clientReportId = String(form.get('clientReportId') ?? '') || undefined;
       try {
-        await callApi(reportVisit, { params: { visitId }, body: { report, teachersMet, ...(clientReportId ? { clientReportId } : {}) } });
+        await callApi(reportVisit, {
+          params: { visitId },
+          body: { report, teachersMet, ...(clientReportId ? { clientReportId } : {}) },
+        });
       } catch (error) {
         // No network: the draft (same client id) is queued on the device and sent when the network returns.
         if (clientReportId && error instanceof ApiError && error.status === 0) {
           const queue = await offlineQueue();
           await queue.saveDraft({ clientReportId, visitId, report, teachersMet });
           await queue.submit(clientReportId);
-          return { intent, visitId, ok: 'Sei senza rete: il resoconto è salvato sul dispositivo e sarà inviato appena la rete torna.' };
+          return {
+            intent,
+            visitId,
+            ok: 'Sei senza rete: il resoconto è salvato sul dispositivo e sarà inviato appena la rete torna.',
+          };
         }
         throw error;
       }
-      if (clientReportId) await offlineQueue().then((q) => q.markSent(clientReportId)).catch(() => undefined);
+      if (clientReportId)
+        await offlineQueue()
+          .then((q) => q.markSent(clientReportId))
+          .catch(() => undefined);
       return { intent, visitId, ok: 'Resoconto inviato: la visita è svolta ed è in attesa di revisione.' };
     }
     if ((intent === 'annullata' || intent === 'mancata') && visitId) {
       const note = String(form.get('note') ?? '').trim();
       await callApi(closeVisit, { params: { visitId }, body: { state: intent, ...(note ? { note } : {}) } });
-      return { intent, visitId, ok: intent === 'annullata' ? 'Visita annullata.' : 'Visita segnata come mancata.' };
+      return {
+        intent,
+        visitId,
+        ok: intent === 'annullata' ? 'Visita annullata.' : 'Visita segnata come mancata.',
+      };
     }
     return { intent, message: 'Azione sconosciuta.' };
   } catch (error) {
     if (error instanceof ApiError && error.status !== 401) {
       const errors = (error.body as { errors?: Record<string, string[]> } | undefined)?.errors;
-      return { intent, ...(visitId ? { visitId } : {}), message: error.message, ...(errors ? { errors } : {}) };
+      return {
+        intent,
+        ...(visitId ? { visitId } : {}),
+        message: error.message,
+        ...(errors ? { errors } : {}),
+      };
     }
     throw error;
   }
@@ -76,17 +115,33 @@ function CalendarButton({ visit }: { visit: Visit }) {
         className="btn btn-outline-primary btn-sm me-2"
         onClick={() => {
           setProblem(null);
-          downloadFile(visitCalendar, { params: { visitId: visit.id } }, undefined, { fallbackName: `visita-${visit.id}.ics` }).catch((e: Error) => setProblem(e.message));
+          downloadFile(visitCalendar, { params: { visitId: visit.id } }, undefined, {
+            fallbackName: `visita-${visit.id}.ics`,
+          }).catch((e: Error) => setProblem(e.message));
         }}
       >
         Aggiungi al calendario (.ics)
       </button>
-      {problem && <span role="alert" className="text-danger small">{problem}</span>}
+      {problem && (
+        <span role="alert" className="text-danger small">
+          {problem}
+        </span>
+      )}
     </>
   );
 }
 
-function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers: SiteTeacher[]; result: Result | undefined; busy: boolean }) {
+function ReportForm({
+  visit,
+  teachers,
+  result,
+  busy,
+}: {
+  visit: Visit;
+  teachers: SiteTeacher[];
+  result: Result | undefined;
+  busy: boolean;
+}) {
   const mine = result?.visitId === visit.id && result.intent === 'report' ? result : undefined;
   const err = mine?.errors?.report?.[0];
   const met = new Set(visit.teachersMet.map((t) => t.id));
@@ -105,7 +160,8 @@ function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers:
         const area = formRef.current.elements.namedItem('report');
         if (area instanceof HTMLTextAreaElement && draft.report) area.value = draft.report;
         const chosen = new Set(draft.teachersMet.map(String));
-        for (const box of formRef.current.querySelectorAll<HTMLInputElement>('input[name="teachersMet"]')) box.checked = chosen.has(box.value);
+        for (const box of formRef.current.querySelectorAll<HTMLInputElement>('input[name="teachersMet"]'))
+          box.checked = chosen.has(box.value);
       })
       .catch(() => undefined);
     return () => {
@@ -120,7 +176,12 @@ function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers:
       const form = formRef.current;
       if (!form) return;
       const data = new FormData(form);
-      const draft = { ...(clientReportId ? { clientReportId } : {}), visitId: visit.id, report: String(data.get('report') ?? ''), teachersMet: data.getAll('teachersMet').map(Number) };
+      const draft = {
+        ...(clientReportId ? { clientReportId } : {}),
+        visitId: visit.id,
+        report: String(data.get('report') ?? ''),
+        teachersMet: data.getAll('teachersMet').map(Number),
+      };
       offlineQueue()
         .then((q) => q.saveDraft(draft))
         .then((saved) => setClientReportId(saved.clientReportId))
@@ -128,21 +189,53 @@ function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers:
     }, 400);
   };
   return (
-    <Form ref={formRef} method="post" className="mt-3" aria-label={`Resoconto della visita del ${formatDateTime(visit.scheduledAt)}`} onChange={saveDraft}>
+    <Form
+      ref={formRef}
+      method="post"
+      className="mt-3"
+      aria-label={`Resoconto della visita del ${formatDateTime(visit.scheduledAt)}`}
+      onChange={saveDraft}
+    >
       <input type="hidden" name="intent" value="report" />
       <input type="hidden" name="visitId" value={visit.id} />
       {clientReportId && <input type="hidden" name="clientReportId" value={clientReportId} />}
       <div className="mb-3">
-        <label htmlFor={id} className="form-label fw-semibold">Resoconto della visita</label>
-        <textarea id={id} name="report" className="form-control" rows={4} required minLength={10} maxLength={5000} defaultValue={visit.report ?? ''} aria-invalid={err ? true : undefined} aria-describedby={err ? `${id}-error` : undefined} />
-        {err && <p id={`${id}-error`} className="text-danger small">{err}</p>}
+        <label htmlFor={id} className="form-label fw-semibold">
+          Resoconto della visita
+        </label>
+        <textarea
+          id={id}
+          name="report"
+          className="form-control"
+          rows={4}
+          required
+          minLength={10}
+          maxLength={5000}
+          defaultValue={visit.report ?? ''}
+          aria-invalid={err ? true : undefined}
+          aria-describedby={err ? `${id}-error` : undefined}
+        />
+        {err && (
+          <p id={`${id}-error`} className="text-danger small">
+            {err}
+          </p>
+        )}
       </div>
       <fieldset className="mb-3">
         <legend className="h6">Insegnanti incontrati</legend>
-        {teachers.length === 0 && <p className="text-muted small">Nessun insegnante registrato nel plesso.</p>}
+        {teachers.length === 0 && (
+          <p className="text-muted small">Nessun insegnante registrato nel plesso.</p>
+        )}
         {teachers.map((t) => (
           <div className="form-check" key={t.userId}>
-            <input className="form-check-input" type="checkbox" id={`met-${visit.id}-${t.userId}`} name="teachersMet" value={t.userId} defaultChecked={met.has(t.userId)} />
+            <input
+              className="form-check-input"
+              type="checkbox"
+              id={`met-${visit.id}-${t.userId}`}
+              name="teachersMet"
+              value={t.userId}
+              defaultChecked={met.has(t.userId)}
+            />
             <label className="form-check-label" htmlFor={`met-${visit.id}-${t.userId}`}>
               {t.firstName} {t.lastName}
             </label>
@@ -159,14 +252,41 @@ function ReportForm({ visit, teachers, result, busy }: { visit: Visit; teachers:
 
 function CloseForm({ visit, busy }: { visit: Visit; busy: boolean }) {
   return (
-    <Form method="post" className="mt-3 d-flex flex-wrap gap-2 align-items-end" aria-label={`Annulla o segna come mancata la visita del ${formatDateTime(visit.scheduledAt)}`}>
+    <Form
+      method="post"
+      className="mt-3 d-flex flex-wrap gap-2 align-items-end"
+      aria-label={`Annulla o segna come mancata la visita del ${formatDateTime(visit.scheduledAt)}`}
+    >
       <input type="hidden" name="visitId" value={visit.id} />
       <div>
-        <label htmlFor={`note-${visit.id}`} className="form-label small">Motivo (facoltativo)</label>
-        <input id={`note-${visit.id}`} name="note" className="form-control form-control-sm" maxLength={1000} />
+        <label htmlFor={`note-${visit.id}`} className="form-label small">
+          Motivo (facoltativo)
+        </label>
+        <input
+          id={`note-${visit.id}`}
+          name="note"
+          className="form-control form-control-sm"
+          maxLength={1000}
+        />
       </div>
-      <button type="submit" name="intent" value="annullata" className="btn btn-outline-secondary btn-sm" disabled={busy}>Annulla la visita</button>
-      <button type="submit" name="intent" value="mancata" className="btn btn-outline-secondary btn-sm" disabled={busy}>Segna come mancata</button>
+      <button
+        type="submit"
+        name="intent"
+        value="annullata"
+        className="btn btn-outline-secondary btn-sm"
+        disabled={busy}
+      >
+        Annulla la visita
+      </button>
+      <button
+        type="submit"
+        name="intent"
+        value="mancata"
+        className="btn btn-outline-secondary btn-sm"
+        disabled={busy}
+      >
+        Segna come mancata
+      </button>
     </Form>
   );
 }
@@ -179,7 +299,10 @@ export function Component() {
   const planError = result?.intent === 'plan' ? result.errors?.scheduledAt?.[0] : undefined;
   return (
     <>
-      <PageHeader title={`Visite a ${site.name}`} description={`${site.municipalityName} (${site.province}) · ${site.ministryCode}`} />
+      <PageHeader
+        title={`Visite a ${site.name}`}
+        description={`${site.municipalityName} (${site.province}) · ${site.ministryCode}`}
+      />
       <SiteFacts site={site} />
       <Suspense fallback={null}>
         <OfflineReportsPanel />
@@ -193,25 +316,51 @@ export function Component() {
         </div>
       )}
       <section aria-labelledby="pianifica-title" className="mb-5">
-        <h2 id="pianifica-title" className="h4">Pianifica una visita</h2>
+        <h2 id="pianifica-title" className="h4">
+          Pianifica una visita
+        </h2>
         <Form method="post" className="d-flex flex-wrap gap-3 align-items-end">
           <input type="hidden" name="intent" value="plan" />
           <div>
-            <label htmlFor="scheduledAt" className="form-label">Data e ora (ora italiana)</label>
-            <input id="scheduledAt" name="scheduledAt" type="datetime-local" className="form-control" required aria-invalid={planError ? true : undefined} aria-describedby={planError ? 'scheduledAt-error' : undefined} />
+            <label htmlFor="scheduledAt" className="form-label">
+              Data e ora (ora italiana)
+            </label>
+            <input
+              id="scheduledAt"
+              name="scheduledAt"
+              type="datetime-local"
+              className="form-control"
+              required
+              aria-invalid={planError ? true : undefined}
+              aria-describedby={planError ? 'scheduledAt-error' : undefined}
+            />
           </div>
-          <button type="submit" className="btn btn-primary" disabled={busy}>Pianifica</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            Pianifica
+          </button>
         </Form>
-        {planError && <p id="scheduledAt-error" className="text-danger small mt-2">{planError}</p>}
+        {planError && (
+          <p id="scheduledAt-error" className="text-danger small mt-2">
+            {planError}
+          </p>
+        )}
       </section>
       <section aria-labelledby="visite-title">
-        <h2 id="visite-title" className="h4">Visite ({items.length})</h2>
+        <h2 id="visite-title" className="h4">
+          Visite ({items.length})
+        </h2>
         {items.length === 0 && <p className="text-muted">Nessuna visita per questo plesso.</p>}
         <ol className="list-unstyled">
           {items.map((v) => (
-            <li key={v.id} className="border-start border-3 ps-3 mb-4" data-testid="visit" data-visit-id={v.id}>
+            <li
+              key={v.id}
+              className="border-start border-3 ps-3 mb-4"
+              data-testid="visit"
+              data-visit-id={v.id}
+            >
               <h3 className="h5">
-                Visita del {formatDateTime(v.scheduledAt)} <span className={`badge ${VISIT_STATE_BADGES[v.state]}`}>{VISIT_STATE_LABELS[v.state]}</span>
+                Visita del {formatDateTime(v.scheduledAt)}{' '}
+                <span className={`badge ${VISIT_STATE_BADGES[v.state]}`}>{VISIT_STATE_LABELS[v.state]}</span>
               </h3>
               <p className="small mb-1">
                 Rilevatore: {v.detector.firstName} {v.detector.lastName}
@@ -223,13 +372,24 @@ export function Component() {
                 </div>
               )}
               {v.outcomeNote && <p className="small">Motivo: {v.outcomeNote}</p>}
-              {v.report && v.reviewState !== 'da_correggere' && <p style={{ whiteSpace: 'pre-line' }}>{v.report}</p>}
-              {v.teachersMet.length > 0 && v.reviewState !== 'da_correggere' && <p className="small">Insegnanti incontrati: {v.teachersMet.map((t) => `${t.firstName} ${t.lastName}`).join(', ')}</p>}
+              {v.report && v.reviewState !== 'da_correggere' && (
+                <p style={{ whiteSpace: 'pre-line' }}>{v.report}</p>
+              )}
+              {v.teachersMet.length > 0 && v.reviewState !== 'da_correggere' && (
+                <p className="small">
+                  Insegnanti incontrati: {v.teachersMet.map((t) => `${t.firstName} ${t.lastName}`).join(', ')}
+                </p>
+              )}
               {v.state === 'pianificata' && <CalendarButton visit={v} />}
-              {v.reviewState === 'da_correggere' || (v.state === 'pianificata' && visitReportable(v.scheduledAt, new Date())) ? (
+              {v.reviewState === 'da_correggere' ||
+              (v.state === 'pianificata' && visitReportable(v.scheduledAt, new Date())) ? (
                 <ReportForm visit={v} teachers={teachers} result={result} busy={busy} />
               ) : (
-                v.state === 'pianificata' && <p className="small text-muted mt-2">Il resoconto si potrà inviare dal giorno della visita in poi.</p>
+                v.state === 'pianificata' && (
+                  <p className="small text-muted mt-2">
+                    Il resoconto si potrà inviare dal giorno della visita in poi.
+                  </p>
+                )
               )}
               {v.state === 'pianificata' && <CloseForm visit={v} busy={busy} />}
             </li>

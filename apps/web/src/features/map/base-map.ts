@@ -39,7 +39,8 @@ function pathOf(data: FeatureCollection<Geometry | null>): Path2D {
   for (const feature of data.features) {
     const geometry = feature.geometry;
     if (geometry?.type === 'Polygon') geometry.coordinates.forEach(ring);
-    else if (geometry?.type === 'MultiPolygon') geometry.coordinates.forEach((polygon) => polygon.forEach(ring));
+    else if (geometry?.type === 'MultiPolygon')
+      geometry.coordinates.forEach((polygon) => polygon.forEach(ring));
   }
   return path;
 }
@@ -72,7 +73,8 @@ export function attachBaseMap(map: MapLibreMap): BaseMap {
     }
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.clearRect(0, 0, canvas.width, canvas.height);
-    const layer: BaseMapLayer = map.getZoom() < PROVINCE_ZOOM || !paths.has('province') ? 'regioni' : 'province';
+    const layer: BaseMapLayer =
+      map.getZoom() < PROVINCE_ZOOM || !paths.has('province') ? 'regioni' : 'province';
     const path = paths.get(layer);
     if (!path) return;
     const a = map.project(A);

@@ -8,12 +8,27 @@ interface Props {
   errors: Record<string, string>;
 }
 
-function Select(props: { id: string; name: string; label: string; anyLabel: string; value: string; options: readonly { value: string; label: string }[]; error?: string | undefined; onChange: (v: string) => void }) {
+function Select(props: {
+  id: string;
+  name: string;
+  label: string;
+  anyLabel: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  error?: string | undefined;
+  onChange: (v: string) => void;
+}) {
   const errorId = `${props.id}-error`;
   return (
     <div className="select-wrapper">
       <label htmlFor={props.id}>{props.label}</label>
-      <select id={props.id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)} {...(props.error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}>
+      <select
+        id={props.id}
+        name={props.name}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        {...(props.error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+      >
         <option value="">{props.anyLabel}</option>
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -54,7 +69,8 @@ export function MapFilters({ query, errors }: Props) {
         // With JavaScript the URL keeps only what filters something (no `region=&level=`).
         event.preventDefault();
         const params = new URLSearchParams();
-        for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === 'string' && value) params.set(key, value);
+        for (const [key, value] of new FormData(event.currentTarget))
+          if (typeof value === 'string' && value) params.set(key, value);
         void submit(params, { method: 'get', action: pathname, preventScrollReset: true });
       }}
     >
@@ -69,17 +85,39 @@ export function MapFilters({ query, errors }: Props) {
             value={region}
             error={errors.region}
             onChange={(value) => {
-              const keep = value && (PROVINCES_BY_REGION as Record<string, readonly string[]>)[value]?.includes(values.province ?? '');
+              const keep =
+                value &&
+                (PROVINCES_BY_REGION as Record<string, readonly string[]>)[value]?.includes(
+                  values.province ?? '',
+                );
               setValues((v) => ({ ...v, region: value, province: keep ? (v.province ?? '') : '' }));
             }}
           />
         </div>
         <div className="col-12 col-sm-6 col-lg-4">
-          <Select id={`${id}-province`} name="province" label="Provincia" anyLabel="Tutte le province" options={provinces.map((p) => ({ value: p, label: p }))} value={values.province ?? ''} error={errors.province} onChange={(v) => set('province', v)} />
+          <Select
+            id={`${id}-province`}
+            name="province"
+            label="Provincia"
+            anyLabel="Tutte le province"
+            options={provinces.map((p) => ({ value: p, label: p }))}
+            value={values.province ?? ''}
+            error={errors.province}
+            onChange={(v) => set('province', v)}
+          />
         </div>
         {MAP_SELECTS.map((filter) => (
           <div className="col-12 col-sm-6 col-lg-4" key={filter.name}>
-            <Select id={`${id}-${filter.name}`} name={filter.name} label={filter.label} anyLabel={filter.anyLabel} options={filter.options} value={values[filter.name] ?? ''} error={errors[filter.name]} onChange={(v) => set(filter.name, v)} />
+            <Select
+              id={`${id}-${filter.name}`}
+              name={filter.name}
+              label={filter.label}
+              anyLabel={filter.anyLabel}
+              options={filter.options}
+              value={values[filter.name] ?? ''}
+              error={errors[filter.name]}
+              onChange={(v) => set(filter.name, v)}
+            />
           </div>
         ))}
       </div>

@@ -32,8 +32,18 @@ export interface MapFilterDef {
 }
 
 export const MAP_SELECTS: readonly MapFilterDef[] = [
-  { name: 'level', label: 'Grado scolastico', anyLabel: 'Tutti i gradi', options: SCHOOL_LEVELS.map((l) => ({ value: l, label: SCHOOL_LEVEL_LABELS[l] })) },
-  { name: 'adhesionState', label: "Stato di adesione dell'istituto", anyLabel: 'Tutti gli stati', options: ADHESION_STATES.map((s) => ({ value: s, label: ADHESION_STATE_LABELS[s] })) },
+  {
+    name: 'level',
+    label: 'Grado scolastico',
+    anyLabel: 'Tutti i gradi',
+    options: SCHOOL_LEVELS.map((l) => ({ value: l, label: SCHOOL_LEVEL_LABELS[l] })),
+  },
+  {
+    name: 'adhesionState',
+    label: "Stato di adesione dell'istituto",
+    anyLabel: 'Tutti gli stati',
+    options: ADHESION_STATES.map((s) => ({ value: s, label: ADHESION_STATE_LABELS[s] })),
+  },
   {
     name: 'participating',
     label: 'Partecipazione',
@@ -43,7 +53,12 @@ export const MAP_SELECTS: readonly MapFilterDef[] = [
       { value: 'false', label: 'Non partecipanti' },
     ],
   },
-  { name: 'detector', label: 'Rilevatore', anyLabel: 'Con e senza rilevatore', options: DETECTOR_FILTER_VALUES.map((d) => ({ value: d, label: DETECTOR_FILTER_LABELS[d] })) },
+  {
+    name: 'detector',
+    label: 'Rilevatore',
+    anyLabel: 'Con e senza rilevatore',
+    options: DETECTOR_FILTER_VALUES.map((d) => ({ value: d, label: DETECTOR_FILTER_LABELS[d] })),
+  },
 ];
 
 /** The region of each province code. */

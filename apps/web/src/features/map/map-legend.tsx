@@ -9,18 +9,30 @@ export function MapLegend() {
       <ul className="list-unstyled mb-2">
         {ADHESION_STATES.map((state) => (
           <li key={state}>
-            <span className="map-legend-swatch" style={{ background: STATE_COLORS[state] }} aria-hidden="true" />
+            <span
+              className="map-legend-swatch"
+              style={{ background: STATE_COLORS[state] }}
+              aria-hidden="true"
+            />
             {ADHESION_STATE_LABELS[state]}
           </li>
         ))}
       </ul>
       <ul className="list-unstyled mb-2">
         <li>
-          <span className="map-legend-swatch" style={{ background: '#5f6b78', border: '2px solid #fff', outline: '1px solid #5f6b78' }} aria-hidden="true" />
+          <span
+            className="map-legend-swatch"
+            style={{ background: '#5f6b78', border: '2px solid #fff', outline: '1px solid #5f6b78' }}
+            aria-hidden="true"
+          />
           Cerchio pieno: il plesso partecipa
         </li>
         <li>
-          <span className="map-legend-swatch" style={{ background: '#fff', border: '3px solid #5f6b78' }} aria-hidden="true" />
+          <span
+            className="map-legend-swatch"
+            style={{ background: '#fff', border: '3px solid #5f6b78' }}
+            aria-hidden="true"
+          />
           Cerchio vuoto: il plesso non partecipa
         </li>
         <li>
@@ -29,8 +41,8 @@ export function MapLegend() {
         </li>
       </ul>
       <p className="mb-0">
-        Il colore è lo stato di adesione dell'istituto. Ogni plesso è collocato nel centro del suo comune: i plessi dello stesso comune sono disposti
-        intorno a quel punto.
+        Il colore è lo stato di adesione dell'istituto. Ogni plesso è collocato nel centro del suo comune: i
+        plessi dello stesso comune sono disposti intorno a quel punto.
       </p>
     </div>
   );

@@ -22,7 +22,10 @@ interface MapData {
 }
 
 export async function pageData({ request }: LoaderFunctionArgs): Promise<MapData> {
-  const [module, { query, result, problem }] = await Promise.all([import('./school-map.tsx'), loadList(getMapSchoolSites, request)]);
+  const [module, { query, result, problem }] = await Promise.all([
+    import('./school-map.tsx'),
+    loadList(getMapSchoolSites, request),
+  ]);
   schoolMapModule = module;
   return { query, data: result, problem };
 }
@@ -54,7 +57,9 @@ export function Component() {
           </p>
           {sites.count === 0 ? (
             <div className="alert alert-info" data-testid="map-empty">
-              <p className="mb-2">Nessun plesso corrisponde ai filtri scelti: la mappa non ha nulla da mostrare.</p>
+              <p className="mb-2">
+                Nessun plesso corrisponde ai filtri scelti: la mappa non ha nulla da mostrare.
+              </p>
               <Link to="?">Mostra tutti i plessi</Link>
             </div>
           ) : (
@@ -66,8 +71,9 @@ export function Component() {
                 <div className="col-12 col-lg-9">
                   <section aria-label="Mappa dei plessi" aria-describedby="map-help">
                     <p id="map-help" className="small mb-2">
-                      Trascina o usa le frecce per spostarti, i tasti + e − o i pulsanti per ingrandire; seleziona un gruppo per aprirlo e un
-                      plesso per vederne i dati. La tabella sotto la mappa riporta gli stessi plessi.
+                      Trascina o usa le frecce per spostarti, i tasti + e − o i pulsanti per ingrandire;
+                      seleziona un gruppo per aprirlo e un plesso per vederne i dati. La tabella sotto la
+                      mappa riporta gli stessi plessi.
                     </p>
                     <SchoolMap sites={sites} />
                   </section>

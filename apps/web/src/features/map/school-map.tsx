@@ -4,13 +4,24 @@ import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
 import type { BBox, Feature, FeatureCollection, Point } from 'geojson';
-import type { GeoJSONSource, Map as MapLibreMap, MapGeoJSONFeature, Popup as MapLibrePopup, StyleSpecification } from 'maplibre-gl';
+import type {
+  GeoJSONSource,
+  Map as MapLibreMap,
+  MapGeoJSONFeature,
+  Popup as MapLibrePopup,
+  StyleSpecification,
+} from 'maplibre-gl';
 import maplibregl from 'maplibre-gl/dist/maplibre-gl-csp.js';
 import KDBush from 'kdbush';
 import Supercluster from 'supercluster';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-csp-worker.js?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import { ADHESION_STATE_LABELS, ADHESION_STATES, getSchoolSite, type SchoolSiteDetail } from '@portale/shared/registry';
+import {
+  ADHESION_STATE_LABELS,
+  ADHESION_STATES,
+  getSchoolSite,
+  type SchoolSiteDetail,
+} from '@portale/shared/registry';
 import { getMapBoundaries, type MapSiteColumns } from '@portale/shared/map';
 import { href } from '@portale/shared/pages';
 import { callApi } from '../../lib/api-client.ts';
@@ -51,7 +62,9 @@ const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
  * place share their coordinates: they are laid on a small spiral around it, so that each can be seen
  * and clicked once the clusters open up.
  */
-export function toFeatures(sites: MapSiteColumns): FeatureCollection<Point, { id: number; s: number; p: number }> {
+export function toFeatures(
+  sites: MapSiteColumns,
+): FeatureCollection<Point, { id: number; s: number; p: number }> {
   const seen = new Uint32Array(sites.places.count);
   const states = stateIndexes(sites);
   const features: FeatureCollection<Point, { id: number; s: number; p: number }>['features'] = [];
@@ -66,7 +79,12 @@ export function toFeatures(sites: MapSiteColumns): FeatureCollection<Point, { id
     const lon = x + (r * Math.cos(a)) / Math.cos((y * Math.PI) / 180);
     const lat = y + r * Math.sin(a);
     const id = sites.id[i]!;
-    features.push({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { id, s: states[sites.state[i]!] ?? -1, p: sites.participating[i]! } });
+    features.push({
+      type: 'Feature',
+      id,
+      geometry: { type: 'Point', coordinates: [lon, lat] },
+      properties: { id, s: states[sites.state[i]!] ?? -1, p: sites.participating[i]! },
+    });
   }
   return { type: 'FeatureCollection', features };
 }
@@ -106,7 +124,10 @@ function placeIndexOf(places: FeatureCollection<Point, PlaceProperties>): PlaceI
 const WORLD: BBox = [-180, -85, 180, 85];
 
 /** The clusters and places to draw for `map`'s view, and the area and zoom they cover. */
-function clustersOf(index: PlaceIndex, map: MapLibreMap): { data: FeatureCollection<Point>; box: BBox; zoom: number } {
+function clustersOf(
+  index: PlaceIndex,
+  map: MapLibreMap,
+): { data: FeatureCollection<Point>; box: BBox; zoom: number } {
   const zoom = Math.floor(map.getZoom());
   // Around the view, a pan finds its clusters until it stops.
   const box = zoom > WHOLE_COUNTRY_ZOOM ? aroundView(map) : WORLD;
@@ -117,7 +138,12 @@ function clustersOf(index: PlaceIndex, map: MapLibreMap): { data: FeatureCollect
 function aroundView(map: MapLibreMap): BBox {
   const bounds = map.getBounds();
   const [w, s, e, n] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
-  return [Math.max(-180, w - (e - w)), Math.max(-85, s - (n - s)), Math.min(180, e + (e - w)), Math.min(85, n + (n - s))];
+  return [
+    Math.max(-180, w - (e - w)),
+    Math.max(-85, s - (n - s)),
+    Math.min(180, e + (e - w)),
+    Math.min(85, n + (n - s)),
+  ];
 }
 
 /** Whether the view of `map` lies within `box`. */
@@ -147,13 +173,17 @@ interface Singles {
 function singlesOf(sites: MapSiteColumns): Singles {
   const { features } = toFeatures(sites);
   const index = new KDBush(Math.max(1, features.length));
-  for (const feature of features) index.add(feature.geometry.coordinates[0]!, feature.geometry.coordinates[1]!);
+  for (const feature of features)
+    index.add(feature.geometry.coordinates[0]!, feature.geometry.coordinates[1]!);
   index.finish();
   return { features, index };
 }
 
 function singlesAround(singles: Singles, box: BBox): FeatureCollection<Point> {
-  return { type: 'FeatureCollection', features: singles.index.range(box[0], box[1], box[2], box[3]).map((i) => singles.features[i]!) };
+  return {
+    type: 'FeatureCollection',
+    features: singles.index.range(box[0], box[1], box[2], box[3]).map((i) => singles.features[i]!),
+  };
 }
 
 /** A place: `n` plessi (`p` of them participating); with one plesso, its id and state index, else -1. */
@@ -187,7 +217,13 @@ export function toPlaces(sites: MapSiteColumns): FeatureCollection<Point, PlaceP
       type: 'Feature',
       id: k,
       geometry: { type: 'Point', coordinates: [lon, lat] },
-      properties: { k, n: n[place]!, p: p[place]!, id: single ? sites.id[first[place]!]! : -1, s: single ? (states[sites.state[first[place]!]!] ?? -1) : -1 },
+      properties: {
+        k,
+        n: n[place]!,
+        p: p[place]!,
+        id: single ? sites.id[first[place]!]! : -1,
+        s: single ? (states[sites.state[first[place]!]!] ?? -1) : -1,
+      },
     });
   }
   return { type: 'FeatureCollection', features };
@@ -213,7 +249,12 @@ function boundsOf(features: FeatureCollection<Point>['features']): [number, numb
   return [w, s, e, n];
 }
 
-const stateColorExpression = ['match', ['get', 's'], ...ADHESION_STATES.flatMap((state, i) => [i, STATE_COLORS[state]]), '#5f6b78'] as unknown as string;
+const stateColorExpression = [
+  'match',
+  ['get', 's'],
+  ...ADHESION_STATES.flatMap((state, i) => [i, STATE_COLORS[state]]),
+  '#5f6b78',
+] as unknown as string;
 
 /**
  * The map's style: the clusters of the first view and the single plessi with their layers, there from
@@ -252,7 +293,14 @@ function styleOf(clusters: FeatureCollection<Point>): StyleSpecification {
         },
       },
       // A place with one plesso is that plesso; the spread single plessi take over at SINGLE_ZOOM.
-      { id: 'place-sites', type: 'circle', source: 'places', maxzoom: SINGLE_ZOOM, filter: ['==', ['get', 'n'], 1], paint: singlePaint },
+      {
+        id: 'place-sites',
+        type: 'circle',
+        source: 'places',
+        maxzoom: SINGLE_ZOOM,
+        filter: ['==', ['get', 'n'], 1],
+        paint: singlePaint,
+      },
       { id: 'sites', type: 'circle', source: 'sites', minzoom: SINGLE_ZOOM, paint: singlePaint },
     ],
   };
@@ -296,7 +344,8 @@ function PopupContent({ selected }: { selected: Selected }) {
       </p>
       <p className="mb-1">Istituto: {site.instituteName}</p>
       <p className="mb-1">
-        Stato: {ADHESION_STATE_LABELS[site.adhesionState]} · {site.participating ? 'Partecipa' : 'Non partecipa'}
+        Stato: {ADHESION_STATE_LABELS[site.adhesionState]} ·{' '}
+        {site.participating ? 'Partecipa' : 'Non partecipa'}
       </p>
       <Link to={href('portal.site', { siteId: site.id })}>Apri la scheda del plesso</Link>
     </div>
@@ -341,7 +390,9 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         keyboard: true,
       });
     } catch {
-      setFailed('Il browser non può disegnare la mappa (WebGL non disponibile). La tabella qui sotto riporta gli stessi dati.');
+      setFailed(
+        'Il browser non può disegnare la mappa (WebGL non disponibile). La tabella qui sotto riporta gli stessi dati.',
+      );
       return;
     }
     mapRef.current = map;
@@ -366,7 +417,13 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     map.touchZoomRotate.disableRotation();
     const baseMap = attachBaseMap(map);
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    map.addControl(new maplibregl.AttributionControl({ compact: true, customAttribution: 'Confini: ISTAT; openpolis/geojson-italy (CC BY 4.0)' }), 'bottom-right');
+    map.addControl(
+      new maplibregl.AttributionControl({
+        compact: true,
+        customAttribution: 'Confini: ISTAT; openpolis/geojson-italy (CC BY 4.0)',
+      }),
+      'bottom-right',
+    );
 
     const labels = new Map<string, InstanceType<typeof maplibregl.Marker>>();
     // The single plessi (spread around their place) are built after the clusters are drawn, when the
@@ -391,7 +448,10 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
       singlesBox = aroundView(map);
       source.setData(singlesAround(current, singlesBox));
     };
-    const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work, { timeout: 3000 }) : setTimeout(work, 500));
+    const whenIdle = (work: () => void) =>
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(work, { timeout: 3000 })
+        : setTimeout(work, 500);
     resetSingles.current = () => {
       singlesFrom = null;
       singles = null;
@@ -402,7 +462,11 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
     };
     /** The key and the number of plessi of a drawn cluster, place or single plesso. */
     const counted = (f: MapGeoJSONFeature): [string, number] =>
-      f.layer.id === 'sites' ? [`s${f.properties.id}`, 1] : f.properties.cluster ? [`c${f.properties.cluster_id}`, Number(f.properties.n)] : [`p${f.properties.k}`, Number(f.properties.n)];
+      f.layer.id === 'sites'
+        ? [`s${f.properties.id}`, 1]
+        : f.properties.cluster
+          ? [`c${f.properties.cluster_id}`, Number(f.properties.n)]
+          : [`p${f.properties.k}`, Number(f.properties.n)];
     const hook: MapTestHook = {
       map,
       firstClustersAt: null,
@@ -429,7 +493,9 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
       },
       siteIds() {
         const { id, place, places } = sitesRef.current;
-        return Array.from(id).filter((_, i) => !Number.isNaN(places.lon[place[i]!]!) && !Number.isNaN(places.lat[place[i]!]!));
+        return Array.from(id).filter(
+          (_, i) => !Number.isNaN(places.lon[place[i]!]!) && !Number.isNaN(places.lat[place[i]!]!),
+        );
       },
     };
     window.__portaleMap = hook;
@@ -504,7 +570,10 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         map.easeTo({ center, zoom: Math.max(map.getZoom() + 1, SINGLE_ZOOM + 0.5) });
         return;
       }
-      map.easeTo({ center, zoom: Math.min(index.getClusterExpansionZoom(Number(feature.properties.cluster_id)), 17) });
+      map.easeTo({
+        center,
+        zoom: Math.min(index.getClusterExpansionZoom(Number(feature.properties.cluster_id)), 17),
+      });
     });
     const openSite = (event: maplibregl.MapLayerMouseEvent) => {
       const feature = event.features?.[0];
@@ -517,8 +586,16 @@ export default function SchoolMap({ sites }: { sites: MapSiteColumns }) {
         .addTo(map);
       setSelected({ id, site: null, problem: null });
       callApi(getSchoolSite, { params: { siteId: id } })
-        .then((site) => setSelected((current) => (current?.id === id ? { id, site, problem: null } : current)))
-        .catch(() => setSelected((current) => (current?.id === id ? { id, site: null, problem: 'Non è stato possibile caricare il plesso. Riprova.' } : current)));
+        .then((site) =>
+          setSelected((current) => (current?.id === id ? { id, site, problem: null } : current)),
+        )
+        .catch(() =>
+          setSelected((current) =>
+            current?.id === id
+              ? { id, site: null, problem: 'Non è stato possibile caricare il plesso. Riprova.' }
+              : current,
+          ),
+        );
     };
     map.on('click', 'sites', openSite);
     map.on('click', 'place-sites', openSite);

@@ -1,6 +1,11 @@
 import { Fragment, useMemo } from 'react';
 import { Link } from 'react-router';
-import { ADHESION_STATE_LABELS, ADHESION_STATES, REGIONS, type AdhesionState } from '@portale/shared/registry';
+import {
+  ADHESION_STATE_LABELS,
+  ADHESION_STATES,
+  REGIONS,
+  type AdhesionState,
+} from '@portale/shared/registry';
 import type { MapSiteColumns } from '@portale/shared/map';
 import { formatNumber } from '../../lib/format.ts';
 import { REGION_OF_PROVINCE } from './map-labels.ts';
@@ -12,7 +17,12 @@ interface Counts {
   byState: Record<AdhesionState, number>;
 }
 
-const empty = (): Counts => ({ total: 0, participating: 0, detector: 0, byState: Object.fromEntries(ADHESION_STATES.map((s) => [s, 0])) as Record<AdhesionState, number> });
+const empty = (): Counts => ({
+  total: 0,
+  participating: 0,
+  detector: 0,
+  byState: Object.fromEntries(ADHESION_STATES.map((s) => [s, 0])) as Record<AdhesionState, number>,
+});
 
 export interface RegionCounts {
   region: string;
@@ -47,7 +57,9 @@ export function countByRegion(sites: MapSiteColumns): RegionCounts[] {
   }
   const out: RegionCounts[] = [];
   for (const region of REGIONS) {
-    const provinces = [...byProvince.entries()].filter(([p]) => REGION_OF_PROVINCE[p] === region).sort(([a], [b]) => a.localeCompare(b));
+    const provinces = [...byProvince.entries()]
+      .filter(([p]) => REGION_OF_PROVINCE[p] === region)
+      .sort(([a], [b]) => a.localeCompare(b));
     if (!provinces.length) continue;
     const counts = empty();
     for (const [, c] of provinces) {
@@ -91,7 +103,8 @@ export function SiteCountsTable({ sites, query }: { sites: MapSiteColumns; query
     <div className="table-responsive" tabIndex={0} role="region" aria-labelledby="map-table-caption">
       <table className="table table-sm table-hover" data-testid="map-counts">
         <caption id="map-table-caption" className="caption-top">
-          Plessi per regione e provincia ({formatNumber(sites.count)} in tutto), per partecipazione, rilevatore e stato di adesione dell'istituto
+          Plessi per regione e provincia ({formatNumber(sites.count)} in tutto), per partecipazione,
+          rilevatore e stato di adesione dell'istituto
         </caption>
         <thead>
           <tr>
@@ -124,7 +137,10 @@ export function SiteCountsTable({ sites, query }: { sites: MapSiteColumns; query
               {r.provinces.map((p) => (
                 <tr key={p.province} data-province={p.province} data-count={p.counts.total}>
                   <th scope="row" className="fw-normal ps-4">
-                    <Link to={hrefWith({ region: r.region, province: p.province })} aria-label={`Provincia ${p.province} (${r.region})`}>
+                    <Link
+                      to={hrefWith({ region: r.region, province: p.province })}
+                      aria-label={`Provincia ${p.province} (${r.region})`}
+                    >
                       {p.province}
                     </Link>
                   </th>

@@ -11,7 +11,11 @@ describe('countByRegion', () => {
       placeCount: 4,
       scale: MAP_COORD_SCALE,
       dictionaries: { state: [...ADHESION_STATES], level: [...SCHOOL_LEVELS], province: ['PV', 'MI', 'RM'] },
-      places: { lon: encodeColumn([91_587, 1_000, 300, null]), lat: encodeColumn([451_847, 100, 200, null]), province: encodeColumn([0, 0, 1, 2]) },
+      places: {
+        lon: encodeColumn([91_587, 1_000, 300, null]),
+        lat: encodeColumn([451_847, 100, 200, null]),
+        province: encodeColumn([0, 0, 1, 2]),
+      },
       idDelta: encodeColumn([1, 1, 1, 1, 1]),
       place: encodeColumn([0, 1, 1, 2, 3]),
       state: encodeColumn([0, 1, 1, 2, 0]),
@@ -20,9 +24,18 @@ describe('countByRegion', () => {
       detector: encodeColumn([0, 1, 0, 0, 0]),
     });
     const rows = countByRegion(sites);
-    expect(rows.map((r) => [r.region, r.counts.total, r.provinces.map((p) => [p.province, p.counts.total])])).toEqual([
+    expect(
+      rows.map((r) => [r.region, r.counts.total, r.provinces.map((p) => [p.province, p.counts.total])]),
+    ).toEqual([
       ['Lazio', 1, [['RM', 1]]],
-      ['Lombardia', 4, [['MI', 1], ['PV', 3]]],
+      [
+        'Lombardia',
+        4,
+        [
+          ['MI', 1],
+          ['PV', 3],
+        ],
+      ],
     ]);
     const lombardia = rows[1]!.counts;
     expect([lombardia.participating, lombardia.detector]).toEqual([2, 1]);

@@ -20,7 +20,9 @@ describe('the super-admin’s note of the hourly ceilings reached', () => {
       }),
     );
     expect(html).toContain('Limiti orari del portale raggiunti nelle ultime 24 ore');
-    expect(html).toContain('codici via SMS, oltre 600 in un’ora. I codici via SMS a nuovi numeri sono stati rifiutati');
+    expect(html).toContain(
+      'codici via SMS, oltre 600 in un’ora. I codici via SMS a nuovi numeri sono stati rifiutati',
+    );
     expect(html).toContain('role="status"');
   });
 

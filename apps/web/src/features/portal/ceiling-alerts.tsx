@@ -17,7 +17,10 @@ export function CeilingAlerts({ alerts }: { alerts: CeilingAlert[] }) {
           </li>
         ))}
       </ul>
-      <p className="mb-0">Qualcuno potrebbe inviare molte richieste da molti indirizzi: controlla il registro del server prima di alzare un limite.</p>
+      <p className="mb-0">
+        Qualcuno potrebbe inviare molte richieste da molti indirizzi: controlla il registro del server prima
+        di alzare un limite.
+      </p>
     </div>
   );
 }

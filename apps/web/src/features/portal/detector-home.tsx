@@ -1,6 +1,12 @@
 import { Link } from 'react-router';
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
-import { getMyVisits, listMySchoolSites, type DetectorSiteSummary, type MyVisitsResponse, type Visit } from '@portale/shared/field-work';
+import {
+  getMyVisits,
+  listMySchoolSites,
+  type DetectorSiteSummary,
+  type MyVisitsResponse,
+  type Visit,
+} from '@portale/shared/field-work';
 import { href } from '@portale/shared/pages';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatCount, formatDateTime, formatShortDateTime } from '../../lib/format.ts';
@@ -10,7 +16,9 @@ export function isDetector(user: SessionUser | null): boolean {
   return canSome(user, 'read:visit') && !can(user, 'read:visit');
 }
 
-export type DetectorHomeResult = { visits: MyVisitsResponse; sites: DetectorSiteSummary[]; problem: null } | { visits: null; sites: null; problem: string };
+export type DetectorHomeResult =
+  | { visits: MyVisitsResponse; sites: DetectorSiteSummary[]; problem: null }
+  | { visits: null; sites: null; problem: string };
 
 export async function loadDetectorHome(signal: AbortSignal): Promise<DetectorHomeResult> {
   try {
@@ -21,14 +29,19 @@ export async function loadDetectorHome(signal: AbortSignal): Promise<DetectorHom
     return { visits, sites: sites.items, problem: null };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
-    return { visits: null, sites: null, problem: 'Le tue visite e i tuoi plessi non sono disponibili in questo momento. Riprova più tardi.' };
+    return {
+      visits: null,
+      sites: null,
+      problem: 'Le tue visite e i tuoi plessi non sono disponibili in questo momento. Riprova più tardi.',
+    };
   }
 }
 
 function VisitLine({ visit }: { visit: Visit }) {
   return (
     <li className="mb-2">
-      <Link to={href('portal.site-visits', { siteId: visit.schoolSiteId })}>{visit.siteName}</Link> · {formatDateTime(visit.scheduledAt)}
+      <Link to={href('portal.site-visits', { siteId: visit.schoolSiteId })}>{visit.siteName}</Link> ·{' '}
+      {formatDateTime(visit.scheduledAt)}
     </li>
   );
 }
@@ -55,7 +68,8 @@ export function DetectorHome({ visits, sites }: { visits: MyVisitsResponse; site
       {visits.toReport.length > 0 && (
         <div className="alert alert-info" data-testid="detector-to-report">
           <p className="mb-1">
-            <strong>Visite passate senza resoconto:</strong> invia il resoconto, oppure segnala la visita come annullata o mancata.
+            <strong>Visite passate senza resoconto:</strong> invia il resoconto, oppure segnala la visita come
+            annullata o mancata.
           </p>
           <ul className="mb-0">
             {visits.toReport.map((v) => (
@@ -76,14 +90,18 @@ export function DetectorHome({ visits, sites }: { visits: MyVisitsResponse; site
       )}
       <h3 className="h5">I tuoi plessi</h3>
       <p>
-        {formatCount(visits.siteCount, 'plesso assegnato', 'plessi assegnati')}. <Link to={href('portal.detector-sites')}>Vedi tutti i tuoi plessi</Link>
+        {formatCount(visits.siteCount, 'plesso assegnato', 'plessi assegnati')}.{' '}
+        <Link to={href('portal.detector-sites')}>Vedi tutti i tuoi plessi</Link>
       </p>
       {sites.length > 0 && (
         <ul data-testid="detector-sites">
           {sites.map((s) => (
             <li key={s.id}>
-              <Link to={href('portal.detector-site', { siteId: s.id })}>{s.name}</Link> · {s.municipalityName} ({s.province})
-              {s.nextVisitAt && <span className="small"> · prossima visita {formatShortDateTime(s.nextVisitAt)}</span>}
+              <Link to={href('portal.detector-site', { siteId: s.id })}>{s.name}</Link> · {s.municipalityName}{' '}
+              ({s.province})
+              {s.nextVisitAt && (
+                <span className="small"> · prossima visita {formatShortDateTime(s.nextVisitAt)}</span>
+              )}
             </li>
           ))}
         </ul>

@@ -19,7 +19,12 @@ import { buildPath } from '@portale/shared/http';
 import { ApiError, apiRequest, callApi, INVALID_RESPONSE_MESSAGE } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 
-const BADGES: Record<ActionState, string> = { da_fare: 'bg-secondary', in_corso: 'bg-primary', completata: 'bg-warning', verificata: 'bg-success' };
+const BADGES: Record<ActionState, string> = {
+  da_fare: 'bg-secondary',
+  in_corso: 'bg-primary',
+  completata: 'bg-warning',
+  verificata: 'bg-success',
+};
 const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
 
 /** Whoever actions are assigned to (principal, first contact, teacher, educator) and who does not follow every action (staff). */
@@ -34,7 +39,10 @@ export async function loadDueActions(signal: AbortSignal): Promise<DueActionsRes
     return { data: await callApi(getMyActions, {}, { signal }), problem: null };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
-    return { data: null, problem: 'Le tue azioni non sono disponibili in questo momento. Riprova più tardi.' };
+    return {
+      data: null,
+      problem: 'Le tue azioni non sono disponibili in questo momento. Riprova più tardi.',
+    };
   }
 }
 
@@ -80,35 +88,56 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
     } catch (error) {
       const fields = error instanceof ApiError ? Object.keys(error.body?.errors ?? {}) : [];
       const fieldMessage = error instanceof ApiError ? error.body?.errors?.[fields[0] ?? '']?.[0] : undefined;
-      setFeedback({ error: fieldMessage ?? (error instanceof Error ? error.message : 'Operazione non riuscita.'), field: fields[0] ?? (action.evidence === 'file' ? 'evidenceFile' : undefined) });
+      setFeedback({
+        error: fieldMessage ?? (error instanceof Error ? error.message : 'Operazione non riuscita.'),
+        field: fields[0] ?? (action.evidence === 'file' ? 'evidenceFile' : undefined),
+      });
     } finally {
       setBusy(false);
     }
   };
-  const start = () => void run(() => callApi(transitionAction, { params: { actionId: action.id }, body: { to: 'in_corso' } }), `«${action.modelTitle}» è in corso.`);
+  const start = () =>
+    void run(
+      () => callApi(transitionAction, { params: { actionId: action.id }, body: { to: 'in_corso' } }),
+      `«${action.modelTitle}» è in corso.`,
+    );
   const complete = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     if (action.evidence === 'file') {
       const file = form.get('evidenceFile');
-      if (!(file instanceof File) || file.size === 0) return setFeedback({ error: 'Scegli il file di prova (PDF, PNG o JPEG).', field: 'evidenceFile' });
-      if (file.size > ACTION_EVIDENCE_FILE_MAX_BYTES) return setFeedback({ error: ACTION_MESSAGES.evidenceTooLarge, field: 'evidenceFile' });
-      return void run(() => uploadEvidence(action.id, file), `«${action.modelTitle}» è completata: lo staff verificherà il file.`);
+      if (!(file instanceof File) || file.size === 0)
+        return setFeedback({ error: 'Scegli il file di prova (PDF, PNG o JPEG).', field: 'evidenceFile' });
+      if (file.size > ACTION_EVIDENCE_FILE_MAX_BYTES)
+        return setFeedback({ error: ACTION_MESSAGES.evidenceTooLarge, field: 'evidenceFile' });
+      return void run(
+        () => uploadEvidence(action.id, file),
+        `«${action.modelTitle}» è completata: lo staff verificherà il file.`,
+      );
     }
     const evidenceText = String(form.get('evidenceText') ?? '').trim();
-    if (action.evidence === 'testo' && !evidenceText) return setFeedback({ error: ACTION_MESSAGES.evidenceText, field: 'evidenceText' });
+    if (action.evidence === 'testo' && !evidenceText)
+      return setFeedback({ error: ACTION_MESSAGES.evidenceText, field: 'evidenceText' });
     return void run(
-      () => callApi(transitionAction, { params: { actionId: action.id }, body: { to: 'completata', ...(evidenceText ? { evidenceText } : {}) } }),
+      () =>
+        callApi(transitionAction, {
+          params: { actionId: action.id },
+          body: { to: 'completata', ...(evidenceText ? { evidenceText } : {}) },
+        }),
       `«${action.modelTitle}» è completata${action.evidence === 'nessuna' ? '' : ': lo staff verificherà la prova'}.`,
     );
   };
-  const fieldError = (name: string) => (feedback.error && feedback.field === name ? { 'aria-invalid': true as const, 'aria-describedby': `${prefix}-${name}-error` } : {});
+  const fieldError = (name: string) =>
+    feedback.error && feedback.field === name
+      ? { 'aria-invalid': true as const, 'aria-describedby': `${prefix}-${name}-error` }
+      : {};
   return (
     <li className="card card-bg mb-3" data-testid="due-action">
       <div className="card-body">
         <h3 className="h5 mb-1">{action.modelTitle}</h3>
         <p className="mb-2">
-          <StateBadge state={action.state} overdue={action.overdue} /> <span className="ms-2">Scadenza: {formatDate(action.dueOn)}</span>
+          <StateBadge state={action.state} overdue={action.overdue} />{' '}
+          <span className="ms-2">Scadenza: {formatDate(action.dueOn)}</span>
           <span className="ms-2 small">
             ({ACTION_TARGET_LABELS[action.target]}: {action.targetName})
           </span>
@@ -131,7 +160,14 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
                 <label htmlFor={`${prefix}-evidenceText`} className="form-label">
                   Descrivi quanto fatto (prova richiesta)
                 </label>
-                <textarea id={`${prefix}-evidenceText`} name="evidenceText" className="form-control" rows={3} maxLength={ACTION_EVIDENCE_TEXT_MAX} {...fieldError('evidenceText')} />
+                <textarea
+                  id={`${prefix}-evidenceText`}
+                  name="evidenceText"
+                  className="form-control"
+                  rows={3}
+                  maxLength={ACTION_EVIDENCE_TEXT_MAX}
+                  {...fieldError('evidenceText')}
+                />
                 {feedback.field === 'evidenceText' && (
                   <p id={`${prefix}-evidenceText-error`} className="text-danger small mt-1 mb-0">
                     {feedback.error}
@@ -144,7 +180,14 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
                 <label htmlFor={`${prefix}-evidenceFile`} className="form-label d-block">
                   File di prova (PDF, PNG o JPEG, al massimo {ACTION_EVIDENCE_FILE_MAX_BYTES / 1_048_576} MB)
                 </label>
-                <input id={`${prefix}-evidenceFile`} name="evidenceFile" type="file" accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg" className="form-control" {...fieldError('evidenceFile')} />
+                <input
+                  id={`${prefix}-evidenceFile`}
+                  name="evidenceFile"
+                  type="file"
+                  accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg"
+                  className="form-control"
+                  {...fieldError('evidenceFile')}
+                />
                 {feedback.field === 'evidenceFile' && (
                   <p id={`${prefix}-evidenceFile-error`} className="text-danger small mt-1 mb-0">
                     {feedback.error}
@@ -153,7 +196,11 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
               </div>
             )}
             <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
-              {busy ? 'Invio in corso…' : action.evidence === 'file' ? 'Carica il file e completa' : 'Segna come completata'}
+              {busy
+                ? 'Invio in corso…'
+                : action.evidence === 'file'
+                  ? 'Carica il file e completa'
+                  : 'Segna come completata'}
             </button>
           </form>
         )}
@@ -189,7 +236,9 @@ export function DueActions({ data }: { data: MyActionsResponse }) {
       ) : (
         <>
           <p>
-            {data.open.length === 1 ? 'Hai 1 azione da svolgere' : `Hai ${data.open.length} azioni da svolgere`}
+            {data.open.length === 1
+              ? 'Hai 1 azione da svolgere'
+              : `Hai ${data.open.length} azioni da svolgere`}
             {overdue > 0 ? `, di cui ${overdue} ${overdue === 1 ? 'scaduta' : 'scadute'}` : ''}.
           </p>
           <ul className="list-unstyled">
@@ -206,7 +255,9 @@ export function DueActions({ data }: { data: MyActionsResponse }) {
             {data.done.map((a) => (
               <li key={a.id}>
                 {a.modelTitle} ({a.targetName}) — <StateBadge state={a.state} overdue={false} />
-                {a.completedAt && <span className="small ms-1">completata il {formatDateTime(a.completedAt)}</span>}
+                {a.completedAt && (
+                  <span className="small ms-1">completata il {formatDateTime(a.completedAt)}</span>
+                )}
               </li>
             ))}
           </ul>

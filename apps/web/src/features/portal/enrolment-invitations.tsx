@@ -1,6 +1,11 @@
 import { Form, useActionData, useNavigation } from 'react-router';
 import { ROLE_LABELS } from '@portale/shared/auth';
-import { acceptEnrolmentInvitation, declineEnrolmentInvitation, listEnrolmentInvitations, type EnrolmentInvitation } from '@portale/shared/enrolment';
+import {
+  acceptEnrolmentInvitation,
+  declineEnrolmentInvitation,
+  listEnrolmentInvitations,
+  type EnrolmentInvitation,
+} from '@portale/shared/enrolment';
 import { FormMessage } from '../../components/form-field.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { orFailure, text, type FormResult } from '../../lib/form-data.ts';
@@ -10,7 +15,8 @@ import { reloadUser } from '../../lib/session.ts';
 /** The intent of the invitation forms among the home's forms. */
 export const INVITATION_INTENT = 'enrolment-invitation';
 
-export type InvitationsResult = { items: EnrolmentInvitation[]; problem: null } | { items: []; problem: string };
+export type InvitationsResult =
+  { items: EnrolmentInvitation[]; problem: null } | { items: []; problem: string };
 
 /** The signed-in user's pending invitations (any role may have one). */
 export async function loadInvitations(signal: AbortSignal): Promise<InvitationsResult> {
@@ -18,14 +24,19 @@ export async function loadInvitations(signal: AbortSignal): Promise<InvitationsR
     return { items: (await callApi(listEnrolmentInvitations, {}, { signal })).items, problem: null };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
-    return { items: [], problem: 'Gli inviti a collegarti a un istituto non sono disponibili in questo momento. Riprova più tardi.' };
+    return {
+      items: [],
+      problem:
+        'Gli inviti a collegarti a un istituto non sono disponibili in questo momento. Riprova più tardi.',
+    };
   }
 }
 
 /** Accepts or declines one invitation; after an acceptance the session's roles are read again. */
 export async function invitationAction(form: FormData): Promise<FormResult & { intent: string }> {
   const invitationId = Number(text(form, 'invitationId'));
-  const endpoint = text(form, 'decision') === 'accept' ? acceptEnrolmentInvitation : declineEnrolmentInvitation;
+  const endpoint =
+    text(form, 'decision') === 'accept' ? acceptEnrolmentInvitation : declineEnrolmentInvitation;
   const outcome = await orFailure(() => callApi(endpoint, { params: { invitationId } }));
   if (!('invitation' in outcome)) return { intent: INVITATION_INTENT, ...outcome };
   if (outcome.invitation.state === 'accettato') await reloadUser();
@@ -53,18 +64,31 @@ export function EnrolmentInvitations({ items }: { items: EnrolmentInvitation[] }
       {items.map((invitation) => (
         <div key={invitation.id} className="callout note mb-3" data-testid="enrolment-invitation">
           <p>
-            L’istituto <strong>{invitation.instituteName}</strong> ({invitation.ministryCode}) è stato iscritto al programma e chi
-            lo ha iscritto ti ha indicato come <strong>{rolesOf(invitation)}</strong>. Il tuo account non è stato modificato:
-            accetta solo se il ruolo è tuo. L’invito si può accettare se il codice fiscale indicato nell’iscrizione è quello del
+            L’istituto <strong>{invitation.instituteName}</strong> ({invitation.ministryCode}) è stato
+            iscritto al programma e chi lo ha iscritto ti ha indicato come{' '}
+            <strong>{rolesOf(invitation)}</strong>. Il tuo account non è stato modificato: accetta solo se il
+            ruolo è tuo. L’invito si può accettare se il codice fiscale indicato nell’iscrizione è quello del
             tuo profilo e vale fino al {formatDate(invitation.expiresAt)}.
           </p>
           <Form method="post" className="d-inline me-2">
             <input type="hidden" name="intent" value={INVITATION_INTENT} />
             <input type="hidden" name="invitationId" value={invitation.id} />
-            <button type="submit" name="decision" value="accept" className="btn btn-primary me-2" disabled={busy}>
+            <button
+              type="submit"
+              name="decision"
+              value="accept"
+              className="btn btn-primary me-2"
+              disabled={busy}
+            >
               Accetta l’invito
             </button>
-            <button type="submit" name="decision" value="decline" className="btn btn-outline-primary" disabled={busy}>
+            <button
+              type="submit"
+              name="decision"
+              value="decline"
+              className="btn btn-outline-primary"
+              disabled={busy}
+            >
               Rifiuta
             </button>
           </Form>

@@ -29,7 +29,10 @@ function FigureList({ figures, testId }: { figures: Figure[]; testId: string }) 
   return (
     <dl className="key-figures mb-0" data-testid={testId}>
       {figures.map((f) => (
-        <div key={f.to} className="d-flex justify-content-between align-items-baseline gap-3 border-bottom py-1">
+        <div
+          key={f.to}
+          className="d-flex justify-content-between align-items-baseline gap-3 border-bottom py-1"
+        >
           <dt className="fw-normal">{f.label}</dt>
           <dd className="mb-0 text-end">
             <Link to={f.to} className="fw-semibold" data-figure={f.value}>
@@ -43,7 +46,17 @@ function FigureList({ figures, testId }: { figures: Figure[]; testId: string }) 
   );
 }
 
-function FigureCard({ id, title, total, children }: { id: string; title: string; total?: Figure; children: React.ReactNode }) {
+function FigureCard({
+  id,
+  title,
+  total,
+  children,
+}: {
+  id: string;
+  title: string;
+  total?: Figure;
+  children: React.ReactNode;
+}) {
   return (
     <div className="col-md-6 col-xl-3 mb-3">
       <Card className="card-bg h-100" tag="section" aria-labelledby={id}>
@@ -100,12 +113,19 @@ export function KeyFigures({ summary }: { summary: DashboardSummary }) {
       <h2 id="cifre" className="h4">
         Il programma in cifre
       </h2>
-      <p className="small text-muted">Dati aggiornati al {formatDateTime(summary.at)}. Ogni numero apre l’elenco corrispondente.</p>
+      <p className="small text-muted">
+        Dati aggiornati al {formatDateTime(summary.at)}. Ogni numero apre l’elenco corrispondente.
+      </p>
       <div className="row">
         <FigureCard
           id="cifre-istituti"
           title="Istituti"
-          total={{ label: 'istituti in anagrafe', value: summary.institutesTotal, to: href('portal.institutes'), counts: 'istituti in anagrafe' }}
+          total={{
+            label: 'istituti in anagrafe',
+            value: summary.institutesTotal,
+            to: href('portal.institutes'),
+            counts: 'istituti in anagrafe',
+          }}
         >
           <h4 className="h6 mt-2">Per stato di adesione</h4>
           <FigureList figures={institutes} testId="cifre-istituti-stati" />
@@ -122,13 +142,25 @@ export function KeyFigures({ summary }: { summary: DashboardSummary }) {
         >
           <FigureList
             testId="cifre-plessi-tutti"
-            figures={[{ label: 'Plessi in anagrafe', value: summary.schoolSitesTotal, to: href('portal.sites'), counts: 'plessi in anagrafe' }]}
+            figures={[
+              {
+                label: 'Plessi in anagrafe',
+                value: summary.schoolSitesTotal,
+                to: href('portal.sites'),
+                counts: 'plessi in anagrafe',
+              },
+            ]}
           />
         </FigureCard>
         <FigureCard
           id="cifre-insegnanti"
           title="Insegnanti ed educatori"
-          total={{ label: 'registrati', value: summary.teachersTotal, to: href('portal.teachers'), counts: 'insegnanti ed educatori registrati' }}
+          total={{
+            label: 'registrati',
+            value: summary.teachersTotal,
+            to: href('portal.teachers'),
+            counts: 'insegnanti ed educatori registrati',
+          }}
         >
           <h4 className="h6 mt-2">Per stato della revisione</h4>
           <FigureList figures={teachers} testId="cifre-insegnanti-stati" />

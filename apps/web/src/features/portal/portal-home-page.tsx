@@ -9,13 +9,26 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { getSession, useSession } from '../../lib/session.ts';
 import { DetectorHome, isDetector, loadDetectorHome, type DetectorHomeResult } from './detector-home.tsx';
-import { EnrolmentInvitations, INVITATION_INTENT, invitationAction, loadInvitations, type InvitationsResult } from './enrolment-invitations.tsx';
+import {
+  EnrolmentInvitations,
+  INVITATION_INTENT,
+  invitationAction,
+  loadInvitations,
+  type InvitationsResult,
+} from './enrolment-invitations.tsx';
 import { DueActions, loadDueActions, mayHaveDueActions, type DueActionsResult } from './due-actions.tsx';
 import { CeilingAlerts } from './ceiling-alerts.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ProgrammeTrends } from './programme-trends.tsx';
 import { isSchoolPerson, loadSchoolHome, SchoolHome, type SchoolHomeResult } from './school-home.tsx';
-import { loadSubstitutionRequests, mayRequestSubstitutions, SUBSTITUTION_INTENT, SubstitutionRequest, substitutionRequestAction, type SubstitutionRequestResult } from './substitution-request.tsx';
+import {
+  loadSubstitutionRequests,
+  mayRequestSubstitutions,
+  SUBSTITUTION_INTENT,
+  SubstitutionRequest,
+  substitutionRequestAction,
+  type SubstitutionRequestResult,
+} from './substitution-request.tsx';
 import { isTeacher, loadTeacherHome, TeacherHome, type TeacherHomeResult } from './teacher-home.tsx';
 
 /** Every section with a fixed address that needs a role: portal sections and the formal adhesion. */
@@ -52,21 +65,31 @@ export async function pageData(args: LoaderFunctionArgs): Promise<HomeData> {
 
 /** Staff get the key figures; nobody else sends the request (it would be a 403). */
 async function homeData({ request }: LoaderFunctionArgs): Promise<HomeData> {
-  if (isTeacher(getSession().user)) return { summary: null, summaryProblem: null, teacher: await loadTeacherHome(request.signal) };
-  if (isDetector(getSession().user)) return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
+  if (isTeacher(getSession().user))
+    return { summary: null, summaryProblem: null, teacher: await loadTeacherHome(request.signal) };
+  if (isDetector(getSession().user))
+    return { summary: null, summaryProblem: null, detector: await loadDetectorHome(request.signal) };
   if (isSchoolPerson(getSession().user)) {
     const [school, substitutions] = await Promise.all([
       loadSchoolHome(request.signal, Number(new URL(request.url).searchParams.get('istituto')) || undefined),
-      mayRequestSubstitutions(getSession().user) ? loadSubstitutionRequests(request.signal) : Promise.resolve(null),
+      mayRequestSubstitutions(getSession().user)
+        ? loadSubstitutionRequests(request.signal)
+        : Promise.resolve(null),
     ]);
     return { summary: null, summaryProblem: null, school, substitutions };
   }
   if (!can(getSession().user, 'read:dashboard')) return { summary: null, summaryProblem: null };
   try {
-    return { summary: await callApi(getDashboardSummary, {}, { signal: request.signal }), summaryProblem: null };
+    return {
+      summary: await callApi(getDashboardSummary, {}, { signal: request.signal }),
+      summaryProblem: null,
+    };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
-    return { summary: null, summaryProblem: 'Le cifre del programma non sono disponibili in questo momento. Riprova più tardi.' };
+    return {
+      summary: null,
+      summaryProblem: 'Le cifre del programma non sono disponibili in questo momento. Riprova più tardi.',
+    };
   }
 }
 
@@ -87,7 +110,10 @@ export function Component() {
   const sections = SECTIONS.filter((p) => evaluateAccess(p, user).kind === 'allow');
   return (
     <>
-      <PageHeader title={`Benvenuta/o, ${user.firstName}`} description="La tua area riservata del Portale Scuole." />
+      <PageHeader
+        title={`Benvenuta/o, ${user.firstName}`}
+        description="La tua area riservata del Portale Scuole."
+      />
       {data?.invitations && <EnrolmentInvitations items={data.invitations.items} />}
       {data?.invitations?.problem && (
         <div className="alert alert-warning mb-5" role="alert">
@@ -133,10 +159,14 @@ export function Component() {
         </div>
       )}
       <section aria-labelledby="profilo" className="mb-5">
-        <h2 id="profilo" className="h4">Il tuo profilo</h2>
+        <h2 id="profilo" className="h4">
+          Il tuo profilo
+        </h2>
         <dl className="row">
           <dt className="col-sm-4">Nome</dt>
-          <dd className="col-sm-8">{user.firstName} {user.lastName}</dd>
+          <dd className="col-sm-8">
+            {user.firstName} {user.lastName}
+          </dd>
           <dt className="col-sm-4">E-mail</dt>
           <dd className="col-sm-8">{user.email}</dd>
           <dt className="col-sm-4">Ruoli</dt>
@@ -158,11 +188,14 @@ export function Component() {
         </dl>
       </section>
       <section aria-labelledby="sezioni">
-        <h2 id="sezioni" className="h4">Cosa puoi fare nel portale</h2>
+        <h2 id="sezioni" className="h4">
+          Cosa puoi fare nel portale
+        </h2>
         {sections.length === 0 ? (
           <p>
-            Il tuo account non ha ancora sezioni riservate. Per informazioni sulla partecipazione consulta la pagina{' '}
-            <Link to="/indagine">Indagine</Link> o <Link to="/contatti">contatta il gruppo di lavoro</Link>.
+            Il tuo account non ha ancora sezioni riservate. Per informazioni sulla partecipazione consulta la
+            pagina <Link to="/indagine">Indagine</Link> o{' '}
+            <Link to="/contatti">contatta il gruppo di lavoro</Link>.
           </p>
         ) : (
           <div className="row">

@@ -41,7 +41,11 @@ function regionPaths(boundaries: MapBoundaries) {
       .filter((ring) => ring.length > 8)
       .map((ring) => {
         const step = ring.length > 60 ? 3 : 1;
-        const points = ring.filter((_, i) => i % step === 0).map((p) => `${(((p[0]! - minLon) * k) * scale).toFixed(1)},${((maxLat - p[1]!) * scale).toFixed(1)}`);
+        const points = ring
+          .filter((_, i) => i % step === 0)
+          .map(
+            (p) => `${((p[0]! - minLon) * k * scale).toFixed(1)},${((maxLat - p[1]!) * scale).toFixed(1)}`,
+          );
         return `M${points.join('L')}Z`;
       })
       .join('');
@@ -57,7 +61,12 @@ function shadeOf(value: number, max: number): string {
 
 function Sparkline({ values, label }: { values: number[]; label: string }) {
   const max = Math.max(1, ...values);
-  const points = values.map((v, i) => `${((i / Math.max(1, values.length - 1)) * 160).toFixed(1)},${(38 - (v / max) * 34).toFixed(1)}`).join(' ');
+  const points = values
+    .map(
+      (v, i) =>
+        `${((i / Math.max(1, values.length - 1)) * 160).toFixed(1)},${(38 - (v / max) * 34).toFixed(1)}`,
+    )
+    .join(' ');
   return (
     <svg width="160" height="40" viewBox="0 0 160 40" role="img" aria-label={label}>
       <polyline points={points} fill="none" stroke="#0066cc" strokeWidth="2" />
@@ -75,7 +84,11 @@ export function ProgrammeTrends() {
     const longAgo = new Date(Date.now() - (MAX_PROGRESS_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
     Promise.all([
       callApi(getProgress, { query: {} }, { signal: abort.signal }),
-      callApi(getProgress, { query: { groupBy: 'region', from: longAgo, to: today } }, { signal: abort.signal }),
+      callApi(
+        getProgress,
+        { query: { groupBy: 'region', from: longAgo, to: today } },
+        { signal: abort.signal },
+      ),
       callApi(getMapBoundaries, { query: { layer: 'regioni' } }, { signal: abort.signal }),
     ])
       .then(([weeks, regions, boundaries]) => setTrends({ weeks, regions, boundaries }))
@@ -91,11 +104,7 @@ export function ProgrammeTrends() {
       <h2 id="andamento" className="h4">
         Andamento del programma
       </h2>
-      {!trends ? (
-        <p className="small">Caricamento dell'andamento…</p>
-      ) : (
-        <TrendsBody trends={trends} />
-      )}
+      {!trends ? <p className="small">Caricamento dell'andamento…</p> : <TrendsBody trends={trends} />}
     </section>
   );
 }
@@ -104,18 +113,36 @@ function TrendsBody({ trends }: { trends: Trends }) {
   const { weeks, regions, boundaries } = trends;
   const { paths, height } = regionPaths(boundaries);
   const byRegion = new Map(regions.rows.map((r) => [r.key, r.values.institutesEnrolled ?? 0]));
-  const valueOf = (name: string) => byRegion.get(name) ?? [...byRegion.entries()].find(([k]) => k.split('/')[0] === name.split('/')[0])?.[1] ?? 0;
+  const valueOf = (name: string) =>
+    byRegion.get(name) ??
+    [...byRegion.entries()].find(([k]) => k.split('/')[0] === name.split('/')[0])?.[1] ??
+    0;
   const max = Math.max(0, ...regions.rows.map((r) => r.values.institutesEnrolled ?? 0));
-  const top = [...regions.rows].filter((r) => (r.values.institutesEnrolled ?? 0) > 0).sort((a, b) => (b.values.institutesEnrolled ?? 0) - (a.values.institutesEnrolled ?? 0)).slice(0, 3);
+  const top = [...regions.rows]
+    .filter((r) => (r.values.institutesEnrolled ?? 0) > 0)
+    .sort((a, b) => (b.values.institutesEnrolled ?? 0) - (a.values.institutesEnrolled ?? 0))
+    .slice(0, 3);
   const mapLabel = top.length
     ? `Istituti iscritti per regione: ${top.map((r) => `${r.label} ${formatNumber(r.values.institutesEnrolled ?? 0)}`).join(', ')}.`
     : 'Nessun istituto iscritto finora.';
   return (
     <div className="row g-4">
       <div className="col-12 col-md-5">
-        <svg viewBox={`0 0 ${WIDTH} ${height.toFixed(0)}`} width="100%" style={{ maxWidth: 320 }} role="img" aria-label={mapLabel}>
+        <svg
+          viewBox={`0 0 ${WIDTH} ${height.toFixed(0)}`}
+          width="100%"
+          style={{ maxWidth: 320 }}
+          role="img"
+          aria-label={mapLabel}
+        >
           {paths.map((p) => (
-            <path key={p.name} d={p.d} fill={shadeOf(valueOf(p.name), max)} stroke="#5f6b78" strokeWidth="0.5">
+            <path
+              key={p.name}
+              d={p.d}
+              fill={shadeOf(valueOf(p.name), max)}
+              stroke="#5f6b78"
+              strokeWidth="0.5"
+            >
               <title>{`${p.name}: ${formatNumber(valueOf(p.name))} istituti iscritti`}</title>
             </path>
           ))}

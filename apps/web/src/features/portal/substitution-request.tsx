@@ -29,7 +29,8 @@ export interface SubstitutionRequestData {
   requests: SubstitutionSummary[];
   total: number;
 }
-export type SubstitutionRequestResult = { data: SubstitutionRequestData; problem: null } | { data: null; problem: string };
+export type SubstitutionRequestResult =
+  { data: SubstitutionRequestData; problem: null } | { data: null; problem: string };
 
 /** The institute's plessi and teachers, and the institute's requests (newest first). */
 export async function loadSubstitutionRequests(signal: AbortSignal): Promise<SubstitutionRequestResult> {
@@ -41,7 +42,10 @@ export async function loadSubstitutionRequests(signal: AbortSignal): Promise<Sub
     return { data: { candidates, requests: list.items, total: list.total }, problem: null };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
-    return { data: null, problem: 'Le richieste di sostituzione non sono disponibili in questo momento. Riprova più tardi.' };
+    return {
+      data: null,
+      problem: 'Le richieste di sostituzione non sono disponibili in questo momento. Riprova più tardi.',
+    };
   }
 }
 
@@ -53,7 +57,14 @@ interface RequestOutcome {
   values?: Record<string, string>;
 }
 
-const FIELDS = ['teacher', 'incomingEmail', 'incomingFirstName', 'incomingLastName', 'reason', 'effectiveOn'] as const;
+const FIELDS = [
+  'teacher',
+  'incomingEmail',
+  'incomingFirstName',
+  'incomingLastName',
+  'reason',
+  'effectiveOn',
+] as const;
 
 /** The route action of the request form (called by the home's action for its intent). */
 export async function substitutionRequestAction(form: FormData): Promise<RequestOutcome> {
@@ -72,7 +83,12 @@ export async function substitutionRequestAction(form: FormData): Promise<Request
     // The plesso and the outgoing teacher are one choice in the form.
     const teacher = [...(errors.outgoingUserId ?? []), ...(errors.schoolSiteId ?? [])];
     const { schoolSiteId: _s, outgoingUserId: _o, ...rest } = errors;
-    return { intent: SUBSTITUTION_INTENT, message, values, errors: teacher.length ? { ...rest, teacher } : rest };
+    return {
+      intent: SUBSTITUTION_INTENT,
+      message,
+      values,
+      errors: teacher.length ? { ...rest, teacher } : rest,
+    };
   };
   const parsed = SubstitutionCreateSchema.safeParse(body);
   if (!parsed.success) {
@@ -80,7 +96,8 @@ export async function substitutionRequestAction(form: FormData): Promise<Request
     for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
     // The cross-field rules run only once every field is valid: say at once what the incoming person needs.
     if (!body.incomingEmail?.trim()) errors.incomingEmail ??= [SUBSTITUTION_MESSAGES.incoming];
-    if (!body.incomingFirstName?.trim()) errors.incomingFirstName ??= [SUBSTITUTION_MESSAGES.incomingFirstName];
+    if (!body.incomingFirstName?.trim())
+      errors.incomingFirstName ??= [SUBSTITUTION_MESSAGES.incomingFirstName];
     if (!body.incomingLastName?.trim()) errors.incomingLastName ??= [SUBSTITUTION_MESSAGES.incomingLastName];
     return fail('Controlla i campi evidenziati.', errors);
   }
@@ -96,7 +113,11 @@ export async function substitutionRequestAction(form: FormData): Promise<Request
   }
 }
 
-const STATE_BADGE: Record<SubstitutionState, string> = { richiesta: 'bg-warning', approvata: 'bg-success', respinta: 'bg-danger' };
+const STATE_BADGE: Record<SubstitutionState, string> = {
+  richiesta: 'bg-warning',
+  approvata: 'bg-success',
+  respinta: 'bg-danger',
+};
 
 function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
   return messages?.[0] ? (
@@ -110,10 +131,21 @@ function Requests({ requests, total }: { requests: SubstitutionSummary[]; total:
   if (requests.length === 0) return <p>L’istituto non ha ancora inviato richieste di sostituzione.</p>;
   return (
     <>
-      {total > requests.length && <p>Ecco le {requests.length} richieste più recenti su {total}.</p>}
-      <div className="table-responsive mb-4" tabIndex={0} role="region" aria-label="Richieste di sostituzione dell’istituto">
+      {total > requests.length && (
+        <p>
+          Ecco le {requests.length} richieste più recenti su {total}.
+        </p>
+      )}
+      <div
+        className="table-responsive mb-4"
+        tabIndex={0}
+        role="region"
+        aria-label="Richieste di sostituzione dell’istituto"
+      >
         <table className="table table-sm" data-testid="substitution-requests">
-          <caption className="visually-hidden">Richieste di sostituzione dell’istituto, dalla più recente</caption>
+          <caption className="visually-hidden">
+            Richieste di sostituzione dell’istituto, dalla più recente
+          </caption>
           <thead>
             <tr>
               <th scope="col">Insegnante uscente</th>
@@ -133,8 +165,12 @@ function Requests({ requests, total }: { requests: SubstitutionSummary[]; total:
                 <td>{r.schoolSiteName}</td>
                 <td>{formatDate(r.effectiveOn)}</td>
                 <td>
-                  <span className={`badge ${STATE_BADGE[r.state]}`}>{SUBSTITUTION_STATE_LABELS[r.state]}</span>
-                  {r.state === 'approvata' && !r.appliedAt && <span className="d-block small">In vigore dal {formatDate(r.effectiveOn)}</span>}
+                  <span className={`badge ${STATE_BADGE[r.state]}`}>
+                    {SUBSTITUTION_STATE_LABELS[r.state]}
+                  </span>
+                  {r.state === 'approvata' && !r.appliedAt && (
+                    <span className="d-block small">In vigore dal {formatDate(r.effectiveOn)}</span>
+                  )}
                   {r.decisionNote && <span className="d-block small">Nota: {r.decisionNote}</span>}
                 </td>
               </tr>
@@ -154,15 +190,17 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
   const sites = data.candidates.sites.filter((s) => s.teachers.length > 0);
   const v = result?.ok ? {} : (result?.values ?? {});
   const err = result?.errors ?? {};
-  const invalid = (field: string) => (err[field] ? { 'aria-invalid': true as const, 'aria-describedby': `sub-${field}-error` } : {});
+  const invalid = (field: string) =>
+    err[field] ? { 'aria-invalid': true as const, 'aria-describedby': `sub-${field}-error` } : {};
   return (
     <section aria-labelledby="sostituzioni-title" className="mb-5" data-testid="substitution-request">
       <h2 id="sostituzioni-title" className="h4">
         Sostituzioni di insegnanti
       </h2>
       <p>
-        Se un insegnante lascia un plesso, chiedi qui di sostituirlo: lo staff del programma esamina la richiesta e, se la approva, il plesso, le classi e i
-        codici di accesso alle indagini passano a chi subentra. Chi non ha ancora un account riceve l’invito a registrarsi.
+        Se un insegnante lascia un plesso, chiedi qui di sostituirlo: lo staff del programma esamina la
+        richiesta e, se la approva, il plesso, le classi e i codici di accesso alle indagini passano a chi
+        subentra. Chi non ha ancora un account riceve l’invito a registrarsi.
       </p>
       <h3 className="h5">Le richieste dell’istituto</h3>
       <Requests requests={data.requests} total={data.total} />
@@ -181,13 +219,26 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
       {sites.length === 0 ? (
         <p>Nei plessi dell’istituto non ci sono ancora insegnanti registrati da sostituire.</p>
       ) : (
-        <Form method="post" noValidate className="row g-3" aria-labelledby="richiedi-sostituzione" key={result?.ok ?? 'form'}>
+        <Form
+          method="post"
+          noValidate
+          className="row g-3"
+          aria-labelledby="richiedi-sostituzione"
+          key={result?.ok ?? 'form'}
+        >
           <input type="hidden" name="intent" value={SUBSTITUTION_INTENT} />
           <div className="col-md-6">
             <label htmlFor="sub-teacher" className="form-label">
               Insegnante che lascia il plesso
             </label>
-            <select id="sub-teacher" name="teacher" className="form-select" required defaultValue={v.teacher ?? ''} {...invalid('teacher')}>
+            <select
+              id="sub-teacher"
+              name="teacher"
+              className="form-select"
+              required
+              defaultValue={v.teacher ?? ''}
+              {...invalid('teacher')}
+            >
               <option value="">Scegli…</option>
               {sites.map((s) => (
                 <optgroup key={s.id} label={`${s.name} (${s.ministryCode})`}>
@@ -205,32 +256,73 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
             <label htmlFor="sub-effectiveOn" className="form-label">
               Data di decorrenza
             </label>
-            <input id="sub-effectiveOn" name="effectiveOn" type="date" className="form-control" required min={romeToday(new Date())} defaultValue={v.effectiveOn ?? ''} {...invalid('effectiveOn')} />
+            <input
+              id="sub-effectiveOn"
+              name="effectiveOn"
+              type="date"
+              className="form-control"
+              required
+              min={romeToday(new Date())}
+              defaultValue={v.effectiveOn ?? ''}
+              {...invalid('effectiveOn')}
+            />
             <FieldError id="sub-effectiveOn-error" messages={err.effectiveOn} />
           </div>
           <fieldset className="col-12">
             <legend className="h6">Chi subentra</legend>
-            <p className="small mb-2">Se ha già un account del portale con questo indirizzo, lo collegheremo; altrimenti riceverà l’invito con l’approvazione.</p>
+            <p className="small mb-2">
+              Se ha già un account del portale con questo indirizzo, lo collegheremo; altrimenti riceverà
+              l’invito con l’approvazione.
+            </p>
             <div className="row g-3">
               <div className="col-md-4">
                 <label htmlFor="sub-incomingEmail" className="form-label">
                   E-mail
                 </label>
-                <input id="sub-incomingEmail" name="incomingEmail" type="email" autoComplete="off" className="form-control" required defaultValue={v.incomingEmail ?? ''} {...invalid('incomingEmail')} />
+                <input
+                  id="sub-incomingEmail"
+                  name="incomingEmail"
+                  type="email"
+                  autoComplete="off"
+                  className="form-control"
+                  required
+                  defaultValue={v.incomingEmail ?? ''}
+                  {...invalid('incomingEmail')}
+                />
                 <FieldError id="sub-incomingEmail-error" messages={err.incomingEmail ?? err.incomingUserId} />
               </div>
               <div className="col-md-4">
                 <label htmlFor="sub-incomingFirstName" className="form-label">
                   Nome
                 </label>
-                <input id="sub-incomingFirstName" name="incomingFirstName" type="text" autoComplete="off" className="form-control" required maxLength={60} defaultValue={v.incomingFirstName ?? ''} {...invalid('incomingFirstName')} />
+                <input
+                  id="sub-incomingFirstName"
+                  name="incomingFirstName"
+                  type="text"
+                  autoComplete="off"
+                  className="form-control"
+                  required
+                  maxLength={60}
+                  defaultValue={v.incomingFirstName ?? ''}
+                  {...invalid('incomingFirstName')}
+                />
                 <FieldError id="sub-incomingFirstName-error" messages={err.incomingFirstName} />
               </div>
               <div className="col-md-4">
                 <label htmlFor="sub-incomingLastName" className="form-label">
                   Cognome
                 </label>
-                <input id="sub-incomingLastName" name="incomingLastName" type="text" autoComplete="off" className="form-control" required maxLength={60} defaultValue={v.incomingLastName ?? ''} {...invalid('incomingLastName')} />
+                <input
+                  id="sub-incomingLastName"
+                  name="incomingLastName"
+                  type="text"
+                  autoComplete="off"
+                  className="form-control"
+                  required
+                  maxLength={60}
+                  defaultValue={v.incomingLastName ?? ''}
+                  {...invalid('incomingLastName')}
+                />
                 <FieldError id="sub-incomingLastName-error" messages={err.incomingLastName} />
               </div>
             </div>
@@ -239,7 +331,16 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
             <label htmlFor="sub-reason" className="form-label">
               Motivo
             </label>
-            <textarea id="sub-reason" name="reason" className="form-control" rows={3} required maxLength={SUBSTITUTION_REASON_MAX} defaultValue={v.reason ?? ''} {...invalid('reason')} />
+            <textarea
+              id="sub-reason"
+              name="reason"
+              className="form-control"
+              rows={3}
+              required
+              maxLength={SUBSTITUTION_REASON_MAX}
+              defaultValue={v.reason ?? ''}
+              {...invalid('reason')}
+            />
             <FieldError id="sub-reason-error" messages={err.reason} />
           </div>
           <div className="col-12">

@@ -47,10 +47,17 @@ export async function loadTeacherHome(signal: AbortSignal): Promise<TeacherHomeR
         throw error;
       }),
     ]);
-    return { home: { options, codes: list.items, total: list.total, answeredAt: mine.response?.submittedAt ?? null }, problem: null };
+    return {
+      home: { options, codes: list.items, total: list.total, answeredAt: mine.response?.submittedAt ?? null },
+      problem: null,
+    };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status === 401) throw error;
-    return { home: null, problem: 'L’indagine e i tuoi codici di accesso non sono disponibili in questo momento. Riprova più tardi.' };
+    return {
+      home: null,
+      problem:
+        'L’indagine e i tuoi codici di accesso non sono disponibili in questo momento. Riprova più tardi.',
+    };
   }
 }
 
@@ -64,24 +71,51 @@ type Notice = { kind: 'success' | 'danger' | 'info'; text: string };
 
 async function printSheet(ids: number[], onNotice: (n: Notice) => void) {
   try {
-    await downloadFile(accessCodeSheet, { query: { ids: ids.join(',') } }, undefined, { fallbackName: 'codici-di-accesso.pdf' });
-    onNotice({ kind: 'success', text: `Foglio dei codici scaricato (${ids.length === 1 ? '1 codice' : `${formatNumber(ids.length)} codici`}): aprilo e stampalo.` });
+    await downloadFile(accessCodeSheet, { query: { ids: ids.join(',') } }, undefined, {
+      fallbackName: 'codici-di-accesso.pdf',
+    });
+    onNotice({
+      kind: 'success',
+      text: `Foglio dei codici scaricato (${ids.length === 1 ? '1 codice' : `${formatNumber(ids.length)} codici`}): aprilo e stampalo.`,
+    });
   } catch (error) {
-    onNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Non è stato possibile scaricare il foglio. Riprova più tardi.' });
+    onNotice({
+      kind: 'danger',
+      text:
+        error instanceof Error
+          ? error.message
+          : 'Non è stato possibile scaricare il foglio. Riprova più tardi.',
+    });
   }
 }
 
-function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; onCreated: (codes: AccessCodeSummary[]) => void }) {
+function CreateCodesForm({
+  options,
+  onCreated,
+}: {
+  options: AccessCodeOptions;
+  onCreated: (codes: AccessCodeSummary[]) => void;
+}) {
   const survey = options.surveys[0]!;
-  const [values, setValues] = useState({ classLabel: '', count: '1', maxUses: '25', expiresOn: survey.closesOn });
+  const [values, setValues] = useState({
+    classLabel: '',
+    count: '1',
+    maxUses: '25',
+    expiresOn: survey.closesOn,
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const set = (name: keyof typeof values, value: string) => setValues((v) => ({ ...v, [name]: value }));
   const id = (field: string) => `codici-${field}`;
   const described = (field: string, hint?: boolean) => {
-    const ids = [hint ? `${id(field)}-hint` : null, errors[field] ? `${id(field)}-error` : null].filter(Boolean).join(' ');
-    return { ...(ids ? { 'aria-describedby': ids } : {}), ...(errors[field] ? { 'aria-invalid': true as const } : {}) };
+    const ids = [hint ? `${id(field)}-hint` : null, errors[field] ? `${id(field)}-error` : null]
+      .filter(Boolean)
+      .join(' ');
+    return {
+      ...(ids ? { 'aria-describedby': ids } : {}),
+      ...(errors[field] ? { 'aria-invalid': true as const } : {}),
+    };
   };
   const error = (field: string) =>
     errors[field] ? (
@@ -93,7 +127,11 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
   async function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
-    const input = { surveyId: survey.id, ...(options.schoolSite ? { schoolSiteId: options.schoolSite.id } : {}), ...values };
+    const input = {
+      surveyId: survey.id,
+      ...(options.schoolSite ? { schoolSiteId: options.schoolSite.id } : {}),
+      ...values,
+    };
     const parsed = AccessCodeInputSchema.safeParse(input);
     if (!parsed.success) {
       const found: Record<string, string> = {};
@@ -110,16 +148,28 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
       onCreated(items);
     } catch (failure) {
       const found: Record<string, string> = {};
-      if (failure instanceof ApiError) for (const [field, messages] of Object.entries(failure.body?.errors ?? {})) if (messages[0]) found[field] = messages[0];
+      if (failure instanceof ApiError)
+        for (const [field, messages] of Object.entries(failure.body?.errors ?? {}))
+          if (messages[0]) found[field] = messages[0];
       setErrors(found);
-      setProblem(failure instanceof Error ? failure.message : 'Non è stato possibile creare i codici. Riprova più tardi.');
+      setProblem(
+        failure instanceof Error
+          ? failure.message
+          : 'Non è stato possibile creare i codici. Riprova più tardi.',
+      );
     } finally {
       setSending(false);
     }
   }
 
   return (
-    <form noValidate onSubmit={submit} aria-labelledby="crea-codici" className="card card-bg p-4 mb-4" data-testid="create-codes-form">
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="crea-codici"
+      className="card card-bg p-4 mb-4"
+      data-testid="create-codes-form"
+    >
       <h4 id="crea-codici" className="h6 mb-3">
         Crea i codici per una classe
       </h4>
@@ -131,7 +181,14 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
           <label htmlFor={id('classLabel')} className="form-label">
             Classe
           </label>
-          <input id={id('classLabel')} className="form-control" maxLength={CLASS_LABEL_MAX} value={values.classLabel} onChange={(e) => set('classLabel', e.target.value)} {...described('classLabel', true)} />
+          <input
+            id={id('classLabel')}
+            className="form-control"
+            maxLength={CLASS_LABEL_MAX}
+            value={values.classLabel}
+            onChange={(e) => set('classLabel', e.target.value)}
+            {...described('classLabel', true)}
+          />
           <p id={`${id('classLabel')}-hint`} className="small text-muted mb-0">
             Per esempio «3ª B»: comparirà sul foglio da stampare.
           </p>
@@ -141,7 +198,16 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
           <label htmlFor={id('expiresOn')} className="form-label">
             Valido fino al
           </label>
-          <input id={id('expiresOn')} type="date" className="form-control" min={romeToday()} max={survey.closesOn} value={values.expiresOn} onChange={(e) => set('expiresOn', e.target.value)} {...described('expiresOn', true)} />
+          <input
+            id={id('expiresOn')}
+            type="date"
+            className="form-control"
+            min={romeToday()}
+            max={survey.closesOn}
+            value={values.expiresOn}
+            onChange={(e) => set('expiresOn', e.target.value)}
+            {...described('expiresOn', true)}
+          />
           <p id={`${id('expiresOn')}-hint`} className="small text-muted mb-0">
             Al più tardi il {formatDate(survey.closesOn)}, giorno di chiusura dell’indagine.
           </p>
@@ -151,9 +217,20 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
           <label htmlFor={id('count')} className="form-label">
             Quanti codici
           </label>
-          <input id={id('count')} type="number" inputMode="numeric" min={1} max={ACCESS_CODES_PER_REQUEST_MAX} className="form-control" value={values.count} onChange={(e) => set('count', e.target.value)} {...described('count', true)} />
+          <input
+            id={id('count')}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={ACCESS_CODES_PER_REQUEST_MAX}
+            className="form-control"
+            value={values.count}
+            onChange={(e) => set('count', e.target.value)}
+            {...described('count', true)}
+          />
           <p id={`${id('count')}-hint`} className="small text-muted mb-0">
-            Uno per tutta la classe, oppure uno per ogni studente o famiglia (al massimo {ACCESS_CODES_PER_REQUEST_MAX}).
+            Uno per tutta la classe, oppure uno per ogni studente o famiglia (al massimo{' '}
+            {ACCESS_CODES_PER_REQUEST_MAX}).
           </p>
           {error('count')}
         </div>
@@ -161,9 +238,20 @@ function CreateCodesForm({ options, onCreated }: { options: AccessCodeOptions; o
           <label htmlFor={id('maxUses')} className="form-label">
             Utilizzi per codice
           </label>
-          <input id={id('maxUses')} type="number" inputMode="numeric" min={1} max={options.maxUses} className="form-control" value={values.maxUses} onChange={(e) => set('maxUses', e.target.value)} {...described('maxUses', true)} />
+          <input
+            id={id('maxUses')}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={options.maxUses}
+            className="form-control"
+            value={values.maxUses}
+            onChange={(e) => set('maxUses', e.target.value)}
+            {...described('maxUses', true)}
+          />
           <p id={`${id('maxUses')}-hint`} className="small text-muted mb-0">
-            Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe; al massimo {options.maxUses}).
+            Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe;
+            al massimo {options.maxUses}).
           </p>
           {error('maxUses')}
         </div>
@@ -185,10 +273,16 @@ function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: No
     setBusy(true);
     try {
       await callApi(revokeAccessCode, { params: { id: code.id } });
-      onNotice({ kind: 'success', text: `Il codice ${code.code} è stato revocato: non apre più il questionario.` });
+      onNotice({
+        kind: 'success',
+        text: `Il codice ${code.code} è stato revocato: non apre più il questionario.`,
+      });
       void revalidator.revalidate();
     } catch (error) {
-      onNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Revoca non riuscita. Riprova più tardi.' });
+      onNotice({
+        kind: 'danger',
+        text: error instanceof Error ? error.message : 'Revoca non riuscita. Riprova più tardi.',
+      });
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -212,12 +306,21 @@ function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: No
               <button type="button" className="btn btn-danger btn-xs" onClick={revoke} disabled={busy}>
                 Sì, revoca {code.code}
               </button>
-              <button type="button" className="btn btn-outline-secondary btn-xs" onClick={() => setConfirming(false)}>
+              <button
+                type="button"
+                className="btn btn-outline-secondary btn-xs"
+                onClick={() => setConfirming(false)}
+              >
                 Annulla
               </button>
             </span>
           ) : (
-            <button type="button" className="btn btn-outline-danger btn-xs" onClick={() => setConfirming(true)} aria-label={`Revoca il codice ${code.code}`}>
+            <button
+              type="button"
+              className="btn btn-outline-danger btn-xs"
+              onClick={() => setConfirming(true)}
+              aria-label={`Revoca il codice ${code.code}`}
+            >
               Revoca
             </button>
           ))}
@@ -253,7 +356,8 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
             <p className="mb-2">Aperta fino al {formatDate(survey.closesOn)}.</p>
             {home.answeredAt ? (
               <p className="mb-0">
-                Hai risposto il {formatDateTime(home.answeredAt)}. <Link to="/indagine">Rivedi le tue risposte</Link>
+                Hai risposto il {formatDateTime(home.answeredAt)}.{' '}
+                <Link to="/indagine">Rivedi le tue risposte</Link>
               </p>
             ) : (
               <Link to="/indagine" className="btn btn-primary btn-sm">
@@ -270,7 +374,8 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
         I codici di accesso delle tue classi
       </h3>
       <p>
-        Studenti e famiglie rispondono in forma anonima aprendo l’indirizzo del sito seguito dal codice (per esempio <code>/{codes[0]?.code ?? 'Ab3dE9x'}</code>).
+        Studenti e famiglie rispondono in forma anonima aprendo l’indirizzo del sito seguito dal codice (per
+        esempio <code>/{codes[0]?.code ?? 'Ab3dE9x'}</code>).
         {options.schoolSite ? ` I codici valgono per il plesso ${options.schoolSite.name}.` : ''}
       </p>
       <div ref={noticeRef} tabIndex={-1} role="status" aria-live="polite" data-testid="codes-notice">
@@ -279,10 +384,19 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
       {created.length > 0 && (
         <div className="alert alert-success" data-testid="codes-created">
           <p className="mb-2">
-            {created.length === 1 ? 'Creato 1 codice' : `Creati ${formatNumber(created.length)} codici`} per la classe {created[0]!.classLabel}:{' '}
-            {created.map((c) => c.code).join(', ')}.
+            {created.length === 1 ? 'Creato 1 codice' : `Creati ${formatNumber(created.length)} codici`} per
+            la classe {created[0]!.classLabel}: {created.map((c) => c.code).join(', ')}.
           </p>
-          <button type="button" className="btn btn-primary btn-sm" onClick={() => printSheet(created.map((c) => c.id), show)}>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={() =>
+              printSheet(
+                created.map((c) => c.id),
+                show,
+              )
+            }
+          >
             Stampa i codici appena creati
           </button>
         </div>
@@ -293,7 +407,10 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
           {options.blockedReason === ACCESS_CODE_MESSAGES.toCorrect && (
             <>
               {' '}
-              <Link to={REDIRECTS.completeRegistration}>Leggi la nota dello staff e correggi la registrazione</Link>.
+              <Link to={REDIRECTS.completeRegistration}>
+                Leggi la nota dello staff e correggi la registrazione
+              </Link>
+              .
             </>
           )}
         </p>
@@ -314,12 +431,29 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
       ) : (
         <>
           <div className="d-flex flex-wrap gap-2 mb-3">
-            <button type="button" className="btn btn-outline-primary" disabled={usable.length === 0} onClick={() => printSheet(usable.map((c) => c.id), show)}>
+            <button
+              type="button"
+              className="btn btn-outline-primary"
+              disabled={usable.length === 0}
+              onClick={() =>
+                printSheet(
+                  usable.map((c) => c.id),
+                  show,
+                )
+              }
+            >
               Stampa i codici
             </button>
-            <span className="small text-muted align-self-center">Un foglio PDF con una scheda per ogni codice ancora valido.</span>
+            <span className="small text-muted align-self-center">
+              Un foglio PDF con una scheda per ogni codice ancora valido.
+            </span>
           </div>
-          <ExportButton endpoint={exportAccessCodes} query={EXPORT_QUERY} total={home.total} fileBase="codici-di-accesso" />
+          <ExportButton
+            endpoint={exportAccessCodes}
+            query={EXPORT_QUERY}
+            total={home.total}
+            fileBase="codici-di-accesso"
+          />
           <div className="table-responsive">
             <table className="table" aria-labelledby="codici-classi" data-testid="teacher-codes">
               <thead>
@@ -339,7 +473,11 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
               </tbody>
             </table>
           </div>
-          {home.total > codes.length && <p className="small text-muted">Sono mostrati i {formatNumber(codes.length)} codici più recenti su {formatNumber(home.total)}.</p>}
+          {home.total > codes.length && (
+            <p className="small text-muted">
+              Sono mostrati i {formatNumber(codes.length)} codici più recenti su {formatNumber(home.total)}.
+            </p>
+          )}
         </>
       )}
     </section>

@@ -24,7 +24,8 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
   const id = useId();
   const { pathname } = useLocation();
   const submit = useSubmit();
-  const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {});
+  const invalid = (name: string) =>
+    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {};
   return (
     <Form
       key={JSON.stringify(query)}
@@ -35,7 +36,9 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
       onSubmit={(event) => {
         event.preventDefault();
         const params = new URLSearchParams();
-        for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === 'string' && value && !(key === 'groupBy' && value === 'week')) params.set(key, value);
+        for (const [key, value] of new FormData(event.currentTarget))
+          if (typeof value === 'string' && value && !(key === 'groupBy' && value === 'week'))
+            params.set(key, value);
         void submit(params, { method: 'get', action: pathname, preventScrollReset: true });
       }}
     >
@@ -45,7 +48,14 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
             <label htmlFor={`${id}-from`} className="active">
               Dal
             </label>
-            <input id={`${id}-from`} name="from" type="date" className="form-control" defaultValue={query.from ?? from} {...invalid('from')} />
+            <input
+              id={`${id}-from`}
+              name="from"
+              type="date"
+              className="form-control"
+              defaultValue={query.from ?? from}
+              {...invalid('from')}
+            />
             <FieldError id={`${id}-from-error`} message={errors.from} />
           </div>
         </div>
@@ -54,14 +64,26 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
             <label htmlFor={`${id}-to`} className="active">
               Al
             </label>
-            <input id={`${id}-to`} name="to" type="date" className="form-control" defaultValue={query.to ?? to} {...invalid('to')} />
+            <input
+              id={`${id}-to`}
+              name="to"
+              type="date"
+              className="form-control"
+              defaultValue={query.to ?? to}
+              {...invalid('to')}
+            />
             <FieldError id={`${id}-to-error`} message={errors.to} />
           </div>
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
           <div className="select-wrapper">
             <label htmlFor={`${id}-region`}>Regione</label>
-            <select id={`${id}-region`} name="region" defaultValue={query.region ?? ''} {...invalid('region')}>
+            <select
+              id={`${id}-region`}
+              name="region"
+              defaultValue={query.region ?? ''}
+              {...invalid('region')}
+            >
               <option value="">Tutte le regioni</option>
               {REGIONS.map((r) => (
                 <option key={r} value={r}>
@@ -75,7 +97,12 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
         <div className="col-12 col-sm-6 col-lg-3">
           <div className="select-wrapper">
             <label htmlFor={`${id}-groupBy`}>Raggruppa</label>
-            <select id={`${id}-groupBy`} name="groupBy" defaultValue={query.groupBy ?? 'week'} {...invalid('groupBy')}>
+            <select
+              id={`${id}-groupBy`}
+              name="groupBy"
+              defaultValue={query.groupBy ?? 'week'}
+              {...invalid('groupBy')}
+            >
               {PROGRESS_GROUPS.map((g) => (
                 <option key={g} value={g}>
                   {PROGRESS_GROUP_LABELS[g]}

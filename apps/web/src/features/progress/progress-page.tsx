@@ -1,6 +1,11 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import { exportProgress, getProgress, PROGRESS_GROUP_LABELS, type ProgressResponse } from '@portale/shared/progress';
+import {
+  exportProgress,
+  getProgress,
+  PROGRESS_GROUP_LABELS,
+  type ProgressResponse,
+} from '@portale/shared/progress';
 import { getPage } from '@portale/shared/pages';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -38,7 +43,13 @@ function Section({ data, index }: { data: ProgressResponse; index: number }) {
       </h2>
       <p data-testid="progress-summary">{summary}</p>
       <Suspense fallback={<div className="border p-4 mb-3">Caricamento del grafico…</div>}>
-        <ProgressChart kind={section.kind} categories={categories} series={series} summary={summary} height={section.kind === 'bar' && categories.length > 8 ? 520 : 320} />
+        <ProgressChart
+          kind={section.kind}
+          categories={categories}
+          series={series}
+          summary={summary}
+          height={section.kind === 'bar' && categories.length > 8 ? 520 : 320}
+        />
       </Suspense>
       <ProgressTable data={data} section={section} />
     </section>
@@ -52,7 +63,12 @@ export function Component() {
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
-      <ProgressFilters query={query} from={data?.from ?? ''} to={data?.to ?? ''} errors={problem?.errors ?? {}} />
+      <ProgressFilters
+        query={query}
+        from={data?.from ?? ''}
+        to={data?.to ?? ''}
+        errors={problem?.errors ?? {}}
+      />
       {problem && (
         <div className="alert alert-danger" role="alert" data-testid="progress-problem">
           {problem.message} Correggi i campi evidenziati.
@@ -61,7 +77,8 @@ export function Component() {
       {data && (
         <>
           <p className="fw-semibold" role="status" data-testid="progress-period">
-            {PROGRESS_GROUP_LABELS[data.groupBy]}, dal {formatDay(data.from)} al {formatDay(data.to)}, {data.region ?? 'tutte le regioni'}.
+            {PROGRESS_GROUP_LABELS[data.groupBy]}, dal {formatDay(data.from)} al {formatDay(data.to)},{' '}
+            {data.region ?? 'tutte le regioni'}.
           </p>
           <div className="alert alert-info small" data-testid="progress-notes">
             <ul className="mb-0 ps-3">
@@ -72,7 +89,12 @@ export function Component() {
           </div>
           <div className="mb-4">
             <h2 className="h6">Esporta le cifre</h2>
-            <ExportButton endpoint={exportProgress} query={query} total={data.rows.length} fileBase="avanzamento" />
+            <ExportButton
+              endpoint={exportProgress}
+              query={query}
+              total={data.rows.length}
+              fileBase="avanzamento"
+            />
           </div>
           {SECTIONS[data.groupBy].map((s, i) => (
             <Section key={`${data.groupBy}-${s.id}`} data={data} index={i} />

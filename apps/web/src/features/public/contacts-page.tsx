@@ -7,12 +7,30 @@ import { ContactForm } from './contact-form.tsx';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 const FAQ = [
-  { q: 'La partecipazione ha un costo per la scuola?', a: 'No. Strumenti, formazione e assistenza sono gratuiti per tutti gli istituti statali che si iscrivono.' },
-  { q: 'Chi può iscrivere la scuola?', a: "L'iscrizione la avvia il dirigente scolastico o il referente d'istituto; l'adesione formale la firma sempre il dirigente." },
-  { q: 'Il mio plesso partecipa: come mi registro come insegnante?', a: 'Dalla pagina Registrazione insegnanti: ti servono e-mail personale, cellulare, codice fiscale e il nome del plesso. Lo staff verifica la registrazione entro pochi giorni.' },
-  { q: 'Le risposte degli studenti sono anonime?', a: 'Sì. Gli studenti rispondono con un codice di accesso di sette caratteri che non è collegato al loro nome; i risultati sono pubblicati solo per gruppi di almeno cinque persone.' },
-  { q: 'Non ho ricevuto l’e-mail di conferma. Cosa faccio?', a: 'Controlla la cartella della posta indesiderata; se non la trovi puoi chiederne un nuovo invio dal portale dopo l’accesso, oppure scriverci con il modulo qui sotto.' },
-  { q: 'Come posso esercitare i miei diritti sui dati personali?', a: `Scrivi a ${PROGRAMME.contacts.privacyEmail}: rispondiamo entro trenta giorni, come prevede il GDPR.` },
+  {
+    q: 'La partecipazione ha un costo per la scuola?',
+    a: 'No. Strumenti, formazione e assistenza sono gratuiti per tutti gli istituti statali che si iscrivono.',
+  },
+  {
+    q: 'Chi può iscrivere la scuola?',
+    a: "L'iscrizione la avvia il dirigente scolastico o il referente d'istituto; l'adesione formale la firma sempre il dirigente.",
+  },
+  {
+    q: 'Il mio plesso partecipa: come mi registro come insegnante?',
+    a: 'Dalla pagina Registrazione insegnanti: ti servono e-mail personale, cellulare, codice fiscale e il nome del plesso. Lo staff verifica la registrazione entro pochi giorni.',
+  },
+  {
+    q: 'Le risposte degli studenti sono anonime?',
+    a: 'Sì. Gli studenti rispondono con un codice di accesso di sette caratteri che non è collegato al loro nome; i risultati sono pubblicati solo per gruppi di almeno cinque persone.',
+  },
+  {
+    q: 'Non ho ricevuto l’e-mail di conferma. Cosa faccio?',
+    a: 'Controlla la cartella della posta indesiderata; se non la trovi puoi chiederne un nuovo invio dal portale dopo l’accesso, oppure scriverci con il modulo qui sotto.',
+  },
+  {
+    q: 'Come posso esercitare i miei diritti sui dati personali?',
+    a: `Scrivi a ${PROGRAMME.contacts.privacyEmail}: rispondiamo entro trenta giorni, come prevede il GDPR.`,
+  },
 ];
 
 function Faq() {
@@ -65,8 +83,9 @@ export function Component() {
           ))}
         </div>
         <p>
-          Per la privacy scrivi a <a href={`mailto:${contacts.privacyEmail}`}>{contacts.privacyEmail}</a>; per segnalare un problema di
-          accessibilità vedi la <Link to="/dichiarazione-accessibilita">dichiarazione di accessibilità</Link>.
+          Per la privacy scrivi a <a href={`mailto:${contacts.privacyEmail}`}>{contacts.privacyEmail}</a>; per
+          segnalare un problema di accessibilità vedi la{' '}
+          <Link to="/dichiarazione-accessibilita">dichiarazione di accessibilità</Link>.
         </p>
       </section>
       <Faq />

@@ -17,12 +17,26 @@ export function ContentSections({ sections }: { sections: readonly ContentSectio
           <h2 id={`${section.id}-title`} className="h3 mb-3">
             {section.heading}
           </h2>
-          {section.paragraphs?.map((p, i) => <p key={i}>{p}</p>)}
+          {section.paragraphs?.map((p, i) => (
+            <p key={i}>{p}</p>
+          ))}
           {section.items &&
             (section.ordered ? (
-              <ol>{section.items.map((item, i) => <li key={i} className="mb-2">{item}</li>)}</ol>
+              <ol>
+                {section.items.map((item, i) => (
+                  <li key={i} className="mb-2">
+                    {item}
+                  </li>
+                ))}
+              </ol>
             ) : (
-              <ul>{section.items.map((item, i) => <li key={i} className="mb-2">{item}</li>)}</ul>
+              <ul>
+                {section.items.map((item, i) => (
+                  <li key={i} className="mb-2">
+                    {item}
+                  </li>
+                ))}
+              </ul>
             ))}
         </section>
       ))}

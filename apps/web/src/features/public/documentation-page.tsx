@@ -19,8 +19,14 @@ export function Component() {
           footer, below the fold until then, does not jump when it does (no layout shift). */}
       <div className="min-vh-100">
         {list.status === 'loading' && <p role="status">Caricamento dei documenti…</p>}
-        {list.status === 'error' && <div className="alert alert-danger" role="alert">{list.message}</div>}
-        {list.status === 'ready' && list.data.groups.length === 0 && <p>Non ci sono ancora documenti pubblicati.</p>}
+        {list.status === 'error' && (
+          <div className="alert alert-danger" role="alert">
+            {list.message}
+          </div>
+        )}
+        {list.status === 'ready' && list.data.groups.length === 0 && (
+          <p>Non ci sono ancora documenti pubblicati.</p>
+        )}
         {list.status === 'ready' &&
           list.data.groups.map((group) => (
             <section key={group.category} className="mb-5" aria-labelledby={`cat-${group.category}`}>
@@ -32,8 +38,13 @@ export function Component() {
                   <li key={doc.id} className="border-bottom py-3">
                     <h3 className="h5 mb-1">{doc.title}</h3>
                     <p className="mb-2">{doc.description}</p>
-                    <a className="btn btn-outline-primary btn-sm" href={`${apiOrigin()}${buildPath(downloadPublicDocument.path, { documentId: doc.id })}`} download={doc.fileName}>
-                      Scarica il PDF<span className="visually-hidden"> «{doc.title}»</span> ({size(doc.sizeBytes)})
+                    <a
+                      className="btn btn-outline-primary btn-sm"
+                      href={`${apiOrigin()}${buildPath(downloadPublicDocument.path, { documentId: doc.id })}`}
+                      download={doc.fileName}
+                    >
+                      Scarica il PDF<span className="visually-hidden"> «{doc.title}»</span> (
+                      {size(doc.sizeBytes)})
                     </a>
                     <span className="ms-3 small">Pubblicato il {formatDate(doc.publishedAt)}</span>
                   </li>

@@ -6,9 +6,24 @@ import { usePublicData } from './use-public-data.ts';
 import { formatNumber } from '../../lib/format.ts';
 
 const AUDIENCES = [
-  { title: 'Scuole', text: "Il dirigente iscrive l'istituto, firma l'adesione e sceglie i plessi che partecipano. In cambio riceve un rapporto con i dati della propria scuola.", to: '/iscrizioni/iscrizione', cta: 'Iscrivi la tua scuola' },
-  { title: 'Insegnanti', text: "Chi insegna in un plesso partecipante risponde al questionario e genera i codici con cui le classi rispondono in forma anonima.", to: '/landing/registrazioni/insegnante', cta: 'Registrati come insegnante' },
-  { title: 'Educatrici ed educatori', text: "Chi lavora nei servizi educativi e nel sostegno ha un questionario dedicato e un'area con materiali e incontri.", to: '/landing/registrazioni/educatore', cta: 'Registrati come educatore' },
+  {
+    title: 'Scuole',
+    text: "Il dirigente iscrive l'istituto, firma l'adesione e sceglie i plessi che partecipano. In cambio riceve un rapporto con i dati della propria scuola.",
+    to: '/iscrizioni/iscrizione',
+    cta: 'Iscrivi la tua scuola',
+  },
+  {
+    title: 'Insegnanti',
+    text: 'Chi insegna in un plesso partecipante risponde al questionario e genera i codici con cui le classi rispondono in forma anonima.',
+    to: '/landing/registrazioni/insegnante',
+    cta: 'Registrati come insegnante',
+  },
+  {
+    title: 'Educatrici ed educatori',
+    text: "Chi lavora nei servizi educativi e nel sostegno ha un questionario dedicato e un'area con materiali e incontri.",
+    to: '/landing/registrazioni/educatore',
+    cta: 'Registrati come educatore',
+  },
 ];
 
 function KeyFigures() {
@@ -48,8 +63,9 @@ export function Component() {
         <div className="container py-5">
           <h1 className="text-white mb-3">L’indagine nazionale che dà voce alle scuole italiane</h1>
           <p className="lead text-white mb-4" style={{ maxWidth: '46rem' }}>
-            Portale Scuole è il programma pluriennale che raccoglie, con le scuole statali di tutta Italia, dati affidabili su didattica, spazi e
-            benessere, e li restituisce a ogni istituto, alle famiglie e a chi decide.
+            Portale Scuole è il programma pluriennale che raccoglie, con le scuole statali di tutta Italia,
+            dati affidabili su didattica, spazi e benessere, e li restituisce a ogni istituto, alle famiglie e
+            a chi decide.
           </p>
           <div className="d-flex flex-wrap gap-3">
             <Link className="btn btn-light text-primary" to="/iscrizioni/iscrizione">
@@ -67,13 +83,14 @@ export function Component() {
             Che cos’è
           </h2>
           <p>
-            Il programma è curato da due organizzazioni partner, Sylla e Cromos, che accompagnano le scuole dall’iscrizione alla restituzione dei
-            risultati. Rilevatori formati visitano i plessi, insegnanti ed educatori rispondono ai questionari, gli studenti partecipano in forma
-            anonima. I risultati sono pubblicati solo in forma aggregata e mai per gruppi di meno di cinque persone.
+            Il programma è curato da due organizzazioni partner, Sylla e Cromos, che accompagnano le scuole
+            dall’iscrizione alla restituzione dei risultati. Rilevatori formati visitano i plessi, insegnanti
+            ed educatori rispondono ai questionari, gli studenti partecipano in forma anonima. I risultati
+            sono pubblicati solo in forma aggregata e mai per gruppi di meno di cinque persone.
           </p>
           <p className="mb-0">
-            Consulta i <Link to="/risultati">risultati delle indagini concluse</Link> oppure prenota un posto negli{' '}
-            <Link to="/prenotazioni">appuntamenti del programma</Link>.
+            Consulta i <Link to="/risultati">risultati delle indagini concluse</Link> oppure prenota un posto
+            negli <Link to="/prenotazioni">appuntamenti del programma</Link>.
           </p>
         </section>
         <section className="my-5" aria-labelledby="per-chi-title">

@@ -25,7 +25,11 @@ export function Component() {
       </PageHeader>
       <ContentSections sections={content.sections} />
       {content.registration && (
-        <section id="modulo-registrazione" className="mb-5 p-4 bg-light rounded" aria-labelledby="modulo-registrazione-title">
+        <section
+          id="modulo-registrazione"
+          className="mb-5 p-4 bg-light rounded"
+          aria-labelledby="modulo-registrazione-title"
+        >
           <h2 id="modulo-registrazione-title" className="h3">
             {content.registration.heading}
           </h2>
@@ -36,8 +40,8 @@ export function Component() {
             ))}
           </ul>
           <p className="mb-0">
-            I tuoi dati sono trattati come descritto nell’<Link to="/privacy">informativa sulla privacy</Link>. Per dubbi sulla registrazione{' '}
-            <Link to="/contatti">scrivici</Link>.
+            I tuoi dati sono trattati come descritto nell’<Link to="/privacy">informativa sulla privacy</Link>
+            . Per dubbi sulla registrazione <Link to="/contatti">scrivici</Link>.
           </p>
         </section>
       )}

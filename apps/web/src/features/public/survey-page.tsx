@@ -1,9 +1,28 @@
-import { Form, Link, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { canSome } from '@portale/shared/auth';
 import { getPublicSurvey, type PublicSurvey } from '@portale/shared/public';
-import { getCurrentSurvey, getMyResponse, submitMyResponse, SURVEY_MESSAGES, type Answers, type MyResponse, type OpenSurvey } from '@portale/shared/surveys';
+import {
+  getCurrentSurvey,
+  getMyResponse,
+  submitMyResponse,
+  SURVEY_MESSAGES,
+  type Answers,
+  type MyResponse,
+  type OpenSurvey,
+} from '@portale/shared/surveys';
 import { PageHeader } from '../../components/page-header.tsx';
-import { answersFromForm, QuestionnaireAnswers, QuestionnaireFields } from '../../components/questionnaire/questionnaire.tsx';
+import {
+  answersFromForm,
+  QuestionnaireAnswers,
+  QuestionnaireFields,
+} from '../../components/questionnaire/questionnaire.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { failureResult, type FormResult } from '../../lib/form-data.ts';
@@ -57,11 +76,21 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
     const sent = await callApi(submitMyResponse, { body: { answers } });
     return { ok: true, message: sent.message };
   } catch (error) {
-    return { ...failureResult(error), values: answers, duplicate: error instanceof ApiError && error.status === 409 };
+    return {
+      ...failureResult(error),
+      values: answers,
+      duplicate: error instanceof ApiError && error.status === 409,
+    };
   }
 }
 
-function SurveyFacts({ survey, state }: { survey: Pick<OpenSurvey, 'title' | 'purpose' | 'audience' | 'opensOn' | 'closesOn'>; state: string }) {
+function SurveyFacts({
+  survey,
+  state,
+}: {
+  survey: Pick<OpenSurvey, 'title' | 'purpose' | 'audience' | 'opensOn' | 'closesOn'>;
+  state: string;
+}) {
   return (
     <article aria-labelledby="survey-title">
       <h2 id="survey-title" className="h3">
@@ -87,15 +116,25 @@ function HowToAnswer({ signedIn }: { signedIn: boolean }) {
       <ul>
         <li>
           Insegnanti ed educatori registrati rispondono su questa pagina dopo l’
-          {signedIn ? 'accesso con il proprio account di insegnante o educatore' : <Link to="/auth/login">accesso</Link>}.
+          {signedIn ? (
+            'accesso con il proprio account di insegnante o educatore'
+          ) : (
+            <Link to="/auth/login">accesso</Link>
+          )}
+          .
         </li>
         <li>
-          Studenti e famiglie rispondono in forma anonima con un <strong>codice di accesso</strong> di sette lettere o cifre, che ricevono dall’insegnante
-          della classe: basta aprire l’indirizzo del sito seguito dal codice (per esempio <code>/AB3DE7K</code>; maiuscole e minuscole sono uguali).
+          Studenti e famiglie rispondono in forma anonima con un <strong>codice di accesso</strong> di sette
+          lettere o cifre, che ricevono dall’insegnante della classe: basta aprire l’indirizzo del sito
+          seguito dal codice (per esempio <code>/AB3DE7K</code>; maiuscole e minuscole sono uguali).
         </li>
-        <li>Non hai un codice? Chiedilo all’insegnante o alla segreteria della tua scuola: i codici li crea l’insegnante per le sue classi.</li>
         <li>
-          La tua scuola non partecipa ancora? Il dirigente può <Link to="/iscrizioni/iscrizione">iscriverla</Link>.
+          Non hai un codice? Chiedilo all’insegnante o alla segreteria della tua scuola: i codici li crea
+          l’insegnante per le sue classi.
+        </li>
+        <li>
+          La tua scuola non partecipa ancora? Il dirigente può{' '}
+          <Link to="/iscrizioni/iscrizione">iscriverla</Link>.
         </li>
       </ul>
     </section>
@@ -118,7 +157,8 @@ export function Component() {
         <>
           <SurveyFacts survey={latest} state={latest.state === 'chiusa' ? 'conclusa' : latest.state} />
           <p className="alert alert-info">
-            {SURVEY_MESSAGES.noOpenSurvey} I risultati delle indagini concluse sono nella pagina <Link to="/risultati">Risultati</Link>.
+            {SURVEY_MESSAGES.noOpenSurvey} I risultati delle indagini concluse sono nella pagina{' '}
+            <Link to="/risultati">Risultati</Link>.
           </p>
         </>
       ) : (
@@ -132,7 +172,10 @@ export function Component() {
           </h2>
           <div role={outcome && !outcome.ok ? 'alert' : 'status'} aria-live="polite">
             {outcome?.message && (
-              <div className={`alert alert-${outcome.ok ? 'success' : outcome.duplicate ? 'warning' : 'danger'}`} data-testid="survey-message">
+              <div
+                className={`alert alert-${outcome.ok ? 'success' : outcome.duplicate ? 'warning' : 'danger'}`}
+                data-testid="survey-message"
+              >
                 {outcome.message}
               </div>
             )}
@@ -144,15 +187,22 @@ export function Component() {
           ) : answered && mine ? (
             <>
               <p data-testid="survey-answered">
-                Hai già risposto a questa indagine il {formatDateTime(mine.submittedAt)}. Si può rispondere una sola volta: qui sotto trovi le risposte che hai
-                inviato.
+                Hai già risposto a questa indagine il {formatDateTime(mine.submittedAt)}. Si può rispondere
+                una sola volta: qui sotto trovi le risposte che hai inviato.
               </p>
               <QuestionnaireAnswers questions={open.questions} answers={mine.answers} />
             </>
           ) : (
             <Form method="post" noValidate data-testid="survey-form" aria-labelledby="questionario-title">
-              <p>Le domande contrassegnate come obbligatorie richiedono una risposta. Puoi inviare le risposte una sola volta.</p>
-              <QuestionnaireFields questions={open.questions} defaultValues={outcome?.values} errors={outcome?.errors} />
+              <p>
+                Le domande contrassegnate come obbligatorie richiedono una risposta. Puoi inviare le risposte
+                una sola volta.
+              </p>
+              <QuestionnaireFields
+                questions={open.questions}
+                defaultValues={outcome?.values}
+                errors={outcome?.errors}
+              />
               <SubmitButton idle="Invia le risposte" busy="Invio in corso…" />
             </Form>
           )}

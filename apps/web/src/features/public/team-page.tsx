@@ -9,12 +9,29 @@ const ROLES: ContentSection[] = [
     id: 'ruoli',
     heading: 'I ruoli nel programma',
     items: [
-      <><strong>Staff Sylla e Cromos</strong>: verificano iscrizioni, adesioni e registrazioni, assegnano le azioni, seguono l’avanzamento.</>,
-      <><strong>Rilevatori</strong>: visitano i plessi assegnati, raccolgono le osservazioni e scrivono il rapporto di visita.</>,
-      <><strong>Dirigenti scolastici</strong>: iscrivono l’istituto e firmano l’adesione formale.</>,
-      <><strong>Referenti d’istituto</strong>: preparano l’adesione, tengono aggiornati i dati dei plessi e chiedono le sostituzioni.</>,
-      <><strong>Insegnanti ed educatori</strong>: rispondono ai questionari e coinvolgono le classi con i codici di accesso.</>,
-      <><strong>Amministrazione della piattaforma</strong>: gestisce gli utenti, i modelli dei messaggi e la sicurezza del portale.</>,
+      <>
+        <strong>Staff Sylla e Cromos</strong>: verificano iscrizioni, adesioni e registrazioni, assegnano le
+        azioni, seguono l’avanzamento.
+      </>,
+      <>
+        <strong>Rilevatori</strong>: visitano i plessi assegnati, raccolgono le osservazioni e scrivono il
+        rapporto di visita.
+      </>,
+      <>
+        <strong>Dirigenti scolastici</strong>: iscrivono l’istituto e firmano l’adesione formale.
+      </>,
+      <>
+        <strong>Referenti d’istituto</strong>: preparano l’adesione, tengono aggiornati i dati dei plessi e
+        chiedono le sostituzioni.
+      </>,
+      <>
+        <strong>Insegnanti ed educatori</strong>: rispondono ai questionari e coinvolgono le classi con i
+        codici di accesso.
+      </>,
+      <>
+        <strong>Amministrazione della piattaforma</strong>: gestisce gli utenti, i modelli dei messaggi e la
+        sicurezza del portale.
+      </>,
     ],
   },
 ];
@@ -24,8 +41,18 @@ export function Component() {
   const page = useCurrentPage();
   const { controller, partner } = PROGRAMME;
   const partners = [
-    { name: controller.name, role: controller.role, address: controller.address, text: 'Coordina il programma, cura il disegno dell’indagine e l’analisi dei dati, ed è il riferimento per le istituzioni e per la protezione dei dati.' },
-    { name: partner.name, role: partner.role, address: partner.address, text: 'Organizza il lavoro sul campo: forma e coordina i rilevatori, pianifica le visite nei plessi e segue l’assistenza alle scuole.' },
+    {
+      name: controller.name,
+      role: controller.role,
+      address: controller.address,
+      text: 'Coordina il programma, cura il disegno dell’indagine e l’analisi dei dati, ed è il riferimento per le istituzioni e per la protezione dei dati.',
+    },
+    {
+      name: partner.name,
+      role: partner.role,
+      address: partner.address,
+      text: 'Organizza il lavoro sul campo: forma e coordina i rilevatori, pianifica le visite nei plessi e segue l’assistenza alle scuole.',
+    },
   ];
   return (
     <div className="container my-5">

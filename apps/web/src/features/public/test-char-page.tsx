@@ -12,11 +12,17 @@ export function Component() {
       <PageHeader title={page.title} description={page.description} />
       <dl>
         <dt>Versione (build)</dt>
-        <dd data-testid="build-id"><code>{BUILD_ID}</code></dd>
+        <dd data-testid="build-id">
+          <code>{BUILD_ID}</code>
+        </dd>
         <dt>API</dt>
-        <dd data-testid="api-origin"><code>{apiOrigin()}</code></dd>
+        <dd data-testid="api-origin">
+          <code>{apiOrigin()}</code>
+        </dd>
         <dt>Caratteri accentati</dt>
-        <dd data-testid="char-sample" lang="it">{SAMPLE}</dd>
+        <dd data-testid="char-sample" lang="it">
+          {SAMPLE}
+        </dd>
       </dl>
     </div>
   );

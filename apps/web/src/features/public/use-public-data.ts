@@ -3,7 +3,10 @@ import type { Endpoint, EndpointInput, EndpointOutput } from '@portale/shared/ht
 import { ApiError } from '../../lib/http-client.ts';
 import { callApi } from '../../lib/api-client.ts';
 
-export type PublicData<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; message: string; httpStatus?: number };
+export type PublicData<T> =
+  | { status: 'loading' }
+  | { status: 'ready'; data: T }
+  | { status: 'error'; message: string; httpStatus?: number };
 
 /** GET of a public endpoint without input, with the API's Italian message on failure. */
 export function usePublicData<E extends Endpoint>(endpoint: E): PublicData<EndpointOutput<E>> {
@@ -14,8 +17,15 @@ export function usePublicData<E extends Endpoint>(endpoint: E): PublicData<Endpo
       .then((data) => setState({ status: 'ready', data }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        const message = error instanceof Error ? error.message : 'Si è verificato un problema imprevisto. Riprova più tardi.';
-        setState({ status: 'error', message, httpStatus: error instanceof ApiError ? error.status : undefined });
+        const message =
+          error instanceof Error
+            ? error.message
+            : 'Si è verificato un problema imprevisto. Riprova più tardi.';
+        setState({
+          status: 'error',
+          message,
+          httpStatus: error instanceof ApiError ? error.status : undefined,
+        });
       });
     return () => controller.abort();
   }, [endpoint]);

@@ -31,7 +31,8 @@ export async function registrationAction({ request }: ActionFunctionArgs): Promi
     privacyAccepted: form.get('privacyAccepted') === 'true',
   };
   const parsed = RegistrationBodySchema.safeParse(candidate);
-  if (!parsed.success) return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+  if (!parsed.success)
+    return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
   try {
     const answer = await callApi(createRegistration, { body: parsed.data });
     return { ok: true, message: answer.message };

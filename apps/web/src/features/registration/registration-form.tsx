@@ -35,7 +35,8 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
   }, [result]);
   const trackContext = (event: React.FormEvent<HTMLFormElement>) => {
     const target = event.target as HTMLInputElement;
-    if (['firstName', 'lastName', 'email'].includes(target.name)) setContext((c) => ({ ...c, [target.name]: target.value }));
+    if (['firstName', 'lastName', 'email'].includes(target.name))
+      setContext((c) => ({ ...c, [target.name]: target.value }));
   };
   return (
     <section id="registrazione" aria-labelledby="registrazione-titolo" className="my-5">
@@ -47,14 +48,35 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
       ) : (
         <>
           <FormMessage message={result?.message} />
-          <Form ref={formRef} method="post" noValidate preventScrollReset onChange={trackContext} className="mt-4">
+          <Form
+            ref={formRef}
+            method="post"
+            noValidate
+            preventScrollReset
+            onChange={trackContext}
+            className="mt-4"
+          >
             <input type="hidden" name="kind" value={kind} />
             <div className="row">
               <div className="col-md-6">
-                <FormField id="firstName" name="firstName" label="Nome" autoComplete="given-name" required error={errors?.firstName} />
+                <FormField
+                  id="firstName"
+                  name="firstName"
+                  label="Nome"
+                  autoComplete="given-name"
+                  required
+                  error={errors?.firstName}
+                />
               </div>
               <div className="col-md-6">
-                <FormField id="lastName" name="lastName" label="Cognome" autoComplete="family-name" required error={errors?.lastName} />
+                <FormField
+                  id="lastName"
+                  name="lastName"
+                  label="Cognome"
+                  autoComplete="family-name"
+                  required
+                  error={errors?.lastName}
+                />
               </div>
             </div>
             <FormField
@@ -66,7 +88,15 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               required
               error={errors?.email}
             />
-            <FormField type="tel" id="phone" name="phone" label="Numero di cellulare" autoComplete="tel" required error={errors?.phone} />
+            <FormField
+              type="tel"
+              id="phone"
+              name="phone"
+              label="Numero di cellulare"
+              autoComplete="tel"
+              required
+              error={errors?.phone}
+            />
             <FormField
               type="password"
               id="password"
@@ -89,7 +119,13 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               error={errors?.taxCode}
             />
             <SchoolSitePicker required={kind !== 'altro'} error={errors?.schoolSiteId} />
-            <FormField id="subjects" name="subjects" label={SUBJECTS_LABEL[kind]} required={kind === 'insegnante'} error={errors?.subjects} />
+            <FormField
+              id="subjects"
+              name="subjects"
+              label={SUBJECTS_LABEL[kind]}
+              required={kind === 'insegnante'}
+              error={errors?.subjects}
+            />
             <CheckboxField
               id="privacyAccepted"
               name="privacyAccepted"

@@ -46,7 +46,10 @@ export async function pageData({ params, request }: LoaderFunctionArgs) {
   return { institute, audit };
 }
 
-export async function action({ request, params }: ActionFunctionArgs): Promise<EditResult & { intent?: string }> {
+export async function action({
+  request,
+  params,
+}: ActionFunctionArgs): Promise<EditResult & { intent?: string }> {
   const instituteId = Number(params.instituteId);
   const form = await request.formData();
   if (text(form, 'intent') === WITHDRAW_INTENT) return withdrawalAction(form, instituteId);
@@ -178,15 +181,22 @@ export function Component() {
           {i.adhesionStateChangedAt && <> dal {formatDate(i.adhesionStateChangedAt)}</>}.
         </p>
         <AdhesionHistory transitions={i.adhesionHistory} />
-        {i.adhesionState === 'attivo' && can(user, 'manage:adhesion', { ownerUserIds: [i.principal?.id] }) && <WithdrawalForm result={result} />}
-        {result?.intent === WITHDRAW_INTENT && result.ok && <FormMessage message={result.message} tone="success" />}
+        {i.adhesionState === 'attivo' &&
+          can(user, 'manage:adhesion', { ownerUserIds: [i.principal?.id] }) && (
+            <WithdrawalForm result={result} />
+          )}
+        {result?.intent === WITHDRAW_INTENT && result.ok && (
+          <FormMessage message={result.message} tone="success" />
+        )}
       </Section>
 
       {can(user, 'read:action') && (
         <Section id="azioni" title="Azioni">
           <p>
-            <Link to={`${href('portal.actions')}?q=${encodeURIComponent(i.ministryCode)}`}>Le azioni assegnate all’istituto</Link>, con il loro stato, le scadenze e le
-            evidenze.
+            <Link to={`${href('portal.actions')}?q=${encodeURIComponent(i.ministryCode)}`}>
+              Le azioni assegnate all’istituto
+            </Link>
+            , con il loro stato, le scadenze e le evidenze.
           </p>
         </Section>
       )}

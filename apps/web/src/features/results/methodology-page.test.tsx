@@ -11,11 +11,19 @@ describe('results methodology page (component)', () => {
         path: '/risultati/metodologia',
         Component,
         handle: { pageId: 'results.methodology' },
-        loader: () => ({ minGroup: 4, legalFloor: 3, flag: 'c', earlierWaves: 3, path: '/risultati/metodologia' }),
+        loader: () => ({
+          minGroup: 4,
+          legalFloor: 3,
+          flag: 'c',
+          earlierWaves: 3,
+          path: '/risultati/metodologia',
+        }),
       },
     ]);
     render(<Stub initialEntries={['/risultati/metodologia']} />);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Come proteggiamo i risultati' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Come proteggiamo i risultati' }),
+    ).toBeTruthy();
     expect(screen.getByTestId('methodology-threshold').textContent).toBe(
       'La soglia in uso è 4: non pubblichiamo gruppi né numeri di persone minori di 4. La soglia non può essere minore di 3.',
     );

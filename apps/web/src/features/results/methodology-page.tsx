@@ -46,9 +46,9 @@ export function Component() {
             <ul>
               <li className="mb-2">
                 <strong>Gruppi piccoli.</strong> I risultati di una regione, di un grado scolastico o di una
-                regione per grado scolastico con meno di {n} persone che hanno risposto. Un gruppo in cui nessuno
-                ha risposto appare nello stesso modo («{RESULTS_MESSAGES.groupTooSmall}»): distinguerli
-                aiuterebbe a indovinare le dimensioni dei gruppi nascosti.
+                regione per grado scolastico con meno di {n} persone che hanno risposto. Un gruppo in cui
+                nessuno ha risposto appare nello stesso modo («{RESULTS_MESSAGES.groupTooSmall}»):
+                distinguerli aiuterebbe a indovinare le dimensioni dei gruppi nascosti.
               </li>
               <li className="mb-2">
                 <strong>Numeri piccoli.</strong> Il numero di persone che hanno dato una risposta, quando è
@@ -61,22 +61,22 @@ export function Component() {
                 permetterebbe. Il controllo tiene conto che i numeri di persone sono interi e mai negativi.
               </li>
               <li className="mb-2">
-                <strong>Risposte quasi unanimi.</strong> Se in un gruppo tutti hanno dato la stessa risposta, o
-                tutti tranne meno di {n}, chi conosce una di quelle persone saprebbe come ha risposto. In quel
-                gruppo non pubblichiamo i numeri di quella domanda, né numeri da cui si potrebbe dedurre che un
-                gruppo ha risposto tutto allo stesso modo.
+                <strong>Risposte quasi unanimi.</strong> Se in un gruppo tutti hanno dato la stessa risposta,
+                o tutti tranne meno di {n}, chi conosce una di quelle persone saprebbe come ha risposto. In
+                quel gruppo non pubblichiamo i numeri di quella domanda, né numeri da cui si potrebbe dedurre
+                che un gruppo ha risposto tutto allo stesso modo.
               </li>
               <li className="mb-2">
-                <strong>Domande a scelta multipla.</strong> Le controlliamo nel loro insieme: per esempio, se 12
-                persone hanno risposto e tutte hanno scelto almeno una opzione, «Tablet 6» e «PC 7» dicono che
-                esattamente una persona li ha scelti entrambi. Nascondiamo quanto basta perché nessuna
+                <strong>Domande a scelta multipla.</strong> Le controlliamo nel loro insieme: per esempio, se
+                12 persone hanno risposto e tutte hanno scelto almeno una opzione, «Tablet 6» e «PC 7» dicono
+                che esattamente una persona li ha scelti entrambi. Nascondiamo quanto basta perché nessuna
                 combinazione di risposte scelta da meno di {n} persone si possa ricavare.
               </li>
               <li className="mb-2">
-                <strong>Indagini ripetute.</strong> Quando una domanda si ripete in più edizioni (stesso testo e
-                stesse opzioni), confrontiamo i risultati con quelli delle {earlierWaves} edizioni precedenti: se
-                un numero è cambiato di meno di {n} persone lo nascondiamo, perché la differenza direbbe come
-                hanno risposto i nuovi partecipanti.
+                <strong>Indagini ripetute.</strong> Quando una domanda si ripete in più edizioni (stesso testo
+                e stesse opzioni), confrontiamo i risultati con quelli delle {earlierWaves} edizioni
+                precedenti: se un numero è cambiato di meno di {n} persone lo nascondiamo, perché la
+                differenza direbbe come hanno risposto i nuovi partecipanti.
               </li>
               <li className="mb-2">
                 <strong>Risposte aperte.</strong> Le risposte scritte liberamente non sono mai pubblicate.
@@ -89,8 +89,8 @@ export function Component() {
               Come riconoscere un dato protetto
             </h2>
             <p>
-              Al posto di un numero nascosto trovi il segno <strong>«{flag}»</strong> (dato confidenziale, come
-              nelle tabelle di Eurostat). Il segno è lo stesso per ogni motivo, perché segni diversi
+              Al posto di un numero nascosto trovi il segno <strong>«{flag}»</strong> (dato confidenziale,
+              come nelle tabelle di Eurostat). Il segno è lo stesso per ogni motivo, perché segni diversi
               aiuterebbero a indovinare i numeri. Dove una domanda ha un dato protetto non mostriamo neppure
               il totale delle risposte, la media e gli zeri di quella domanda. Nei grafici le barre dei dati
               protetti non sono disegnate.

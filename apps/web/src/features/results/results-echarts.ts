@@ -10,7 +10,10 @@ import type { ResultsChartProps } from './results-chart.tsx';
 echarts.use([BarChart, GridComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
 /** Draws one question's counts as horizontal bars in `element`; the caller disposes of the chart. */
-export function drawResultsChart(element: HTMLElement, { labels, values, summary }: ResultsChartProps): echarts.ECharts {
+export function drawResultsChart(
+  element: HTMLElement,
+  { labels, values, summary }: ResultsChartProps,
+): echarts.ECharts {
   const chart = echarts.init(element, undefined, { renderer: 'svg', locale: 'EN' });
   chart.setOption({
     animation: false,
@@ -44,8 +47,7 @@ export function drawResultsChart(element: HTMLElement, { labels, values, summary
           show: true,
           position: 'right',
           color: '#1a1a1a',
-          formatter: (p: { value: unknown }) =>
-            typeof p.value === 'number' ? formatNumber(p.value) : '',
+          formatter: (p: { value: unknown }) => (typeof p.value === 'number' ? formatNumber(p.value) : ''),
         },
       },
     ],

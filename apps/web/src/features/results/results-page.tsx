@@ -217,7 +217,12 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
               ` Le risposte alle domande aperte (${data.textQuestions}) non sono pubblicate.`}
           </p>
           {data.questions.map((q) => (
-            <QuestionSection key={q.id} question={q} respondents={data.respondents ?? 0} minGroup={data.minGroup} />
+            <QuestionSection
+              key={q.id}
+              question={q}
+              respondents={data.respondents ?? 0}
+              minGroup={data.minGroup}
+            />
           ))}
         </>
       )}

@@ -44,13 +44,21 @@ describe('results question (component)', () => {
     );
     const table = screen.getByRole('table', { name: 'La scuola ha una biblioteca?: i dati del grafico' });
     const [yes, no] = within(table).getAllByRole('row').slice(1);
-    expect(within(yes!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['12', '70,6%']);
+    expect(
+      within(yes!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['12', '70,6%']);
     const hidden = within(no!).getAllByRole('cell')[0]!;
     expect(hidden.textContent).toBe(RESULTS_MESSAGES.protectedCell);
-    expect(document.getElementById(hidden.getAttribute('aria-describedby')!)!.textContent).toContain(RESULTS_MESSAGES.protectedCellDetail(5));
+    expect(document.getElementById(hidden.getAttribute('aria-describedby')!)!.textContent).toContain(
+      RESULTS_MESSAGES.protectedCellDetail(5),
+    );
     // Decision 035: the flag "c", and every chart links the methodology.
     expect(hidden.textContent).toBe('c');
-    expect(screen.getByTestId('results-methodology-link').getAttribute('href')).toBe('/risultati/metodologia');
+    expect(screen.getByTestId('results-methodology-link').getAttribute('href')).toBe(
+      '/risultati/metodologia',
+    );
     expect(within(table).queryByText('Totale risposte')).toBeNull();
   });
 });

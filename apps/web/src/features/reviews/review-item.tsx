@@ -47,12 +47,15 @@ function VisitFacts({ content }: { content: VisitContent }) {
           {site.address ?? missing()} · {site.municipalityName} ({site.province})
         </Fact>
         <Fact label="Rilevatore">
-          {v.detector.firstName} {v.detector.lastName} · <a href={`mailto:${v.detector.email}`}>{v.detector.email}</a>
+          {v.detector.firstName} {v.detector.lastName} ·{' '}
+          <a href={`mailto:${v.detector.email}`}>{v.detector.email}</a>
         </Fact>
         <Fact label="Data della visita">{formatDateTime(v.scheduledAt)}</Fact>
         <Fact label="Resoconto inviato il">{v.reportedAt ? formatDateTime(v.reportedAt) : missing()}</Fact>
         <Fact label="Insegnanti incontrati">
-          {v.teachersMet.length ? v.teachersMet.map((p) => `${p.firstName} ${p.lastName}`).join(', ') : missing('nessuno')}
+          {v.teachersMet.length
+            ? v.teachersMet.map((p) => `${p.firstName} ${p.lastName}`).join(', ')
+            : missing('nessuno')}
         </Fact>
       </dl>
       <h3 className="h6">Resoconto</h3>
@@ -96,13 +99,30 @@ function TeacherFacts({ content }: { content: TeacherContent }) {
 }
 
 /** Opens one of the adhesion's documents (served by the adhesions module; the browser saves it). */
-function DownloadButton({ label, kind, instituteId, signatureId }: { label: string; kind: 'document' | 'signedFile' | 'report'; instituteId: number; signatureId?: number }) {
+function DownloadButton({
+  label,
+  kind,
+  instituteId,
+  signatureId,
+}: {
+  label: string;
+  kind: 'document' | 'signedFile' | 'report';
+  instituteId: number;
+  signatureId?: number;
+}) {
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const start = async () => {
     setState({ busy: true, error: null });
     try {
-      if (kind === 'report') await downloadFile(downloadSignatureVerificationReport, { params: { instituteId, signatureId: signatureId! } });
-      else await downloadFile(kind === 'document' ? downloadInstituteAdhesionDocument : downloadInstituteSignedFile, { params: { instituteId } });
+      if (kind === 'report')
+        await downloadFile(downloadSignatureVerificationReport, {
+          params: { instituteId, signatureId: signatureId! },
+        });
+      else
+        await downloadFile(
+          kind === 'document' ? downloadInstituteAdhesionDocument : downloadInstituteSignedFile,
+          { params: { instituteId } },
+        );
       setState({ busy: false, error: null });
     } catch (error) {
       setState({ busy: false, error: error instanceof Error ? error.message : 'Download non riuscito.' });
@@ -110,7 +130,12 @@ function DownloadButton({ label, kind, instituteId, signatureId }: { label: stri
   };
   return (
     <span className="d-inline-block me-2 mb-2">
-      <button type="button" className="btn btn-outline-primary btn-sm" onClick={() => void start()} disabled={state.busy}>
+      <button
+        type="button"
+        className="btn btn-outline-primary btn-sm"
+        onClick={() => void start()}
+        disabled={state.busy}
+      >
         {state.busy ? 'Download in corso…' : label}
       </button>
       {state.error && (
@@ -152,18 +177,25 @@ function AdhesionFacts({ content }: { content: AdhesionContent }) {
           <SignatureVerification signature={s} />
         </dl>
       ) : (
-        <p className="text-muted">Firma non disponibile: l’elemento è entrato in coda senza i dati della firma.</p>
+        <p className="text-muted">
+          Firma non disponibile: l’elemento è entrato in coda senza i dati della firma.
+        </p>
       )}
       {content.versions.length > 0 && <SignatureVersions versions={content.versions} instituteId={i.id} />}
       <div>
         <DownloadButton label="Scarica il documento di adesione (PDF)" kind="document" instituteId={i.id} />
-        {s && s.method !== 'online' && <DownloadButton label="Scarica il file firmato" kind="signedFile" instituteId={i.id} />}
+        {s && s.method !== 'online' && (
+          <DownloadButton label="Scarica il file firmato" kind="signedFile" instituteId={i.id} />
+        )}
       </div>
     </div>
   );
 }
 
-const TIME_SOURCES = { receipt: 'ricezione del file da parte del portale', timestamp: 'marca temporale qualificata' } as const;
+const TIME_SOURCES = {
+  receipt: 'ricezione del file da parte del portale',
+  timestamp: 'marca temporale qualificata',
+} as const;
 const REVOCATION_SOURCES = { ocsp: 'OCSP', crl: 'CRL' } as const;
 
 /** What the portal verified of an uploaded signature; the SMS signature is told for what it is. */
@@ -177,41 +209,63 @@ function SignatureVerification({ signature: s }: { signature: NonNullable<Adhesi
   }
   const v = s.verification;
   if (!v) {
-    return <Fact label="Firma qualificata">{missing('non verificata: file caricato prima della verifica delle firme qualificate')}</Fact>;
+    return (
+      <Fact label="Firma qualificata">
+        {missing('non verificata: file caricato prima della verifica delle firme qualificate')}
+      </Fact>
+    );
   }
   return (
     <>
       <Fact label="Firma qualificata">
-        {v.qualified ? 'sì' : 'no'}: {v.trustService.name} ({v.trustService.provider}), stato nell’elenco di fiducia: {v.trustService.status}
+        {v.qualified ? 'sì' : 'no'}: {v.trustService.name} ({v.trustService.provider}), stato nell’elenco di
+        fiducia: {v.trustService.status}
       </Fact>
       <Fact label="Emittente del certificato">{v.issuer}</Fact>
       <Fact label="Formato">{SIGNATURE_FORMAT_LABELS[v.formatDetail]}</Fact>
       <Fact label="Ora attendibile">
         {formatDateTime(v.trustedTime.at)} (fonte: {TIME_SOURCES[v.trustedTime.source]}
         {v.trustedTime.authority ? ` di ${v.trustedTime.authority}` : ''})
-        {v.declaredSigningTime && <span className="d-block small text-muted">Ora dichiarata nel file: {formatDateTime(v.declaredSigningTime)}</span>}
+        {v.declaredSigningTime && (
+          <span className="d-block small text-muted">
+            Ora dichiarata nel file: {formatDateTime(v.declaredSigningTime)}
+          </span>
+        )}
       </Fact>
       <Fact label="Revoca">
-        non revocato, risposta {REVOCATION_SOURCES[v.revocation.source]} del {formatDateTime(v.revocation.producedAt)}
+        non revocato, risposta {REVOCATION_SOURCES[v.revocation.source]} del{' '}
+        {formatDateTime(v.revocation.producedAt)}
       </Fact>
     </>
   );
 }
 
 /** Every signature of the institute in the order the portal received them; the newest is the current one. */
-function SignatureVersions({ versions, instituteId }: { versions: AdhesionContent['versions']; instituteId: number }) {
+function SignatureVersions({
+  versions,
+  instituteId,
+}: {
+  versions: AdhesionContent['versions'];
+  instituteId: number;
+}) {
   return (
     <>
       <h3 className="h6">Versioni della firma (in ordine di caricamento)</h3>
       <ol className="mb-3" data-testid="signature-versions">
         {versions.map((v) => (
           <li key={v.id} aria-current={v.current ? 'true' : undefined}>
-            {SIGNATURE_METHOD_LABELS[v.method]}, ricevuta il {formatDateTime(v.receivedAt)} (firmatario {v.signerName}
+            {SIGNATURE_METHOD_LABELS[v.method]}, ricevuta il {formatDateTime(v.receivedAt)} (firmatario{' '}
+            {v.signerName}
             {v.signedFileName ? `, file ${v.signedFileName}` : ''}){' '}
             {v.current && <span className="badge bg-primary">Versione corrente</span>}
             {v.hasReport && (
               <span className="d-block mt-1">
-                <DownloadButton label="Scarica il rapporto di verifica (JSON)" kind="report" instituteId={instituteId} signatureId={v.id} />
+                <DownloadButton
+                  label="Scarica il rapporto di verifica (JSON)"
+                  kind="report"
+                  instituteId={instituteId}
+                  signatureId={v.id}
+                />
               </span>
             )}
           </li>
@@ -231,14 +285,19 @@ export function ReviewHistory({ history }: { history: ReviewHistoryEntry[] }) {
       <ol className="list-unstyled mb-0" data-testid="review-history">
         {history.map((h) => (
           <li key={h.id} className="border-start border-3 ps-3 mb-3">
-            <StateBadge state={h.state} /> <span className="small">inviato il {formatDateTime(h.submittedAt)}</span>
+            <StateBadge state={h.state} />{' '}
+            <span className="small">inviato il {formatDateTime(h.submittedAt)}</span>
             {h.decidedAt && (
               <span className="d-block small">
                 deciso il {formatDateTime(h.decidedAt)}
                 {h.decidedBy ? ` da ${h.decidedBy}` : ''}
               </span>
             )}
-            {h.note && <p className="mb-0 mt-1" style={{ whiteSpace: 'pre-line' }}>Nota: {h.note}</p>}
+            {h.note && (
+              <p className="mb-0 mt-1" style={{ whiteSpace: 'pre-line' }}>
+                Nota: {h.note}
+              </p>
+            )}
           </li>
         ))}
       </ol>
@@ -249,12 +308,18 @@ export function ReviewHistory({ history }: { history: ReviewHistoryEntry[] }) {
 /** The item under review: what was submitted (by type) and where it stands. */
 export function ReviewItem({ item }: { item: ReviewDetail }) {
   return (
-    <section aria-labelledby="elemento-title" className="mb-4" data-testid="review-item" data-item-id={item.id}>
+    <section
+      aria-labelledby="elemento-title"
+      className="mb-4"
+      data-testid="review-item"
+      data-item-id={item.id}
+    >
       <h2 id="elemento-title" className="h4">
         {item.title}
       </h2>
       <p>
-        <StateBadge state={item.state} /> <span className="small">Inviato il {formatDateTime(item.submittedAt)}</span>
+        <StateBadge state={item.state} />{' '}
+        <span className="small">Inviato il {formatDateTime(item.submittedAt)}</span>
         {item.decidedAt && (
           <span className="small">
             {' '}

@@ -1,6 +1,11 @@
 import type { Endpoint } from '@portale/shared/http';
 import { buildPath } from '@portale/shared/http';
-import { REVIEW_STATE_LABELS, REVIEW_STATES, type ReviewState, type ReviewType } from '@portale/shared/reviews';
+import {
+  REVIEW_STATE_LABELS,
+  REVIEW_STATES,
+  type ReviewState,
+  type ReviewType,
+} from '@portale/shared/reviews';
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 
@@ -27,7 +32,10 @@ export const SORT_OPTIONS = sortOptionsOf([
 ]);
 
 /** What a queue's rows are called, and what their code column holds. */
-export const QUEUE_TEXTS: Record<ReviewType, { one: string; many: string; code: string; place: string; search: string; noMatch: string; subject: string }> = {
+export const QUEUE_TEXTS: Record<
+  ReviewType,
+  { one: string; many: string; code: string; place: string; search: string; noMatch: string; subject: string }
+> = {
   insegnanti: {
     one: 'registrazione trovata',
     many: 'registrazioni trovate',

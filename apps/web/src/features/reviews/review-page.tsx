@@ -1,5 +1,14 @@
 import { useEffect, useRef } from 'react';
-import { data, Form, Link, useActionData, useLoaderData, useParams, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  data,
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useParams,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { ERROR_MESSAGES, SEED_ERRORS } from '@portale/shared/http';
 import { href } from '@portale/shared/pages';
 import {
@@ -54,7 +63,8 @@ export async function pageData({ params, request }: LoaderFunctionArgs): Promise
   const signal = request.signal;
   if (raw !== null) {
     const itemId = parseId(raw);
-    if (itemId === undefined) throw data({ message: SEED_ERRORS.pageNotFound(url.pathname + url.search) }, { status: 404 });
+    if (itemId === undefined)
+      throw data({ message: SEED_ERRORS.pageNotFound(url.pathname + url.search) }, { status: 404 });
     const item = await callApi(getReview, { params: { type, itemId } }, { signal });
     return { item, pending: null, chosen: true };
   }
@@ -70,18 +80,33 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<A
   const title = text(form, 'itemTitle');
   const body = { decision: text(form, 'decision') || undefined, note: text(form, 'note') || undefined };
   const parsed = ReviewDecisionBodySchema.safeParse(body);
-  if (!parsed.success) return { tone: 'danger', message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues), itemId };
+  if (!parsed.success)
+    return {
+      tone: 'danger',
+      message: ERROR_MESSAGES.validation,
+      errors: issuesToErrors(parsed.error.issues),
+      itemId,
+    };
   try {
     await callApi(decideReview, { params: { type, itemId }, body: parsed.data });
     const state = REVIEW_STATE_LABELS[REVIEW_DECISION_STATE[parsed.data.decision]];
-    return { tone: 'success', message: `Decisione registrata: «${title}» ora è nello stato «${state}».`, itemId };
+    return {
+      tone: 'success',
+      message: `Decisione registrata: «${title}» ora è nello stato «${state}».`,
+      itemId,
+    };
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
       const conflict = ReviewConflictSchema.safeParse(error.body);
       return { tone: 'warning', message: conflict.success ? conflict.data.message : error.message, itemId };
     }
     const failure = failureResult(error, 'Decisione non registrata. Riprova più tardi.');
-    return { tone: 'danger', message: failure.message ?? ERROR_MESSAGES.internal, errors: failure.errors ?? {}, itemId };
+    return {
+      tone: 'danger',
+      message: failure.message ?? ERROR_MESSAGES.internal,
+      errors: failure.errors ?? {},
+      itemId,
+    };
   }
 }
 
@@ -98,7 +123,13 @@ function DecisionForm({ item, errors }: { item: ReviewDetail; errors: FieldError
   const decisionError = errors.decision;
   const noteError = errors.note;
   return (
-    <Form method="post" noValidate aria-labelledby="decisione-title" data-testid="review-decision" preventScrollReset>
+    <Form
+      method="post"
+      noValidate
+      aria-labelledby="decisione-title"
+      data-testid="review-decision"
+      preventScrollReset
+    >
       <h2 id="decisione-title" className="h4">
         Decisione
       </h2>
@@ -108,7 +139,14 @@ function DecisionForm({ item, errors }: { item: ReviewDetail; errors: FieldError
         <legend className="h6 fw-normal">Scegli la decisione</legend>
         {REVIEW_DECISIONS.map((decision: ReviewDecision) => (
           <div className="form-check" key={decision}>
-            <input className="form-check-input" type="radio" name="decision" id={`decision-${decision}`} value={decision} {...(decisionError ? { 'aria-invalid': true } : {})} />
+            <input
+              className="form-check-input"
+              type="radio"
+              name="decision"
+              id={`decision-${decision}`}
+              value={decision}
+              {...(decisionError ? { 'aria-invalid': true } : {})}
+            />
             <label className="form-check-label" htmlFor={`decision-${decision}`}>
               {REVIEW_DECISION_LABELS[decision]}
             </label>
@@ -134,7 +172,8 @@ function DecisionForm({ item, errors }: { item: ReviewDetail; errors: FieldError
           {...(noteError ? { 'aria-invalid': true } : {})}
         />
         <p id="review-note-hint" className="form-text small mb-0">
-          Obbligatoria per chiedere correzioni o respingere (al massimo {formatNumber(REVIEW_NOTE_MAX)} caratteri): è inviata per e-mail a chi ha inviato la richiesta.
+          Obbligatoria per chiedere correzioni o respingere (al massimo {formatNumber(REVIEW_NOTE_MAX)}{' '}
+          caratteri): è inviata per e-mail a chi ha inviato la richiesta.
         </p>
         {noteError && (
           <p id="review-note-error" className="text-danger small mt-1 mb-0">
@@ -162,10 +201,17 @@ export function Component() {
   }, [result]);
   return (
     <>
-      <PageHeader title={`Revisione: ${REVIEW_TYPE_LABELS[type].toLowerCase()}`} description="Esamina un elemento alla volta: approva, chiedi correzioni o respingi con una nota.">
+      <PageHeader
+        title={`Revisione: ${REVIEW_TYPE_LABELS[type].toLowerCase()}`}
+        description="Esamina un elemento alla volta: approva, chiedi correzioni o respingi con una nota."
+      >
         <p className="mb-0">
           <Link to={queueHref}>Torna alla coda</Link>
-          {pending !== null && <span className="ms-3" data-testid="review-pending">{pending === 1 ? '1 elemento in attesa' : `${formatNumber(pending)} elementi in attesa`}</span>}
+          {pending !== null && (
+            <span className="ms-3" data-testid="review-pending">
+              {pending === 1 ? '1 elemento in attesa' : `${formatNumber(pending)} elementi in attesa`}
+            </span>
+          )}
         </p>
       </PageHeader>
       <div ref={outcomeRef} tabIndex={-1}>
@@ -176,7 +222,10 @@ export function Component() {
           <h2 id="vuota-title" className="h4">
             Nessun elemento da revisionare
           </h2>
-          <p>Non ci sono elementi in attesa che un altro revisore non stia già esaminando. Torna più tardi o consulta la coda.</p>
+          <p>
+            Non ci sono elementi in attesa che un altro revisore non stia già esaminando. Torna più tardi o
+            consulta la coda.
+          </p>
           <Link className="btn btn-primary" to={queueHref}>
             Torna alla coda
           </Link>
@@ -196,7 +245,10 @@ export function Component() {
                 <h2 id="decisa-title" className="h4">
                   Elemento già deciso
                 </h2>
-                <p>Questo elemento è nello stato «{REVIEW_STATE_LABELS[item.state]}»: non si può decidere di nuovo.</p>
+                <p>
+                  Questo elemento è nello stato «{REVIEW_STATE_LABELS[item.state]}»: non si può decidere di
+                  nuovo.
+                </p>
                 <Link className="btn btn-primary" to={nextHref}>
                   Passa al prossimo elemento
                 </Link>

@@ -40,7 +40,9 @@ function columnsFor(type: ReviewType, canDecide: boolean) {
       meta: { rowHeader: true },
       cell: (c) =>
         canDecide ? (
-          <Link to={`${href('portal.review', { reviewType: type })}?item=${c.row.original.id}`}>{c.getValue()}</Link>
+          <Link to={`${href('portal.review', { reviewType: type })}?item=${c.row.original.id}`}>
+            {c.getValue()}
+          </Link>
         ) : (
           c.getValue()
         ),
@@ -53,7 +55,9 @@ function columnsFor(type: ReviewType, canDecide: boolean) {
       cell: (c) => (
         <>
           <StateBadge state={c.getValue()} />
-          {c.row.original.claimedBy && <span className="d-block small text-muted">in revisione: {c.row.original.claimedBy}</span>}
+          {c.row.original.claimedBy && (
+            <span className="d-block small text-muted">in revisione: {c.row.original.claimedBy}</span>
+          )}
         </>
       ),
     }),
@@ -76,7 +80,13 @@ function columnsFor(type: ReviewType, canDecide: boolean) {
 }
 
 /** The counts per state of the whole queue, each a link that filters the list (the current one marked). */
-function StateChips({ counts, current }: { counts: Record<ReviewState, number>; current: string | undefined }) {
+function StateChips({
+  counts,
+  current,
+}: {
+  counts: Record<ReviewState, number>;
+  current: string | undefined;
+}) {
   const list = useListParams(DEFAULT_SORT);
   const total = REVIEW_STATES.reduce((sum, s) => sum + counts[s], 0);
   const chips: { state: ReviewState | null; label: string; value: number }[] = [
@@ -120,13 +130,22 @@ export function Component() {
   const pending = result?.counts.in_attesa ?? 0;
   return (
     <>
-      <PageHeader title={title} description={`La coda delle revisioni: ${REVIEW_TYPE_LABELS[type].toLowerCase()}, con i conteggi per stato.`}>
+      <PageHeader
+        title={title}
+        description={`La coda delle revisioni: ${REVIEW_TYPE_LABELS[type].toLowerCase()}, con i conteggi per stato.`}
+      >
         {canDecide && (
           <p className="mb-0">
-            <Link className="btn btn-primary" to={href('portal.review', { reviewType: type })} data-testid="start-review">
+            <Link
+              className="btn btn-primary"
+              to={href('portal.review', { reviewType: type })}
+              data-testid="start-review"
+            >
               Inizia la revisione
             </Link>
-            <span className="ms-3">{pending === 1 ? '1 elemento in attesa' : `${formatNumber(pending)} elementi in attesa`}</span>
+            <span className="ms-3">
+              {pending === 1 ? '1 elemento in attesa' : `${formatNumber(pending)} elementi in attesa`}
+            </span>
           </p>
         )}
       </PageHeader>

@@ -1,5 +1,14 @@
 import type { ReactNode } from 'react';
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { can } from '@portale/shared/auth';
 import { getPage } from '@portale/shared/pages';
 import { REGIONS } from '@portale/shared/registry';
@@ -30,7 +39,11 @@ const OPEN = 'sostituzione';
 const DECIDING = 'decisione';
 const DEFAULT_SORT = '-createdAt';
 
-const STATE_BADGE: Record<SubstitutionState, string> = { richiesta: 'bg-warning', approvata: 'bg-success', respinta: 'bg-danger' };
+const STATE_BADGE: Record<SubstitutionState, string> = {
+  richiesta: 'bg-warning',
+  approvata: 'bg-success',
+  respinta: 'bg-danger',
+};
 
 function StateBadge({ state }: { state: SubstitutionState }) {
   return <span className={`badge ${STATE_BADGE[state]}`}>{SUBSTITUTION_STATE_LABELS[state]}</span>;
@@ -47,9 +60,20 @@ function OpenLink({ row }: { row: SubstitutionSummary }) {
 
 const column = listColumnHelper<SubstitutionSummary>();
 const COLUMNS = [
-  column.accessor('outgoingName', { header: 'Insegnante uscente', meta: { rowHeader: true }, cell: (c) => <OpenLink row={c.row.original} /> }),
-  column.accessor('incomingName', { header: 'Subentrante', enableSorting: false, cell: (c) => `${c.getValue()}${c.row.original.incomingUserId === null ? ' (da invitare)' : ''}` }),
-  column.accessor('schoolSiteName', { header: 'Plesso', cell: (c) => `${c.getValue()} (${c.row.original.schoolSiteCode})` }),
+  column.accessor('outgoingName', {
+    header: 'Insegnante uscente',
+    meta: { rowHeader: true },
+    cell: (c) => <OpenLink row={c.row.original} />,
+  }),
+  column.accessor('incomingName', {
+    header: 'Subentrante',
+    enableSorting: false,
+    cell: (c) => `${c.getValue()}${c.row.original.incomingUserId === null ? ' (da invitare)' : ''}`,
+  }),
+  column.accessor('schoolSiteName', {
+    header: 'Plesso',
+    cell: (c) => `${c.getValue()} (${c.row.original.schoolSiteCode})`,
+  }),
   column.accessor('instituteName', { header: 'Istituto', enableSorting: false }),
   column.accessor('region', { header: 'Regione', enableSorting: false }),
   column.accessor('effectiveOn', { header: 'Decorrenza', cell: (c) => formatDate(c.getValue()) }),
@@ -63,8 +87,18 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'schoolSiteName', label: 'Plesso' },
   { value: 'state', label: 'Stato' },
 ]);
-const STATE_FILTER: SelectFilter = { name: 'state', label: 'Stato', anyLabel: 'Tutti', options: SUBSTITUTION_STATES.map((s) => ({ value: s, label: SUBSTITUTION_STATE_LABELS[s] })) };
-const REGION_FILTER: SelectFilter = { name: 'region', label: 'Regione', anyLabel: 'Tutte', options: REGIONS.map((r) => ({ value: r, label: r })) };
+const STATE_FILTER: SelectFilter = {
+  name: 'state',
+  label: 'Stato',
+  anyLabel: 'Tutti',
+  options: SUBSTITUTION_STATES.map((s) => ({ value: s, label: SUBSTITUTION_STATE_LABELS[s] })),
+};
+const REGION_FILTER: SelectFilter = {
+  name: 'region',
+  label: 'Regione',
+  anyLabel: 'Tutte',
+  options: REGIONS.map((r) => ({ value: r, label: r })),
+};
 
 interface Data extends ListLoaderData<typeof listSubstitutions> {
   /** The request open in the panel (`?sostituzione=`), or why it cannot be shown. */
@@ -80,7 +114,8 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
       ? callApi(getSubstitution, { params: { substitutionId: id } }, { signal: request.signal }).then(
           (s) => ({ open: s, openProblem: null }),
           (error: unknown) => {
-            if (error instanceof ApiError && error.status !== 401) return { open: null, openProblem: error.message };
+            if (error instanceof ApiError && error.status !== 401)
+              return { open: null, openProblem: error.message };
             throw error;
           },
         )
@@ -145,7 +180,11 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
   const mayDecide = can(getSession().user, 'decide:substitution') && s.state === 'richiesta';
   const noteError = result?.errors?.note?.[0];
   return (
-    <section aria-labelledby="sostituzione-title" className="card card-bg mb-5" data-testid="substitution-panel">
+    <section
+      aria-labelledby="sostituzione-title"
+      className="card card-bg mb-5"
+      data-testid="substitution-panel"
+    >
       <div className="card-body">
         <h2 id="sostituzione-title" className="h4">
           Sostituzione di {s.outgoingName}{' '}
@@ -165,7 +204,8 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
             {s.incomingName}
             {s.incomingEmail && (
               <>
-                {' '}– <a href={`mailto:${s.incomingEmail}`}>{s.incomingEmail}</a>
+                {' '}
+                – <a href={`mailto:${s.incomingEmail}`}>{s.incomingEmail}</a>
               </>
             )}
             {s.incomingUserId === null && ' (non ha ancora un account: riceverà l’invito con l’approvazione)'}
@@ -173,7 +213,10 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
           <Fact label="Motivo">{s.reason}</Fact>
           <Fact label="Decorrenza">
             {formatDate(s.effectiveOn)}
-            {s.state === 'approvata' && (s.appliedAt ? ` – in vigore dal ${formatDateTime(s.appliedAt)}` : ' – approvata, in attesa della data: fino ad allora resta in servizio l’insegnante uscente')}
+            {s.state === 'approvata' &&
+              (s.appliedAt
+                ? ` – in vigore dal ${formatDateTime(s.appliedAt)}`
+                : ' – approvata, in attesa della data: fino ad allora resta in servizio l’insegnante uscente')}
           </Fact>
           <Fact label="Richiesta">
             il {formatDateTime(s.createdAt)}
@@ -207,19 +250,29 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
         )}
         {mayDecide && deciding === 'approvata' && (
           <Form method="post" className="alert alert-warning" aria-labelledby="conferma-approvazione">
-            <h3 id="conferma-approvazione" className="h5">Confermi l’approvazione?</h3>
+            <h3 id="conferma-approvazione" className="h5">
+              Confermi l’approvazione?
+            </h3>
             <p>
-              Dal {formatDate(s.effectiveOn)} (o da subito, se quel giorno è già arrivato) {s.incomingName} entra nel plesso {s.schoolSiteName} con le classi e
-              i codici di accesso alle indagini di {s.outgoingName}, che fino ad allora resta in servizio e poi lascia il plesso.
-              {s.incomingUserId === null && ' Creeremo l’account di chi subentra e gli invieremo il collegamento per scegliere la password (vale 7 giorni).'} Le
-              persone coinvolte e chi ha fatto la richiesta riceveranno una e-mail.
+              Dal {formatDate(s.effectiveOn)} (o da subito, se quel giorno è già arrivato) {s.incomingName}{' '}
+              entra nel plesso {s.schoolSiteName} con le classi e i codici di accesso alle indagini di{' '}
+              {s.outgoingName}, che fino ad allora resta in servizio e poi lascia il plesso.
+              {s.incomingUserId === null &&
+                ' Creeremo l’account di chi subentra e gli invieremo il collegamento per scegliere la password (vale 7 giorni).'}{' '}
+              Le persone coinvolte e chi ha fatto la richiesta riceveranno una e-mail.
             </p>
             <input type="hidden" name="substitutionId" value={s.id} />
             <input type="hidden" name="decision" value="approvata" />
             <label htmlFor="approve-note" className="form-label">
               Nota (facoltativa)
             </label>
-            <textarea id="approve-note" name="note" className="form-control mb-3" rows={2} maxLength={SUBSTITUTION_NOTE_MAX} />
+            <textarea
+              id="approve-note"
+              name="note"
+              className="form-control mb-3"
+              rows={2}
+              maxLength={SUBSTITUTION_NOTE_MAX}
+            />
             <div className="d-flex flex-wrap gap-2">
               <button type="submit" className="btn btn-primary" disabled={busy}>
                 Conferma l’approvazione
@@ -232,7 +285,9 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
         )}
         {mayDecide && deciding === 'respinta' && (
           <Form method="post" className="alert alert-warning" aria-labelledby="conferma-rifiuto">
-            <h3 id="conferma-rifiuto" className="h5">Confermi di respingere la richiesta?</h3>
+            <h3 id="conferma-rifiuto" className="h5">
+              Confermi di respingere la richiesta?
+            </h3>
             <p>Nulla cambia nel plesso. Chi ha fatto la richiesta riceverà una e-mail con la tua nota.</p>
             <input type="hidden" name="substitutionId" value={s.id} />
             <input type="hidden" name="decision" value="respinta" />
@@ -283,7 +338,12 @@ export function Component() {
       <PageHeader title={page.title} description={page.description} />
       {openProblem && (
         <div className="alert alert-warning" role="alert">
-          {openProblem} <Link to={`${location.pathname}${searchString(withParams(new URLSearchParams(location.search), { [OPEN]: null, [DECIDING]: null }))}`}>Torna all’elenco</Link>
+          {openProblem}{' '}
+          <Link
+            to={`${location.pathname}${searchString(withParams(new URLSearchParams(location.search), { [OPEN]: null, [DECIDING]: null }))}`}
+          >
+            Torna all’elenco
+          </Link>
         </div>
       )}
       {open && <DecisionPanel key={open.id} s={open} />}
@@ -291,7 +351,10 @@ export function Component() {
       <FilterBar
         label="Cerca nelle sostituzioni"
         query={query}
-        search={{ label: 'Cerca', hint: 'Nome o e-mail di un insegnante, nome o codice del plesso o dell’istituto.' }}
+        search={{
+          label: 'Cerca',
+          hint: 'Nome o e-mail di un insegnante, nome o codice del plesso o dell’istituto.',
+        }}
         selects={[STATE_FILTER, REGION_FILTER]}
         sortOptions={SORT_OPTIONS}
         defaultSort={DEFAULT_SORT}

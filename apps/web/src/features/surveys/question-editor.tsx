@@ -11,7 +11,13 @@ import {
   type DragEndEvent,
   type ScreenReaderInstructions,
 } from '@dnd-kit/core';
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import {
+  arrayMove,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import {
   CHOICE_QUESTION_TYPES,
@@ -38,15 +44,29 @@ const newKey = () => `nuova-${++nextKey}`;
 const isChoice = (type: QuestionType) => (CHOICE_QUESTION_TYPES as readonly string[]).includes(type);
 
 export function toEditorQuestions(questions: readonly SurveyQuestion[]): EditorQuestion[] {
-  return questions.map((q) => ({ key: `d-${q.id}`, type: q.type, label: q.label, help: q.help, required: q.required, options: [...q.options] }));
+  return questions.map((q) => ({
+    key: `d-${q.id}`,
+    type: q.type,
+    label: q.label,
+    help: q.help,
+    required: q.required,
+    options: [...q.options],
+  }));
 }
 
 /** The body of `PUT /api/surveys/:id/questions` for the editor's list. */
 export function editorToInput(items: readonly EditorQuestion[]) {
-  return items.map((q) => ({ type: q.type, label: q.label, help: q.help, required: q.required, options: isChoice(q.type) ? q.options : [] }));
+  return items.map((q) => ({
+    type: q.type,
+    label: q.label,
+    help: q.help,
+    required: q.required,
+    options: isChoice(q.type) ? q.options : [],
+  }));
 }
 
-const shortLabel = (q: EditorQuestion, index: number) => `domanda ${index + 1}${q.label.trim() ? ` «${q.label.trim()}»` : ''}`;
+const shortLabel = (q: EditorQuestion, index: number) =>
+  `domanda ${index + 1}${q.label.trim() ? ` «${q.label.trim()}»` : ''}`;
 
 const INSTRUCTIONS: ScreenReaderInstructions = {
   draggable:
@@ -107,19 +127,29 @@ export function QuestionEditor({ initial, errors, version }: Props) {
     setItems(next);
     setDirty(true);
   };
-  const update = (key: string, patch: Partial<EditorQuestion>) => change(items.map((q) => (q.key === key ? { ...q, ...patch } : q)));
+  const update = (key: string, patch: Partial<EditorQuestion>) =>
+    change(items.map((q) => (q.key === key ? { ...q, ...patch } : q)));
 
   const move = (from: number, to: number, via: 'button' | 'drag', focusId?: string) => {
     if (to < 0 || to >= items.length || from === to) return;
     const moved = items[from]!;
     const next = arrayMove(items, from, to);
     change(next);
-    setAnnouncement(`${shortLabel(moved, from).replace(/^d/, 'D')} spostata in posizione ${to + 1} di ${next.length}.`);
+    setAnnouncement(
+      `${shortLabel(moved, from).replace(/^d/, 'D')} spostata in posizione ${to + 1} di ${next.length}.`,
+    );
     if (via === 'button' && focusId) pendingFocus.current = focusId;
   };
 
   const add = (type: QuestionType) => {
-    const q: EditorQuestion = { key: newKey(), type, label: '', help: '', required: false, options: isChoice(type) ? ['', ''] : [] };
+    const q: EditorQuestion = {
+      key: newKey(),
+      type,
+      label: '',
+      help: '',
+      required: false,
+      options: isChoice(type) ? ['', ''] : [],
+    };
     change([...items, q]);
     pendingFocus.current = `${q.key}-label`;
     setAnnouncement(`Aggiunta la domanda ${items.length + 1} (${QUESTION_TYPE_LABELS[type]}).`);
@@ -130,7 +160,11 @@ export function QuestionEditor({ initial, errors, version }: Props) {
     const next = items.filter((_, i) => i !== index);
     change(next);
     setAnnouncement(`${shortLabel(q, index).replace(/^d/, 'D')} eliminata.`);
-    pendingFocus.current = next[index] ? `${next[index].key}-label` : next[index - 1] ? `${next[index - 1]!.key}-label` : 'aggiungi-tipo';
+    pendingFocus.current = next[index]
+      ? `${next[index].key}-label`
+      : next[index - 1]
+        ? `${next[index - 1]!.key}-label`
+        : 'aggiungi-tipo';
   };
 
   const save = () => {
@@ -141,21 +175,36 @@ export function QuestionEditor({ initial, errors, version }: Props) {
     submit(form, { method: 'post', preventScrollReset: true });
   };
 
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
   const positionOf = (id: string | number) => items.findIndex((q) => q.key === id) + 1;
   const labelOf = (id: string | number) => {
     const i = items.findIndex((q) => q.key === id);
     return i >= 0 ? shortLabel(items[i]!, i) : 'domanda';
   };
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Hai preso la ${labelOf(active.id)}, in posizione ${positionOf(active.id)} di ${items.length}.`,
-    onDragOver: ({ active, over }) => (over ? `La ${labelOf(active.id)} è sopra la posizione ${positionOf(over.id)} di ${items.length}.` : `La ${labelOf(active.id)} non è sopra una posizione valida.`),
-    onDragEnd: ({ active, over }) => (over ? `Hai lasciato la ${labelOf(active.id)} in posizione ${positionOf(over.id)} di ${items.length}.` : `Hai lasciato la ${labelOf(active.id)}.`),
-    onDragCancel: ({ active }) => `Spostamento annullato: la ${labelOf(active.id)} resta in posizione ${positionOf(active.id)}.`,
+    onDragStart: ({ active }) =>
+      `Hai preso la ${labelOf(active.id)}, in posizione ${positionOf(active.id)} di ${items.length}.`,
+    onDragOver: ({ active, over }) =>
+      over
+        ? `La ${labelOf(active.id)} è sopra la posizione ${positionOf(over.id)} di ${items.length}.`
+        : `La ${labelOf(active.id)} non è sopra una posizione valida.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `Hai lasciato la ${labelOf(active.id)} in posizione ${positionOf(over.id)} di ${items.length}.`
+        : `Hai lasciato la ${labelOf(active.id)}.`,
+    onDragCancel: ({ active }) =>
+      `Spostamento annullato: la ${labelOf(active.id)} resta in posizione ${positionOf(active.id)}.`,
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
-    move(items.findIndex((q) => q.key === active.id), items.findIndex((q) => q.key === over.id), 'drag');
+    move(
+      items.findIndex((q) => q.key === active.id),
+      items.findIndex((q) => q.key === over.id),
+      'drag',
+    );
   };
 
   return (
@@ -164,16 +213,25 @@ export function QuestionEditor({ initial, errors, version }: Props) {
         Domande
       </h2>
       <p>
-        Trascina una domanda per la maniglia, oppure usa i pulsanti «Sposta su» e «Sposta giù», per cambiarne l’ordine. Le modifiche valgono dopo «Salva le
-        domande».
+        Trascina una domanda per la maniglia, oppure usa i pulsanti «Sposta su» e «Sposta giù», per cambiarne
+        l’ordine. Le modifiche valgono dopo «Salva le domande».
       </p>
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="question-announcement">
         {announcement}
       </p>
       {listError && <p className="alert alert-danger">{listError}</p>}
-      {items.length === 0 && <p className="alert alert-info">Non ci sono ancora domande: aggiungine almeno una per poter aprire l’indagine.</p>}
+      {items.length === 0 && (
+        <p className="alert alert-info">
+          Non ci sono ancora domande: aggiungine almeno una per poter aprire l’indagine.
+        </p>
+      )}
 
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={{ announcements, screenReaderInstructions: INSTRUCTIONS }}
+      >
         <SortableContext items={items.map((q) => q.key)} strategy={verticalListSortingStrategy}>
           <ol className="list-unstyled" aria-label="Domande dell’indagine, in ordine">
             {items.map((q, index) => (
@@ -195,7 +253,13 @@ export function QuestionEditor({ initial, errors, version }: Props) {
       <AddQuestion disabled={items.length >= SURVEY_QUESTIONS_MAX} onAdd={add} />
 
       <div className="d-flex flex-wrap align-items-center gap-3 mt-4">
-        <button type="button" className="btn btn-primary" onClick={save} disabled={saving} data-testid="save-questions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={save}
+          disabled={saving}
+          data-testid="save-questions"
+        >
           {saving ? 'Salvataggio…' : 'Salva le domande'}
         </button>
         {dirty && <span className="text-danger fw-semibold">Ci sono modifiche non salvate.</span>}
@@ -218,7 +282,12 @@ function AddQuestion({ disabled, onAdd }: { disabled: boolean; onAdd: (type: Que
           ))}
         </select>
       </div>
-      <button type="button" className="btn btn-outline-primary" disabled={disabled} onClick={() => onAdd(type)}>
+      <button
+        type="button"
+        className="btn btn-outline-primary"
+        disabled={disabled}
+        onClick={() => onAdd(type)}
+      >
         Aggiungi una domanda
       </button>
     </div>
@@ -236,11 +305,18 @@ interface QuestionProps {
 }
 
 function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove }: QuestionProps) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: q.key });
-  const style = { transform: CSS.Transform.toString(transform), transition, zIndex: isDragging ? 2 : undefined, position: 'relative' as const };
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
+    useSortable({ id: q.key });
+  const style = {
+    transform: CSS.Transform.toString(transform),
+    transition,
+    zIndex: isDragging ? 2 : undefined,
+    position: 'relative' as const,
+  };
   const id = (field: string) => `${q.key}-${field}`;
   const name = shortLabel(q, index);
-  const invalid = (field: string) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': id(`${field}-error`) } : {});
+  const invalid = (field: string) =>
+    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': id(`${field}-error`) } : {};
   const error = (field: string) =>
     errors[field] ? (
       <p id={id(`${field}-error`)} className="text-danger small mt-1 mb-0">
@@ -251,7 +327,13 @@ function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove 
   const downId = id('down');
 
   return (
-    <li ref={setNodeRef} style={style} className={`card card-bg mb-3 p-3 border ${isDragging ? 'shadow' : ''}`} data-testid="editor-question" aria-label={`Domanda ${index + 1} di ${count}`}>
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={`card card-bg mb-3 p-3 border ${isDragging ? 'shadow' : ''}`}
+      data-testid="editor-question"
+      aria-label={`Domanda ${index + 1} di ${count}`}
+    >
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
         <button
           type="button"
@@ -266,7 +348,14 @@ function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove 
           <span aria-hidden="true">⠿</span> Trascina
         </button>
         <strong className="me-auto">Domanda {index + 1}</strong>
-        <button type="button" id={upId} className="btn btn-sm btn-outline-primary" disabled={index === 0} aria-label={`Sposta su la ${name}`} onClick={() => onMove(index - 1, index - 1 === 0 ? downId : upId)}>
+        <button
+          type="button"
+          id={upId}
+          className="btn btn-sm btn-outline-primary"
+          disabled={index === 0}
+          aria-label={`Sposta su la ${name}`}
+          onClick={() => onMove(index - 1, index - 1 === 0 ? downId : upId)}
+        >
           Sposta su
         </button>
         <button
@@ -279,7 +368,12 @@ function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove 
         >
           Sposta giù
         </button>
-        <button type="button" className="btn btn-sm btn-outline-danger" aria-label={`Elimina la ${name}`} onClick={onRemove}>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-danger"
+          aria-label={`Elimina la ${name}`}
+          onClick={onRemove}
+        >
           Elimina
         </button>
       </div>
@@ -292,7 +386,13 @@ function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove 
               value={q.type}
               onChange={(e) => {
                 const type = e.target.value as QuestionType;
-                onChange({ type, options: isChoice(type) && q.options.length < 2 ? [...q.options, '', ''].slice(0, Math.max(2, q.options.length)) : q.options });
+                onChange({
+                  type,
+                  options:
+                    isChoice(type) && q.options.length < 2
+                      ? [...q.options, '', ''].slice(0, Math.max(2, q.options.length))
+                      : q.options,
+                });
               }}
               {...invalid('type')}
             >
@@ -309,30 +409,66 @@ function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove 
           <label className="form-label fw-semibold" htmlFor={id('label')}>
             Testo della domanda
           </label>
-          <input id={id('label')} className="form-control" type="text" maxLength={500} value={q.label} onChange={(e) => onChange({ label: e.target.value })} {...invalid('label')} />
+          <input
+            id={id('label')}
+            className="form-control"
+            type="text"
+            maxLength={500}
+            value={q.label}
+            onChange={(e) => onChange({ label: e.target.value })}
+            {...invalid('label')}
+          />
           {error('label')}
         </div>
         <div className="col-12 mb-3">
           <label className="form-label" htmlFor={id('help')}>
             Aiuto (facoltativo)
           </label>
-          <input id={id('help')} className="form-control" type="text" maxLength={1000} value={q.help} onChange={(e) => onChange({ help: e.target.value })} {...invalid('help')} />
+          <input
+            id={id('help')}
+            className="form-control"
+            type="text"
+            maxLength={1000}
+            value={q.help}
+            onChange={(e) => onChange({ help: e.target.value })}
+            {...invalid('help')}
+          />
           {error('help')}
         </div>
       </div>
       <div className="form-check mb-2">
-        <input id={id('required')} type="checkbox" className="form-check-input" checked={q.required} onChange={(e) => onChange({ required: e.target.checked })} />
+        <input
+          id={id('required')}
+          type="checkbox"
+          className="form-check-input"
+          checked={q.required}
+          onChange={(e) => onChange({ required: e.target.checked })}
+        />
         <label className="form-check-label" htmlFor={id('required')}>
           Risposta obbligatoria
         </label>
       </div>
-      {isChoice(q.type) && <OptionsEditor q={q} errorId={errors.options ? id('options-error') : undefined} onChange={(options) => onChange({ options })} />}
+      {isChoice(q.type) && (
+        <OptionsEditor
+          q={q}
+          errorId={errors.options ? id('options-error') : undefined}
+          onChange={(options) => onChange({ options })}
+        />
+      )}
       {error('options')}
     </li>
   );
 }
 
-function OptionsEditor({ q, errorId, onChange }: { q: EditorQuestion; errorId: string | undefined; onChange: (options: string[]) => void }) {
+function OptionsEditor({
+  q,
+  errorId,
+  onChange,
+}: {
+  q: EditorQuestion;
+  errorId: string | undefined;
+  onChange: (options: string[]) => void;
+}) {
   const groupId = `${q.key}-options`;
   return (
     <fieldset className="mt-2" aria-describedby={errorId}>
@@ -352,12 +488,22 @@ function OptionsEditor({ q, errorId, onChange }: { q: EditorQuestion; errorId: s
             onChange={(e) => onChange(q.options.map((o, j) => (j === i ? e.target.value : o)))}
             {...(errorId ? { 'aria-invalid': true as const } : {})}
           />
-          <button type="button" className="btn btn-sm btn-outline-danger text-nowrap" aria-label={`Rimuovi l’opzione ${i + 1}`} onClick={() => onChange(q.options.filter((_, j) => j !== i))}>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-danger text-nowrap"
+            aria-label={`Rimuovi l’opzione ${i + 1}`}
+            onClick={() => onChange(q.options.filter((_, j) => j !== i))}
+          >
             Rimuovi
           </button>
         </div>
       ))}
-      <button type="button" className="btn btn-sm btn-outline-primary" disabled={q.options.length >= QUESTION_OPTIONS_MAX} onClick={() => onChange([...q.options, ''])}>
+      <button
+        type="button"
+        className="btn btn-sm btn-outline-primary"
+        disabled={q.options.length >= QUESTION_OPTIONS_MAX}
+        onClick={() => onChange([...q.options, ''])}
+      >
         Aggiungi un’opzione
       </button>
     </fieldset>

@@ -14,10 +14,18 @@ export function surveyFormValues(form: FormData) {
   };
 }
 
-function Field(props: { name: string; label: string; hint?: string; errors: FieldErrors; prefix: string; children: (describedBy: string | undefined, id: string) => React.ReactNode }) {
+function Field(props: {
+  name: string;
+  label: string;
+  hint?: string;
+  errors: FieldErrors;
+  prefix: string;
+  children: (describedBy: string | undefined, id: string) => React.ReactNode;
+}) {
   const id = `${props.prefix}-${props.name}`;
   const error = props.errors[props.name];
-  const describedBy = [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="mb-3">
       <label className="form-label fw-semibold" htmlFor={id}>
@@ -39,7 +47,19 @@ function Field(props: { name: string; label: string; hint?: string; errors: Fiel
 }
 
 /** Create or edit a survey: title, purpose (the description), audience, opening and closing dates. */
-export function SurveyForm({ survey, errors, intent, submitLabel, prefix }: { survey?: SurveyDetail; errors: FieldErrors; intent: string; submitLabel: string; prefix: string }) {
+export function SurveyForm({
+  survey,
+  errors,
+  intent,
+  submitLabel,
+  prefix,
+}: {
+  survey?: SurveyDetail;
+  errors: FieldErrors;
+  intent: string;
+  submitLabel: string;
+  prefix: string;
+}) {
   const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const } : {});
   return (
     <Form method="post" noValidate preventScrollReset data-testid={`${prefix}-form`}>
@@ -47,27 +67,84 @@ export function SurveyForm({ survey, errors, intent, submitLabel, prefix }: { su
       <div className="row">
         <div className="col-12">
           <Field name="title" label="Titolo" errors={errors} prefix={prefix}>
-            {(d, id) => <input id={id} name="title" className="form-control" type="text" maxLength={200} defaultValue={survey?.title ?? ''} aria-describedby={d} {...invalid('title')} />}
+            {(d, id) => (
+              <input
+                id={id}
+                name="title"
+                className="form-control"
+                type="text"
+                maxLength={200}
+                defaultValue={survey?.title ?? ''}
+                aria-describedby={d}
+                {...invalid('title')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12">
-          <Field name="purpose" label="Scopo dell’indagine" hint="Si legge nella pagina pubblica «Indagine»." errors={errors} prefix={prefix}>
-            {(d, id) => <textarea id={id} name="purpose" className="form-control" rows={4} defaultValue={survey?.purpose ?? ''} aria-describedby={d} {...invalid('purpose')} />}
+          <Field
+            name="purpose"
+            label="Scopo dell’indagine"
+            hint="Si legge nella pagina pubblica «Indagine»."
+            errors={errors}
+            prefix={prefix}
+          >
+            {(d, id) => (
+              <textarea
+                id={id}
+                name="purpose"
+                className="form-control"
+                rows={4}
+                defaultValue={survey?.purpose ?? ''}
+                aria-describedby={d}
+                {...invalid('purpose')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12">
           <Field name="audience" label="Chi partecipa" errors={errors} prefix={prefix}>
-            {(d, id) => <textarea id={id} name="audience" className="form-control" rows={2} defaultValue={survey?.audience ?? ''} aria-describedby={d} {...invalid('audience')} />}
+            {(d, id) => (
+              <textarea
+                id={id}
+                name="audience"
+                className="form-control"
+                rows={2}
+                defaultValue={survey?.audience ?? ''}
+                aria-describedby={d}
+                {...invalid('audience')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12 col-md-6">
           <Field name="opensOn" label="Data di apertura" errors={errors} prefix={prefix}>
-            {(d, id) => <input id={id} name="opensOn" className="form-control" type="date" defaultValue={survey?.opensOn ?? ''} aria-describedby={d} {...invalid('opensOn')} />}
+            {(d, id) => (
+              <input
+                id={id}
+                name="opensOn"
+                className="form-control"
+                type="date"
+                defaultValue={survey?.opensOn ?? ''}
+                aria-describedby={d}
+                {...invalid('opensOn')}
+              />
+            )}
           </Field>
         </div>
         <div className="col-12 col-md-6">
           <Field name="closesOn" label="Data di chiusura" errors={errors} prefix={prefix}>
-            {(d, id) => <input id={id} name="closesOn" className="form-control" type="date" defaultValue={survey?.closesOn ?? ''} aria-describedby={d} {...invalid('closesOn')} />}
+            {(d, id) => (
+              <input
+                id={id}
+                name="closesOn"
+                className="form-control"
+                type="date"
+                defaultValue={survey?.closesOn ?? ''}
+                aria-describedby={d}
+                {...invalid('closesOn')}
+              />
+            )}
           </Field>
         </div>
       </div>

@@ -1,6 +1,21 @@
-import { Link, redirect, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { getPage, href } from '@portale/shared/pages';
-import { createSurvey, exportSurveys, listSurveys, SURVEY_STATE_LABELS, SURVEY_STATES, SurveyInputSchema, type SurveySummary } from '@portale/shared/surveys';
+import {
+  createSurvey,
+  exportSurveys,
+  listSurveys,
+  SURVEY_STATE_LABELS,
+  SURVEY_STATES,
+  SurveyInputSchema,
+  type SurveySummary,
+} from '@portale/shared/surveys';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
@@ -35,7 +50,14 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'closesOn', label: 'Chiusura' },
   { value: 'responseCount', label: 'Risposte' },
 ]);
-const FILTERS: SelectFilter[] = [{ name: 'state', label: 'Stato', anyLabel: 'Tutti', options: SURVEY_STATES.map((s) => ({ value: s, label: SURVEY_STATE_LABELS[s] })) }];
+const FILTERS: SelectFilter[] = [
+  {
+    name: 'state',
+    label: 'Stato',
+    anyLabel: 'Tutti',
+    options: SURVEY_STATES.map((s) => ({ value: s, label: SURVEY_STATE_LABELS[s] })),
+  },
+];
 
 type Data = ListLoaderData<typeof listSurveys>;
 
@@ -47,7 +69,11 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
   const values = surveyFormValues(await request.formData());
   const parsed = SurveyInputSchema.safeParse(values);
-  if (!parsed.success) return { message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+  if (!parsed.success)
+    return {
+      message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+      errors: issuesToErrors(parsed.error.issues),
+    };
   try {
     const survey = await callApi(createSurvey, { body: values });
     return redirect(`${href('portal.survey', { surveyId: survey.id })}?creata=1`);
@@ -90,8 +116,15 @@ export function Component() {
           Nuova indagine
         </h2>
         <p>L’indagine nasce in bozza: dopo averla creata aggiungi le domande, poi aprila.</p>
-        <div role={outcome?.message ? 'alert' : undefined}>{outcome?.message && <div className="alert alert-danger">{outcome.message}</div>}</div>
-        <SurveyForm errors={outcome?.errors ?? {}} intent="create" submitLabel="Crea l’indagine" prefix="nuova" />
+        <div role={outcome?.message ? 'alert' : undefined}>
+          {outcome?.message && <div className="alert alert-danger">{outcome.message}</div>}
+        </div>
+        <SurveyForm
+          errors={outcome?.errors ?? {}}
+          intent="create"
+          submitLabel="Crea l’indagine"
+          prefix="nuova"
+        />
       </section>
     </>
   );

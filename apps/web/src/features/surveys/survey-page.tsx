@@ -1,5 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { getPage, href } from '@portale/shared/pages';
 import {
   getSurvey,
@@ -45,12 +54,25 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<O
       }
       const parsed = QuestionListInputSchema.safeParse({ questions });
       if (!parsed.success) return { intent, message: INVALID, errors: issuesToErrors(parsed.error.issues) };
-      await callApi(replaceSurveyQuestions, { params: { surveyId }, body: { questions: questions as never } });
+      await callApi(replaceSurveyQuestions, {
+        params: { surveyId },
+        body: { questions: questions as never },
+      });
       return { intent, ok: true, message: 'Domande salvate.' };
     }
     if (intent === 'open' || intent === 'close') {
-      await callApi(transitionSurvey, { params: { surveyId }, body: { to: intent === 'open' ? 'aperta' : 'chiusa' } });
-      return { intent, ok: true, message: intent === 'open' ? 'Indagine aperta: ora si può rispondere.' : 'Indagine chiusa: non si accettano più risposte.' };
+      await callApi(transitionSurvey, {
+        params: { surveyId },
+        body: { to: intent === 'open' ? 'aperta' : 'chiusa' },
+      });
+      return {
+        intent,
+        ok: true,
+        message:
+          intent === 'open'
+            ? 'Indagine aperta: ora si può rispondere.'
+            : 'Indagine chiusa: non si accettano più risposte.',
+      };
     }
     const body = surveyFormValues(form);
     const parsed = SurveyUpdateSchema.safeParse(body);
@@ -70,7 +92,8 @@ const TRANSITION_TEXTS = {
   },
   close: {
     label: 'Chiudi l’indagine',
-    confirm: (title: string) => `Chiudere «${title}»? Non si accetteranno più risposte e l’indagine non potrà essere riaperta.`,
+    confirm: (title: string) =>
+      `Chiudere «${title}»? Non si accetteranno più risposte e l’indagine non potrà essere riaperta.`,
   },
 } as const;
 
@@ -91,19 +114,40 @@ function TransitionControl({ action, title }: { action: 'open' | 'close'; title:
   }, [confirming]);
   if (!confirming) {
     return (
-      <button ref={opener} type="button" className={`btn ${action === 'close' ? 'btn-outline-danger' : 'btn-primary'}`} onClick={() => setConfirming(true)}>
+      <button
+        ref={opener}
+        type="button"
+        className={`btn ${action === 'close' ? 'btn-outline-danger' : 'btn-primary'}`}
+        onClick={() => setConfirming(true)}
+      >
         {texts.label}
       </button>
     );
   }
   return (
-    <div ref={box} tabIndex={-1} role="group" aria-labelledby={`${id}-question`} className="border rounded p-3" data-testid={`confirm-${action}`}>
+    <div
+      ref={box}
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={`${id}-question`}
+      className="border rounded p-3"
+      data-testid={`confirm-${action}`}
+    >
       <p id={`${id}-question`} className="mb-2">
         {texts.confirm(title)}
       </p>
-      <Form method="post" preventScrollReset className="d-flex flex-wrap gap-2" onSubmit={() => setTimeout(() => setConfirming(false))}>
+      <Form
+        method="post"
+        preventScrollReset
+        className="d-flex flex-wrap gap-2"
+        onSubmit={() => setTimeout(() => setConfirming(false))}
+      >
         <input type="hidden" name="intent" value={action} />
-        <button type="submit" className={`btn ${action === 'close' ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
+        <button
+          type="submit"
+          className={`btn ${action === 'close' ? 'btn-danger' : 'btn-primary'}`}
+          disabled={busy}
+        >
           Conferma: {texts.label.charAt(0).toLowerCase() + texts.label.slice(1)}
         </button>
         <button type="button" className="btn btn-outline-secondary" onClick={() => setConfirming(false)}>
@@ -122,7 +166,8 @@ function ReadOnlyQuestions({ survey }: { survey: SurveyDetail }) {
         Domande
       </h2>
       <p className="alert alert-info">
-        {survey.state === 'chiusa' ? 'L’indagine è chiusa: ' : 'L’indagine ha già ricevuto risposte: '}le domande non possono più essere modificate.
+        {survey.state === 'chiusa' ? 'L’indagine è chiusa: ' : 'L’indagine ha già ricevuto risposte: '}le
+        domande non possono più essere modificate.
       </p>
       <ol>
         {survey.questions.map((q) => (
@@ -144,7 +189,8 @@ export function Component() {
   const outcome = useActionData<Outcome>();
   const created = new URLSearchParams(useLocation().search).get('creata') === '1';
   const page = getPage('portal.survey');
-  const message = outcome?.message ?? (created ? 'Indagine creata in bozza: ora aggiungi le domande.' : undefined);
+  const message =
+    outcome?.message ?? (created ? 'Indagine creata in bozza: ora aggiungi le domande.' : undefined);
   const tone = outcome ? (outcome.ok ? 'success' : 'danger') : 'success';
   const questionErrors = outcome?.intent === 'questions' && !outcome.ok ? (outcome.errors ?? {}) : {};
   return (
@@ -185,13 +231,18 @@ export function Component() {
         {survey.state === 'aperta' && <TransitionControl action="close" title={survey.title} />}
         {survey.state === 'chiusa' && (
           <p>
-            L’indagine è chiusa. I risultati aggregati sono pubblici nella pagina <Link to="/risultati">Risultati</Link>.
+            L’indagine è chiusa. I risultati aggregati sono pubblici nella pagina{' '}
+            <Link to="/risultati">Risultati</Link>.
           </p>
         )}
       </div>
 
       {survey.questionsEditable ? (
-        <QuestionEditor initial={survey.questions} errors={questionErrors} version={survey.questions.map((q) => q.id).join(',')} />
+        <QuestionEditor
+          initial={survey.questions}
+          errors={questionErrors}
+          version={survey.questions.map((q) => q.id).join(',')}
+        />
       ) : (
         <ReadOnlyQuestions survey={survey} />
       )}
@@ -200,7 +251,14 @@ export function Component() {
         <h2 id="modifica-heading" className="h3">
           Dati dell’indagine
         </h2>
-        <SurveyForm key={survey.updatedAt} survey={survey} errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}} intent="edit" submitLabel="Salva le modifiche" prefix="modifica" />
+        <SurveyForm
+          key={survey.updatedAt}
+          survey={survey}
+          errors={outcome?.intent === 'edit' ? (outcome.errors ?? {}) : {}}
+          intent="edit"
+          submitLabel="Salva le modifiche"
+          prefix="modifica"
+        />
       </section>
       <p className="mt-5">
         <Link to={href('portal.surveys')}>Torna all’elenco delle indagini</Link>

@@ -1,4 +1,8 @@
-import { TEACHER_REVIEW_STATE_LABELS, TEACHER_REVIEW_STATES, type TeacherReviewState } from '@portale/shared/registry';
+import {
+  TEACHER_REVIEW_STATE_LABELS,
+  TEACHER_REVIEW_STATES,
+  type TeacherReviewState,
+} from '@portale/shared/registry';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
 

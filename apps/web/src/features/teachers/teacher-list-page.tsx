@@ -1,7 +1,14 @@
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { getPage } from '@portale/shared/pages';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
-import { exportTeachers, getTeacher, listTeachers, TEACHER_KIND_LABELS, type TeacherDetail, type TeacherSummary } from '@portale/shared/teachers';
+import {
+  exportTeachers,
+  getTeacher,
+  listTeachers,
+  TEACHER_KIND_LABELS,
+  type TeacherDetail,
+  type TeacherSummary,
+} from '@portale/shared/teachers';
 import { parseId } from '@portale/shared/validation';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
@@ -18,7 +25,10 @@ const DEFAULT_SORT = 'name';
 /** The URL parameter of the open profile. */
 const OPEN = 'teacherId';
 
-type Data = ListLoaderData<typeof listTeachers> & { teacher: TeacherDetail | null; teacherProblem: string | null };
+type Data = ListLoaderData<typeof listTeachers> & {
+  teacher: TeacherDetail | null;
+  teacherProblem: string | null;
+};
 
 /** The link that opens a profile above the list, keeping the list's page, filters and order. */
 function useProfileHref() {
@@ -49,11 +59,19 @@ const COLUMNS = [
     header: 'Plesso',
     cell: (c) => c.getValue() ?? <span className="text-muted">non scelto</span>,
   }),
-  column.accessor('province', { header: 'Prov.', meta: { label: 'Provincia' }, cell: (c) => c.getValue() ?? '—' }),
+  column.accessor('province', {
+    header: 'Prov.',
+    meta: { label: 'Provincia' },
+    cell: (c) => c.getValue() ?? '—',
+  }),
   column.accessor('reviewState', {
     header: 'Revisione',
     meta: { label: 'Revisione della registrazione' },
-    cell: (c) => <span className={`badge ${REVIEW_STATE_BADGES[c.getValue()]}`}>{TEACHER_REVIEW_STATE_LABELS[c.getValue()]}</span>,
+    cell: (c) => (
+      <span className={`badge ${REVIEW_STATE_BADGES[c.getValue()]}`}>
+        {TEACHER_REVIEW_STATE_LABELS[c.getValue()]}
+      </span>
+    ),
   }),
   column.accessor((t) => t.emailVerified && t.phoneVerified, {
     id: 'contacts',
@@ -79,10 +97,12 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const teacherId = raw ? parseId(raw) : undefined;
   const [list, teacher] = await Promise.all([
     loadList(listTeachers, request),
-    teacherId ? callApi(getTeacher, { params: { teacherId } }, { signal: request.signal }).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) return null;
-      throw error;
-    }) : Promise.resolve(null),
+    teacherId
+      ? callApi(getTeacher, { params: { teacherId } }, { signal: request.signal }).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return null;
+          throw error;
+        })
+      : Promise.resolve(null),
   ]);
   const teacherProblem = raw && !teacher ? 'Insegnante non trovato: il profilo richiesto non esiste.' : null;
   return { ...list, teacher, teacherProblem };
@@ -93,7 +113,7 @@ export function Component() {
   const { query, result, problem, teacher, teacherProblem } = useLoaderData<Data>();
   const page = getPage('portal.teachers');
   const list = useListParams(DEFAULT_SORT);
-    const linkTo = useProfileHref();
+  const linkTo = useProfileHref();
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
@@ -118,7 +138,8 @@ export function Component() {
       </FilterBar>
       {query.schoolSiteId && (
         <p>
-          Solo gli insegnanti di un plesso. <Link to={list.hrefWith({ schoolSiteId: null })}>Mostra tutti i plessi</Link>
+          Solo gli insegnanti di un plesso.{' '}
+          <Link to={list.hrefWith({ schoolSiteId: null })}>Mostra tutti i plessi</Link>
         </p>
       )}
       <ListResults

@@ -3,7 +3,12 @@ import { Link, useRevalidator } from 'react-router';
 import { can } from '@portale/shared/auth';
 import { href } from '@portale/shared/pages';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
-import { decideTeacherHeldResponses, TEACHER_KIND_LABELS, type HeldResponseDecision, type TeacherDetail } from '@portale/shared/teachers';
+import {
+  decideTeacherHeldResponses,
+  TEACHER_KIND_LABELS,
+  type HeldResponseDecision,
+  type TeacherDetail,
+} from '@portale/shared/teachers';
 import { callApi } from '../../lib/api-client.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
@@ -31,11 +36,20 @@ function HeldResponses({ teacher }: { teacher: TeacherDetail }) {
   async function decide(decision: HeldResponseDecision) {
     setSending(true);
     try {
-      const done = await callApi(decideTeacherHeldResponses, { params: { teacherId: teacher.id }, body: { decision } });
+      const done = await callApi(decideTeacherHeldResponses, {
+        params: { teacherId: teacher.id },
+        body: { decision },
+      });
       setNotice({ kind: 'success', text: done.message });
       void revalidator.revalidate();
     } catch (error) {
-      setNotice({ kind: 'danger', text: error instanceof Error ? error.message : 'Non è stato possibile registrare la decisione. Riprova più tardi.' });
+      setNotice({
+        kind: 'danger',
+        text:
+          error instanceof Error
+            ? error.message
+            : 'Non è stato possibile registrare la decisione. Riprova più tardi.',
+      });
     } finally {
       setSending(false);
     }
@@ -49,14 +63,25 @@ function HeldResponses({ teacher }: { teacher: TeacherDetail }) {
       {n > 0 && (
         <div className="alert alert-warning">
           <p>
-            {n === 1 ? 'Una risposta raccolta' : `${formatNumber(n)} risposte raccolte`} con i codici di questo insegnante (o la sua) {n === 1 ? 'è sospesa' : 'sono sospese'} dai
-            risultati da quando la registrazione è stata respinta.
+            {n === 1 ? 'Una risposta raccolta' : `${formatNumber(n)} risposte raccolte`} con i codici di
+            questo insegnante (o la sua) {n === 1 ? 'è sospesa' : 'sono sospese'} dai risultati da quando la
+            registrazione è stata respinta.
           </p>
           <div className="d-flex flex-wrap gap-2">
-            <button type="button" className="btn btn-sm btn-primary" disabled={sending} onClick={() => void decide('include')}>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary"
+              disabled={sending}
+              onClick={() => void decide('include')}
+            >
               Conteggia di nuovo nei risultati
             </button>
-            <button type="button" className="btn btn-sm btn-outline-danger" disabled={sending} onClick={() => void decide('discard')}>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-danger"
+              disabled={sending}
+              onClick={() => void decide('discard')}
+            >
               Scarta le risposte
             </button>
           </div>
@@ -76,7 +101,11 @@ export function TeacherPanel({ teacher, closeHref }: { teacher: TeacherDetail; c
   useEffect(() => heading.current?.focus(), [teacher.id]);
   const t = teacher;
   return (
-    <section aria-labelledby="insegnante-title" className="mb-5 p-3 border rounded" data-testid="teacher-panel">
+    <section
+      aria-labelledby="insegnante-title"
+      className="mb-5 p-3 border rounded"
+      data-testid="teacher-panel"
+    >
       <div className="d-flex flex-wrap justify-content-between align-items-start gap-2">
         <h2 id="insegnante-title" className="h4" ref={heading} tabIndex={-1}>
           {t.firstName} {t.lastName}
@@ -86,7 +115,9 @@ export function TeacherPanel({ teacher, closeHref }: { teacher: TeacherDetail; c
         </Link>
       </div>
       <p className="d-flex flex-wrap gap-2">
-        <span className={`badge ${REVIEW_STATE_BADGES[t.reviewState]}`}>Registrazione: {TEACHER_REVIEW_STATE_LABELS[t.reviewState]}</span>
+        <span className={`badge ${REVIEW_STATE_BADGES[t.reviewState]}`}>
+          Registrazione: {TEACHER_REVIEW_STATE_LABELS[t.reviewState]}
+        </span>
         <span className="badge bg-light text-dark border">{TEACHER_KIND_LABELS[t.kind]}</span>
         {t.userStatus === 'suspended' && <span className="badge bg-danger">Account sospeso</span>}
       </p>
@@ -94,12 +125,18 @@ export function TeacherPanel({ teacher, closeHref }: { teacher: TeacherDetail; c
         <Fact label="E-mail">
           <a href={`mailto:${t.email}`}>{t.email}</a> · {t.emailVerifiedAt ? 'verificata' : 'non verificata'}
         </Fact>
-        <Fact label="Cellulare">{t.phone ? `${t.phone} · ${verified(t.phoneVerifiedAt)}` : <span className="text-muted">non indicato</span>}</Fact>
+        <Fact label="Cellulare">
+          {t.phone ? (
+            `${t.phone} · ${verified(t.phoneVerifiedAt)}`
+          ) : (
+            <span className="text-muted">non indicato</span>
+          )}
+        </Fact>
         <Fact label="Plesso">
           {t.schoolSiteId ? (
             <>
-              <Link to={href('portal.site', { siteId: t.schoolSiteId })}>{t.schoolSiteName}</Link> ({t.schoolSiteCode}) · {t.municipalityName} ({t.province}),{' '}
-              {t.region}
+              <Link to={href('portal.site', { siteId: t.schoolSiteId })}>{t.schoolSiteName}</Link> (
+              {t.schoolSiteCode}) · {t.municipalityName} ({t.province}), {t.region}
             </>
           ) : (
             <span className="text-muted">non ancora scelto</span>
@@ -108,15 +145,20 @@ export function TeacherPanel({ teacher, closeHref }: { teacher: TeacherDetail; c
         <Fact label="Istituto">
           {t.instituteId ? (
             <>
-              <Link to={href('portal.institute', { instituteId: t.instituteId })}>{t.instituteName}</Link> ({t.instituteCode})
+              <Link to={href('portal.institute', { instituteId: t.instituteId })}>{t.instituteName}</Link> (
+              {t.instituteCode})
             </>
           ) : (
             <span className="text-muted">—</span>
           )}
         </Fact>
-        <Fact label="Materie o ruoli">{t.subjects.length ? t.subjects.join(', ') : <span className="text-muted">non indicati</span>}</Fact>
+        <Fact label="Materie o ruoli">
+          {t.subjects.length ? t.subjects.join(', ') : <span className="text-muted">non indicati</span>}
+        </Fact>
         <Fact label="Registrato il">{formatDateTime(t.createdAt)}</Fact>
-        <Fact label="Ultimo accesso">{t.lastLoginAt ? formatDateTime(t.lastLoginAt) : <span className="text-muted">mai</span>}</Fact>
+        <Fact label="Ultimo accesso">
+          {t.lastLoginAt ? formatDateTime(t.lastLoginAt) : <span className="text-muted">mai</span>}
+        </Fact>
         {can(user, 'read:user') && (
           <Fact label="Account">
             <Link to={href('portal.user', { userId: t.userId })}>Apri la scheda dell’utente</Link>

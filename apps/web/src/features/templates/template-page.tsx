@@ -1,5 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Form, Link, useActionData, useLoaderData, useNavigation, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Form,
+  Link,
+  useActionData,
+  useLoaderData,
+  useNavigation,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { buildPath } from '@portale/shared/http';
 import { getPage, href } from '@portale/shared/pages';
 import {
@@ -46,7 +54,11 @@ const COLUMNS = [
     cell: (c) => <Link to={editorHref(c.getValue())}>{c.getValue()}</Link>,
   }),
   column.accessor('channel', { header: 'Canale', cell: (c) => TEMPLATE_CHANNEL_LABELS[c.getValue()] }),
-  column.accessor('subject', { header: 'Oggetto o titolo', enableSorting: false, cell: (c) => c.getValue() ?? '—' }),
+  column.accessor('subject', {
+    header: 'Oggetto o titolo',
+    enableSorting: false,
+    cell: (c) => c.getValue() ?? '—',
+  }),
   column.accessor('version', { header: 'Versione' }),
   column.accessor('updatedAt', {
     header: 'Aggiornato',
@@ -60,7 +72,12 @@ const SORT_OPTIONS = sortOptionsOf([
   { value: 'updatedAt', label: 'Ultimo aggiornamento' },
 ]);
 const FILTERS: SelectFilter[] = [
-  { name: 'channel', label: 'Canale', anyLabel: 'Tutti', options: TEMPLATE_CHANNELS.map((c) => ({ value: c, label: TEMPLATE_CHANNEL_LABELS[c] })) },
+  {
+    name: 'channel',
+    label: 'Canale',
+    anyLabel: 'Tutti',
+    options: TEMPLATE_CHANNELS.map((c) => ({ value: c, label: TEMPLATE_CHANNEL_LABELS[c] })),
+  },
 ];
 
 interface Editor {
@@ -80,13 +97,17 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
       ]);
       return { query: {}, result: null, problem: null, editor: { key, detail, versions: versions.items } };
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 404 || error.status === 422)) return { query: {}, result: null, problem: null, editor: { key, detail: null, versions: [] } };
+      if (error instanceof ApiError && (error.status === 404 || error.status === 422))
+        return { query: {}, result: null, problem: null, editor: { key, detail: null, versions: [] } };
       throw error;
     }
   }
   const list = await loadList(listTemplates, request);
   const offset = list.result ? (list.result.page - 1) * list.result.pageSize : 0;
-  const result = list.result && { ...list.result, items: list.result.items.map((item, i) => ({ ...item, id: offset + i + 1 })) };
+  const result = list.result && {
+    ...list.result,
+    items: list.result.items.map((item, i) => ({ ...item, id: offset + i + 1 })),
+  };
   return { ...list, result, editor: null } as Data;
 }
 
@@ -106,13 +127,24 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
     const hasSubject = form.has('subject');
     const draft = { subject: hasSubject ? text(form, 'subject') : null, textBody: text(form, 'textBody') };
     const parsed = TemplateDraftSchema.safeParse(draft);
-    if (!parsed.success) return { intent, message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+    if (!parsed.success)
+      return {
+        intent,
+        message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
+        errors: issuesToErrors(parsed.error.issues),
+      };
     if (intent === 'preview') {
-      const answer = await apiRequest<unknown>(buildPath(previewTemplate.path, { key }), { method: 'POST', body: draft });
+      const answer = await apiRequest<unknown>(buildPath(previewTemplate.path, { key }), {
+        method: 'POST',
+        body: draft,
+      });
       if (answer instanceof Blob) return { intent, ok: true, pdf: answer };
       return { intent, ok: true, preview: TemplatePreviewSchema.parse(answer) };
     }
-    const saved = await callApi(updateTemplate, { params: { key }, body: { ...draft, baseVersion: Number(text(form, 'baseVersion')) } });
+    const saved = await callApi(updateTemplate, {
+      params: { key },
+      body: { ...draft, baseVersion: Number(text(form, 'baseVersion')) },
+    });
     return { intent, ok: true, message: TEMPLATE_MESSAGES.saved(saved.version) };
   } catch (error) {
     return { intent, ...failureResult(error) };
@@ -150,7 +182,11 @@ function TemplateList({ data }: { data: Data }) {
 
 function fieldProps(id: string, error: string | undefined, hintId?: string) {
   const describedBy = [hintId, error ? `${id}-error` : undefined].filter(Boolean).join(' ');
-  return { id, ...(error ? { 'aria-invalid': true as const } : {}), ...(describedBy ? { 'aria-describedby': describedBy } : {}) };
+  return {
+    id,
+    ...(error ? { 'aria-invalid': true as const } : {}),
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+  };
 }
 
 function FieldError({ id, error }: { id: string; error: string | undefined }) {
@@ -167,7 +203,10 @@ function PdfPreview({ pdf, templateKey }: { pdf: Blob; templateKey: string }) {
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   return (
     <div data-testid="template-preview">
-      <p>L’anteprima del documento con dati di esempio è pronta ({formatNumber(Math.round(pdf.size / 1024))} kB).</p>
+      <p>
+        L’anteprima del documento con dati di esempio è pronta ({formatNumber(Math.round(pdf.size / 1024))}{' '}
+        kB).
+      </p>
       <p className="d-flex flex-wrap gap-2">
         <a className="btn btn-primary" href={url} target="_blank" rel="noopener">
           Apri l’anteprima PDF<span className="visually-hidden"> (si apre in una nuova scheda)</span>
@@ -180,7 +219,15 @@ function PdfPreview({ pdf, templateKey }: { pdf: Blob; templateKey: string }) {
   );
 }
 
-function Preview({ outcome, templateKey, maxLength }: { outcome: Outcome | undefined; templateKey: string; maxLength: number }) {
+function Preview({
+  outcome,
+  templateKey,
+  maxLength,
+}: {
+  outcome: Outcome | undefined;
+  templateKey: string;
+  maxLength: number;
+}) {
   if (outcome?.intent !== 'preview' || !outcome.ok) return null;
   if (outcome.pdf) return <PdfPreview pdf={outcome.pdf} templateKey={templateKey} />;
   const preview = outcome.preview;
@@ -203,7 +250,13 @@ function Preview({ outcome, templateKey, maxLength }: { outcome: Outcome | undef
       <p>
         <strong>Oggetto:</strong> {preview.subject}
       </p>
-      <iframe title="Anteprima dell’e-mail con dati di esempio" sandbox="" srcDoc={preview.html} className="w-100 border rounded" style={{ height: '28rem' }} />
+      <iframe
+        title="Anteprima dell’e-mail con dati di esempio"
+        sandbox=""
+        srcDoc={preview.html}
+        className="w-100 border rounded"
+        style={{ height: '28rem' }}
+      />
       <details className="mt-2">
         <summary>Versione solo testo dell’e-mail</summary>
         <pre className="border rounded p-3 bg-light" style={{ whiteSpace: 'pre-wrap' }}>
@@ -239,7 +292,13 @@ function TemplateEditor({ detail, outcome }: { detail: TemplateDetail; outcome: 
           <label htmlFor="template-subject" className="active">
             {subjectLabel}
           </label>
-          <input type="text" name="subject" className="form-control" defaultValue={detail.subject ?? ''} {...fieldProps('template-subject', errors.subject)} />
+          <input
+            type="text"
+            name="subject"
+            className="form-control"
+            defaultValue={detail.subject ?? ''}
+            {...fieldProps('template-subject', errors.subject)}
+          />
           <FieldError id="template-subject" error={errors.subject} />
         </div>
       )}
@@ -272,11 +331,18 @@ function TemplateEditor({ detail, outcome }: { detail: TemplateDetail; outcome: 
           <p>Questo modello non ha segnaposto.</p>
         ) : (
           <>
-            <p className="small text-muted mb-2">Premi un segnaposto per inserirlo nel testo, nel punto del cursore. Altri segnaposto non sono accettati.</p>
+            <p className="small text-muted mb-2">
+              Premi un segnaposto per inserirlo nel testo, nel punto del cursore. Altri segnaposto non sono
+              accettati.
+            </p>
             <ul className="list-inline mb-0" data-testid="template-placeholders">
               {detail.placeholders.map((name) => (
                 <li key={name} className="list-inline-item mb-2">
-                  <button type="button" className="btn btn-outline-secondary btn-xs" onClick={() => body.current && insertAt(body.current, name)}>
+                  <button
+                    type="button"
+                    className="btn btn-outline-secondary btn-xs"
+                    onClick={() => body.current && insertAt(body.current, name)}
+                  >
                     <span className="visually-hidden">Inserisci </span>
                     <code>{`{{${name}}}`}</code>
                   </button>
@@ -287,7 +353,13 @@ function TemplateEditor({ detail, outcome }: { detail: TemplateDetail; outcome: 
         )}
       </fieldset>
       <div className="d-flex flex-wrap gap-2">
-        <button type="submit" name="intent" value="preview" className="btn btn-outline-primary" disabled={busy}>
+        <button
+          type="submit"
+          name="intent"
+          value="preview"
+          className="btn btn-outline-primary"
+          disabled={busy}
+        >
           Anteprima con dati di esempio
         </button>
         <button type="submit" name="intent" value="save" className="btn btn-primary" disabled={busy}>
@@ -323,7 +395,9 @@ function VersionHistory({ versions, current }: { versions: TemplateVersion[]; cu
               <td>{formatShortDateTime(v.createdAt)}</td>
               <td>
                 {v.createdBy ?? 'Sistema (versione predefinita)'}
-                {v.restoredFromVersion !== null && <div className="small">Ripristino della versione {v.restoredFromVersion}</div>}
+                {v.restoredFromVersion !== null && (
+                  <div className="small">Ripristino della versione {v.restoredFromVersion}</div>
+                )}
               </td>
               <td>
                 <details>
@@ -342,23 +416,41 @@ function VersionHistory({ versions, current }: { versions: TemplateVersion[]; cu
                 {v.version === current ? (
                   '—'
                 ) : confirming === v.version ? (
-                  <Form method="post" preventScrollReset className="d-flex flex-column gap-2" onSubmit={() => setConfirming(null)}>
+                  <Form
+                    method="post"
+                    preventScrollReset
+                    className="d-flex flex-column gap-2"
+                    onSubmit={() => setConfirming(null)}
+                  >
                     <p className="mb-0 small" id={`restore-${v.version}`}>
-                      Ripristinare la versione {v.version}? Sarà copiata in una nuova versione, la {current + 1}, che andrà subito in uso.
+                      Ripristinare la versione {v.version}? Sarà copiata in una nuova versione, la{' '}
+                      {current + 1}, che andrà subito in uso.
                     </p>
                     <input type="hidden" name="intent" value="restore" />
                     <input type="hidden" name="version" value={v.version} />
                     <div className="d-flex gap-2">
-                      <button type="submit" className="btn btn-danger btn-sm" aria-describedby={`restore-${v.version}`}>
+                      <button
+                        type="submit"
+                        className="btn btn-danger btn-sm"
+                        aria-describedby={`restore-${v.version}`}
+                      >
                         Conferma il ripristino
                       </button>
-                      <button type="button" className="btn btn-outline-secondary btn-sm" onClick={() => setConfirming(null)}>
+                      <button
+                        type="button"
+                        className="btn btn-outline-secondary btn-sm"
+                        onClick={() => setConfirming(null)}
+                      >
                         Annulla
                       </button>
                     </div>
                   </Form>
                 ) : (
-                  <button type="button" className="btn btn-outline-primary btn-sm" onClick={() => setConfirming(v.version)}>
+                  <button
+                    type="button"
+                    className="btn btn-outline-primary btn-sm"
+                    onClick={() => setConfirming(v.version)}
+                  >
                     Ripristina<span className="visually-hidden"> la versione {v.version}</span>
                   </button>
                 )}
@@ -389,7 +481,8 @@ function EditorSection({ editor }: { editor: Editor }) {
       </>
     );
   }
-  const message = outcome?.message && !(outcome.intent === 'preview' && outcome.ok) ? outcome.message : undefined;
+  const message =
+    outcome?.message && !(outcome.intent === 'preview' && outcome.ok) ? outcome.message : undefined;
   return (
     <>
       {back}
@@ -402,7 +495,8 @@ function EditorSection({ editor }: { editor: Editor }) {
         <dt className="col-sm-3">Versione in uso</dt>
         <dd className="col-sm-9">
           {detail.version}
-          {detail.restoredFromVersion !== null && ` (ripristino della versione ${detail.restoredFromVersion})`}
+          {detail.restoredFromVersion !== null &&
+            ` (ripristino della versione ${detail.restoredFromVersion})`}
         </dd>
         <dt className="col-sm-3">Aggiornato</dt>
         <dd className="col-sm-9">
@@ -411,7 +505,8 @@ function EditorSection({ editor }: { editor: Editor }) {
       </dl>
       {detail.hasDefaultLayout && (
         <p className="small">
-          La versione in uso ha l’impaginazione predefinita del sistema. Salvando una nuova versione, l’e-mail sarà composta dal testo qui sotto.
+          La versione in uso ha l’impaginazione predefinita del sistema. Salvando una nuova versione, l’e-mail
+          sarà composta dal testo qui sotto.
         </p>
       )}
       <div aria-live="polite">
@@ -426,7 +521,10 @@ function EditorSection({ editor }: { editor: Editor }) {
           {outcome?.intent === 'preview' && outcome.ok ? (
             <Preview outcome={outcome} templateKey={detail.key} maxLength={detail.maxLength} />
           ) : (
-            <p>Premi «Anteprima con dati di esempio» per vedere la bozza come arriverà{detail.channel === 'pdf' ? ', come documento PDF' : ''}.</p>
+            <p>
+              Premi «Anteprima con dati di esempio» per vedere la bozza come arriverà
+              {detail.channel === 'pdf' ? ', come documento PDF' : ''}.
+            </p>
           )}
         </div>
       </section>

@@ -1,4 +1,10 @@
-import { PERMISSION_LABELS, PERMISSIONS, ROLE_LABELS, ROLES, type PermissionSubject } from '@portale/shared/auth';
+import {
+  PERMISSION_LABELS,
+  PERMISSIONS,
+  ROLE_LABELS,
+  ROLES,
+  type PermissionSubject,
+} from '@portale/shared/auth';
 import { coversGrants } from '@portale/shared/users';
 
 interface AccessFieldsProps {
@@ -65,7 +71,11 @@ export function AccessFields({ idPrefix, actor, roles, permissions, errors }: Ac
           idPrefix={idPrefix}
           name="roles"
           legend="Ruoli"
-          options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r], allowed: coversGrants(actor, { roles: [r], permissions: [] }) }))}
+          options={ROLES.map((r) => ({
+            value: r,
+            label: ROLE_LABELS[r],
+            allowed: coversGrants(actor, { roles: [r], permissions: [] }),
+          }))}
           checked={roles}
           error={fieldError(errors, 'roles')}
         />
@@ -75,7 +85,11 @@ export function AccessFields({ idPrefix, actor, roles, permissions, errors }: Ac
           idPrefix={idPrefix}
           name="permissions"
           legend="Permessi diretti"
-          options={PERMISSIONS.map((p) => ({ value: p, label: PERMISSION_LABELS[p], allowed: coversGrants(actor, { roles: [], permissions: [p] }) }))}
+          options={PERMISSIONS.map((p) => ({
+            value: p,
+            label: PERMISSION_LABELS[p],
+            allowed: coversGrants(actor, { roles: [], permissions: [p] }),
+          }))}
           checked={permissions}
           error={fieldError(errors, 'permissions')}
         />

@@ -34,22 +34,47 @@ function ActionControl({ action, name }: { action: UserAction; name: string }) {
   }, [confirming]);
   if (!confirming) {
     return (
-      <button ref={opener} type="button" className={`btn btn-sm ${texts.danger ? 'btn-outline-danger' : 'btn-outline-primary'}`} onClick={() => setConfirming(true)}>
+      <button
+        ref={opener}
+        type="button"
+        className={`btn btn-sm ${texts.danger ? 'btn-outline-danger' : 'btn-outline-primary'}`}
+        onClick={() => setConfirming(true)}
+      >
         {texts.label}
       </button>
     );
   }
   return (
-    <div ref={box} tabIndex={-1} role="group" aria-labelledby={`${id}-question`} className="border rounded p-3 w-100" data-testid={`confirm-${action}`}>
+    <div
+      ref={box}
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={`${id}-question`}
+      className="border rounded p-3 w-100"
+      data-testid={`confirm-${action}`}
+    >
       <p id={`${id}-question`} className="mb-2">
         {texts.confirm(name)}
       </p>
-      <Form method="post" preventScrollReset className="d-flex flex-wrap gap-2" onSubmit={() => setTimeout(() => setConfirming(false))}>
+      <Form
+        method="post"
+        preventScrollReset
+        className="d-flex flex-wrap gap-2"
+        onSubmit={() => setTimeout(() => setConfirming(false))}
+      >
         <input type="hidden" name="intent" value={action} />
-        <button type="submit" className={`btn btn-sm ${texts.danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
+        <button
+          type="submit"
+          className={`btn btn-sm ${texts.danger ? 'btn-danger' : 'btn-primary'}`}
+          disabled={busy}
+        >
           Conferma: {texts.label.charAt(0).toLowerCase() + texts.label.slice(1)}
         </button>
-        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setConfirming(false)}>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-secondary"
+          onClick={() => setConfirming(false)}
+        >
           Annulla
         </button>
       </Form>

@@ -1,9 +1,25 @@
 import { useEffect, useRef } from 'react';
-import { Link, useActionData, useLoaderData, useSearchParams, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Link,
+  useActionData,
+  useLoaderData,
+  useSearchParams,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { can, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { href } from '@portale/shared/pages';
-import { coversGrants, getUser, updateUser, USER_ACTION_ENDPOINTS, USER_ACTIONS, UserUpdateSchema, type UserAction, type UserDetail } from '@portale/shared/users';
+import {
+  coversGrants,
+  getUser,
+  updateUser,
+  USER_ACTION_ENDPOINTS,
+  USER_ACTIONS,
+  UserUpdateSchema,
+  type UserAction,
+  type UserDetail,
+} from '@portale/shared/users';
 import { AuditLog } from '../../components/audit-log.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -44,7 +60,8 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<A
         ...(text(form, 'phone').trim() ? { phone: text(form, 'phone') } : {}),
         ...(form.has('access') ? accessOf(form) : {}),
       });
-      if (!parsed.success) return { intent, message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
+      if (!parsed.success)
+        return { intent, message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
       await callApi(updateUser, { params: { userId }, body: parsed.data });
       return { intent, ok: true, message: 'Modifiche salvate. Lo storico qui sotto riporta la modifica.' };
     }
@@ -69,7 +86,8 @@ function Facts({ user }: { user: UserDetail }) {
     <dl className="row detail-facts" data-testid="user-facts">
       <dt className="col-sm-4">E-mail</dt>
       <dd className="col-sm-8">
-        <a href={`mailto:${user.email}`}>{user.email}</a> · <Flag value={user.emailVerified} yes="verificata" no="non verificata" />
+        <a href={`mailto:${user.email}`}>{user.email}</a> ·{' '}
+        <Flag value={user.emailVerified} yes="verificata" no="non verificata" />
       </dd>
       <dt className="col-sm-4">Telefono</dt>
       <dd className="col-sm-8">
@@ -82,9 +100,13 @@ function Facts({ user }: { user: UserDetail }) {
         )}
       </dd>
       <dt className="col-sm-4">Ruoli</dt>
-      <dd className="col-sm-8">{roles.length ? roles.join(', ') : <span className="text-muted">nessuno</span>}</dd>
+      <dd className="col-sm-8">
+        {roles.length ? roles.join(', ') : <span className="text-muted">nessuno</span>}
+      </dd>
       <dt className="col-sm-4">Permessi diretti</dt>
-      <dd className="col-sm-8">{permissions.length ? permissions.join(', ') : <span className="text-muted">nessuno</span>}</dd>
+      <dd className="col-sm-8">
+        {permissions.length ? permissions.join(', ') : <span className="text-muted">nessuno</span>}
+      </dd>
       <dt className="col-sm-4">Stato</dt>
       <dd className="col-sm-8">
         <UserStatusBadges user={user} />
@@ -97,7 +119,9 @@ function Facts({ user }: { user: UserDetail }) {
       <dt className="col-sm-4">Deve cambiare la password</dt>
       <dd className="col-sm-8">{user.mustChangePassword ? 'sì, al prossimo accesso' : 'no'}</dd>
       <dt className="col-sm-4">Ultimo accesso</dt>
-      <dd className="col-sm-8">{user.lastLoginAt ? formatDateTime(user.lastLoginAt) : <span className="text-muted">mai</span>}</dd>
+      <dd className="col-sm-8">
+        {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : <span className="text-muted">mai</span>}
+      </dd>
       <dt className="col-sm-4">Sessioni aperte</dt>
       <dd className="col-sm-8">{user.activeSessions}</dd>
       <dt className="col-sm-4">Creato il</dt>
@@ -106,7 +130,9 @@ function Facts({ user }: { user: UserDetail }) {
         <>
           <dt className="col-sm-4">Profilo di insegnante</dt>
           <dd className="col-sm-8">
-            <Link to={`${href('portal.teachers')}?teacherId=${user.teacherProfileId}`}>Apri il profilo nell’elenco degli insegnanti</Link>
+            <Link to={`${href('portal.teachers')}?teacherId=${user.teacherProfileId}`}>
+              Apri il profilo nell’elenco degli insegnanti
+            </Link>
           </dd>
         </>
       )}
@@ -142,11 +168,17 @@ export function Component() {
   }, [actionResult]);
   return (
     <>
-      <PageHeader title={`${user.firstName} ${user.lastName}`} description={`Utente del portale · ${user.email}`}>
+      <PageHeader
+        title={`${user.firstName} ${user.lastName}`}
+        description={`Utente del portale · ${user.email}`}
+      >
         <UserStatusBadges user={user} />
       </PageHeader>
       {search.get('creato') === '1' && !result && (
-        <FormMessage tone="success" message={`Utente creato: ${user.email} ha ricevuto l’e-mail per scegliere la password.`} />
+        <FormMessage
+          tone="success"
+          message={`Utente creato: ${user.email} ha ricevuto l’e-mail per scegliere la password.`}
+        />
       )}
 
       <Section id="dati" title="Dati dell’utente">
@@ -171,8 +203,17 @@ export function Component() {
 
       {audit && (
         <Section id="storico" title="Storico">
-          <p className="small">Le modifiche fatte a questo utente e le operazioni che ha fatto nel portale, dalla più recente.</p>
-          <AuditLog entries={audit.items} total={audit.total} totalApproximate={audit.totalApproximate} fieldLabels={USER_FIELD_LABELS} actionLabels={USER_AUDIT_ACTION_LABELS} headingId="storico-title" />
+          <p className="small">
+            Le modifiche fatte a questo utente e le operazioni che ha fatto nel portale, dalla più recente.
+          </p>
+          <AuditLog
+            entries={audit.items}
+            total={audit.total}
+            totalApproximate={audit.totalApproximate}
+            fieldLabels={USER_FIELD_LABELS}
+            actionLabels={USER_AUDIT_ACTION_LABELS}
+            headingId="storico-title"
+          />
         </Section>
       )}
     </>

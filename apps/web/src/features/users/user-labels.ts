@@ -63,30 +63,43 @@ export const USER_AUDIT_ACTION_LABELS: Record<string, string> = {
   'auth.password.reset_requested': 'Richiesta di una nuova password',
   'auth.password.reset': 'Nuova password con il collegamento',
   'auth.password.changed': 'Cambio della password',
-  'institute.updated': "Modifica dei dati di un istituto",
+  'institute.updated': 'Modifica dei dati di un istituto',
   'school-site.updated': 'Modifica dei dati di un plesso',
 };
 
 /** Each action of the user page: its button, what the confirmation says, and its tone. */
-export const USER_ACTION_TEXTS: Record<UserAction, { label: string; confirm: (name: string) => string; danger?: boolean }> = {
+export const USER_ACTION_TEXTS: Record<
+  UserAction,
+  { label: string; confirm: (name: string) => string; danger?: boolean }
+> = {
   suspend: {
     label: 'Sospendi l’utente',
-    confirm: (name) => `${name} non potrà più accedere e tutte le sue sessioni saranno chiuse subito. Confermi la sospensione?`,
+    confirm: (name) =>
+      `${name} non potrà più accedere e tutte le sue sessioni saranno chiuse subito. Confermi la sospensione?`,
     danger: true,
   },
-  reactivate: { label: 'Riattiva l’utente', confirm: (name) => `${name} potrà di nuovo accedere al portale. Confermi la riattivazione?` },
-  unlock: { label: 'Sblocca l’accesso', confirm: (name) => `${name} potrà riprovare subito ad accedere. Confermi lo sblocco?` },
+  reactivate: {
+    label: 'Riattiva l’utente',
+    confirm: (name) => `${name} potrà di nuovo accedere al portale. Confermi la riattivazione?`,
+  },
+  unlock: {
+    label: 'Sblocca l’accesso',
+    confirm: (name) => `${name} potrà riprovare subito ad accedere. Confermi lo sblocco?`,
+  },
   'mfa-reset': {
     label: 'Azzera il secondo fattore',
-    confirm: (name) => `${name} dovrà configurare di nuovo l’app di autenticazione al prossimo accesso e riceverà un’e-mail. Confermi?`,
+    confirm: (name) =>
+      `${name} dovrà configurare di nuovo l’app di autenticazione al prossimo accesso e riceverà un’e-mail. Confermi?`,
     danger: true,
   },
   'force-password-change': {
     label: 'Obbliga a cambiare la password',
-    confirm: (name) => `Al prossimo accesso ${name} dovrà scegliere una nuova password prima di ogni altra cosa. Confermi?`,
+    confirm: (name) =>
+      `Al prossimo accesso ${name} dovrà scegliere una nuova password prima di ogni altra cosa. Confermi?`,
   },
   'resend-verification': {
     label: 'Invia di nuovo la verifica e-mail',
-    confirm: (name) => `${name} riceverà un nuovo collegamento per verificare l’indirizzo e-mail. Confermi l’invio?`,
+    confirm: (name) =>
+      `${name} riceverà un nuovo collegamento per verificare l’indirizzo e-mail. Confermi l’invio?`,
   },
 };

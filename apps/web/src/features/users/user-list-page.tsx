@@ -1,9 +1,22 @@
 import { useState } from 'react';
-import { Link, redirect, useActionData, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import {
+  Link,
+  redirect,
+  useActionData,
+  useLoaderData,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import { can, ROLE_LABELS } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage, href } from '@portale/shared/pages';
-import { createUser, exportUsers, listUsers, UserCreateSchema, type UserSummary } from '@portale/shared/users';
+import {
+  createUser,
+  exportUsers,
+  listUsers,
+  UserCreateSchema,
+  type UserSummary,
+} from '@portale/shared/users';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
@@ -33,7 +46,10 @@ const COLUMNS = [
     header: 'Ruoli e permessi',
     enableSorting: false,
     cell: (c) => {
-      const labels = [...c.getValue().map((r) => ROLE_LABELS[r]), ...c.row.original.permissions.map((p) => `permesso ${p}`)];
+      const labels = [
+        ...c.getValue().map((r) => ROLE_LABELS[r]),
+        ...c.row.original.permissions.map((p) => `permesso ${p}`),
+      ];
       return labels.length ? labels.join(', ') : <span className="text-muted">nessuno</span>;
     },
   }),
@@ -42,7 +58,11 @@ const COLUMNS = [
     header: 'Ultimo accesso',
     cell: (c) => {
       const at = c.getValue();
-      return at ? <time dateTime={at}>{formatShortDateTime(at)}</time> : <span className="text-muted">mai</span>;
+      return at ? (
+        <time dateTime={at}>{formatShortDateTime(at)}</time>
+      ) : (
+        <span className="text-muted">mai</span>
+      );
     },
   }),
 ];
@@ -63,8 +83,14 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 /** Creates a user (checked first with the contract's schema), then opens their page. */
 export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
   const form = await request.formData();
-  const parsed = UserCreateSchema.safeParse({ firstName: text(form, 'firstName'), lastName: text(form, 'lastName'), email: text(form, 'email'), ...accessOf(form) });
-  if (!parsed.success) return { message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
+  const parsed = UserCreateSchema.safeParse({
+    firstName: text(form, 'firstName'),
+    lastName: text(form, 'lastName'),
+    email: text(form, 'email'),
+    ...accessOf(form),
+  });
+  if (!parsed.success)
+    return { message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
   try {
     const user = await callApi(createUser, { body: parsed.data });
     return redirect(`${href('portal.user', { userId: user.id })}?creato=1`);
@@ -88,7 +114,13 @@ export function Component() {
           <h2 id="nuovo-utente-title" className="visually-hidden">
             Nuovo utente
           </h2>
-          <button type="button" className="btn btn-primary" aria-expanded={creating} aria-controls="nuovo-utente" onClick={() => setCreating((v) => !v)}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            aria-expanded={creating}
+            aria-controls="nuovo-utente"
+            onClick={() => setCreating((v) => !v)}
+          >
             {creating ? 'Chiudi il modulo del nuovo utente' : 'Nuovo utente'}
           </button>
           {creating && (

@@ -13,10 +13,20 @@ import { webcrypto } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { QCStatements } from '@peculiar/asn1-x509-qualified';
 import * as pkijs from 'pkijs';
-import { SERVICE_TYPE, isQualifiedStatus, statusAt, statusName, type TrustService, type TrustedList } from './trusted-list.ts';
+import {
+  SERVICE_TYPE,
+  isQualifiedStatus,
+  statusAt,
+  statusName,
+  type TrustService,
+  type TrustedList,
+} from './trusted-list.ts';
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
-const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+const engine = new pkijs.CryptoEngine({
+  name: 'node-webcrypto',
+  crypto: webcrypto as unknown as EngineCrypto,
+});
 
 export const QC_STATEMENTS_OID = '1.3.6.1.5.5.7.1.3';
 export const QC = {
@@ -24,7 +34,12 @@ export const QC = {
   sscd: '0.4.0.1862.1.4',
 } as const;
 
-export type QualifiedFailure = 'certificate_expired' | 'certificate_self_signed' | 'issuer_not_qualified' | 'service_not_granted' | 'certificate_not_qualified';
+export type QualifiedFailure =
+  | 'certificate_expired'
+  | 'certificate_self_signed'
+  | 'issuer_not_qualified'
+  | 'service_not_granted'
+  | 'certificate_not_qualified';
 
 export type QualifiedCheck =
   | {
@@ -57,11 +72,19 @@ export function qcStatementIds(certificate: pkijs.Certificate): string[] {
 }
 
 export function validAt(certificate: pkijs.Certificate, at: Date): boolean {
-  return certificate.notBefore.value.getTime() <= at.getTime() && at.getTime() <= certificate.notAfter.value.getTime();
+  return (
+    certificate.notBefore.value.getTime() <= at.getTime() &&
+    at.getTime() <= certificate.notAfter.value.getTime()
+  );
 }
 
 async function isSelfSigned(certificate: pkijs.Certificate): Promise<boolean> {
-  if (!sameDer(certificate.issuer.toSchema().toBER(false) as unknown as Uint8Array, certificate.subject.toSchema().toBER(false) as unknown as Uint8Array)) {
+  if (
+    !sameDer(
+      certificate.issuer.toSchema().toBER(false) as unknown as Uint8Array,
+      certificate.subject.toSchema().toBER(false) as unknown as Uint8Array,
+    )
+  ) {
     // A different issuer name: not self-issued (it may still be signed by its own key, which the chain refuses).
     return false;
   }
@@ -88,19 +111,46 @@ export async function checkQualifiedCertificate(input: {
   list: TrustedList;
 }): Promise<QualifiedCheck> {
   const { signer, at, list } = input;
-  if (!validAt(signer, at)) return { ok: false, code: 'certificate_expired', detail: 'signer certificate not valid at the trusted time' };
-  if (await isSelfSigned(signer)) return { ok: false, code: 'certificate_self_signed', detail: 'self-signed certificate' };
+  if (!validAt(signer, at))
+    return {
+      ok: false,
+      code: 'certificate_expired',
+      detail: 'signer certificate not valid at the trusted time',
+    };
+  if (await isSelfSigned(signer))
+    return { ok: false, code: 'certificate_self_signed', detail: 'self-signed certificate' };
 
-  const listed = await chainToListedService({ certificate: signer, intermediates: input.intermediates, at, list, type: SERVICE_TYPE.qualifiedCa });
-  if (!listed.ok) return { ok: false, code: listed.code === 'not_listed' ? 'issuer_not_qualified' : 'service_not_granted', detail: listed.detail };
+  const listed = await chainToListedService({
+    certificate: signer,
+    intermediates: input.intermediates,
+    at,
+    list,
+    type: SERVICE_TYPE.qualifiedCa,
+  });
+  if (!listed.ok)
+    return {
+      ok: false,
+      code: listed.code === 'not_listed' ? 'issuer_not_qualified' : 'service_not_granted',
+      detail: listed.detail,
+    };
   const { path, service, status } = listed;
   const qcStatements = qcStatementIds(signer);
   if (!qcStatements.includes(QC.compliance) || !qcStatements.includes(QC.sscd)) {
-    return { ok: false, code: 'certificate_not_qualified', detail: `qcStatements: ${qcStatements.join(', ') || 'none'}` };
+    return {
+      ok: false,
+      code: 'certificate_not_qualified',
+      detail: `qcStatements: ${qcStatements.join(', ') || 'none'}`,
+    };
   }
   return {
     ok: true,
-    service: { provider: service.provider, name: service.name, type: service.type, status: statusName(status.status), statusSince: status.from },
+    service: {
+      provider: service.provider,
+      name: service.name,
+      type: service.type,
+      status: statusName(status.status),
+      statusSince: status.from,
+    },
     qcStatements,
     path,
   };
@@ -119,7 +169,12 @@ export async function chainToListedService(input: {
   list: TrustedList;
   type: string;
 }): Promise<
-  | { ok: true; path: pkijs.Certificate[]; service: TrustService; status: NonNullable<ReturnType<typeof statusAt>> }
+  | {
+      ok: true;
+      path: pkijs.Certificate[];
+      service: TrustService;
+      status: NonNullable<ReturnType<typeof statusAt>>;
+    }
   | { ok: false; code: 'not_listed' | 'not_granted'; detail: string }
 > {
   const { certificate, at, list } = input;
@@ -130,7 +185,8 @@ export async function chainToListedService(input: {
       if (loaded) anchors.push({ certificate: loaded, der: bytes, service });
     }
   }
-  if (anchors.length === 0) return { ok: false, code: 'not_listed', detail: `no ${input.type} service on the trusted list` };
+  if (anchors.length === 0)
+    return { ok: false, code: 'not_listed', detail: `no ${input.type} service on the trusted list` };
   const ownDer = der(certificate);
   let path: pkijs.Certificate[] = [];
   if (anchors.some((anchor) => sameDer(anchor.der, ownDer))) path = [certificate];
@@ -142,10 +198,14 @@ export async function chainToListedService(input: {
     });
     try {
       const result = await chainEngine.verify({}, engine);
-      if (!result.result || !result.certificatePath) return { ok: false, code: 'not_listed', detail: `chain: ${result.resultMessage}` };
+      if (!result.result || !result.certificatePath)
+        return { ok: false, code: 'not_listed', detail: `chain: ${result.resultMessage}` };
       path = result.certificatePath;
     } catch (error) {
-      const message = error && typeof error === 'object' && 'resultMessage' in error ? String(error.resultMessage) : String(error);
+      const message =
+        error && typeof error === 'object' && 'resultMessage' in error
+          ? String(error.resultMessage)
+          : String(error);
       return { ok: false, code: 'not_listed', detail: `chain: ${message}` };
     }
   }
@@ -154,7 +214,11 @@ export async function chainToListedService(input: {
   if (!anchor) return { ok: false, code: 'not_listed', detail: 'chain does not end at a listed service' };
   const status = statusAt(anchor.service, at);
   if (!status || !isQualifiedStatus(status.status)) {
-    return { ok: false, code: 'not_granted', detail: `service status at ${at.toISOString()}: ${status ? statusName(status.status) : 'not yet listed'}` };
+    return {
+      ok: false,
+      code: 'not_granted',
+      detail: `service status at ${at.toISOString()}: ${status ? statusName(status.status) : 'not yet listed'}`,
+    };
   }
   return { ok: true, path, service: anchor.service, status };
 }

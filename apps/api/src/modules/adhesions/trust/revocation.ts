@@ -11,7 +11,10 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
-const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+const engine = new pkijs.CryptoEngine({
+  name: 'node-webcrypto',
+  crypto: webcrypto as unknown as EngineCrypto,
+});
 
 const OID = {
   authorityInfoAccess: '1.3.6.1.5.5.7.1.1',
@@ -39,10 +42,17 @@ export interface RevocationAnswer {
   detail: string | null;
 }
 
-export type RevocationChecker = (input: { certificate: pkijs.Certificate; issuer: pkijs.Certificate; at: Date; now: Date }) => Promise<RevocationAnswer>;
+export type RevocationChecker = (input: {
+  certificate: pkijs.Certificate;
+  issuer: pkijs.Certificate;
+  at: Date;
+  now: Date;
+}) => Promise<RevocationAnswer>;
 
 function uris(names: pkijs.GeneralName[] | undefined): string[] {
-  return (names ?? []).filter((name) => name.type === 6 && typeof name.value === 'string').map((name) => name.value as string);
+  return (names ?? [])
+    .filter((name) => name.type === 6 && typeof name.value === 'string')
+    .map((name) => name.value as string);
 }
 
 function extension(certificate: pkijs.Certificate, oid: string): pkijs.Extension | undefined {
@@ -51,11 +61,16 @@ function extension(certificate: pkijs.Certificate, oid: string): pkijs.Extension
 
 export function ocspUrls(certificate: pkijs.Certificate): string[] {
   const parsed = extension(certificate, OID.authorityInfoAccess)?.parsedValue as pkijs.InfoAccess | undefined;
-  return uris(parsed?.accessDescriptions?.filter((item) => item.accessMethod === OID.ocsp).map((item) => item.accessLocation)).filter((url) => /^https?:\/\//.test(url));
+  return uris(
+    parsed?.accessDescriptions
+      ?.filter((item) => item.accessMethod === OID.ocsp)
+      .map((item) => item.accessLocation),
+  ).filter((url) => /^https?:\/\//.test(url));
 }
 
 export function crlUrls(certificate: pkijs.Certificate): string[] {
-  const parsed = extension(certificate, OID.crlDistributionPoints)?.parsedValue as pkijs.CRLDistributionPoints | undefined;
+  const parsed = extension(certificate, OID.crlDistributionPoints)?.parsedValue as
+    pkijs.CRLDistributionPoints | undefined;
   return (parsed?.distributionPoints ?? [])
     .flatMap((point) => (Array.isArray(point.distributionPoint) ? uris(point.distributionPoint) : []))
     .filter((url) => /^https?:\/\//.test(url));
@@ -84,25 +99,49 @@ const unavailable = (detail: string): RevocationAnswer => ({
   detail,
 });
 
-async function askOcsp(url: string, certificate: pkijs.Certificate, issuer: pkijs.Certificate, at: Date, now: Date, timeoutMs: number): Promise<RevocationAnswer> {
+async function askOcsp(
+  url: string,
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  at: Date,
+  now: Date,
+  timeoutMs: number,
+): Promise<RevocationAnswer> {
   const request = new pkijs.OCSPRequest();
-  await request.createForCertificate(certificate, { hashAlgorithm: 'SHA-256', issuerCertificate: issuer }, engine);
+  await request.createForCertificate(
+    certificate,
+    { hashAlgorithm: 'SHA-256', issuerCertificate: issuer },
+    engine,
+  );
   const der = await fetchBytes(
     url,
-    { method: 'POST', headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' }, body: Buffer.from(request.toSchema(true).toBER(false)) },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
+      body: Buffer.from(request.toSchema(true).toBER(false)),
+    },
     timeoutMs,
   );
   const response = pkijs.OCSPResponse.fromBER(exact(der));
-  if (response.responseStatus.valueBlock.valueDec !== 0 || !response.responseBytes || response.responseBytes.responseType !== OID.ocspBasic) {
+  if (
+    response.responseStatus.valueBlock.valueDec !== 0 ||
+    !response.responseBytes ||
+    response.responseBytes.responseType !== OID.ocspBasic
+  ) {
     throw new Error(`OCSP responseStatus ${response.responseStatus.valueBlock.valueDec}`);
   }
-  const basic = pkijs.BasicOCSPResponse.fromBER(exact(new Uint8Array(response.responseBytes.response.valueBlock.valueHexView)));
-  if (!(await basic.verify({ trustedCerts: [issuer], issuerCerts: [issuer] }, engine))) throw new Error('OCSP response signature does not verify');
+  const basic = pkijs.BasicOCSPResponse.fromBER(
+    exact(new Uint8Array(response.responseBytes.response.valueBlock.valueHexView)),
+  );
+  if (!(await basic.verify({ trustedCerts: [issuer], issuerCerts: [issuer] }, engine)))
+    throw new Error('OCSP response signature does not verify');
   const status = await basic.getCertificateStatus(certificate, issuer, engine);
   if (!status.isForCertificate) throw new Error('OCSP response is not about this certificate');
   const single = await singleResponseFor(basic, certificate, issuer);
-  if (single && single.thisUpdate.getTime() > now.getTime() + SKEW_MS) throw new Error('OCSP response from the future');
-  if (single?.nextUpdate && single.nextUpdate.getTime() < now.getTime()) throw new Error('OCSP response out of date');
+  if (single && single.thisUpdate.getTime() > now.getTime() + SKEW_MS)
+    throw new Error('OCSP response from the future');
+  if (single?.nextUpdate && single.nextUpdate.getTime() < now.getTime())
+    throw new Error('OCSP response out of date');
   const revokedAt = status.status === 1 ? revocationTimeOf(single) : null;
   if (status.status === 2) throw new Error('OCSP responder does not know the certificate');
   return {
@@ -117,10 +156,21 @@ async function askOcsp(url: string, certificate: pkijs.Certificate, issuer: pkij
   };
 }
 
-async function singleResponseFor(basic: pkijs.BasicOCSPResponse, certificate: pkijs.Certificate, issuer: pkijs.Certificate): Promise<pkijs.SingleResponse | undefined> {
+async function singleResponseFor(
+  basic: pkijs.BasicOCSPResponse,
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+): Promise<pkijs.SingleResponse | undefined> {
   for (const single of basic.tbsResponseData.responses) {
     const id = new pkijs.CertID();
-    await id.createForCertificate(certificate, { hashAlgorithm: single.certID.hashAlgorithm.algorithmId === '1.3.14.3.2.26' ? 'SHA-1' : 'SHA-256', issuerCertificate: issuer }, engine);
+    await id.createForCertificate(
+      certificate,
+      {
+        hashAlgorithm: single.certID.hashAlgorithm.algorithmId === '1.3.14.3.2.26' ? 'SHA-1' : 'SHA-256',
+        issuerCertificate: issuer,
+      },
+      engine,
+    );
     if (id.isEqual(single.certID)) return single;
   }
   return undefined;
@@ -135,13 +185,23 @@ function revocationTimeOf(single: pkijs.SingleResponse | undefined): Date | null
   return null;
 }
 
-async function askCrl(url: string, certificate: pkijs.Certificate, issuer: pkijs.Certificate, at: Date, now: Date, timeoutMs: number): Promise<RevocationAnswer> {
+async function askCrl(
+  url: string,
+  certificate: pkijs.Certificate,
+  issuer: pkijs.Certificate,
+  at: Date,
+  now: Date,
+  timeoutMs: number,
+): Promise<RevocationAnswer> {
   const der = await fetchBytes(url, { method: 'GET' }, timeoutMs);
   const crl = pkijs.CertificateRevocationList.fromBER(exact(der));
-  if (!(await crl.verify({ issuerCertificate: issuer }, engine))) throw new Error('CRL signature does not verify');
+  if (!(await crl.verify({ issuerCertificate: issuer }, engine)))
+    throw new Error('CRL signature does not verify');
   if (crl.nextUpdate && crl.nextUpdate.value.getTime() < now.getTime()) throw new Error('CRL out of date');
   const serial = Buffer.from(certificate.serialNumber.valueBlock.valueHexView);
-  const entry = crl.revokedCertificates?.find((item) => Buffer.from(item.userCertificate.valueBlock.valueHexView).equals(serial));
+  const entry = crl.revokedCertificates?.find((item) =>
+    Buffer.from(item.userCertificate.valueBlock.valueHexView).equals(serial),
+  );
   const revokedAt = entry ? entry.revocationDate.value : null;
   return {
     status: revokedAt && revokedAt.getTime() <= at.getTime() ? 'revoked' : 'good',
@@ -156,11 +216,15 @@ async function askCrl(url: string, certificate: pkijs.Certificate, issuer: pkijs
 }
 
 /** A checker over the network (OCSP, then CRL), with an in-process cache of the answers. */
-export function networkRevocationChecker(options: { timeoutMs?: number; onError?: (error: unknown) => void } = {}): RevocationChecker {
+export function networkRevocationChecker(
+  options: { timeoutMs?: number; onError?: (error: unknown) => void } = {},
+): RevocationChecker {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const cache = new Map<string, { answer: RevocationAnswer; until: number }>();
   return async ({ certificate, issuer, at, now }) => {
-    const key = createHash('sha256').update(Buffer.from(certificate.toSchema(true).toBER(false))).digest('hex');
+    const key = createHash('sha256')
+      .update(Buffer.from(certificate.toSchema(true).toBER(false)))
+      .digest('hex');
     const cached = cache.get(key);
     if (cached && cached.until > now.getTime()) return cached.answer;
     const errors: string[] = [];

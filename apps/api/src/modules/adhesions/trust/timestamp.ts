@@ -16,7 +16,10 @@ import { chainToListedService, validAt } from './qualified-certificate.ts';
 import { SERVICE_TYPE, statusName, type TrustedList } from './trusted-list.ts';
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
-const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
+const engine = new pkijs.CryptoEngine({
+  name: 'node-webcrypto',
+  crypto: webcrypto as unknown as EngineCrypto,
+});
 
 export const TIMESTAMP_TOKEN_OID = '1.2.840.113549.1.9.16.2.14';
 const SIGNED_DATA = '1.2.840.113549.1.7.2';
@@ -40,7 +43,11 @@ export function timestampTokenOf(signerInfo: pkijs.SignerInfo | undefined): Uint
   return value instanceof asn1js.Sequence ? new Uint8Array(value.toBER(false)) : null;
 }
 
-export async function checkTimestamp(token: Uint8Array, signatureValue: Uint8Array, list: TrustedList): Promise<TimestampCheck> {
+export async function checkTimestamp(
+  token: Uint8Array,
+  signatureValue: Uint8Array,
+  list: TrustedList,
+): Promise<TimestampCheck> {
   const invalid = (detail: string): TimestampCheck => ({ ok: false, code: 'timestamp_invalid', detail });
   let signedData: pkijs.SignedData;
   let info: pkijs.TSTInfo;
@@ -49,7 +56,8 @@ export async function checkTimestamp(token: Uint8Array, signatureValue: Uint8Arr
     if (contentInfo.contentType !== SIGNED_DATA) return invalid('token is not SignedData');
     signedData = new pkijs.SignedData({ schema: contentInfo.content });
     const eContent = signedData.encapContentInfo.eContent;
-    if (signedData.encapContentInfo.eContentType !== TST_INFO || !(eContent instanceof asn1js.OctetString)) return invalid('token carries no TSTInfo');
+    if (signedData.encapContentInfo.eContentType !== TST_INFO || !(eContent instanceof asn1js.OctetString))
+      return invalid('token carries no TSTInfo');
     info = pkijs.TSTInfo.fromBER(eContent.getValue());
   } catch (error) {
     return invalid(`token does not parse: ${String(error)}`);
@@ -57,24 +65,51 @@ export async function checkTimestamp(token: Uint8Array, signatureValue: Uint8Arr
   const hash = IMPRINT_HASHES[info.messageImprint.hashAlgorithm.algorithmId];
   if (!hash) return invalid(`imprint hash ${info.messageImprint.hashAlgorithm.algorithmId} not accepted`);
   const expected = createHash(hash).update(signatureValue).digest();
-  if (!expected.equals(Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView))) return invalid('the token time-stamps another signature');
+  if (!expected.equals(Buffer.from(info.messageImprint.hashedMessage.valueBlock.valueHexView)))
+    return invalid('the token time-stamps another signature');
 
   let tsa: pkijs.Certificate;
   try {
     // pkijs checks the TSTInfo's imprint against `data` (the stamped signature value) as well.
-    const result = await signedData.verify({ signer: 0, checkChain: false, extendedMode: true, data: Uint8Array.from(signatureValue).buffer }, engine);
-    if (result.signatureVerified !== true || !result.signerCertificate) return invalid('token signature does not verify');
+    const result = await signedData.verify(
+      { signer: 0, checkChain: false, extendedMode: true, data: Uint8Array.from(signatureValue).buffer },
+      engine,
+    );
+    if (result.signatureVerified !== true || !result.signerCertificate)
+      return invalid('token signature does not verify');
     tsa = result.signerCertificate;
   } catch (error) {
     return invalid(`token signature does not verify: ${String(error)}`);
   }
   const genTime = info.genTime;
-  const notQualified = (detail: string): TimestampCheck => ({ ok: false, code: 'timestamp_not_qualified', detail });
-  const usage = tsa.extensions?.find((item) => item.extnID === EXTENDED_KEY_USAGE)?.parsedValue as pkijs.ExtKeyUsage | undefined;
-  if (!usage?.keyPurposes.includes(TIME_STAMPING)) return notQualified('the token’s certificate is not for time-stamping');
+  const notQualified = (detail: string): TimestampCheck => ({
+    ok: false,
+    code: 'timestamp_not_qualified',
+    detail,
+  });
+  const usage = tsa.extensions?.find((item) => item.extnID === EXTENDED_KEY_USAGE)?.parsedValue as
+    pkijs.ExtKeyUsage | undefined;
+  if (!usage?.keyPurposes.includes(TIME_STAMPING))
+    return notQualified('the token’s certificate is not for time-stamping');
   if (!validAt(tsa, genTime)) return notQualified('the token’s certificate is not valid at its genTime');
-  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
-  const listed = await chainToListedService({ certificate: tsa, intermediates: certificates, at: genTime, list, type: SERVICE_TYPE.qualifiedTsa });
+  const certificates = (signedData.certificates ?? []).filter(
+    (item): item is pkijs.Certificate => item instanceof pkijs.Certificate,
+  );
+  const listed = await chainToListedService({
+    certificate: tsa,
+    intermediates: certificates,
+    at: genTime,
+    list,
+    type: SERVICE_TYPE.qualifiedTsa,
+  });
   if (!listed.ok) return notQualified(listed.detail);
-  return { ok: true, genTime, authority: { provider: listed.service.provider, name: listed.service.name, status: statusName(listed.status.status) } };
+  return {
+    ok: true,
+    genTime,
+    authority: {
+      provider: listed.service.provider,
+      name: listed.service.name,
+      status: statusName(listed.status.status),
+    },
+  };
 }

@@ -51,7 +51,9 @@ export class ConfiguredTrustedList implements TrustedListSource {
     try {
       const signers = splitPemCertificates(await readFile(this.config.signerCertificatesFile!, 'utf8'));
       const source = this.config.url ?? this.config.file!;
-      const xml = this.config.url ? await this.fetchList(this.config.url) : await readFile(this.config.file!, 'utf8');
+      const xml = this.config.url
+        ? await this.fetchList(this.config.url)
+        : await readFile(this.config.file!, 'utf8');
       const list = loadTrustedList(xml, signers, source);
       // Never go back to an older list than the one in force.
       if (!this.list || list.sequenceNumber >= this.list.sequenceNumber) this.list = list;
@@ -70,7 +72,11 @@ export class ConfiguredTrustedList implements TrustedListSource {
   }
 }
 
-export function trustedListFromEnv(env: Env, now: () => Date, onError?: (error: unknown) => void): ConfiguredTrustedList {
+export function trustedListFromEnv(
+  env: Env,
+  now: () => Date,
+  onError?: (error: unknown) => void,
+): ConfiguredTrustedList {
   return new ConfiguredTrustedList({
     url: env.TRUSTED_LIST_URL,
     file: env.TRUSTED_LIST_FILE,

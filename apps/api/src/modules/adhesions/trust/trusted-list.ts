@@ -23,7 +23,9 @@ export const SERVICE_TYPE = {
 
 const STATUS_PREFIX = 'http://uri.etsi.org/TrstSvc/TrustedList/Svcstatus/';
 /** Statuses under which a service is qualified: `granted` (eIDAS) and its pre-2016 equivalents. */
-const QUALIFIED_STATUSES = new Set(['granted', 'accredited', 'undersupervision'].map((s) => STATUS_PREFIX + s));
+const QUALIFIED_STATUSES = new Set(
+  ['granted', 'accredited', 'undersupervision'].map((s) => STATUS_PREFIX + s),
+);
 
 export interface ServiceStatusPeriod {
   /** The full ETSI status URI. */
@@ -90,7 +92,8 @@ function parseXml(xml: string): Document {
       if (level !== 'warning') errors.push(String(message));
     },
   }).parseFromString(xml, 'text/xml');
-  if (errors.length > 0 || !document?.documentElement) throw new TrustedListError(`The trusted list is not well-formed XML: ${errors[0] ?? 'empty'}`);
+  if (errors.length > 0 || !document?.documentElement)
+    throw new TrustedListError(`The trusted list is not well-formed XML: ${errors[0] ?? 'empty'}`);
   return document as unknown as Document;
 }
 
@@ -108,10 +111,13 @@ export function splitPemCertificates(pem: string): string[] {
 function verifiedListXml(xml: string, signerCertificatesPem: string[]): string {
   const document = parseXml(xml);
   const root = document.documentElement;
-  if (root.localName !== 'TrustServiceStatusList' || root.namespaceURI !== TSL_NS) throw new TrustedListError('Not an ETSI TS 119 612 trusted list');
+  if (root.localName !== 'TrustServiceStatusList' || root.namespaceURI !== TSL_NS)
+    throw new TrustedListError('Not an ETSI TS 119 612 trusted list');
   const signatures = nodes('/tsl:TrustServiceStatusList/ds:Signature', document);
-  if (signatures.length !== 1) throw new TrustedListError('The trusted list must carry exactly one enveloped signature');
-  if (signerCertificatesPem.length === 0) throw new TrustedListError('No trusted-list signer certificate is configured');
+  if (signatures.length !== 1)
+    throw new TrustedListError('The trusted list must carry exactly one enveloped signature');
+  if (signerCertificatesPem.length === 0)
+    throw new TrustedListError('No trusted-list signer certificate is configured');
   const rootId = root.getAttribute('Id');
   for (const publicCert of signerCertificatesPem) {
     const signed = new SignedXml({ publicCert, getCertFromKeyInfo: () => null });
@@ -125,12 +131,17 @@ function verifiedListXml(xml: string, signerCertificatesPem: string[]): string {
     if (!valid) continue;
     // The signature must cover the whole list: one reference to the document or to the root's Id.
     const references = signed.getReferences();
-    const coversRoot = references.some((reference) => reference.uri === '' || (rootId !== null && reference.uri === `#${rootId}`));
+    const coversRoot = references.some(
+      (reference) => reference.uri === '' || (rootId !== null && reference.uri === `#${rootId}`),
+    );
     const [signedXml] = signed.getSignedReferences();
-    if (!coversRoot || references.length !== 1 || !signedXml) throw new TrustedListError('The trusted list signature does not cover the whole list');
+    if (!coversRoot || references.length !== 1 || !signedXml)
+      throw new TrustedListError('The trusted list signature does not cover the whole list');
     return signedXml;
   }
-  throw new TrustedListError('The trusted list signature does not verify with any configured signer certificate');
+  throw new TrustedListError(
+    'The trusted list signature does not verify with any configured signer certificate',
+  );
 }
 
 function serviceCertificates(context: Node): Uint8Array[] {
@@ -156,15 +167,27 @@ export function loadTrustedList(xml: string, signerCertificatesPem: string[], so
       const type = text('tsl:ServiceTypeIdentifier', info);
       if (type !== SERVICE_TYPE.qualifiedCa && type !== SERVICE_TYPE.qualifiedTsa) continue;
       const history: ServiceStatusPeriod[] = [
-        { status: text('tsl:ServiceStatus', info), from: date(text('tsl:StatusStartingTime', info), 'StatusStartingTime') },
+        {
+          status: text('tsl:ServiceStatus', info),
+          from: date(text('tsl:StatusStartingTime', info), 'StatusStartingTime'),
+        },
       ];
       const certificates = serviceCertificates(info);
       for (const past of nodes('tsl:ServiceHistory/tsl:ServiceHistoryInstance', service)) {
-        history.push({ status: text('tsl:ServiceStatus', past), from: date(text('tsl:StatusStartingTime', past), 'StatusStartingTime') });
+        history.push({
+          status: text('tsl:ServiceStatus', past),
+          from: date(text('tsl:StatusStartingTime', past), 'StatusStartingTime'),
+        });
         certificates.push(...serviceCertificates(past));
       }
       history.sort((a, b) => b.from.getTime() - a.from.getTime());
-      services.push({ provider: providerName, name: localName('tsl:ServiceName', info), type, certificates, history });
+      services.push({
+        provider: providerName,
+        name: localName('tsl:ServiceName', info),
+        type,
+        certificates,
+        history,
+      });
     }
   }
   const nextUpdate = text('tsl:NextUpdate/tsl:dateTime', scheme);
