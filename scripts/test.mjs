@@ -23,6 +23,15 @@ const readJson = (path) => {
 };
 
 const outcomes = [];
+// Static checks first (under a minute): types, lint and formatting (Prettier), each a failure of its own.
+for (const [name, script] of [
+  ['types (tsc)', 'typecheck'],
+  ['lint (ESLint)', 'lint'],
+  ['formatting (Prettier)', 'format:check'],
+]) {
+  const status = step('npm', ['run', '--silent', script]);
+  if (status !== 0) outcomes.push(stepFailed(name, `npm run ${script} failed`, status));
+}
 // The browser and the PDF tools first (apt, once): the API suite's PDF/A check runs qpdf and pdffonts.
 const chromium = step('node', ['scripts/ensure-chromium.mjs']);
 const unit = step('npx', [
