@@ -145,13 +145,11 @@ test('azioni: il super-admin crea un modello, lo staff lo assegna in blocco, il 
   await expect(panel.getByRole('status')).toContainText(`«${title}» è in corso.`);
   await expect(card).toContainText('In corso');
   // Not a PDF, PNG or JPEG: refused by the API, the message beside the field.
-  await card
-    .getByLabel(/File di prova/)
-    .setInputFiles({
-      name: 'verbale.pdf',
-      mimeType: 'application/pdf',
-      buffer: Buffer.from('non sono un pdf'),
-    });
+  await card.getByLabel(/File di prova/).setInputFiles({
+    name: 'verbale.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('non sono un pdf'),
+  });
   await card.getByRole('button', { name: 'Carica il file e completa' }).click();
   await expect(card.getByText(/Il file non è un PDF, un PNG o un JPEG/)).toBeVisible();
   await expect(card.getByLabel(/File di prova/)).toHaveAttribute('aria-invalid', 'true');

@@ -37,13 +37,11 @@ test.describe('documenti', () => {
     await form.getByLabel('Titolo').fill(title);
     await form.getByLabel('Categoria').selectOption('guide');
     await form.getByLabel('Descrizione').fill('Una guida caricata dai test end-to-end.');
-    await form
-      .getByLabel('File PDF')
-      .setInputFiles({
-        name: 'immagine.pdf',
-        mimeType: 'application/pdf',
-        buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      });
+    await form.getByLabel('File PDF').setInputFiles({
+      name: 'immagine.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    });
     await form.getByRole('button', { name: 'Carica il documento' }).click();
     await expect(
       page.getByText('Il file non è un PDF: carica un documento in formato PDF.').first(),

@@ -329,14 +329,12 @@ export function hostileRequests(op: Operation, options: RequestOptions = {}): fc
       fc
         .tuple(segments, query, fc.constantFrom(...MALFORMED_JSON))
         .map(([s, pairs, payload]) => request(op, 'hostile:malformed-json', s, pairs, { payload })),
-      fc
-        .tuple(segments, query, body, fc.constantFrom(...CONTENT_TYPES))
-        .map(([s, pairs, value, type]) =>
-          request(op, 'hostile:content-type', s, pairs, {
-            payload: type.includes('form') ? 'a=1&b=2' : JSON.stringify(value),
-            headers: type ? { 'content-type': type } : {},
-          }),
-        ),
+      fc.tuple(segments, query, body, fc.constantFrom(...CONTENT_TYPES)).map(([s, pairs, value, type]) =>
+        request(op, 'hostile:content-type', s, pairs, {
+          payload: type.includes('form') ? 'a=1&b=2' : JSON.stringify(value),
+          headers: type ? { 'content-type': type } : {},
+        }),
+      ),
       // Just past the body limit (413) and just under it (the schema's length limits).
       fc
         .tuple(segments, query, body, fc.constantFrom(MEGABYTE + 10, MEGABYTE - 4096))

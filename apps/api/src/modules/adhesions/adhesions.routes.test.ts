@@ -616,16 +616,14 @@ describe('online signature', () => {
 
   it('da_correggere: the reviewer note is shown and the principal signs again', async () => {
     const school = await freshSchool({ state: 'da_correggere' });
-    await db()
-      .insert(reviews)
-      .values({
-        type: 'adesioni',
-        subjectId: school.instituteId,
-        state: 'da_correggere',
-        submittedAt: t.clock.now(),
-        decidedAt: t.clock.now(),
-        note: 'Manca la PEC corretta.',
-      });
+    await db().insert(reviews).values({
+      type: 'adesioni',
+      subjectId: school.instituteId,
+      state: 'da_correggere',
+      submittedAt: t.clock.now(),
+      decidedAt: t.clock.now(),
+      note: 'Manca la PEC corretta.',
+    });
     const view = await current(school.principal);
     expect(view.reviewNote).toMatchObject({ note: 'Manca la PEC corretta.' });
     expect(view.nextStep.code).toBe('fix-and-sign');
@@ -644,16 +642,14 @@ describe('online signature', () => {
   it('da_correggere: the first contact corrects the plessi, the document becomes a new version, the principal signs it and it goes back to review with its history', async () => {
     const school = await freshSchool({ state: 'da_correggere', firstContact: true });
     const other = await freshSchool();
-    await db()
-      .insert(reviews)
-      .values({
-        type: 'adesioni',
-        subjectId: school.instituteId,
-        state: 'da_correggere',
-        submittedAt: t.clock.now(),
-        decidedAt: t.clock.now(),
-        note: 'Manca il plesso Mazzini.',
-      });
+    await db().insert(reviews).values({
+      type: 'adesioni',
+      subjectId: school.instituteId,
+      state: 'da_correggere',
+      submittedAt: t.clock.now(),
+      decidedAt: t.clock.now(),
+      note: 'Manca il plesso Mazzini.',
+    });
     const before = await current(school.firstContact!);
     expect(before.reviewNote).toMatchObject({ note: 'Manca il plesso Mazzini.' });
     expect(before.correctableSchoolSites!.map((s) => [s.id, s.participating])).toEqual([

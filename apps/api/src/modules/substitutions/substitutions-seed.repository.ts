@@ -73,17 +73,15 @@ export async function insertDemoTeacher(
     .returning({ id: users.id });
   const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'teacher'));
   await db.insert(userRoles).values({ userId: user!.id, roleId: role!.id }).onConflictDoNothing();
-  await db
-    .insert(teacherProfiles)
-    .values({
-      userId: user!.id,
-      kind: 'insegnante',
-      schoolSiteId: t.schoolSiteId,
-      subjects: ['Italiano', 'Storia'],
-      reviewState: 'approvata',
-      createdAt: t.at,
-      updatedAt: t.at,
-    });
+  await db.insert(teacherProfiles).values({
+    userId: user!.id,
+    kind: 'insegnante',
+    schoolSiteId: t.schoolSiteId,
+    subjects: ['Italiano', 'Storia'],
+    reviewState: 'approvata',
+    createdAt: t.at,
+    updatedAt: t.at,
+  });
   return user!.id;
 }
 

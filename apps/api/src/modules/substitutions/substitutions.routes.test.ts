@@ -79,14 +79,12 @@ async function addUser(
     await db.insert(userRoles).values({ userId: created!.id, roleId: r!.id });
   }
   if (profile)
-    await db
-      .insert(teacherProfiles)
-      .values({
-        userId: created!.id,
-        kind: profile.kind ?? 'insegnante',
-        schoolSiteId: profile.siteId,
-        reviewState: 'approvata',
-      });
+    await db.insert(teacherProfiles).values({
+      userId: created!.id,
+      kind: profile.kind ?? 'insegnante',
+      schoolSiteId: profile.siteId,
+      reviewState: 'approvata',
+    });
   return created!.id;
 }
 

@@ -222,19 +222,17 @@ export async function replaceQuestions(
 ): Promise<void> {
   await tx.delete(surveyQuestions).where(eq(surveyQuestions.surveyId, surveyId));
   if (questions.length > 0) {
-    await tx
-      .insert(surveyQuestions)
-      .values(
-        questions.map((q, i) => ({
-          surveyId,
-          position: i + 1,
-          type: q.type,
-          label: q.label,
-          help: q.help,
-          required: q.required,
-          options: q.options,
-        })),
-      );
+    await tx.insert(surveyQuestions).values(
+      questions.map((q, i) => ({
+        surveyId,
+        position: i + 1,
+        type: q.type,
+        label: q.label,
+        help: q.help,
+        required: q.required,
+        options: q.options,
+      })),
+    );
   }
   await tx
     .update(surveys)
@@ -349,18 +347,16 @@ export async function insertSurveyWithQuestionsOnce(
     const [existing] = await db.select({ id: surveys.id }).from(surveys).where(eq(surveys.slug, survey.slug));
     return { id: existing!.id, created: false };
   }
-  await db
-    .insert(surveyQuestions)
-    .values(
-      questions.map((q, i) => ({
-        surveyId: row.id,
-        position: i + 1,
-        type: q.type,
-        label: q.label,
-        help: q.help,
-        required: q.required,
-        options: q.options,
-      })),
-    );
+  await db.insert(surveyQuestions).values(
+    questions.map((q, i) => ({
+      surveyId: row.id,
+      position: i + 1,
+      type: q.type,
+      label: q.label,
+      help: q.help,
+      required: q.required,
+      options: q.options,
+    })),
+  );
   return { id: row.id, created: true };
 }

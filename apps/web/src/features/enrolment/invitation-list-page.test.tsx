@@ -15,14 +15,12 @@ vi.mock('../../lib/api-client.ts', async (original) => ({
 }));
 
 const asUser = (roles: string[], permissions: string[] = []) =>
-  vi
-    .mocked(useSession)
-    .mockReturnValue({
-      user: { id: 1, roles, permissions } as unknown as SessionUser,
-      loggedIn: true,
-      strategy: 'local',
-      busy: false,
-    });
+  vi.mocked(useSession).mockReturnValue({
+    user: { id: 1, roles, permissions } as unknown as SessionUser,
+    loggedIn: true,
+    strategy: 'local',
+    busy: false,
+  });
 
 /** The staff list of invitations (kind: list with row actions), on its loader's data, without a server. */
 function renderPage(items: StaffEnrolmentInvitation[], url = '/portale/adesioni/inviti') {
