@@ -20,6 +20,7 @@ import {
   VisitCreateSchema,
   VisitOutcomeSchema,
   VisitReportConflictListSchema,
+  VisitReportConflictQuerySchema,
   VisitReportSchema,
   VisitSchema,
 } from './field-work.schemas.ts';
@@ -166,7 +167,8 @@ export const listVisitReportConflicts = defineEndpoint({
   permission: 'read:visit',
   tag: 'field-work',
   summary:
-    'I resoconti arrivati per visite cambiate nel frattempo (annullate o mancate): conservati per la decisione dello staff',
+    'I resoconti arrivati per visite cambiate nel frattempo (annullate o mancate): conservati per la decisione dello staff, i più recenti prima, a pagine',
+  query: VisitReportConflictQuerySchema,
   response: VisitReportConflictListSchema,
 });
 

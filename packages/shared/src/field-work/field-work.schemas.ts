@@ -291,7 +291,9 @@ export const VisitReportConflictSchema = z.object({
   submittedAt: isoDateTime,
 });
 export type VisitReportConflict = z.infer<typeof VisitReportConflictSchema>;
-export const VisitReportConflictListSchema = z.object({ items: z.array(VisitReportConflictSchema) });
+/** A page of the kept conflicts, newest first (every list is paginated on the server). */
+export const VisitReportConflictListSchema = listResponseSchema(VisitReportConflictSchema);
+export const VisitReportConflictQuerySchema = PaginationSchema;
 
 export const VisitOutcomeSchema = z
   .object({

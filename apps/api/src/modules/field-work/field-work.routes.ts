@@ -362,9 +362,9 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     return outcome.body as Visit;
   });
 
-  registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, async () => ({
-    items: await submissions.listConflicts(app.db),
-  }));
+  registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, async (request) =>
+    submissions.listConflicts(app.db, request.query.page, request.query.pageSize),
+  );
 
   registerEndpoint(app, closeVisit, { resource: visitOf }, async (request) => {
     const { visitId } = request.params;

@@ -3,6 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { VisitReportConflict, VisitState } from '@portale/shared/field-work';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { users, visitReportSubmissions } from '../../db/schema/index.ts';
+import { countAll, paginate, type Page } from '../../lib/list.ts';
 
 /** What a submission carries, canonical: the same report sent twice hashes the same (teachers sorted, deduplicated). */
 export function payloadHashOf(visitId: number, report: string, teachersMet: readonly number[]): string {
@@ -54,7 +55,22 @@ export async function insertSubmission(
 }
 
 /** The reports kept as conflicts, newest first (capped: a staff page with paging may come later). */
-export async function listConflicts(db: DbOrTx, limit = 200): Promise<VisitReportConflict[]> {
+/** The kept conflicts, newest first, one page (`paginate`: the page and the count of the same filter). */
+export function listConflicts(
+  db: DbOrTx,
+  page: number,
+  pageSize: number,
+): Promise<Page<VisitReportConflict>> {
+  const isConflict = eq(visitReportSubmissions.outcome, 'conflict');
+  return paginate(
+    (limit, offset) => conflictRows(db, limit, offset),
+    async () => (await db.select({ n: countAll }).from(visitReportSubmissions).where(isConflict))[0]!.n,
+    page,
+    pageSize,
+  );
+}
+
+async function conflictRows(db: DbOrTx, limit: number, offset: number): Promise<VisitReportConflict[]> {
   const rows = await db
     .select({
       clientReportId: visitReportSubmissions.clientReportId,
@@ -70,8 +86,9 @@ export async function listConflicts(db: DbOrTx, limit = 200): Promise<VisitRepor
     .from(visitReportSubmissions)
     .innerJoin(users, eq(users.id, visitReportSubmissions.detectorUserId))
     .where(eq(visitReportSubmissions.outcome, 'conflict'))
-    .orderBy(desc(visitReportSubmissions.createdAt))
-    .limit(limit);
+    .orderBy(desc(visitReportSubmissions.createdAt), desc(visitReportSubmissions.clientReportId))
+    .limit(limit)
+    .offset(offset);
   return rows.map((r) => ({
     clientReportId: r.clientReportId,
     visitId: r.visitId,

@@ -225,6 +225,12 @@ describe('idempotent visit report (client-generated id)', () => {
     expect(visit).toMatchObject({ state: 'annullata', report: null });
     const list = await as('superadmin@demo.test').get('/api/visit-report-conflicts');
     expect(list.statusCode).toBe(200);
+    // A paginated list like every other: the page asked, its size and the total of the same filter.
+    expect(list.json()).toMatchObject({ page: 1, pageSize: 25, total: expect.any(Number) });
+    expect(list.json().total).toBeGreaterThanOrEqual(1);
+    const beyond = await as('superadmin@demo.test').get('/api/visit-report-conflicts?page=999&pageSize=50');
+    expect(beyond.json()).toMatchObject({ items: [], page: 999, pageSize: 50 });
+    expect((await as('superadmin@demo.test').get('/api/visit-report-conflicts?page=0')).statusCode).toBe(422);
     const conflicts = VisitReportConflictListSchema.parse(list.json()).items.filter(
       (c) => c.visitId === visitId,
     );
