@@ -10,6 +10,7 @@ import {
   type EventCount,
   type Period,
 } from './progress.repository.ts';
+import { seededSequence } from '../../lib/seeded-sequence.ts';
 
 // The per-day rollup kept by the writes (migration 0027) against the records grouped directly (the
 // query it replaced), after every kind of write the triggers follow: inserts, updates of each counted
@@ -21,17 +22,6 @@ let t: TestApp;
 let random: () => number;
 const exec = (query: SQL) => t.database.db.execute(query);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-
-/** A seeded generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** An instant in 2026, often close to midnight in Rome (where the day and the week turn). */
 function instant(): string {
@@ -189,7 +179,7 @@ const writes: Array<[string, () => Promise<unknown>]> = [
 
 beforeAll(async () => {
   t = await buildTestApp({}, { registry: 'sample' });
-  random = seeded(20261128);
+  random = seededSequence(20261128);
   regions = (
     await sqlRows<{ region: string }>(t, sql`select distinct region from school_sites order by region`)
   ).map((r) => r.region);

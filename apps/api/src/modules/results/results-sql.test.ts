@@ -12,21 +12,10 @@ import { findQuestions } from '../surveys/surveys.repository.ts';
 import { responsesForResults, resultTallies } from './results.repository.ts';
 import { suppressResults, suppressTallies, tallyRespondents } from './results-suppression.ts';
 import { categoriesOf, itemsInSql, itemsOf } from './results.routes.ts';
+import { seededSequence } from '../../lib/seeded-sequence.ts';
 
 let t: TestApp;
 afterAll(() => t.close());
-
-/** mulberry32: the same made-up surveys on every run. */
-function sequence(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const pick = <T>(random: () => number, values: readonly T[]) => values[Math.floor(random() * values.length)]!;
 
@@ -67,7 +56,7 @@ function answerText(random: () => number, type: string, options: string[]): stri
 }
 
 async function madeUpSurvey(slug: string, seed: number, size: number) {
-  const random = sequence(seed);
+  const random = seededSequence(seed);
   const [survey] = await sqlRows<{ id: number }>(
     t,
     sql`insert into surveys (slug, title, purpose, audience, state, opens_on, closes_on, closed_at)

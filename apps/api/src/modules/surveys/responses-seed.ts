@@ -9,6 +9,7 @@ import {
 import type { DbOrTx } from '../../db/transaction.ts';
 import { findDemoSchoolSite, hasResponses, insertDemoResponses } from '../results/results.repository.ts';
 import { findSurveyBySlug } from './surveys.repository.ts';
+import { seededSequence } from '../../lib/seeded-sequence.ts';
 
 /**
  * Who answered the closed demo survey: enough for charts in several regions and levels, and small
@@ -42,18 +43,6 @@ const LEVEL_OPTION: Record<SchoolLevel, number> = {
 const SCALE_WEIGHTS = [3, 4, 6, 7, 5];
 const WORDS = ['Cortile', 'Palestra', 'Laboratori', 'Biblioteca', 'Connessione', 'Arredi'];
 
-/** A deterministic pseudo-random sequence (mulberry32: the same demo on every fresh start). */
-function sequence(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 function weighted(random: () => number, weights: number[]): number {
   const total = weights.reduce((a, b) => a + b, 0);
   let x = random() * total;
@@ -67,7 +56,7 @@ function weighted(random: () => number, weights: number[]): number {
  * skipped; texts are short and never published.
  */
 export function demoAnswers(questions: SurveyQuestion[], level: SchoolLevel, index: number): Answers {
-  const random = sequence(index * 7919 + 17);
+  const random = seededSequence(index * 7919 + 17);
   const answers: Answers = {};
   for (const q of questions) {
     if (!q.required && random() < 0.12) continue;
