@@ -16,6 +16,14 @@ CREATE TABLE "progress_daily" (
 CREATE FUNCTION progress_day(at timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS $$
   SELECT (at AT TIME ZONE 'Europe/Rome')::date
 $$;--> statement-breakpoint
+CREATE TYPE progress_delta AS (day date, region text, metric text, d bigint);--> statement-breakpoint
+-- The one writer of the rollup: the deltas summed per key, zero sums skipped, keys in order (no
+-- deadlock between two writers), each added to its row in the writer's transaction.
+CREATE FUNCTION progress_apply(deltas progress_delta[]) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO progress_daily (day, region, metric, n)
+    SELECT day, region, metric, sum(d) FROM unnest(deltas) GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
+    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+$$;--> statement-breakpoint
 -- Events of the plessi given, per plesso: what takes its region from the plesso (teachers registered and
 -- approved, visits done, survey responses); `optional` says whether the event stays, with region '',
 -- when the plesso is gone (a left join in the reference query) or disappears with it (visits).
@@ -64,9 +72,7 @@ CREATE FUNCTION progress_transitions_delta(news institute_adhesion_transitions[]
     SELECT progress_day(e.at), coalesce(s.region, ''), 'participatingSites', -1
       FROM enrolled_before e JOIN institutes i ON i.id = e.institute_id JOIN school_sites s ON s.institute_id = e.institute_id AND s.participating
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 CREATE FUNCTION progress_sites_delta(news school_sites[], olds school_sites[])
   RETURNS void LANGUAGE sql AS $$
@@ -88,9 +94,7 @@ CREATE FUNCTION progress_sites_delta(news school_sites[], olds school_sites[])
     UNION ALL
     SELECT ev.day, m.from_region, ev.metric, -1 FROM progress_site_events(ARRAY(SELECT id FROM moved)) ev JOIN moved m ON m.id = ev.site_id
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 CREATE FUNCTION progress_teachers_delta(news teacher_profiles[], olds teacher_profiles[])
   RETURNS void LANGUAGE sql AS $$
@@ -105,9 +109,7 @@ CREATE FUNCTION progress_teachers_delta(news teacher_profiles[], olds teacher_pr
       FROM rows tp JOIN reviews r ON r.subject_id = tp.id AND r.type = 'insegnanti' AND r.state = 'approvata' AND r.decided_at IS NOT NULL
       LEFT JOIN school_sites s ON s.id = tp.school_site_id
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 CREATE FUNCTION progress_reviews_delta(news reviews[], olds reviews[])
   RETURNS void LANGUAGE sql AS $$
@@ -118,9 +120,7 @@ CREATE FUNCTION progress_reviews_delta(news reviews[], olds reviews[])
     SELECT progress_day(r.decided_at) AS day, coalesce(s.region, '') AS region, 'teachersApproved' AS metric, r.d
       FROM rows r JOIN teacher_profiles tp ON tp.id = r.subject_id LEFT JOIN school_sites s ON s.id = tp.school_site_id
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 CREATE FUNCTION progress_visits_delta(news visits[], olds visits[])
   RETURNS void LANGUAGE sql AS $$
@@ -131,9 +131,7 @@ CREATE FUNCTION progress_visits_delta(news visits[], olds visits[])
     SELECT progress_day(v.at) AS day, coalesce(s.region, '') AS region, 'visitsDone' AS metric, v.d
       FROM rows v JOIN school_sites s ON s.id = v.school_site_id
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 CREATE FUNCTION progress_responses_delta(news survey_responses[], olds survey_responses[])
   RETURNS void LANGUAGE sql AS $$
@@ -144,9 +142,7 @@ CREATE FUNCTION progress_responses_delta(news survey_responses[], olds survey_re
     SELECT progress_day(r.submitted_at) AS day, coalesce(s.region, '') AS region, 'surveyResponses' AS metric, r.d
       FROM rows r LEFT JOIN school_sites s ON s.id = r.school_site_id
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 -- An institute whose region changes moves its transitions (its plessi keep their own region).
 CREATE FUNCTION progress_institutes_delta(news institutes[], olds institutes[])
@@ -161,9 +157,7 @@ CREATE FUNCTION progress_institutes_delta(news institutes[], olds institutes[])
     SELECT progress_day(t.at), m.from_region, t.to_state, -1
       FROM moved m JOIN institute_adhesion_transitions t ON t.institute_id = m.id AND t.to_state IN ('iscritto', 'adesione_firmata', 'attivo', 'ritirato')
   )
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM delta GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n
+  SELECT progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM delta))
 $$;--> statement-breakpoint
 -- The statement triggers: an update hands over only the rows whose counted columns changed.
 CREATE FUNCTION progress_track() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -220,28 +214,24 @@ END $$;--> statement-breakpoint
 -- Before a plesso goes: its events that keep no region once it is gone (or go with it, visits).
 CREATE FUNCTION progress_site_gone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM (
+  PERFORM progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM (
       SELECT ev.day, coalesce(OLD.region, '') AS region, ev.metric, -1 AS d FROM progress_site_events(ARRAY[OLD.id]) ev
       UNION ALL SELECT ev.day, '', ev.metric, 1 FROM progress_site_events(ARRAY[OLD.id]) ev WHERE ev.optional
-    ) c GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n;
+    ) c));
   RETURN OLD;
 END $$;--> statement-breakpoint
 -- Before an institute goes: its transitions and its plessi's participation (the cascade's triggers see
 -- no institute any more, so they count nothing for it).
 CREATE FUNCTION progress_institute_gone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO progress_daily (day, region, metric, n)
-    SELECT day, region, metric, sum(d) FROM (
+  PERFORM progress_apply(ARRAY(SELECT ROW(day, region, metric, d)::progress_delta FROM (
       SELECT progress_day(t.at) AS day, coalesce(OLD.region, '') AS region, t.to_state AS metric, -1 AS d
         FROM institute_adhesion_transitions t WHERE t.institute_id = OLD.id AND t.to_state IN ('iscritto', 'adesione_firmata', 'attivo', 'ritirato')
       UNION ALL
       SELECT progress_day(e.at), coalesce(s.region, ''), 'participatingSites', -1
         FROM (SELECT min(t.at) AS at FROM institute_adhesion_transitions t WHERE t.institute_id = OLD.id AND t.to_state = 'iscritto') e
         JOIN school_sites s ON s.institute_id = OLD.id AND s.participating WHERE e.at IS NOT NULL
-    ) c GROUP BY day, region, metric HAVING sum(d) <> 0 ORDER BY day, region, metric
-    ON CONFLICT (day, region, metric) DO UPDATE SET n = progress_daily.n + excluded.n;
+    ) c));
   RETURN OLD;
 END $$;--> statement-breakpoint
 -- Everything again from the records (the migration's starting point; after a TRUNCATE of a source).
