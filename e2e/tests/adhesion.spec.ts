@@ -202,6 +202,9 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
       await expect(page.getByTestId('review-adhesion')).toContainText(school.ministryCode);
       const form = page.getByTestId('review-decision');
       await form.getByText(choice, { exact: true }).click();
+      // The reviewer flags what to correct (issue 35, item 2); the principal sees it beside the note.
+      if (choice === 'Chiedi correzioni')
+        await form.getByText('Plessi partecipanti', { exact: true }).click();
       if (note) await form.getByLabel('Nota').fill(note);
       await form.getByRole('button', { name: 'Registra la decisione' }).click();
       await expect(page.getByTestId('review-outcome')).toContainText(
@@ -224,6 +227,9 @@ test.describe.serial('adesione di un istituto appena iscritto', () => {
       await signIn(principal, school.principal.email, { password: PASSWORD });
       await expect(principal).toHaveURL(/\/iscrizioni\/adesione-formale$/);
       await expect(principal.getByRole('note').filter({ hasText: NOTE })).toBeVisible();
+      await expect(principal.getByTestId('flagged-fields')).toHaveText(
+        'Dati da correggere: Plessi partecipanti.',
+      );
       await expectAccessibleAtBothWidths(principal);
       // A new signature code may be asked a minute after the previous one.
       const wait = 61_000 - (Date.now() - lastCodeAt);

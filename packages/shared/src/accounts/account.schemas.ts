@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REVIEW_FIELDS } from '../reviews/review.constants.ts';
 import { REVIEW_STATES, SubjectsSchema, TaxCodeSchema, TEACHER_KINDS } from './registration.schemas.ts';
 
 export const SessionInfoSchema = z.object({
@@ -37,6 +38,8 @@ export const TeacherProfileSchema = z.object({
   reviewState: z.enum(REVIEW_STATES),
   /** The staff's note when the registration was sent back for corrections (`da_correggere`), else null. */
   reviewNote: z.string().nullable(),
+  /** The fields the reviewer flagged with the note (issue 35, item 2); empty when none. */
+  reviewFields: z.array(z.enum(REVIEW_FIELDS)),
 });
 
 export const AccountProfileSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADHESION_STATES, SCHOOL_LEVELS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
+import { REVIEW_FIELDS } from '../reviews/review.constants.ts';
 import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from './adhesion.constants.ts';
 
 const isoDateTime = z.string();
@@ -181,7 +182,14 @@ export const CurrentAdhesionSchema = z.object({
     }),
   ),
   /** The reviewer's note when the staff asked for corrections. */
-  reviewNote: z.object({ note: z.string(), decidedAt: isoDateTime }).nullable(),
+  reviewNote: z
+    .object({
+      note: z.string(),
+      decidedAt: isoDateTime,
+      /** The fields the reviewer flagged (empty when the note alone says what is wrong). */
+      fields: z.array(z.enum(REVIEW_FIELDS)),
+    })
+    .nullable(),
   /**
    * Sent back for corrections (`da_correggere`): every plesso of the institute with whether it
    * participates, for the principal or first contact to correct; null in any other state.

@@ -33,3 +33,29 @@ export const REVIEW_DECISION_LABELS: Record<ReviewDecision, string> = {
 export function decisionNeedsNote(decision: ReviewDecision): boolean {
   return decision !== 'approve';
 }
+
+/**
+ * What a reviewer can flag when asking for corrections, per queue (issue 35, item 2; decision 039): exactly
+ * the fields the person can edit when sent back. The person's correction page marks the flagged ones.
+ */
+export const REVIEW_CORRECTABLE_FIELDS = {
+  insegnanti: ['schoolSite', 'subjects', 'fiscalCode'],
+  adesioni: ['schoolSites'],
+  visite: ['report', 'teachersMet'],
+} as const satisfies Record<ReviewType, readonly string[]>;
+export type ReviewField = (typeof REVIEW_CORRECTABLE_FIELDS)[ReviewType][number];
+export const REVIEW_FIELDS = [
+  ...new Set(Object.values(REVIEW_CORRECTABLE_FIELDS).flat()),
+] as unknown as readonly [ReviewField, ...ReviewField[]];
+export const REVIEW_FIELD_LABELS: Record<ReviewField, string> = {
+  schoolSite: 'Plesso',
+  subjects: 'Materie o ruolo',
+  fiscalCode: 'Codice fiscale',
+  schoolSites: 'Plessi partecipanti',
+  report: 'Resoconto della visita',
+  teachersMet: 'Insegnanti incontrati',
+};
+/** Whether a field can be flagged in a queue (an unknown or foreign field is refused with a 422). */
+export function isCorrectableField(type: ReviewType, field: string): boolean {
+  return (REVIEW_CORRECTABLE_FIELDS[type] as readonly string[]).includes(field);
+}

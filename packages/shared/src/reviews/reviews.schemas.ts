@@ -12,7 +12,13 @@ import {
 import { ADHESION_STATES } from '../registry/registry.constants.ts';
 import { ApiErrorBodySchema } from '../http/api-error.ts';
 import { IdParamSchema } from '../validation/index.ts';
-import { decisionNeedsNote, REVIEW_DECISIONS, REVIEW_STATES, REVIEW_TYPES } from './review.constants.ts';
+import {
+  decisionNeedsNote,
+  REVIEW_DECISIONS,
+  REVIEW_FIELDS,
+  REVIEW_STATES,
+  REVIEW_TYPES,
+} from './review.constants.ts';
 
 const isoDateTime = z.string();
 /** The registration kinds (typed against the accounts' list, without its runtime: phone parsing stays out of the web's chunk). */
@@ -79,6 +85,8 @@ export const ReviewHistoryEntrySchema = z.object({
   decidedAt: isoDateTime.nullable(),
   decidedBy: z.string().nullable(),
   note: z.string().nullable(),
+  /** The fields the reviewer flagged when asking for corrections (empty otherwise). */
+  fields: z.array(z.enum(REVIEW_FIELDS)),
 });
 export type ReviewHistoryEntry = z.infer<typeof ReviewHistoryEntrySchema>;
 
@@ -211,6 +219,8 @@ export type ReviewContent = z.infer<typeof ReviewContentSchema>;
 export const ReviewDetailSchema = ReviewSummarySchema.extend({
   submissionId: z.number().int().nullable(),
   note: z.string().nullable(),
+  /** The fields flagged with a "Chiedi correzioni" decision (empty otherwise). */
+  fields: z.array(z.enum(REVIEW_FIELDS)),
   claimedUntil: isoDateTime.nullable(),
   content: ReviewContentSchema,
   /** Every submission of the same subject, newest first (this one included). */
@@ -230,6 +240,11 @@ export const REVIEW_NOTE_MAX = 2000;
 export const REVIEW_NOTE_REQUIRED =
   'Scrivi una nota: spiega cosa correggere o perché la richiesta è respinta.';
 
+export const REVIEW_FIELD_UNKNOWN = 'Scegli i dati da correggere tra quelli proposti.';
+export const REVIEW_FIELDS_ONLY_FOR_CHANGES =
+  'I dati da correggere si segnalano solo quando chiedi correzioni.';
+export const REVIEW_FIELD_NOT_IN_QUEUE = 'Questo dato non si corregge in questa coda.';
+
 /** A reviewer's decision; request_changes and reject need a note (trimmed, 1–2000 characters). */
 export const ReviewDecisionBodySchema = z
   .object({
@@ -243,10 +258,26 @@ export const ReviewDecisionBodySchema = z
         .max(REVIEW_NOTE_MAX, `La nota può contenere al massimo ${REVIEW_NOTE_MAX} caratteri.`)
         .optional(),
     ),
+    /**
+     * With "Chiedi correzioni": the fields to correct (issue 35, item 2), from the queue's
+     * `REVIEW_CORRECTABLE_FIELDS`; the note still says what is wrong.
+     */
+    fields: z.preprocess(
+      (v) => (typeof v === 'string' ? [v] : v),
+      z
+        .array(z.string(), { error: REVIEW_FIELD_UNKNOWN })
+        .max(REVIEW_FIELDS.length, REVIEW_FIELD_UNKNOWN)
+        // One message on `fields` (not per element), where the form shows it.
+        .refine((v) => v.every((f) => (REVIEW_FIELDS as readonly string[]).includes(f)), REVIEW_FIELD_UNKNOWN)
+        .pipe(z.array(z.enum(REVIEW_FIELDS)))
+        .default([]),
+    ),
   })
   .superRefine((body, ctx) => {
     if (decisionNeedsNote(body.decision) && !body.note)
       ctx.addIssue({ code: 'custom', path: ['note'], message: REVIEW_NOTE_REQUIRED });
+    if (body.decision !== 'request_changes' && body.fields.length > 0)
+      ctx.addIssue({ code: 'custom', path: ['fields'], message: REVIEW_FIELDS_ONLY_FOR_CHANGES });
   });
 export type ReviewDecisionBody = z.output<typeof ReviewDecisionBodySchema>;
 

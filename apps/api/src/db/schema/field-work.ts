@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { VISIT_STATES, VISIT_SUBMISSION_OUTCOMES } from '@portale/shared/field-work';
-import { REVIEW_STATES } from '@portale/shared/reviews';
+import { REVIEW_FIELDS, REVIEW_STATES } from '@portale/shared/reviews';
 import { schoolSites } from './schools.ts';
 import { users } from './users.ts';
 import { id, ts } from './columns.ts';
@@ -44,6 +44,11 @@ export const visits = pgTable(
     /** Review of the report: null until it is filed. */
     reviewState: text('review_state', { enum: REVIEW_STATES }),
     reviewNote: text('review_note'),
+    /** The fields the reviewer flagged with the note (issue 35, item 2). */
+    reviewFields: text('review_fields', { enum: REVIEW_FIELDS })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     reportedAt: ts('reported_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),

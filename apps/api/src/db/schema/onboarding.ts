@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { ADHESION_STATES } from '@portale/shared/registry';
-import { REVIEW_STATES, REVIEW_TYPES } from '@portale/shared/reviews';
+import { REVIEW_FIELDS, REVIEW_STATES, REVIEW_TYPES } from '@portale/shared/reviews';
 import { SIGNATURE_METHODS, type SignatureVerificationReport } from '@portale/shared/adhesions';
 import { ENROLMENT_INVITATION_ROLES, ENROLMENT_INVITATION_STATES } from '@portale/shared/enrolment';
 import { institutes } from './schools.ts';
@@ -152,6 +152,11 @@ export const reviews = pgTable(
     decidedAt: ts('decided_at'),
     decidedByUserId: userRef('decided_by_user_id'),
     note: text('note'),
+    /** With a "Chiedi correzioni" decision: the fields to correct (`REVIEW_CORRECTABLE_FIELDS`, issue 35 item 2). */
+    flaggedFields: text('flagged_fields', { enum: REVIEW_FIELDS })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     index('reviews_queue_idx').on(t.type, t.state, t.submittedAt, t.id),

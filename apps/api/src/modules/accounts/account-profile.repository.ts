@@ -22,7 +22,7 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
   const [sentBack] =
     profile?.profile.reviewState === 'da_correggere'
       ? await db
-          .select({ note: reviews.note })
+          .select({ note: reviews.note, fields: reviews.flaggedFields })
           .from(reviews)
           .where(
             and(
@@ -57,6 +57,7 @@ export async function findAccountProfile(db: DbOrTx, userId: number): Promise<Ac
           subjects: profile.profile.subjects,
           reviewState: profile.profile.reviewState,
           reviewNote: sentBack?.note ?? null,
+          reviewFields: sentBack?.fields ?? [],
         }
       : null,
     missing,

@@ -259,7 +259,9 @@ export async function currentAdhesion(
     lastSignature: lastSignature ? (signature as CurrentAdhesion['lastSignature']) : null,
     nextStep: nextStepOf(data.adhesionState, viewer.viewerRole),
     institutes: held,
-    reviewNote: reviewNote ? { note: reviewNote.note, decidedAt: reviewNote.decidedAt.toISOString() } : null,
+    reviewNote: reviewNote
+      ? { note: reviewNote.note, decidedAt: reviewNote.decidedAt.toISOString(), fields: reviewNote.fields }
+      : null,
     correctableSchoolSites,
     canPrepare: signable,
     canSign,

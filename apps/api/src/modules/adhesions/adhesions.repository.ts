@@ -7,6 +7,7 @@ import type {
   SchoolHome,
 } from '@portale/shared/adhesions';
 import type { AdhesionState, SchoolLevel } from '@portale/shared/registry';
+import type { ReviewField } from '@portale/shared/reviews';
 import {
   adhesionDocuments,
   adhesionSignatures,
@@ -405,9 +406,9 @@ export async function findVerificationReport(db: DbOrTx, instituteId: number, si
 export async function findReviewNote(
   db: DbOrTx,
   instituteId: number,
-): Promise<{ note: string; decidedAt: Date } | undefined> {
+): Promise<{ note: string; decidedAt: Date; fields: ReviewField[] } | undefined> {
   const [review] = await db
-    .select({ note: reviews.note, decidedAt: reviews.decidedAt })
+    .select({ note: reviews.note, decidedAt: reviews.decidedAt, fields: reviews.flaggedFields })
     .from(reviews)
     .where(
       and(
@@ -418,7 +419,8 @@ export async function findReviewNote(
     )
     .orderBy(desc(reviews.decidedAt), desc(reviews.id))
     .limit(1);
-  if (review?.note && review.decidedAt) return { note: review.note, decidedAt: review.decidedAt };
+  if (review?.note && review.decidedAt)
+    return { note: review.note, decidedAt: review.decidedAt, fields: review.fields };
   // A state change made without a review row (by staff) keeps its note on the transition.
   const [transition] = await db
     .select({ note: instituteAdhesionTransitions.note, at: instituteAdhesionTransitions.at })
@@ -431,7 +433,7 @@ export async function findReviewNote(
     )
     .orderBy(desc(instituteAdhesionTransitions.at), desc(instituteAdhesionTransitions.id))
     .limit(1);
-  return transition?.note ? { note: transition.note, decidedAt: transition.at } : undefined;
+  return transition?.note ? { note: transition.note, decidedAt: transition.at, fields: [] } : undefined;
 }
 
 // --- The school's home on /portale ---------------------------------------------------------------

@@ -625,7 +625,7 @@ describe('online signature', () => {
       note: 'Manca la PEC corretta.',
     });
     const view = await current(school.principal);
-    expect(view.reviewNote).toMatchObject({ note: 'Manca la PEC corretta.' });
+    expect(view.reviewNote).toMatchObject({ note: 'Manca la PEC corretta.', fields: [] });
     expect(view.nextStep.code).toBe('fix-and-sign');
     t.clock.advance(120_000);
     const { res, documentSha256 } = await askCode(school);
@@ -642,16 +642,19 @@ describe('online signature', () => {
   it('da_correggere: the first contact corrects the plessi, the document becomes a new version, the principal signs it and it goes back to review with its history', async () => {
     const school = await freshSchool({ state: 'da_correggere', firstContact: true });
     const other = await freshSchool();
-    await db().insert(reviews).values({
-      type: 'adesioni',
-      subjectId: school.instituteId,
-      state: 'da_correggere',
-      submittedAt: t.clock.now(),
-      decidedAt: t.clock.now(),
-      note: 'Manca il plesso Mazzini.',
-    });
+    await db()
+      .insert(reviews)
+      .values({
+        type: 'adesioni',
+        subjectId: school.instituteId,
+        state: 'da_correggere',
+        submittedAt: t.clock.now(),
+        decidedAt: t.clock.now(),
+        note: 'Manca il plesso Mazzini.',
+        flaggedFields: ['schoolSites'],
+      });
     const before = await current(school.firstContact!);
-    expect(before.reviewNote).toMatchObject({ note: 'Manca il plesso Mazzini.' });
+    expect(before.reviewNote).toMatchObject({ note: 'Manca il plesso Mazzini.', fields: ['schoolSites'] });
     expect(before.correctableSchoolSites!.map((s) => [s.id, s.participating])).toEqual([
       [school.siteIds[0], true],
       [school.siteIds[1], false],

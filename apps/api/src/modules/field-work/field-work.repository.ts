@@ -15,7 +15,7 @@ import {
   type Visit,
   type VisitState,
 } from '@portale/shared/field-work';
-import type { ReviewContent, ReviewState } from '@portale/shared/reviews';
+import type { ReviewContent, ReviewField, ReviewState } from '@portale/shared/reviews';
 import {
   detectorProfiles,
   institutes,
@@ -490,6 +490,7 @@ const visitFields = {
   outcomeNote: visits.outcomeNote,
   reviewState: visits.reviewState,
   reviewNote: visits.reviewNote,
+  reviewFields: visits.reviewFields,
   reportedAt: visits.reportedAt,
   createdAt: visits.createdAt,
 };
@@ -524,6 +525,7 @@ async function toVisits(db: DbOrTx, rows: VisitRow[]): Promise<Visit[]> {
     outcomeNote: r.outcomeNote,
     reviewState: r.reviewState,
     reviewNote: r.reviewNote,
+    reviewFields: r.reviewFields,
     reportedAt: r.reportedAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
   }));
@@ -657,6 +659,7 @@ export async function setVisitReport(
       teachersMet: report.teachersMet,
       reviewState: 'in_attesa',
       reviewNote: null,
+      reviewFields: [],
       reportedAt: now,
       updatedAt: now,
     })
@@ -679,11 +682,12 @@ export async function setVisitReviewState(
   visitId: number,
   state: ReviewState,
   note: string | null,
+  fields: ReviewField[],
   now: Date,
 ) {
   const [row] = await db
     .update(visits)
-    .set({ reviewState: state, reviewNote: note, updatedAt: now })
+    .set({ reviewState: state, reviewNote: note, reviewFields: fields, updatedAt: now })
     .where(eq(visits.id, visitId))
     .returning({
       detectorUserId: visits.detectorUserId,

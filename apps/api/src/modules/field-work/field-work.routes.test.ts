@@ -556,6 +556,7 @@ describe('visits', () => {
     const decided = await staff().post(`/api/reviews/visite/${item!.id}/decision`, {
       decision: 'request_changes',
       note: 'Indica quali classi hai visto.',
+      fields: ['report'],
     });
     expect(decided.statusCode, decided.body).toBe(200);
     const back = VisitSchema.parse(
@@ -564,6 +565,7 @@ describe('visits', () => {
     expect(back).toMatchObject({
       reviewState: 'da_correggere',
       reviewNote: 'Indica quali classi hai visto.',
+      reviewFields: ['report'],
     });
     expect(
       MyVisitsResponseSchema.parse((await detector().get('/api/detectors/me/visits')).json()).toFix.map(

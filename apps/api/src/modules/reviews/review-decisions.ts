@@ -1,4 +1,9 @@
-import { REVIEW_DECISION_STATE, type ReviewDecision, type ReviewType } from '@portale/shared/reviews';
+import {
+  REVIEW_DECISION_STATE,
+  type ReviewDecision,
+  type ReviewField,
+  type ReviewType,
+} from '@portale/shared/reviews';
 import type { AdhesionState } from '@portale/shared/registry';
 import type { Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -16,6 +21,8 @@ export interface DecisionContext {
   submissionId: number | null;
   decision: ReviewDecision;
   note: string | null;
+  /** With "Chiedi correzioni": the fields to correct (empty otherwise). */
+  fields: ReviewField[];
   actorUserId: number;
   ip: string;
   at: Date;
@@ -135,6 +142,7 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
       ctx.subjectId,
       REVIEW_DECISION_STATE[ctx.decision],
       ctx.note,
+      ctx.fields,
       ctx.at,
     );
     if (!visit) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);

@@ -7,6 +7,7 @@ import {
   type ReviewContent,
   type ReviewCounts,
   type ReviewDetail,
+  type ReviewField,
   type ReviewFilters,
   type ReviewHistoryEntry,
   type ReviewListQuery,
@@ -258,6 +259,7 @@ export async function recordDecision(
     itemId: number;
     state: Exclude<ReviewState, 'in_attesa'>;
     note: string | null;
+    fields: ReviewField[];
     userId: number;
     now: Date;
   },
@@ -267,6 +269,7 @@ export async function recordDecision(
     .set({
       state: decision.state,
       note: decision.note,
+      flaggedFields: decision.fields,
       decidedAt: decision.now,
       decidedByUserId: decision.userId,
       claimedByUserId: null,
@@ -299,6 +302,7 @@ async function historyOf(db: DbOrTx, type: ReviewType, subjectId: number): Promi
       decidedAt: reviews.decidedAt,
       decidedBy: fullName(decider),
       note: reviews.note,
+      fields: reviews.flaggedFields,
     })
     .from(reviews)
     .leftJoin(decider, eq(decider.id, reviews.decidedByUserId))
@@ -491,6 +495,7 @@ export async function findReview(
     ...aliased({
       submissionId: reviews.submissionId,
       note: reviews.note,
+      fields: reviews.flaggedFields,
       claimedUntil: reviews.claimedUntil,
     }),
   }).where(and(eq(reviews.id, itemId), eq(reviews.type, type)));
@@ -511,6 +516,7 @@ export async function findReview(
     ...summary,
     submissionId,
     note: rowValue.textOrNull(row.note),
+    fields: Array.isArray(row.fields) ? (row.fields as ReviewField[]) : [],
     claimedUntil: summary.claimedBy && claimedUntil ? claimedUntil.toISOString() : null,
     content,
     history,

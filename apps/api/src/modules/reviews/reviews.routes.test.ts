@@ -414,6 +414,25 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     expect((await reviewRow(id)).state).toBe('in_attesa');
   });
 
+  it('flags only fields of its queue, and only when asking for changes: 422 on `fields`, nothing recorded', async () => {
+    const id = teachers.get('Colombo')!.reviewId;
+    for (const [body, message] of [
+      [
+        { decision: 'request_changes', note: 'Plesso.', fields: ['schoolSites'] },
+        /non si corregge in questa coda/,
+      ],
+      [{ decision: 'request_changes', note: 'Plesso.', fields: ['name'] }, /tra quelli proposti/],
+      [{ decision: 'request_changes', note: 'Plesso.', fields: 'subjects; drop' }, /tra quelli proposti/],
+      [{ decision: 'reject', note: 'No.', fields: ['subjects'] }, /solo quando chiedi correzioni/],
+      [{ decision: 'approve', fields: ['schoolSite'] }, /solo quando chiedi correzioni/],
+    ] as const) {
+      const res = await decide(sylla(), 'insegnanti', id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(res.json<{ errors: Record<string, string[]> }>().errors.fields?.[0], res.body).toMatch(message);
+    }
+    expect((await reviewRow(id)).state).toBe('in_attesa');
+  });
+
   it('insegnanti: approve sets the registration approved, e-mails the welcome and audits', async () => {
     const teacher = teachers.get('Rossi')!;
     const res = await decide(sylla(), 'insegnanti', teacher.reviewId, { decision: 'approve' });
@@ -439,11 +458,17 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     await addTeacher('Insegnante', 'insegnante@demo.test');
     const teacher = teachers.get('Insegnante')!;
     const note = '  Indica il plesso in cui insegni.  ';
-    const res = await decide(cromos(), 'insegnanti', teacher.reviewId, { decision: 'request_changes', note });
+    const res = await decide(cromos(), 'insegnanti', teacher.reviewId, {
+      decision: 'request_changes',
+      note,
+      fields: ['schoolSite', 'subjects'],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ item: ReviewDetail }>().item).toMatchObject({
       state: 'da_correggere',
       note: 'Indica il plesso in cui insegni.',
+      fields: ['schoolSite', 'subjects'],
+      history: [expect.objectContaining({ fields: ['schoolSite', 'subjects'] })],
     });
     const [mail] = await mailsTo(teacher.email, 'email.revisione-insegnante-da-correggere');
     expect(mail!.text).toContain('Indica il plesso in cui insegni.');
@@ -456,6 +481,7 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     expect(sentBack.teacherProfile).toMatchObject({
       reviewState: 'da_correggere',
       reviewNote: 'Indica il plesso in cui insegni.',
+      reviewFields: ['schoolSite', 'subjects'],
     });
     expect((await as('insegnante@demo.test').get('/api/access-codes/options')).json()).toMatchObject({
       blockedReason: ACCESS_CODE_MESSAGES.toCorrect,
@@ -468,6 +494,7 @@ describe('POST /api/reviews/:type/:itemId/decision', () => {
     expect(AccountProfileSchema.parse(update.json()).teacherProfile).toMatchObject({
       reviewState: 'in_attesa',
       reviewNote: null,
+      reviewFields: [],
       subjects: ['Storia', 'Geografia'],
     });
     const [profile] = await t.database.db

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import {
   decideReview,
   exportReviews,
+  isCorrectableField,
+  REVIEW_FIELD_NOT_IN_QUEUE,
   getReview,
   listReviews,
   nextReview,
@@ -14,6 +16,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../lib/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
@@ -79,20 +82,31 @@ export async function reviewRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, decideReview, {}, async (request, reply) => {
     const { type, itemId } = request.params;
-    const { decision, note } = request.body;
+    const { decision, note, fields } = request.body;
     const handler = DECISION_HANDLERS[type];
     if (!handler) throw notFound();
+    if (fields.some((field) => !isCorrectableField(type, field)))
+      throw fieldError('fields', REVIEW_FIELD_NOT_IN_QUEUE);
     const userId = authOf(request).user.id;
     const now = app.clock.now();
     const state = REVIEW_DECISION_STATE[decision];
     const decided = await withTransaction(app.db, async (tx) => {
-      const row = await repo.recordDecision(tx, { type, itemId, state, note: note ?? null, userId, now });
+      const row = await repo.recordDecision(tx, {
+        type,
+        itemId,
+        state,
+        note: note ?? null,
+        fields,
+        userId,
+        now,
+      });
       if (!row) return false;
       await handler(tx, {
         subjectId: row.subjectId,
         submissionId: row.submissionId,
         decision,
         note: note ?? null,
+        fields,
         actorUserId: userId,
         ip: request.ip,
         at: now,
@@ -103,7 +117,14 @@ export async function reviewRoutes(app: FastifyInstance) {
         entity: 'review',
         entityId: itemId,
         before: { state: 'in_attesa' },
-        after: { type, subjectId: row.subjectId, decision, state, ...(note ? { note } : {}) },
+        after: {
+          type,
+          subjectId: row.subjectId,
+          decision,
+          state,
+          ...(note ? { note } : {}),
+          ...(fields.length > 0 ? { fields } : {}),
+        },
       });
       return true;
     });

@@ -6,6 +6,7 @@ import { FormField, FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { SchoolSitePicker } from '../../components/school-site-picker.tsx';
+import { FlaggedFields } from '../../components/flagged-fields.tsx';
 import type { CompleteActionData } from './complete-registration-actions.ts';
 import { PhoneVerification } from './phone-verification.tsx';
 
@@ -107,6 +108,7 @@ function Correction({
             «{teacher.reviewNote}»
           </blockquote>
         )}
+        <FlaggedFields fields={teacher.reviewFields} />
       </div>
       <p>
         Plesso attuale:{' '}

@@ -12,6 +12,7 @@ import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
+import { FlaggedFields } from '../../components/flagged-fields.tsx';
 import { ApiError, downloadFile } from '../../lib/api-client.ts';
 import { formatBytes, formatDate, formatDateTime } from '../../lib/format.ts';
 import type { AdhesionActionData } from './adhesion-actions.ts';
@@ -323,6 +324,7 @@ export function Component() {
             <p className="mb-0" style={{ whiteSpace: 'pre-line' }}>
               {adhesion.reviewNote.note}
             </p>
+            <FlaggedFields fields={adhesion.reviewNote.fields} />
           </div>
         )}
         {!adhesion.canPrepare && institute.adhesionState !== 'nessuna' && !justSigned && (

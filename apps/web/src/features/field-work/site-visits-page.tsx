@@ -20,6 +20,7 @@ import {
 } from '@portale/shared/field-work';
 import { REVIEW_STATE_LABELS } from '@portale/shared/reviews';
 import { PageHeader } from '../../components/page-header.tsx';
+import { FlaggedFields } from '../../components/flagged-fields.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { VISIT_STATE_BADGES } from './field-work-labels.ts';
@@ -369,6 +370,7 @@ export function Component() {
               {v.reviewState === 'da_correggere' && v.reviewNote && (
                 <div className="alert alert-warning" role="note">
                   Da correggere: {v.reviewNote}
+                  <FlaggedFields fields={v.reviewFields} />
                 </div>
               )}
               {v.outcomeNote && <p className="small">Motivo: {v.outcomeNote}</p>}

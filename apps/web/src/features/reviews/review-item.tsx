@@ -7,7 +7,12 @@ import {
   SIGNATURE_METHOD_LABELS,
 } from '@portale/shared/adhesions';
 import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
-import { REVIEW_STATE_LABELS, type ReviewDetail, type ReviewHistoryEntry } from '@portale/shared/reviews';
+import {
+  REVIEW_FIELD_LABELS,
+  REVIEW_STATE_LABELS,
+  type ReviewDetail,
+  type ReviewHistoryEntry,
+} from '@portale/shared/reviews';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
 import { downloadFile } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -296,6 +301,11 @@ export function ReviewHistory({ history }: { history: ReviewHistoryEntry[] }) {
             {h.note && (
               <p className="mb-0 mt-1" style={{ whiteSpace: 'pre-line' }}>
                 Nota: {h.note}
+              </p>
+            )}
+            {h.fields.length > 0 && (
+              <p className="mb-0 mt-1 small">
+                Dati da correggere: {h.fields.map((f) => REVIEW_FIELD_LABELS[f]).join(', ')}
               </p>
             )}
           </li>

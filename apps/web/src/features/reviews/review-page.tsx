@@ -17,7 +17,9 @@ import {
   nextReview,
   REVIEW_DECISION_LABELS,
   REVIEW_DECISION_STATE,
+  REVIEW_CORRECTABLE_FIELDS,
   REVIEW_DECISIONS,
+  REVIEW_FIELD_LABELS,
   REVIEW_NOTE_MAX,
   REVIEW_STATE_LABELS,
   REVIEW_TYPE_LABELS,
@@ -78,7 +80,11 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<A
   const form = await request.formData();
   const itemId = parseId(text(form, 'itemId')) ?? 0;
   const title = text(form, 'itemTitle');
-  const body = { decision: text(form, 'decision') || undefined, note: text(form, 'note') || undefined };
+  const body = {
+    decision: text(form, 'decision') || undefined,
+    note: text(form, 'note') || undefined,
+    fields: form.getAll('fields').map(String),
+  };
   const parsed = ReviewDecisionBodySchema.safeParse(body);
   if (!parsed.success)
     return {
@@ -122,6 +128,7 @@ function Outcome({ result }: { result: ActionResult }) {
 function DecisionForm({ item, errors }: { item: ReviewDetail; errors: FieldErrors }) {
   const decisionError = errors.decision;
   const noteError = errors.note;
+  const fieldsError = errors.fields;
   return (
     <Form
       method="post"
@@ -155,6 +162,35 @@ function DecisionForm({ item, errors }: { item: ReviewDetail; errors: FieldError
         {decisionError && (
           <p id="decision-error" className="text-danger small mt-1 mb-0">
             {decisionError}
+          </p>
+        )}
+      </fieldset>
+      <fieldset
+        className="mb-3"
+        aria-describedby={`review-fields-hint${fieldsError ? ' review-fields-error' : ''}`}
+      >
+        <legend className="h6 fw-normal">Dati da correggere</legend>
+        <p id="review-fields-hint" className="form-text small mt-0 mb-2">
+          Solo se chiedi correzioni: i dati segnati sono evidenziati nella pagina in cui la persona corregge.
+        </p>
+        {REVIEW_CORRECTABLE_FIELDS[item.type].map((field) => (
+          <div className="form-check" key={field}>
+            <input
+              className="form-check-input"
+              type="checkbox"
+              name="fields"
+              id={`review-field-${field}`}
+              value={field}
+              {...(fieldsError ? { 'aria-invalid': true } : {})}
+            />
+            <label className="form-check-label" htmlFor={`review-field-${field}`}>
+              {REVIEW_FIELD_LABELS[field]}
+            </label>
+          </div>
+        ))}
+        {fieldsError && (
+          <p id="review-fields-error" className="text-danger small mt-1 mb-0">
+            {fieldsError}
           </p>
         )}
       </fieldset>
