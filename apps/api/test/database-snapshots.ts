@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/client.ts';
-import { seedRegistry } from '../src/db/registry.ts';
+import { seedRegistry } from '../src/seed/registry.ts';
 import { institutes } from '../src/db/schema/index.ts';
-import { seedDemoAccounts, seedRolesAndPermissions } from '../src/db/seed.ts';
+import { seedDemoAccounts, seedRolesAndPermissions } from '../src/seed/seed.ts';
 import { loadEnv } from '../src/env.ts';
 import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
 

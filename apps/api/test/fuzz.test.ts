@@ -119,7 +119,7 @@ beforeAll(async () => {
     },
     { registry: 'sample' },
   );
-  // What the real seed (db/seed.ts) adds besides roles, registry and demo accounts: the e-mail and SMS
+  // What the real seed (seed/seed.ts) adds besides roles, registry and demo accounts: the e-mail and SMS
   // templates the routes send, and the public pages' content.
   await seedMessageTemplates(t.database.db);
   await seedPublicContent(t.database.db);

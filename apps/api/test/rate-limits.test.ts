@@ -5,7 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { and, eq, gte, inArray } from 'drizzle-orm';
 import { DashboardSummarySchema } from '@portale/shared/dashboard';
-import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
+import { DEMO_ACCOUNTS } from '../src/seed/seed.ts';
 import { auditLog, institutes, outbox, rateLimitHits, schoolSites, users } from '../src/db/schema/index.ts';
 import { settleAfterResponse } from '../src/modules/accounts/after-response.ts';
 import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';

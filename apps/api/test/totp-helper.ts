@@ -1,5 +1,5 @@
 import { generate } from 'otplib';
-import { DEMO_TOTP_SECRET } from '../src/db/seed.ts';
+import { DEMO_TOTP_SECRET } from '../src/seed/seed.ts';
 import { TOTP_GUARDRAILS } from '../src/modules/mfa/totp.ts';
 
 /** The TOTP code of `secret` (demo staff secret by default) at `now`. */

@@ -21,7 +21,7 @@ import {
   userRoles,
   users,
 } from '../../db/schema/index.ts';
-import { DEMO_PASSWORD } from '../../db/seed.ts';
+import { DEMO_PASSWORD } from '../../seed/seed.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { seedMessageTemplates } from '../messages/outbox.repository.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { auditLog, mfaFactors } from '../../db/schema/index.ts';
-import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../db/seed.ts';
+import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../seed/seed.ts';
 import { buildAccountsApp, call, login, messagesTo } from '../../../test/accounts-harness.ts';
 import { authenticator } from '../../../test/totp-helper.ts';
 

@@ -11,7 +11,7 @@ import {
   PublicAccessCodeSchema,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { institutes, schoolSites } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';

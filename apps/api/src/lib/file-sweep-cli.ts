@@ -1,7 +1,7 @@
-import { openDatabase } from './client.ts';
+import { openDatabase } from '../db/client.ts';
 import { loadEnv } from '../env.ts';
-import { createFileStore } from '../lib/file-store.ts';
-import { sweepOrphanFiles } from '../lib/file-sweep.ts';
+import { createFileStore } from './file-store.ts';
+import { sweepOrphanFiles } from './file-sweep.ts';
 
 /**
  * `npm run files:sweep -w apps/api`: removes the stored files that no row names, older than

@@ -6,10 +6,14 @@ import {
   type Answers,
   type SurveyQuestion,
 } from '@portale/shared/surveys';
-import type { DbOrTx } from '../../db/transaction.ts';
-import { findDemoSchoolSite, hasResponses, insertDemoResponses } from '../results/results.repository.ts';
-import { findSurveyBySlug } from './surveys.repository.ts';
-import { seededSequence } from '../../lib/seeded-sequence.ts';
+import type { DbOrTx } from '../db/transaction.ts';
+import {
+  findDemoSchoolSite,
+  hasResponses,
+  insertDemoResponses,
+} from '../modules/results/results.repository.ts';
+import { findSurveyBySlug } from '../modules/surveys/surveys.repository.ts';
+import { seededSequence } from '../lib/seeded-sequence.ts';
 
 /**
  * Who answered the closed demo survey: enough for charts in several regions and levels, and small

@@ -13,11 +13,11 @@ import { seedDemoSubstitutions } from '../modules/substitutions/substitutions-se
 import { seedPublicContent } from '../modules/public/public-seed.ts';
 import { seedDemoSurveys } from '../modules/surveys/surveys-seed.ts';
 import { seedDemoAccessCodes } from '../modules/surveys/access-codes-seed.ts';
-import { seedDemoResponses } from '../modules/surveys/responses-seed.ts';
-import type { Db } from './client.ts';
+import { seedDemoResponses } from './responses-seed.ts';
+import type { Db } from '../db/client.ts';
 import { seedDemoOnboarding } from './demo-onboarding.ts';
 import { seedRegistry, type RegistryProgress } from './registry.ts';
-import { withTransaction } from './transaction.ts';
+import { withTransaction } from '../db/transaction.ts';
 import {
   institutes,
   mfaFactors,
@@ -26,7 +26,7 @@ import {
   userPermissions,
   userRoles,
   users,
-} from './schema/index.ts';
+} from '../db/schema/index.ts';
 
 export const DEMO_PASSWORD = 'Portale.Demo.2026';
 const DAY_MS = 86_400_000;

@@ -6,11 +6,11 @@ import {
   validateAnswers,
   type ResultsResponse,
 } from '@portale/shared/surveys';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../test/http-client.ts';
 import { seedDemoResponses } from './responses-seed.ts';
-import { seedDemoSurveys } from './surveys-seed.ts';
-import { findSurveyBySlug } from './surveys.repository.ts';
+import { seedDemoSurveys } from '../modules/surveys/surveys-seed.ts';
+import { findSurveyBySlug } from '../modules/surveys/surveys.repository.ts';
 
 let t: TestApp;
 

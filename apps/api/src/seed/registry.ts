@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import Papa from 'papaparse';
-import type { Db } from './client.ts';
-import { institutes, schoolSites } from './schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { institutes, schoolSites } from '../db/schema/index.ts';
 
 type Row = Record<string, string>;
 interface Municipality {

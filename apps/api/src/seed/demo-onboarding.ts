@@ -5,7 +5,7 @@ import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.ts';
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
 import { submitForReview } from '../modules/reviews/review-submission.repository.ts';
-import type { Db } from './client.ts';
+import type { Db } from '../db/client.ts';
 import {
   institutes,
   reviews,
@@ -14,8 +14,8 @@ import {
   teacherProfiles,
   userRoles,
   users,
-} from './schema/index.ts';
-import { withTransaction } from './transaction.ts';
+} from '../db/schema/index.ts';
+import { withTransaction } from '../db/transaction.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

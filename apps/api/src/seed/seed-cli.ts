@@ -1,4 +1,4 @@
-import { openDatabase } from './client.ts';
+import { openDatabase } from '../db/client.ts';
 import { seed } from './seed.ts';
 import { loadEnv } from '../env.ts';
 
