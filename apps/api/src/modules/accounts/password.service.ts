@@ -8,7 +8,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage, renderOutboxMessage } from '../messages/outbox.repository.ts';
 import type { TemplateData } from '../messages/template-render.ts';
 import { revokeUserSessions } from '../auth/tokens.repository.ts';
-import { formatRomeDateTime } from './format.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
 import * as repo from './password.repository.ts';
 import type { PasswordUser } from './password.repository.ts';
 

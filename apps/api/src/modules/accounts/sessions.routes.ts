@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deleteSession, listSessions, revokeOtherSessions } from '@portale/shared/accounts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { revokeSession, revokeUserSessions } from '../auth/tokens.repository.ts';

@@ -23,7 +23,7 @@ import {
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';

@@ -29,7 +29,7 @@ import {
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';

@@ -3,7 +3,7 @@ import type { AdhesionState } from '@portale/shared/registry';
 import type { Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { formatRomeDateTime } from '../accounts/format.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './reviews.repository.ts';

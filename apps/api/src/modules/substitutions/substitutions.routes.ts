@@ -16,7 +16,7 @@ import {
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';

@@ -5,7 +5,7 @@ import { auditWrite } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { mayResendEmailLink, sendEmailVerification } from '../accounts/email-verification.service.ts';
-import { formatRomeDateTime } from '../accounts/format.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
 import { revokeUserSessions } from '../auth/tokens.repository.ts';
 import { clearAccountThrottle, clearSecondFactorThrottle } from '../auth/login-throttle.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MfaVerifyBody } from '@portale/shared/accounts/mfa';
 import type { Db } from '../../db/client.ts';
-import { formatRomeDateTime } from '../accounts/format.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
 import {
   assertLoginAllowed,
   clearSecondFactorThrottle,
@@ -9,8 +9,8 @@ import {
   recordLoginFailure,
   secondFactorKey,
   withAccountLock,
-} from '../auth/login-throttle.ts';
-import { findAuthUser } from '../auth/session-user.repository.ts';
+} from './login-throttle.ts';
+import { findAuthUser } from './session-user.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import { secretOf } from './mfa-login.ts';
 import {

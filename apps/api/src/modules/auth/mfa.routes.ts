@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { verifyMfa } from '@portale/shared/accounts/mfa';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { openLoginSession } from '../auth/login-session.ts';
+import { openLoginSession } from './login-session.ts';
 import { checkSecondFactor } from './mfa-verify.ts';
 
 const invalidChallenge = () =>

@@ -1,5 +1,5 @@
 import { safeEqual } from '../../lib/crypto.ts';
-import type { AuthUser } from './session-user.repository.ts';
+import type { AuthUser } from './authentication.ts';
 
 /** What a bearer token resolves to (`request.auth`). */
 export interface CachedAuth {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginResponse } from '@portale/shared/accounts';
 import { openSecret, sealSecret } from '../../lib/secret-box.ts';
-import { findAuthUser } from '../auth/session-user.repository.ts';
+import { findAuthUser } from './session-user.repository.ts';
 import { CHALLENGE_TTL_SECONDS, createChallenge, findFactor, savePendingFactor } from './mfa.repository.ts';
 import { newTotpSecret, totpUri } from './totp.ts';
 

@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
-import { isEmbedded } from '../db/client.ts';
-import { SessionCache, type SessionScope } from '../modules/auth/session-cache.ts';
+import { isEmbedded } from '../../db/client.ts';
+import { SessionCache, type SessionScope } from './session-cache.ts';
 import {
   localInvalidations,
   PostgresInvalidations,
   type SessionInvalidations,
-} from '../modules/auth/session-invalidations.ts';
-import type { AuthUser } from '../modules/auth/session-user.repository.ts';
-import { authenticateAccessToken, parseBearer } from '../modules/auth/tokens.repository.ts';
+} from './session-invalidations.ts';
+import type { AuthUser, TokenLookup } from './authentication.ts';
 
 export interface AuthContext {
   user: AuthUser;
@@ -83,7 +82,8 @@ export function bearerOf(request: FastifyRequest): string | undefined {
  * invalidation is not kept. Token and session ends are exact; changes made outside the API are seen
  * after SESSION_CACHE_TTL_MS at most.
  */
-export const session = fp(async (app: FastifyInstance) => {
+export const session = fp(async (app: FastifyInstance, { tokens }: { tokens: TokenLookup }) => {
+  const { authenticateAccessToken, parseBearer } = tokens;
   const cache = new SessionCache({ ttlMs: SESSION_CACHE_TTL_MS, maxEntries: SESSION_CACHE_MAX_ENTRIES });
   let invalidations: SessionInvalidations;
   if (isEmbedded(app.db)) {

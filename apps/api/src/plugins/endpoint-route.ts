@@ -15,12 +15,12 @@ import {
   requirePermission,
   type RequestCheck,
   type ResourceLoader,
-} from '../plugins/authorization.ts';
-import { HttpError } from './http-error.ts';
-import { reserveExportPlace } from './export.ts';
-import { HINTS_KEY, operationHints, operationIdOf } from './openapi-operation.ts';
-import { Upload } from './uploads.ts';
-import { UnknownFieldsError } from './request-validation.ts';
+} from './authorization.ts';
+import { HttpError } from '../lib/http-error.ts';
+import { reserveExportPlace } from '../lib/export.ts';
+import { HINTS_KEY, operationHints, operationIdOf } from '../lib/openapi-operation.ts';
+import { Upload } from '../lib/uploads.ts';
+import { UnknownFieldsError } from '../lib/request-validation.ts';
 
 type Parsed<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
 
