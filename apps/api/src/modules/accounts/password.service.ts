@@ -6,7 +6,7 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage, renderOutboxMessage } from '../messages/outbox.repository.ts';
-import type { TemplateData } from '../messages/template-render.ts';
+import type { TemplateData } from '../../lib/render/template-render.ts';
 import { revokeUserSessions } from '../auth/tokens.repository.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import * as repo from './password.repository.ts';

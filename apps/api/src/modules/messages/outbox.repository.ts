@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { messageTemplates, outbox } from '../../db/schema/index.ts';
 import { DEFAULT_TEMPLATES } from './message-templates.defaults.ts';
-import { renderMessage, type TemplateData } from './template-render.ts';
+import { renderMessage, type TemplateData } from '../../lib/render/template-render.ts';
 
 export interface MessageRequest {
   templateKey: string;

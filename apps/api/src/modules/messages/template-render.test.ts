@@ -7,7 +7,7 @@ import {
   renderMarkdownHtml,
   renderMessage,
   TemplateSyntaxError,
-} from './template-render.ts';
+} from '../../lib/render/template-render.ts';
 
 describe('placeholdersOf', () => {
   it('lists plain placeholders once, in order', () => {

@@ -28,7 +28,7 @@ import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY, SURVEYS_TEMPLATES } from '../messages/message-templates.surveys.ts';
 import { findCurrent } from '../templates/templates.repository.ts';
-import { lastValidInstant, renderAccessCodeSheet } from './access-code-sheet.ts';
+import { lastValidInstant, renderAccessCodeSheet } from '../../lib/render/access-code-sheet.ts';
 import { endOfRomeDay, generateCode, romeToday, startOfRomeDay } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';
 import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';

@@ -1,8 +1,8 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { AccessCodeSummary } from '@portale/shared/surveys';
-import { winAnsi } from '../adhesions/adhesion-document.ts';
-import { fillPlaceholders } from '../messages/template-render.ts';
-import { wrap } from '../public/pdf-writer.ts';
+import { winAnsi } from './document-sections.ts';
+import { fillPlaceholders } from './template-render.ts';
+import { wrap } from './pdf-writer.ts';
 
 /** One card per code, 2 × 3 cards on an A4 page, with dashed borders to cut along. */
 const PAGE = { width: 595.28, height: 841.89, margin: 28 };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pdfAProblems } from '../../../test/support/pdfa-check.ts';
-import { DEFAULT_DOCUMENT_TEMPLATE, renderAdhesionDocument } from '../adhesions/adhesion-document.ts';
-import type { AdhesionDataRow } from '../adhesions/adhesions.repository.ts';
-import { renderPdf } from './pdf-writer.ts';
+import { DEFAULT_DOCUMENT_TEMPLATE, renderAdhesionDocument } from './adhesion-document.ts';
+import type { AdhesionDataRow } from './adhesions.repository.ts';
+import { renderPdf } from '../../lib/render/pdf-writer.ts';
 
 const person = (firstName: string, lastName: string, taxCode: string) => ({
   id: 1,
