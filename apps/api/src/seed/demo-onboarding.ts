@@ -4,7 +4,7 @@ import type { ReviewState } from '@portale/shared/reviews';
 import { hashPassword } from '../lib/passwords.ts';
 import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.ts';
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';
-import { submitForReview } from '../modules/reviews/review-submission.repository.ts';
+import { submitForReview } from '../modules/review-queue/review-submission.repository.ts';
 import type { Db } from '../db/client.ts';
 import {
   institutes,

@@ -26,7 +26,7 @@ import {
   withAccountLock,
 } from '../auth/login-throttle.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import { mayResendEmailLink, sendEmailVerification } from './email-verification.service.ts';
 import { isAddressTaken } from './email-verification.repository.ts';

@@ -6,7 +6,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 import { sendEmailVerification } from './email-verification.service.ts';
 import {
   assignRoleByName,

@@ -16,7 +16,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 import {
   DEFAULT_DOCUMENT_TEMPLATE,
   renderAdhesionDocument,

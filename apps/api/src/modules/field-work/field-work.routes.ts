@@ -35,7 +35,7 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 import { clearSchoolSiteTotals } from '../registry/school-sites.repository.ts';
 import * as repo from './field-work.repository.ts';
 import { visitCalendar } from './visit-calendar.ts';

@@ -23,7 +23,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { seedMessageTemplates } from '../messages/outbox.repository.ts';
-import { submitForReview } from './review-submission.repository.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();
