@@ -87,6 +87,12 @@ export default tseslint.config(
       ],
     },
   },
+  // A feature's templates add their keys to messages' `TemplateKeys` (declaration merging, decision 044):
+  // `interface TemplateKeys extends Record<…, true> {}` is the merge, not an empty type.
+  {
+    files: ['apps/api/src/modules/*/*.templates.ts'],
+    rules: { '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }] },
+  },
   {
     files: ['apps/web/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/api/**', '@portale/api*'] }] },

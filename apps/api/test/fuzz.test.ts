@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../src/seed/message-templates.ts';
 import { seedPublicContent } from '../src/modules/public/public-seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { Oracle } from './fuzz/oracle.ts';

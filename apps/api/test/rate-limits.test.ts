@@ -8,7 +8,7 @@ import { DashboardSummarySchema } from '@portale/shared/dashboard';
 import { DEMO_ACCOUNTS } from '../src/seed/seed.ts';
 import { auditLog, institutes, outbox, rateLimitHits, schoolSites, users } from '../src/db/schema/index.ts';
 import { settleAfterResponse } from '../src/modules/accounts/after-response.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../src/seed/message-templates.ts';
 import { seedDemoAccessCodes } from '../src/modules/surveys/access-codes-seed.ts';
 import { seedDemoSurveys } from '../src/modules/surveys/surveys-seed.ts';
 import { CEILING_REACHED_ACTION } from '../src/plugins/rate-limits.ts';

@@ -3,7 +3,7 @@ import { PERMISSIONS, ROLES, type Permission, type Role } from '@portale/shared/
 import { DEV_APP_SECRET } from '../env.ts';
 import { hashPassword } from '../lib/passwords.ts';
 import { sealSecret } from '../lib/secret-box.ts';
-import { seedMessageTemplates } from '../modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from './message-templates.ts';
 import { seedDemoActions } from '../modules/actions/actions-seed.ts';
 import { seedDemoAdhesion } from '../modules/adhesions/adhesion-signing.service.ts';
 import { transitionAdhesion } from '../modules/adhesions/adhesion-state.repository.ts';

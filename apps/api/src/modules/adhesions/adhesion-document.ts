@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ADHESION_TEMPLATE_KEY } from '@portale/shared/adhesions';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
-import { DEFAULT_TEMPLATES } from '../messages/message-templates.defaults.ts';
+import { ADHESIONS_TEMPLATES } from './adhesions.templates.ts';
 import { documentSections, winAnsi, type DocumentTemplate } from '../../lib/render/document-sections.ts';
 import { renderPdf } from '../../lib/render/pdf-writer.ts';
 import type { AdhesionDataRow } from './adhesions.repository.ts';
@@ -10,7 +10,7 @@ export type { DocumentTemplate };
 
 /** Version 1 of `documento.adesione`, for a database whose templates were not seeded. */
 export const DEFAULT_DOCUMENT_TEMPLATE: DocumentTemplate = (() => {
-  const t = DEFAULT_TEMPLATES.find((d) => d.key === ADHESION_TEMPLATE_KEY);
+  const t = ADHESIONS_TEMPLATES.find((d) => d.key === ADHESION_TEMPLATE_KEY);
   if (!t) throw new Error(`Missing default template ${ADHESION_TEMPLATE_KEY}`);
   return { version: 1, subject: t.subject, textBody: t.textBody };
 })();

@@ -29,6 +29,7 @@ import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import type { TemplateKey } from '../messages/template-definition.ts';
 import { bookingSequence, calendarAttachment, eventUid, type CalendarEvent } from './booking-calendar.ts';
 import * as repo from './bookings.repository.ts';
 
@@ -88,7 +89,7 @@ type SlotFacts = Pick<repo.SlotRow, 'title' | 'description' | 'startsAt' | 'ends
 async function enqueueBookingMail(
   app: FastifyInstance,
   tx: Parameters<typeof enqueueMessage>[0],
-  kind: { templateKey: string; method: CalendarEvent['method']; description: string },
+  kind: { templateKey: TemplateKey; method: CalendarEvent['method']; description: string },
   booking: BookingParty,
   slot: SlotFacts,
   now: Date,

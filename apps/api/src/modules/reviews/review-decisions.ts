@@ -6,6 +6,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
+import type { TemplateKey } from '../messages/template-definition.ts';
 import * as repo from './reviews.repository.ts';
 import { setVisitReviewState } from '../field-work/field-work.repository.ts';
 import { revokeAndHoldTeacherCodes } from '../surveys/access-codes.repository.ts';
@@ -26,7 +27,7 @@ type DecisionHandler = (tx: Tx, ctx: DecisionContext) => Promise<void>;
 
 const KIND_LABELS = { insegnante: 'insegnante', educatore: 'educatore', altro: 'partecipante' } as const;
 
-const TEACHER_TEMPLATES: Record<ReviewDecision, string> = {
+const TEACHER_TEMPLATES: Record<ReviewDecision, TemplateKey> = {
   approve: 'email.revisione-insegnante-approvata',
   request_changes: 'email.revisione-insegnante-da-correggere',
   reject: 'email.revisione-insegnante-respinta',
@@ -37,13 +38,13 @@ const ADHESION_TARGET: Record<ReviewDecision, AdhesionState> = {
   request_changes: 'da_correggere',
   reject: 'respinto',
 };
-const ADHESION_TEMPLATES: Record<ReviewDecision, string> = {
+const ADHESION_TEMPLATES: Record<ReviewDecision, TemplateKey> = {
   approve: 'email.revisione-adesione-approvata',
   request_changes: 'email.revisione-adesione-da-correggere',
   reject: 'email.revisione-adesione-respinta',
 };
 
-const VISIT_TEMPLATES: Record<ReviewDecision, string> = {
+const VISIT_TEMPLATES: Record<ReviewDecision, TemplateKey> = {
   approve: 'email.revisione-visita-approvata',
   request_changes: 'email.revisione-visita-da-correggere',
   reject: 'email.revisione-visita-respinta',

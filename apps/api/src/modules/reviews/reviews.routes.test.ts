@@ -22,7 +22,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { seedMessageTemplates } from '../messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../../seed/message-templates.ts';
 import { submitForReview } from '../review-queue/review-submission.repository.ts';
 
 let t: TestApp;

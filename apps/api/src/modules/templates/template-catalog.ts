@@ -4,7 +4,7 @@ import {
   TEMPLATE_SMS_MAX,
   type TemplateChannel,
 } from '@portale/shared/templates';
-import { DEFAULT_TEMPLATES, type TemplateDefinition } from '../messages/message-templates.defaults.ts';
+import { DEFAULT_TEMPLATES, type TemplateDefinition } from './default-templates.ts';
 import { placeholdersOf, TemplateSyntaxError, type TemplateData } from '../../lib/render/template-render.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEMPLATES } from './message-templates.defaults.ts';
+import { DEFAULT_TEMPLATES } from './default-templates.ts';
 import {
   escapeMarkdown,
   fillPlaceholders,

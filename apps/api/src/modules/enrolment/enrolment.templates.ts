@@ -1,6 +1,11 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
-const email = (key: string, subject: string, htmlBody: string, textBody: string): TemplateDefinition => ({
+const email = <K extends string>(
+  key: K,
+  subject: string,
+  htmlBody: string,
+  textBody: string,
+): TemplateDefinition<K> => ({
   key,
   channel: 'email',
   subject,
@@ -9,7 +14,7 @@ const email = (key: string, subject: string, htmlBody: string, textBody: string)
 });
 
 /** Messages and documents of the onboarding issue (9): enrolment. */
-export const ENROLMENT_TEMPLATES: TemplateDefinition[] = [
+export const ENROLMENT_TEMPLATES = [
   // A new principal or first contact: the account exists, the link chooses its password (7 days).
   email(
     'email.iscrizione-invito',
@@ -25,4 +30,8 @@ export const ENROLMENT_TEMPLATES: TemplateDefinition[] = [
     '<p>Gentile {{firstName}},</p><p>l’istituto <strong>{{instituteName}}</strong> ({{ministryCode}}) è stato iscritto al programma e chi lo ha iscritto ti ha indicato come <strong>{{rolesLabel}}</strong>. Il tuo account del Portale Scuole non è stato modificato: se il ruolo è tuo, accedi al portale da <a href="{{link}}">{{link}}</a> e accetta l’invito entro {{days}} giorni. L’invito si può accettare solo se il codice fiscale indicato nell’iscrizione è quello del tuo account.</p><p>Se non ricordi la password, scegline una nuova da <a href="{{forgotLink}}">{{forgotLink}}</a>. Se non ti riguarda, rifiuta l’invito dal portale o ignora questo messaggio.</p>',
     'Gentile {{firstName}},\n\nl’istituto {{instituteName}} ({{ministryCode}}) è stato iscritto al programma e chi lo ha iscritto ti ha indicato come {{rolesLabel}}. Il tuo account del Portale Scuole non è stato modificato: se il ruolo è tuo, accedi al portale da {{link}} e accetta l’invito entro {{days}} giorni. L’invito si può accettare solo se il codice fiscale indicato nell’iscrizione è quello del tuo account.\n\nSe non ricordi la password, scegline una nuova da {{forgotLink}}. Se non ti riguarda, rifiuta l’invito dal portale o ignora questo messaggio.',
   ),
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof ENROLMENT_TEMPLATES)[number]['key'], true> {}
+}

@@ -1,6 +1,11 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
-const email = (key: string, subject: string, htmlBody: string, textBody: string): TemplateDefinition => ({
+const email = <K extends string>(
+  key: K,
+  subject: string,
+  htmlBody: string,
+  textBody: string,
+): TemplateDefinition<K> => ({
   key,
   channel: 'email',
   subject,
@@ -9,7 +14,7 @@ const email = (key: string, subject: string, htmlBody: string, textBody: string)
 });
 
 /** Messages and documents of the onboarding issue (9): reviews. Placeholders are escaped in the HTML body. */
-export const REVIEWS_TEMPLATES: TemplateDefinition[] = [
+export const REVIEWS_TEMPLATES = [
   email(
     'email.revisione-insegnante-approvata',
     'Benvenuto nel programma: la tua registrazione è approvata',
@@ -64,4 +69,8 @@ export const REVIEWS_TEMPLATES: TemplateDefinition[] = [
     '<p>Gentile {{firstName}},</p><p>lo staff ha esaminato il resoconto della visita al plesso <strong>{{siteName}}</strong> del {{visitDate}} e non ha potuto accoglierlo, per questo motivo:</p><blockquote style="white-space:pre-line">{{note}}</blockquote><p>Le tue visite sono in <a href="{{visitsLink}}">{{visitsLink}}</a>.</p>',
     'Gentile {{firstName}},\n\nlo staff ha esaminato il resoconto della visita al plesso {{siteName}} del {{visitDate}} e non ha potuto accoglierlo, per questo motivo:\n\n{{note}}\n\nLe tue visite sono in {{visitsLink}}.',
   ),
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof REVIEWS_TEMPLATES)[number]['key'], true> {}
+}

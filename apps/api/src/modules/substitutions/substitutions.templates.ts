@@ -1,6 +1,11 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
-const email = (key: string, subject: string, htmlBody: string, textBody: string): TemplateDefinition => ({
+const email = <K extends string>(
+  key: K,
+  subject: string,
+  htmlBody: string,
+  textBody: string,
+): TemplateDefinition<K> => ({
   key,
   channel: 'email',
   subject,
@@ -9,7 +14,7 @@ const email = (key: string, subject: string, htmlBody: string, textBody: string)
 });
 
 /** Messages of substitutions (issue 10): the decision told to the people involved and to the requester. */
-export const SUBSTITUTIONS_TEMPLATES: TemplateDefinition[] = [
+export const SUBSTITUTIONS_TEMPLATES = [
   // The outgoing teacher: they leave the plesso.
   email(
     'email.sostituzione-uscente',
@@ -45,4 +50,8 @@ export const SUBSTITUTIONS_TEMPLATES: TemplateDefinition[] = [
     '<p>Gentile {{firstName}},</p><p>la tua richiesta di sostituire {{outgoingName}} con {{incomingName}} nel plesso <strong>{{siteName}}</strong> ({{siteCode}}) è stata respinta dallo staff del programma con questa nota:</p><blockquote>{{note}}</blockquote><p>Puoi inviare una nuova richiesta dalla tua area riservata: <a href="{{portalLink}}">{{portalLink}}</a>.</p>',
     'Gentile {{firstName}},\n\nla tua richiesta di sostituire {{outgoingName}} con {{incomingName}} nel plesso {{siteName}} ({{siteCode}}) è stata respinta dallo staff del programma con questa nota:\n\n{{note}}\n\nPuoi inviare una nuova richiesta dalla tua area riservata: {{portalLink}}.',
   ),
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof SUBSTITUTIONS_TEMPLATES)[number]['key'], true> {}
+}

@@ -1,7 +1,7 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
 /** Messages of the adhesions panel (issue 9): reminders to institutes stuck in a state, withdrawal notice. */
-export const ADHESION_PANEL_TEMPLATES: TemplateDefinition[] = [
+export const ADHESION_PANEL_TEMPLATES = [
   {
     key: 'email.sollecito-adesione',
     channel: 'email',
@@ -20,4 +20,8 @@ export const ADHESION_PANEL_TEMPLATES: TemplateDefinition[] = [
     textBody:
       'Gentile {{firstName}},\n\nl’adesione dell’istituto {{instituteName}} ({{ministryCode}}) al programma è stata ritirata il {{when}}.\n\nMotivo indicato: {{reason}}\n\nI dati già raccolti restano conservati secondo l’informativa sulla privacy. Per riprendere la partecipazione scrivete dal modulo contatti del portale.',
   },
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof ADHESION_PANEL_TEMPLATES)[number]['key'], true> {}
+}

@@ -1,10 +1,10 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
 /**
  * Messages of the public bookings (issue 12). The `.ics` of the appointment travels as an attachment:
  * the confirmation and a changed slot publish the event, a cancellation cancels it in the calendar.
  */
-export const BOOKINGS_TEMPLATES: TemplateDefinition[] = [
+export const BOOKINGS_TEMPLATES = [
   {
     key: 'email.prenotazione-confermata',
     channel: 'email',
@@ -32,4 +32,8 @@ export const BOOKINGS_TEMPLATES: TemplateDefinition[] = [
     textBody:
       'Gentile {{name}},\n\nl’appuntamento che hai prenotato è cambiato. Ecco i dati aggiornati:\n\nAppuntamento: {{title}}\nQuando: {{when}} (ora italiana)\nDove: {{where}}\n\nIn allegato trovi l’evento aggiornato (file .ics): aprendolo, il tuo calendario sostituisce quello precedente.\n\nSe non puoi più partecipare, annulla la prenotazione con il collegamento che hai ricevuto nell’e-mail di conferma.',
   },
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof BOOKINGS_TEMPLATES)[number]['key'], true> {}
+}

@@ -1,7 +1,7 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
 /** Messages of the public site (issue 3). */
-export const PUBLIC_TEMPLATES: TemplateDefinition[] = [
+export const PUBLIC_TEMPLATES = [
   {
     key: 'email.contatto-staff',
     channel: 'email',
@@ -11,4 +11,8 @@ export const PUBLIC_TEMPLATES: TemplateDefinition[] = [
     textBody:
       'È arrivato un nuovo messaggio dal modulo di contatto del sito (n. {{messageId}}, {{when}}).\n\nDa: {{name}} <{{email}}>\nArgomento: {{topicLabel}}\n\n{{message}}\n\nRispondi direttamente all’indirizzo del mittente entro cinque giorni lavorativi.',
   },
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof PUBLIC_TEMPLATES)[number]['key'], true> {}
+}

@@ -1,22 +1,11 @@
-import { ADHESION_PANEL_TEMPLATES } from './message-templates.adhesion-panel.ts';
-import { ADHESIONS_TEMPLATES } from './message-templates.adhesions.ts';
-import { BOOKINGS_TEMPLATES } from './message-templates.bookings.ts';
-import { ENROLMENT_TEMPLATES } from './message-templates.enrolment.ts';
-import { PUBLIC_TEMPLATES } from './message-templates.public.ts';
-import { REVIEWS_TEMPLATES } from './message-templates.reviews.ts';
-import { SUBSTITUTIONS_TEMPLATES } from './message-templates.substitutions.ts';
-import { SURVEYS_TEMPLATES } from './message-templates.surveys.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
-export interface TemplateDefinition {
-  key: string;
-  /** `pdf` templates are documents rendered with pdf-lib, never queued in the outbox. */
-  channel: 'email' | 'sms' | 'pdf';
-  subject: string | null;
-  htmlBody: string | null;
-  textBody: string;
-}
-
-const email = (key: string, subject: string, html: string, text: string): TemplateDefinition => ({
+const email = <K extends string>(
+  key: K,
+  subject: string,
+  html: string,
+  text: string,
+): TemplateDefinition<K> => ({
   key,
   channel: 'email',
   subject,
@@ -25,7 +14,7 @@ const email = (key: string, subject: string, html: string, text: string): Templa
 });
 
 /** Version 1 of every message the accounts flows send (staff edit later versions). */
-export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
+export const ACCOUNTS_TEMPLATES = [
   // The account's e-mail, when staff corrected the mobile number (decision 041).
   email(
     'email.cellulare-cambiato',
@@ -102,12 +91,8 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
     textBody:
       'Portale Scuole: il tuo codice di verifica è {{code}}. Vale 10 minuti. Non comunicarlo a nessuno.',
   },
-  ...PUBLIC_TEMPLATES,
-  ...ENROLMENT_TEMPLATES,
-  ...ADHESIONS_TEMPLATES,
-  ...ADHESION_PANEL_TEMPLATES,
-  ...REVIEWS_TEMPLATES,
-  ...BOOKINGS_TEMPLATES,
-  ...SUBSTITUTIONS_TEMPLATES,
-  ...SURVEYS_TEMPLATES,
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof ACCOUNTS_TEMPLATES)[number]['key'], true> {}
+}

@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from './message-templates.defaults.ts';
+import type { TemplateDefinition } from '../messages/template-definition.ts';
 
 /**
  * The formal adhesion document (channel `pdf`). `textBody` is rendered with pdf-lib: a line starting
@@ -34,7 +34,7 @@ const ADHESION_DOCUMENT = [
 ].join('\n');
 
 /** Messages and documents of the onboarding issue (9): adhesions. */
-export const ADHESIONS_TEMPLATES: TemplateDefinition[] = [
+export const ADHESIONS_TEMPLATES = [
   {
     key: 'documento.adesione',
     channel: 'pdf',
@@ -68,4 +68,8 @@ export const ADHESIONS_TEMPLATES: TemplateDefinition[] = [
     textBody:
       'Gentile {{firstName}},\n\nil dirigente scolastico {{principalName}} ha firmato il {{signedAt}} l’adesione formale di {{instituteName}} ({{ministryCode}}) al programma.\n\nL’adesione è ora in revisione da parte dello staff. Puoi seguirne lo stato dal portale: {{portalLink}}',
   },
-];
+] as const satisfies readonly TemplateDefinition[];
+
+declare module '../messages/template-definition.ts' {
+  interface TemplateKeys extends Record<(typeof ADHESIONS_TEMPLATES)[number]['key'], true> {}
+}
