@@ -24,9 +24,9 @@ import {
   ipKey,
   recordLoginFailure,
   withAccountLock,
-} from '../auth/login-throttle.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../review-queue/review-submission.repository.ts';
+} from '../auth/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
+import { submitForReview } from '../review-queue/index.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import { mayResendEmailLink, sendEmailVerification } from './email-verification.service.ts';
 import { isAddressTaken } from './email-verification.repository.ts';

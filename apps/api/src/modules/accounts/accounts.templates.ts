@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 const email = <K extends string>(
   key: K,

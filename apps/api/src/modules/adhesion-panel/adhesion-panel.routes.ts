@@ -17,8 +17,8 @@ import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
-import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { transitionAdhesion } from '../adhesions/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './adhesion-panel.repository.ts';
 
 const ROME_DAY = new Intl.DateTimeFormat('en-CA', {

@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 /** Messages of the adhesions panel (issue 9): reminders to institutes stuck in a state, withdrawal notice. */
 export const ADHESION_PANEL_TEMPLATES = [

@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 /**
  * The formal adhesion document (channel `pdf`). `textBody` is rendered with pdf-lib: a line starting

@@ -11,7 +11,7 @@ import {
   withAccountLock,
 } from './login-throttle.ts';
 import { findAuthUser } from './session-user.repository.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import { secretOf } from './mfa-login.ts';
 import {
   consumeChallenge,

@@ -28,8 +28,7 @@ import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import type { TemplateKey } from '../messages/template-definition.ts';
+import { enqueueMessage, type TemplateKey } from '../messages/index.ts';
 import { bookingSequence, calendarAttachment, eventUid, type CalendarEvent } from './booking-calendar.ts';
 import * as repo from './bookings.repository.ts';
 

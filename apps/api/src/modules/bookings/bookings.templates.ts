@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 /**
  * Messages of the public bookings (issue 12). The `.ics` of the appointment travels as an attachment:

@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 /** Messages of the public site (issue 3). */
 export const PUBLIC_TEMPLATES = [

@@ -20,7 +20,7 @@ import {
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { findQuestions } from '../surveys/surveys.repository.ts';
+import { findQuestions } from '../surveys/index.ts';
 import {
   choiceCategory,
   combinationCategory,

@@ -4,12 +4,11 @@ import type { Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
-import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import type { TemplateKey } from '../messages/template-definition.ts';
+import { transitionAdhesion } from '../adhesions/index.ts';
+import { enqueueMessage, type TemplateKey } from '../messages/index.ts';
 import * as repo from './reviews.repository.ts';
-import { setVisitReviewState } from '../field-work/field-work.repository.ts';
-import { revokeAndHoldTeacherCodes } from '../surveys/access-codes.repository.ts';
+import { setVisitReviewState } from '../field-work/index.ts';
+import { revokeAndHoldTeacherCodes } from '../surveys/index.ts';
 
 /** What a handler needs to apply a decision to its subject, inside the decision's transaction. */
 export interface DecisionContext {

@@ -23,8 +23,8 @@ import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { issuePasswordLink } from '../accounts/password.service.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { issuePasswordLink } from '../accounts/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import { applySubstitution } from './substitution-effects.ts';
 import * as repo from './substitutions.repository.ts';
 

@@ -27,7 +27,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY, SURVEYS_TEMPLATES } from './surveys.templates.ts';
-import { findCurrent } from '../messages/templates.repository.ts';
+import { findCurrent } from '../messages/index.ts';
 import { lastValidInstant, renderAccessCodeSheet } from '../../lib/render/access-code-sheet.ts';
 import { endOfRomeDay, generateCode, romeToday, startOfRomeDay } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';

@@ -1,4 +1,4 @@
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 /** The key of the printable sheet of access codes (issue 12), a `pdf` template. */
 export const ACCESS_CODE_SHEET_TEMPLATE_KEY = 'documento.codici-accesso';

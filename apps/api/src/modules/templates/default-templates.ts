@@ -1,13 +1,13 @@
-import { ACCOUNTS_TEMPLATES } from '../accounts/accounts.templates.ts';
-import { ADHESION_PANEL_TEMPLATES } from '../adhesion-panel/adhesion-panel.templates.ts';
-import { ADHESIONS_TEMPLATES } from '../adhesions/adhesions.templates.ts';
-import { BOOKINGS_TEMPLATES } from '../bookings/bookings.templates.ts';
-import { ENROLMENT_TEMPLATES } from '../enrolment/enrolment.templates.ts';
-import { PUBLIC_TEMPLATES } from '../public/public.templates.ts';
-import { REVIEWS_TEMPLATES } from '../reviews/reviews.templates.ts';
-import { SUBSTITUTIONS_TEMPLATES } from '../substitutions/substitutions.templates.ts';
-import { SURVEYS_TEMPLATES } from '../surveys/surveys.templates.ts';
-import type { TemplateDefinition } from '../messages/template-definition.ts';
+import { ACCOUNTS_TEMPLATES } from '../accounts/index.ts';
+import { ADHESION_PANEL_TEMPLATES } from '../adhesion-panel/index.ts';
+import { ADHESIONS_TEMPLATES } from '../adhesions/index.ts';
+import { BOOKINGS_TEMPLATES } from '../bookings/index.ts';
+import { ENROLMENT_TEMPLATES } from '../enrolment/index.ts';
+import { PUBLIC_TEMPLATES } from '../public/index.ts';
+import { REVIEWS_TEMPLATES } from '../reviews/index.ts';
+import { SUBSTITUTIONS_TEMPLATES } from '../substitutions/index.ts';
+import { SURVEYS_TEMPLATES } from '../surveys/index.ts';
+import type { TemplateDefinition } from '../messages/index.ts';
 
 export type { TemplateDefinition };
 

@@ -20,11 +20,11 @@ import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { documentSections, winAnsi } from '../../lib/render/document-sections.ts';
 import { renderMessage } from '../../lib/render/template-render.ts';
-import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../surveys/surveys.templates.ts';
+import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../surveys/index.ts';
 import { renderPdf } from '../../lib/render/pdf-writer.ts';
 import { renderAccessCodeSheet } from '../../lib/render/access-code-sheet.ts';
 import { allowedPlaceholders, draftErrors, maxLengthOf, sampleData } from './template-catalog.ts';
-import * as repo from '../messages/templates.repository.ts';
+import { templateStore as repo } from '../messages/index.ts';
 
 const EXPORT_COLUMNS: ExportColumn<TemplateSummary>[] = [
   { header: 'Chiave', value: (r) => r.key },
