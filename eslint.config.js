@@ -6,6 +6,44 @@ import tseslint from 'typescript-eslint';
 
 const API_BAN = ['**/apps/api/**', '@portale/api*'];
 
+/** API files that may query with Drizzle (decision 011), and the API's tests. */
+const ORM_FILES = [
+  'apps/api/src/**/*.repository.ts',
+  'apps/api/src/db/**',
+  'apps/api/src/seed/**',
+  'apps/api/src/lib/list.ts',
+  'apps/api/src/lib/audit.ts',
+];
+const API_TESTS = 'apps/api/src/**/*.test.ts';
+const ORM_MESSAGE = 'Queries live in <module>.repository.ts (decision 011).';
+const ORM_BAN = { name: 'drizzle-orm', message: ORM_MESSAGE };
+const ORM_GROUP_BAN = { group: ['drizzle-orm/*'], message: ORM_MESSAGE };
+const WEB_FROM_API_BAN = {
+  group: ['**/apps/web/**', '@portale/web*'],
+  message: 'The API never imports the web.',
+};
+
+/** One floor of the API: its forbidden import paths, plus the web ban and (outside ORM_FILES) the ORM ban. */
+function apiFloor(files, regexes) {
+  return [
+    {
+      files: [files],
+      ignores: [...ORM_FILES, API_TESTS],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { paths: [ORM_BAN], patterns: [ORM_GROUP_BAN, WEB_FROM_API_BAN, ...regexes] },
+        ],
+      },
+    },
+    {
+      files: ORM_FILES.map((orm) => [files, orm]),
+      ignores: [API_TESTS],
+      rules: { 'no-restricted-imports': ['error', { patterns: [WEB_FROM_API_BAN, ...regexes] }] },
+    },
+  ];
+}
+
 /** The web's import direction for one layer: forbidden import paths with the rule they break. */
 function webLayer(files, regexes) {
   return [
@@ -62,27 +100,46 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/web/**', '@portale/web*'] }] },
   },
   // One place knows the ORM (decision 011): in the API's code only repositories, db/ and the list and
-  // audit helpers import Drizzle. This entry replaces the rule above for these files, so it repeats it.
+  // audit helpers import Drizzle (and seed/, a script above modules/). This entry replaces the rule
+  // above for these files, so it repeats it.
   {
     files: ['apps/api/src/**/*.ts'],
-    ignores: [
-      'apps/api/src/**/*.repository.ts',
-      'apps/api/src/db/**',
-      'apps/api/src/lib/list.ts',
-      'apps/api/src/lib/audit.ts',
-      'apps/api/src/**/*.test.ts',
-    ],
+    ignores: [...ORM_FILES, API_TESTS],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'drizzle-orm', message: 'Queries live in <module>.repository.ts (decision 011).' }],
-          patterns: [
-            { group: ['drizzle-orm/*'], message: 'Queries live in <module>.repository.ts (decision 011).' },
-            { group: ['**/apps/web/**', '@portale/web*'], message: 'The API never imports the web.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: [ORM_BAN], patterns: [ORM_GROUP_BAN, WEB_FROM_API_BAN] }],
+    },
+  },
+  // Inside the API (decision 044): app.ts, server.ts and seed/ → modules/ → plugins/ → lib/ → db/, and a
+  // module lends the others only its index.ts. Tests stand above every floor. Later entries replace the
+  // rule, so apiFloor repeats the web ban and, outside the files that may query, the ORM ban.
+  ...apiFloor('apps/api/src/modules/**', [
+    {
+      regex: String.raw`^\.\./(?!\.\./)[^/]+/(?!index\.ts$)`,
+      message: "A module imports another module only through its index.ts (the module's face, decision 044).",
+    },
+    { regex: String.raw`(^|/)seed/`, message: 'seed/ sits above modules/: a module never imports it.' },
+  ]),
+  ...apiFloor('apps/api/src/plugins/**', [
+    {
+      regex: String.raw`(^|/)(modules|seed)/`,
+      message: 'plugins/ sits below modules/: app.ts hands a plugin what it needs from a module.',
+    },
+  ]),
+  ...apiFloor('apps/api/src/lib/**', [
+    { regex: String.raw`(^|/)(plugins|modules|seed)/`, message: 'lib/ imports only lib/ and db/.' },
+  ]),
+  ...apiFloor('apps/api/src/db/**', [
+    {
+      regex: String.raw`(^|/)(lib|plugins|modules|seed)/`,
+      message: 'db/ is the bottom floor: it imports no other folder.',
+    },
+  ]),
+  // A feature's templates add their keys to messages' `TemplateKeys` (declaration merging, decision 044):
+  // `interface TemplateKeys extends Record<…, true> {}` is the merge, not an empty type.
+  {
+    files: ['apps/api/src/modules/*/*.templates.ts'],
+    rules: {
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
   {
@@ -123,6 +180,20 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // No import cycle in the API or in shared either (decision 044). A lazy `import()` (the S3 SDK, loaded
+  // only when FILE_STORE=s3) is not a load-order cycle.
+  {
+    files: ['apps/api/src/**/*.ts', 'packages/shared/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
+    },
   },
   // e2e imports only shared, and the API suite's test fixtures (a test CA, trusted list, OCSP responder): tools, not the product.
   {

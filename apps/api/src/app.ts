@@ -27,7 +27,12 @@ import { registrationRoutes } from './modules/accounts/registrations.routes.ts';
 import { schoolSiteSearchRoutes } from './modules/accounts/school-sites.routes.ts';
 import { sessionRoutes } from './modules/accounts/sessions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
+import {
+  authenticateAccessToken,
+  parseBearer,
+  sessionIdOfRefreshToken,
+} from './modules/auth/tokens.repository.ts';
+import { mfaRoutes } from './modules/auth/mfa.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -57,7 +62,7 @@ import { openapi } from './plugins/openapi.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { clientErrorHandler, MAX_HEADER_BYTES, requestLimits } from './plugins/request-limits.ts';
 import { security } from './plugins/security.ts';
-import { session } from './plugins/session.ts';
+import { session } from './plugins/session/session.ts';
 import { xsrf } from './plugins/xsrf.ts';
 
 export interface AppOptions {
@@ -168,8 +173,10 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   await app.register(security);
   await app.register(requestLimits);
   await app.register(openapi);
-  await app.register(session);
-  await app.register(xsrf);
+  // The token lookup lives in modules/auth; the plugins get it here, so plugins/ imports no module.
+  const tokens = { parseBearer, authenticateAccessToken, sessionIdOfRefreshToken };
+  await app.register(session, { tokens });
+  await app.register(xsrf, { tokens });
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

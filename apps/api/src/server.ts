@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { describeDatabaseError, openDatabase, reportConnectionLost, type Database } from './db/client.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seed } from './db/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_TOTP_SECRET, seed } from './seed/seed.ts';
 import { DEMO_ACCESS_CODE } from '@portale/shared/surveys';
 import { loadEnv } from './env.ts';
 import { createMailTransport, createSmsTransport } from './modules/messages/message-transports.ts';

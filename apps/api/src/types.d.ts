@@ -1,7 +1,7 @@
 import type { Env } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
-import type { AuthContext } from './plugins/session.ts';
+import type { AuthContext } from './plugins/session/session.ts';
 import type { AuditEntry } from './lib/audit.ts';
 import type { Ceilings } from './plugins/rate-limits.ts';
 import type { FileStore } from './lib/file-store.ts';

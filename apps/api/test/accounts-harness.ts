@@ -1,9 +1,9 @@
 import { desc, eq } from 'drizzle-orm';
 import { authenticator } from './totp-helper.ts';
 import { institutes, outbox, schoolSites } from '../src/db/schema/index.ts';
-import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { DEMO_PASSWORD } from '../src/seed/seed.ts';
 import { settleAfterResponse } from '../src/modules/accounts/after-response.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../src/seed/message-templates.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 
 export interface Call {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AUTH_PATHS } from '@portale/shared/http';
 import { accessTokens, authSessions, institutes, schoolSites, users } from '../src/db/schema/index.ts';
-import { SESSION_CACHE_TTL_MS } from '../src/plugins/session.ts';
+import { SESSION_CACHE_TTL_MS } from '../src/plugins/session/session.ts';
 import { buildTestApp, queriesOf, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 import { REFRESH_REUSE_GRACE_MS } from '../src/modules/auth/tokens.repository.ts';

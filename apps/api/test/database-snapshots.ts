@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/client.ts';
-import { seedRegistry } from '../src/db/registry.ts';
+import { seedRegistry } from '../src/seed/registry.ts';
 import { institutes } from '../src/db/schema/index.ts';
-import { seedDemoAccounts, seedRolesAndPermissions } from '../src/db/seed.ts';
+import { seedDemoAccounts, seedRolesAndPermissions } from '../src/seed/seed.ts';
 import { loadEnv } from '../src/env.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../src/seed/message-templates.ts';
 
 /** The time every test app starts at (TestClock's default): the demo accounts are created then. */
 export const TEST_START = new Date('2026-11-21T09:00:00Z');

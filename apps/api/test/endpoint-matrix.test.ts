@@ -41,7 +41,7 @@ import * as surveys from '@portale/shared/surveys';
 import * as teachers from '@portale/shared/teachers';
 import * as templates from '@portale/shared/templates';
 import * as users from '@portale/shared/users';
-import { DEMO_ACCOUNTS } from '../src/db/seed.ts';
+import { DEMO_ACCOUNTS } from '../src/seed/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 

@@ -2,7 +2,7 @@ import { inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema/index.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../src/seed/message-templates.ts';
 import { seedPublicContent } from '../src/modules/public/public-seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { Oracle } from './fuzz/oracle.ts';
@@ -119,7 +119,7 @@ beforeAll(async () => {
     },
     { registry: 'sample' },
   );
-  // What the real seed (db/seed.ts) adds besides roles, registry and demo accounts: the e-mail and SMS
+  // What the real seed (seed/seed.ts) adds besides roles, registry and demo accounts: the e-mail and SMS
   // templates the routes send, and the public pages' content.
   await seedMessageTemplates(t.database.db);
   await seedPublicContent(t.database.db);

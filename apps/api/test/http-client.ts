@@ -1,6 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { AUTH_COOKIES, AUTH_PATHS, HTTP_DEFAULTS } from '@portale/shared/http';
-import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { DEMO_PASSWORD } from '../src/seed/seed.ts';
 import type { TestApp } from './build-test-app.ts';
 import { authenticator } from './totp-helper.ts';
 

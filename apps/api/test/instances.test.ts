@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { DEMO_PASSWORD } from '../src/seed/seed.ts';
 import { REFRESH_REUSE_GRACE_MS } from '../src/modules/auth/tokens.repository.ts';
 import { freshDatabase, HttpClient, startApi, type ApiProcess } from './api-process.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentRecords, contactMessages, outbox } from '../src/db/schema/index.ts';
-import { seedMessageTemplates } from '../src/modules/messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../src/seed/message-templates.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient } from './http-client.ts';
 

@@ -5,13 +5,13 @@ import { AUTH_PATHS } from '@portale/shared/http';
 import { buildApp } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
-import { SessionCache } from '../src/modules/auth/session-cache.ts';
+import { SessionCache } from '../src/plugins/session/session-cache.ts';
 import {
   decodeScope,
   encodeScope,
   PostgresInvalidations,
   SESSION_CHANNEL,
-} from '../src/modules/auth/session-invalidations.ts';
+} from '../src/plugins/session/session-invalidations.ts';
 import { buildTestApp, queriesOf, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
 

@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
-import { DEMO_TOTP_SECRET } from '../src/db/seed.ts';
-import { TOTP_GUARDRAILS } from '../src/modules/mfa/totp.ts';
+import { DEMO_TOTP_SECRET } from '../src/seed/seed.ts';
+import { TOTP_GUARDRAILS } from '../src/modules/auth/totp.ts';
 
 /** The TOTP code of `secret` (demo staff secret by default) at `now`. */
 export function authenticator(now: Date, secret = DEMO_TOTP_SECRET): Promise<string> {

@@ -10,7 +10,7 @@ import {
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage } from '@portale/shared/pages';
 import { HttpError } from '../lib/http-error.ts';
-import type { AuthContext } from './session.ts';
+import type { AuthContext } from './session/session.ts';
 
 const REASON_CODES = {
   'password-change-required': ['password_change_required', ACCESS_MESSAGES.passwordChangeRequired],

@@ -4,7 +4,7 @@ import { AUTH_COOKIES, authCsrf, ERROR_MESSAGES, HTTP_DEFAULTS } from '@portale/
 import { hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { HINTS_KEY, operationHints, operationIdOf } from '../lib/openapi-operation.ts';
-import { sessionIdOfRefreshToken } from '../modules/auth/tokens.repository.ts';
+import type { TokenLookup } from './session/authentication.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -13,7 +13,11 @@ function sign(secret: string, nonce: string, sessionId: number | undefined): str
 }
 
 /** The session the request belongs to: its bearer token, else its refresh cookie. */
-async function bindingOf(app: FastifyInstance, request: FastifyRequest): Promise<number | undefined> {
+async function bindingOf(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  { sessionIdOfRefreshToken }: TokenLookup,
+): Promise<number | undefined> {
   if (request.auth) return request.auth.sessionId;
   const refresh = request.cookies[AUTH_COOKIES.refreshToken];
   return refresh ? sessionIdOfRefreshToken(app.db, refresh) : undefined;
@@ -42,7 +46,7 @@ export function issueXsrfCookie(
  * Every state-changing request must echo the XSRF-TOKEN cookie in X-XSRF-TOKEN, and the token's HMAC
  * must bind it to the request's own session: a mismatch is 419.
  */
-export const xsrf = fp(async (app: FastifyInstance) => {
+export const xsrf = fp(async (app: FastifyInstance, { tokens }: { tokens: TokenLookup }) => {
   const check = async (request: FastifyRequest) => {
     const header = request.headers['x-xsrf-token'];
     const cookie = request.cookies[HTTP_DEFAULTS.xsrfCookie];
@@ -50,7 +54,7 @@ export const xsrf = fp(async (app: FastifyInstance) => {
     if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie)) throw fail();
     const [nonce, signature] = header.split('.');
     if (!nonce || !signature) throw fail();
-    const sessionId = await bindingOf(app, request);
+    const sessionId = await bindingOf(app, request, tokens);
     if (!safeEqual(signature, sign(app.env.APP_SECRET, nonce, sessionId))) throw fail();
   };
   // Safe methods pass without a promise (the common case).
@@ -73,7 +77,7 @@ export const xsrf = fp(async (app: FastifyInstance) => {
       response: { 204: authCsrf.response },
     },
     handler: async (request, reply) => {
-      issueXsrfCookie(app, reply, await bindingOf(app, request));
+      issueXsrfCookie(app, reply, await bindingOf(app, request, tokens));
       return reply.status(204).send();
     },
   });

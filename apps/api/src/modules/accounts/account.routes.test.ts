@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { auditLog, deletionRequests, loginThrottles } from '../../db/schema/index.ts';
-import { DEMO_PASSWORD } from '../../db/seed.ts';
+import { DEMO_PASSWORD } from '../../seed/seed.ts';
 import { romeDateStamp } from '../../lib/export.ts';
 import {
   buildAccountsApp,

@@ -12,7 +12,7 @@ import {
 } from '@portale/shared/accounts';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -24,16 +24,16 @@ import {
   ipKey,
   recordLoginFailure,
   withAccountLock,
-} from '../auth/login-throttle.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+} from '../auth/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
+import { submitForReview } from '../review-queue/index.ts';
 import { exportAccountData } from './account-export.repository.ts';
 import { mayResendEmailLink, sendEmailVerification } from './email-verification.service.ts';
 import { isAddressTaken } from './email-verification.repository.ts';
 import * as profiles from './account-profile.repository.ts';
 import { findOpenDeletionRequest, insertDeletionRequest } from './deletion-requests.repository.ts';
 import { romeDateStamp } from '../../lib/export.ts';
-import { formatRomeDateTime } from './format.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
 import { findPasswordUser } from './password.repository.ts';
 import { schoolSiteExists } from './school-sites.repository.ts';
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './email-verification.repository.ts';
 
 export const EMAIL_LINK_TTL_MS = 24 * 60 * 60_000;

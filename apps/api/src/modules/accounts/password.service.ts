@@ -5,10 +5,10 @@ import { writeAudit } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { enqueueMessage, renderOutboxMessage } from '../messages/outbox.repository.ts';
-import type { TemplateData } from '../messages/template-render.ts';
-import { revokeUserSessions } from '../auth/tokens.repository.ts';
-import { formatRomeDateTime } from './format.ts';
+import { enqueueMessage, renderOutboxMessage, type TemplateKey } from '../messages/index.ts';
+import type { TemplateData } from '../../lib/render/template-render.ts';
+import { revokeUserSessions } from '../auth/index.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
 import * as repo from './password.repository.ts';
 import type { PasswordUser } from './password.repository.ts';
 
@@ -74,7 +74,14 @@ export async function requestPasswordReset(
 export async function issuePasswordLink(
   db: DbOrTx,
   user: { id: number; email: string; firstName: string },
-  link: { now: Date; ip: string; webUrl: string; ttlMs: number; templateKey: string; data?: TemplateData },
+  link: {
+    now: Date;
+    ip: string;
+    webUrl: string;
+    ttlMs: number;
+    templateKey: TemplateKey;
+    data?: TemplateData;
+  },
 ): Promise<void> {
   const token = randomToken(32);
   await repo.insertPasswordReset(db, {

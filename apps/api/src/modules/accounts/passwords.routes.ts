@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FORGOT_PASSWORD_ANSWER, forgotPassword } from '@portale/shared/accounts';
 import { changePassword, resetPassword } from '@portale/shared/accounts/password';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';

@@ -4,7 +4,7 @@ import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './phone-verification.repository.ts';
 import type { PhoneVerificationRow } from './phone-verification.repository.ts';
 

@@ -7,7 +7,7 @@ import {
   maskPhone,
   resendPhoneVerificationCode,
 } from '@portale/shared/accounts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';

@@ -5,8 +5,8 @@ import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
+import { submitForReview } from '../review-queue/index.ts';
 import { sendEmailVerification } from './email-verification.service.ts';
 import {
   assignRoleByName,

@@ -7,7 +7,7 @@ import {
   resendEmailVerification,
 } from '@portale/shared/accounts';
 import { createRegistration } from '@portale/shared/accounts/password';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { rateLimitKey } from '../../plugins/rate-limits.ts';
 import * as emailLinks from './email-verification.service.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { searchSchoolSiteOptions } from '@portale/shared/accounts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { heavyList } from '../../lib/gates.ts';
 import * as repo from './school-sites.repository.ts';
 

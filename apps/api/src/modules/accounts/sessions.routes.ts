@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { deleteSession, listSessions, revokeOtherSessions } from '@portale/shared/accounts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { revokeSession, revokeUserSessions } from '../auth/tokens.repository.ts';
+import { revokeSession, revokeUserSessions } from '../auth/index.ts';
 import { isLiveSessionOf, listActiveSessions } from './sessions.repository.ts';
 
 /** The user's own active sessions: list, revoke one, revoke all the others (any role). */

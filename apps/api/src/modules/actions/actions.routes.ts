@@ -32,7 +32,7 @@ import { can } from '@portale/shared/auth';
 import { dateToRomeLocal } from '@portale/shared/bookings';
 import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';

@@ -22,11 +22,7 @@ import {
   searchRank,
   type Page,
 } from '../../lib/list.ts';
-import {
-  enrolledInstitute,
-  instituteFilterCondition,
-  toInstituteSummary,
-} from '../registry/institutes.repository.ts';
+import { enrolledInstitute, instituteFilterCondition, toInstituteSummary } from '../registry/index.ts';
 
 const DAY_MS = 86_400_000;
 const principal = alias(users, 'principal');

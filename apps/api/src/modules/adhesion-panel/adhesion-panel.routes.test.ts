@@ -7,7 +7,7 @@ import {
   ReminderResultSchema,
 } from '@portale/shared/adhesions';
 import { ADHESION_STATES } from '@portale/shared/registry';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';

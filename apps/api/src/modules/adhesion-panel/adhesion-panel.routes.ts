@@ -12,13 +12,13 @@ import {
 import { ADHESION_STATE_LABELS, type AdhesionState } from '@portale/shared/registry';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
-import { formatRomeDateTime } from '../accounts/format.ts';
-import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
+import { transitionAdhesion } from '../adhesions/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './adhesion-panel.repository.ts';
 
 const ROME_DAY = new Intl.DateTimeFormat('en-CA', {

@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto';
 import { ADHESION_TEMPLATE_KEY } from '@portale/shared/adhesions';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
-import { DEFAULT_TEMPLATES } from '../messages/message-templates.defaults.ts';
-import { fillPlaceholders } from '../messages/template-render.ts';
-import { renderPdf, type PdfSection } from '../public/pdf-writer.ts';
+import { ADHESIONS_TEMPLATES } from './adhesions.templates.ts';
+import { documentSections, winAnsi, type DocumentTemplate } from '../../lib/render/document-sections.ts';
+import { renderPdf } from '../../lib/render/pdf-writer.ts';
 import type { AdhesionDataRow } from './adhesions.repository.ts';
 
-export interface DocumentTemplate {
-  version: number;
-  subject: string | null;
-  textBody: string;
-}
+export type { DocumentTemplate };
 
 /** Version 1 of `documento.adesione`, for a database whose templates were not seeded. */
 export const DEFAULT_DOCUMENT_TEMPLATE: DocumentTemplate = (() => {
-  const t = DEFAULT_TEMPLATES.find((d) => d.key === ADHESION_TEMPLATE_KEY);
+  const t = ADHESIONS_TEMPLATES.find((d) => d.key === ADHESION_TEMPLATE_KEY);
   if (!t) throw new Error(`Missing default template ${ADHESION_TEMPLATE_KEY}`);
   return { version: 1, subject: t.subject, textBody: t.textBody };
 })();
@@ -25,23 +21,6 @@ const dateFormat = new Intl.DateTimeFormat('it-IT', {
   month: 'long',
   year: 'numeric',
 });
-
-// Helvetica of the PDF encodes WinAnsi: Latin-1 plus a few typographic marks. Anything else becomes
-// its closest plain letter (accents dropped) or a question mark, so no name can break the rendering.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-export function winAnsi(text: string): string {
-  let out = '';
-  for (const ch of text.normalize('NFC')) {
-    const code = ch.codePointAt(0)!;
-    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
-    else if (ch === '\t') out += ' ';
-    else {
-      const plain = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-      out += plain.length === 1 && plain.codePointAt(0)! < 0x7f ? plain : '?';
-    }
-  }
-  return out;
-}
 
 /** One value in one line: placeholders never add headings or paragraphs. */
 const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
@@ -81,21 +60,6 @@ export function documentData(data: AdhesionDataRow, createdAt: Date): Record<str
     schoolSites: sites,
     date: dateFormat.format(createdAt),
   };
-}
-
-/** The template text with its values, as headings and paragraphs. */
-export function documentSections(template: DocumentTemplate, values: Record<string, string>): PdfSection[] {
-  const sections: PdfSection[] = [];
-  for (const raw of fillPlaceholders(template.textBody, values).split('\n')) {
-    const line = raw.trim();
-    if (!line) continue;
-    if (line.startsWith('## ')) sections.push({ heading: winAnsi(line.slice(3)), paragraphs: [] });
-    else {
-      if (sections.length === 0) sections.push({ heading: '', paragraphs: [] });
-      sections.at(-1)!.paragraphs.push(winAnsi(line.startsWith('- ') ? `• ${line.slice(2)}` : line));
-    }
-  }
-  return sections;
 }
 
 export interface RenderedDocument {

@@ -15,8 +15,8 @@ import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
+import { submitForReview } from '../review-queue/index.ts';
 import {
   DEFAULT_DOCUMENT_TEMPLATE,
   renderAdhesionDocument,

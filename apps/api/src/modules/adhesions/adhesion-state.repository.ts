@@ -4,8 +4,7 @@ import { institutes, instituteAdhesionTransitions } from '../../db/schema/index.
 import type { Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { clearInstituteTotals } from '../registry/institutes.repository.ts';
-import { clearSchoolSiteTotals } from '../registry/school-sites.repository.ts';
+import { clearInstituteTotals, clearSchoolSiteTotals } from '../registry/index.ts';
 
 export interface AdhesionTransition {
   instituteId: number;

@@ -21,9 +21,9 @@ import {
   userRoles,
   users,
 } from '../../db/schema/index.ts';
-import { DEMO_PASSWORD } from '../../db/seed.ts';
+import { DEMO_PASSWORD } from '../../seed/seed.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { seedMessageTemplates } from '../messages/outbox.repository.ts';
+import { seedMessageTemplates } from '../../seed/message-templates.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { startRevocationServer, type RevocationServer } from '../../../test/support/revocation-fixtures.ts';

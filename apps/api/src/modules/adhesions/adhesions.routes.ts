@@ -17,7 +17,7 @@ import {
 import { ACCESS_MESSAGES, type OwnedResource } from '@portale/shared/auth';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { openStored, removeStored } from '../../lib/uploads.ts';

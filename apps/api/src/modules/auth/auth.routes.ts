@@ -8,7 +8,7 @@ import {
   authRefresh,
   ERROR_MESSAGES,
 } from '@portale/shared/http';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { frozenAnswer } from '../../lib/response-serialization.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -24,7 +24,7 @@ import {
 } from './login-throttle.ts';
 import { findLoginAccount } from './login.repository.ts';
 import { findAuthUser, type AuthUser } from './session-user.repository.ts';
-import { beginSecondFactor } from '../mfa/mfa-login.ts';
+import { beginSecondFactor } from './mfa-login.ts';
 import { openLoginSession, refreshCookieOptions, tokenBody as buildTokenBody } from './login-session.ts';
 import { revokeSession, rotateRefreshToken, sessionIdOfRefreshToken } from './tokens.repository.ts';
 

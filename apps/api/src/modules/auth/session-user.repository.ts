@@ -1,10 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PERMISSIONS, ROLES, type Permission, type Role, type SessionUser } from '@portale/shared/auth';
+import { PERMISSIONS, ROLES, type Permission, type Role } from '@portale/shared/auth';
 import type { Db } from '../../db/client.ts';
+import type { AuthUser } from '../../plugins/session/authentication.ts';
 
-export interface AuthUser extends SessionUser {
-  status: 'active' | 'suspended';
-}
+export type { AuthUser };
 
 /**
  * Every field of an AuthUser for the row `u` of `users`, as columns of one SELECT: roles and

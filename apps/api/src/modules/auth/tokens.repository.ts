@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { accessTokens, authSessions, refreshTokens } from '../../db/schema/index.ts';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto.ts';
-import { AUTH_USER_COLUMNS, authUserOf, type AuthUser, type AuthUserRow } from './session-user.repository.ts';
+import type { Authentication } from '../../plugins/session/authentication.ts';
+import { AUTH_USER_COLUMNS, authUserOf, type AuthUserRow } from './session-user.repository.ts';
 
 export interface IssuedTokens {
   sessionId: number;
@@ -76,13 +77,7 @@ export async function startSession(
 /** How often the last use of a token and its session is recorded ("last use" is shown to the minute). */
 export const TOUCH_INTERVAL_MS = 60_000;
 
-export interface Authentication {
-  user: AuthUser;
-  tokenId: number;
-  sessionId: number;
-  /** The earlier of the token's and the session's end: the authentication holds until then at most. */
-  validUntil: Date;
-}
+export type { Authentication };
 
 /**
  * A bearer token `<id>|<secret>` as its id and the SHA-256 of its secret (hex, as `sha256`; the

@@ -11,7 +11,7 @@ import {
   SlotSummarySchema,
   dateToRomeLocal,
 } from '@portale/shared/bookings';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { createMailTransport } from '../messages/message-transports.ts';

@@ -23,12 +23,12 @@ import {
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage, type TemplateKey } from '../messages/index.ts';
 import { bookingSequence, calendarAttachment, eventUid, type CalendarEvent } from './booking-calendar.ts';
 import * as repo from './bookings.repository.ts';
 
@@ -88,7 +88,7 @@ type SlotFacts = Pick<repo.SlotRow, 'title' | 'description' | 'startsAt' | 'ends
 async function enqueueBookingMail(
   app: FastifyInstance,
   tx: Parameters<typeof enqueueMessage>[0],
-  kind: { templateKey: string; method: CalendarEvent['method']; description: string },
+  kind: { templateKey: TemplateKey; method: CalendarEvent['method']; description: string },
   booking: BookingParty,
   slot: SlotFacts,
   now: Date,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { can } from '@portale/shared/auth';
 import { getDashboardSummary, SEES_CEILING_ALERTS, type CeilingAlert } from '@portale/shared/dashboard';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { globalCaps } from '../../plugins/rate-limits.ts';
 import { ceilingsReachedSince, summarise } from './dashboard.repository.ts';

@@ -7,7 +7,7 @@ import {
   StaffDocumentSchema,
 } from '@portale/shared/documents';
 import { DocumentListSchema } from '@portale/shared/public';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 

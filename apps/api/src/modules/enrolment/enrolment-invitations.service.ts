@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './enrolment.repository.ts';
 
 interface Context {

@@ -15,7 +15,7 @@ import {
   searchEnrolmentInstitutes,
 } from '@portale/shared/enrolment';
 import { ROLE_LABELS } from '@portale/shared/auth';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';

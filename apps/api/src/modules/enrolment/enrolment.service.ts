@@ -18,11 +18,10 @@ import { randomToken } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { issuePasswordLink } from '../accounts/password.service.ts';
-import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
-import { clearInstituteTotals } from '../registry/institutes.repository.ts';
-import { clearSchoolSiteTotals } from '../registry/school-sites.repository.ts';
+import { issuePasswordLink } from '../accounts/index.ts';
+import { transitionAdhesion } from '../adhesions/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
+import { clearInstituteTotals, clearSchoolSiteTotals } from '../registry/index.ts';
 import * as repo from './enrolment.repository.ts';
 
 type Enrolment = z.output<typeof EnrolmentBodySchema>;

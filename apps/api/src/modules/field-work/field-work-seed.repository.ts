@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { romeLocalToDate, dateToRomeLocal } from '@portale/shared/bookings';
 import { detectorProfiles, schoolSites, users, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { submitForReview } from '../review-queue/index.ts';
 
 export const DEMO_DETECTOR_EMAIL = 'rilevatore@demo.test';
 

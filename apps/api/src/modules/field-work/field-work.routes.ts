@@ -29,14 +29,14 @@ import {
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, changedFields } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
-import { clearSchoolSiteTotals } from '../registry/school-sites.repository.ts';
+import { submitForReview } from '../review-queue/index.ts';
+import { clearSchoolSiteTotals } from '../registry/index.ts';
 import * as repo from './field-work.repository.ts';
 import { visitCalendar } from './visit-calendar.ts';
 import * as submissions from './visit-report-submissions.repository.ts';

@@ -1,5 +1,5 @@
 import type { Visit } from '@portale/shared/field-work';
-import { bookingCalendar, bookingSequence, eventUid } from '../bookings/booking-calendar.ts';
+import { bookingCalendar, bookingSequence, eventUid } from '../bookings/index.ts';
 
 /** A planned visit as an iCalendar (RFC 5545) event: UTC times, the plesso's address as the location. */
 export function visitCalendar(

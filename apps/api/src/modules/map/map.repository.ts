@@ -3,7 +3,7 @@ import { ADHESION_STATES, PROVINCES, SCHOOL_LEVELS } from '@portale/shared/regis
 import { encodeColumn, MAP_COORD_SCALE, type MapFilters, type MapSchoolSites } from '@portale/shared/map';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { dataVersionSql, foldIfLong } from '../../lib/data-version.repository.ts';
-import { enrolledInstitute } from '../registry/institutes.repository.ts';
+import { enrolledInstitute } from '../registry/index.ts';
 
 /** The data-version topic of what places a plesso (migration 0015). */
 export const PLACES_TOPIC = 'map-places';

@@ -7,7 +7,7 @@ import {
   MapSchoolSitesSchema,
   type MapFilters,
 } from '@portale/shared/map';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, queriesOf, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { mapSchoolSites, type MapPlaces } from './map.repository.ts';

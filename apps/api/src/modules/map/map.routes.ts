@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getMapBoundaries, getMapSchoolSites, type BoundaryLayer } from '@portale/shared/map';
 import { dataVersions } from '../../lib/data-version.repository.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { mapSchoolSites, PLACES_TOPIC, type MapPlaces } from './map.repository.ts';
 
 interface Encoded {

@@ -1,24 +1,17 @@
 import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { messageTemplates, outbox } from '../../db/schema/index.ts';
-import { DEFAULT_TEMPLATES } from './message-templates.defaults.ts';
-import { renderMessage, type TemplateData } from './template-render.ts';
+import { renderMessage, type TemplateData } from '../../lib/render/template-render.ts';
+import type { TemplateKey } from './template-definition.ts';
 
 export interface MessageRequest {
-  templateKey: string;
+  /** A key some feature declares in its `<feature>.templates.ts`: a typo fails `tsc`. */
+  templateKey: TemplateKey;
   recipient: string;
   data: TemplateData;
   now: Date;
   /** Files sent with an e-mail (a booking's `.ics`), stored base64 in the outbox row. */
   attachments?: { name: string; contentType: string; base64: string }[];
-}
-
-/** Inserts version 1 of each default template when the key has none yet; safe on every start. */
-export async function seedMessageTemplates(db: Db): Promise<void> {
-  await db
-    .insert(messageTemplates)
-    .values(DEFAULT_TEMPLATES.map((t) => ({ ...t, version: 1 })))
-    .onConflictDoNothing();
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   type ProgressFilters,
   type ProgressResponse,
 } from '@portale/shared/progress';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { countByStateKept, countEvents } from './progress.repository.ts';
 

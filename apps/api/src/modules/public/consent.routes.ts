@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { recordConsent } from '@portale/shared/public';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { insertConsentRecord } from './consent.repository.ts';
 
 /** Proof of each cookie choice (GDPR 7(1)): pseudonymous id, policy version, choices, time; never the IP. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTACT_MESSAGES, CONTACT_TOPIC_LABELS, sendContactMessage } from '@portale/shared/public';
 import { withTransaction } from '../../db/transaction.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import { insertContactMessage, setContactMessageOutbox } from './contact.repository.ts';
 
 const ROME_TIME = new Intl.DateTimeFormat('it-IT', {

@@ -1,5 +1,5 @@
 import { PROGRAMME } from '@portale/shared/public';
-import type { PdfSpec } from './pdf-writer.ts';
+import type { PdfSpec } from '../../lib/render/pdf-writer.ts';
 
 const { controller, partner, contacts } = PROGRAMME;
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/transaction.ts';
 import { PRIVACY_NOTICE, REGULATION, SCHOOL_GUIDE } from './document-texts.ts';
-import { renderPdf, type PdfSpec } from './pdf-writer.ts';
+import { renderPdf, type PdfSpec } from '../../lib/render/pdf-writer.ts';
 import { existingDocumentSlugs, insertDocumentOnce } from './public.repository.ts';
 
 interface SeedDocument {

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Figures, PublicSurvey } from '@portale/shared/public';
 import { institutes, publicDocuments, schoolSites, surveys, tallies } from '../../db/schema/index.ts';
-import { registeredTeachers } from '../dashboard/dashboard.repository.ts';
+import { registeredTeachers } from '../dashboard/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { enrolledInstitute } from '../registry/institutes.repository.ts';
+import { enrolledInstitute } from '../registry/index.ts';
 
 /** The programme's key figures: enrolled institutes, participating plessi, registered teachers and educators. */
 export async function countFigures(db: DbOrTx): Promise<Omit<Figures, 'updatedAt'>> {

@@ -8,7 +8,7 @@ import {
   listPublicDocuments,
 } from '@portale/shared/public';
 import { dataVersion } from '../../lib/data-version.repository.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { openStored } from '../../lib/uploads.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import * as repo from './public.repository.ts';

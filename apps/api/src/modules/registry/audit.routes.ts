@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDITED_ENTITIES, listAudit, type AuditedEntity } from '@portale/shared/registry';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { requirePermission } from '../../plugins/authorization.ts';
 import * as repo from './audit.repository.ts';
 

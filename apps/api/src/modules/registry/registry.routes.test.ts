@@ -8,7 +8,7 @@ import {
   SchoolSiteListResponseSchema,
 } from '@portale/shared/registry';
 import { SEARCH_TRANSLATE_FROM, SEARCH_TRANSLATE_TO } from '@portale/shared/lists';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 

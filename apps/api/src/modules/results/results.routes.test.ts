@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_LEVELS } from '@portale/shared/registry';
 import { RESULTS_MESSAGES, ResultsResponseSchema, type ResultsResponse } from '@portale/shared/surveys';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { derivableCounts } from '../../../test/results-attacker.ts';

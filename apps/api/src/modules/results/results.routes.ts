@@ -17,10 +17,10 @@ import {
   type ResultsResponse,
   type SurveyQuestion,
 } from '@portale/shared/surveys';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { findQuestions } from '../surveys/surveys.repository.ts';
+import { findQuestions } from '../surveys/index.ts';
 import {
   choiceCategory,
   combinationCategory,

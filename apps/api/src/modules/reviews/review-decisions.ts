@@ -8,12 +8,12 @@ import type { AdhesionState } from '@portale/shared/registry';
 import type { Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { formatRomeDateTime } from '../accounts/format.ts';
-import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
+import { transitionAdhesion } from '../adhesions/index.ts';
+import { enqueueMessage, type TemplateKey } from '../messages/index.ts';
 import * as repo from './reviews.repository.ts';
-import { setVisitReviewState } from '../field-work/field-work.repository.ts';
-import { revokeAndHoldTeacherCodes } from '../surveys/access-codes.repository.ts';
+import { setVisitReviewState } from '../field-work/index.ts';
+import { revokeAndHoldTeacherCodes } from '../surveys/index.ts';
 
 /** What a handler needs to apply a decision to its subject, inside the decision's transaction. */
 export interface DecisionContext {
@@ -33,7 +33,7 @@ type DecisionHandler = (tx: Tx, ctx: DecisionContext) => Promise<void>;
 
 const KIND_LABELS = { insegnante: 'insegnante', educatore: 'educatore', altro: 'partecipante' } as const;
 
-const TEACHER_TEMPLATES: Record<ReviewDecision, string> = {
+const TEACHER_TEMPLATES: Record<ReviewDecision, TemplateKey> = {
   approve: 'email.revisione-insegnante-approvata',
   request_changes: 'email.revisione-insegnante-da-correggere',
   reject: 'email.revisione-insegnante-respinta',
@@ -44,13 +44,13 @@ const ADHESION_TARGET: Record<ReviewDecision, AdhesionState> = {
   request_changes: 'da_correggere',
   reject: 'respinto',
 };
-const ADHESION_TEMPLATES: Record<ReviewDecision, string> = {
+const ADHESION_TEMPLATES: Record<ReviewDecision, TemplateKey> = {
   approve: 'email.revisione-adesione-approvata',
   request_changes: 'email.revisione-adesione-da-correggere',
   reject: 'email.revisione-adesione-respinta',
 };
 
-const VISIT_TEMPLATES: Record<ReviewDecision, string> = {
+const VISIT_TEMPLATES: Record<ReviewDecision, TemplateKey> = {
   approve: 'email.revisione-visita-approvata',
   request_changes: 'email.revisione-visita-da-correggere',
   reject: 'email.revisione-visita-respinta',

@@ -38,7 +38,7 @@ import {
   searchCondition,
   type Page,
 } from '../../lib/list.ts';
-import { visitReviewContent } from '../field-work/field-work.repository.ts';
+import { visitReviewContent } from '../field-work/index.ts';
 
 /** Queues whose subjects exist and can be decided. */
 export const QUEUED_TYPES: readonly ReviewType[] = ['insegnanti', 'adesioni', 'visite'];

@@ -17,13 +17,13 @@ import {
   teacherProfiles,
   users,
 } from '../../db/schema/index.ts';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { seedMessageTemplates } from '../messages/outbox.repository.ts';
-import { submitForReview } from './review-submission.repository.ts';
+import { seedMessageTemplates } from '../../seed/message-templates.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();

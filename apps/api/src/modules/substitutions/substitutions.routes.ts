@@ -16,15 +16,15 @@ import {
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { issuePasswordLink } from '../accounts/password.service.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { issuePasswordLink } from '../accounts/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import { applySubstitution } from './substitution-effects.ts';
 import * as repo from './substitutions.repository.ts';
 

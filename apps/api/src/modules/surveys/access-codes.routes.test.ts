@@ -11,11 +11,11 @@ import {
   PublicAccessCodeSchema,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { institutes, schoolSites } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
-import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../messages/message-templates.surveys.ts';
+import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from './surveys.templates.ts';
 import { DEMO_ACCESS_CODE_USES, DEMO_CODES_TEACHER, seedDemoAccessCodes } from './access-codes-seed.ts';
 import { ACCESS_CODE_RATE_LIMITS } from './access-codes.routes.ts';
 import { seedDemoSurveys } from './surveys-seed.ts';

@@ -7,7 +7,7 @@ import {
   SurveyListResponseSchema,
   type SurveyDetail,
 } from '@portale/shared/surveys';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { seedDemoSurveys } from './surveys-seed.ts';

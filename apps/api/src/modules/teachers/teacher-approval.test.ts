@@ -30,7 +30,7 @@ import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-ap
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 import { listSiteTeachers } from '../field-work/field-work.repository.ts';
 import { responsesForResults, resultsVersion } from '../results/results.repository.ts';
-import { submitForReview } from '../reviews/review-submission.repository.ts';
+import { submitForReview } from '../review-queue/review-submission.repository.ts';
 import { candidatesOf, teacherOfSite } from '../substitutions/substitutions.repository.ts';
 import { seedDemoSurveys } from '../surveys/surveys-seed.ts';
 

@@ -11,7 +11,7 @@ import {
 } from '@portale/shared/teachers';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';

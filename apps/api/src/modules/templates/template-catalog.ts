@@ -4,8 +4,8 @@ import {
   TEMPLATE_SMS_MAX,
   type TemplateChannel,
 } from '@portale/shared/templates';
-import { DEFAULT_TEMPLATES, type TemplateDefinition } from '../messages/message-templates.defaults.ts';
-import { placeholdersOf, TemplateSyntaxError, type TemplateData } from '../messages/template-render.ts';
+import { DEFAULT_TEMPLATES, type TemplateDefinition } from './default-templates.ts';
+import { placeholdersOf, TemplateSyntaxError, type TemplateData } from '../../lib/render/template-render.ts';
 
 /**
  * What each template may contain: the placeholders of its default definition (subject, HTML and

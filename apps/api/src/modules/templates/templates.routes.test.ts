@@ -8,7 +8,7 @@ import {
   TemplatePreviewSchema,
   TemplateVersionListSchema,
 } from '@portale/shared/templates';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { settleAfterResponse } from '../accounts/after-response.ts';

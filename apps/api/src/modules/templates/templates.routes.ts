@@ -14,17 +14,17 @@ import {
 } from '@portale/shared/templates';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { documentSections, winAnsi } from '../adhesions/adhesion-document.ts';
-import { renderMessage } from '../messages/template-render.ts';
-import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../messages/message-templates.surveys.ts';
-import { renderPdf } from '../public/pdf-writer.ts';
-import { renderAccessCodeSheet } from '../surveys/access-code-sheet.ts';
+import { documentSections, winAnsi } from '../../lib/render/document-sections.ts';
+import { renderMessage } from '../../lib/render/template-render.ts';
+import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../surveys/index.ts';
+import { renderPdf } from '../../lib/render/pdf-writer.ts';
+import { renderAccessCodeSheet } from '../../lib/render/access-code-sheet.ts';
 import { allowedPlaceholders, draftErrors, maxLengthOf, sampleData } from './template-catalog.ts';
-import * as repo from './templates.repository.ts';
+import { templateStore as repo } from '../messages/index.ts';
 
 const EXPORT_COLUMNS: ExportColumn<TemplateSummary>[] = [
   { header: 'Chiave', value: (r) => r.key },

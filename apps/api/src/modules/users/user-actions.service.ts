@@ -4,11 +4,10 @@ import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { mayResendEmailLink, sendEmailVerification } from '../accounts/email-verification.service.ts';
-import { formatRomeDateTime } from '../accounts/format.ts';
-import { revokeUserSessions } from '../auth/tokens.repository.ts';
-import { clearAccountThrottle, clearSecondFactorThrottle } from '../auth/login-throttle.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { mayResendEmailLink, sendEmailVerification } from '../accounts/index.ts';
+import { formatRomeDateTime } from '../../lib/format.ts';
+import { revokeUserSessions, clearAccountThrottle, clearSecondFactorThrottle } from '../auth/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './users.repository.ts';
 import { conflict, lockTarget } from './users.service.ts';
 

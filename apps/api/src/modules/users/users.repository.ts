@@ -26,7 +26,7 @@ import {
   searchCondition,
   type Page,
 } from '../../lib/list.ts';
-import { accountKey, secondFactorKey } from '../auth/login-throttle.ts';
+import { accountKey, secondFactorKey } from '../auth/index.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
 

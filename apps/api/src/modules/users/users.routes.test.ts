@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEntrySchema } from '@portale/shared/registry';
 import { UserActionResultSchema, UserDetailSchema, UserListResponseSchema } from '@portale/shared/users';
 import { auditLog, outbox, users } from '../../db/schema/index.ts';
-import { DEMO_ACCOUNTS } from '../../db/seed.ts';
-import { seedMessageTemplates } from '../messages/outbox.repository.ts';
+import { DEMO_ACCOUNTS } from '../../seed/seed.ts';
+import { seedMessageTemplates } from '../../seed/message-templates.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
 

@@ -11,7 +11,7 @@ import {
   updateUser,
   type UserSummary,
 } from '@portale/shared/users';
-import { registerEndpoint } from '../../lib/endpoint-route.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { runUserAction } from './user-actions.service.ts';

@@ -9,9 +9,8 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { sendEmailVerification } from '../accounts/email-verification.service.ts';
-import { issuePasswordLink } from '../accounts/password.service.ts';
-import { enqueueMessage } from '../messages/outbox.repository.ts';
+import { sendEmailVerification, issuePasswordLink } from '../accounts/index.ts';
+import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './users.repository.ts';
 
 /** The invitation link of a new user is valid for a week (a reset link for an hour). */

@@ -1,0 +1,2 @@
+// The face of modules/enrolment: what other modules may import from it (decision 044). Nothing else leaves it.
+export { ENROLMENT_TEMPLATES } from './enrolment.templates.ts';

@@ -1,0 +1,8 @@
+// The face of modules/registry: what other modules may import from it (decision 044). Nothing else leaves it.
+export {
+  clearInstituteTotals,
+  enrolledInstitute,
+  instituteFilterCondition,
+  toInstituteSummary,
+} from './institutes.repository.ts';
+export { clearSchoolSiteTotals } from './school-sites.repository.ts';
