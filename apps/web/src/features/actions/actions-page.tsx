@@ -49,6 +49,7 @@ import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatBytes, formatCount, formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { failureResult, text, type FieldErrors } from '../../lib/form-data.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
+import { FieldError } from '../../components/form/field.tsx';
 
 const DEFAULT_SORT = 'dueOn';
 const DETAIL_PARAM = 'azione';
@@ -293,14 +294,6 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
   }
 }
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-danger small mt-1 mb-0">
-      {message}
-    </p>
-  ) : null;
-}
-
 const PARTICIPATION_OPTIONS = [
   ['true', 'Solo i plessi partecipanti'],
   ['false', 'Solo i plessi non partecipanti'],
@@ -399,7 +392,7 @@ function BulkForm({ models }: { models: ActionModel[] }) {
               ))}
             </select>
           </div>
-          <FieldError id="bulk-model-error" message={errors.modelId} />
+          <FieldError id="bulk-model" error={errors.modelId} />
         </div>
         <div className="col-md-6">
           <label htmlFor="bulk-q" className="form-label">
@@ -469,7 +462,7 @@ function BulkForm({ models }: { models: ActionModel[] }) {
             Conta i destinatari
           </button>
         </div>
-        <FieldError id="bulk-filter-error" message={filterError} />
+        <FieldError id="bulk-filter" error={filterError} />
         {preview && stale && (
           <div className="col-12" data-testid="bulk-preview">
             <div className="alert alert-warning" role="status">
@@ -663,7 +656,7 @@ function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail; closeH
             aria-invalid={review?.errors?.note ? true : undefined}
             aria-describedby={review?.errors?.note ? 'review-note-error' : undefined}
           />
-          <FieldError id="review-note-error" message={review?.errors?.note} />
+          <FieldError id="review-note" error={review?.errors?.note} />
           <div className="d-flex flex-wrap gap-2 mt-2">
             <button type="submit" name="intent" value="verify" className="btn btn-success" disabled={busy}>
               Verifica

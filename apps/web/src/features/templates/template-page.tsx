@@ -32,12 +32,14 @@ import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, apiRequest, callApi } from '../../lib/api-client.ts';
 import { formatNumber, formatShortDateTime } from '../../lib/format.ts';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
+import { FieldError } from '../../components/form/field.tsx';
+import { invalidForm } from '../../lib/form-action.ts';
 
 /** The URL param of the template open in the editor (the page has no record route). */
 const KEY_PARAM = 'chiave';
@@ -127,12 +129,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<Outcome> 
     const hasSubject = form.has('subject');
     const draft = { subject: hasSubject ? text(form, 'subject') : null, textBody: text(form, 'textBody') };
     const parsed = TemplateDraftSchema.safeParse(draft);
-    if (!parsed.success)
-      return {
-        intent,
-        message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
-        errors: issuesToErrors(parsed.error.issues),
-      };
+    if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
     if (intent === 'preview') {
       const answer = await apiRequest<unknown>(buildPath(previewTemplate.path, { key }), {
         method: 'POST',
@@ -187,14 +184,6 @@ function fieldProps(id: string, error: string | undefined, hintId?: string) {
     ...(error ? { 'aria-invalid': true as const } : {}),
     ...(describedBy ? { 'aria-describedby': describedBy } : {}),
   };
-}
-
-function FieldError({ id, error }: { id: string; error: string | undefined }) {
-  return error ? (
-    <p id={`${id}-error`} className="text-danger small mt-1">
-      {error}
-    </p>
-  ) : null;
 }
 
 /** A PDF preview as a real file: opened in a new tab or downloaded. */
