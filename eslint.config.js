@@ -210,4 +210,19 @@ export default tseslint.config(
       ],
     },
   },
+  // Decision 045: a web source file stays under 400 lines (blank lines and comments aside); a page that
+  // grows a second panel is split along its seams. The files listed below are over it today, to split
+  // when next touched (a ratchet: the list only shrinks).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: [
+      'apps/web/src/features/field-work/detectors-page.tsx',
+      'apps/web/src/features/actions/action-models-page.tsx',
+      'apps/web/src/features/map/school-map.tsx',
+      'apps/web/src/features/surveys/question-editor.tsx',
+      'apps/web/src/features/enrolment/enrolment-page.tsx',
+      'apps/web/src/features/portal/teacher-home.tsx',
+    ],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
 );

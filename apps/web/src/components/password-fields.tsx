@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { PasswordContext } from '@portale/shared/accounts/password';
-import { FormField } from './form-field.tsx';
+import { TextField } from './form/text-field.tsx';
 import type { FieldErrors } from '../lib/form-data.ts';
 
 const LEVELS = ['Molto debole', 'Debole', 'Discreta', 'Buona', 'Ottima'] as const;
@@ -83,7 +83,7 @@ export function NewPasswordFields({
   const [password, setPassword] = useState('');
   return (
     <>
-      <FormField
+      <TextField
         type="password"
         id="password"
         name="password"
@@ -96,7 +96,7 @@ export function NewPasswordFields({
         error={errors?.password}
       />
       <PasswordMeter password={password} {...(context ? { context } : {})} />
-      <FormField
+      <TextField
         type="password"
         id="password_confirmation"
         name="password_confirmation"

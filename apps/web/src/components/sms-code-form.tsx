@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from 'design-react-kit';
 import { Form, useActionData } from 'react-router';
-import { FormField } from './form-field.tsx';
+import { TextField } from './form/text-field.tsx';
 import { SubmitButton } from './submit-button.tsx';
 
 /** A phone verification in progress, carried in hidden fields from one action to the next. */
@@ -98,7 +98,7 @@ export function SmsCodeForm({ step, error }: { step: PhoneStep; error?: string |
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="phone-confirm" />
         <StepFields step={step} />
-        <FormField
+        <TextField
           id="code"
           name="code"
           label="Codice ricevuto via SMS"

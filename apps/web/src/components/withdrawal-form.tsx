@@ -3,7 +3,7 @@ import { Form, useNavigation } from 'react-router';
 import { withdrawAdhesion } from '@portale/shared/adhesions';
 import { callApi } from '../lib/api-client.ts';
 import { orFailure, text, type FormResult } from '../lib/form-data.ts';
-import { FormMessage } from './form-field.tsx';
+import { FormMessage } from './form/form-message.tsx';
 
 export const WITHDRAW_INTENT = 'withdraw';
 

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
 import { PAGE_SIZES } from '@portale/shared/lists';
 import { PROVINCES, PROVINCES_BY_REGION, REGIONS, type Region } from '@portale/shared/registry';
+import { FieldError } from '../form/field.tsx';
 
 export interface FilterOption {
   value: string;
@@ -34,14 +35,6 @@ interface FilterBarProps {
 
 const SEARCH_DELAY_MS = 350;
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-danger small mt-1 mb-0">
-      {message}
-    </p>
-  ) : null;
-}
-
 function NativeSelect(props: {
   id: string;
   name: string;
@@ -70,7 +63,7 @@ function NativeSelect(props: {
           </option>
         ))}
       </select>
-      <FieldError id={errorId} message={props.error} />
+      <FieldError id={props.id} error={props.error} />
     </div>
   );
 }
@@ -181,7 +174,7 @@ export function FilterBar({
             <p id={`${fieldId('q')}-hint`} className="form-text small mb-0">
               {search.hint}
             </p>
-            <FieldError id={`${fieldId('q')}-error`} message={errors.q} />
+            <FieldError id={fieldId('q')} error={errors.q} />
           </div>
         </div>
         {geography && (

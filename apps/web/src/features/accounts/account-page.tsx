@@ -13,7 +13,7 @@ import {
   type SessionInfo,
 } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';

@@ -1,6 +1,7 @@
 import { Form, redirect, useActionData, type ActionFunctionArgs } from 'react-router';
 import { getPage, REDIRECTS } from '@portale/shared/pages';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
@@ -35,7 +36,7 @@ export function Component() {
     <NarrowPage title={page.title} description={page.description}>
       <FormMessage message={result?.message} />
       <Form method="post" noValidate className="mt-4">
-        <FormField
+        <TextField
           type="password"
           id="current_password"
           name="current_password"

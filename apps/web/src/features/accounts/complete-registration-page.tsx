@@ -2,7 +2,8 @@ import { Button } from 'design-react-kit';
 import { Form, useActionData, useLoaderData } from 'react-router';
 import type { AccountProfile, MissingItem } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { SchoolSitePicker } from '../../components/school-site-picker.tsx';
@@ -56,7 +57,7 @@ function ProfileFields({
           </h2>
           <Form method="post" noValidate>
             <input type="hidden" name="intent" value="tax-code" />
-            <FormField
+            <TextField
               id="taxCode"
               name="taxCode"
               label="Codice fiscale"
@@ -123,7 +124,7 @@ function Correction({
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="correction" />
         <SchoolSitePicker error={errors?.schoolSiteId} />
-        <FormField
+        <TextField
           id="correction-subjects"
           name="subjects"
           label="Materie o ruolo (separate da virgole)"

@@ -1,5 +1,6 @@
 import { Form } from 'react-router';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 
@@ -21,7 +22,7 @@ export function EmailChange({ email, result }: { email: string; result?: FormRes
       {!result?.ok && (
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value={EMAIL_CHANGE_INTENT} />
-          <FormField
+          <TextField
             id="new-email"
             name="email"
             type="email"
@@ -29,7 +30,7 @@ export function EmailChange({ email, result }: { email: string; result?: FormRes
             autoComplete="email"
             error={result?.errors?.email}
           />
-          <FormField
+          <TextField
             id="email-change-password"
             name="current_password"
             type="password"

@@ -10,7 +10,8 @@ import {
 } from 'react-router';
 import type { EmailVerificationStatus } from '@portale/shared/accounts';
 import { getPage } from '@portale/shared/pages';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
@@ -80,7 +81,7 @@ function ResendForm({ errors }: { errors?: FormResult['errors'] }) {
     <Form method="post" action={PATH} noValidate className="mt-4">
       <input type="hidden" name="intent" value="resend" />
       {!loggedIn && (
-        <FormField
+        <TextField
           type="email"
           id="email"
           name="email"

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
 import { getPage } from '@portale/shared/pages';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
@@ -39,7 +40,7 @@ export function Component() {
         <>
           <FormMessage message={result?.message} />
           <Form method="post" noValidate className="mt-4">
-            <FormField
+            <TextField
               type="email"
               id="email"
               name="email"

@@ -3,7 +3,7 @@ import { Button } from 'design-react-kit';
 import { Form } from 'react-router';
 import { exportAccount } from '@portale/shared/accounts';
 import { romeDateStamp } from '@portale/shared/bookings';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';

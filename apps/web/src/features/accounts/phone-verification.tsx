@@ -1,5 +1,5 @@
 import { Form } from 'react-router';
-import { FormField } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
 import { SmsCodeForm } from '../../components/sms-code-form.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { CompleteActionData } from './complete-registration-actions.ts';
@@ -24,7 +24,7 @@ export function PhoneVerification({
       ) : (
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="phone-start" />
-          <FormField
+          <TextField
             type="tel"
             id="phone"
             name="phone"

@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, type ActionFunctionArgs } from 'react-router';
 import { getPage } from '@portale/shared/pages';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { NarrowPage } from '../../components/narrow-page.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { orFailure, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';

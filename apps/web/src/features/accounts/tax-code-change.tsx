@@ -1,5 +1,6 @@
 import { Form, useNavigation } from 'react-router';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 
 /** The intent of the form among the account page's forms. */
@@ -37,7 +38,7 @@ export function TaxCodeChange({
       <FormMessage tone={result?.ok ? 'success' : 'danger'} message={result?.message} />
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value={TAX_CODE_INTENT} />
-        <FormField
+        <TextField
           id="taxCode"
           name="taxCode"
           label={taxCode ? 'Nuovo codice fiscale' : 'Codice fiscale'}
@@ -46,7 +47,7 @@ export function TaxCodeChange({
           error={error('taxCode')}
         />
         {taxCode && (
-          <FormField
+          <TextField
             id="current_password"
             name="current_password"
             type="password"

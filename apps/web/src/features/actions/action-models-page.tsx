@@ -27,19 +27,14 @@ import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate, formatNumber } from '../../lib/format.ts';
-import {
-  failureResult,
-  issuesToErrors,
-  text,
-  type FieldErrors,
-  type FormResult,
-} from '../../lib/form-data.ts';
+import { failureResult, text, type FieldErrors, type FormResult } from '../../lib/form-data.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
+import { invalidForm } from '../../lib/form-action.ts';
 
 const DEFAULT_SORT = 'title';
 const EDIT_PARAM = 'modifica';
@@ -148,23 +143,18 @@ type Outcome = FormResult & { intent?: string };
 export async function action({ request }: ActionFunctionArgs): Promise<Outcome> {
   const form = await request.formData();
   const intent = text(form, 'intent');
-  const invalid = (errors: FieldErrors): Outcome => ({
-    intent,
-    message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
-    errors,
-  });
   try {
     if (intent === 'create') {
       const body = { ...values(form), target: text(form, 'target') || undefined };
       const parsed = ActionModelCreateSchema.safeParse(body);
-      if (!parsed.success) return invalid(issuesToErrors(parsed.error.issues));
+      if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
       const model = await callApi(createActionModel, { body: parsed.data });
       return { intent, ok: true, message: `Modello «${model.title}» creato.` };
     }
     const modelId = Number(text(form, 'modelId'));
     const body = { ...values(form), active: form.get('active') === 'true' };
     const parsed = ActionModelUpdateSchema.safeParse(body);
-    if (!parsed.success) return invalid(issuesToErrors(parsed.error.issues));
+    if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
     const model = await callApi(updateActionModel, { params: { modelId }, body: parsed.data });
     return {
       intent,

@@ -1,12 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import {
-  Form,
-  Link,
-  useActionData,
-  useLoaderData,
-  useNavigation,
-  type LoaderFunctionArgs,
-} from 'react-router';
+import { useId } from 'react';
+import { Link, useActionData, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import {
   exportAdhesions,
   getAdhesionFunnel,
@@ -28,13 +21,14 @@ import { FilterBar, type SelectFilter } from '../../components/data-table/filter
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
 import { useListParams } from '../../components/data-table/use-list-params.ts';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { intentAction, text, type FormResult } from '../../lib/form-data.ts';
 import { formatCount, formatDate, formatDay, formatNumber } from '../../lib/format.ts';
 import { loadList, pickQuery, unlessInvalid, type ListLoaderData } from '../../lib/list-loader.ts';
 import { getSession, useSession } from '../../lib/session.ts';
+import { ConfirmButton } from '../../components/form/confirm-button.tsx';
 
 const DEFAULT_SORT = 'adhesionStateChangedAt';
 const DAY_MS = 86_400_000;
@@ -256,14 +250,7 @@ function Funnel({ funnel }: { funnel: AdhesionFunnel }) {
 /** Reminders to the filtered institutes of a state where it is the school's turn: a count, then a confirmation. */
 function Reminders({ query, preview }: { query: Record<string, string>; preview: ReminderPreview | null }) {
   const result = useActionData<ActionData>();
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'remind';
-  const [confirming, setConfirming] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
   const id = useId();
-  useEffect(() => {
-    if (confirming) box.current?.focus();
-  }, [confirming]);
   const state = query.adhesionState;
   return (
     <section aria-labelledby={`${id}-title`} className="mb-5" data-testid="reminders">
@@ -290,50 +277,19 @@ function Reminders({ query, preview }: { query: Record<string, string>; preview:
             {preview.withoutContacts > 0 &&
               ` ${formatCount(preview.withoutContacts, 'istituto non ha', 'istituti non hanno')} un dirigente o un referente a cui scrivere.`}
           </p>
-          {preview.eligible > 0 &&
-            (confirming ? (
-              <div
-                ref={box}
-                tabIndex={-1}
-                role="group"
-                aria-labelledby={`${id}-question`}
-                className="border rounded p-3"
-              >
-                <p id={`${id}-question`}>
-                  Inviare ora il sollecito a {formatCount(preview.eligible, 'istituto', 'istituti')}? Le
-                  e-mail partono subito e non si possono ritirare.
-                </p>
-                <Form
-                  method="post"
-                  preventScrollReset
-                  className="d-flex flex-wrap gap-2"
-                  onSubmit={() => setTimeout(() => setConfirming(false))}
-                >
-                  <input type="hidden" name="intent" value="remind" />
-                  {Object.entries(query)
-                    .filter(([key]) =>
-                      ['q', 'region', 'province', 'minDaysInState', 'adhesionState'].includes(key),
-                    )
-                    .map(([key, value]) => (
-                      <input key={key} type="hidden" name={key} value={value} />
-                    ))}
-                  <button type="submit" className="btn btn-primary" disabled={busy}>
-                    Conferma: invia {formatCount(preview.eligible, 'sollecito', 'solleciti')}
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-outline-secondary"
-                    onClick={() => setConfirming(false)}
-                  >
-                    Annulla
-                  </button>
-                </Form>
-              </div>
-            ) : (
-              <button type="button" className="btn btn-outline-primary" onClick={() => setConfirming(true)}>
-                Invia un sollecito
-              </button>
-            ))}
+          {preview.eligible > 0 && (
+            <ConfirmButton
+              intent="remind"
+              fields={Object.fromEntries(
+                Object.entries(query).filter(([key]) =>
+                  ['q', 'region', 'province', 'minDaysInState', 'adhesionState'].includes(key),
+                ),
+              )}
+              label="Invia un sollecito"
+              question={`Inviare ora il sollecito a ${formatCount(preview.eligible, 'istituto', 'istituti')}? Le e-mail partono subito e non si possono ritirare.`}
+              confirmLabel={`Conferma: invia ${formatCount(preview.eligible, 'sollecito', 'solleciti')}`}
+            />
+          )}
         </>
       )}
     </section>

@@ -9,7 +9,7 @@ import {
 } from '@portale/shared/adhesions';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { FlaggedFields } from '../../components/flagged-fields.tsx';

@@ -1,6 +1,6 @@
 import { Button } from 'design-react-kit';
 import { Form, Link, useActionData } from 'react-router';
-import { FormField } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
 import { ResendCountdown, useAnswerKey, useSecondsLeft } from '../../components/sms-code-form.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { AdhesionActionData, ChallengeStep } from './adhesion-actions.ts';
@@ -37,7 +37,7 @@ function CodeStep({
       <Form method="post" noValidate>
         <input type="hidden" name="intent" value="sign" />
         <ChallengeFields step={step} documentSha256={documentSha256} />
-        <FormField
+        <TextField
           id="code"
           name="code"
           label="Codice ricevuto via SMS"

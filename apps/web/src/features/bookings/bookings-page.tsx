@@ -12,6 +12,7 @@ import {
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
+import { INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
 
 type Notice = { kind: 'success' | 'danger'; text: string };
 
@@ -157,7 +158,7 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
       const found: Errors = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
       setErrors(found);
-      show({ kind: 'danger', text: 'Alcuni dati non sono validi. Controlla i campi evidenziati.' });
+      show({ kind: 'danger', text: INVALID_FORM_MESSAGE });
       return;
     }
     setSending(true);

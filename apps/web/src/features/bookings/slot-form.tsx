@@ -1,5 +1,6 @@
 import { Form } from 'react-router';
 import { dateToRomeLocal, type SlotSummary } from '@portale/shared/bookings';
+import { Field } from '../../components/form/field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { text, type FieldErrors } from '../../lib/form-data.ts';
 
@@ -17,7 +18,8 @@ export function slotFormValues(form: FormData) {
   };
 }
 
-function Field(props: {
+/** A field of the slot form (the kit's `Field`, ids `<prefix>-<name>`). */
+function SlotField(props: {
   name: string;
   label: string;
   hint?: string;
@@ -25,27 +27,15 @@ function Field(props: {
   prefix: string;
   children: (describedBy: string | undefined, id: string) => React.ReactNode;
 }) {
-  const id = `${props.prefix}-${props.name}`;
-  const error = props.errors[props.name];
-  const describedBy =
-    [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="mb-3">
-      <label className="form-label fw-semibold" htmlFor={id}>
-        {props.label}
-      </label>
-      {props.children(describedBy, id)}
-      {props.hint && (
-        <p id={`${id}-hint`} className="small text-muted mb-0">
-          {props.hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-danger small mt-1 mb-0">
-          {error}
-        </p>
-      )}
-    </div>
+    <Field
+      id={`${props.prefix}-${props.name}`}
+      label={props.label}
+      hint={props.hint}
+      error={props.errors[props.name]}
+    >
+      {(control) => props.children(control['aria-describedby'], control.id)}
+    </Field>
   );
 }
 
@@ -69,7 +59,7 @@ export function SlotForm({
       <input type="hidden" name="intent" value={intent} />
       <div className="row">
         <div className="col-12">
-          <Field name="title" label="Titolo" errors={errors} prefix={prefix}>
+          <SlotField name="title" label="Titolo" errors={errors} prefix={prefix}>
             {(d, id) => (
               <input
                 id={id}
@@ -81,10 +71,10 @@ export function SlotForm({
                 {...invalid('title')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
         <div className="col-12">
-          <Field name="description" label="Descrizione (facoltativa)" errors={errors} prefix={prefix}>
+          <SlotField name="description" label="Descrizione (facoltativa)" errors={errors} prefix={prefix}>
             {(d, id) => (
               <textarea
                 id={id}
@@ -96,10 +86,16 @@ export function SlotForm({
                 {...invalid('description')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
         <div className="col-12 col-md-6">
-          <Field name="startsAt" label="Inizio" hint="Data e ora italiana." errors={errors} prefix={prefix}>
+          <SlotField
+            name="startsAt"
+            label="Inizio"
+            hint="Data e ora italiana."
+            errors={errors}
+            prefix={prefix}
+          >
             {(d, id) => (
               <input
                 id={id}
@@ -111,10 +107,10 @@ export function SlotForm({
                 {...invalid('startsAt')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
         <div className="col-12 col-md-6">
-          <Field name="endsAt" label="Fine" hint="Data e ora italiana." errors={errors} prefix={prefix}>
+          <SlotField name="endsAt" label="Fine" hint="Data e ora italiana." errors={errors} prefix={prefix}>
             {(d, id) => (
               <input
                 id={id}
@@ -126,10 +122,10 @@ export function SlotForm({
                 {...invalid('endsAt')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
         <div className="col-12 col-md-6">
-          <Field
+          <SlotField
             name="place"
             label="Luogo"
             hint="Indirizzo e sala; lascia vuoto se l’incontro è solo online."
@@ -147,10 +143,10 @@ export function SlotForm({
                 {...invalid('place')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
         <div className="col-12 col-md-6">
-          <Field
+          <SlotField
             name="onlineUrl"
             label="Collegamento online"
             hint="Inizia con https://; inviato solo a chi prenota."
@@ -168,10 +164,10 @@ export function SlotForm({
                 {...invalid('onlineUrl')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
         <div className="col-12 col-md-4">
-          <Field name="capacity" label="Posti" errors={errors} prefix={prefix}>
+          <SlotField name="capacity" label="Posti" errors={errors} prefix={prefix}>
             {(d, id) => (
               <input
                 id={id}
@@ -186,7 +182,7 @@ export function SlotForm({
                 {...invalid('capacity')}
               />
             )}
-          </Field>
+          </SlotField>
         </div>
       </div>
       <div className="form-check mb-3">

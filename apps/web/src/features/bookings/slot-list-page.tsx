@@ -1,11 +1,4 @@
-import {
-  Link,
-  redirect,
-  useActionData,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from 'react-router';
+import { Link, redirect, useActionData, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import {
   createSlot,
   exportSlots,
@@ -23,9 +16,10 @@ import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
-import { failureResult, issuesToErrors, type FormResult } from '../../lib/form-data.ts';
+import { type FormResult } from '../../lib/form-data.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { SlotForm, slotFormValues } from './slot-form.tsx';
+import { formAction } from '../../lib/form-action.ts';
 
 const DEFAULT_SORT = 'startsAt';
 const column = listColumnHelper<SlotSummary>();
@@ -86,21 +80,12 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 }
 
 /** Creates a slot, then opens its page. */
-export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
-  const values = slotFormValues(await request.formData());
-  const parsed = SlotInputSchema.safeParse(values);
-  if (!parsed.success)
-    return {
-      message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
-      errors: issuesToErrors(parsed.error.issues),
-    };
-  try {
-    const slot = await callApi(createSlot, { body: values });
-    return redirect(`${href('portal.booking-slot', { slotId: slot.id })}?creato=1`);
-  } catch (error) {
-    return failureResult(error);
-  }
-}
+export const action = formAction({
+  read: slotFormValues,
+  schema: SlotInputSchema,
+  call: (_data, { values }) => callApi(createSlot, { body: values }),
+  done: (slot) => redirect(`${href('portal.booking-slot', { slotId: slot.id })}?creato=1`),
+});
 
 /** Staff: the appointments of `/prenotazioni`, with the list pattern, and the creation of a new one. */
 export function Component() {

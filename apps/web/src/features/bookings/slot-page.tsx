@@ -28,9 +28,10 @@ import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { formatShortDateTime } from '../../lib/format.ts';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { SlotForm, slotFormValues } from './slot-form.tsx';
+import { invalidForm } from '../../lib/form-action.ts';
 
 const DEFAULT_SORT = 'createdAt';
 const column = listColumnHelper<BookingSummary>();
@@ -92,12 +93,7 @@ export async function action({
         ? { published: true }
         : slotFormValues(form);
   const parsed = SlotUpdateSchema.safeParse(body);
-  if (!parsed.success)
-    return {
-      intent,
-      message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
-      errors: issuesToErrors(parsed.error.issues),
-    };
+  if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
   try {
     await callApi(updateSlot, { params: { slotId }, body });
     const message =

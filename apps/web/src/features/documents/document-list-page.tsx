@@ -26,6 +26,7 @@ import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { DocumentFields, PdfInput } from './document-fields.tsx';
 import { fileProblem, sendPdf } from './document-upload.ts';
+import { INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
 
 const DEFAULT_SORT = 'title';
 const column = listColumnHelper<StaffDocument>();
@@ -87,8 +88,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<FormResul
   const file = form.get('file');
   const problem = fileProblem(file);
   if (problem) errors.file = problem;
-  if (Object.keys(errors).length > 0)
-    return { message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.', errors };
+  if (Object.keys(errors).length > 0) return { message: INVALID_FORM_MESSAGE, errors };
   try {
     const doc = await sendPdf(file as File, { query: fields });
     return redirect(`${href('portal.document', { documentId: doc.id })}?caricato=1`);

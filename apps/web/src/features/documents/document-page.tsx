@@ -20,9 +20,10 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { DocumentFields, PdfInput } from './document-fields.tsx';
 import { fileProblem, sendPdf } from './document-upload.ts';
+import { invalidForm } from '../../lib/form-action.ts';
 
 type Result = FormResult & { intent: string };
 
@@ -62,12 +63,7 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<R
               description: text(form, 'description'),
             };
     const parsed = DocumentUpdateSchema.safeParse(body);
-    if (!parsed.success)
-      return {
-        intent,
-        message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
-        errors: issuesToErrors(parsed.error.issues),
-      };
+    if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
     await callApi(updateDocument, { params: { documentId }, body: parsed.data });
     return { intent, ok: true, message: DONE[intent] ?? DONE.edit! };
   } catch (error) {

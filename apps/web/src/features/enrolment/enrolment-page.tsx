@@ -7,7 +7,9 @@ import {
   type EnrolmentInstitute,
 } from '@portale/shared/enrolment';
 import { getPage, href } from '@portale/shared/pages';
-import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SmsCodeForm } from '../../components/sms-code-form.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -80,7 +82,7 @@ function PhoneStepSection() {
       ) : (
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="phone-start" />
-          <FormField
+          <TextField
             type="tel"
             id="phone"
             name="phone"
@@ -119,7 +121,7 @@ function InstituteStep({ data }: { data: Extract<EnrolmentPageData, { step: 'ins
       <VerifiedNote phoneMasked={data.verification.phoneMasked} usableUntil={data.verification.usableUntil} />
       <Form method="get" role="search" aria-label="Cerca l’istituto">
         <input type="hidden" name={VERIFY_PARAM} value={verificationId} />
-        <FormField
+        <TextField
           type="search"
           id="institute-q"
           name={SEARCH_PARAM}
@@ -194,7 +196,7 @@ function PersonFields({
       {hint && <p className="small">{hint}</p>}
       <div className="row">
         <div className="col-md-6">
-          <FormField
+          <TextField
             id={id('firstName')}
             name={field('firstName')}
             label="Nome"
@@ -204,7 +206,7 @@ function PersonFields({
           />
         </div>
         <div className="col-md-6">
-          <FormField
+          <TextField
             id={id('lastName')}
             name={field('lastName')}
             label="Cognome"
@@ -214,7 +216,7 @@ function PersonFields({
           />
         </div>
       </div>
-      <FormField
+      <TextField
         type="email"
         id={id('email')}
         name={field('email')}
@@ -223,7 +225,7 @@ function PersonFields({
         required
         error={errors?.[field('email')]}
       />
-      <FormField
+      <TextField
         id={id('taxCode')}
         name={field('taxCode')}
         label="Codice fiscale"
@@ -231,7 +233,7 @@ function PersonFields({
         required
         error={errors?.[field('taxCode')]}
       />
-      <FormField
+      <TextField
         type="tel"
         id={id('phone')}
         name={field('phone')}

@@ -28,6 +28,7 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatNumber, formatShortDateTime } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { ALL_PROVINCES, PROVINCE_FILTER } from './field-work-labels.ts';
+import { FieldError } from '../../components/form/field.tsx';
 
 const DEFAULT_SORT = 'name';
 const column = listColumnHelper<DetectorSummary>();
@@ -234,14 +235,6 @@ function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
   );
 }
 
-function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
-  return messages?.[0] ? (
-    <p id={id} className="text-danger small">
-      {messages[0]}
-    </p>
-  ) : null;
-}
-
 function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) {
   const result = useActionData<AssignResult>();
   const busy = useNavigation().state === 'submitting';
@@ -285,7 +278,7 @@ function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) {
             ))}
             <option value="none">Nessuno (togli il rilevatore)</option>
           </select>
-          <FieldError id="detectorUserId-error" messages={result?.errors?.detectorUserId} />
+          <FieldError id="detectorUserId" error={result?.errors?.detectorUserId?.[0]} />
         </div>
         <div className="col-md-2">
           <label htmlFor="assign-province" className="form-label">
@@ -370,7 +363,7 @@ function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) {
             Conta i plessi
           </button>
         </div>
-        <FieldError id="assign-filter-error" messages={filterError} />
+        <FieldError id="assign-filter" error={filterError?.[0]} />
         {result?.preview && (
           <div className="col-12" role="status" data-testid="assignment-preview">
             <div className="alert alert-info">

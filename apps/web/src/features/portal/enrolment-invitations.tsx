@@ -6,7 +6,7 @@ import {
   listEnrolmentInvitations,
   type EnrolmentInvitation,
 } from '@portale/shared/enrolment';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { orFailure, text, type FormResult } from '../../lib/form-data.ts';
 import { formatDate } from '../../lib/format.ts';

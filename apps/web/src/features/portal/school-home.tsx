@@ -4,7 +4,7 @@ import { can, canSome, evaluateAccess, type SessionUser } from '@portale/shared/
 import { getPage, href } from '@portale/shared/pages';
 import { SCHOOL_LEVEL_LABELS, TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { WithdrawalForm, WITHDRAW_INTENT } from '../../components/withdrawal-form.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { ApiError, callApi } from '../../lib/api-client.ts';

@@ -15,6 +15,7 @@ import {
 } from '@portale/shared/substitutions';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
+import { FieldError } from '../../components/form/field.tsx';
 
 /** The intent of the request form among the home's forms. */
 export const SUBSTITUTION_INTENT = 'substitution-request';
@@ -118,14 +119,6 @@ const STATE_BADGE: Record<SubstitutionState, string> = {
   approvata: 'bg-success',
   respinta: 'bg-danger',
 };
-
-function FieldError({ id, messages }: { id: string; messages: string[] | undefined }) {
-  return messages?.[0] ? (
-    <p id={id} className="text-danger small mt-1 mb-0">
-      {messages[0]}
-    </p>
-  ) : null;
-}
 
 function Requests({ requests, total }: { requests: SubstitutionSummary[]; total: number }) {
   if (requests.length === 0) return <p>L’istituto non ha ancora inviato richieste di sostituzione.</p>;
@@ -250,7 +243,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
                 </optgroup>
               ))}
             </select>
-            <FieldError id="sub-teacher-error" messages={err.teacher} />
+            <FieldError id="sub-teacher" error={err.teacher?.[0]} />
           </div>
           <div className="col-md-6">
             <label htmlFor="sub-effectiveOn" className="form-label">
@@ -266,7 +259,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
               defaultValue={v.effectiveOn ?? ''}
               {...invalid('effectiveOn')}
             />
-            <FieldError id="sub-effectiveOn-error" messages={err.effectiveOn} />
+            <FieldError id="sub-effectiveOn" error={err.effectiveOn?.[0]} />
           </div>
           <fieldset className="col-12">
             <legend className="h6">Chi subentra</legend>
@@ -289,7 +282,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
                   defaultValue={v.incomingEmail ?? ''}
                   {...invalid('incomingEmail')}
                 />
-                <FieldError id="sub-incomingEmail-error" messages={err.incomingEmail ?? err.incomingUserId} />
+                <FieldError id="sub-incomingEmail" error={(err.incomingEmail ?? err.incomingUserId)?.[0]} />
               </div>
               <div className="col-md-4">
                 <label htmlFor="sub-incomingFirstName" className="form-label">
@@ -306,7 +299,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
                   defaultValue={v.incomingFirstName ?? ''}
                   {...invalid('incomingFirstName')}
                 />
-                <FieldError id="sub-incomingFirstName-error" messages={err.incomingFirstName} />
+                <FieldError id="sub-incomingFirstName" error={err.incomingFirstName?.[0]} />
               </div>
               <div className="col-md-4">
                 <label htmlFor="sub-incomingLastName" className="form-label">
@@ -323,7 +316,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
                   defaultValue={v.incomingLastName ?? ''}
                   {...invalid('incomingLastName')}
                 />
-                <FieldError id="sub-incomingLastName-error" messages={err.incomingLastName} />
+                <FieldError id="sub-incomingLastName" error={err.incomingLastName?.[0]} />
               </div>
             </div>
           </fieldset>
@@ -341,7 +334,7 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
               defaultValue={v.reason ?? ''}
               {...invalid('reason')}
             />
-            <FieldError id="sub-reason-error" messages={err.reason} />
+            <FieldError id="sub-reason" error={err.reason?.[0]} />
           </div>
           <div className="col-12">
             <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -21,6 +21,7 @@ import {
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
+import { INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
 
 /** Teachers and educators: they make codes for their own plesso (staff make them for any and get the staff home). */
 export function isTeacher(user: SessionUser | null): boolean {
@@ -137,7 +138,7 @@ function CreateCodesForm({
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
       setErrors(found);
-      setProblem('Alcuni dati non sono validi. Controlla i campi evidenziati.');
+      setProblem(INVALID_FORM_MESSAGE);
       return;
     }
     setSending(true);

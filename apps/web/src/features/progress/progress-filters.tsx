@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
 import { PROGRESS_GROUP_LABELS, PROGRESS_GROUPS } from '@portale/shared/progress';
 import { REGIONS } from '@portale/shared/registry';
+import { FieldError } from '../../components/form/field.tsx';
 
 interface Props {
   query: Record<string, string>;
@@ -9,14 +10,6 @@ interface Props {
   from: string;
   to: string;
   errors: Record<string, string>;
-}
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="text-danger small mt-1 mb-0">
-      {message}
-    </p>
-  ) : null;
 }
 
 /** The period, the region and the grouping: a GET form whose fields are the URL's params. */
@@ -56,7 +49,7 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
               defaultValue={query.from ?? from}
               {...invalid('from')}
             />
-            <FieldError id={`${id}-from-error`} message={errors.from} />
+            <FieldError id={`${id}-from`} error={errors.from} />
           </div>
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
@@ -72,7 +65,7 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
               defaultValue={query.to ?? to}
               {...invalid('to')}
             />
-            <FieldError id={`${id}-to-error`} message={errors.to} />
+            <FieldError id={`${id}-to`} error={errors.to} />
           </div>
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
@@ -91,7 +84,7 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
                 </option>
               ))}
             </select>
-            <FieldError id={`${id}-region-error`} message={errors.region} />
+            <FieldError id={`${id}-region`} error={errors.region} />
           </div>
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
@@ -109,7 +102,7 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
                 </option>
               ))}
             </select>
-            <FieldError id={`${id}-groupBy-error`} message={errors.groupBy} />
+            <FieldError id={`${id}-groupBy`} error={errors.groupBy} />
           </div>
         </div>
       </div>

@@ -8,7 +8,11 @@ import {
 } from '@portale/shared/public';
 import { ApiError } from '../../lib/http-client.ts';
 import { callApi } from '../../lib/api-client.ts';
-import { FieldError, fieldProps } from './form-field.tsx';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
+import { INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
 
 type Errors = Record<string, string[]>;
 const EMPTY = { name: '', email: '', topic: '', message: '', privacyAccepted: false, website: '' };
@@ -23,6 +27,14 @@ export function ContactForm() {
   const set = (name: keyof typeof EMPTY, value: string | boolean) =>
     setValues((v) => ({ ...v, [name]: value }));
 
+  /** id, name, error and the spacing of a field of this form (ids `contatto-<name>`, kept by e2e). */
+  const field = (name: keyof typeof EMPTY) => ({
+    id: `contatto-${name}`,
+    name,
+    error: errors[name]?.join(' '),
+    fieldClassName: 'mb-4',
+  });
+
   const show = (next: { kind: 'success' | 'danger'; text: string }) => {
     setNotice(next);
     requestAnimationFrame(() => noticeRef.current?.focus());
@@ -35,7 +47,7 @@ export function ContactForm() {
       const found: Errors = {};
       for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
       setErrors(found);
-      show({ kind: 'danger', text: 'Alcuni dati non sono validi. Controlla i campi evidenziati.' });
+      show({ kind: 'danger', text: INVALID_FORM_MESSAGE });
       return;
     }
     setSending(true);
@@ -70,66 +82,39 @@ export function ContactForm() {
       >
         {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
       </div>
-      <div className="mb-4">
-        <label className="form-label fw-semibold" htmlFor="contatto-name">
-          Nome e cognome
-        </label>
-        <input
-          className="form-control"
-          type="text"
-          autoComplete="name"
-          value={values.name}
-          onChange={(e) => set('name', e.target.value)}
-          {...fieldProps('name', errors)}
-        />
-        <FieldError name="name" errors={errors} />
-      </div>
-      <div className="mb-4">
-        <label className="form-label fw-semibold" htmlFor="contatto-email">
-          Indirizzo e-mail
-        </label>
-        <input
-          className="form-control"
-          type="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={(e) => set('email', e.target.value)}
-          {...fieldProps('email', errors)}
-        />
-        <FieldError name="email" errors={errors} />
-      </div>
-      <div className="mb-4">
-        <label className="form-label fw-semibold" htmlFor="contatto-topic">
-          Argomento
-        </label>
-        <select
-          className="form-select"
-          value={values.topic}
-          onChange={(e) => set('topic', e.target.value)}
-          {...fieldProps('topic', errors)}
-        >
-          <option value="">Scegli un argomento</option>
-          {CONTACT_TOPICS.map((t) => (
-            <option key={t} value={t}>
-              {CONTACT_TOPIC_LABELS[t]}
-            </option>
-          ))}
-        </select>
-        <FieldError name="topic" errors={errors} />
-      </div>
-      <div className="mb-4">
-        <label className="form-label fw-semibold" htmlFor="contatto-message">
-          Messaggio
-        </label>
-        <textarea
-          className="form-control"
-          rows={6}
-          value={values.message}
-          onChange={(e) => set('message', e.target.value)}
-          {...fieldProps('message', errors)}
-        />
-        <FieldError name="message" errors={errors} />
-      </div>
+      <InputField
+        {...field('name')}
+        label="Nome e cognome"
+        type="text"
+        autoComplete="name"
+        value={values.name}
+        onChange={(e) => set('name', e.target.value)}
+      />
+      <InputField
+        {...field('email')}
+        label="Indirizzo e-mail"
+        type="email"
+        autoComplete="email"
+        value={values.email}
+        onChange={(e) => set('email', e.target.value)}
+      />
+      <SelectField
+        {...field('topic')}
+        label="Argomento"
+        value={values.topic}
+        onChange={(e) => set('topic', e.target.value)}
+        options={[
+          { value: '', label: 'Scegli un argomento' },
+          ...CONTACT_TOPICS.map((t) => ({ value: t, label: CONTACT_TOPIC_LABELS[t] })),
+        ]}
+      />
+      <TextAreaField
+        {...field('message')}
+        label="Messaggio"
+        rows={6}
+        value={values.message}
+        onChange={(e) => set('message', e.target.value)}
+      />
       <div className="contact-hp" aria-hidden="true">
         <label htmlFor="contatto-website">Non compilare questo campo</label>
         <input
@@ -141,18 +126,17 @@ export function ContactForm() {
           onChange={(e) => set('website', e.target.value)}
         />
       </div>
-      <div className="form-check mb-4">
-        <input
-          type="checkbox"
-          checked={values.privacyAccepted}
-          onChange={(e) => set('privacyAccepted', e.target.checked)}
-          {...fieldProps('privacyAccepted', errors)}
-        />
-        <label htmlFor="contatto-privacyAccepted">
-          Ho letto l’<Link to="/privacy">informativa sulla privacy</Link>
-        </label>
-        <FieldError name="privacyAccepted" errors={errors} />
-      </div>
+      <CheckboxField
+        {...field('privacyAccepted')}
+        fieldClassName="form-check mb-4"
+        label={
+          <>
+            Ho letto l’<Link to="/privacy">informativa sulla privacy</Link>
+          </>
+        }
+        checked={values.privacyAccepted}
+        onChange={(e) => set('privacyAccepted', e.target.checked)}
+      />
       <button type="submit" className="btn btn-primary" disabled={sending}>
         {sending ? 'Invio in corso…' : 'Invia il messaggio'}
       </button>

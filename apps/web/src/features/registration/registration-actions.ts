@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from 'react-router';
 import { TEACHER_KINDS, type TeacherKind } from '@portale/shared/accounts';
 import { createRegistration, RegistrationBodySchema } from '@portale/shared/accounts/password';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';
+import { invalidForm } from '../../lib/form-action.ts';
 
 /** Comma- or newline-separated subjects/roles. */
 function splitList(value: string): string[] {
@@ -31,8 +32,7 @@ export async function registrationAction({ request }: ActionFunctionArgs): Promi
     privacyAccepted: form.get('privacyAccepted') === 'true',
   };
   const parsed = RegistrationBodySchema.safeParse(candidate);
-  if (!parsed.success)
-    return { message: 'Controlla i campi evidenziati.', errors: issuesToErrors(parsed.error.issues) };
+  if (!parsed.success) return invalidForm(parsed.error.issues, 'Controlla i campi evidenziati.');
   try {
     const answer = await callApi(createRegistration, { body: parsed.data });
     return { ok: true, message: answer.message };

@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Form, Link, useActionData } from 'react-router';
 import type { TeacherKind } from '@portale/shared/accounts';
 import type { PasswordContext } from '@portale/shared/accounts/password';
-import { CheckboxField, FormField, FormMessage } from '../../components/form-field.tsx';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { PasswordMeter, preloadPasswordPolicy } from '../../components/password-fields.tsx';
@@ -59,7 +61,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
             <input type="hidden" name="kind" value={kind} />
             <div className="row">
               <div className="col-md-6">
-                <FormField
+                <TextField
                   id="firstName"
                   name="firstName"
                   label="Nome"
@@ -69,7 +71,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
                 />
               </div>
               <div className="col-md-6">
-                <FormField
+                <TextField
                   id="lastName"
                   name="lastName"
                   label="Cognome"
@@ -79,7 +81,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
                 />
               </div>
             </div>
-            <FormField
+            <TextField
               type="email"
               id="email"
               name="email"
@@ -88,7 +90,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               required
               error={errors?.email}
             />
-            <FormField
+            <TextField
               type="tel"
               id="phone"
               name="phone"
@@ -97,7 +99,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               required
               error={errors?.phone}
             />
-            <FormField
+            <TextField
               type="password"
               id="password"
               name="password"
@@ -110,7 +112,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               error={errors?.password}
             />
             <PasswordMeter password={password} context={context} />
-            <FormField
+            <TextField
               id="taxCode"
               name="taxCode"
               label={kind === 'altro' ? 'Codice fiscale (facoltativo)' : 'Codice fiscale'}
@@ -119,7 +121,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               error={errors?.taxCode}
             />
             <SchoolSitePicker required={kind !== 'altro'} error={errors?.schoolSiteId} />
-            <FormField
+            <TextField
               id="subjects"
               name="subjects"
               label={SUBJECTS_LABEL[kind]}

@@ -15,7 +15,7 @@ import {
   type InstituteDetail,
 } from '@portale/shared/registry';
 import { AuditLog } from '../../components/audit-log.tsx';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { text } from '../../lib/form-data.ts';

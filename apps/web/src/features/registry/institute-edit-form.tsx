@@ -1,6 +1,6 @@
 import { Form } from 'react-router';
 import type { InstituteDetail } from '@portale/shared/registry';
-import { FormField } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { INITIAL_FIELD } from './registry-edit.ts';
 
@@ -51,7 +51,7 @@ export function InstituteEditForm({
       <div className="row">
         {FIELDS.map((field) => (
           <div className="col-12 col-md-6" key={field.name}>
-            <FormField
+            <TextField
               id={`institute-${field.name}`}
               name={field.name}
               label={field.label}

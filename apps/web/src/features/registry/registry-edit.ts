@@ -1,5 +1,5 @@
-import { ERROR_MESSAGES } from '@portale/shared/http';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
+import { invalidForm } from '../../lib/form-action.ts';
 
 /** The part of a zod schema an edit needs (the contract's body schema). */
 interface BodySchema {
@@ -60,8 +60,7 @@ export async function saveChanges<C extends Record<string, unknown>>(
   if (!parsed.success)
     return {
       tone: 'danger',
-      message: ERROR_MESSAGES.validation,
-      errors: issuesToErrors(parsed.error.issues),
+      ...invalidForm(parsed.error.issues),
     };
   try {
     await send(changes);

@@ -1,6 +1,7 @@
 import { Form } from 'react-router';
 import type { SchoolSiteDetail } from '@portale/shared/registry';
-import { CheckboxField, FormField } from '../../components/form-field.tsx';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { INITIAL_FIELD } from './registry-edit.ts';
 
@@ -33,7 +34,7 @@ export function SchoolSiteEditForm({
       <input type="hidden" name={INITIAL_FIELD} value={JSON.stringify(initial)} />
       <div className="row">
         <div className="col-12">
-          <FormField
+          <TextField
             id="site-name"
             name="name"
             label="Denominazione"
@@ -44,7 +45,7 @@ export function SchoolSiteEditForm({
           />
         </div>
         <div className="col-12 col-md-8">
-          <FormField
+          <TextField
             id="site-address"
             name="address"
             label="Indirizzo"
@@ -55,7 +56,7 @@ export function SchoolSiteEditForm({
           />
         </div>
         <div className="col-12 col-md-4">
-          <FormField
+          <TextField
             id="site-postalCode"
             name="postalCode"
             label="CAP"

@@ -30,13 +30,14 @@ import {
   type ReviewType,
 } from '@portale/shared/reviews';
 import { parseId } from '@portale/shared/validation';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
-import { failureResult, issuesToErrors, text, type FieldErrors } from '../../lib/form-data.ts';
+import { failureResult, text, type FieldErrors } from '../../lib/form-data.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { ReviewHistory, ReviewItem } from './review-item.tsx';
+import { invalidForm } from '../../lib/form-action.ts';
 
 interface Data {
   item: ReviewDetail | null;
@@ -89,8 +90,7 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<A
   if (!parsed.success)
     return {
       tone: 'danger',
-      message: ERROR_MESSAGES.validation,
-      errors: issuesToErrors(parsed.error.issues),
+      ...invalidForm(parsed.error.issues),
       itemId,
     };
   try {

@@ -1,11 +1,4 @@
-import {
-  Link,
-  redirect,
-  useActionData,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from 'react-router';
+import { Link, redirect, useActionData, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { getPage, href } from '@portale/shared/pages';
 import {
   createSurvey,
@@ -22,10 +15,11 @@ import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
-import { failureResult, issuesToErrors, type FormResult } from '../../lib/form-data.ts';
+import { type FormResult } from '../../lib/form-data.ts';
 import { formatDate, formatShortDateTime } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { SurveyForm, surveyFormValues } from './survey-form.tsx';
+import { formAction } from '../../lib/form-action.ts';
 
 const DEFAULT_SORT = '-updatedAt';
 const column = listColumnHelper<SurveySummary>();
@@ -66,21 +60,12 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 }
 
 /** Creates a survey in `bozza`, then opens its page to add the questions. */
-export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
-  const values = surveyFormValues(await request.formData());
-  const parsed = SurveyInputSchema.safeParse(values);
-  if (!parsed.success)
-    return {
-      message: 'Alcuni dati non sono validi. Controlla i campi evidenziati.',
-      errors: issuesToErrors(parsed.error.issues),
-    };
-  try {
-    const survey = await callApi(createSurvey, { body: values });
-    return redirect(`${href('portal.survey', { surveyId: survey.id })}?creata=1`);
-  } catch (error) {
-    return failureResult(error);
-  }
-}
+export const action = formAction({
+  read: surveyFormValues,
+  schema: SurveyInputSchema,
+  call: (_data, { values }) => callApi(createSurvey, { body: values }),
+  done: (survey) => redirect(`${href('portal.survey', { surveyId: survey.id })}?creata=1`),
+});
 
 /** Staff: the surveys with the list pattern, and the creation of a new one. */
 export function Component() {

@@ -1,11 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
 import {
-  Form,
   Link,
   useActionData,
   useLoaderData,
   useLocation,
-  useNavigation,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
 } from 'react-router';
@@ -23,11 +20,13 @@ import {
 } from '@portale/shared/surveys';
 import { parseId } from '@portale/shared/validation';
 import { callApi } from '../../lib/api-client.ts';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { QuestionEditor } from './question-editor.tsx';
 import { SurveyForm, surveyFormValues } from './survey-form.tsx';
+import { ConfirmButton } from '../../components/form/confirm-button.tsx';
+import { invalidForm, INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
 
 type Outcome = FormResult & { intent: string };
 
@@ -36,8 +35,6 @@ const surveyIdOf = (params: LoaderFunctionArgs['params']) => parseId(params.surv
 export async function pageData({ request, params }: LoaderFunctionArgs): Promise<SurveyDetail> {
   return callApi(getSurvey, { params: { surveyId: surveyIdOf(params) } }, { signal: request.signal });
 }
-
-const INVALID = 'Alcuni dati non sono validi. Controlla i campi evidenziati.';
 
 /** Edit the data, replace the questions, open or close the survey. */
 export async function action({ request, params }: ActionFunctionArgs): Promise<Outcome> {
@@ -50,10 +47,10 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<O
       try {
         questions = JSON.parse(text(form, 'questions'));
       } catch {
-        return { intent, message: INVALID };
+        return { intent, message: INVALID_FORM_MESSAGE };
       }
       const parsed = QuestionListInputSchema.safeParse({ questions });
-      if (!parsed.success) return { intent, message: INVALID, errors: issuesToErrors(parsed.error.issues) };
+      if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
       await callApi(replaceSurveyQuestions, {
         params: { surveyId },
         body: { questions: questions as never },
@@ -76,7 +73,7 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<O
     }
     const body = surveyFormValues(form);
     const parsed = SurveyUpdateSchema.safeParse(body);
-    if (!parsed.success) return { intent, message: INVALID, errors: issuesToErrors(parsed.error.issues) };
+    if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
     await callApi(updateSurvey, { params: { surveyId }, body });
     return { intent, ok: true, message: 'Modifiche salvate.' };
   } catch (error) {
@@ -100,61 +97,16 @@ const TRANSITION_TEXTS = {
 /** Open or close, after a confirmation that says what will happen. */
 function TransitionControl({ action, title }: { action: 'open' | 'close'; title: string }) {
   const texts = TRANSITION_TEXTS[action];
-  const [confirming, setConfirming] = useState(false);
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === action;
-  const box = useRef<HTMLDivElement>(null);
-  const opener = useRef<HTMLButtonElement>(null);
-  const wasConfirming = useRef(false);
-  const id = useId();
-  useEffect(() => {
-    if (confirming) box.current?.focus();
-    else if (wasConfirming.current) opener.current?.focus();
-    wasConfirming.current = confirming;
-  }, [confirming]);
-  if (!confirming) {
-    return (
-      <button
-        ref={opener}
-        type="button"
-        className={`btn ${action === 'close' ? 'btn-outline-danger' : 'btn-primary'}`}
-        onClick={() => setConfirming(true)}
-      >
-        {texts.label}
-      </button>
-    );
-  }
   return (
-    <div
-      ref={box}
-      tabIndex={-1}
-      role="group"
-      aria-labelledby={`${id}-question`}
-      className="border rounded p-3"
-      data-testid={`confirm-${action}`}
-    >
-      <p id={`${id}-question`} className="mb-2">
-        {texts.confirm(title)}
-      </p>
-      <Form
-        method="post"
-        preventScrollReset
-        className="d-flex flex-wrap gap-2"
-        onSubmit={() => setTimeout(() => setConfirming(false))}
-      >
-        <input type="hidden" name="intent" value={action} />
-        <button
-          type="submit"
-          className={`btn ${action === 'close' ? 'btn-danger' : 'btn-primary'}`}
-          disabled={busy}
-        >
-          Conferma: {texts.label.charAt(0).toLowerCase() + texts.label.slice(1)}
-        </button>
-        <button type="button" className="btn btn-outline-secondary" onClick={() => setConfirming(false)}>
-          Annulla
-        </button>
-      </Form>
-    </div>
+    <ConfirmButton
+      intent={action}
+      label={texts.label}
+      question={texts.confirm(title)}
+      confirmLabel={`Conferma: ${texts.label.charAt(0).toLowerCase() + texts.label.slice(1)}`}
+      openerClassName={`btn ${action === 'close' ? 'btn-outline-danger' : 'btn-primary'}`}
+      confirmClassName={`btn ${action === 'close' ? 'btn-danger' : 'btn-primary'}`}
+      testId={`confirm-${action}`}
+    />
   );
 }
 

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Form } from 'react-router';
 import type { PermissionSubject } from '@portale/shared/auth';
-import { FormField, FormMessage } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { AccessFields } from './user-access-fields.tsx';
@@ -26,7 +27,7 @@ export function UserCreateForm({
       <FormMessage message={result?.message} />
       <div className="row mt-3">
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             innerRef={first}
             id="new-user-firstName"
             name="firstName"
@@ -36,7 +37,7 @@ export function UserCreateForm({
           />
         </div>
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             id="new-user-lastName"
             name="lastName"
             label="Cognome"
@@ -45,7 +46,7 @@ export function UserCreateForm({
           />
         </div>
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             id="new-user-email"
             name="email"
             type="email"

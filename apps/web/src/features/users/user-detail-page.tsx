@@ -8,7 +8,6 @@ import {
   type LoaderFunctionArgs,
 } from 'react-router';
 import { can, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
-import { ERROR_MESSAGES } from '@portale/shared/http';
 import { href } from '@portale/shared/pages';
 import {
   coversGrants,
@@ -21,11 +20,11 @@ import {
   type UserDetail,
 } from '@portale/shared/users';
 import { AuditLog } from '../../components/audit-log.tsx';
-import { FormMessage } from '../../components/form-field.tsx';
+import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { loadAudit } from '../../lib/load-audit.ts';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { accessOf } from './user-access-fields.tsx';
@@ -33,6 +32,7 @@ import { UserActions } from './user-actions.tsx';
 import { UserStatusBadges } from './user-badges.tsx';
 import { UserEditForm } from './user-edit-form.tsx';
 import { USER_AUDIT_ACTION_LABELS, USER_FIELD_LABELS } from './user-labels.ts';
+import { invalidForm } from '../../lib/form-action.ts';
 
 export async function pageData({ params, request }: LoaderFunctionArgs) {
   const userId = Number(params.userId);
@@ -60,8 +60,7 @@ export async function action({ request, params }: ActionFunctionArgs): Promise<A
         ...(text(form, 'phone').trim() ? { phone: text(form, 'phone') } : {}),
         ...(form.has('access') ? accessOf(form) : {}),
       });
-      if (!parsed.success)
-        return { intent, message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
+      if (!parsed.success) return { intent, ...invalidForm(parsed.error.issues) };
       await callApi(updateUser, { params: { userId }, body: parsed.data });
       return { intent, ok: true, message: 'Modifiche salvate. Lo storico qui sotto riporta la modifica.' };
     }

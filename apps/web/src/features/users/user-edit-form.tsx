@@ -1,7 +1,7 @@
 import { Form } from 'react-router';
 import type { PermissionSubject } from '@portale/shared/auth';
 import type { UserDetail } from '@portale/shared/users';
-import { FormField } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form/text-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { AccessFields } from './user-access-fields.tsx';
 
@@ -24,7 +24,7 @@ export function UserEditForm({
       <input type="hidden" name="intent" value="update" />
       <div className="row mt-3">
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             id="user-firstName"
             name="firstName"
             label="Nome"
@@ -34,7 +34,7 @@ export function UserEditForm({
           />
         </div>
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             id="user-lastName"
             name="lastName"
             label="Cognome"
@@ -44,7 +44,7 @@ export function UserEditForm({
           />
         </div>
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             id="user-email"
             name="email"
             type="email"
@@ -52,11 +52,11 @@ export function UserEditForm({
             autoComplete="off"
             defaultValue={user.email}
             error={errors.email}
-            infoText="Se la correggi, il nuovo indirizzo va confermato di nuovo e il vecchio riceve un avviso."
+            hint="Se la correggi, il nuovo indirizzo va confermato di nuovo e il vecchio riceve un avviso."
           />
         </div>
         <div className="col-12 col-md-6">
-          <FormField
+          <TextField
             id="user-phone"
             name="phone"
             type="tel"
@@ -64,7 +64,7 @@ export function UserEditForm({
             autoComplete="off"
             defaultValue={user.phone ?? ''}
             error={errors.phone}
-            infoText="Se lo correggi, va confermato di nuovo con un codice via SMS al prossimo accesso."
+            hint="Se lo correggi, va confermato di nuovo con un codice via SMS al prossimo accesso."
           />
         </div>
       </div>

@@ -1,14 +1,6 @@
 import { useState } from 'react';
-import {
-  Link,
-  redirect,
-  useActionData,
-  useLoaderData,
-  type ActionFunctionArgs,
-  type LoaderFunctionArgs,
-} from 'react-router';
+import { Link, redirect, useActionData, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { can, ROLE_LABELS } from '@portale/shared/auth';
-import { ERROR_MESSAGES } from '@portale/shared/http';
 import { getPage, href } from '@portale/shared/pages';
 import {
   createUser,
@@ -23,7 +15,7 @@ import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
-import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
+import { text, type FormResult } from '../../lib/form-data.ts';
 import { formatShortDateTime } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { useSession } from '../../lib/session.ts';
@@ -31,6 +23,7 @@ import { accessOf } from './user-access-fields.tsx';
 import { UserStatusBadges } from './user-badges.tsx';
 import { UserCreateForm } from './user-create-form.tsx';
 import { LOCKED_FILTER, PERMISSION_FILTER, ROLE_FILTER, STATUS_FILTER } from './user-labels.ts';
+import { formAction } from '../../lib/form-action.ts';
 
 const DEFAULT_SORT = 'name';
 const column = listColumnHelper<UserSummary>();
@@ -81,23 +74,18 @@ export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
 }
 
 /** Creates a user (checked first with the contract's schema), then opens their page. */
-export async function action({ request }: ActionFunctionArgs): Promise<FormResult | Response> {
-  const form = await request.formData();
-  const parsed = UserCreateSchema.safeParse({
+export const action = formAction({
+  read: (form) => ({
     firstName: text(form, 'firstName'),
     lastName: text(form, 'lastName'),
     email: text(form, 'email'),
     ...accessOf(form),
-  });
-  if (!parsed.success)
-    return { message: ERROR_MESSAGES.validation, errors: issuesToErrors(parsed.error.issues) };
-  try {
-    const user = await callApi(createUser, { body: parsed.data });
-    return redirect(`${href('portal.user', { userId: user.id })}?creato=1`);
-  } catch (error) {
-    return failureResult(error, 'Creazione non riuscita. Riprova più tardi.');
-  }
-}
+  }),
+  schema: UserCreateSchema,
+  call: (body) => callApi(createUser, { body }),
+  done: (user) => redirect(`${href('portal.user', { userId: user.id })}?creato=1`),
+  fallback: 'Creazione non riuscita. Riprova più tardi.',
+});
 
 /** Super-admin, Cromos and `user.index`: the users of the portal; managers also create them. */
 export function Component() {

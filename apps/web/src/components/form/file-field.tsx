@@ -1,0 +1,38 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+import { Field } from './field.tsx';
+
+export type FileFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> & {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | undefined;
+  fieldClassName?: string;
+};
+
+/**
+ * A labelled file input with its hint (formats, size) and error. Native, with the kit's `form-control`
+ * class: the kit's `Upload` overwrites the control's `aria-describedby` and draws an icon sprite that
+ * no public page should load (decision 045).
+ */
+export function FileField({
+  id,
+  label,
+  hint,
+  error,
+  fieldClassName,
+  className = 'form-control',
+  ...props
+}: FileFieldProps) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      name={props.name}
+      {...(fieldClassName === undefined ? {} : { className: fieldClassName })}
+    >
+      {(control) => <input {...props} {...control} type="file" className={className} />}
+    </Field>
+  );
+}

@@ -1,0 +1,54 @@
+import type { ReactNode, SelectHTMLAttributes } from 'react';
+import { Field } from './field.tsx';
+
+export type SelectOption = { value: string; label: string };
+
+export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'children'> & {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | undefined;
+  /** The options, or the `<option>`s themselves (groups, a first empty choice). */
+  options?: readonly SelectOption[];
+  children?: ReactNode;
+  fieldClassName?: string;
+};
+
+/**
+ * A labelled select with its hint and error. A native `<select class="form-select">` rather than the
+ * kit's `Select`: the kit's requires a controlled `onChange`, draws its own label with no place for a
+ * hint or an error between label and control (decision 045).
+ */
+export function SelectField({
+  id,
+  label,
+  hint,
+  error,
+  options,
+  children,
+  fieldClassName,
+  className = 'form-select',
+  ...props
+}: SelectFieldProps) {
+  return (
+    <Field
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      name={props.name}
+      {...(fieldClassName === undefined ? {} : { className: fieldClassName })}
+    >
+      {(control) => (
+        <select {...props} {...control} className={className}>
+          {options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+          {children}
+        </select>
+      )}
+    </Field>
+  );
+}
