@@ -7,7 +7,7 @@ import {
   type EnrolmentInvitation,
 } from '@portale/shared/enrolment';
 import type { Db } from '../../db/client.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite, writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
@@ -120,6 +120,47 @@ export async function declineInvitation(db: Db, invitationId: number, ctx: Conte
   return decided(db, invitationId, M.declined);
 }
 
+/** The e-mail of an invitation to an existing account, to the account's address (`data.email`). */
+async function enqueueInvitationMail(
+  tx: Tx,
+  data: NonNullable<Awaited<ReturnType<typeof repo.invitationMailData>>>,
+  now: Date,
+  webUrl: string,
+) {
+  await enqueueMessage(tx, {
+    templateKey: 'email.iscrizione-invito-account',
+    recipient: data.email,
+    data: {
+      instituteName: data.instituteName,
+      ministryCode: data.ministryCode,
+      rolesLabel: data.roles.map((r) => ROLE_LABELS[r]).join(' e '),
+      firstName: data.firstName,
+      link: `${webUrl}/portale`,
+      days: String(ENROLMENT_INVITATION_TTL_DAYS),
+      forgotLink: `${webUrl}/auth/forgot-password`,
+    },
+    now,
+  });
+}
+
+/**
+ * Staff corrected the account's address (decision 041): its pending, unexpired invitations go again to
+ * the corrected address (same expiry), so a typo at the enrolment does not leave them unread (decision 047).
+ */
+export async function resendPendingInvitationsTo(
+  tx: Tx,
+  user: { id: number; email: string },
+  now: Date,
+  webUrl: string,
+): Promise<number> {
+  const pending = await repo.pendingInvitationsOf(tx, user.id, now);
+  for (const invitation of pending) {
+    const data = (await repo.invitationMailData(tx, invitation.id))!;
+    await enqueueInvitationMail(tx, { ...data, email: user.email }, now, webUrl);
+  }
+  return pending.length;
+}
+
 // --- Staff (issue 32): send a pending invitation again, or cancel it ---
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -153,20 +194,7 @@ export async function resendInvitation(request: FastifyRequest, invitationId: nu
     const data = (await repo.invitationMailData(tx, invitationId))!;
     const expiresAt = new Date(now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * DAY_MS);
     await repo.extendInvitation(tx, invitationId, expiresAt);
-    await enqueueMessage(tx, {
-      templateKey: 'email.iscrizione-invito-account',
-      recipient: data.email,
-      data: {
-        instituteName: data.instituteName,
-        ministryCode: data.ministryCode,
-        rolesLabel: data.roles.map((r) => ROLE_LABELS[r]).join(' e '),
-        firstName: data.firstName,
-        link: `${app.env.publicWebUrl}/portale`,
-        days: String(ENROLMENT_INVITATION_TTL_DAYS),
-        forgotLink: `${app.env.publicWebUrl}/auth/forgot-password`,
-      },
-      now,
-    });
+    await enqueueInvitationMail(tx, data, now, app.env.publicWebUrl);
     await auditWrite(tx, request, {
       action: 'enrolment.invitation_resent',
       entity: 'enrolment_invitation',

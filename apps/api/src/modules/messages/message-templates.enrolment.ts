@@ -8,6 +8,14 @@ const email = (key: string, subject: string, htmlBody: string, textBody: string)
   textBody,
 });
 
+const sms = (key: string, textBody: string): TemplateDefinition => ({
+  key,
+  channel: 'sms',
+  subject: null,
+  htmlBody: null,
+  textBody,
+});
+
 /** Messages and documents of the onboarding issue (9): enrolment. */
 export const ENROLMENT_TEMPLATES: TemplateDefinition[] = [
   // A new principal or first contact: the account exists, the link chooses its password (7 days).
@@ -24,5 +32,10 @@ export const ENROLMENT_TEMPLATES: TemplateDefinition[] = [
     'Invito a collegarti all’istituto {{ministryCode}}',
     '<p>Gentile {{firstName}},</p><p>l’istituto <strong>{{instituteName}}</strong> ({{ministryCode}}) è stato iscritto al programma e chi lo ha iscritto ti ha indicato come <strong>{{rolesLabel}}</strong>. Il tuo account del Portale Scuole non è stato modificato: se il ruolo è tuo, accedi al portale da <a href="{{link}}">{{link}}</a> e accetta l’invito entro {{days}} giorni. L’invito si può accettare solo se il codice fiscale indicato nell’iscrizione è quello del tuo account.</p><p>Se non ricordi la password, scegline una nuova da <a href="{{forgotLink}}">{{forgotLink}}</a>. Se non ti riguarda, rifiuta l’invito dal portale o ignora questo messaggio.</p>',
     'Gentile {{firstName}},\n\nl’istituto {{instituteName}} ({{ministryCode}}) è stato iscritto al programma e chi lo ha iscritto ti ha indicato come {{rolesLabel}}. Il tuo account del Portale Scuole non è stato modificato: se il ruolo è tuo, accedi al portale da {{link}} e accetta l’invito entro {{days}} giorni. L’invito si può accettare solo se il codice fiscale indicato nell’iscrizione è quello del tuo account.\n\nSe non ricordi la password, scegline una nuova da {{forgotLink}}. Se non ti riguarda, rifiuta l’invito dal portale o ignora questo messaggio.',
+  ),
+  // The old mobile number, when the account's number changed (by staff or by its owner; decision 047).
+  sms(
+    'sms.cellulare-cambiato',
+    'Portale Scuole: il numero di cellulare del tuo account è stato cambiato {{changedBy}} in {{phoneMasked}}. Se non ne sai nulla, scrivi allo staff: {{contactLink}}',
   ),
 ];

@@ -11,6 +11,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { sendEmailVerification } from '../accounts/email-verification.service.ts';
 import { issuePasswordLink } from '../accounts/password.service.ts';
+import { resendPendingInvitationsTo } from '../enrolment/enrolment-invitations.service.ts';
 import { enqueueMessage } from '../messages/outbox.repository.ts';
 import * as repo from './users.repository.ts';
 
@@ -165,6 +166,18 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
         },
         now,
       });
+      // The old number is told too: a change nobody asked for does not go unnoticed (decision 047).
+      if (target.phone)
+        await enqueueMessage(tx, {
+          templateKey: 'sms.cellulare-cambiato',
+          recipient: target.phone,
+          data: {
+            changedBy: 'dallo staff del portale',
+            phoneMasked: maskPhone(newPhone),
+            contactLink: `${app.env.publicWebUrl}/contatti`,
+          },
+          now,
+        });
     }
     if (newEmail !== undefined) {
       const now = app.clock.now();
@@ -186,6 +199,8 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
         },
         now,
       });
+      // A pending invitation to an institute follows the account: the corrected address gets it (decision 047).
+      await resendPendingInvitationsTo(tx, { id: userId, email: newEmail }, now, app.env.publicWebUrl);
     }
     if (after.roles || after.permissions) {
       if (target.id === authOf(request).user.id)
