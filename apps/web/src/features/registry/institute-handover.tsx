@@ -117,7 +117,7 @@ export function InstituteHandover({
             <tbody>
               {items.map((item) => (
                 <tr key={item.id}>
-                  <th scope="row" data-label="Persona">
+                  <th scope="row" data-label="Persona" className="text-break">
                     {item.inviteeName} · {item.inviteeEmail}
                   </th>
                   <td data-label="Ruolo">{HANDOVER_ROLE_LABELS[item.role]}</td>
@@ -131,7 +131,7 @@ export function InstituteHandover({
                         <input type="hidden" name="intent" value={HANDOVER_CANCEL_INTENT} />
                         <input type="hidden" name="invitationId" value={item.id} />
                         <button type="submit" className="btn btn-outline-danger btn-sm" disabled={busy}>
-                          Annulla l’invito a {item.inviteeName}
+                          Annulla l’invito<span className="visually-hidden"> a {item.inviteeName}</span>
                         </button>
                       </Form>
                     ) : (
