@@ -112,6 +112,8 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/actions/:actionId/review': 422,
   // Teachers: the empty decision on held answers is refused before the teacher is looked up.
   'POST /api/teachers/:teacherId/held-responses': 422,
+  // Handovers: the empty invitation is refused before the institute is looked up.
+  'POST /api/institutes/:instituteId/handovers': 422,
   // Templates: the empty draft is refused before the key is looked up.
   'PUT /api/templates/:key': 422,
   'POST /api/templates/:key/preview': 422,

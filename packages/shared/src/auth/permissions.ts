@@ -37,6 +37,8 @@ const REGISTRY_STAFF: readonly Grant[] = [
   'read:institute:any',
   'update:institute:any',
   'export:institute:any',
+  // Handovers (decision 047): a new principal or first contact replaces the holder by an invitation.
+  'manage:institute:any',
   'read:school-site:any',
   'update:school-site:any',
   'export:school-site:any',
@@ -132,8 +134,10 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
   detector: ['read:school-site:own', 'read:visit:own', 'create:visit:own', 'update:visit:own'],
   // The principal reads, prepares and signs the institute's adhesion and may withdraw it; the first contact prepares it.
+  // The principal also names a new first contact (`manage:institute:own`, decision 047).
   'school.principal': [
     'read:institute:own',
+    'manage:institute:own',
     'read:adhesion:own',
     'update:adhesion:own',
     'sign:adhesion:own',

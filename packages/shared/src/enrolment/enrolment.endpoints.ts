@@ -11,6 +11,9 @@ import {
   EnrolmentInstituteSearchQuerySchema,
   EnrolmentInstituteSearchResponseSchema,
   EnrolmentVerificationSchema,
+  HandoverBodySchema,
+  HandoverListSchema,
+  HandoverResultSchema,
   StaffInvitationActionResultSchema,
   StaffInvitationFiltersSchema,
   StaffInvitationListQuerySchema,
@@ -144,4 +147,45 @@ export const cancelEnrolmentInvitation = defineEndpoint({
   summary: 'Annulla un invito in attesa: non potrà più essere accettato',
   params: InvitationParams,
   response: StaffInvitationActionResultSchema,
+});
+
+/**
+ * Handovers (decision 047): a new principal or first contact is invited and replaces the holder when
+ * they accept (`POST /api/enrolment-invitations/:id/accept`). Staff who manage institutes start and
+ * cancel either; the principal of the institute, its first contact only. The institute's readers
+ * (its principal and first contact, staff) see them.
+ */
+const InstituteParams = z.object({ instituteId: IdParamSchema });
+const HandoverParams = z.object({ instituteId: IdParamSchema, invitationId: IdParamSchema });
+
+export const listHandovers = defineEndpoint({
+  method: 'GET',
+  path: '/api/institutes/:instituteId/handovers',
+  permission: 'read:institute',
+  tag: 'enrolment',
+  summary: 'Gli inviti a subentrare come dirigente o referente dell’istituto (in attesa e ultimi decisi)',
+  params: InstituteParams,
+  response: HandoverListSchema,
+});
+
+export const createHandover = defineEndpoint({
+  method: 'POST',
+  path: '/api/institutes/:instituteId/handovers',
+  permission: 'manage:institute',
+  tag: 'enrolment',
+  summary: 'Invita un nuovo dirigente o referente, che subentra quando accetta',
+  params: InstituteParams,
+  body: HandoverBodySchema,
+  response: HandoverResultSchema,
+  status: 201,
+});
+
+export const cancelHandover = defineEndpoint({
+  method: 'POST',
+  path: '/api/institutes/:instituteId/handovers/:invitationId/cancel',
+  permission: 'manage:institute',
+  tag: 'enrolment',
+  summary: 'Annulla un invito a subentrare ancora in attesa',
+  params: HandoverParams,
+  response: HandoverResultSchema,
 });

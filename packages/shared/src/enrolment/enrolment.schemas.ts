@@ -160,6 +160,10 @@ export const ENROLMENT_INVITATION_STATE_LABELS: Record<EnrolmentInvitationState,
   annullato: 'Annullato',
 };
 export const ENROLMENT_INVITATION_ROLES = ['school.principal', 'institute.first-contact'] as const;
+export type EnrolmentInvitationRole = (typeof ENROLMENT_INVITATION_ROLES)[number];
+/** `iscrizione`: named by an enrolment (issue 32); `passaggio`: replaces the institute's principal or first contact (decision 047). */
+export const ENROLMENT_INVITATION_KINDS = ['iscrizione', 'passaggio'] as const;
+export type EnrolmentInvitationKind = (typeof ENROLMENT_INVITATION_KINDS)[number];
 /** How long an invitation may be accepted. */
 export const ENROLMENT_INVITATION_TTL_DAYS = 30;
 
@@ -189,6 +193,7 @@ export const ENROLMENT_INVITATION_MESSAGES = {
 
 export const EnrolmentInvitationSchema = z.object({
   id: z.number().int(),
+  kind: z.enum(ENROLMENT_INVITATION_KINDS),
   instituteId: z.number().int(),
   ministryCode: z.string(),
   instituteName: z.string(),
@@ -239,5 +244,71 @@ export const STAFF_INVITATION_FILTER_KEYS = ['q', 'state', 'expired'] as const;
 /** The answer of a resend or a cancellation: the invitation as it is now and the Italian outcome. */
 export const StaffInvitationActionResultSchema = z.object({
   invitation: StaffEnrolmentInvitationSchema,
+  message: z.string(),
+});
+
+// --- Handovers: a new principal or first contact replaces the holder (decision 047) ---
+
+export const HANDOVER_ROLE_LABELS: Record<EnrolmentInvitationRole, string> = {
+  'school.principal': 'Dirigente scolastico',
+  'institute.first-contact': 'Referente per il programma',
+};
+
+export const HANDOVER_MESSAGES = {
+  roleRequired: 'Scegli il ruolo da passare: dirigente scolastico o referente.',
+  currentHolder: 'Questa persona ricopre già il ruolo nell’istituto: indica la persona che la sostituisce.',
+  staffAccount:
+    'L’indirizzo appartiene a un account del personale del programma, che non può diventare dirigente o referente di un istituto.',
+  taxCodeMismatch:
+    'Il codice fiscale non corrisponde a quello dell’account con questo indirizzo e-mail: controlla i dati.',
+  principalOnlyForContact:
+    'Il dirigente scolastico può indicare solo un nuovo referente; per un nuovo dirigente scrivi allo staff del portale.',
+  instituteClosed:
+    'L’adesione dell’istituto è stata respinta o ritirata: non si può indicare un nuovo dirigente o referente.',
+  notEnrolled:
+    'L’istituto non è iscritto al programma: il dirigente e il referente si indicano con l’iscrizione.',
+  notFound: 'Invito non trovato per questo istituto.',
+  created: (email: string, days: number) =>
+    `Invito inviato a ${email}: vale ${days} giorni. Chi ricopre ora il ruolo resta collegato all’istituto fino all’accettazione.`,
+  cancelled: 'Invito annullato: la persona non può più accettarlo.',
+  notPending: 'L’invito non è più in attesa (accettato, rifiutato o annullato).',
+} as const;
+
+/** Who replaces the principal or the first contact: the invited person (no phone: they add it when they complete the registration). */
+export const HandoverBodySchema = z.object({
+  role: z.enum(ENROLMENT_INVITATION_ROLES, { error: HANDOVER_MESSAGES.roleRequired }),
+  firstName: PersonNameSchema,
+  lastName: PersonNameSchema,
+  email: PersonalEmailSchema,
+  taxCode: z
+    .string({ error: ENROLMENT_MESSAGES.taxCodeRequired })
+    .min(1, ENROLMENT_MESSAGES.taxCodeRequired)
+    .pipe(TaxCodeSchema),
+});
+export type HandoverBody = z.input<typeof HandoverBodySchema>;
+
+/** A handover invitation as the institute's page shows it. */
+export const HandoverInvitationSchema = z.object({
+  id: z.number().int(),
+  role: z.enum(ENROLMENT_INVITATION_ROLES),
+  inviteeName: z.string(),
+  inviteeEmail: z.string(),
+  state: z.enum(ENROLMENT_INVITATION_STATES),
+  /** Pending and past its date: it can no longer be accepted. */
+  expired: z.boolean(),
+  invitedBy: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type HandoverInvitation = z.infer<typeof HandoverInvitationSchema>;
+
+export const HandoverListSchema = z.object({
+  /** Newest first: the pending ones and the last decided (at most 20). */
+  items: z.array(HandoverInvitationSchema),
+});
+
+export const HandoverResultSchema = z.object({
+  invitation: HandoverInvitationSchema,
   message: z.string(),
 });

@@ -14,7 +14,11 @@ import {
 import { ADHESION_STATES } from '@portale/shared/registry';
 import { REVIEW_FIELDS, REVIEW_STATES, REVIEW_TYPES } from '@portale/shared/reviews';
 import { SIGNATURE_METHODS, type SignatureVerificationReport } from '@portale/shared/adhesions';
-import { ENROLMENT_INVITATION_ROLES, ENROLMENT_INVITATION_STATES } from '@portale/shared/enrolment';
+import {
+  ENROLMENT_INVITATION_KINDS,
+  ENROLMENT_INVITATION_ROLES,
+  ENROLMENT_INVITATION_STATES,
+} from '@portale/shared/enrolment';
 import { institutes } from './schools.ts';
 import { phoneVerifications } from './accounts.ts';
 import { users } from './users.ts';
@@ -193,9 +197,14 @@ export const enrolmentInvitations = pgTable(
   'enrolment_invitations',
   {
     id: id(),
-    enrolmentId: bigint('enrolment_id', { mode: 'number' })
-      .notNull()
-      .references(() => enrolments.id, { onDelete: 'cascade' }),
+    /** The enrolment that named the person; `null` for a handover (decision 047). */
+    enrolmentId: bigint('enrolment_id', { mode: 'number' }).references(() => enrolments.id, {
+      onDelete: 'cascade',
+    }),
+    /** `iscrizione`: named by an enrolment; `passaggio`: a new principal or first contact replacing the holder (decision 047). */
+    kind: text('kind', { enum: ENROLMENT_INVITATION_KINDS }).notNull().default('iscrizione'),
+    /** Who started a handover (staff or the principal); `null` for an enrolment. */
+    invitedByUserId: userRef('invited_by_user_id'),
     instituteId: instituteRef(),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
@@ -210,6 +219,7 @@ export const enrolmentInvitations = pgTable(
   },
   (t) => [
     index('enrolment_invitations_user_idx').on(t.userId, t.state),
+    index('enrolment_invitations_institute_idx').on(t.instituteId, t.state),
     uniqueIndex('enrolment_invitations_enrolment_user_idx').on(t.enrolmentId, t.userId),
   ],
 );

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { maskPhone } from '@portale/shared/accounts';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
@@ -119,6 +120,7 @@ export async function confirmPhoneCode(
   code: string,
   now: Date,
   ip: string,
+  webUrl: string,
 ) {
   if (row.verifiedAt) throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
   if (row.failedAttempts >= MAX_WRONG_TRIES) {
@@ -155,7 +157,22 @@ export async function confirmPhoneCode(
   await withTransaction(db, async (tx) => {
     if (!(await repo.markPhoneVerified(tx, row.id, now)))
       throw new HttpError(409, 'already_verified', 'Questo numero è già stato verificato.');
-    if (row.userId) await repo.setUserVerifiedPhone(tx, row.userId, row.phone, now);
+    if (row.userId) {
+      const before = await repo.findUserPhone(tx, row.userId);
+      await repo.setUserVerifiedPhone(tx, row.userId, row.phone, now);
+      // The old number is told that the account now has another one (decision 047).
+      if (before?.phone && before.phone !== row.phone)
+        await enqueueMessage(tx, {
+          templateKey: 'sms.cellulare-cambiato',
+          recipient: before.phone,
+          data: {
+            changedBy: 'dal tuo profilo',
+            phoneMasked: maskPhone(row.phone),
+            contactLink: `${webUrl}/contatti`,
+          },
+          now,
+        });
+    }
     await writeAudit(
       tx,
       {

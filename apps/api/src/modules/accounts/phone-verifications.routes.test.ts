@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { phoneVerifications, users } from '../../db/schema/index.ts';
+import { DEMO_PASSWORD } from '../../seed/seed.ts';
 import { buildAccountsApp, call, login, messagesTo } from '../../../test/accounts-harness.ts';
 
 let t: Awaited<ReturnType<typeof buildAccountsApp>>;
@@ -110,5 +111,21 @@ describe('phone verification', () => {
     });
     expect(change.statusCode).toBe(422);
     expect(change.json().errors.current_password).toBeTruthy();
+    // With the password: the new number gets the code; once confirmed, the old one is told by SMS (decision 047).
+    const withPassword = await call(t, {
+      method: 'POST',
+      url: '/api/account/phone-verifications',
+      bearer,
+      body: { phone: '3405556688', current_password: DEMO_PASSWORD },
+    });
+    expect(withPassword.statusCode, withPassword.body).toBe(201);
+    const before = (await messagesTo(t, '+393405556677')).length;
+    expect(
+      (await confirm(withPassword.json().verificationId, await lastCode('+393405556688'))).statusCode,
+    ).toBe(200);
+    const [notice, ...older] = await messagesTo(t, '+393405556677');
+    expect(older).toHaveLength(before);
+    expect(notice).toMatchObject({ channel: 'sms', templateKey: 'sms.cellulare-cambiato' });
+    expect(notice!.textBody).toContain('cambiato dal tuo profilo in +39 ••• ••• •688');
   });
 });

@@ -89,7 +89,15 @@ export async function phoneVerificationRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, confirmPhoneVerification, { config }, async (request) => {
     const row = await load(request.params.verificationId);
-    await confirmPhoneCode(app.db, secret, row, request.body.code, app.clock.now(), request.ip);
+    await confirmPhoneCode(
+      app.db,
+      secret,
+      row,
+      request.body.code,
+      app.clock.now(),
+      request.ip,
+      app.env.publicWebUrl,
+    );
     return { verificationId: row.id, verified: true, phoneMasked: maskPhone(row.phone) };
   });
 }

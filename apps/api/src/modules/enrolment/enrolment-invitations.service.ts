@@ -4,19 +4,22 @@ import { ROLE_LABELS } from '@portale/shared/auth';
 import {
   ENROLMENT_INVITATION_MESSAGES as M,
   ENROLMENT_INVITATION_TTL_DAYS,
+  HANDOVER_ROLE_LABELS,
   type EnrolmentInvitation,
 } from '@portale/shared/enrolment';
 import type { Db } from '../../db/client.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite, writeAudit } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './enrolment.repository.ts';
+import { completeHandover } from './handover.service.ts';
 
 interface Context {
   userId: number;
   now: Date;
   ip: string;
+  webUrl: string;
 }
 
 const asInvitation = (row: repo.InvitationView): EnrolmentInvitation => ({
@@ -57,7 +60,7 @@ async function decided(db: Db, invitationId: number, message: string) {
  */
 export async function acceptInvitation(db: Db, invitationId: number, ctx: Context) {
   const { now } = ctx;
-  await withTransaction(db, async (tx) => {
+  const replacedUserId = await withTransaction(db, async (tx): Promise<number | null> => {
     const invitation = await lockOwnPending(tx, invitationId, ctx);
     if (invitation.expiresAt.getTime() <= now.getTime())
       throw new HttpError(409, 'invitation_expired', M.expired);
@@ -69,6 +72,24 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
     const institute = await repo.lockInstitutePeople(tx, invitation.instituteId);
     if (!institute || institute.adhesionState === 'respinto' || institute.adhesionState === 'ritirato') {
       throw new HttpError(409, 'institute_closed', M.instituteClosed);
+    }
+    // A handover (decision 047): the invited person takes the place of whoever holds it.
+    if (invitation.kind === 'passaggio') {
+      const replaced = await completeHandover(tx, invitation, institute, ctx);
+      await repo.decideInvitation(tx, invitation.id, 'accettato', now);
+      await writeAudit(
+        tx,
+        {
+          action: 'enrolment.invitation_accepted',
+          actorUserId: ctx.userId,
+          entity: 'enrolment_invitation',
+          entityId: invitation.id,
+          after: { instituteId: institute.id, roles: invitation.roles, replacedUserId: replaced },
+          ip: ctx.ip,
+        },
+        now,
+      );
+      return replaced;
     }
     const asPrincipal = invitation.roles.includes('school.principal');
     const asContact = invitation.roles.includes('institute.first-contact');
@@ -95,8 +116,9 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
       },
       now,
     );
+    return null;
   });
-  return decided(db, invitationId, M.accepted);
+  return { ...(await decided(db, invitationId, M.accepted)), replacedUserId };
 }
 
 /** Declines an invitation: nothing changes on the account or the institute. */
@@ -118,6 +140,58 @@ export async function declineInvitation(db: Db, invitationId: number, ctx: Conte
     );
   });
   return decided(db, invitationId, M.declined);
+}
+
+/** The e-mail of an invitation to an existing account, to the account's address (`data.email`). */
+async function enqueueInvitationMail(
+  tx: Tx,
+  data: NonNullable<Awaited<ReturnType<typeof repo.invitationMailData>>>,
+  now: Date,
+  webUrl: string,
+) {
+  const common = {
+    instituteName: data.instituteName,
+    ministryCode: data.ministryCode,
+    firstName: data.firstName,
+    link: `${webUrl}/portale`,
+    days: String(ENROLMENT_INVITATION_TTL_DAYS),
+    forgotLink: `${webUrl}/auth/forgot-password`,
+  };
+  await enqueueMessage(tx, {
+    recipient: data.email,
+    now,
+    ...(data.kind === 'passaggio'
+      ? {
+          templateKey: 'email.passaggio-invito-account',
+          data: {
+            ...common,
+            roleLabel: HANDOVER_ROLE_LABELS[data.roles[0]!].toLowerCase(),
+            inviterName: data.inviterName ?? 'Lo staff del portale',
+          },
+        }
+      : {
+          templateKey: 'email.iscrizione-invito-account',
+          data: { ...common, rolesLabel: data.roles.map((r) => ROLE_LABELS[r]).join(' e ') },
+        }),
+  });
+}
+
+/**
+ * Staff corrected the account's address (decision 041): its pending, unexpired invitations go again to
+ * the corrected address (same expiry), so a typo at the enrolment does not leave them unread (decision 047).
+ */
+export async function resendPendingInvitationsTo(
+  tx: Tx,
+  user: { id: number; email: string },
+  now: Date,
+  webUrl: string,
+): Promise<number> {
+  const pending = await repo.pendingInvitationsOf(tx, user.id, now);
+  for (const invitation of pending) {
+    const data = (await repo.invitationMailData(tx, invitation.id))!;
+    await enqueueInvitationMail(tx, { ...data, email: user.email }, now, webUrl);
+  }
+  return pending.length;
 }
 
 // --- Staff (issue 32): send a pending invitation again, or cancel it ---
@@ -153,20 +227,7 @@ export async function resendInvitation(request: FastifyRequest, invitationId: nu
     const data = (await repo.invitationMailData(tx, invitationId))!;
     const expiresAt = new Date(now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * DAY_MS);
     await repo.extendInvitation(tx, invitationId, expiresAt);
-    await enqueueMessage(tx, {
-      templateKey: 'email.iscrizione-invito-account',
-      recipient: data.email,
-      data: {
-        instituteName: data.instituteName,
-        ministryCode: data.ministryCode,
-        rolesLabel: data.roles.map((r) => ROLE_LABELS[r]).join(' e '),
-        firstName: data.firstName,
-        link: `${app.env.publicWebUrl}/portale`,
-        days: String(ENROLMENT_INVITATION_TTL_DAYS),
-        forgotLink: `${app.env.publicWebUrl}/auth/forgot-password`,
-      },
-      now,
-    });
+    await enqueueInvitationMail(tx, data, now, app.env.publicWebUrl);
     await auditWrite(tx, request, {
       action: 'enrolment.invitation_resent',
       entity: 'enrolment_invitation',

@@ -305,6 +305,7 @@ export async function insertInvitation(
 
 const invitationView = {
   id: enrolmentInvitations.id,
+  kind: enrolmentInvitations.kind,
   instituteId: enrolmentInvitations.instituteId,
   ministryCode: institutes.ministryCode,
   instituteName: institutes.name,
@@ -316,6 +317,7 @@ const invitationView = {
 
 export type InvitationView = {
   id: number;
+  kind: InvitationRow['kind'];
   instituteId: number;
   ministryCode: string;
   instituteName: string;
@@ -430,6 +432,7 @@ type StaffFilters = Omit<StaffInvitationListQuery, 'page' | 'pageSize' | 'sort'>
 
 const staffFields = aliased({
   id: enrolmentInvitations.id,
+  kind: enrolmentInvitations.kind,
   instituteId: enrolmentInvitations.instituteId,
   ministryCode: institutes.ministryCode,
   instituteName: institutes.name,
@@ -465,6 +468,7 @@ export function toStaffInvitation(row: Record<string, unknown>, now: Date): Staf
         .filter(Boolean);
   return {
     id: rowValue.int(row.id),
+    kind: rowValue.text(row.kind) as StaffEnrolmentInvitation['kind'],
     instituteId: rowValue.int(row.instituteId),
     ministryCode: rowValue.text(row.ministryCode),
     instituteName: rowValue.text(row.instituteName),
@@ -588,6 +592,10 @@ export async function invitationMailData(db: DbOrTx, invitationId: number) {
       email: users.email,
       firstName: users.firstName,
       roles: enrolmentInvitations.roles,
+      kind: enrolmentInvitations.kind,
+      inviterName: sql<
+        string | null
+      >`(select ${users.firstName} || ' ' || ${users.lastName} from ${users} where ${users.id} = ${enrolmentInvitations.invitedByUserId})`,
     })
     .from(enrolmentInvitations)
     .innerJoin(institutes, eq(institutes.id, enrolmentInvitations.instituteId))

@@ -864,6 +864,48 @@ describe('staff follow the invitations (issue 32)', () => {
     ).toBe(404);
   });
 
+  it('sends a pending invitation to the corrected address when staff correct the account’s e-mail (decision 047)', async () => {
+    const staff = await login(t, 'cromos@demo.test');
+    const created = await call(t, {
+      method: 'POST',
+      url: '/api/users',
+      bearer: staff,
+      body: { firstName: 'Rita', lastName: 'Refuso', email: 'rita.refuso@exmaple.com', roles: ['teacher'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { invitationId } = await invite('rita.refuso@exmaple.com', 'Istituto comprensivo Elsa Morante');
+    const corrected = await call(t, {
+      method: 'PATCH',
+      url: `/api/users/${created.json().id}`,
+      bearer: staff,
+      body: { email: 'rita.refuso@example.com' },
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    const mails = await messagesTo(t, 'rita.refuso@example.com');
+    const invitationMail = mails.find((m) => m.templateKey === 'email.iscrizione-invito-account');
+    expect(invitationMail!.textBody).toMatch(/Elsa Morante[\s\S]*accetta l’invito entro 30 giorni/);
+    // The invitation itself is unchanged (same account, same expiry); a cancelled one is not sent again.
+    const [row] = await db()
+      .select()
+      .from(enrolmentInvitations)
+      .where(eq(enrolmentInvitations.id, invitationId));
+    expect(row).toMatchObject({ state: 'in_attesa', userId: created.json().id });
+    await call(t, {
+      method: 'POST',
+      url: `/api/enrolment-invitations/${invitationId}/cancel`,
+      bearer: staff,
+    });
+    await call(t, {
+      method: 'PATCH',
+      url: `/api/users/${created.json().id}`,
+      bearer: staff,
+      body: { email: 'rita.refuso@example.org' },
+    });
+    expect((await messagesTo(t, 'rita.refuso@example.org')).map((m) => m.templateKey)).not.toContain(
+      'email.iscrizione-invito-account',
+    );
+  });
+
   it('sends a pending invitation again (30 more days, a new e-mail) and cancels one (the invitee can no longer accept), audited', async () => {
     const { invitationId } = await invite('da-verificare@demo.test', 'Istituto comprensivo Grazia Deledda');
     t.clock.advance(40 * 24 * 60 * 60_000);

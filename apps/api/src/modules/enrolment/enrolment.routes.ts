@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   acceptEnrolmentInvitation,
+  cancelHandover,
+  createHandover,
+  listHandovers,
   cancelEnrolmentInvitation,
   createEnrolment,
   ENROLMENT_INVITATION_STATE_LABELS,
@@ -28,6 +31,12 @@ import {
   resendInvitation,
 } from './enrolment-invitations.service.ts';
 import * as repo from './enrolment.repository.ts';
+import * as handoverRepo from './handover.repository.ts';
+import {
+  cancelHandover as cancelHandoverInvitation,
+  createHandover as startHandover,
+} from './handover.service.ts';
+import { findInstituteOwners } from '../registry/index.ts';
 import { enrolInstitute, verificationStatus } from './enrolment.service.ts';
 
 const MAX_RESULTS = 20;
@@ -40,6 +49,22 @@ const MAX_RESULTS = 20;
 async function invitationOf(request: FastifyRequest) {
   const { invitationId } = request.params as { invitationId: number };
   return (await repo.invitationExists(request.server.db, invitationId)) ? { ownerUserIds: [] } : undefined;
+}
+
+/** The institute's owners for reading its handovers: its principal and first contact. Unknown → 404. */
+async function instituteOwners(request: FastifyRequest) {
+  const { instituteId } = request.params as { instituteId: number };
+  const owners = await findInstituteOwners(request.server.db, instituteId);
+  if (!owners) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+  return owners;
+}
+
+/** For starting or cancelling a handover the institute is owned by its principal alone. Unknown → 404. */
+async function instituteOfPrincipal(request: FastifyRequest) {
+  const { instituteId } = request.params as { instituteId: number };
+  const row = await handoverRepo.principalOf(request.server.db, instituteId);
+  if (!row) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
+  return { ownerUserIds: [row.principalUserId] };
 }
 
 const EXPORT_COLUMNS: ExportColumn<StaffEnrolmentInvitation>[] = [
@@ -90,13 +115,20 @@ export async function enrolmentRoutes(app: FastifyInstance) {
     userId: authOf(request).user.id,
     now: app.clock.now(),
     ip: request.ip,
+    webUrl: app.env.publicWebUrl,
   });
   registerEndpoint(app, listEnrolmentInvitations, {}, async (request) => ({
     items: await myInvitations(app.db, authOf(request).user.id, app.clock.now()),
   }));
   registerEndpoint(app, acceptEnrolmentInvitation, { config: writes }, async (request) => {
-    const result = await acceptInvitation(app.db, request.params.invitationId, invitationContext(request));
+    const { replacedUserId, ...result } = await acceptInvitation(
+      app.db,
+      request.params.invitationId,
+      invitationContext(request),
+    );
     await app.sessions.invalidate({ kind: 'user', userId: authOf(request).user.id });
+    // A handover ended the replaced person's access to the institute: their cached grants go too.
+    if (replacedUserId !== null) await app.sessions.invalidate({ kind: 'user', userId: replacedUserId });
     return result;
   });
   registerEndpoint(app, declineEnrolmentInvitation, { config: writes }, async (request) =>
@@ -132,5 +164,17 @@ export async function enrolmentRoutes(app: FastifyInstance) {
   );
   registerEndpoint(app, cancelEnrolmentInvitation, { resource: invitationOf }, (request) =>
     cancelInvitationByStaff(request, request.params.invitationId),
+  );
+
+  // Handovers (decision 047): the institute's readers see them; staff who manage institutes, or its
+  // principal for a first contact, start and cancel them. Only the principal owns an institute here.
+  registerEndpoint(app, listHandovers, { resource: instituteOwners }, async (request) => ({
+    items: await handoverRepo.listHandovers(app.db, request.params.instituteId, app.clock.now()),
+  }));
+  registerEndpoint(app, createHandover, { resource: instituteOfPrincipal, config: writes }, (request) =>
+    startHandover(request, request.params.instituteId, request.body),
+  );
+  registerEndpoint(app, cancelHandover, { resource: instituteOfPrincipal }, (request) =>
+    cancelHandoverInvitation(request, request.params.instituteId, request.params.invitationId),
   );
 }

@@ -2,6 +2,7 @@
 export {
   clearInstituteTotals,
   enrolledInstitute,
+  findInstituteOwners,
   instituteFilterCondition,
   toInstituteSummary,
 } from './institutes.repository.ts';

@@ -120,6 +120,9 @@ const SAMPLE: TemplateData = {
   surveyTitle: 'Indagine nazionale sulle scuole 2026',
   lastDay: '31/01/2027',
   lockMinutes: '15',
+  roleLabel: 'Dirigente scolastico',
+  successorName: 'Paolo Verdi',
+  adhesionNote: 'L’adesione firmata resta valida.',
 };
 
 /** The example values of a template's placeholders (a name without an example shows as «name»). */

@@ -460,6 +460,18 @@ describe('PATCH /api/users/:userId', () => {
     );
     const [audit] = await auditOf(user.id, 'user.updated');
     expect(audit).toMatchObject({ after: { phone: '+393331234567' } });
+    // No number before: no SMS. A second correction tells the old number by SMS, in Italian (decision 047).
+    expect(await newestMail('+393331234567', 'sms.cellulare-cambiato')).toBeUndefined();
+    const again = await cromos().send('PATCH', `/api/users/${user.id}`, {
+      payload: { phone: '333 765 4321' },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const sms = await newestMail('+393331234567', 'sms.cellulare-cambiato');
+    expect(sms).toMatchObject({ channel: 'sms' });
+    expect(sms!.textBody).toMatch(
+      /^Portale Scuole: il numero di cellulare del tuo account è stato cambiato dallo staff del portale in \+39 ••• ••• •321\./,
+    );
+    expect(sms!.textBody).not.toContain('7654321');
   });
 
   it('refuses unknown roles or permissions (422)', async () => {

@@ -10,6 +10,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { sendEmailVerification, issuePasswordLink } from '../accounts/index.ts';
+import { resendPendingInvitationsTo } from '../enrolment/index.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './users.repository.ts';
 
@@ -164,6 +165,18 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
         },
         now,
       });
+      // The old number is told too: a change nobody asked for does not go unnoticed (decision 047).
+      if (target.phone)
+        await enqueueMessage(tx, {
+          templateKey: 'sms.cellulare-cambiato',
+          recipient: target.phone,
+          data: {
+            changedBy: 'dallo staff del portale',
+            phoneMasked: maskPhone(newPhone),
+            contactLink: `${app.env.publicWebUrl}/contatti`,
+          },
+          now,
+        });
     }
     if (newEmail !== undefined) {
       const now = app.clock.now();
@@ -185,6 +198,8 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
         },
         now,
       });
+      // A pending invitation to an institute follows the account: the corrected address gets it (decision 047).
+      await resendPendingInvitationsTo(tx, { id: userId, email: newEmail }, now, app.env.publicWebUrl);
     }
     if (after.roles || after.permissions) {
       if (target.id === authOf(request).user.id)

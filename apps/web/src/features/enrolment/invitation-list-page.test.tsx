@@ -41,6 +41,7 @@ function renderPage(items: StaffEnrolmentInvitation[], url = '/portale/adesioni/
 
 const PENDING: StaffEnrolmentInvitation = {
   id: 5,
+  kind: 'iscrizione',
   instituteId: 9,
   ministryCode: 'RMIC8AB00X',
   instituteName: 'IC Gianni Rodari',

@@ -63,13 +63,23 @@ export function EnrolmentInvitations({ items }: { items: EnrolmentInvitation[] }
       <FormMessage tone={mine?.ok ? 'success' : 'danger'} message={mine?.message} />
       {items.map((invitation) => (
         <div key={invitation.id} className="callout note mb-3" data-testid="enrolment-invitation">
-          <p>
-            L’istituto <strong>{invitation.instituteName}</strong> ({invitation.ministryCode}) è stato
-            iscritto al programma e chi lo ha iscritto ti ha indicato come{' '}
-            <strong>{rolesOf(invitation)}</strong>. Il tuo account non è stato modificato: accetta solo se il
-            ruolo è tuo. L’invito si può accettare se il codice fiscale indicato nell’iscrizione è quello del
-            tuo profilo e vale fino al {formatDate(invitation.expiresAt)}.
-          </p>
+          {invitation.kind === 'passaggio' ? (
+            <p>
+              Sei indicato come nuovo <strong>{rolesOf(invitation)}</strong> dell’istituto{' '}
+              <strong>{invitation.instituteName}</strong> ({invitation.ministryCode}): accettando subentri a
+              chi ricopre ora il ruolo, che non avrà più accesso all’istituto. Accetta solo se il ruolo è tuo.
+              L’invito si può accettare se il codice fiscale indicato è quello del tuo profilo e vale fino al{' '}
+              {formatDate(invitation.expiresAt)}.
+            </p>
+          ) : (
+            <p>
+              L’istituto <strong>{invitation.instituteName}</strong> ({invitation.ministryCode}) è stato
+              iscritto al programma e chi lo ha iscritto ti ha indicato come{' '}
+              <strong>{rolesOf(invitation)}</strong>. Il tuo account non è stato modificato: accetta solo se
+              il ruolo è tuo. L’invito si può accettare se il codice fiscale indicato nell’iscrizione è quello
+              del tuo profilo e vale fino al {formatDate(invitation.expiresAt)}.
+            </p>
+          )}
           <Form method="post" className="d-inline me-2">
             <input type="hidden" name="intent" value={INVITATION_INTENT} />
             <input type="hidden" name="invitationId" value={invitation.id} />

@@ -26,6 +26,13 @@ import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { AdhesionHistory } from './adhesion-history.tsx';
 import { InstituteEditForm, INSTITUTE_EDIT_FIELDS } from './institute-edit-form.tsx';
 import { InstitutePeople } from './institute-people.tsx';
+import {
+  handoverAction,
+  HANDOVER_CANCEL_INTENT,
+  HANDOVER_INTENT,
+  InstituteHandover,
+  loadHandovers,
+} from './institute-handover.tsx';
 import { AUDIT_ACTION_LABELS, AUDIT_VALUE_LABELS, FIELD_LABELS } from './registry-labels.ts';
 import { changedFields, saveChanges, type EditResult } from './registry-edit.ts';
 import { Fact, Section } from './section.tsx';
@@ -39,11 +46,12 @@ export function ownersOf(institute: Pick<InstituteDetail, 'principal' | 'firstCo
 export async function pageData({ params, request }: LoaderFunctionArgs) {
   const instituteId = Number(params.instituteId);
   const signal = request.signal;
-  const [institute, audit] = await Promise.all([
+  const [institute, audit, handovers] = await Promise.all([
     callApi(getInstitute, { params: { instituteId } }, { signal }),
     loadAudit('institute', instituteId, signal),
+    loadHandovers(instituteId, signal),
   ]);
-  return { institute, audit };
+  return { institute, audit, handovers };
 }
 
 export async function action({
@@ -52,7 +60,10 @@ export async function action({
 }: ActionFunctionArgs): Promise<EditResult & { intent?: string }> {
   const instituteId = Number(params.instituteId);
   const form = await request.formData();
-  if (text(form, 'intent') === WITHDRAW_INTENT) return withdrawalAction(form, instituteId);
+  const intent = text(form, 'intent');
+  if (intent === WITHDRAW_INTENT) return withdrawalAction(form, instituteId);
+  if (intent === HANDOVER_INTENT || intent === HANDOVER_CANCEL_INTENT)
+    return handoverAction(intent, form, instituteId);
   const changes = changedFields(form, INSTITUTE_EDIT_FIELDS);
   return saveChanges(InstituteUpdateSchema, changes, (body) =>
     callApi(updateInstitute, { params: { instituteId }, body }),
@@ -76,9 +87,9 @@ function Optional({ value, kind }: { value: string | null; kind?: 'email' | 'url
 
 /** Staff: one institute with its data, plessi, people, adhesion history, audit and (if allowed) the edit form. */
 export function Component() {
-  const { institute, audit } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const { institute, audit, handovers } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
   const result = useActionData<EditResult & { intent?: string }>();
-  const editResult = result?.intent === WITHDRAW_INTENT ? undefined : result;
+  const editResult = result?.intent === undefined ? result : undefined;
   const { user } = useSession();
   const canEdit = can(user, 'update:institute', ownersOf(institute));
   const i = institute;
@@ -173,6 +184,7 @@ export function Component() {
 
       <Section id="persone" title="Persone">
         <InstitutePeople institute={i} />
+        {handovers && <InstituteHandover institute={i} items={handovers} user={user} result={result} />}
       </Section>
 
       <Section id="adesione" title="Stato dell’adesione">

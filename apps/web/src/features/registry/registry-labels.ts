@@ -1,4 +1,5 @@
 import { SIGNATURE_METHOD_LABELS } from '@portale/shared/adhesions';
+import { ENROLMENT_INVITATION_STATE_LABELS, HANDOVER_ROLE_LABELS } from '@portale/shared/enrolment';
 import {
   ADHESION_STATE_LABELS,
   ADHESION_STATES,
@@ -71,12 +72,23 @@ export const FIELD_LABELS: Record<string, string> = {
   signatureId: 'Firma numero',
   signedFileSha256: 'Impronta del file firmato',
   attempts: 'Tentativi',
+  invitationId: 'Invito numero',
+  role: 'Ruolo',
+  userId: 'Utente numero',
+  accountCreated: 'Account creato',
+  holderUserId: 'Chi ricopriva il ruolo (utente numero)',
+  replacedInvitationIds: 'Inviti sostituiti (numeri)',
+  adhesionKept: 'Adesione firmata mantenuta',
+  previousRoleRevoked: 'Ruolo tolto a chi è stato sostituito',
+  state: 'Stato',
 };
 
 /** Italian names of stored values, per field (issue 35, item 9: the history shows no internal values). */
 export const AUDIT_VALUE_LABELS: Record<string, Record<string, string>> = {
   adhesionState: ADHESION_STATE_LABELS,
   method: SIGNATURE_METHOD_LABELS,
+  role: HANDOVER_ROLE_LABELS,
+  state: ENROLMENT_INVITATION_STATE_LABELS,
 };
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
@@ -90,6 +102,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'adhesion.signed': 'Firma del documento di adesione',
   'adhesion.data.corrected': 'Correzione dei plessi partecipanti',
   'adhesion.reminders_sent': 'Invio di un sollecito',
+  'institute.handover_invited': 'Invito a un nuovo dirigente o referente',
+  'institute.handover_cancelled': 'Invito a un nuovo dirigente o referente annullato',
+  'institute.handover': 'Passaggio di consegne: nuovo dirigente o referente',
   update: 'Modifica',
   create: 'Creazione',
 };
