@@ -395,6 +395,7 @@ export const CurrentSurveySchema = z.object({
   survey: OpenSurveySchema.nullable(),
   codeSurvey: OpenSurveySchema.omit({ questions: true }).nullable(),
 });
+export type CurrentSurvey = z.infer<typeof CurrentSurveySchema>;
 
 export const AnswersOutputSchema = z.record(
   z.string(),
