@@ -92,18 +92,15 @@ test.describe('codici di accesso', () => {
       await expect(guest.getByTestId('access-code-context')).toContainText(classLabel);
       await expectAccessibleAtBothWidths(guest);
 
-      await question(guest, /Da quanti anni lavori nella scuola/)
-        .getByLabel('Da 5 a 15')
-        .check({ force: true });
+      // Decision 046: students and families are not asked about a teacher's own work.
+      await expect(guest.getByText(/Da quanti anni lavori nella scuola/)).toHaveCount(0);
+      await expect(guest.getByText(/collaborazione tra colleghi/)).toHaveCount(0);
       await guest
         .getByLabel(/Quale attività della tua scuola consiglieresti/)
         .fill('Il laboratorio di lettura');
       await expect(guest.getByTestId('draft-status')).toHaveText('Risposte salvate su questo dispositivo.');
       await guest.reload();
       await appReady(guest);
-      await expect(
-        question(guest, /Da quanti anni lavori nella scuola/).getByLabel('Da 5 a 15'),
-      ).toBeChecked();
       await expect(guest.getByLabel(/Quale attività della tua scuola consiglieresti/)).toHaveValue(
         'Il laboratorio di lettura',
       );

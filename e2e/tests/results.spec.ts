@@ -137,7 +137,12 @@ test.describe('risultati pubblici delle indagini', () => {
         'Percentuale sui rispondenti',
         'Note',
       ]);
-      expect(lines[1]!.slice(1, 5)).toEqual(['Lombardia, Tutti i gradi', 'Rispondenti', '', '20']);
+      expect(lines[1]!.slice(1, 5)).toEqual([
+        'Insegnanti ed educatori, Lombardia, Tutti i gradi',
+        'Rispondenti',
+        '',
+        '20',
+      ]);
       // Decision 035: withheld figures read "c" as on the page; the first line's note links the methodology.
       expect(lines[1]![6]).toMatch(/^c = dato protetto .*\/risultati\/metodologia$/);
       const answerLines = lines.slice(2).filter((l) => l[3] !== 'Totale risposte' && l[3] !== 'Media');

@@ -74,6 +74,8 @@ test.describe('indagini', () => {
     await first.getByRole('button', { name: 'Aggiungi un’opzione' }).click();
     await first.getByLabel('Opzione 3', { exact: true }).fill('Arte');
     await first.getByLabel('Risposta obbligatoria').check({ force: true });
+    // The survey is for both groups (the default): each question says whom it is for (decision 046).
+    await first.getByLabel('Chi vede la domanda').selectOption('insegnanti');
     await editor.getByLabel('Tipo della nuova domanda').selectOption('scala');
     await editor.getByRole('button', { name: 'Aggiungi una domanda' }).click();
     await editorLabels(page).nth(1).fill('Quanto è attrezzato?');
@@ -137,6 +139,12 @@ test.describe('indagini', () => {
     await appReady(page);
     await expectOrder(page, ['Quanto è attrezzato?', 'Che cosa manca?', 'Quale laboratorio usi di più?']);
     await expect(page.getByTestId('survey-responses')).toHaveText('0');
+    await expect(page.getByTestId('survey-participants')).toHaveText(
+      'Insegnanti ed educatori, studenti e famiglie',
+    );
+    await expect(editor.getByTestId('editor-question').nth(2).getByLabel('Chi vede la domanda')).toHaveValue(
+      'insegnanti',
+    );
 
     // Opening asks for confirmation; another survey is open, so it is refused with the reason.
     await page.getByRole('button', { name: 'Apri l’indagine' }).click();
@@ -144,7 +152,7 @@ test.describe('indagini', () => {
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Conferma: apri l’indagine' }).click();
     await expect(page.getByTestId('survey-message')).toHaveText(
-      `C’è già un’indagine aperta («${OPEN_TITLE}»): chiudila prima di aprirne un’altra.`,
+      `C’è già un’indagine aperta per insegnanti ed educatori («${OPEN_TITLE}»): chiudila prima di aprirne un’altra per le stesse persone, oppure scegli chi risponde in modo che le due indagini non si sovrappongano.`,
     );
     await expect(page.getByTestId('survey-state')).toHaveText('Bozza');
     await expectAccessibleAtBothWidths(page);

@@ -63,6 +63,8 @@ test.describe('la vita di un’indagine', () => {
         .getByLabel('Scopo dell’indagine')
         .fill('Sapere se le classi usano la biblioteca della scuola.');
       await form.getByLabel('Chi partecipa').fill('Alunne e alunni delle classi quinte');
+      // For code holders only (decision 046): pupils answer it through their class's code.
+      await form.getByLabel('Studenti e famiglie (con codice di accesso)').check({ force: true });
       const today = new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
       await form.getByLabel('Data di apertura').fill(today);
       await form.getByLabel('Data di chiusura').fill(`${Number(today.slice(0, 4)) + 1}${today.slice(4)}`);
@@ -99,7 +101,10 @@ test.describe('la vita di un’indagine', () => {
       await loginAs(tab, TEACHER);
       if (new URL(tab.url()).pathname !== '/portale') await tab.goto('/portale');
       await appReady(tab);
-      await expect(tab.getByTestId('teacher-survey')).toContainText(title);
+      await expect(tab.getByTestId('teacher-code-survey')).toContainText(title);
+      await expect(tab.getByTestId('teacher-no-survey')).toHaveText(
+        'In questo momento non c’è un’indagine aperta per insegnanti ed educatori.',
+      );
       const form = tab.getByTestId('create-codes-form');
       await form.getByLabel('Classe').fill(classLabel);
       await form.getByLabel('Quanti codici').fill('1');

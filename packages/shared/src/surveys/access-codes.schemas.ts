@@ -46,6 +46,9 @@ export const ACCESS_CODE_MESSAGES = {
   revoked: 'Codice revocato: non apre più il questionario.',
   survey: "Scegli l'indagine per cui creare i codici.",
   surveyNotOpen: "L'indagine scelta non è aperta: i codici si creano solo per un'indagine aperta.",
+  /** Decision 046: codes only for a survey that code holders answer. */
+  surveyNotForCodes:
+    "L'indagine scelta è rivolta solo a insegnanti ed educatori: i codici di accesso servono a studenti e famiglie.",
   schoolSite: 'Scegli il plesso.',
   schoolSiteUnknown: 'Il plesso scelto non esiste.',
   notYourSchoolSite: 'Puoi creare codici solo per il plesso in cui insegni.',

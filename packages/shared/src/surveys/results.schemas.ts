@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { ExportFormatSchema, optionalEnum } from '../lists/list-query.ts';
 import { REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
-import { QUESTION_TYPES, RESULTS_FLAG, RESULTS_METHODOLOGY_PATH } from './survey.constants.ts';
+import {
+  QUESTION_TYPES,
+  RESPONDENT_GROUPS,
+  RESULTS_FLAG,
+  RESULTS_METHODOLOGY_PATH,
+  SURVEY_PARTICIPANTS,
+} from './survey.constants.ts';
 
 /** The Italian texts of the public results (API and web); `n` is the threshold in force (`minGroup`). */
 export const RESULTS_MESSAGES = {
@@ -11,6 +17,8 @@ export const RESULTS_MESSAGES = {
   groupTooSmallDetail: (n: number) =>
     `Per proteggere l’anonimato non mostriamo i risultati di gruppi con meno di ${n} persone, né quelli da cui un gruppo così piccolo si potrebbe ricavare confrontandoli con altri risultati. Un gruppo in cui nessuno ha risposto si presenta allo stesso modo. Prova con un filtro più ampio.`,
   empty: 'Nessuna risposta a questa indagine.',
+  /** Decision 046: `?participants=` names a group the survey did not ask. */
+  groupNotAsked: (group: string) => `Questa indagine non era rivolta a ${group.toLowerCase()}.`,
   noClosedSurvey:
     'Non ci sono ancora indagini concluse: i risultati saranno pubblicati alla chiusura della prima indagine.',
   /** The flag of a withheld figure (Eurostat's "c", confidential). */
@@ -54,6 +62,8 @@ export const ResultsQuerySchema = z.object({
   ),
   region: optionalEnum(REGIONS, 'Regione'),
   schoolLevel: optionalEnum(SCHOOL_LEVELS, 'Grado scolastico'),
+  /** Whose answers (decision 046); default: the survey's first group (teachers when it has them). */
+  participants: optionalEnum(RESPONDENT_GROUPS, 'Chi ha risposto'),
 });
 export type ResultsQuery = z.output<typeof ResultsQuerySchema>;
 /** The export: the same filters, as CSV (default) or XLSX. */
@@ -61,7 +71,7 @@ export const ResultsExportQuerySchema = z.object({
   ...ResultsQuerySchema.shape,
   ...ExportFormatSchema.shape,
 });
-export const RESULTS_FILTER_KEYS = ['survey', 'region', 'schoolLevel'] as const;
+export const RESULTS_FILTER_KEYS = ['survey', 'region', 'schoolLevel', 'participants'] as const;
 
 /** One row of a question's table: an option (or a scale value, or "no answer") and its count; `null` = protected. */
 export const ResultRowSchema = z.object({
@@ -93,6 +103,7 @@ export const ClosedSurveySchema = z.object({
   title: z.string(),
   purpose: z.string(),
   audience: z.string(),
+  participants: z.enum(SURVEY_PARTICIPANTS),
   opensOn: z.string(),
   closesOn: z.string(),
 });
@@ -109,6 +120,13 @@ export const ResultsResponseSchema = z.object({
   survey: ClosedSurveySchema.nullable(),
   region: z.enum(REGIONS).nullable(),
   schoolLevel: z.enum(SCHOOL_LEVELS).nullable(),
+  /**
+   * Whose answers these are (decision 046): each group is published on its own, with its own
+   * protections, and the two together never (null only when no survey is closed).
+   */
+  participants: z.enum(RESPONDENT_GROUPS).nullable(),
+  /** The groups the chosen survey asked, teachers first. */
+  participantGroups: z.array(z.enum(RESPONDENT_GROUPS)),
   minGroup: z.number().int(),
   status: z.enum(RESULT_STATUSES),
   /** Respondents of the group; null unless `shown` (0 when `empty`). */

@@ -70,3 +70,46 @@ export const RESULTS_METHODOLOGY_PATH = '/risultati/metodologia';
 
 /** Slugs of the demo surveys every fresh start seeds (closed with results, open to answer). */
 export const DEMO_SURVEY_SLUGS = { closed: 'indagine-pilota-2025', open: 'indagine-nazionale-2026' } as const;
+
+/**
+ * Who answers a survey or sees a question (issue 35, decision 046): teachers and educators who sign in
+ * (`insegnanti`), students and families with an access code (`codici`), or both (`entrambi`).
+ */
+export const SURVEY_PARTICIPANTS = ['insegnanti', 'codici', 'entrambi'] as const;
+export type SurveyParticipants = (typeof SURVEY_PARTICIPANTS)[number];
+/** The two groups of respondents: a response belongs to exactly one. */
+export const RESPONDENT_GROUPS = ['insegnanti', 'codici'] as const;
+export type RespondentGroup = (typeof RESPONDENT_GROUPS)[number];
+export const SURVEY_PARTICIPANTS_LABELS: Record<SurveyParticipants, string> = {
+  insegnanti: 'Insegnanti ed educatori (con accesso al portale)',
+  codici: 'Studenti e famiglie (con codice di accesso)',
+  entrambi: 'Insegnanti ed educatori, studenti e famiglie',
+};
+/** A question's participants, as the editor says them. */
+export const QUESTION_PARTICIPANTS_LABELS: Record<SurveyParticipants, string> = {
+  entrambi: 'Tutti i partecipanti',
+  insegnanti: 'Solo insegnanti ed educatori',
+  codici: 'Solo studenti e famiglie',
+};
+export const RESPONDENT_GROUP_LABELS: Record<RespondentGroup, string> = {
+  insegnanti: 'Insegnanti ed educatori',
+  codici: 'Studenti e famiglie',
+};
+/** Whether `participants` includes the group. */
+export const includesGroup = (participants: SurveyParticipants, group: RespondentGroup): boolean =>
+  participants === 'entrambi' || participants === group;
+/** The groups of `participants`, teachers first. */
+export const groupsOf = (participants: SurveyParticipants): RespondentGroup[] =>
+  RESPONDENT_GROUPS.filter((g) => includesGroup(participants, g));
+/** Two surveys for a common group cannot both be open (decision 046, amending 016). */
+export const participantsOverlap = (a: SurveyParticipants, b: SurveyParticipants): boolean =>
+  groupsOf(a).some((g) => includesGroup(b, g));
+/** The questions a group sees: none when the survey is not for it, else those for it or for everyone. */
+export function questionsForGroup<Q extends { participants: SurveyParticipants }>(
+  surveyParticipants: SurveyParticipants,
+  questions: readonly Q[],
+  group: RespondentGroup,
+): Q[] {
+  if (!includesGroup(surveyParticipants, group)) return [];
+  return questions.filter((q) => includesGroup(q.participants, group));
+}

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { LONG_TEXT_MAX, QUESTION_OPTIONS_MAX, SHORT_TEXT_MAX } from './survey.constants.ts';
 import {
+  groupsOf,
+  LONG_TEXT_MAX,
+  participantsOverlap,
+  QUESTION_OPTIONS_MAX,
+  questionsForGroup,
+  SHORT_TEXT_MAX,
+} from './survey.constants.ts';
+import {
+  answersNotForGroup,
   QuestionInputSchema,
   QuestionListInputSchema,
   ResponseInputSchema,
@@ -105,6 +113,7 @@ describe('question schema', () => {
       help: '',
       required: false,
       options: ['A', 'B'],
+      participants: 'entrambi',
     });
   });
 
@@ -146,5 +155,29 @@ describe('survey schema', () => {
     expect(ResponseInputSchema.safeParse({ answers: { '1': 'A', '2': ['x'], '3': 4 } }).success).toBe(true);
     expect(ResponseInputSchema.safeParse({ answers: { abc: 'A' } }).success).toBe(false);
     expect(ResponseInputSchema.safeParse({ answers: { '1': { x: 1 } } }).success).toBe(false);
+  });
+});
+
+describe('participants (decision 046)', () => {
+  const qs = [
+    { id: 1, participants: 'entrambi' as const },
+    { id: 2, participants: 'insegnanti' as const },
+    { id: 3, participants: 'codici' as const },
+  ];
+  it('a group sees the questions for it or for everyone, and none of a survey not for it', () => {
+    expect(questionsForGroup('entrambi', qs, 'insegnanti').map((q) => q.id)).toEqual([1, 2]);
+    expect(questionsForGroup('entrambi', qs, 'codici').map((q) => q.id)).toEqual([1, 3]);
+    expect(questionsForGroup('insegnanti', qs, 'insegnanti').map((q) => q.id)).toEqual([1, 2]);
+    expect(questionsForGroup('insegnanti', qs, 'codici')).toEqual([]);
+  });
+  it('two surveys overlap when they share a group', () => {
+    expect(participantsOverlap('insegnanti', 'codici')).toBe(false);
+    expect(participantsOverlap('entrambi', 'codici')).toBe(true);
+    expect(participantsOverlap('insegnanti', 'insegnanti')).toBe(true);
+    expect(groupsOf('entrambi')).toEqual(['insegnanti', 'codici']);
+  });
+  it('names the answers to questions of the survey that are not for the group', () => {
+    const mine = questionsForGroup('entrambi', qs, 'codici');
+    expect(answersNotForGroup(qs, mine, { '1': 'a', '2': 'b', '3': 'c', '99': 'x' })).toEqual(['2']);
   });
 });

@@ -14,9 +14,12 @@ import {
   SCALE_MAX,
   SCALE_MIN,
   SHORT_TEXT_MAX,
+  RESPONDENT_GROUP_LABELS,
+  SURVEY_PARTICIPANTS,
   SURVEY_QUESTIONS_MAX,
   SURVEY_STATES,
   type QuestionType,
+  type RespondentGroup,
 } from './survey.constants.ts';
 
 /** The Italian texts of surveys (API messages and the web's). */
@@ -39,8 +42,23 @@ export const SURVEY_MESSAGES = {
   questionsLocked: 'L’indagine ha già ricevuto risposte: le domande non possono più essere modificate.',
   questionsNotDraft: 'Le domande si possono modificare solo finché l’indagine non ha risposte.',
   openNeedsQuestions: 'Per aprire l’indagine serve almeno una domanda.',
-  anotherOpen: (title: string) =>
-    `C’è già un’indagine aperta («${title}»): chiudila prima di aprirne un’altra.`,
+  anotherOpen: (title: string, group: RespondentGroup) =>
+    `C’è già un’indagine aperta per ${RESPONDENT_GROUP_LABELS[group].toLowerCase()} («${title}»): chiudila prima di aprirne un’altra per le stesse persone, oppure scegli chi risponde in modo che le due indagini non si sovrappongano.`,
+  participants: 'Scegli chi risponde all’indagine.',
+  questionParticipants: 'Scegli a chi è rivolta la domanda.',
+  /** A question for a group the survey does not ask. */
+  questionOutsideSurvey: (group: RespondentGroup) =>
+    `L’indagine non è rivolta a ${RESPONDENT_GROUP_LABELS[group].toLowerCase()}: scegli «Tutti i partecipanti» oppure cambia chi risponde all’indagine.`,
+  participantsLocked: 'Chi risponde si può cambiare solo finché l’indagine è in bozza.',
+  participantsQuestionsOutside: (group: RespondentGroup) =>
+    `Alcune domande sono rivolte solo a ${RESPONDENT_GROUP_LABELS[group].toLowerCase()}: rivolgile a tutti i partecipanti prima di cambiare chi risponde.`,
+  openNeedsGroupQuestions: (group: RespondentGroup) =>
+    `Per aprire l’indagine serve almeno una domanda per ${RESPONDENT_GROUP_LABELS[group].toLowerCase()}.`,
+  /** A teacher or educator when the open surveys are for code holders only. */
+  noOpenSurveyForTeachers:
+    'In questo momento non c’è un’indagine aperta per insegnanti ed educatori: l’indagine in corso è rivolta a studenti e famiglie, che rispondono con un codice di accesso.',
+  /** An answer to a question of the survey that is not for the respondent's group. */
+  answerNotForYou: 'Questa domanda non è rivolta a te: rispondi solo alle domande mostrate.',
   badTransition: (from: string, to: string) => `Un’indagine «${from}» non può passare allo stato «${to}».`,
   stateChanged: 'Lo stato dell’indagine è cambiato nel frattempo: ricarica la pagina.',
   noOpenSurvey: 'In questo momento non c’è un’indagine aperta.',
@@ -98,6 +116,10 @@ export const QuestionInputSchema = z
       .array(z.string({ error: SURVEY_MESSAGES.optionEmpty }).trim(), { error: SURVEY_MESSAGES.optionsCount })
       .max(QUESTION_OPTIONS_MAX, SURVEY_MESSAGES.optionsCount)
       .default([]),
+    /** Who sees the question (decision 046); within the survey's participants. */
+    participants: z
+      .enum(SURVEY_PARTICIPANTS, { error: SURVEY_MESSAGES.questionParticipants })
+      .default('entrambi'),
   })
   .strict()
   .superRefine((q, ctx) => {
@@ -132,6 +154,8 @@ export const SurveyQuestionSchema = z.object({
   help: z.string(),
   required: z.boolean(),
   options: z.array(z.string()),
+  /** Who sees the question (decision 046). */
+  participants: z.enum(SURVEY_PARTICIPANTS),
 });
 export type SurveyQuestion = z.infer<typeof SurveyQuestionSchema>;
 
@@ -167,6 +191,20 @@ export type ResponseInput = z.input<typeof ResponseInputSchema>;
 export const answerFieldKey = (questionId: number | string) => `answers.${questionId}`;
 
 type QuestionForAnswers = Pick<SurveyQuestion, 'id' | 'type' | 'required' | 'options'>;
+
+/**
+ * The keys of `answers` that are questions of the survey but not for the respondent's group
+ * (decision 046): the API refuses them with `answerNotForYou`.
+ */
+export function answersNotForGroup(
+  allQuestions: readonly Pick<SurveyQuestion, 'id'>[],
+  groupQuestions: readonly Pick<SurveyQuestion, 'id'>[],
+  answers: Readonly<Record<string, unknown>>,
+): string[] {
+  const ours = new Set(groupQuestions.map((q) => String(q.id)));
+  const all = new Set(allQuestions.map((q) => String(q.id)));
+  return Object.keys(answers).filter((k) => all.has(k) && !ours.has(k));
+}
 
 const isBlank = (v: unknown) =>
   v === undefined ||
@@ -261,6 +299,8 @@ const surveyFields = {
     .max(500, SURVEY_MESSAGES.audience),
   opensOn: isoDate(SURVEY_MESSAGES.opensOn),
   closesOn: isoDate(SURVEY_MESSAGES.closesOn),
+  /** Who answers (decision 046): teachers, code holders or both. */
+  participants: z.enum(SURVEY_PARTICIPANTS, { error: SURVEY_MESSAGES.participants }),
 };
 
 /** The cross-field rule (also checked by the API on a partial update, against the stored values). */
@@ -271,7 +311,7 @@ export function surveyDateErrors(s: { opensOn: string; closesOn: string }): Reco
 }
 
 export const SurveyInputSchema = z
-  .object(surveyFields)
+  .object({ ...surveyFields, participants: surveyFields.participants.default('entrambi') })
   .strict()
   .superRefine((s, ctx) => {
     for (const [path, messages] of Object.entries(surveyDateErrors(s)))
@@ -286,6 +326,7 @@ export const SurveyUpdateSchema = z
     audience: surveyFields.audience.optional(),
     opensOn: surveyFields.opensOn.optional(),
     closesOn: surveyFields.closesOn.optional(),
+    participants: surveyFields.participants.optional(),
   })
   .strict();
 export type SurveyUpdate = z.output<typeof SurveyUpdateSchema>;
@@ -299,6 +340,7 @@ export const SurveySummarySchema = z.object({
   slug: z.string(),
   title: z.string(),
   audience: z.string(),
+  participants: z.enum(SURVEY_PARTICIPANTS),
   state: z.enum(SURVEY_STATES),
   opensOn: z.string(),
   closesOn: z.string(),
@@ -331,19 +373,29 @@ export const SurveyListResponseSchema = listResponseSchema(SurveySummarySchema);
 
 // ---- Public / participants ----
 
-/** The open survey as participants see it (no counts). */
+/** An open survey as participants see it (no counts): only the questions for their group (decision 046). */
 export const OpenSurveySchema = z.object({
   id: z.number().int(),
   slug: z.string(),
   title: z.string(),
   purpose: z.string(),
   audience: z.string(),
+  participants: z.enum(SURVEY_PARTICIPANTS),
   opensOn: z.string(),
   closesOn: z.string(),
   questions: z.array(SurveyQuestionSchema),
 });
 export type OpenSurvey = z.infer<typeof OpenSurveySchema>;
-export const CurrentSurveySchema = z.object({ survey: OpenSurveySchema.nullable() });
+/**
+ * `survey`: the survey open for teachers and educators, with their questions (null when none).
+ * `codeSurvey`: the survey open for code holders when it is another one (they answer it through
+ * `/{code}`), without questions, so that `/indagine` can say who it is for.
+ */
+export const CurrentSurveySchema = z.object({
+  survey: OpenSurveySchema.nullable(),
+  codeSurvey: OpenSurveySchema.omit({ questions: true }).nullable(),
+});
+export type CurrentSurvey = z.infer<typeof CurrentSurveySchema>;
 
 export const AnswersOutputSchema = z.record(
   z.string(),

@@ -11,7 +11,12 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { QUESTION_TYPES, SURVEY_STATES } from '@portale/shared/surveys';
+import {
+  QUESTION_TYPES,
+  RESPONDENT_GROUPS,
+  SURVEY_PARTICIPANTS,
+  SURVEY_STATES,
+} from '@portale/shared/surveys';
 import { schoolSites } from './schools.ts';
 import { users } from './users.ts';
 import { id, ts } from './columns.ts';
@@ -26,6 +31,8 @@ export const surveys = pgTable('surveys', {
   title: text('title').notNull(),
   purpose: text('purpose').notNull(),
   audience: text('audience').notNull(),
+  /** Who answers (decision 046): teachers (`insegnanti`), code holders (`codici`) or both. */
+  participants: text('participants', { enum: SURVEY_PARTICIPANTS }).notNull().default('entrambi'),
   state: text('state', { enum: SURVEY_STATES }).notNull().default('bozza'),
   opensOn: date('opens_on', { mode: 'string' }).notNull(),
   closesOn: date('closes_on', { mode: 'string' }).notNull(),
@@ -54,6 +61,8 @@ export const surveyQuestions = pgTable(
     help: text('help').notNull().default(''),
     required: boolean('required').notNull().default(false),
     options: jsonb('options').$type<string[]>().notNull().default([]),
+    /** Who sees the question (decision 046), within the survey's participants. */
+    participants: text('participants', { enum: SURVEY_PARTICIPANTS }).notNull().default('entrambi'),
   },
   (t) => [index('survey_questions_survey_idx').on(t.surveyId, t.position)],
 );
@@ -115,6 +124,11 @@ export const surveyResponses = pgTable(
     accessCodeId: bigint('access_code_id', { mode: 'number' }).references(() => accessCodes.id, {
       onDelete: 'set null',
     }),
+    /**
+     * Who answered (decision 046): a signed-in participant or the demo (`insegnanti`), or an access code
+     * (`codici`). Kept when the user or the code is deleted; results are published per group.
+     */
+    participantGroup: text('participant_group', { enum: RESPONDENT_GROUPS }).notNull().default('insegnanti'),
     answers: jsonb('answers').$type<Record<string, string | string[] | number>>().notNull(),
     submittedAt: ts('submitted_at').notNull().defaultNow(),
     /**

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Answers } from '@portale/shared/surveys';
+import type { Answers, RespondentGroup, SurveyParticipants } from '@portale/shared/surveys';
 import {
   schoolSites,
   surveyResponses,
@@ -17,6 +17,7 @@ export interface ClosedSurveyRow {
   title: string;
   purpose: string;
   audience: string;
+  participants: SurveyParticipants;
   opensOn: string;
   closesOn: string;
 }
@@ -26,6 +27,7 @@ const closedColumns = {
   title: surveys.title,
   purpose: surveys.purpose,
   audience: surveys.audience,
+  participants: surveys.participants,
   opensOn: surveys.opensOn,
   /** The day it closed (Europe/Rome): staff may close a survey before its planned last day. */
   closesOn: sql<string>`coalesce(to_char(${surveys.closedAt} at time zone 'Europe/Rome', 'YYYY-MM-DD'), ${surveys.closesOn}::text)`,
@@ -70,13 +72,26 @@ export interface ResponseForResults {
   answers: Answers;
 }
 
-/** Every counted response of a survey with its plesso's region and school level (null without a plesso). Never leaves the API. */
-export async function responsesForResults(db: DbOrTx, surveyId: number): Promise<ResponseForResults[]> {
+/**
+ * Every counted response of a survey (of one group of respondents, decision 046) with its plesso's
+ * region and school level (null without a plesso); every group's when `group` is not given. Never leaves the API.
+ */
+export async function responsesForResults(
+  db: DbOrTx,
+  surveyId: number,
+  group?: RespondentGroup,
+): Promise<ResponseForResults[]> {
   return db
     .select({ region: schoolSites.region, level: schoolSites.schoolLevel, answers: surveyResponses.answers })
     .from(surveyResponses)
     .leftJoin(schoolSites, eq(schoolSites.id, surveyResponses.schoolSiteId))
-    .where(and(eq(surveyResponses.surveyId, surveyId), countedResponse))
+    .where(
+      and(
+        eq(surveyResponses.surveyId, surveyId),
+        group ? eq(surveyResponses.participantGroup, group) : undefined,
+        countedResponse,
+      ),
+    )
     .orderBy(surveyResponses.id);
 }
 
@@ -104,7 +119,7 @@ export async function hasResponses(db: DbOrTx, surveyId: number): Promise<boolea
   return row !== undefined;
 }
 
-/** Anonymous demo responses (no user, no access code), in one statement. */
+/** Anonymous demo responses (no user, no access code; teachers' answers, decision 046), in one statement. */
 export async function insertDemoResponses(
   db: DbOrTx,
   rows: { surveyId: number; schoolSiteId: number; answers: Answers; submittedAt: Date }[],
@@ -180,7 +195,10 @@ export async function resultTallies(
   db: DbOrTx,
   surveyId: number,
   items: ItemInSql[],
+  /** Decision 046: the results of one group of respondents (every response when not given). */
+  group?: RespondentGroup,
 ): Promise<ResultTallies> {
+  const ofGroup = group ? sql`${surveyResponses.participantGroup} = ${group}` : sql`true`;
   const columns: SQL[] = [];
   items.forEach((item, i) => {
     columns.push(sql`${item.category} as c${sql.raw(String(i))}`);
@@ -202,7 +220,7 @@ export async function resultTallies(
     from (
       select ${surveyResponses.id} as id, ${schoolSites.region} as region, ${schoolSites.schoolLevel} as level${columns.length ? sql`, ${sql.join(columns, sql`, `)}` : sql``}
       from ${surveyResponses} left join ${schoolSites} on ${schoolSites.id} = ${surveyResponses.schoolSiteId}
-      where ${surveyResponses.surveyId} = ${surveyId} and ${countedResponse}
+      where ${surveyResponses.surveyId} = ${surveyId} and ${ofGroup} and ${countedResponse}
       -- A fence: each category is computed once per response, not once per aggregate that reads it.
       offset 0
     ) r
@@ -221,7 +239,7 @@ export async function resultTallies(
       const grouped = (await db.execute(sql`
         select ${schoolSites.region} as region, ${schoolSites.schoolLevel} as level, ${item.category} as c, count(*)::int as n, min(${surveyResponses.id}) as first
         from ${surveyResponses} left join ${schoolSites} on ${schoolSites.id} = ${surveyResponses.schoolSiteId}
-        where ${surveyResponses.surveyId} = ${surveyId} and ${countedResponse}
+        where ${surveyResponses.surveyId} = ${surveyId} and ${ofGroup} and ${countedResponse}
         group by 1, 2, 3`)) as unknown as { rows: Record<string, unknown>[] };
       for (const r of grouped.rows) {
         const g = groupIndex.get(`${String(r.region)}|${String(r.level)}`);

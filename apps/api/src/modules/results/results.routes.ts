@@ -4,6 +4,10 @@ import {
   exportResults,
   getResults,
   getResultsMethodology,
+  groupsOf,
+  includesGroup,
+  questionsForGroup,
+  RESPONDENT_GROUP_LABELS,
   RESULTS_FLAG,
   RESULTS_LEGAL_FLOOR,
   RESULTS_METHODOLOGY_PATH,
@@ -13,12 +17,14 @@ import {
   SCALE_MAX,
   SCALE_MIN,
   type QuestionResult,
+  type RespondentGroup,
   type ResultsQuery,
   type ResultsResponse,
   type SurveyQuestion,
 } from '@portale/shared/surveys';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
+import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { findQuestions } from '../surveys/index.ts';
 import {
@@ -154,14 +160,21 @@ const sameQuestion = (a: SurveyQuestion, b: SurveyQuestion) =>
   a.options.length === b.options.length &&
   a.options.every((o, i) => o === b.options[i]);
 
-/** The surveys closed before this one that it is compared with, latest first. */
-const earlierOf = (closed: ClosedList, surveyId: number) => {
-  const index = closed.findIndex((s) => s.id === surveyId);
-  return index < 0 ? [] : closed.slice(index + 1, index + 1 + MAX_EARLIER_WAVES);
+/**
+ * The surveys closed before this one that it is compared with for a group of respondents, latest
+ * first: those that asked the same group (decision 046: each group is its own release).
+ */
+const earlierOf = (closed: ClosedList, surveyId: number, group: RespondentGroup) => {
+  const asked = closed.filter((s) => s.id === surveyId || includesGroup(s.participants, group));
+  const index = asked.findIndex((s) => s.id === surveyId);
+  return index < 0 ? [] : asked.slice(index + 1, index + 1 + MAX_EARLIER_WAVES);
 };
 
-/** Closed surveys do not change: their suppressed results are computed once per app (again only if the responses change). */
-const caches = new WeakMap<FastifyInstance, Map<number, Computed>>();
+/**
+ * Closed surveys do not change: their suppressed results are computed once per app and group of
+ * respondents (again only if the responses change). Keyed `surveyId:group`.
+ */
+const caches = new WeakMap<FastifyInstance, Map<string, Computed>>();
 const CACHE_MAX = 20;
 const computing = new WeakMap<FastifyInstance, Map<string, Promise<Computed>>>();
 
@@ -169,25 +182,36 @@ const computing = new WeakMap<FastifyInstance, Map<string, Promise<Computed>>>()
  * The version stamp of a survey's results (decision 033): its own responses' version and, since the
  * earlier waves enter the computation (decision 035), theirs.
  */
-async function stampOf(app: FastifyInstance, closed: ClosedList, surveyId: number): Promise<string> {
+async function stampOf(
+  app: FastifyInstance,
+  closed: ClosedList,
+  surveyId: number,
+  group: RespondentGroup,
+): Promise<string> {
   const parts = [await resultsVersion(app.db, surveyId)];
-  for (const e of earlierOf(closed, surveyId)) parts.push(`${e.id}@${await resultsVersion(app.db, e.id)}`);
+  for (const e of earlierOf(closed, surveyId, group))
+    parts.push(`${e.id}@${await resultsVersion(app.db, e.id)}`);
   return parts.join(';');
 }
 
-async function computed(app: FastifyInstance, closed: ClosedList, surveyId: number): Promise<Computed> {
+async function computed(
+  app: FastifyInstance,
+  closed: ClosedList,
+  surveyId: number,
+  group: RespondentGroup,
+): Promise<Computed> {
   let cache = caches.get(app);
   if (!cache) caches.set(app, (cache = new Map()));
-  const stamp = await stampOf(app, closed, surveyId);
-  const hit = cache.get(surveyId);
+  const stamp = await stampOf(app, closed, surveyId, group);
+  const hit = cache.get(`${surveyId}:${group}`);
   if (hit && hit.stamp === stamp) return hit;
   // Calls that arrive while the same results are computed wait for that computation (decision 033).
   let inFlight = computing.get(app);
   if (!inFlight) computing.set(app, (inFlight = new Map()));
-  const key = `${surveyId}:${stamp}`;
+  const key = `${surveyId}:${group}:${stamp}`;
   let pending = inFlight.get(key);
   if (!pending) {
-    pending = compute(app, cache, closed, surveyId, stamp).finally(() => inFlight.delete(key));
+    pending = compute(app, cache, closed, surveyId, group, stamp).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   return pending;
@@ -198,11 +222,14 @@ async function earlierWaves(
   app: FastifyInstance,
   closed: ClosedList,
   surveyId: number,
+  group: RespondentGroup,
   questions: SurveyQuestion[],
 ): Promise<{ groups: Group[]; pairs: [string, CategoryCount[]][] }[]> {
   const waves: { groups: Group[]; pairs: [string, CategoryCount[]][] }[] = [];
-  for (const e of earlierOf(closed, surveyId)) {
-    const theirs = (await findQuestions(app.db, e.id)).filter(isAggregable);
+  for (const e of earlierOf(closed, surveyId, group)) {
+    const theirs = questionsForGroup(e.participants, await findQuestions(app.db, e.id), group).filter(
+      isAggregable,
+    );
     const linked: { ours: SurveyQuestion; theirs: SurveyQuestion }[] = [];
     for (const q of questions) {
       const match = theirs.find((t) => sameQuestion(q, t));
@@ -211,7 +238,7 @@ async function earlierWaves(
     if (linked.length === 0) continue;
     const items = itemsInSql(linked.map((l) => l.theirs));
     const ids = new Map(linked.map((l) => [String(l.theirs.id), String(l.ours.id)]));
-    const tallies: ResultTallies = await resultTallies(app.db, e.id, items);
+    const tallies: ResultTallies = await resultTallies(app.db, e.id, items, group);
     waves.push({ groups: tallies.groups, pairs: [...tallies.pairs].map(([id, p]) => [ids.get(id)!, p]) });
   }
   return waves;
@@ -219,24 +246,28 @@ async function earlierWaves(
 
 async function compute(
   app: FastifyInstance,
-  cache: Map<number, Computed>,
+  cache: Map<string, Computed>,
   closed: ClosedList,
   surveyId: number,
+  group: RespondentGroup,
   stamp: string,
 ): Promise<Computed> {
-  const all = await findQuestions(app.db, surveyId);
+  const participants = closed.find((s) => s.id === surveyId)!.participants;
+  // Decision 046: the group's answers to the questions it was asked, and nothing of the other group.
+  const all = questionsForGroup(participants, await findQuestions(app.db, surveyId), group);
   const questions = all.filter(isAggregable);
   const textQuestions = all.filter((q) => q.type === 'testo_breve' || q.type === 'testo_lungo').length;
   // Counted in SQL (decision 033); the same tallies as `suppressResults(itemsOf(…), responses.map(categoriesOf))`.
   const results = await suppressTalliesOffThread(
     itemsOf(questions),
-    await resultTallies(app.db, surveyId, itemsInSql(questions)),
+    await resultTallies(app.db, surveyId, itemsInSql(questions), group),
     app.env.RESULTS_MIN_CELL,
-    await earlierWaves(app, closed, surveyId, questions),
+    await earlierWaves(app, closed, surveyId, group, questions),
   );
   const value = { stamp, questions, textQuestions, results };
-  cache.delete(surveyId);
-  cache.set(surveyId, value);
+  const key = `${surveyId}:${group}`;
+  cache.delete(key);
+  cache.set(key, value);
   while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
   return value;
 }
@@ -287,7 +318,11 @@ function questionResult(
   };
 }
 
-/** The public results of a closed survey for a group (decision 018). Raw answers never leave this function. */
+/**
+ * The public results of a closed survey for a group (decision 018), of one group of respondents
+ * (decision 046: teachers or code holders, each suppressed on its own; the two together are never
+ * published, so no difference between them and one group exists). Raw answers never leave this function.
+ */
 export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Promise<ResultsResponse> {
   const closed = await listClosedSurveys(app.db);
   const survey = query.survey === undefined ? closed[0] : closed.find((s) => s.id === query.survey);
@@ -299,10 +334,23 @@ export async function resultsOf(app: FastifyInstance, query: ResultsQuery): Prom
     minGroup: app.env.RESULTS_MIN_CELL,
   };
   if (!survey)
-    return { ...base, survey: null, status: 'empty', respondents: null, questions: [], textQuestions: 0 };
-  const { questions, textQuestions, results } = await computed(app, closed, survey.id);
+    return {
+      ...base,
+      survey: null,
+      participants: null,
+      participantGroups: [],
+      status: 'empty',
+      respondents: null,
+      questions: [],
+      textQuestions: 0,
+    };
+  const participantGroups = groupsOf(survey.participants);
+  const group = query.participants ?? participantGroups[0]!;
+  if (!participantGroups.includes(group))
+    throw new FieldErrors({ participants: [RESULTS_MESSAGES.groupNotAsked(RESPONDENT_GROUP_LABELS[group])] });
+  const { questions, textQuestions, results } = await computed(app, closed, survey.id, group);
   const view = results.view(query.region ?? null, query.schoolLevel ?? null);
-  const common = { ...base, survey, textQuestions };
+  const common = { ...base, survey, participants: group, participantGroups, textQuestions };
   if (view.respondents === null) return { ...common, status: 'suppressed', respondents: null, questions: [] };
   if (view.respondents === 0) return { ...common, status: 'empty', respondents: 0, questions: [] };
   return {
@@ -377,6 +425,7 @@ export async function resultsRoutes(app: FastifyInstance) {
     const methodologyUrl = `${app.env.publicWebUrl}${RESULTS_METHODOLOGY_PATH}`;
     const rows = csvRowsOf(data, methodologyUrl);
     const group = [
+      ...(data.participants ? [RESPONDENT_GROUP_LABELS[data.participants]] : []),
       data.region ?? 'Tutte le regioni',
       data.schoolLevel ? SCHOOL_LEVEL_LABELS[data.schoolLevel] : 'Tutti i gradi',
     ].join(', ');

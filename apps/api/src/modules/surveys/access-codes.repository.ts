@@ -301,17 +301,24 @@ export async function schoolSiteExists(db: DbOrTx, schoolSiteId: number): Promis
 
 export async function findSurveyForCodes(db: DbOrTx, surveyId: number) {
   const [row] = await db
-    .select({ id: surveys.id, title: surveys.title, state: surveys.state, closesOn: surveys.closesOn })
+    .select({
+      id: surveys.id,
+      title: surveys.title,
+      state: surveys.state,
+      closesOn: surveys.closesOn,
+      participants: surveys.participants,
+    })
     .from(surveys)
     .where(eq(surveys.id, surveyId));
   return row;
 }
 
+/** The open surveys that code holders answer (decision 046): codes are made only for these. */
 export async function openSurveys(db: DbOrTx) {
   return db
     .select({ id: surveys.id, title: surveys.title, closesOn: surveys.closesOn })
     .from(surveys)
-    .where(eq(surveys.state, 'aperta'))
+    .where(and(eq(surveys.state, 'aperta'), inArray(surveys.participants, ['codici', 'entrambi'])))
     .orderBy(surveys.closesOn, surveys.id);
 }
 
@@ -445,7 +452,7 @@ export async function insertCodeResponse(
 ): Promise<number> {
   const [row] = await tx
     .insert(surveyResponses)
-    .values({ ...values, userId: null })
+    .values({ ...values, userId: null, participantGroup: 'codici' })
     .returning({ id: surveyResponses.id });
   return row!.id;
 }

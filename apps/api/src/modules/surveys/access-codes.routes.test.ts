@@ -432,16 +432,21 @@ describe('the public questionnaire of a code', () => {
       (await (await guestClient(t)).get(`/api/access-codes/${code!.code}`)).json(),
     );
     const required = opened.survey.questions.find((q) => q.required)!;
-    const scale = opened.survey.questions.find((q) => q.type === 'scala')!;
+    const short = opened.survey.questions.find((q) => q.type === 'testo_breve')!;
     const bad = await (
       await guestClient(t)
     ).post(`/api/access-codes/${code!.code}/responses`, {
-      answers: { ...answers, [String(required.id)]: undefined, [String(scale.id)]: 9, '999999': 'x' },
+      answers: {
+        ...answers,
+        [String(required.id)]: undefined,
+        [String(short.id)]: 'x'.repeat(201),
+        '999999': 'x',
+      },
     });
     expect(bad.statusCode).toBe(422);
     const errors = bad.json<{ errors: Record<string, string[]> }>().errors;
     expect(Object.keys(errors).sort()).toEqual(
-      [`answers.${required.id}`, `answers.${scale.id}`, 'answers.999999'].sort(),
+      [`answers.${required.id}`, `answers.${short.id}`, 'answers.999999'].sort(),
     );
     expect(
       (

@@ -7,14 +7,18 @@ import {
   ACCESS_CODE_STATE_LABELS,
   accessCodeSheet,
   answerFieldKey,
+  answersNotForGroup,
   createAccessCodes,
   exportAccessCodes,
   getAccessCodeOptions,
   getPublicAccessCode,
   isAccessCodeShape,
+  includesGroup,
   listAccessCodes,
+  questionsForGroup,
   revokeAccessCode,
   submitAccessCodeResponse,
+  SURVEY_MESSAGES,
   validateAnswers,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
@@ -189,6 +193,8 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     const survey = await repo.findSurveyForCodes(app.db, input.surveyId);
     if (!survey || survey.state !== 'aperta')
       errors.surveyId = [survey ? ACCESS_CODE_MESSAGES.surveyNotOpen : ACCESS_CODE_MESSAGES.survey];
+    else if (!includesGroup(survey.participants, 'codici'))
+      errors.surveyId = [ACCESS_CODE_MESSAGES.surveyNotForCodes];
     if (input.expiresOn < romeToday(now)) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresInPast];
     else if (survey && input.expiresOn > survey.closesOn)
       errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresAfterClose(italianDay(survey.closesOn))];
@@ -308,13 +314,15 @@ export async function accessCodeRoutes(app: FastifyInstance) {
       if (!isAccessCodeShape(code)) throw await failedLookup(request);
       const found = await repo.findUsableCode(app.db, code, app.clock.now());
       const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-      if (!found || !survey) throw await failedLookup(request);
+      // A survey not for code holders opens nothing through a code (decision 046; codes are made only for theirs).
+      if (!found || !survey || !includesGroup(survey.participants, 'codici'))
+        throw await failedLookup(request);
       return {
         code: found.code,
         classLabel: found.classLabel,
         expiresAt: found.expiresAt.toISOString(),
         schoolSite: { name: found.schoolSiteName, municipality: found.municipality },
-        survey: toOpenSurvey(survey),
+        survey: toOpenSurvey(survey, 'codici'),
       };
     },
   );
@@ -332,8 +340,16 @@ export async function accessCodeRoutes(app: FastifyInstance) {
       // Validated against the questions before any use is taken: a 422 changes nothing.
       const found = await repo.findUsableCode(app.db, code, now);
       const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-      if (!found || !survey) throw await failedLookup(request);
-      const checked = validateAnswers(survey.questions, request.body.answers);
+      if (!found || !survey || !includesGroup(survey.participants, 'codici'))
+        throw await failedLookup(request);
+      // Only the code holders' questions (decision 046): an answer to a teachers' question is refused by name.
+      const questions = questionsForGroup(survey.participants, survey.questions, 'codici');
+      const notForYou = answersNotForGroup(survey.questions, questions, request.body.answers);
+      if (notForYou.length > 0)
+        throw new FieldErrors(
+          Object.fromEntries(notForYou.map((id) => [answerFieldKey(id), [SURVEY_MESSAGES.answerNotForYou]])),
+        );
+      const checked = validateAnswers(questions, request.body.answers);
       if (!checked.valid)
         throw new FieldErrors(
           Object.fromEntries(

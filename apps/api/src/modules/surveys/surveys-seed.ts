@@ -11,7 +11,10 @@ function dayOffset(now: Date, days: number): string {
   return new Date(now.getTime() + days * DAY_MS).toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
 }
 
-/** The questions of the closed pilot survey (its results are public). */
+/**
+ * The questions of the closed pilot survey (its results are public). Both surveys are for teachers and
+ * code holders; the questions about a teacher's own work are for teachers only (decision 046).
+ */
 export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
   {
     type: 'scelta_singola',
@@ -19,6 +22,7 @@ export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
     help: '',
     required: true,
     options: ['Infanzia', 'Primaria', 'Secondaria di primo grado', 'Secondaria di secondo grado'],
+    participants: 'insegnanti',
   },
   {
     type: 'scelta_multipla',
@@ -26,6 +30,7 @@ export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
     help: 'Puoi scegliere più risposte.',
     required: false,
     options: ['Laboratorio', 'Palestra', 'Biblioteca', 'Cortile o giardino', 'Aula digitale'],
+    participants: 'insegnanti',
   },
   {
     type: 'scala',
@@ -33,6 +38,7 @@ export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
     help: '1 = per niente, 5 = del tutto.',
     required: true,
     options: [],
+    participants: 'entrambi',
   },
   {
     type: 'scala',
@@ -40,6 +46,7 @@ export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
     help: '1 = mai, 5 = ogni giorno.',
     required: true,
     options: [],
+    participants: 'insegnanti',
   },
   {
     type: 'testo_breve',
@@ -47,6 +54,7 @@ export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
     help: '',
     required: false,
     options: [],
+    participants: 'entrambi',
   },
   {
     type: 'testo_lungo',
@@ -54,6 +62,7 @@ export const DEMO_CLOSED_QUESTIONS: SeedQuestion[] = [
     help: 'Non scrivere nomi o dati personali.',
     required: false,
     options: [],
+    participants: 'entrambi',
   },
 ];
 
@@ -65,6 +74,7 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
     help: '',
     required: true,
     options: ['Meno di 5', 'Da 5 a 15', 'Più di 15'],
+    participants: 'insegnanti',
   },
   {
     type: 'scelta_multipla',
@@ -78,6 +88,7 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
       'Benessere e relazioni',
       'Educazione civica',
     ],
+    participants: 'insegnanti',
   },
   {
     type: 'scala',
@@ -85,6 +96,7 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
     help: '1 = per niente, 5 = moltissimo.',
     required: true,
     options: [],
+    participants: 'entrambi',
   },
   {
     type: 'scala',
@@ -92,6 +104,7 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
     help: '1 = pessimo, 5 = ottimo.',
     required: false,
     options: [],
+    participants: 'insegnanti',
   },
   {
     type: 'testo_breve',
@@ -99,6 +112,7 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
     help: 'Al massimo 200 caratteri.',
     required: false,
     options: [],
+    participants: 'entrambi',
   },
   {
     type: 'testo_lungo',
@@ -106,6 +120,7 @@ export const DEMO_OPEN_QUESTIONS: SeedQuestion[] = [
     help: 'Non scrivere nomi o dati personali.',
     required: false,
     options: [],
+    participants: 'entrambi',
   },
 ];
 

@@ -1,12 +1,14 @@
-import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type {
-  Answers,
-  OpenSurvey,
-  SurveyDetail,
-  SurveyListQuery,
-  SurveyQuestion,
-  SurveyState,
-  SurveySummary,
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  questionsForGroup,
+  type RespondentGroup,
+  type Answers,
+  type OpenSurvey,
+  type SurveyDetail,
+  type SurveyListQuery,
+  type SurveyQuestion,
+  type SurveyState,
+  type SurveySummary,
 } from '@portale/shared/surveys';
 import { surveyQuestions, surveyResponses, surveys, teacherProfiles } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
@@ -30,6 +32,7 @@ export function toQuestion(row: QuestionRow): SurveyQuestion {
     help: row.help,
     required: row.required,
     options: row.options,
+    participants: row.participants,
   };
 }
 
@@ -60,28 +63,36 @@ export async function findSurveyBySlug(db: DbOrTx, slug: string): Promise<Survey
   return { ...row, questions: await findQuestions(db, row.id) };
 }
 
-/** The survey `aperta` now (the most recently opened, should the seed have left two). */
-export async function findOpenSurvey(db: DbOrTx): Promise<SurveyWithQuestions | undefined> {
+/**
+ * The survey `aperta` now for a group of respondents (decision 046: at most one per group; the most
+ * recently opened, should the seed have left two).
+ */
+export async function findOpenSurvey(
+  db: DbOrTx,
+  group: RespondentGroup,
+): Promise<SurveyWithQuestions | undefined> {
   const [row] = await db
     .select()
     .from(surveys)
-    .where(eq(surveys.state, 'aperta'))
+    .where(and(eq(surveys.state, 'aperta'), inArray(surveys.participants, [group, 'entrambi'])))
     .orderBy(desc(sql`coalesce(${surveys.openedAt}, ${surveys.createdAt})`), desc(surveys.id))
     .limit(1);
   if (!row) return undefined;
   return { ...row, questions: await findQuestions(db, row.id) };
 }
 
-export function toOpenSurvey(s: SurveyWithQuestions): OpenSurvey {
+/** An open survey as a group of respondents sees it: only the questions for them (decision 046). */
+export function toOpenSurvey(s: SurveyWithQuestions, group: RespondentGroup): OpenSurvey {
   return {
     id: s.id,
     slug: s.slug,
     title: s.title,
     purpose: s.purpose,
     audience: s.audience,
+    participants: s.participants,
     opensOn: s.opensOn,
     closesOn: s.closesOn,
-    questions: s.questions,
+    questions: questionsForGroup(s.participants, s.questions, group),
   };
 }
 
@@ -101,6 +112,7 @@ export async function surveyDetail(db: DbOrTx, id: number): Promise<SurveyDetail
     slug: s.slug,
     title: s.title,
     audience: s.audience,
+    participants: s.participants,
     state: s.state,
     opensOn: s.opensOn,
     closesOn: s.closesOn,
@@ -157,6 +169,7 @@ export async function listSurveys(
       slug: surveys.slug,
       title: surveys.title,
       audience: surveys.audience,
+      participants: surveys.participants,
       state: surveys.state,
       opensOn: surveys.opensOn,
       closesOn: surveys.closesOn,
@@ -198,7 +211,9 @@ export async function insertSurvey(tx: DbOrTx, values: typeof surveys.$inferInse
 export async function updateSurveyFields(
   tx: DbOrTx,
   id: number,
-  values: Partial<Pick<SurveyRow, 'title' | 'purpose' | 'audience' | 'opensOn' | 'closesOn'>>,
+  values: Partial<
+    Pick<SurveyRow, 'title' | 'purpose' | 'audience' | 'opensOn' | 'closesOn' | 'participants'>
+  >,
   by: { userId: number; at: Date },
 ): Promise<void> {
   await tx
@@ -231,6 +246,7 @@ export async function replaceQuestions(
         help: q.help,
         required: q.required,
         options: q.options,
+        participants: q.participants,
       })),
     );
   }
@@ -240,19 +256,28 @@ export async function replaceQuestions(
     .where(eq(surveys.id, surveyId));
 }
 
-/** Serialises the opening of surveys (one `aperta` at a time), for the transaction. */
+/** Serialises the opening of surveys (one `aperta` per group of respondents), for the transaction. */
 export async function lockSurveyOpening(tx: DbOrTx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(7212001)`);
 }
 
+/** Another open survey for one of these groups (decision 046: two open surveys never share a group). */
 export async function findOtherOpenSurvey(
   tx: DbOrTx,
   exceptId: number,
-): Promise<Pick<SurveyRow, 'id' | 'title'> | undefined> {
+  groups: RespondentGroup[],
+): Promise<Pick<SurveyRow, 'id' | 'title' | 'participants'> | undefined> {
   const [row] = await tx
-    .select({ id: surveys.id, title: surveys.title })
+    .select({ id: surveys.id, title: surveys.title, participants: surveys.participants })
     .from(surveys)
-    .where(and(eq(surveys.state, 'aperta'), ne(surveys.id, exceptId)))
+    .where(
+      and(
+        eq(surveys.state, 'aperta'),
+        ne(surveys.id, exceptId),
+        inArray(surveys.participants, [...groups, 'entrambi']),
+      ),
+    )
+    .orderBy(surveys.id)
     .limit(1);
   return row;
 }
@@ -321,7 +346,7 @@ export async function insertUserResponse(
 ): Promise<{ submittedAt: Date } | undefined> {
   const [row] = await db
     .insert(surveyResponses)
-    .values(values)
+    .values({ ...values, participantGroup: 'insegnanti' })
     .onConflictDoNothing({
       target: [surveyResponses.surveyId, surveyResponses.userId],
       where: sql`${surveyResponses.userId} is not null`,
@@ -356,6 +381,7 @@ export async function insertSurveyWithQuestionsOnce(
       help: q.help,
       required: q.required,
       options: q.options,
+      participants: q.participants,
     })),
   );
   return { id: row.id, created: true };

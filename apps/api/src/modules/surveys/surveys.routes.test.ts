@@ -259,7 +259,9 @@ describe('staff build surveys', () => {
     await setQuestions(survey.id);
     const another = await transition(survey.id, 'aperta');
     expect(another.statusCode).toBe(409);
-    expect(another.json().message).toBe(SURVEY_MESSAGES.anotherOpen('Indagine nazionale sulle scuole 2026'));
+    expect(another.json().message).toBe(
+      SURVEY_MESSAGES.anotherOpen('Indagine nazionale sulle scuole 2026', 'insegnanti'),
+    );
     expect((await transition(demo.closedId, 'aperta')).statusCode).toBe(409);
     expect((await transition(survey.id, 'bozza')).statusCode).toBe(409);
     expect(
@@ -393,7 +395,10 @@ describe('a logged-in participant answers the open survey once', () => {
     expect(detail).toMatchObject({ responseCount: 1, questionsEditable: false });
     expect((await transition(survey.id, 'chiusa')).statusCode).toBe(200);
     expect((await transition(survey.id, 'aperta')).statusCode).toBe(409);
-    expect((await (await guestClient(t)).get('/api/surveys/current')).json()).toEqual({ survey: null });
+    expect((await (await guestClient(t)).get('/api/surveys/current')).json()).toEqual({
+      survey: null,
+      codeSurvey: null,
+    });
     const closed = await teacher().post('/api/surveys/current/responses', { answers: valid() });
     expect(closed.statusCode).toBe(409);
     expect(closed.json().message).toBe(SURVEY_MESSAGES.noOpenSurvey);

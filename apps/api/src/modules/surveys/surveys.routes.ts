@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   answerFieldKey,
+  answersNotForGroup,
   canTransitionSurvey,
+  groupsOf,
+  includesGroup,
+  questionsForGroup,
   createSurvey,
   exportSurveys,
   getCurrentSurvey,
@@ -11,6 +15,7 @@ import {
   replaceSurveyQuestions,
   submitMyResponse,
   SURVEY_MESSAGES,
+  SURVEY_PARTICIPANTS_LABELS,
   SURVEY_STATE_LABELS,
   surveyDateErrors,
   transitionSurvey,
@@ -30,6 +35,7 @@ import * as repo from './surveys.repository.ts';
 const EXPORT_COLUMNS: ExportColumn<SurveySummary>[] = [
   { header: 'Titolo', value: (r) => r.title },
   { header: 'Destinatari', value: (r) => r.audience },
+  { header: 'Chi risponde', value: (r) => SURVEY_PARTICIPANTS_LABELS[r.participants] },
   { header: 'Stato', value: (r) => SURVEY_STATE_LABELS[r.state] },
   { header: 'Apertura', value: (r) => r.opensOn, type: 'date' },
   { header: 'Chiusura', value: (r) => r.closesOn, type: 'date' },
@@ -74,13 +80,16 @@ const editable = (s: repo.SurveyRow) => ({
   audience: s.audience,
   opensOn: s.opensOn,
   closesOn: s.closesOn,
+  participants: s.participants,
 });
 
 /**
- * Surveys (issue 12). Staff build a survey in `bozza`, give it questions, open it (one survey is
- * `aperta` at a time: opening a second is a 409 naming the open one) and close it. Questions change
- * only while the survey has no responses. A logged-in teacher or educator answers the open survey once:
- * the unique index (survey, user) decides between concurrent submissions.
+ * Surveys (issue 12). Staff build a survey in `bozza`, say who answers it (teachers, code holders or
+ * both, and per question when both: decision 046), give it questions, open it (one survey is `aperta`
+ * per group of respondents: opening a second for the same group is a 409 naming the open one) and
+ * close it. Questions change only while the survey has no responses. A logged-in teacher or educator
+ * answers the survey open for teachers once, and only its teachers' questions: the unique index
+ * (survey, user) decides between concurrent submissions.
  */
 export async function surveyRoutes(app: FastifyInstance) {
   registerEndpoint(app, listSurveys, {}, async (request) => {
@@ -138,13 +147,18 @@ export async function surveyRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, getCurrentSurvey, {}, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    const survey = await repo.findOpenSurvey(app.db);
-    return { survey: survey ? repo.toOpenSurvey(survey) : null };
+    const survey = await repo.findOpenSurvey(app.db, 'insegnanti');
+    const forCodes = await repo.findOpenSurvey(app.db, 'codici');
+    const codeSurvey =
+      forCodes && forCodes.id !== survey?.id
+        ? (({ questions: _q, ...brief }) => brief)(repo.toOpenSurvey(forCodes, 'codici'))
+        : null;
+    return { survey: survey ? repo.toOpenSurvey(survey, 'insegnanti') : null, codeSurvey };
   });
 
   registerEndpoint(app, getMyResponse, { resource: ownResponse }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const survey = await repo.findOpenSurvey(app.db);
+    const survey = await repo.findOpenSurvey(app.db, 'insegnanti');
     if (!survey) return { response: null };
     const row = await repo.findUserResponse(app.db, survey.id, authOf(request).user.id);
     return {
@@ -156,11 +170,25 @@ export async function surveyRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, submitMyResponse, { resource: ownResponse }, async (request) => {
     const userId = authOf(request).user.id;
-    const survey = await repo.findOpenSurvey(app.db);
-    if (!survey) throw conflict(SURVEY_MESSAGES.noOpenSurvey, 'survey_not_open');
+    const survey = await repo.findOpenSurvey(app.db, 'insegnanti');
+    if (!survey) {
+      // Decision 046: the survey open now may be for code holders only.
+      const forCodes = await repo.findOpenSurvey(app.db, 'codici');
+      throw conflict(
+        forCodes ? SURVEY_MESSAGES.noOpenSurveyForTeachers : SURVEY_MESSAGES.noOpenSurvey,
+        'survey_not_open',
+      );
+    }
     if (await repo.findUserResponse(app.db, survey.id, userId))
       throw conflict(SURVEY_MESSAGES.alreadyAnswered, 'already_answered');
-    const result = validateAnswers(survey.questions, request.body.answers);
+    // Only the teachers' questions: an answer to another of the survey's questions is refused by name.
+    const questions = questionsForGroup(survey.participants, survey.questions, 'insegnanti');
+    const notForYou = answersNotForGroup(survey.questions, questions, request.body.answers);
+    if (notForYou.length > 0)
+      throw new FieldErrors(
+        Object.fromEntries(notForYou.map((id) => [answerFieldKey(id), [SURVEY_MESSAGES.answerNotForYou]])),
+      );
+    const result = validateAnswers(questions, request.body.answers);
     if (!result.valid)
       throw new FieldErrors(
         Object.fromEntries(
@@ -201,6 +229,19 @@ export async function surveyRoutes(app: FastifyInstance) {
       } as typeof before;
       const errors = surveyDateErrors(merged);
       if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
+      // Who answers is fixed once the survey opens (decision 046): codes, responses and the open
+      // survey of each group depend on it.
+      if (merged.participants !== before.participants && current.state !== 'bozza')
+        throw conflict(SURVEY_MESSAGES.participantsLocked, 'participants_locked');
+      if (merged.participants !== before.participants && merged.participants !== 'entrambi') {
+        const outside = (await repo.findQuestions(tx, surveyId)).find(
+          (q) => q.participants !== 'entrambi' && q.participants !== merged.participants,
+        );
+        if (outside && outside.participants !== 'entrambi')
+          throw new FieldErrors({
+            participants: [SURVEY_MESSAGES.participantsQuestionsOutside(outside.participants)],
+          });
+      }
       const diff = changedFields(before, merged);
       if (Object.keys(diff.after).length === 0) return;
       await repo.updateSurveyFields(tx, surveyId, diff.after, { userId, at: app.clock.now() });
@@ -231,7 +272,15 @@ export async function surveyRoutes(app: FastifyInstance) {
         help: q.help,
         required: q.required,
         options: q.options,
+        participants: q.participants,
       }));
+      // A question is for the survey's participants or some of them (decision 046).
+      const outside: Record<string, string[]> = {};
+      questions.forEach((q, i) => {
+        if (q.participants !== 'entrambi' && !includesGroup(current.participants, q.participants))
+          outside[`questions.${i}.participants`] = [SURVEY_MESSAGES.questionOutsideSurvey(q.participants)];
+      });
+      if (Object.keys(outside).length > 0) throw new FieldErrors(outside);
       await repo.replaceQuestions(tx, surveyId, questions, { userId, at: app.clock.now() });
       await auditWrite(tx, request, {
         action: 'survey.questions-replaced',
@@ -259,10 +308,19 @@ export async function surveyRoutes(app: FastifyInstance) {
         );
       }
       if (to === 'aperta') {
-        if ((await repo.findQuestions(tx, surveyId)).length === 0)
+        const questions = await repo.findQuestions(tx, surveyId);
+        if (questions.length === 0)
           throw conflict(SURVEY_MESSAGES.openNeedsQuestions, 'survey_without_questions');
-        const other = await repo.findOtherOpenSurvey(tx, surveyId);
-        if (other) throw conflict(SURVEY_MESSAGES.anotherOpen(other.title), 'another_survey_open');
+        const groups = groupsOf(current.participants);
+        for (const group of groups)
+          if (questionsForGroup(current.participants, questions, group).length === 0)
+            throw conflict(SURVEY_MESSAGES.openNeedsGroupQuestions(group), 'survey_without_questions');
+        // Decision 046 (amending 016): one open survey per group of respondents.
+        const other = await repo.findOtherOpenSurvey(tx, surveyId, groups);
+        if (other) {
+          const shared = groups.find((g) => includesGroup(other.participants, g))!;
+          throw conflict(SURVEY_MESSAGES.anotherOpen(other.title, shared), 'another_survey_open');
+        }
       }
       if (!(await repo.setSurveyState(tx, surveyId, current.state, to, { userId, at: app.clock.now() })))
         throw conflict(SURVEY_MESSAGES.stateChanged);

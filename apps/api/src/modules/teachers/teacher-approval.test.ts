@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCESS_CODE_MESSAGES,
   AccessCodesCreatedSchema,
+  CurrentSurveySchema,
   PublicAccessCodeSchema,
   SURVEY_MESSAGES,
   type AccessCodeSummary,
+  type SurveyQuestion,
 } from '@portale/shared/surveys';
 import {
   HELD_RESPONSE_MESSAGES,
@@ -141,13 +143,25 @@ async function decide(profileId: number, decision: 'approve' | 'reject') {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-/** Answers valid for the open survey (its required questions). */
+/** Answers valid for the open survey as a code opens it (its required questions for code holders). */
 async function answersFor(code: string): Promise<Record<string, unknown>> {
   const { survey } = PublicAccessCodeSchema.parse(
     (await (await guestClient(t)).get(`/api/access-codes/${code}`)).json(),
   );
+  return requiredAnswers(survey.questions);
+}
+
+/** Answers valid for the open survey as a teacher sees it (decision 046: the teachers' questions). */
+async function teacherAnswers(): Promise<Record<string, unknown>> {
+  const { survey } = CurrentSurveySchema.parse(
+    (await (await guestClient(t)).get('/api/surveys/current')).json(),
+  );
+  return requiredAnswers(survey!.questions);
+}
+
+function requiredAnswers(questions: SurveyQuestion[]): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
-  for (const q of survey.questions) {
+  for (const q of questions) {
     if (!q.required) continue;
     answers[String(q.id)] =
       q.type === 'scala'
@@ -352,7 +366,8 @@ describe('a teacher’s own answer', () => {
   it('is kept but counts in the results only once the teacher is approved (and the results cache sees it)', async () => {
     const teacher = await addTeacher(siteA, 'in_attesa');
     const [code] = await codes(staff, { schoolSiteId: siteA, count: 1, maxUses: 1 });
-    const answers = await answersFor(code!.code);
+    expect(code).toBeDefined();
+    const answers = await teacherAnswers();
     const before = await counted();
     const stamp = await resultsVersion(t.database.db, openSurveyId);
     const res = await teacher.client.post('/api/surveys/current/responses', { answers });
@@ -382,7 +397,7 @@ describe('rejecting a teacher', () => {
     expect(
       (
         await teacher.client.post('/api/surveys/current/responses', {
-          answers: await answersFor(unused!.code),
+          answers: await teacherAnswers(),
         })
       ).statusCode,
     ).toBe(201);

@@ -12,11 +12,13 @@ import {
   createAccessCodes,
   exportAccessCodes,
   getAccessCodeOptions,
+  getCurrentSurvey,
   getMyResponse,
   listAccessCodes,
   revokeAccessCode,
   type AccessCodeOptions,
   type AccessCodeSummary,
+  type CurrentSurvey,
 } from '@portale/shared/surveys';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
@@ -34,22 +36,31 @@ export interface TeacherHomeData {
   total: number;
   /** When the teacher answered the open survey (null: not yet, or no open survey). */
   answeredAt: string | null;
+  /** The survey open for teachers and educators, which they answer (decision 046), or null. */
+  teacherSurvey: Pick<NonNullable<CurrentSurvey['survey']>, 'id' | 'title' | 'closesOn'> | null;
 }
 export type TeacherHomeResult = { home: TeacherHomeData; problem: null } | { home: null; problem: string };
 
 /** The open survey, the teacher's codes (newest first) and whether they answered. */
 export async function loadTeacherHome(signal: AbortSignal): Promise<TeacherHomeResult> {
   try {
-    const [options, list, mine] = await Promise.all([
+    const [options, list, mine, current] = await Promise.all([
       callApi(getAccessCodeOptions, {}, { signal }),
       callApi(listAccessCodes, { query: { pageSize: 100, sort: '-createdAt' } } as never, { signal }),
       callApi(getMyResponse, {}, { signal }).catch((error: unknown) => {
         if (error instanceof ApiError && error.status !== 401) return { response: null };
         throw error;
       }),
+      callApi(getCurrentSurvey, {}, { signal }),
     ]);
     return {
-      home: { options, codes: list.items, total: list.total, answeredAt: mine.response?.submittedAt ?? null },
+      home: {
+        options,
+        codes: list.items,
+        total: list.total,
+        answeredAt: mine.response?.submittedAt ?? null,
+        teacherSurvey: current.survey,
+      },
       problem: null,
     };
   } catch (error) {
@@ -330,9 +341,13 @@ function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: No
   );
 }
 
-/** `/portale` for a teacher or educator: the open survey to answer and the access codes of their classes. */
+/**
+ * `/portale` for a teacher or educator: the survey open for them to answer and the access codes of
+ * their classes for the survey open for code holders (the same survey, or another: decision 046).
+ */
 export function TeacherHome({ home }: { home: TeacherHomeData }) {
-  const { options, codes } = home;
+  const { options, codes, teacherSurvey } = home;
+  /** The survey the codes are made for. */
   const survey = options.surveys[0];
   const [notice, setNotice] = useState<Notice | null>(null);
   const [created, setCreated] = useState<AccessCodeSummary[]>([]);
@@ -350,11 +365,11 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
       <h2 id="indagine-e-codici" className="h4">
         L’indagine
       </h2>
-      {survey ? (
+      {teacherSurvey ? (
         <div className="card card-bg mb-4" data-testid="teacher-survey">
           <div className="card-body">
-            <h3 className="h5 mb-1">{survey.title}</h3>
-            <p className="mb-2">Aperta fino al {formatDate(survey.closesOn)}.</p>
+            <h3 className="h5 mb-1">{teacherSurvey.title}</h3>
+            <p className="mb-2">Aperta fino al {formatDate(teacherSurvey.closesOn)}.</p>
             {home.answeredAt ? (
               <p className="mb-0">
                 Hai risposto il {formatDateTime(home.answeredAt)}.{' '}
@@ -368,7 +383,17 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
           </div>
         </div>
       ) : (
-        <p>In questo momento non c’è un’indagine aperta.</p>
+        <p data-testid="teacher-no-survey">
+          {survey
+            ? 'In questo momento non c’è un’indagine aperta per insegnanti ed educatori.'
+            : 'In questo momento non c’è un’indagine aperta.'}
+        </p>
+      )}
+      {survey && survey.id !== teacherSurvey?.id && (
+        <p data-testid="teacher-code-survey">
+          Per studenti e famiglie è aperta l’indagine «{survey.title}», fino al {formatDate(survey.closesOn)}:
+          rispondono con i codici di accesso che crei qui sotto.
+        </p>
       )}
 
       <h3 className="h5" id="codici-classi">

@@ -14,6 +14,7 @@ import {
   submitMyResponse,
   SURVEY_MESSAGES,
   type Answers,
+  type CurrentSurvey,
   type MyResponse,
   type OpenSurvey,
 } from '@portale/shared/surveys';
@@ -31,8 +32,10 @@ import { getSession } from '../../lib/session.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
 
 interface Data {
-  /** The open survey with its questions, or null. */
+  /** The survey open for teachers and educators with their questions, or null. */
   open: OpenSurvey | null;
+  /** The survey open for code holders when it is another one (decision 046), or null. */
+  codeSurvey: CodeSurvey | null;
   /** Without an open survey: the latest closed one, to say what it was. */
   latest: PublicSurvey | null;
   /** The signed-in user may answer (teacher or educator). */
@@ -47,8 +50,8 @@ export const prerenderShell = true;
 
 export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
   const { signal } = request;
-  const { survey: open } = await callApi(getCurrentSurvey, {}, { signal });
-  const latest = open ? null : await callApi(getPublicSurvey, {}, { signal }).catch(() => null);
+  const { survey: open, codeSurvey } = await callApi(getCurrentSurvey, {}, { signal });
+  const latest = open || codeSurvey ? null : await callApi(getPublicSurvey, {}, { signal }).catch(() => null);
   const user = getSession().user;
   const participant = Boolean(open && user && canSome(user, 'create:response'));
   let mine: MyResponse['response'] = null;
@@ -61,8 +64,10 @@ export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
       blocked = error.message;
     }
   }
-  return { open, latest, participant, mine, blocked };
+  return { open, codeSurvey, latest, participant, mine, blocked };
 }
+
+type CodeSurvey = NonNullable<CurrentSurvey['codeSurvey']>;
 
 type Outcome = FormResult & { values?: Answers; duplicate?: boolean };
 
@@ -107,27 +112,48 @@ function SurveyFacts({
   );
 }
 
-function HowToAnswer({ signedIn }: { signedIn: boolean }) {
+/** Who answers what is open now (decision 046): teachers here, code holders through their code. */
+function HowToAnswer({
+  signedIn,
+  forTeachers,
+  forCodes,
+}: {
+  signedIn: boolean;
+  forTeachers: boolean;
+  forCodes: boolean;
+}) {
   return (
     <section className="mt-5" aria-labelledby="come-rispondere">
       <h2 id="come-rispondere" className="h3">
         Come si risponde
       </h2>
       <ul>
-        <li>
-          Insegnanti ed educatori registrati rispondono su questa pagina dopo l’
-          {signedIn ? (
-            'accesso con il proprio account di insegnante o educatore'
-          ) : (
-            <Link to="/auth/login">accesso</Link>
-          )}
-          .
-        </li>
-        <li>
-          Studenti e famiglie rispondono in forma anonima con un <strong>codice di accesso</strong> di sette
-          lettere o cifre, che ricevono dall’insegnante della classe: basta aprire l’indirizzo del sito
-          seguito dal codice (per esempio <code>/AB3DE7K</code>; maiuscole e minuscole sono uguali).
-        </li>
+        {forTeachers ? (
+          <li>
+            Insegnanti ed educatori registrati rispondono su questa pagina dopo l’
+            {signedIn ? (
+              'accesso con il proprio account di insegnante o educatore'
+            ) : (
+              <Link to="/auth/login">accesso</Link>
+            )}
+            .
+          </li>
+        ) : (
+          <li>In questo momento non c’è un’indagine aperta per insegnanti ed educatori.</li>
+        )}
+        {forCodes ? (
+          <li>
+            Studenti e famiglie rispondono in forma anonima con un <strong>codice di accesso</strong> di sette
+            lettere o cifre, che ricevono dall’insegnante della classe: basta aprire l’indirizzo del sito
+            seguito dal codice (per esempio <code>/AB3DE7K</code>; maiuscole e minuscole sono uguali). Vedono
+            solo le domande rivolte a loro.
+          </li>
+        ) : (
+          <li>
+            L’indagine aperta è rivolta solo a insegnanti ed educatori: studenti e famiglie non hanno un
+            questionario da compilare in questo momento.
+          </li>
+        )}
         <li>
           Non hai un codice? Chiedilo all’insegnante o alla segreteria della tua scuola: i codici li crea
           l’insegnante per le sue classi.
@@ -144,7 +170,7 @@ function HowToAnswer({ signedIn }: { signedIn: boolean }) {
 /** The current survey: purpose, who takes part, dates; a teacher or educator answers it here, once. */
 export function Component() {
   const page = useCurrentPage();
-  const { open, latest, participant, mine, blocked } = useLoaderData<Data>();
+  const { open, codeSurvey, latest, participant, mine, blocked } = useLoaderData<Data>();
   const outcome = useActionData<Outcome>();
   const signedIn = Boolean(getSession().user);
   const answered = participant && mine !== null;
@@ -153,6 +179,15 @@ export function Component() {
       <PageHeader title={page.title} description={page.description} />
       {open ? (
         <SurveyFacts survey={open} state="aperta" />
+      ) : codeSurvey ? (
+        <>
+          <SurveyFacts survey={codeSurvey} state="aperta" />
+          {signedIn && (
+            <p className="alert alert-info" data-testid="survey-not-for-you">
+              {SURVEY_MESSAGES.noOpenSurveyForTeachers}
+            </p>
+          )}
+        </>
       ) : latest ? (
         <>
           <SurveyFacts survey={latest} state={latest.state === 'chiusa' ? 'conclusa' : latest.state} />
@@ -209,7 +244,26 @@ export function Component() {
         </section>
       )}
 
-      {!participant && <HowToAnswer signedIn={signedIn} />}
+      {open && codeSurvey && (
+        <section className="mt-5" aria-labelledby="indagine-codici">
+          <h2 id="indagine-codici" className="h3">
+            Per studenti e famiglie: «{codeSurvey.title}»
+          </h2>
+          <p>{codeSurvey.purpose}</p>
+          <p>
+            Aperta dal {formatDay(codeSurvey.opensOn)} al {formatDay(codeSurvey.closesOn)}: si risponde con il
+            codice di accesso ricevuto dall’insegnante.
+          </p>
+        </section>
+      )}
+
+      {!participant && (
+        <HowToAnswer
+          signedIn={signedIn}
+          forTeachers={Boolean(open) || !codeSurvey}
+          forCodes={Boolean(codeSurvey) || !open || open.participants !== 'insegnanti'}
+        />
+      )}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import {
   RESULTS_FILTER_KEYS,
   RESULTS_MESSAGES,
   RESULTS_METHODOLOGY_PATH,
+  RESPONDENT_GROUP_LABELS,
   type ResultsResponse,
 } from '@portale/shared/surveys';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
@@ -48,6 +49,14 @@ const groupName = (region: string | null, level: string | null) =>
     region ?? 'Tutta Italia',
     level ? SCHOOL_LEVEL_LABELS[level as keyof typeof SCHOOL_LEVEL_LABELS] : 'tutti i gradi scolastici',
   ].join(', ');
+
+/** The whole of Italy for the same survey and group of respondents. */
+function allItaly(pathname: string, query: Record<string, string>): string {
+  const keep = new URLSearchParams();
+  if (query.survey) keep.set('survey', query.survey);
+  if (query.participants) keep.set('participants', query.participants);
+  return keep.size > 0 ? `${pathname}?${keep.toString()}` : pathname;
+}
 
 function Filters({
   data,
@@ -106,6 +115,26 @@ function Filters({
         {data && data.surveys.length === 1 && (
           <input type="hidden" name="survey" value={query.survey ?? ''} />
         )}
+        {data && data.participantGroups.length > 1 && (
+          <div className="col-12 col-lg-4">
+            <div className="select-wrapper">
+              <label htmlFor={`${id}-participants`}>Chi ha risposto</label>
+              <select
+                id={`${id}-participants`}
+                name="participants"
+                defaultValue={query.participants ?? data.participants ?? ''}
+                {...invalid('participants')}
+              >
+                {data.participantGroups.map((g) => (
+                  <option key={g} value={g}>
+                    {RESPONDENT_GROUP_LABELS[g]}
+                  </option>
+                ))}
+              </select>
+              {error('participants')}
+            </div>
+          </div>
+        )}
         <div className="col-12 col-sm-6 col-lg-4">
           <div className="select-wrapper">
             <label htmlFor={`${id}-region`}>Regione</label>
@@ -149,10 +178,7 @@ function Filters({
         <button type="submit" className="btn btn-primary">
           Mostra i risultati
         </button>
-        <Link
-          to={query.survey ? `${pathname}?survey=${query.survey}` : pathname}
-          className="btn btn-outline-primary"
-        >
+        <Link to={allItaly(pathname, query)} className="btn btn-outline-primary">
           Tutta Italia
         </Link>
       </div>
@@ -179,6 +205,12 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
           {formatDay(survey.closesOn)}.
         </p>
       </section>
+      {data.participants && data.participantGroups.length > 1 && (
+        <p className="mb-1" data-testid="results-participants">
+          Risposte di: <strong>{RESPONDENT_GROUP_LABELS[data.participants].toLowerCase()}</strong>. Ogni
+          gruppo è pubblicato a parte, con le sue protezioni, e mai sommato all’altro.
+        </p>
+      )}
       <p className="fw-semibold" role="status" data-testid="results-group">
         {data.status === 'shown'
           ? `${group}: ${data.respondents === 1 ? '1 persona ha risposto' : `${formatNumber(data.respondents ?? 0)} persone hanno risposto`}.`
@@ -195,7 +227,9 @@ function Results({ data, query }: { data: ResultsResponse; query: Record<string,
       )}
       {data.status === 'empty' && (
         <div className="alert alert-info" data-testid="results-empty">
-          {RESULTS_MESSAGES.empty}
+          {data.participantGroups.length > 1 && data.participants
+            ? `Nessuna risposta di ${RESPONDENT_GROUP_LABELS[data.participants].toLowerCase()} a questa indagine.`
+            : RESULTS_MESSAGES.empty}
         </div>
       )}
       <div className="mb-4">

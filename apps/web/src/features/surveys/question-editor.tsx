@@ -22,10 +22,13 @@ import { CSS } from '@dnd-kit/utilities';
 import {
   CHOICE_QUESTION_TYPES,
   QUESTION_OPTIONS_MAX,
+  QUESTION_PARTICIPANTS_LABELS,
   QUESTION_TYPE_LABELS,
   QUESTION_TYPES,
+  SURVEY_PARTICIPANTS,
   SURVEY_QUESTIONS_MAX,
   type QuestionType,
+  type SurveyParticipants,
   type SurveyQuestion,
 } from '@portale/shared/surveys';
 
@@ -37,6 +40,8 @@ export interface EditorQuestion {
   help: string;
   required: boolean;
   options: string[];
+  /** Who sees it (decision 046). */
+  participants: SurveyParticipants;
 }
 
 let nextKey = 0;
@@ -51,6 +56,7 @@ export function toEditorQuestions(questions: readonly SurveyQuestion[]): EditorQ
     help: q.help,
     required: q.required,
     options: [...q.options],
+    participants: q.participants,
   }));
 }
 
@@ -62,6 +68,7 @@ export function editorToInput(items: readonly EditorQuestion[]) {
     help: q.help,
     required: q.required,
     options: isChoice(q.type) ? q.options : [],
+    participants: q.participants,
   }));
 }
 
@@ -75,6 +82,8 @@ const INSTRUCTIONS: ScreenReaderInstructions = {
 
 interface Props {
   initial: readonly SurveyQuestion[];
+  /** The survey's participants: with both, each question says whom it is for (decision 046). */
+  participants: SurveyParticipants;
   /** Messages of the last save, keyed `questions.<index>.<field>` (the index of the list that was sent). */
   errors: Record<string, string>;
   /** The stored questions' ids: a save replaces them, which resets the editor to what the server stored (a data edit does not). */
@@ -86,7 +95,7 @@ interface Props {
  * drag (mouse, touch or the keyboard through the handle) and by the «Sposta su/giù» buttons, each move
  * announced in a live region. «Salva le domande» replaces the ordered list on the server.
  */
-export function QuestionEditor({ initial, errors, version }: Props) {
+export function QuestionEditor({ initial, participants, errors, version }: Props) {
   const [items, setItems] = useState<EditorQuestion[]>(() => toEditorQuestions(initial));
   const [dirty, setDirty] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -149,6 +158,7 @@ export function QuestionEditor({ initial, errors, version }: Props) {
       help: '',
       required: false,
       options: isChoice(type) ? ['', ''] : [],
+      participants: 'entrambi',
     };
     change([...items, q]);
     pendingFocus.current = `${q.key}-label`;
@@ -241,6 +251,7 @@ export function QuestionEditor({ initial, errors, version }: Props) {
                 index={index}
                 count={items.length}
                 errors={errorsByKey[q.key] ?? {}}
+                showParticipants={participants === 'entrambi' || q.participants !== 'entrambi'}
                 onChange={(patch) => update(q.key, patch)}
                 onMove={(to, focusId) => move(index, to, 'button', focusId)}
                 onRemove={() => remove(index)}
@@ -299,12 +310,23 @@ interface QuestionProps {
   index: number;
   count: number;
   errors: Record<string, string>;
+  /** Whether to offer «Chi vede la domanda» (a survey for both, or a question that needs fixing). */
+  showParticipants: boolean;
   onChange: (patch: Partial<EditorQuestion>) => void;
   onMove: (to: number, focusId: string) => void;
   onRemove: () => void;
 }
 
-function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove }: QuestionProps) {
+function SortableQuestion({
+  q,
+  index,
+  count,
+  errors,
+  showParticipants,
+  onChange,
+  onMove,
+  onRemove,
+}: QuestionProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({ id: q.key });
   const style = {
@@ -435,6 +457,26 @@ function SortableQuestion({ q, index, count, errors, onChange, onMove, onRemove 
           />
           {error('help')}
         </div>
+        {showParticipants && (
+          <div className="col-12 col-md-6 mb-3">
+            <div className="select-wrapper">
+              <label htmlFor={id('participants')}>Chi vede la domanda</label>
+              <select
+                id={id('participants')}
+                value={q.participants}
+                onChange={(e) => onChange({ participants: e.target.value as SurveyParticipants })}
+                {...invalid('participants')}
+              >
+                {SURVEY_PARTICIPANTS.map((p) => (
+                  <option key={p} value={p}>
+                    {QUESTION_PARTICIPANTS_LABELS[p]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {error('participants')}
+          </div>
+        )}
       </div>
       <div className="form-check mb-2">
         <input

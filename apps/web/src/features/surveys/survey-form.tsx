@@ -1,5 +1,10 @@
 import { Form } from 'react-router';
-import type { SurveyDetail } from '@portale/shared/surveys';
+import {
+  SURVEY_PARTICIPANTS,
+  SURVEY_PARTICIPANTS_LABELS,
+  type SurveyDetail,
+  type SurveyParticipants,
+} from '@portale/shared/surveys';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { text, type FieldErrors } from '../../lib/form-data.ts';
 
@@ -11,7 +16,57 @@ export function surveyFormValues(form: FormData) {
     audience: text(form, 'audience'),
     opensOn: text(form, 'opensOn'),
     closesOn: text(form, 'closesOn'),
+    // Not sent once the survey is open (the radios are disabled then: decision 046).
+    ...(form.has('participants') ? { participants: text(form, 'participants') as SurveyParticipants } : {}),
   };
+}
+
+/** Who answers (decision 046): radios, fixed once the survey has left `bozza`. */
+function ParticipantsField({
+  survey,
+  errors,
+  prefix,
+}: {
+  survey?: SurveyDetail;
+  errors: FieldErrors;
+  prefix: string;
+}) {
+  const id = `${prefix}-participants`;
+  const error = errors.participants;
+  const locked = survey !== undefined && survey.state !== 'bozza';
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  return (
+    <fieldset className="mb-3" aria-describedby={describedBy} data-testid={`${prefix}-participants`}>
+      <legend className="form-label fw-semibold fs-6">Chi risponde</legend>
+      {SURVEY_PARTICIPANTS.map((value) => (
+        <div className="form-check" key={value}>
+          <input
+            className="form-check-input"
+            type="radio"
+            id={`${id}-${value}`}
+            name="participants"
+            value={value}
+            defaultChecked={(survey?.participants ?? 'entrambi') === value}
+            disabled={locked}
+            {...(error ? { 'aria-invalid': true as const } : {})}
+          />
+          <label className="form-check-label" htmlFor={`${id}-${value}`}>
+            {SURVEY_PARTICIPANTS_LABELS[value]}
+          </label>
+        </div>
+      ))}
+      <p id={`${id}-hint`} className="small text-muted mb-0">
+        {locked
+          ? 'L’indagine non è più in bozza: chi risponde non si può cambiare.'
+          : 'Le domande si mostrano a chi sono rivolte. Si possono tenere aperte più indagini solo se sono rivolte a persone diverse.'}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="text-danger small mt-1 mb-0">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
 }
 
 function Field(props: {
@@ -46,7 +101,7 @@ function Field(props: {
   );
 }
 
-/** Create or edit a survey: title, purpose (the description), audience, opening and closing dates. */
+/** Create or edit a survey: title, purpose (the description), audience, who answers, opening and closing dates. */
 export function SurveyForm({
   survey,
   errors,
@@ -116,6 +171,9 @@ export function SurveyForm({
               />
             )}
           </Field>
+        </div>
+        <div className="col-12">
+          <ParticipantsField survey={survey} errors={errors} prefix={prefix} />
         </div>
         <div className="col-12 col-md-6">
           <Field name="opensOn" label="Data di apertura" errors={errors} prefix={prefix}>

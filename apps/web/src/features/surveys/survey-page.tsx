@@ -12,6 +12,8 @@ import {
   QUESTION_TYPE_LABELS,
   QuestionListInputSchema,
   replaceSurveyQuestions,
+  QUESTION_PARTICIPANTS_LABELS,
+  SURVEY_PARTICIPANTS_LABELS,
   SURVEY_STATE_LABELS,
   SurveyUpdateSchema,
   transitionSurvey,
@@ -85,7 +87,7 @@ const TRANSITION_TEXTS = {
   open: {
     label: 'Apri l’indagine',
     confirm: (title: string) =>
-      `Aprire «${title}»? Insegnanti, educatori e chi ha un codice di accesso potranno rispondere. Le domande non si potranno più cambiare dopo la prima risposta. Si può tenere aperta una sola indagine alla volta.`,
+      `Aprire «${title}»? Potrà rispondere chi è indicato in «Chi risponde», ognuno alle domande rivolte a lui. Le domande non si potranno più cambiare dopo la prima risposta. Per le stesse persone si può tenere aperta una sola indagine alla volta.`,
   },
   close: {
     label: 'Chiudi l’indagine',
@@ -126,6 +128,7 @@ function ReadOnlyQuestions({ survey }: { survey: SurveyDetail }) {
           <li key={q.id} className="mb-3">
             <span className="fw-semibold">{q.label}</span> — {QUESTION_TYPE_LABELS[q.type]}
             {q.required ? ', obbligatoria' : ', facoltativa'}
+            {survey.participants === 'entrambi' && `. ${QUESTION_PARTICIPANTS_LABELS[q.participants]}`}
             {q.help && <div className="small text-muted">{q.help}</div>}
             {q.options.length > 0 && <div className="small">Opzioni: {q.options.join('; ')}</div>}
           </li>
@@ -167,6 +170,10 @@ export function Component() {
           {survey.openedAt && survey.closedAt && `, chiusa il ${formatDateTime(survey.closedAt)}`}
           {survey.openedAt && ')'}
         </dd>
+        <dt className="col-sm-3">Chi risponde</dt>
+        <dd className="col-sm-9" data-testid="survey-participants">
+          {SURVEY_PARTICIPANTS_LABELS[survey.participants]}
+        </dd>
         <dt className="col-sm-3">Periodo</dt>
         <dd className="col-sm-9">
           dal {formatDate(survey.opensOn)} al {formatDate(survey.closesOn)}
@@ -192,6 +199,7 @@ export function Component() {
       {survey.questionsEditable ? (
         <QuestionEditor
           initial={survey.questions}
+          participants={survey.participants}
           errors={questionErrors}
           version={survey.questions.map((q) => q.id).join(',')}
         />
