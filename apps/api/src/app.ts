@@ -28,6 +28,7 @@ import { schoolSiteSearchRoutes } from './modules/accounts/school-sites.routes.t
 import { sessionRoutes } from './modules/accounts/sessions.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { mfaRoutes } from './modules/mfa/mfa.routes.ts';
+import { identityRoutes } from './modules/identity/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -174,6 +175,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(mfaRoutes);
+  await app.register(identityRoutes);
   await app.register(passwordRoutes);
   await app.register(sessionRoutes);
   await app.register(registrationRoutes);

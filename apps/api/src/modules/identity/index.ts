@@ -1,0 +1,1 @@
+export { identityRoutes, IDENTITY_COOKIES } from './identity.routes.ts';
