@@ -172,3 +172,12 @@ export async function identitiesOfUser(db: Db, userId: number) {
     .where(eq(users.id, userId));
   return { rows, verifiedAt: user?.at ?? null, verifiedSource: user?.source ?? null };
 }
+
+/** `cie`/`spid` when the user's codice fiscale was proved by that provider; null while self-declared. */
+export async function taxCodeVerifiedSource(db: DbOrTx, userId: number): Promise<IdentityProvider | null> {
+  const [row] = await db
+    .select({ source: users.taxCodeVerifiedSource, at: users.taxCodeVerifiedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.at ? row.source : null;
+}

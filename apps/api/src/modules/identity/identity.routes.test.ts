@@ -231,6 +231,12 @@ describe('linking rules', () => {
     expect(user!.taxCode).toBe(who.taxCode);
     const verified = (await auditsOf('account.tax_code.verified')).find((a) => a.actorUserId === userId);
     expect(verified?.after).toMatchObject({ taxCode: who.taxCode, source: 'cie' });
+    // Verified: the account page no longer changes it.
+    const retype = await c.send('PATCH', '/api/account/profile', {
+      payload: { taxCode: 'RSSMRA85T10A562S', current_password: PASSWORD },
+    });
+    expect(retype.statusCode).toBe(422);
+    expect(JSON.stringify(retype.json())).toContain('verificato');
     // Used once: the pending identity is gone.
     expect((await c.post(linkIdentity.path, { password: PASSWORD })).statusCode).toBe(404);
     // Next time the CF is verified: straight in.
