@@ -272,6 +272,43 @@ describe('linking rules', () => {
     expect((await c.post(linkIdentity.path, { password: PASSWORD })).statusCode).toBe(404);
   });
 
+  it('the registration after CIE takes the verified name and codice fiscale, links the identity and verifies it', async () => {
+    const who = person({ given_name: 'Lucia', family_name: 'D’Amico' });
+    const c = browser();
+    expect((await fullLogin(c, who)).outcome).toBe('registrazione');
+    await c.csrf();
+    const email = `registered${serial}@scuola.it`;
+    const res = await c.post('/api/registrations', {
+      kind: 'altro',
+      firstName: 'Typed',
+      lastName: 'Other',
+      email,
+      phone: '333 765 4321',
+      password: PASSWORD,
+      taxCode: 'RSSMRA85T10A562S',
+      privacyAccepted: true,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const [user] = await t.database.db.select().from(users).where(eq(users.email, email));
+    expect(user).toMatchObject({
+      firstName: 'Lucia',
+      lastName: 'D’Amico',
+      taxCode: who.taxCode,
+      taxCodeVerifiedSource: 'cie',
+    });
+    const identities = await t.database.db
+      .select()
+      .from(userIdentities)
+      .where(eq(userIdentities.userId, user!.id));
+    expect(identities).toEqual([expect.objectContaining({ provider: 'cie', subject: who.sub })]);
+    expect((await auditsOf('identity.linked')).some((a) => a.actorUserId === user!.id)).toBe(true);
+    // Used once; the next login with CIE signs the new account in.
+    expect((await c.get(pendingIdentity.path)).statusCode).toBe(404);
+    const next = browser();
+    expect((await fullLogin(next, who)).outcome).toBe('accesso');
+    expect(await sessionUserId(next)).toBe(user!.id);
+  });
+
   it('a name or a birth date that disagrees: refused, audited for staff, no session', async () => {
     const who = person({ given_name: 'Mario' });
     const userId = await createAccount({

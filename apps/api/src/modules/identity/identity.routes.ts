@@ -62,13 +62,8 @@ export async function identityRoutes(app: FastifyInstance) {
   const secure = env.COOKIE_SECURE;
   const domain = env.COOKIE_DOMAIN ? { domain: env.COOKIE_DOMAIN } : {};
   const loginCookie = { httpOnly: true, secure, sameSite: 'lax' as const, path: '/api/auth/', ...domain };
-  const pendingCookie = {
-    httpOnly: true,
-    secure,
-    sameSite: 'lax' as const,
-    path: '/api/auth/identity',
-    ...domain,
-  };
+  // Path /api/: the registration (`POST /api/registrations`) reads it too.
+  const pendingCookie = { httpOnly: true, secure, sameSite: 'lax' as const, path: '/api/', ...domain };
   const limit = { rateLimit: { max: env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
   const policy = {
     slowDownAfter: env.LOGIN_SLOWDOWN_AFTER,

@@ -1,4 +1,5 @@
 export { identityRoutes, IDENTITY_COOKIES } from './identity.routes.ts';
+export { pendingRegistrationOf } from './identity-registration.ts';
 export { taxCodeVerifiedSource } from './identity.repository.ts';
 
 /** The account page's refusal to change a codice fiscale that CIE/SPID proved. */

@@ -121,7 +121,7 @@ function RegisterOffer({ pending }: { pending: PendingIdentity }) {
       />
       <VerifiedData pending={pending} />
       <p>La CIE non comunica l’indirizzo e-mail: lo inserirai nella registrazione.</p>
-      <Link className="btn btn-primary" to="/landing/registrazioni/insegnante">
+      <Link className="btn btn-primary" to="/landing/registrazioni/insegnante?identita=cie#registrazione">
         Crea l’account
       </Link>
     </>
