@@ -7,6 +7,7 @@ import {
   IdentityProvidersSchema,
   LinkedIdentitiesSchema,
   PendingIdentitySchema,
+  IDENTITY_PROVIDER_NAMES,
 } from './identity.schemas.ts';
 
 // Login with CIE (decision 048). The start and the callback are browser navigations answered with a
@@ -72,4 +73,18 @@ export const myIdentities = defineEndpoint({
   tag: 'accounts',
   summary: 'Le identità CIE/SPID collegate al proprio account',
   response: LinkedIdentitiesSchema,
+});
+
+/** Unlinks one of the user's own identities; the password stays, so a way in always remains. */
+export const unlinkIdentity = defineEndpoint({
+  method: 'DELETE',
+  path: '/api/account/identities/:provider',
+  permission: 'signed-in',
+  tag: 'accounts',
+  summary: 'Scollega una propria identità CIE/SPID (resta l’accesso con e-mail e password)',
+  params: z.object({
+    provider: z.enum(IDENTITY_PROVIDER_NAMES, { error: 'Gestore dell’identità sconosciuto.' }),
+  }),
+  response: z.undefined(),
+  status: 204,
 });

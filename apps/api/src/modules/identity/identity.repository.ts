@@ -116,6 +116,10 @@ export async function insertPendingIdentity(
 ): Promise<void> {
   const { now, ...rest } = row;
   await db.insert(pendingIdentities).values({ ...rest, createdAt: now });
+  // Verified data kept no longer than needed: rows a day past their expiry go at each new one.
+  await db
+    .delete(pendingIdentities)
+    .where(sql`${pendingIdentities.expiresAt} < ${new Date(now.getTime() - 86_400_000)}`);
 }
 
 /** A pending identity still usable (not used, not expired), with the account's e-mail for a link. */
@@ -180,4 +184,13 @@ export async function taxCodeVerifiedSource(db: DbOrTx, userId: number): Promise
     .from(users)
     .where(eq(users.id, userId));
   return row?.at ? row.source : null;
+}
+
+/** Removes the user's identity at `provider`; false when there was none. */
+export async function deleteIdentity(db: Db, userId: number, provider: IdentityProvider): Promise<boolean> {
+  const rows = await db
+    .delete(userIdentities)
+    .where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, provider)))
+    .returning({ id: userIdentities.id });
+  return rows.length > 0;
 }

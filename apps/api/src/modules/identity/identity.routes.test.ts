@@ -12,6 +12,7 @@ import {
   myIdentities,
   pendingIdentity,
   PendingIdentitySchema,
+  unlinkIdentity,
 } from '@portale/shared/identity';
 import { auditLog, identityLoginAttempts, userIdentities, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -448,6 +449,41 @@ describe('failures: each distinct, audited, without a session', () => {
 });
 
 describe('linked identities of the account', () => {
+  it('the owner unlinks their identity (audited); the password still signs in; the next CIE login links again', async () => {
+    const who = person();
+    const email = `unlink${serial}@scuola.it`;
+    const userId = await createAccount({ email, taxCode: who.taxCode, verified: true });
+    const c = browser();
+    expect((await fullLogin(c, who)).outcome).toBe('accesso');
+    await sessionUserId(c);
+    const path = `/api/account/identities/cie`;
+    const guest = browser();
+    await guest.csrf();
+    expect((await guest.send('DELETE', path)).statusCode).toBe(401);
+    // Someone else, signed in, has no CIE identity of their own: 404, and this user's stays.
+    const other = browser();
+    await other.login('insegnante@demo.test');
+    expect((await other.send('DELETE', path)).statusCode).toBe(404);
+    expect(
+      await t.database.db.select().from(userIdentities).where(eq(userIdentities.userId, userId)),
+    ).toHaveLength(1);
+    // An unknown provider in the path is a resource that does not exist.
+    expect((await c.send('DELETE', '/api/account/identities/facebook')).statusCode).toBe(404);
+    expect((await c.send('DELETE', path)).statusCode).toBe(204);
+    expect(
+      await t.database.db.select().from(userIdentities).where(eq(userIdentities.userId, userId)),
+    ).toHaveLength(0);
+    expect((await auditsOf('identity.unlinked')).some((a) => a.actorUserId === userId)).toBe(true);
+    expect((await c.send('DELETE', path)).statusCode).toBe(404);
+    expect(unlinkIdentity.path).toBe('/api/account/identities/:provider');
+    const byPassword = browser();
+    expect((await byPassword.login(email, PASSWORD)).statusCode).toBe(200);
+    // The codice fiscale stays verified: the next login with CIE links again at once.
+    const again = browser();
+    expect((await fullLogin(again, who)).outcome).toBe('accesso');
+    expect(await sessionUserId(again)).toBe(userId);
+  });
+
   it('a guest gets 401; an account without identities an empty list', async () => {
     expect((await browser().get(myIdentities.path)).statusCode).toBe(401);
     const c = browser();

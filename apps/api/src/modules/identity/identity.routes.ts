@@ -9,6 +9,7 @@ import {
   linkIdentity,
   myIdentities,
   pendingIdentity,
+  unlinkIdentity,
   type IdentityFailure,
   type IdentityOutcome,
 } from '@portale/shared/identity';
@@ -31,6 +32,7 @@ import { findLoginAccount } from '../auth/login.repository.ts';
 import { cieSettings, OidcRelyingParty } from './cie-client.ts';
 import { decideLink, personOf, type VerifiedPerson } from './identity-linking.ts';
 import {
+  deleteIdentity,
   findLoginAttempt,
   findPendingIdentity,
   identitiesOfUser,
@@ -330,6 +332,22 @@ export async function identityRoutes(app: FastifyInstance) {
     });
     reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
     return openLoginSession(app, request, reply, userId, row.provider);
+  });
+
+  // The user's own identity only (the session's user, no id in the path): nobody unlinks another's.
+  registerEndpoint(app, unlinkIdentity, {}, async (request) => {
+    const { user } = authOf(request);
+    const { provider } = request.params;
+    if (!(await deleteIdentity(app.db, user.id, provider)))
+      throw new HttpError(404, 'not_found', 'Nessuna identità di questo tipo è collegata al tuo account.');
+    await app.audit({
+      action: 'identity.unlinked',
+      actorUserId: user.id,
+      entity: 'user',
+      entityId: user.id,
+      after: { provider },
+      ip: request.ip,
+    });
   });
 
   registerEndpoint(app, myIdentities, {}, async (request) => {

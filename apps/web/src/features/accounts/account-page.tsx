@@ -12,7 +12,7 @@ import {
   revokeOtherSessions,
   type SessionInfo,
 } from '@portale/shared/accounts';
-import { myIdentities, type LinkedIdentities } from '@portale/shared/identity';
+import { myIdentities, unlinkIdentity, type LinkedIdentities } from '@portale/shared/identity';
 import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -20,7 +20,7 @@ import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/f
 import { callApi } from '../../lib/api-client.ts';
 import { EMAIL_CHANGE_INTENT, EmailChange } from './email-change.tsx';
 import { PersonalData } from './personal-data.tsx';
-import { LinkedIdentitiesSection } from './linked-identities.tsx';
+import { LinkedIdentitiesSection, UNLINK_IDENTITY_INTENT } from './linked-identities.tsx';
 import { SessionsList } from './sessions-list.tsx';
 import { TAX_CODE_INTENT, TaxCodeChange } from './tax-code-change.tsx';
 
@@ -82,6 +82,12 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
       const answer = await callApi(requestAccountDeletion, { body: parsed.data });
       return { ok: true, message: answer.message };
     }
+    case UNLINK_IDENTITY_INTENT: {
+      const provider = text(form, 'provider');
+      if (provider !== 'cie' && provider !== 'spid') return { message: 'Identità non riconosciuta.' };
+      await callApi(unlinkIdentity, { params: { provider } });
+      return { ok: true, message: `L’identità ${provider.toUpperCase()} è stata scollegata.` };
+    }
     default:
       return { message: 'Operazione non riconosciuta.' };
   }
@@ -102,7 +108,10 @@ export function Component() {
       <SessionsList sessions={sessions} />
       <EmailChange email={email} result={result?.intent === EMAIL_CHANGE_INTENT ? result : undefined} />
       <TaxCodeChange taxCode={taxCode} result={result?.intent === TAX_CODE_INTENT ? result : undefined} />
-      <LinkedIdentitiesSection data={identities} />
+      <LinkedIdentitiesSection
+        data={identities}
+        result={result?.intent === UNLINK_IDENTITY_INTENT ? result : undefined}
+      />
       <PersonalData result={result?.intent === 'deletion-request' ? result : undefined} />
     </>
   );
