@@ -33,6 +33,7 @@ import {
   sessionIdOfRefreshToken,
 } from './modules/auth/tokens.repository.ts';
 import { mfaRoutes } from './modules/auth/mfa.routes.ts';
+import { identityRoutes } from './modules/identity/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -181,6 +182,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(mfaRoutes);
+  await app.register(identityRoutes);
   await app.register(passwordRoutes);
   await app.register(sessionRoutes);
   await app.register(registrationRoutes);

@@ -143,6 +143,16 @@ const EnvSchema = z
       )
       .max(20, 'must be at most 20')
       .default(5),
+    /**
+     * Login with CIE (decision 048): the provider's issuer URL (its discovery document is read from
+     * it), our client id, our private signing key (a JWK as JSON, or the path of a file holding it)
+     * and the public base URL of the API the callback is reached at. All four, or none: without them
+     * the CIE button is not shown and its routes answer 404.
+     */
+    CIE_ISSUER: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    CIE_CLIENT_ID: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_PRIVATE_JWK: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_REDIRECT_BASE: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
@@ -162,6 +172,15 @@ const EnvSchema = z
             message: 'must be a real address in production (not a .localhost default)',
           });
       }
+    }
+    const cie = ['CIE_ISSUER', 'CIE_CLIENT_ID', 'CIE_PRIVATE_JWK', 'CIE_REDIRECT_BASE'] as const;
+    if (cie.some((name) => env[name]) && !cie.every((name) => env[name])) {
+      for (const name of cie.filter((n) => !env[n]))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'CIE needs all of CIE_ISSUER, CIE_CLIENT_ID, CIE_PRIVATE_JWK, CIE_REDIRECT_BASE (or none)',
+        });
     }
     if (env.FILE_STORE === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({

@@ -29,6 +29,7 @@ import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
 import * as fieldWork from '@portale/shared/field-work';
 import * as http from '@portale/shared/http';
+import * as identity from '@portale/shared/identity';
 import * as map from '@portale/shared/map';
 import * as progress from '@portale/shared/progress';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
@@ -66,6 +67,7 @@ const CONTRACT_MODULES: Record<string, unknown>[] = [
   templates,
   substitutions,
   actions,
+  identity,
 ];
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'response' in value;

@@ -77,6 +77,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   419: 'Token XSRF assente o non valido (ricaricare la pagina)',
   422: 'Dati non validi: `errors` elenca i messaggi per campo',
   429: 'Troppe richieste: riprovare dopo `Retry-After` secondi',
+  503: 'Servizio momentaneamente non disponibile (un servizio esterno non risponde): riprovare più tardi',
 };
 
 type Operation = Record<string, unknown> & { responses?: Record<string, unknown>; requestBody?: unknown };

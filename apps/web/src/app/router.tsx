@@ -24,6 +24,7 @@ const legalPage = () => import('../features/public/legal-page.tsx');
 /** Page components by page id; every other page shows its frame from the route table. */
 const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
   'auth.login': () => import('../features/auth/login-page.tsx'),
+  'auth.identity': () => import('../features/identity/identity-result-page.tsx'),
   'portal.home': () => import('../features/portal/portal-home-page.tsx'),
   home: () => import('../features/public/home-page.tsx'),
   team: () => import('../features/public/team-page.tsx'),

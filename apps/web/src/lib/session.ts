@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { LoginBody, SessionUser } from '@portale/shared/auth';
 import { verifyMfa, type MfaVerifyBody } from '@portale/shared/accounts/mfa';
+import { linkIdentity } from '@portale/shared/identity';
 import { AUTH_COOKIES, authLogin, authLogout, authMe, SEED_ERRORS } from '@portale/shared/http';
 import {
   ApiError,
@@ -115,6 +116,31 @@ export function verifySecondFactor(
     );
     const user = await completeLogin(body.token, body.expires_in);
     return body.recovery_codes ? { user, recoveryCodes: body.recovery_codes } : { user };
+  });
+}
+
+/**
+ * After a login at CIE (decision 048): the API's callback opened the session and set the refresh
+ * cookie; the web renews its access token from it and fetches the user, as after a page load.
+ */
+export function adoptProviderSession(): Promise<SessionUser> {
+  return busyWhile(async () => {
+    resetSession();
+    await refreshAccessToken();
+    const user = await fetchUser();
+    if (!readCookie(AUTH_COOKIES.strategy)) writeCookie(AUTH_COOKIES.strategy, state.strategy);
+    return user;
+  });
+}
+
+/** Links the verified identity waiting in this browser to its account (the account's password) and signs in. */
+export function linkProviderIdentity(password: string): Promise<SessionUser> {
+  return busyWhile(async () => {
+    resetSession();
+    const body = linkIdentity.response.parse(
+      await withXsrf<unknown>(linkIdentity.path, { method: linkIdentity.method, body: { password } }),
+    );
+    return completeLogin(body.token, body.expires_in);
   });
 }
 

@@ -22,8 +22,8 @@ export interface Endpoint<
   query?: Q;
   body?: B;
   response: R;
-  /** 2xx status of a success (200 unless said). */
-  status?: 200 | 201 | 202 | 204;
+  /** Status of a success (200 unless said; 302: a browser redirect, such as a login at an identity provider). */
+  status?: 200 | 201 | 202 | 204 | 302;
   /** The endpoint answers a file (CSV, XLSX, PDF): the web downloads it instead of parsing JSON. */
   download?: true;
   /**

@@ -75,6 +75,12 @@ export const PAGES: readonly PageDef[] = [
     guards: ['unauth'],
   }),
   pub(
+    'auth.identity',
+    '/auth/identita',
+    'Accesso con CIE',
+    'L’esito dell’accesso con la Carta d’identità elettronica.',
+  ),
+  pub(
     'auth.forgot-password',
     '/auth/forgot-password',
     'Password dimenticata',

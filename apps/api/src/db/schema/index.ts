@@ -9,3 +9,4 @@ export * from './field-work.ts';
 export * from './surveys.ts';
 export * from './work-items.ts';
 export * from './data-changes.ts';
+export * from './identities.ts';

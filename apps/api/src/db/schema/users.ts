@@ -12,6 +12,10 @@ export const users = pgTable(
     lastName: text('last_name').notNull(),
     phone: text('phone'),
     taxCode: text('tax_code'),
+    /** When the codice fiscale was proved by an identity provider (decision 048); null while only self-declared. */
+    taxCodeVerifiedAt: ts('tax_code_verified_at'),
+    /** Who proved it: `cie` or `spid` (decision 048). */
+    taxCodeVerifiedSource: text('tax_code_verified_source', { enum: ['cie', 'spid'] }),
     emailVerifiedAt: ts('email_verified_at'),
     phoneVerifiedAt: ts('phone_verified_at'),
     mustChangePassword: boolean('must_change_password').notNull().default(false),

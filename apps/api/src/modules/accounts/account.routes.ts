@@ -14,6 +14,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { fieldError } from '../../lib/field-errors.ts';
+import { TAX_CODE_VERIFIED_MESSAGE, taxCodeVerifiedSource } from '../identity/index.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
@@ -98,8 +99,11 @@ export async function accountRoutes(app: FastifyInstance) {
     const changes = { ...rest, ...(schoolSiteId === undefined ? {} : { schoolSiteId }) };
     if (changes.taxCode) {
       const current = (await profiles.findAccountProfile(app.db, userId))?.taxCode;
-      if (current && normalizeTaxCode(current) !== changes.taxCode)
-        await assertCurrentPassword(request, currentPassword);
+      const changed = current && normalizeTaxCode(current) !== changes.taxCode;
+      // A codice fiscale proved by CIE/SPID is not typed over (decision 048).
+      if (changed && (await taxCodeVerifiedSource(app.db, userId)))
+        throw fieldError('taxCode', TAX_CODE_VERIFIED_MESSAGE);
+      if (changed) await assertCurrentPassword(request, currentPassword);
     }
     if (schoolSiteId && !(await schoolSiteExists(app.db, schoolSiteId)))
       throw fieldError('schoolSiteId', 'Il plesso scelto non esiste.');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -28,7 +28,13 @@ const ROLE_OF_KIND = { insegnante: 'teacher', educatore: 'educator', altro: 'tea
 export async function registerParticipant(
   db: Db,
   input: Registration,
-  ctx: { now: Date; ip: string; webUrl: string },
+  ctx: {
+    now: Date;
+    ip: string;
+    webUrl: string;
+    /** Runs in the transaction once the user exists (the CIE identity it was registered with, decision 048). */
+    onCreated?: (tx: Tx, userId: number) => Promise<void>;
+  },
 ) {
   const passwordHash = await hashPassword(input.password);
   if (input.schoolSiteId && !(await schoolSiteExists(db, input.schoolSiteId)))
@@ -66,6 +72,7 @@ export async function registerParticipant(
       },
       now,
     );
+    await ctx.onCreated?.(tx, user.id);
     await assignRoleByName(tx, user.id, ROLE_OF_KIND[input.kind]);
     const profileId = await insertTeacherProfile(
       tx,

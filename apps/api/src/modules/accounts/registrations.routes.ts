@@ -12,13 +12,19 @@ import { HttpError } from '../../lib/http-error.ts';
 import { rateLimitKey } from '../../plugins/rate-limits.ts';
 import * as emailLinks from './email-verification.service.ts';
 import { registerParticipant } from './registration.service.ts';
+import { pendingRegistrationOf } from '../identity/index.ts';
 
 export async function registrationRoutes(app: FastifyInstance) {
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
   const ctx = (ip: string) => ({ now: app.clock.now(), ip, webUrl: app.env.publicWebUrl });
 
   registerEndpoint(app, createRegistration, { config }, async (request) => {
-    await registerParticipant(app.db, request.body, ctx(request.ip));
+    // Registering after a login with CIE: the verified name, surname and codice fiscale win (decision 048).
+    const verified = await pendingRegistrationOf(app, request);
+    await registerParticipant(app.db, verified ? verified.body(request.body) : request.body, {
+      ...ctx(request.ip),
+      ...(verified ? { onCreated: verified.link } : {}),
+    });
     return { status: 'accepted' as const, message: REGISTRATION_MESSAGES.accepted };
   });
 

@@ -10,3 +10,5 @@ export {
   withAccountLock,
 } from './login-throttle.ts';
 export { revokeSession, revokeUserSessions } from './tokens.repository.ts';
+export { openLoginSession } from './login-session.ts';
+export { findLoginAccount } from './login.repository.ts';

@@ -35,7 +35,7 @@ export async function openLoginSession(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: number,
-  method: 'password' | 'mfa',
+  method: 'password' | 'mfa' | 'cie' | 'spid',
 ): Promise<TokenResponse> {
   const now = app.clock.now();
   const tokens = await startSession(app.db, {

@@ -12,6 +12,7 @@ import {
   revokeOtherSessions,
   type SessionInfo,
 } from '@portale/shared/accounts';
+import { myIdentities, unlinkIdentity, type LinkedIdentities } from '@portale/shared/identity';
 import { getPage } from '@portale/shared/pages';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -19,6 +20,7 @@ import { intentAction, issuesToErrors, text, type FormResult } from '../../lib/f
 import { callApi } from '../../lib/api-client.ts';
 import { EMAIL_CHANGE_INTENT, EmailChange } from './email-change.tsx';
 import { PersonalData } from './personal-data.tsx';
+import { LinkedIdentitiesSection, UNLINK_IDENTITY_INTENT } from './linked-identities.tsx';
 import { SessionsList } from './sessions-list.tsx';
 import { TAX_CODE_INTENT, TaxCodeChange } from './tax-code-change.tsx';
 
@@ -28,12 +30,17 @@ interface AccountData {
   sessions: SessionInfo[];
   taxCode: string | null;
   email: string;
+  identities: LinkedIdentities;
 }
 
 /** Own data of the page (not `/api/portal/pages/:id`): the user's active sessions and codice fiscale. */
 export async function pageData(): Promise<AccountData> {
-  const [sessions, profile] = await Promise.all([callApi(listSessions, {}), callApi(getAccountProfile, {})]);
-  return { sessions: sessions.items, taxCode: profile.taxCode, email: profile.email };
+  const [sessions, profile, identities] = await Promise.all([
+    callApi(listSessions, {}),
+    callApi(getAccountProfile, {}),
+    callApi(myIdentities, {}),
+  ]);
+  return { sessions: sessions.items, taxCode: profile.taxCode, email: profile.email, identities };
 }
 
 async function run(intent: string, form: FormData): Promise<AccountActionData> {
@@ -75,6 +82,12 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
       const answer = await callApi(requestAccountDeletion, { body: parsed.data });
       return { ok: true, message: answer.message };
     }
+    case UNLINK_IDENTITY_INTENT: {
+      const provider = text(form, 'provider');
+      if (provider !== 'cie' && provider !== 'spid') return { message: 'Identità non riconosciuta.' };
+      await callApi(unlinkIdentity, { params: { provider } });
+      return { ok: true, message: `L’identità ${provider.toUpperCase()} è stata scollegata.` };
+    }
     default:
       return { message: 'Operazione non riconosciuta.' };
   }
@@ -83,7 +96,7 @@ async function run(intent: string, form: FormData): Promise<AccountActionData> {
 export const action = intentAction(run);
 
 export function Component() {
-  const { sessions, taxCode, email } = useLoaderData<AccountData>();
+  const { sessions, taxCode, email, identities } = useLoaderData<AccountData>();
   const result = useActionData<AccountActionData>();
   const page = getPage('portal.account');
   const sessionResult =
@@ -95,6 +108,10 @@ export function Component() {
       <SessionsList sessions={sessions} />
       <EmailChange email={email} result={result?.intent === EMAIL_CHANGE_INTENT ? result : undefined} />
       <TaxCodeChange taxCode={taxCode} result={result?.intent === TAX_CODE_INTENT ? result : undefined} />
+      <LinkedIdentitiesSection
+        data={identities}
+        result={result?.intent === UNLINK_IDENTITY_INTENT ? result : undefined}
+      />
       <PersonalData result={result?.intent === 'deletion-request' ? result : undefined} />
     </>
   );

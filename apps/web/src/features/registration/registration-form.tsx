@@ -9,6 +9,7 @@ import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { PasswordMeter, preloadPasswordPolicy } from '../../components/password-fields.tsx';
 import { SchoolSitePicker } from '../../components/school-site-picker.tsx';
+import { useVerifiedIdentity } from './verified-identity.ts';
 
 const SUBJECTS_LABEL: Record<TeacherKind, string> = {
   insegnante: 'Materie che insegni (separate da virgole)',
@@ -26,6 +27,9 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
   const [password, setPassword] = useState('');
   const [context, setContext] = useState<PasswordContext>({});
   const formRef = useRef<HTMLFormElement>(null);
+  const verified = useVerifiedIdentity();
+  // Verified with CIE: name, surname and codice fiscale are the provider's, shown and not typed over.
+  const fromCie = (value: string | undefined) => (verified ? { defaultValue: value, readOnly: true } : {});
   // After a refused submit the first field to correct takes the focus, in the middle of the screen (not
   // under the page's edges or the cookie banner): the user hears it and sees it (issue 34).
   useEffect(() => {
@@ -59,7 +63,13 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
             className="mt-4"
           >
             <input type="hidden" name="kind" value={kind} />
-            <div className="row">
+            {verified && (
+              <p className="callout note" role="status">
+                Nome, cognome e codice fiscale sono quelli verificati con la CIE. Inserisci l’indirizzo e-mail
+                e gli altri dati: la CIE non comunica l’e-mail.
+              </p>
+            )}
+            <div className="row" key={verified ? 'verified' : 'typed'}>
               <div className="col-md-6">
                 <TextField
                   id="firstName"
@@ -67,6 +77,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
                   label="Nome"
                   autoComplete="given-name"
                   required
+                  {...fromCie(verified?.firstName)}
                   error={errors?.firstName}
                 />
               </div>
@@ -77,6 +88,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
                   label="Cognome"
                   autoComplete="family-name"
                   required
+                  {...fromCie(verified?.lastName)}
                   error={errors?.lastName}
                 />
               </div>
@@ -113,6 +125,8 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
             />
             <PasswordMeter password={password} context={context} />
             <TextField
+              key={verified ? 'taxCode-verified' : 'taxCode'}
+              {...fromCie(verified?.taxCode)}
               id="taxCode"
               name="taxCode"
               label={kind === 'altro' ? 'Codice fiscale (facoltativo)' : 'Codice fiscale'}

@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, ts } from './columns.ts';
+import { ownerUserId, users } from './users.ts';
+
+/** The public identity providers a user may log in with (decision 048). */
+export const IDENTITY_PROVIDERS = ['cie', 'spid'] as const;
+
+/** A user's login identity at CIE or SPID: one per provider and subject (decision 048). */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: id(),
+    userId: ownerUserId(),
+    provider: text('provider', { enum: IDENTITY_PROVIDERS }).notNull(),
+    /** The provider's `sub` (pairwise at CIE). */
+    subject: text('subject').notNull(),
+    /** The codice fiscale the provider certified, normalised (no TINIT-, upper-case). */
+    taxCode: text('tax_code').notNull(),
+    /** The authentication level of the last login (`https://www.spid.gov.it/SpidL2`…). */
+    acr: text('acr'),
+    linkedAt: ts('linked_at').notNull(),
+    lastLoginAt: ts('last_login_at'),
+  },
+  (t) => [
+    uniqueIndex('user_identities_provider_subject_idx').on(t.provider, t.subject),
+    index('user_identities_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * One login started at a provider: its state, nonce and PKCE verifier, kept server-side and bound
+ * to the browser by the hash of a short-lived cookie. Used once: a replayed state finds `used_at`.
+ */
+export const identityLoginAttempts = pgTable(
+  'identity_login_attempts',
+  {
+    id: id(),
+    provider: text('provider', { enum: IDENTITY_PROVIDERS }).notNull(),
+    stateHash: text('state_hash').notNull(),
+    /** Hash of the browser cookie that started it. */
+    browserHash: text('browser_hash').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('identity_login_attempts_state_idx').on(t.stateHash)],
+);
+
+/**
+ * A verified identity the portal could not sign in yet: linking to an account whose codice fiscale
+ * is only self-declared (`user_id` set: the user proves control with the password), or no account
+ * (`user_id` null: the web offers registration prefilled). Short-lived, used once.
+ */
+export const pendingIdentities = pgTable(
+  'pending_identities',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    provider: text('provider', { enum: IDENTITY_PROVIDERS }).notNull(),
+    subject: text('subject').notNull(),
+    taxCode: text('tax_code').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    acr: text('acr'),
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    /** Other attributes the provider gave (e-mail, phone, birth date), for the registration's prefill. */
+    attributes: jsonb('attributes')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [uniqueIndex('pending_identities_token_idx').on(t.tokenHash)],
+);

@@ -1,0 +1,33 @@
+/** The part of oidc-provider (an OpenID Connect provider, used as the local CIE of the tests) that they use. */
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+
+  interface InteractionDetails {
+    uid: string;
+    prompt: { name: string; details: Record<string, unknown> };
+    params: Record<string, unknown>;
+    session?: { accountId?: string };
+    grantId?: string;
+  }
+
+  class Grant {
+    constructor(options: { accountId: string; clientId: string });
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    save(): Promise<string>;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>);
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    Grant: typeof Grant;
+    proxy: boolean;
+  }
+}

@@ -1,0 +1,206 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+import { taxCodeCheckChar } from '@portale/shared/accounts';
+
+/**
+ * A local OpenID Connect provider configured like CIE (decision 048): oidc-provider on 127.0.0.1,
+ * with our client registered for private_key_jwt, signed request objects, PKCE S256, the claims
+ * parameter, `iss` in the authorization response and the SpidL2/L3 acr values. The interaction
+ * (the user's login at the provider) is not a form: the test names the user (and the level, or an
+ * error) before the browser gets there, and the provider completes it at once.
+ */
+export interface TestPerson {
+  sub: string;
+  given_name: string;
+  family_name: string;
+  birthdate?: string;
+  /** Under the CIE name (`https://attributes.eid.gov.it/fiscal_number`) unless `spidName`. */
+  fiscalNumber?: string;
+  spidName?: boolean;
+}
+
+const cf = (first15: string) => first15 + taxCodeCheckChar(first15);
+
+/** Test users: a valid CF, the same with `TINIT-`, an odd (wrong check character) one, a name that disagrees. */
+export const TEST_PEOPLE = {
+  valid: {
+    sub: 'cie-valid',
+    given_name: 'Giulia',
+    family_name: 'Verdi',
+    birthdate: '1980-03-15',
+    fiscalNumber: cf('VRDGLI80C55H501'),
+  },
+  prefixed: {
+    sub: 'cie-prefixed',
+    given_name: 'Marco',
+    family_name: 'Neri',
+    fiscalNumber: `TINIT-${cf('NRIMRC75A01F205')}`,
+    spidName: true,
+  },
+  odd: {
+    sub: 'cie-odd',
+    given_name: 'Anna',
+    family_name: 'Bianchi',
+    fiscalNumber: 'TINIT-BNCNNA70A41F205A',
+  },
+} satisfies Record<string, TestPerson>;
+
+export const ACR_L2 = 'https://www.spid.gov.it/SpidL2';
+
+export interface TestOidcProvider {
+  issuer: string;
+  clientId: string;
+  /** Our private key, as CIE_PRIVATE_JWK takes it. */
+  privateJwk: JWK;
+  /** The person the next login completes as (and at which level), or the error the provider answers. */
+  next(person: TestPerson, options?: { acr?: string; error?: string }): void;
+  close(): Promise<void>;
+}
+
+export async function startOidcProvider(redirectUri: string): Promise<TestOidcProvider> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const privateJwk = { ...(await exportJWK(privateKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
+  const publicJwk = { ...(await exportJWK(publicKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
+  const signing = await generateKeyPair('RS256', { extractable: true });
+  const providerJwk = { ...(await exportJWK(signing.privateKey)), kid: 'op-key', alg: 'RS256', use: 'sig' };
+  const clientId = 'https://portale-scuole.test/rp';
+  const people = new Map<string, TestPerson>();
+  let pending: { person: TestPerson; acr: string; error?: string } | undefined;
+
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        redirect_uris: [redirectUri],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'private_key_jwt',
+        token_endpoint_auth_signing_alg: 'RS256',
+        request_object_signing_alg: 'RS256',
+        jwks: { keys: [publicJwk] },
+      },
+    ],
+    jwks: { keys: [providerJwk] },
+    acrValues: [ACR_L2, 'https://www.spid.gov.it/SpidL3', 'https://www.spid.gov.it/SpidL1'],
+    claims: {
+      openid: ['sub'],
+      acr: null,
+      profile: [
+        'given_name',
+        'family_name',
+        'birthdate',
+        'fiscalNumber',
+        'https://attributes.eid.gov.it/fiscal_number',
+      ],
+    },
+    features: {
+      devInteractions: { enabled: false },
+      requestObjects: { enabled: true, requireSignedRequestObject: true },
+      claimsParameter: { enabled: true },
+    },
+    pkce: { required: () => true },
+    ttl: {
+      Interaction: 600,
+      Grant: 600,
+      Session: 600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx: unknown, sub: string) => {
+      const person = people.get(sub);
+      if (!person) return undefined;
+      return {
+        accountId: sub,
+        claims: () => {
+          const { fiscalNumber, spidName: spid, sub: subject, ...rest } = person;
+          return {
+            sub: subject,
+            ...rest,
+            ...(fiscalNumber
+              ? { [spid ? 'fiscalNumber' : 'https://attributes.eid.gov.it/fiscal_number']: fiscalNumber }
+              : {}),
+          };
+        },
+      };
+    },
+  });
+
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    if (!req.url?.startsWith('/interaction/')) return callback(req, res);
+    void (async () => {
+      const details = await provider.interactionDetails(req, res);
+      const chosen = pending;
+      if (!chosen) throw new Error('no test person named for this login');
+      if (chosen.error) {
+        pending = undefined;
+        return provider.interactionFinished(req, res, { error: chosen.error, error_description: 'test' });
+      }
+      const accountId = chosen.person.sub;
+      people.set(accountId, chosen.person);
+      const grant = new provider.Grant({ accountId, clientId });
+      grant.addOIDCScope('openid profile');
+      grant.addOIDCClaims([
+        'given_name',
+        'family_name',
+        'birthdate',
+        'fiscalNumber',
+        'https://attributes.eid.gov.it/fiscal_number',
+        'acr',
+      ]);
+      const grantId = await grant.save();
+      const result =
+        details.prompt.name === 'login'
+          ? { login: { accountId, acr: chosen.acr }, consent: { grantId } }
+          : { consent: { grantId } };
+      return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true });
+    })().catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
+  });
+
+  return {
+    issuer,
+    clientId,
+    privateJwk,
+    next(person, options = {}) {
+      pending = { person, acr: options.acr ?? ACR_L2, ...(options.error ? { error: options.error } : {}) };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Follows the browser's way through the provider: from our start URL's redirect to the provider's
+ * redirect back to our callback. Returns the callback URL (path and query), not yet called.
+ */
+export async function loginAtProvider(authorizationUrl: string, redirectUri: string): Promise<URL> {
+  const cookies = new Map<string, string>();
+  let url = authorizationUrl;
+  for (let hop = 0; hop < 10; hop += 1) {
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`provider stopped at ${url}: ${res.status} ${await res.text()}`);
+    const next = new URL(location, url);
+    if (next.href.startsWith(redirectUri)) return next;
+    url = next.href;
+  }
+  throw new Error('too many redirects at the provider');
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { TokenResponseSchema } from '../auth/session-user.ts';
+import { defineEndpoint } from '../http/endpoint.ts';
+import {
+  IdentityCallbackQuerySchema,
+  IdentityLinkBodySchema,
+  IdentityProvidersSchema,
+  LinkedIdentitiesSchema,
+  PendingIdentitySchema,
+  IDENTITY_PROVIDER_NAMES,
+} from './identity.schemas.ts';
+
+// Login with CIE (decision 048). The start and the callback are browser navigations answered with a
+// redirect (302); the pending identity and its link are authenticated by their own HttpOnly cookie.
+
+export const identityProviders = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/identity/providers',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Gestori dell’identità (CIE, SPID) attivi in questa istanza',
+  response: IdentityProvidersSchema,
+});
+
+export const cieStart = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/cie/start',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Avvia l’accesso con CIE (redirect al gestore; 404 se CIE non è configurata)',
+  response: z.undefined(),
+  status: 302,
+  errors: [404, 503],
+});
+
+export const cieCallback = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/cie/callback',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Ritorno dal gestore CIE: verifica la risposta e rimanda alla pagina dell’esito',
+  query: IdentityCallbackQuerySchema,
+  response: z.undefined(),
+  status: 302,
+  errors: [404],
+});
+
+export const pendingIdentity = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/identity/pending',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'L’identità verificata in attesa di collegamento o di registrazione (cookie del browser)',
+  response: PendingIdentitySchema,
+  errors: [404],
+});
+
+export const linkIdentity = defineEndpoint({
+  method: 'POST',
+  path: '/api/auth/identity/link',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Collega l’identità verificata all’account con lo stesso codice fiscale (password dell’account)',
+  body: IdentityLinkBodySchema,
+  response: TokenResponseSchema,
+  errors: [401, 404],
+});
+
+export const myIdentities = defineEndpoint({
+  method: 'GET',
+  path: '/api/account/identities',
+  permission: 'signed-in',
+  tag: 'accounts',
+  summary: 'Le identità CIE/SPID collegate al proprio account',
+  response: LinkedIdentitiesSchema,
+});
+
+/** Unlinks one of the user's own identities; the password stays, so a way in always remains. */
+export const unlinkIdentity = defineEndpoint({
+  method: 'DELETE',
+  path: '/api/account/identities/:provider',
+  permission: 'signed-in',
+  tag: 'accounts',
+  summary: 'Scollega una propria identità CIE/SPID (resta l’accesso con e-mail e password)',
+  params: z.object({
+    provider: z.enum(IDENTITY_PROVIDER_NAMES, { error: 'Gestore dell’identità sconosciuto.' }),
+  }),
+  response: z.undefined(),
+  status: 204,
+});

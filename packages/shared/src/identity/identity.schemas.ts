@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+export const IDENTITY_PROVIDER_NAMES = ['cie', 'spid'] as const;
+export type IdentityProviderName = (typeof IDENTITY_PROVIDER_NAMES)[number];
+
+/** Which providers this instance offers (configuration alone switches each on, decision 048). */
+export const IdentityProvidersSchema = z.object({ cie: z.boolean(), spid: z.boolean() });
+export type IdentityProviders = z.infer<typeof IdentityProvidersSchema>;
+
+/**
+ * The authorization response a provider sends back to the callback: `code`, `state` and `iss`
+ * (RFC 9207), or `error`. Every field optional here: a missing one is an audited failure, not a 400.
+ */
+export const IdentityCallbackQuerySchema = z.object({
+  code: z.string().max(2048).optional(),
+  state: z.string().max(512).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+});
+
+/** A verified identity waiting for a link (password) or a registration (decision 048). */
+export const PendingIdentitySchema = z.object({
+  provider: z.enum(IDENTITY_PROVIDER_NAMES),
+  /** `link`: an account has this codice fiscale, self-declared; `register`: no account has it. */
+  kind: z.enum(['link', 'register']),
+  firstName: z.string(),
+  lastName: z.string(),
+  taxCode: z.string(),
+  /** The account's e-mail with most of it hidden (`m***@scuola.it`), for `link` only. */
+  accountEmailHint: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type PendingIdentity = z.infer<typeof PendingIdentitySchema>;
+
+export const IdentityLinkBodySchema = z.object({
+  password: z.string({ error: 'Inserisci la password.' }).min(1, 'Inserisci la password.').max(1024),
+});
+export type IdentityLinkBody = z.infer<typeof IdentityLinkBodySchema>;
+
+export const LinkedIdentitySchema = z.object({
+  provider: z.enum(IDENTITY_PROVIDER_NAMES),
+  taxCode: z.string(),
+  acr: z.string().nullable(),
+  linkedAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export const LinkedIdentitiesSchema = z.object({
+  identities: z.array(LinkedIdentitySchema),
+  taxCodeVerifiedAt: z.string().nullable(),
+  taxCodeVerifiedSource: z.enum(IDENTITY_PROVIDER_NAMES).nullable(),
+});
+export type LinkedIdentities = z.infer<typeof LinkedIdentitiesSchema>;
+
+/**
+ * Why a login through an identity provider ended without a session: the callback sends the browser
+ * to the web's result page with one of these codes, which shows its Italian message (decision 048).
+ */
+export const IDENTITY_FAILURES = {
+  state_missing:
+    'La risposta del gestore dell’identità non corrisponde a un accesso avviato da questo browser. Riprova dall’inizio.',
+  state_unknown:
+    'La risposta del gestore dell’identità non corrisponde a nessun accesso avviato. Riprova dall’inizio.',
+  state_replayed: 'Questa risposta del gestore dell’identità è già stata usata. Riprova dall’inizio.',
+  state_expired: 'L’accesso è scaduto prima del ritorno dal gestore dell’identità. Riprova dall’inizio.',
+  browser_mismatch: 'L’accesso è stato avviato da un altro browser. Riprova dall’inizio da questo browser.',
+  provider_error: 'Il gestore dell’identità non ha completato l’accesso (annullato o rifiutato).',
+  issuer_missing:
+    'La risposta del gestore dell’identità non dice chi l’ha emessa: per sicurezza l’accesso è rifiutato.',
+  issuer_mismatch:
+    'La risposta non viene dal gestore dell’identità atteso: per sicurezza l’accesso è rifiutato.',
+  token_invalid:
+    'Il gestore dell’identità ha risposto con dati non validi (token o nonce): per sicurezza l’accesso è rifiutato.',
+  provider_unreachable: 'Il gestore dell’identità non risponde. Riprova tra qualche minuto.',
+  level_insufficient: 'Serve un accesso di livello 2 o superiore (CIE o SPID con codice temporaneo).',
+  fiscal_number_invalid:
+    'Il gestore dell’identità non ha fornito un codice fiscale valido: non è possibile accedere.',
+  identity_mismatch:
+    'Nome, cognome o data di nascita dell’identità non corrispondono all’account con questo codice fiscale. Lo staff è stato avvisato: scrivi dalla pagina Contatti se serve aiuto.',
+  account_ambiguous: 'Più account hanno questo codice fiscale: lo staff è stato avvisato e ti contatterà.',
+  account_suspended: 'L’account con questo codice fiscale è sospeso.',
+} as const;
+export type IdentityFailure = keyof typeof IDENTITY_FAILURES;
+
+/** The outcomes of the callback, as the web's result page reads them (`?esito=`). */
+export const IDENTITY_OUTCOMES = ['accesso', 'collega', 'registrazione', 'errore'] as const;
+export type IdentityOutcome = (typeof IDENTITY_OUTCOMES)[number];
+
+/** The web page the callback sends the browser to. */
+export const IDENTITY_RESULT_PATH = '/auth/identita';
+
+/** The authentication levels accepted (level 2 and 3 of SPID; CIE answers with the same URIs). */
+export const ACR_LEVEL_2 = 'https://www.spid.gov.it/SpidL2';
+export const ACCEPTED_ACR = [ACR_LEVEL_2, 'https://www.spid.gov.it/SpidL3'] as const;

@@ -1,0 +1,3 @@
+export * from './fiscal-number.ts';
+export * from './identity.schemas.ts';
+export * from './identity.endpoints.ts';
