@@ -1,17 +1,6 @@
-import type { TemplateDefinition } from '../messages/index.ts';
+import { emailTemplate, type TemplateDefinition } from '../messages/index.ts';
 
-const email = <K extends string>(
-  key: K,
-  subject: string,
-  html: string,
-  text: string,
-): TemplateDefinition<K> => ({
-  key,
-  channel: 'email',
-  subject,
-  htmlBody: html,
-  textBody: text,
-});
+const email = emailTemplate;
 
 /** Version 1 of every message the accounts flows send (staff edit later versions). */
 export const ACCOUNTS_TEMPLATES = [

@@ -1,25 +1,8 @@
-import type { TemplateDefinition } from '../messages/index.ts';
+import { emailTemplate, smsTemplate, type TemplateDefinition } from '../messages/index.ts';
 
-const email = <K extends string>(
-  key: K,
-  subject: string,
-  htmlBody: string,
-  textBody: string,
-): TemplateDefinition<K> => ({
-  key,
-  channel: 'email',
-  subject,
-  htmlBody,
-  textBody,
-});
+const email = emailTemplate;
 
-const sms = <K extends string>(key: K, textBody: string): TemplateDefinition<K> => ({
-  key,
-  channel: 'sms',
-  subject: null,
-  htmlBody: null,
-  textBody,
-});
+const sms = smsTemplate;
 
 /** Messages and documents of the onboarding issue (9): enrolment. */
 export const ENROLMENT_TEMPLATES = [

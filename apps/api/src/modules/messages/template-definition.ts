@@ -16,3 +16,20 @@ export interface TemplateDefinition<K extends string = string> {
 export interface TemplateKeys {}
 
 export type TemplateKey = keyof TemplateKeys;
+
+/** Version 1 of an e-mail template (the features' `<feature>.templates.ts` declare theirs with it). */
+export const emailTemplate = <K extends string>(
+  key: K,
+  subject: string,
+  htmlBody: string,
+  textBody: string,
+): TemplateDefinition<K> => ({ key, channel: 'email', subject, htmlBody, textBody });
+
+/** Version 1 of an SMS template: text only. */
+export const smsTemplate = <K extends string>(key: K, textBody: string): TemplateDefinition<K> => ({
+  key,
+  channel: 'sms',
+  subject: null,
+  htmlBody: null,
+  textBody,
+});

@@ -1,17 +1,6 @@
-import type { TemplateDefinition } from '../messages/index.ts';
+import { emailTemplate, type TemplateDefinition } from '../messages/index.ts';
 
-const email = <K extends string>(
-  key: K,
-  subject: string,
-  htmlBody: string,
-  textBody: string,
-): TemplateDefinition<K> => ({
-  key,
-  channel: 'email',
-  subject,
-  htmlBody,
-  textBody,
-});
+const email = emailTemplate;
 
 /** Messages and documents of the onboarding issue (9): reviews. Placeholders are escaped in the HTML body. */
 export const REVIEWS_TEMPLATES = [

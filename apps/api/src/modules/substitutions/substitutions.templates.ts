@@ -1,17 +1,6 @@
-import type { TemplateDefinition } from '../messages/index.ts';
+import { emailTemplate, type TemplateDefinition } from '../messages/index.ts';
 
-const email = <K extends string>(
-  key: K,
-  subject: string,
-  htmlBody: string,
-  textBody: string,
-): TemplateDefinition<K> => ({
-  key,
-  channel: 'email',
-  subject,
-  htmlBody,
-  textBody,
-});
+const email = emailTemplate;
 
 /** Messages of substitutions (issue 10): the decision told to the people involved and to the requester. */
 export const SUBSTITUTIONS_TEMPLATES = [
