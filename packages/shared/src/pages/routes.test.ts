@@ -57,6 +57,8 @@ const SEED_ROUTES = [
  * the public results' methodology (issue 37, decision 035).
  */
 const ADDED_ROUTES = [
+  // The landing of a CIE login (issue 38, decision 048): its outcome, the link and registration choices.
+  '/auth/identita',
   '/risultati/metodologia',
   '/portale/account',
   '/portale/utenti/{id}',
