@@ -18,7 +18,8 @@ describe('the CIE result page (component)', () => {
     const fetch = vi.spyOn(globalThis, 'fetch');
     renderPage('?esito=errore&codice=issuer_mismatch');
     expect((await screen.findByRole('alert')).textContent).toContain(IDENTITY_FAILURES.issuer_mismatch);
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Accesso con CIE non riuscito');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Accesso con CIE');
+    expect(screen.getByText(/non è riuscito: non è stata aperta nessuna sessione/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Torna all’accesso' }).getAttribute('href')).toBe('/auth/login');
     expect(fetch).not.toHaveBeenCalled();
   });

@@ -143,8 +143,8 @@ export function Component() {
           ) : (
             <>
               <PageHeader
-                title="Accesso con CIE non riuscito"
-                description="Non è stata aperta nessuna sessione."
+                title="Accesso con CIE"
+                description="L’accesso con la CIE non è riuscito: non è stata aperta nessuna sessione."
               />
               <Alert color="danger" role="alert">
                 {data.message}
