@@ -153,6 +153,8 @@ test('lavoro sul campo: lo staff assegna plessi in blocco, il rilevatore pianifi
   await appReady(d);
   await d.getByTestId('detector-to-report').getByRole('link').first().click();
   await appReady(d);
+  // The click navigates after appReady may already hold on /portale: wait for the plesso's visits.
+  await expect(d.getByRole('heading', { level: 1 })).toHaveText(/^Visite a /);
   const reportedSite = (await d.getByRole('heading', { level: 1 }).innerText())
     .replace(/^Visite a /, '')
     .trim();
