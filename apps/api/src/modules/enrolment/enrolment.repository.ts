@@ -158,7 +158,7 @@ export async function lockVerification(
   return { ...row, enrolmentId: used?.id ?? null };
 }
 
-/** Locks the institute row and reads what the enrolment needs. */
+/** Locks the institute row and reads what the enrolment and a handover need. */
 export async function lockInstitute(db: DbOrTx, instituteId: number) {
   const [row] = await db
     .select({
@@ -166,6 +166,8 @@ export async function lockInstitute(db: DbOrTx, instituteId: number) {
       ministryCode: institutes.ministryCode,
       name: institutes.name,
       adhesionState: institutes.adhesionState,
+      principalUserId: institutes.principalUserId,
+      firstContactUserId: institutes.firstContactUserId,
     })
     .from(institutes)
     .where(eq(institutes.id, instituteId))

@@ -6,23 +6,6 @@ import { enrolmentInvitations, institutes, roles, userRoles, users } from '../..
 import type { DbOrTx } from '../../db/transaction.ts';
 import type { EnrolmentUser } from './enrolment.repository.ts';
 
-/** Locks the institute for a handover: its state, people, name and code. */
-export async function lockInstituteForHandover(db: DbOrTx, instituteId: number) {
-  const [row] = await db
-    .select({
-      id: institutes.id,
-      name: institutes.name,
-      ministryCode: institutes.ministryCode,
-      adhesionState: institutes.adhesionState,
-      principalUserId: institutes.principalUserId,
-      firstContactUserId: institutes.firstContactUserId,
-    })
-    .from(institutes)
-    .where(eq(institutes.id, instituteId))
-    .for('update');
-  return row;
-}
-
 /** The principal of an institute (the only owner for a handover: its first contact may not start one). */
 export async function principalOf(db: DbOrTx, instituteId: number) {
   const [row] = await db

@@ -56,7 +56,7 @@ export async function createHandover(
   const now = app.clock.now();
   const webUrl = app.env.publicWebUrl;
   const result = await withTransaction(app.db, async (tx) => {
-    const institute = await repo.lockInstituteForHandover(tx, instituteId);
+    const institute = await enrolmentRepo.lockInstitute(tx, instituteId);
     if (!institute) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
     if (CLOSED.includes(institute.adhesionState))
       throw new HttpError(409, 'institute_closed', M.instituteClosed);
@@ -228,7 +228,7 @@ export async function completeHandover(
     roleRevoked = await repo.revokeRoleIfUnused(tx, previous, role);
     const person = await repo.personOf(tx, previous);
     const successor = await repo.personOf(tx, ctx.userId);
-    const names = await repo.lockInstituteForHandover(tx, institute.id);
+    const names = await enrolmentRepo.lockInstitute(tx, institute.id);
     if (person && successor && names)
       await enqueueMessage(tx, {
         templateKey: 'email.passaggio-concluso',
