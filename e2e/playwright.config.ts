@@ -53,6 +53,10 @@ export default defineConfig({
     baseURL: webOrigin,
     locale: 'it-IT',
     timezoneId: 'Europe/Rome',
+    // Bootstrap scrolls smoothly unless reduced motion is asked for; a click computed while the page
+    // is still scrolling lands beside its target (CI on 2026-11-28: a forced check of a survey's
+    // audience radio "did not change its state"). Every test asks for it; none checks the animation.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     actionTimeout: 10_000,
