@@ -42,17 +42,32 @@ export function changedFields<T extends Record<string, unknown>>(
 }
 
 /**
- * The one way a staff write is audited: actor and IP from the request, in the same transaction as
- * the write (`tx`), so the write and its audit row commit together or not at all.
+ * Who does a write and when: the signed-in user (or nobody), the client's address and the request's
+ * moment. Routes build it with `actorOf(request)` and hand it to their service, so services never
+ * see a `FastifyRequest` (decision 049).
+ */
+export interface Actor {
+  userId: number | null;
+  ip: string | null;
+  at: Date;
+}
+
+/** The actor of a request: its session's user, its address, the app clock's now. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { userId: request.auth?.user.id ?? null, ip: request.ip, at: request.server.clock.now() };
+}
+
+/**
+ * The one way a write is audited, in the same transaction as the write (`tx`), so the write and its
+ * audit row commit together or not at all. `actor` says who and when; `entry` says what.
+ * (Transitional: a `FastifyRequest` is still accepted in place of the actor until every caller
+ * hands an `Actor`.)
  */
 export function auditWrite(
   tx: DbOrTx,
-  request: FastifyRequest,
+  actor: Actor | FastifyRequest,
   entry: Omit<AuditEntry, 'actorUserId' | 'ip'>,
 ): Promise<void> {
-  return writeAudit(
-    tx,
-    { ...entry, actorUserId: request.auth?.user.id ?? null, ip: request.ip },
-    request.server.clock.now(),
-  );
+  const who = 'at' in actor && actor.at instanceof Date ? (actor as Actor) : actorOf(actor as FastifyRequest);
+  return writeAudit(tx, { ...entry, actorUserId: who.userId, ip: who.ip ?? undefined }, who.at);
 }
