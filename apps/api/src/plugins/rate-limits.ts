@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyn
 import fp from 'fastify-plugin';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import { isEmbedded } from '../db/client.ts';
-import { writeAudit } from '../lib/audit.ts';
+import { auditWrite } from '../lib/audit.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { MemoryCounter, PostgresCounter, type RateCounter } from '../lib/rate-counters.ts';
 
@@ -254,8 +254,9 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
       { cap: cap.name, max: cap.max, windowEnd: windowEnd.toISOString(), past: cap.past },
       'global hourly ceiling reached: staff alerted',
     );
-    await writeAudit(
+    await auditWrite(
       app.db,
+      { userId: null, ip: null, at: now },
       {
         action: CEILING_REACHED_ACTION,
         entity: 'ceiling',
@@ -267,7 +268,6 @@ export const rateLimits = fp(async (app: FastifyInstance) => {
           consequence: cap.consequence,
         },
       },
-      now,
     ).catch((error: unknown) => log.error({ err: error }, 'could not record the ceiling alert'));
   };
 

@@ -1,7 +1,7 @@
 import type { EmailVerificationStatus } from '@portale/shared/accounts';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './email-verification.repository.ts';
@@ -69,16 +69,10 @@ export async function resendEmailVerification(
   if (!(await ctx.charge())) return 'throttled';
   await withTransaction(db, async (tx) => {
     await sendEmailVerification(tx, user, ctx.now, ctx.webUrl);
-    await writeAudit(
+    await auditWrite(
       tx,
-      {
-        action: 'account.email.verification_resent',
-        actorUserId: user.id,
-        entity: 'user',
-        entityId: user.id,
-        ip: ctx.ip,
-      },
-      ctx.now,
+      { userId: user.id, ip: ctx.ip ?? null, at: ctx.now },
+      { action: 'account.email.verification_resent', entity: 'user', entityId: user.id },
     );
   });
   return 'sent';
@@ -114,18 +108,16 @@ export async function confirmEmailToken(
         },
         now,
       });
-      await writeAudit(
+      await auditWrite(
         tx,
+        { userId: user.id, ip: ip ?? null, at: now },
         {
           action: 'account.email.changed',
-          actorUserId: user.id,
           entity: 'user',
           entityId: user.id,
           before: { email: user.email },
           after: { email: row.email },
-          ip,
         },
-        now,
       );
       return 'verified';
     }
@@ -134,10 +126,10 @@ export async function confirmEmailToken(
     if (row.usedAt) return 'invalid';
     if (row.expiresAt <= now) return 'expired';
     await repo.markEmailVerified(tx, row.id, user.id, now);
-    await writeAudit(
+    await auditWrite(
       tx,
-      { action: 'account.email.verified', actorUserId: user.id, entity: 'user', entityId: user.id, ip },
-      now,
+      { userId: user.id, ip: ip ?? null, at: now },
+      { action: 'account.email.verified', entity: 'user', entityId: user.id },
     );
     return 'verified';
   });

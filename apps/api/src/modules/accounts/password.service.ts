@@ -1,7 +1,7 @@
 import { checkPasswordStrength } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -142,17 +142,10 @@ export async function setNewPassword(
       },
       now: ctx.now,
     });
-    await writeAudit(
+    await auditWrite(
       tx,
-      {
-        action: ctx.action,
-        actorUserId: user.id,
-        entity: 'user',
-        entityId: user.id,
-        after: { sessionsRevoked: revoked },
-        ip: ctx.ip,
-      },
-      ctx.now,
+      { userId: user.id, ip: ctx.ip ?? null, at: ctx.now },
+      { action: ctx.action, entity: 'user', entityId: user.id, after: { sessionsRevoked: revoked } },
     );
   });
 }

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { maskPhone } from '@portale/shared/accounts';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/index.ts';
@@ -71,16 +71,10 @@ export async function startPhoneVerification(
   return withTransaction(db, async (tx) => {
     const row = await repo.insertPhoneVerification(tx, { userId, phone, now });
     await issueCode(tx, secret, row, now);
-    await writeAudit(
+    await auditWrite(
       tx,
-      {
-        action: 'account.phone.code_sent',
-        actorUserId: userId,
-        entity: 'phone_verification',
-        entityId: row.id,
-        ip: input.ip,
-      },
-      now,
+      { userId, ip: input.ip ?? null, at: now },
+      { action: 'account.phone.code_sent', entity: 'phone_verification', entityId: row.id },
     );
     return row;
   });
@@ -98,16 +92,10 @@ export async function resendPhoneCode(
   await assertMaySendCode(db, row.phone, now);
   await withTransaction(db, async (tx) => {
     await issueCode(tx, secret, row, now);
-    await writeAudit(
+    await auditWrite(
       tx,
-      {
-        action: 'account.phone.code_resent',
-        actorUserId: row.userId,
-        entity: 'phone_verification',
-        entityId: row.id,
-        ip,
-      },
-      now,
+      { userId: row.userId, ip: ip ?? null, at: now },
+      { action: 'account.phone.code_resent', entity: 'phone_verification', entityId: row.id },
     );
   });
 }
@@ -134,16 +122,10 @@ export async function confirmPhoneCode(
     throw new HttpError(422, 'code_expired', 'Il codice è scaduto: chiedi un nuovo codice.');
   if (!safeEqual(row.codeHash, codeHash(secret, row.id, code))) {
     await repo.addFailedAttempt(db, row.id);
-    await writeAudit(
+    await auditWrite(
       db,
-      {
-        action: 'account.phone.code_wrong',
-        actorUserId: row.userId,
-        entity: 'phone_verification',
-        entityId: row.id,
-        ip,
-      },
-      now,
+      { userId: row.userId, ip: ip ?? null, at: now },
+      { action: 'account.phone.code_wrong', entity: 'phone_verification', entityId: row.id },
     );
     const left = MAX_WRONG_TRIES - row.failedAttempts - 1;
     throw new HttpError(
@@ -173,16 +155,10 @@ export async function confirmPhoneCode(
           now,
         });
     }
-    await writeAudit(
+    await auditWrite(
       tx,
-      {
-        action: 'account.phone.verified',
-        actorUserId: row.userId,
-        entity: 'phone_verification',
-        entityId: row.id,
-        ip,
-      },
-      now,
+      { userId: row.userId, ip: ip ?? null, at: now },
+      { action: 'account.phone.verified', entity: 'phone_verification', entityId: row.id },
     );
   });
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RegistrationBodySchema } from '@portale/shared/accounts/password';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { enqueueMessage } from '../messages/index.ts';
@@ -53,10 +53,10 @@ export async function registerParticipant(
         },
         now,
       });
-      await writeAudit(
+      await auditWrite(
         tx,
-        { action: 'account.registration.duplicate', entity: 'user', entityId: existing.id, ip },
-        now,
+        { userId: null, ip: ip ?? null, at: now },
+        { action: 'account.registration.duplicate', entity: 'user', entityId: existing.id },
       );
       return;
     }
@@ -97,17 +97,15 @@ export async function registerParticipant(
       },
       now,
     });
-    await writeAudit(
+    await auditWrite(
       tx,
+      { userId: user.id, ip: ip ?? null, at: now },
       {
         action: 'account.registered',
-        actorUserId: user.id,
         entity: 'user',
         entityId: user.id,
         after: { kind: input.kind, schoolSiteId: input.schoolSiteId ?? null },
-        ip,
       },
-      now,
     );
   });
 }

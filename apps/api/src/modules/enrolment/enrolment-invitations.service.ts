@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { normalizeTaxCode } from '@portale/shared/accounts';
 import { ROLE_LABELS } from '@portale/shared/auth';
 import {
@@ -9,8 +8,9 @@ import {
 } from '@portale/shared/enrolment';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { auditWrite, writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import type { ServiceContext } from '../../plugins/service-context.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './enrolment.repository.ts';
 import { completeHandover } from './handover.service.ts';
@@ -77,17 +77,15 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
     if (invitation.kind === 'passaggio') {
       const replaced = await completeHandover(tx, invitation, institute, ctx);
       await repo.decideInvitation(tx, invitation.id, 'accettato', now);
-      await writeAudit(
+      await auditWrite(
         tx,
+        { userId: ctx.userId, ip: ctx.ip ?? null, at: now },
         {
           action: 'enrolment.invitation_accepted',
-          actorUserId: ctx.userId,
           entity: 'enrolment_invitation',
           entityId: invitation.id,
           after: { instituteId: institute.id, roles: invitation.roles, replacedUserId: replaced },
-          ip: ctx.ip,
         },
-        now,
       );
       return replaced;
     }
@@ -104,17 +102,15 @@ export async function acceptInvitation(db: Db, invitationId: number, ctx: Contex
     if (asPrincipal) await repo.setInstitutePerson(tx, institute.id, { principalUserId: ctx.userId }, now);
     if (asContact) await repo.setInstitutePerson(tx, institute.id, { firstContactUserId: ctx.userId }, now);
     await repo.decideInvitation(tx, invitation.id, 'accettato', now);
-    await writeAudit(
+    await auditWrite(
       tx,
+      { userId: ctx.userId, ip: ctx.ip ?? null, at: now },
       {
         action: 'enrolment.invitation_accepted',
-        actorUserId: ctx.userId,
         entity: 'enrolment_invitation',
         entityId: invitation.id,
         after: { instituteId: institute.id, roles: invitation.roles },
-        ip: ctx.ip,
       },
-      now,
     );
     return null;
   });
@@ -126,17 +122,15 @@ export async function declineInvitation(db: Db, invitationId: number, ctx: Conte
   await withTransaction(db, async (tx) => {
     const invitation = await lockOwnPending(tx, invitationId, ctx);
     await repo.decideInvitation(tx, invitation.id, 'rifiutato', ctx.now);
-    await writeAudit(
+    await auditWrite(
       tx,
+      { userId: ctx.userId, ip: ctx.ip ?? null, at: ctx.now },
       {
         action: 'enrolment.invitation_declined',
-        actorUserId: ctx.userId,
         entity: 'enrolment_invitation',
         entityId: invitation.id,
         after: { instituteId: invitation.instituteId },
-        ip: ctx.ip,
       },
-      ctx.now,
     );
   });
   return decided(db, invitationId, M.declined);
@@ -206,12 +200,8 @@ async function lockPending(tx: Parameters<typeof repo.lockInvitation>[0], invita
   return invitation;
 }
 
-async function staffOutcome(request: FastifyRequest, invitationId: number, message: string) {
-  const invitation = await repo.findStaffInvitation(
-    request.server.db,
-    invitationId,
-    request.server.clock.now(),
-  );
+async function staffOutcome(ctx: ServiceContext, invitationId: number, message: string) {
+  const invitation = await repo.findStaffInvitation(ctx.db, invitationId, ctx.actor.at);
   return { invitation: invitation!, message };
 }
 
@@ -219,16 +209,15 @@ async function staffOutcome(request: FastifyRequest, invitationId: number, messa
  * Sends a pending invitation again (expired or not): the same e-mail as at the enrolment, and 30 more
  * days from now to accept it. Audited with the staff member who did it.
  */
-export async function resendInvitation(request: FastifyRequest, invitationId: number) {
-  const app = request.server;
-  const now = app.clock.now();
-  const email = await withTransaction(app.db, async (tx) => {
+export async function resendInvitation(ctx: ServiceContext, invitationId: number) {
+  const now = ctx.actor.at;
+  const email = await withTransaction(ctx.db, async (tx) => {
     const invitation = await lockPending(tx, invitationId);
     const data = (await repo.invitationMailData(tx, invitationId))!;
     const expiresAt = new Date(now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * DAY_MS);
     await repo.extendInvitation(tx, invitationId, expiresAt);
-    await enqueueInvitationMail(tx, data, now, app.env.publicWebUrl);
-    await auditWrite(tx, request, {
+    await enqueueInvitationMail(tx, data, now, ctx.webUrl);
+    await auditWrite(tx, ctx.actor, {
       action: 'enrolment.invitation_resent',
       entity: 'enrolment_invitation',
       entityId: invitationId,
@@ -237,16 +226,15 @@ export async function resendInvitation(request: FastifyRequest, invitationId: nu
     });
     return data.email;
   });
-  return staffOutcome(request, invitationId, M.resent(email));
+  return staffOutcome(ctx, invitationId, M.resent(email));
 }
 
 /** Cancels a pending invitation: it can no longer be accepted; nothing changes on the account or the institute. Audited. */
-export async function cancelInvitationByStaff(request: FastifyRequest, invitationId: number) {
-  const app = request.server;
-  await withTransaction(app.db, async (tx) => {
+export async function cancelInvitationByStaff(ctx: ServiceContext, invitationId: number) {
+  await withTransaction(ctx.db, async (tx) => {
     const invitation = await lockPending(tx, invitationId);
-    await repo.cancelInvitation(tx, invitationId, app.clock.now());
-    await auditWrite(tx, request, {
+    await repo.cancelInvitation(tx, invitationId, ctx.actor.at);
+    await auditWrite(tx, ctx.actor, {
       action: 'enrolment.invitation_cancelled',
       entity: 'enrolment_invitation',
       entityId: invitationId,
@@ -254,5 +242,5 @@ export async function cancelInvitationByStaff(request: FastifyRequest, invitatio
       after: { state: 'annullato', userId: invitation.userId, instituteId: invitation.instituteId },
     });
   });
-  return staffOutcome(request, invitationId, M.cancelledByStaff);
+  return staffOutcome(ctx, invitationId, M.cancelledByStaff);
 }

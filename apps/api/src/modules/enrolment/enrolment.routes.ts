@@ -23,6 +23,7 @@ import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
+import { serviceContextOf } from '../../plugins/service-context.ts';
 import {
   acceptInvitation,
   cancelInvitationByStaff,
@@ -160,10 +161,10 @@ export async function enrolmentRoutes(app: FastifyInstance) {
     });
   });
   registerEndpoint(app, resendEnrolmentInvitation, { resource: invitationOf }, (request) =>
-    resendInvitation(request, request.params.invitationId),
+    resendInvitation(serviceContextOf(request), request.params.invitationId),
   );
   registerEndpoint(app, cancelEnrolmentInvitation, { resource: invitationOf }, (request) =>
-    cancelInvitationByStaff(request, request.params.invitationId),
+    cancelInvitationByStaff(serviceContextOf(request), request.params.invitationId),
   );
 
   // Handovers (decision 047): the institute's readers see them; staff who manage institutes, or its
@@ -172,9 +173,13 @@ export async function enrolmentRoutes(app: FastifyInstance) {
     items: await handoverRepo.listHandovers(app.db, request.params.instituteId, app.clock.now()),
   }));
   registerEndpoint(app, createHandover, { resource: instituteOfPrincipal, config: writes }, (request) =>
-    startHandover(request, request.params.instituteId, request.body),
+    startHandover(serviceContextOf(request), request.params.instituteId, request.body),
   );
   registerEndpoint(app, cancelHandover, { resource: instituteOfPrincipal }, (request) =>
-    cancelHandoverInvitation(request, request.params.instituteId, request.params.invitationId),
+    cancelHandoverInvitation(
+      serviceContextOf(request),
+      request.params.instituteId,
+      request.params.invitationId,
+    ),
   );
 }

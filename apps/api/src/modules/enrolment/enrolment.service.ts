@@ -13,7 +13,7 @@ import type { EnrolmentBodySchema } from '@portale/shared/enrolment';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -182,16 +182,15 @@ async function invite(
     createdAt: ctx.now,
     expiresAt: new Date(ctx.now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * 24 * 60 * 60_000),
   });
-  await writeAudit(
+  await auditWrite(
     tx,
+    { userId: null, ip: ctx.ip ?? null, at: ctx.now },
     {
       action: 'enrolment.invitation_sent',
       entity: 'enrolment_invitation',
       entityId: invitationId,
       after: { userId: person.user.id, instituteId: person.instituteId, roles: person.roles },
-      ip: ctx.ip,
     },
-    ctx.now,
   );
   await enqueueMessage(tx, {
     templateKey: 'email.iscrizione-invito-account',
@@ -287,16 +286,15 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
 
       for (const person of samePerson ? [principal] : [principal, contact]) {
         if (!person.created) continue;
-        await writeAudit(
+        await auditWrite(
           tx,
+          { userId: null, ip: ip ?? null, at: now },
           {
             action: 'user.created_by_enrolment',
             entity: 'user',
             entityId: person.user.id,
             after: { email: person.user.email, enrolmentId },
-            ip,
           },
-          now,
         );
       }
 
@@ -323,24 +321,24 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
         // gets the same answer as for any address (nothing tells them the address is staff's).
         if (await repo.isStaffAccount(tx, person.user.id)) {
           refusedStaffUserIds.push(person.user.id);
-          await writeAudit(
+          await auditWrite(
             tx,
+            { userId: null, ip: ip ?? null, at: now },
             {
               action: 'enrolment.staff_account_named',
               entity: 'user',
               entityId: person.user.id,
               after: { enrolmentId, instituteId: institute.id, roles: person.roles },
-              ip,
             },
-            now,
           );
           continue;
         }
         await invite(tx, { ...person, enrolmentId, instituteId: institute.id }, institute, ctx);
         invitedUserIds.push(person.user.id);
       }
-      await writeAudit(
+      await auditWrite(
         tx,
+        { userId: null, ip: ip ?? null, at: now },
         {
           action: 'institute.enrolled',
           entity: 'institute',
@@ -355,9 +353,7 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
             invitedUserIds,
             refusedStaffUserIds,
           },
-          ip,
         },
-        now,
       );
 
       return {

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { can } from '@portale/shared/auth';
 import {
   ENROLMENT_INVITATION_TTL_DAYS,
@@ -10,12 +9,12 @@ import type { AdhesionState } from '@portale/shared/registry';
 import type { z } from 'zod';
 import type { HandoverBodySchema } from '@portale/shared/enrolment';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { auditWrite, writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { authOf } from '../../plugins/authorization.ts';
+import type { ServiceContext } from '../../plugins/service-context.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import { issuePasswordLink } from '../accounts/index.ts';
 import { enqueueMessage } from '../messages/index.ts';
@@ -43,19 +42,17 @@ const holderOf = (
  * Nothing changes on the institute until the invited person accepts.
  */
 export async function createHandover(
-  request: FastifyRequest,
+  ctx: ServiceContext,
   instituteId: number,
   body: z.output<typeof HandoverBodySchema>,
 ) {
-  const app = request.server;
-  const actor = authOf(request).user;
+  const { actor, user: inviter, webUrl } = ctx;
   // Without `:any`, the caller passed as the institute's principal: a first contact only.
-  if (!can(actor, 'manage:institute') && body.role !== 'institute.first-contact')
+  if (!can(inviter, 'manage:institute') && body.role !== 'institute.first-contact')
     throw new HttpError(403, 'forbidden', M.principalOnlyForContact);
   const passwordHash = await hashPassword(randomToken(32));
-  const now = app.clock.now();
-  const webUrl = app.env.publicWebUrl;
-  const result = await withTransaction(app.db, async (tx) => {
+  const now = actor.at;
+  const result = await withTransaction(ctx.db, async (tx) => {
     const institute = await enrolmentRepo.lockInstitute(tx, instituteId);
     if (!institute) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
     if (CLOSED.includes(institute.adhesionState))
@@ -83,7 +80,7 @@ export async function createHandover(
       // A concurrent creation of the same address: the unique index decided; answer as for a taken one.
       if (!user) throw new HttpError(409, 'conflict', 'L’indirizzo è appena stato registrato: riprova.');
       created = true;
-      await auditWrite(tx, request, {
+      await auditWrite(tx, actor, {
         action: 'user.created_by_handover',
         entity: 'user',
         entityId: user.id,
@@ -93,7 +90,7 @@ export async function createHandover(
 
     const replaced = await repo.cancelPendingFor(tx, instituteId, body.role, now);
     for (const id of replaced)
-      await auditWrite(tx, request, {
+      await auditWrite(tx, actor, {
         action: 'enrolment.invitation_replaced',
         entity: 'enrolment_invitation',
         entityId: id,
@@ -103,7 +100,7 @@ export async function createHandover(
     const invitationId = await enrolmentRepo.insertInvitation(tx, {
       kind: 'passaggio',
       enrolmentId: null,
-      invitedByUserId: actor.id,
+      invitedByUserId: inviter.id,
       instituteId,
       userId: user.id,
       roles: [body.role],
@@ -111,7 +108,7 @@ export async function createHandover(
       createdAt: now,
       expiresAt: new Date(now.getTime() + ENROLMENT_INVITATION_TTL_DAYS * DAY_MS),
     });
-    await auditWrite(tx, request, {
+    await auditWrite(tx, actor, {
       action: 'institute.handover_invited',
       entity: 'institute',
       entityId: instituteId,
@@ -129,14 +126,14 @@ export async function createHandover(
       instituteName: institute.name,
       ministryCode: institute.ministryCode,
       roleLabel: HANDOVER_ROLE_LABELS[body.role].toLowerCase(),
-      inviterName: `${actor.firstName} ${actor.lastName}`,
+      inviterName: `${inviter.firstName} ${inviter.lastName}`,
       days: String(ENROLMENT_INVITATION_TTL_DAYS),
       forgotLink: `${webUrl}/auth/forgot-password`,
     };
     if (created)
       await issuePasswordLink(tx, user, {
         now,
-        ip: request.ip,
+        ip: actor.ip ?? '',
         webUrl,
         ttlMs: PASSWORD_LINK_TTL_MS,
         templateKey: 'email.passaggio-invito',
@@ -151,26 +148,23 @@ export async function createHandover(
       });
     return { invitationId, email: user.email };
   });
-  const invitation = (await repo.findHandover(app.db, instituteId, result.invitationId, now))!;
+  const invitation = (await repo.findHandover(ctx.db, instituteId, result.invitationId, now))!;
   return { invitation, message: M.created(result.email, ENROLMENT_INVITATION_TTL_DAYS) };
 }
 
 /** Cancels a pending handover of the institute (the principal: only a first contact's). Audited. */
-export async function cancelHandover(request: FastifyRequest, instituteId: number, invitationId: number) {
-  const app = request.server;
-  const now = app.clock.now();
-  await withTransaction(app.db, async (tx) => {
+export async function cancelHandover(ctx: ServiceContext, instituteId: number, invitationId: number) {
+  const { actor } = ctx;
+  const now = actor.at;
+  await withTransaction(ctx.db, async (tx) => {
     const invitation = await enrolmentRepo.lockInvitation(tx, invitationId);
     if (!invitation || invitation.instituteId !== instituteId || invitation.kind !== 'passaggio')
       throw new HttpError(404, 'not_found', M.notFound);
-    if (
-      !can(authOf(request).user, 'manage:institute') &&
-      !invitation.roles.includes('institute.first-contact')
-    )
+    if (!can(ctx.user, 'manage:institute') && !invitation.roles.includes('institute.first-contact'))
       throw new HttpError(403, 'forbidden', M.principalOnlyForContact);
     if (invitation.state !== 'in_attesa') throw new HttpError(409, 'invitation_not_pending', M.notPending);
     await enrolmentRepo.cancelInvitation(tx, invitationId, now);
-    await auditWrite(tx, request, {
+    await auditWrite(tx, actor, {
       action: 'institute.handover_cancelled',
       entity: 'institute',
       entityId: instituteId,
@@ -178,7 +172,7 @@ export async function cancelHandover(request: FastifyRequest, instituteId: numbe
       after: { invitationId, state: 'annullato', userId: invitation.userId },
     });
   });
-  const invitation = (await repo.findHandover(app.db, instituteId, invitationId, now))!;
+  const invitation = (await repo.findHandover(ctx.db, instituteId, invitationId, now))!;
   return { invitation, message: M.cancelled };
 }
 
@@ -246,11 +240,11 @@ export async function completeHandover(
         now: ctx.now,
       });
   }
-  await writeAudit(
+  await auditWrite(
     tx,
+    { userId: ctx.userId, ip: ctx.ip ?? null, at: ctx.now },
     {
       action: 'institute.handover',
-      actorUserId: ctx.userId,
       entity: 'institute',
       entityId: institute.id,
       before: { [role === 'school.principal' ? 'principalUserId' : 'firstContactUserId']: previous },
@@ -261,9 +255,7 @@ export async function completeHandover(
         adhesionKept: adhesion.kept,
         previousRoleRevoked: roleRevoked,
       },
-      ip: ctx.ip,
     },
-    ctx.now,
   );
   return previous !== null && previous !== ctx.userId ? previous : null;
 }

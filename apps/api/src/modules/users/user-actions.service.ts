@@ -1,9 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import { USER_ADMIN_MESSAGES, type UserAction } from '@portale/shared/users';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { authOf } from '../../plugins/authorization.ts';
+import type { ServiceContext } from '../../plugins/service-context.ts';
 import { mayResendEmailLink, sendEmailVerification } from '../accounts/index.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import { revokeUserSessions, clearAccountThrottle, clearSecondFactorThrottle } from '../auth/index.ts';
@@ -13,7 +12,7 @@ import { conflict, lockTarget } from './users.service.ts';
 
 interface ActionContext {
   tx: Tx;
-  request: FastifyRequest;
+  ctx: ServiceContext;
   target: repo.UserForUpdate;
   now: Date;
 }
@@ -27,9 +26,8 @@ interface ActionOutcome {
 }
 
 const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>> = {
-  async suspend({ tx, request, target, now }) {
-    if (target.id === authOf(request).user.id)
-      throw conflict('self_suspend', USER_ADMIN_MESSAGES.selfSuspend);
+  async suspend({ tx, ctx, target, now }) {
+    if (target.id === ctx.user.id) throw conflict('self_suspend', USER_ADMIN_MESSAGES.selfSuspend);
     if (target.status === 'suspended')
       throw conflict('already_suspended', USER_ADMIN_MESSAGES.alreadySuspended);
     await repo.updateUserFields(tx, target.id, { status: 'suspended' }, now);
@@ -67,10 +65,10 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
     };
   },
 
-  async 'mfa-reset'({ tx, request, target, now }) {
+  async 'mfa-reset'({ tx, ctx, target, now }) {
     // Like one's own roles (issue 32): whoever holds a session and `manage:user` must not drop the
     // second factor that protects it. There is no self-service reset; another administrator does it.
-    if (target.id === authOf(request).user.id)
+    if (target.id === ctx.user.id)
       throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfMfaReset);
     if (!(await repo.deleteMfaFactor(tx, target.id))) throw conflict('no_mfa', USER_ADMIN_MESSAGES.noMfa);
     await enqueueMessage(tx, {
@@ -99,12 +97,12 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
     };
   },
 
-  async 'resend-verification'({ tx, request, target, now }) {
+  async 'resend-verification'({ tx, ctx, target, now }) {
     if (target.emailVerified) throw conflict('already_verified', USER_ADMIN_MESSAGES.alreadyVerified);
     if (target.status === 'suspended') throw conflict('suspended', USER_ADMIN_MESSAGES.suspendedNoMail);
     if (!(await mayResendEmailLink(tx, target.id, now)))
       throw new HttpError(429, 'code_recently_sent', USER_ADMIN_MESSAGES.resendTooSoon);
-    await sendEmailVerification(tx, target, now, request.server.env.publicWebUrl);
+    await sendEmailVerification(tx, target, now, ctx.webUrl);
     return {
       action: 'user.verification_resent',
       after: { email: target.email },
@@ -114,12 +112,11 @@ const ACTIONS: Record<UserAction, (ctx: ActionContext) => Promise<ActionOutcome>
 };
 
 /** Runs one action on a user, audited in the same transaction; answers the Italian outcome message. */
-export function runUserAction(request: FastifyRequest, userId: number, action: UserAction): Promise<string> {
-  const app = request.server;
-  return withTransaction(app.db, async (tx) => {
-    const target = await lockTarget(tx, request, userId);
-    const outcome = await ACTIONS[action]({ tx, request, target, now: app.clock.now() });
-    await auditWrite(tx, request, {
+export function runUserAction(ctx: ServiceContext, userId: number, action: UserAction): Promise<string> {
+  return withTransaction(ctx.db, async (tx) => {
+    const target = await lockTarget(tx, ctx, userId);
+    const outcome = await ACTIONS[action]({ tx, ctx, target, now: ctx.actor.at });
+    await auditWrite(tx, ctx.actor, {
       action: outcome.action,
       entity: 'user',
       entityId: userId,

@@ -12,6 +12,7 @@ import {
   type UserSummary,
 } from '@portale/shared/users';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { serviceContextOf } from '../../plugins/service-context.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { runUserAction } from './user-actions.service.ts';
@@ -75,17 +76,17 @@ export async function usersRoutes(app: FastifyInstance) {
   registerEndpoint(app, getUser, { resource: userOf }, (request) => detailOf(request, request.params.userId));
 
   registerEndpoint(app, createUser, {}, async (request) =>
-    detailOf(request, await service.createUser(request, request.body)),
+    detailOf(request, await service.createUser(serviceContextOf(request), request.body)),
   );
 
   registerEndpoint(app, updateUser, { resource: userOf }, async (request) => {
-    await service.updateUser(request, request.params.userId, request.body);
+    await service.updateUser(serviceContextOf(request), request.params.userId, request.body);
     return detailOf(request, request.params.userId);
   });
 
   for (const action of USER_ACTIONS) {
     registerEndpoint(app, USER_ACTION_ENDPOINTS[action], { resource: userOf }, async (request) => {
-      const message = await runUserAction(request, request.params.userId, action);
+      const message = await runUserAction(serviceContextOf(request), request.params.userId, action);
       return { message, user: await detailOf(request, request.params.userId) };
     });
   }

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { maskPhone, normalizeMobilePhone } from '@portale/shared/accounts';
 import { ROLE_LABELS, PERMISSION_LABELS } from '@portale/shared/auth';
 import { coversGrants, USER_ADMIN_MESSAGES, type UserCreate, type UserUpdate } from '@portale/shared/users';
@@ -8,7 +7,7 @@ import { randomToken } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { authOf } from '../../plugins/authorization.ts';
+import type { ServiceContext } from '../../plugins/service-context.ts';
 import { sendEmailVerification, issuePasswordLink } from '../accounts/index.ts';
 import { resendPendingInvitationsTo } from '../enrolment/index.ts';
 import { enqueueMessage } from '../messages/index.ts';
@@ -23,17 +22,15 @@ export const conflict = (code: string, message: string) => new HttpError(409, co
 type Access = { roles: readonly string[]; permissions: readonly string[] };
 
 /** Locks and reads the target, refusing a user whose grants the actor does not hold (403). */
-export async function lockTarget(tx: DbOrTx, request: FastifyRequest, userId: number) {
+export async function lockTarget(tx: DbOrTx, ctx: ServiceContext, userId: number) {
   const target = await repo.findUserForUpdate(tx, userId);
   if (!target) throw notFound();
-  if (!coversGrants(authOf(request).user, target))
-    throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.moreGrants);
+  if (!coversGrants(ctx.user, target)) throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.moreGrants);
   return target;
 }
 
-function assertMayAssign(request: FastifyRequest, access: Access) {
-  if (!coversGrants(authOf(request).user, access))
-    throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.escalation);
+function assertMayAssign(ctx: ServiceContext, access: Access) {
+  if (!coversGrants(ctx.user, access)) throw new HttpError(403, 'forbidden', USER_ADMIN_MESSAGES.escalation);
 }
 
 /** A unique index refused the row (the driver's error, or Drizzle's wrapper of it). */
@@ -54,14 +51,13 @@ function accessLabel(access: UserCreate): string {
  * invitation to choose a password, audited, in one transaction. The address is unique
  * case-insensitively (422 on `email`).
  */
-export async function createUser(request: FastifyRequest, input: UserCreate): Promise<number> {
-  const app = request.server;
-  assertMayAssign(request, input);
+export async function createUser(ctx: ServiceContext, input: UserCreate): Promise<number> {
+  assertMayAssign(ctx, input);
   const passwordHash = await hashPassword(randomToken(32));
-  const now = app.clock.now();
-  const actor = authOf(request).user;
+  const now = ctx.actor.at;
+  const inviter = ctx.user;
   try {
-    return await withTransaction(app.db, async (tx) => {
+    return await withTransaction(ctx.db, async (tx) => {
       if (await repo.isEmailTaken(tx, input.email)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
       const user = await repo.insertUser(
         tx,
@@ -71,17 +67,17 @@ export async function createUser(request: FastifyRequest, input: UserCreate): Pr
       await repo.replaceUserAccess(tx, user.id, input);
       await issuePasswordLink(tx, user, {
         now,
-        ip: request.ip,
-        webUrl: app.env.publicWebUrl,
+        ip: ctx.actor.ip ?? '',
+        webUrl: ctx.webUrl,
         ttlMs: INVITATION_TTL_MS,
         templateKey: 'email.invito',
         data: {
-          inviterName: `${actor.firstName} ${actor.lastName}`,
+          inviterName: `${inviter.firstName} ${inviter.lastName}`,
           rolesLabel: accessLabel(input),
-          forgotLink: `${app.env.publicWebUrl}/auth/forgot-password`,
+          forgotLink: `${ctx.webUrl}/auth/forgot-password`,
         },
       });
-      await auditWrite(tx, request, {
+      await auditWrite(tx, ctx.actor, {
         action: 'user.created',
         entity: 'user',
         entityId: user.id,
@@ -104,13 +100,9 @@ const sameList = (a: readonly string[], b: readonly string[]) =>
  * after). Nobody gives what they do not hold (403 `forbidden`), and nobody changes their own roles or
  * permissions (403 `self_access_change`): a grant always comes from someone else (users README).
  */
-export async function updateUser(
-  request: FastifyRequest,
-  userId: number,
-  changes: UserUpdate,
-): Promise<void> {
+export async function updateUser(ctx: ServiceContext, userId: number, changes: UserUpdate): Promise<void> {
   try {
-    await applyUserUpdate(request, userId, changes);
+    await applyUserUpdate(ctx, userId, changes);
   } catch (error) {
     // Two changes to the same address at once: the unique index decides.
     if (isUniqueViolation(error)) throw fieldError('email', USER_ADMIN_MESSAGES.emailTaken);
@@ -118,10 +110,9 @@ export async function updateUser(
   }
 }
 
-async function applyUserUpdate(request: FastifyRequest, userId: number, changes: UserUpdate): Promise<void> {
-  const app = request.server;
-  await withTransaction(app.db, async (tx) => {
-    const target = await lockTarget(tx, request, userId);
+async function applyUserUpdate(ctx: ServiceContext, userId: number, changes: UserUpdate): Promise<void> {
+  await withTransaction(ctx.db, async (tx) => {
+    const target = await lockTarget(tx, ctx, userId);
     const next = {
       roles: changes.roles ?? target.roles,
       permissions: changes.permissions ?? target.permissions,
@@ -153,7 +144,7 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
     }
     if (Object.keys(after).length === 0) return;
     if (newPhone !== undefined) {
-      const now = app.clock.now();
+      const now = ctx.actor.at;
       await repo.changePhone(tx, userId, newPhone, now);
       await enqueueMessage(tx, {
         templateKey: 'email.cellulare-cambiato',
@@ -161,7 +152,7 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
         data: {
           firstName: target.firstName,
           phoneMasked: maskPhone(newPhone),
-          contactLink: `${app.env.publicWebUrl}/contatti`,
+          contactLink: `${ctx.webUrl}/contatti`,
         },
         now,
       });
@@ -173,19 +164,19 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
           data: {
             changedBy: 'dallo staff del portale',
             phoneMasked: maskPhone(newPhone),
-            contactLink: `${app.env.publicWebUrl}/contatti`,
+            contactLink: `${ctx.webUrl}/contatti`,
           },
           now,
         });
     }
     if (newEmail !== undefined) {
-      const now = app.clock.now();
+      const now = ctx.actor.at;
       await repo.changeEmail(tx, userId, newEmail, now);
       await sendEmailVerification(
         tx,
         { id: userId, email: newEmail, firstName: target.firstName },
         now,
-        app.env.publicWebUrl,
+        ctx.webUrl,
       );
       await enqueueMessage(tx, {
         templateKey: 'email.indirizzo-cambiato',
@@ -194,17 +185,17 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
           firstName: target.firstName,
           newEmail,
           changedBy: 'dallo staff del portale',
-          contactLink: `${app.env.publicWebUrl}/contatti`,
+          contactLink: `${ctx.webUrl}/contatti`,
         },
         now,
       });
       // A pending invitation to an institute follows the account: the corrected address gets it (decision 047).
-      await resendPendingInvitationsTo(tx, { id: userId, email: newEmail }, now, app.env.publicWebUrl);
+      await resendPendingInvitationsTo(tx, { id: userId, email: newEmail }, now, ctx.webUrl);
     }
     if (after.roles || after.permissions) {
-      if (target.id === authOf(request).user.id)
+      if (target.id === ctx.user.id)
         throw new HttpError(403, 'self_access_change', USER_ADMIN_MESSAGES.selfAccessChange);
-      assertMayAssign(request, next);
+      assertMayAssign(ctx, next);
       await repo.replaceUserAccess(tx, userId, {
         ...(after.roles ? { roles: next.roles } : {}),
         ...(after.permissions ? { permissions: next.permissions } : {}),
@@ -214,8 +205,8 @@ async function applyUserUpdate(request: FastifyRequest, userId: number, changes:
       ...(after.firstName ? { firstName: after.firstName as string } : {}),
       ...(after.lastName ? { lastName: after.lastName as string } : {}),
     };
-    await repo.updateUserFields(tx, userId, names, app.clock.now());
-    await auditWrite(tx, request, {
+    await repo.updateUserFields(tx, userId, names, ctx.actor.at);
+    await auditWrite(tx, ctx.actor, {
       action: 'user.updated',
       entity: 'user',
       entityId: userId,
