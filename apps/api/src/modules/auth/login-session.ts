@@ -2,8 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenResponse } from '@portale/shared/auth';
 import { AUTH_COOKIES } from '@portale/shared/http';
 import { issueXsrfCookie } from '../../plugins/xsrf.ts';
-import { recordLastLogin } from './login.repository.ts';
-import { startSession } from './tokens.repository.ts';
+import {
+  loginClientOf,
+  loginDepsOf,
+  openSession,
+  type LoginMethod,
+  type OpenedSession,
+} from './login.service.ts';
 
 /**
  * Path `/` (seed §9): the refresh cookie must also reach `/sanctum/csrf-cookie`, otherwise the XSRF
@@ -29,38 +34,28 @@ export function tokenBody(app: FastifyInstance, token: string, expiresAt: Date):
   };
 }
 
-/** Opens a session for a fully authenticated user: tokens, refresh and XSRF cookies, audit. */
+/** Answers an opened session: the refresh and XSRF cookies, and the access token as the body. */
+export function sendSession(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  session: OpenedSession,
+): TokenResponse {
+  reply.setCookie(AUTH_COOKIES.refreshToken, session.refreshToken, {
+    ...refreshCookieOptions(app),
+    maxAge: app.env.REFRESH_TOKEN_TTL,
+  });
+  issueXsrfCookie(app, reply, session.sessionId);
+  return tokenBody(app, session.accessToken, session.accessExpiresAt);
+}
+
+/** Opens a session for a fully authenticated user (login.service's `openSession`) and answers it. */
 export async function openLoginSession(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: number,
-  method: 'password' | 'mfa' | 'cie' | 'spid',
+  method: LoginMethod,
 ): Promise<TokenResponse> {
-  const now = app.clock.now();
-  const tokens = await startSession(app.db, {
-    userId,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
-    now,
-    accessTtl: app.env.ACCESS_TOKEN_TTL,
-    refreshTtl: app.env.REFRESH_TOKEN_TTL,
-  });
-  await recordLastLogin(app.db, userId, now);
-  // The user's other sessions show this login as their "last login" (the route invalidates precisely).
-  await app.sessions.invalidate({ kind: 'user', userId });
-  await app.audit({
-    action: 'auth.login',
-    actorUserId: userId,
-    entity: 'session',
-    entityId: tokens.sessionId,
-    after: { method },
-    ip: request.ip,
-  });
-  reply.setCookie(AUTH_COOKIES.refreshToken, tokens.refreshToken, {
-    ...refreshCookieOptions(app),
-    maxAge: app.env.REFRESH_TOKEN_TTL,
-  });
-  issueXsrfCookie(app, reply, tokens.sessionId);
-  return tokenBody(app, tokens.accessToken, tokens.accessExpiresAt);
+  const session = await openSession(loginDepsOf(app), userId, method, loginClientOf(request));
+  return sendSession(app, reply, session);
 }

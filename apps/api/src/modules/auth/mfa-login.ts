@@ -1,14 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginResponse } from '@portale/shared/accounts';
+import type { Env } from '../../env.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { openSecret, sealSecret } from '../../lib/secret-box.ts';
+import type { LoginClient, LoginDeps } from './login.service.ts';
 import { findAuthUser } from './session-user.repository.ts';
 import { CHALLENGE_TTL_SECONDS, createChallenge, findFactor, savePendingFactor } from './mfa.repository.ts';
 import { newTotpSecret, totpUri } from './totp.ts';
 
 /** True when one of the user's roles is listed in MFA_ROLES. */
-export async function needsSecondFactor(app: FastifyInstance, userId: number): Promise<boolean> {
-  const user = await findAuthUser(app.db, userId);
-  return Boolean(user?.roles.some((role) => app.env.mfaRoles.includes(role)));
+export async function needsSecondFactor(
+  deps: Pick<LoginDeps, 'db' | 'env'>,
+  userId: number,
+): Promise<boolean> {
+  const user = await findAuthUser(deps.db, userId);
+  return Boolean(user?.roles.some((role) => deps.env.mfaRoles.includes(role)));
 }
 
 /**
@@ -16,36 +21,26 @@ export async function needsSecondFactor(app: FastifyInstance, userId: number): P
  * first login) instead of a session; undefined for everyone else.
  */
 export async function beginSecondFactor(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  deps: LoginDeps,
   userId: number,
+  client: LoginClient,
 ): Promise<LoginResponse | undefined> {
-  if (!(await needsSecondFactor(app, userId))) return undefined;
-  const now = app.clock.now();
-  const factor = await findFactor(app.db, userId);
-  const challenge = { userId, now, ip: request.ip, userAgent: request.headers['user-agent'] };
+  const { db, env } = deps;
+  if (!(await needsSecondFactor(deps, userId))) return undefined;
+  const now = deps.clock.now();
+  const actor = { userId, ip: client.ip, at: now };
+  const factor = await findFactor(db, userId);
+  const challenge = { userId, now, ip: client.ip, userAgent: client.userAgent };
   if (factor?.enabledAt) {
-    const mfaToken = await createChallenge(app.db, { ...challenge, purpose: 'verify' });
-    await app.audit({
-      action: 'auth.mfa.challenge',
-      actorUserId: userId,
-      entity: 'user',
-      entityId: userId,
-      ip: request.ip,
-    });
+    const mfaToken = await createChallenge(db, { ...challenge, purpose: 'verify' });
+    await auditWrite(db, actor, { action: 'auth.mfa.challenge', entity: 'user', entityId: userId });
     return { mfa_required: true, mfa_token: mfaToken, expires_in: CHALLENGE_TTL_SECONDS };
   }
   const secret = newTotpSecret();
-  await savePendingFactor(app.db, userId, sealSecret(app.env.APP_SECRET, secret), now);
-  const mfaToken = await createChallenge(app.db, { ...challenge, purpose: 'enrol' });
-  await app.audit({
-    action: 'auth.mfa.enrolment_started',
-    actorUserId: userId,
-    entity: 'user',
-    entityId: userId,
-    ip: request.ip,
-  });
-  const user = await findAuthUser(app.db, userId);
+  await savePendingFactor(db, userId, sealSecret(env.APP_SECRET, secret), now);
+  const mfaToken = await createChallenge(db, { ...challenge, purpose: 'enrol' });
+  await auditWrite(db, actor, { action: 'auth.mfa.enrolment_started', entity: 'user', entityId: userId });
+  const user = await findAuthUser(db, userId);
   return {
     mfa_enrolment_required: true,
     mfa_token: mfaToken,
@@ -55,6 +50,6 @@ export async function beginSecondFactor(
   };
 }
 
-export function secretOf(app: FastifyInstance, sealed: string): string {
-  return openSecret(app.env.APP_SECRET, sealed);
+export function secretOf(env: Env, sealed: string): string {
+  return openSecret(env.APP_SECRET, sealed);
 }

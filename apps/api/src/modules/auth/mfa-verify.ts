@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { MfaVerifyBody } from '@portale/shared/accounts/mfa';
 import type { Db } from '../../db/client.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
+import { loginPolicy, type LoginDeps } from './login.service.ts';
 import {
   assertLoginAllowed,
   clearSecondFactorThrottle,
@@ -51,18 +52,22 @@ type CheckOutcome =
  * lock is told to the user by e-mail (`email.mfa-bloccato`): their password is known to someone.
  */
 export async function checkSecondFactor(
-  app: FastifyInstance,
+  deps: LoginDeps,
   body: MfaVerifyBody,
   ip: string,
 ): Promise<SecondFactorOutcome> {
-  const first = await findLiveChallenge(app.db, body.mfa_token, app.clock.now());
+  const first = await findLiveChallenge(deps.db, body.mfa_token, deps.clock.now());
   if (!first) return { kind: 'invalid_challenge' };
   const keys = { account: secondFactorKey(first.userId), ip: ipKey(ip) };
   // One code of an account at a time, across instances, as for passwords (withAccountLock).
-  const outcome = await withAccountLock(app.db, keys.account, (db) => checkCode(app, db, body, keys));
+  const outcome = await withAccountLock(deps.db, keys.account, (db) => checkCode(deps, db, body, keys));
   if (outcome.kind === 'invalid_challenge') return outcome;
   const audit = (action: string, after?: unknown) =>
-    app.audit({ action, actorUserId: outcome.userId, entity: 'user', entityId: outcome.userId, after, ip });
+    auditWrite(
+      deps.db,
+      { userId: outcome.userId, ip, at: deps.clock.now() },
+      { action, entity: 'user', entityId: outcome.userId, after },
+    );
   if (outcome.kind === 'throttled') {
     await audit('auth.mfa.throttled');
     return { kind: 'throttled', error: outcome.error };
@@ -88,18 +93,13 @@ export async function checkSecondFactor(
 }
 
 async function checkCode(
-  app: FastifyInstance,
+  deps: LoginDeps,
   db: Db,
   body: MfaVerifyBody,
   keys: { account: string; ip: string },
 ): Promise<CheckOutcome> {
-  const now = app.clock.now();
-  const policy = {
-    slowDownAfter: app.env.LOGIN_SLOWDOWN_AFTER,
-    lockAfter: app.env.LOGIN_LOCK_AFTER,
-    lockMinutes: app.env.LOGIN_LOCK_MINUTES,
-    ipMaxFailures: app.env.LOGIN_IP_MAX_FAILURES,
-  };
+  const now = deps.clock.now();
+  const policy = loginPolicy(deps.env);
   // Read again under the lock: a parallel code of the same challenge may have used or exhausted it.
   const challenge = await findLiveChallenge(db, body.mfa_token, now);
   if (!challenge) return { kind: 'invalid_challenge' };
@@ -115,7 +115,12 @@ async function checkCode(
   let timeStep: number | null = null;
   let usedRecovery = false;
   if (body.code) {
-    timeStep = await verifyTotp(secretOf(app, factor.secretEncrypted), body.code, now, factor.lastTimeStep);
+    timeStep = await verifyTotp(
+      secretOf(deps.env, factor.secretEncrypted),
+      body.code,
+      now,
+      factor.lastTimeStep,
+    );
   } else if (body.recovery_code && challenge.purpose === 'verify') {
     const hash = hashRecoveryCode(body.recovery_code);
     usedRecovery = factor.recoveryCodeHashes.includes(hash);
@@ -129,7 +134,7 @@ async function checkCode(
   if (timeStep === null && !usedRecovery) {
     await countChallengeFailure(db, challenge.id);
     const locked = await recordLoginFailure(db, keys, now, policy);
-    if (locked) await tellLocked(db, userId, now, app.env.publicWebUrl, policy.lockMinutes);
+    if (locked) await tellLocked(db, userId, now, deps.env.publicWebUrl, policy.lockMinutes);
     return { kind: 'wrong_code', userId, locked };
   }
   if (!(await consumeChallenge(db, challenge.id, now))) return { kind: 'invalid_challenge' };

@@ -3,6 +3,7 @@ import { verifyMfa } from '@portale/shared/accounts/mfa';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { openLoginSession } from './login-session.ts';
+import { loginDepsOf } from './login.service.ts';
 import { checkSecondFactor } from './mfa-verify.ts';
 
 const invalidChallenge = () =>
@@ -16,7 +17,7 @@ export async function mfaRoutes(app: FastifyInstance) {
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
 
   registerEndpoint(app, verifyMfa, { config }, async (request, reply) => {
-    const outcome = await checkSecondFactor(app, request.body, request.ip);
+    const outcome = await checkSecondFactor(loginDepsOf(app), request.body, request.ip);
     if (outcome.kind === 'invalid_challenge') throw invalidChallenge();
     // Too many wrong codes of this account (any challenge): the password's 429 with Retry-After.
     if (outcome.kind === 'throttled') throw outcome.error;
