@@ -28,7 +28,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import * as repo from './surveys.repository.ts';
 
 export const surveyNotFound = () => new HttpError(404, 'not_found', SURVEY_MESSAGES.notFound);
-export const conflict = (message: string, code = 'conflict') => new HttpError(409, code, message);
+const conflict = (message: string, code = 'conflict') => new HttpError(409, code, message);
 
 /** The user of a staff or teacher write: every such endpoint requires a session. */
 export function userIdOf(actor: Actor): number {
