@@ -12,7 +12,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { transitionAdhesion } from '../adhesions/adhesion-state.repository.ts';
-import { romeDay } from './adhesion-panel.routes.ts';
+import { romeDay } from './adhesion-panel.service.ts';
 
 let t: TestApp;
 const clients = new Map<string, ApiClient>();

@@ -6,36 +6,28 @@ import {
   ACCESS_CODE_MESSAGES,
   ACCESS_CODE_STATE_LABELS,
   accessCodeSheet,
-  answerFieldKey,
-  answersNotForGroup,
   createAccessCodes,
   exportAccessCodes,
   getAccessCodeOptions,
   getPublicAccessCode,
-  isAccessCodeShape,
-  includesGroup,
   listAccessCodes,
-  questionsForGroup,
   revokeAccessCode,
   submitAccessCodeResponse,
-  SURVEY_MESSAGES,
-  validateAnswers,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite } from '../../lib/audit.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
-import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY, SURVEYS_TEMPLATES } from './surveys.templates.ts';
 import { findCurrent } from '../messages/index.ts';
 import { lastValidInstant, renderAccessCodeSheet } from '../../lib/render/access-code-sheet.ts';
-import { endOfRomeDay, generateCode, romeToday, startOfRomeDay } from './access-code-values.ts';
+import { romeToday } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';
-import { findSurveyWithQuestions, toOpenSurvey } from './surveys.repository.ts';
+import * as service from './access-codes.service.ts';
+import { toOpenSurvey } from './surveys.repository.ts';
 
 /** The sheet's template before the stored ones are seeded. */
 const SHEET_DEFAULT = SURVEYS_TEMPLATES.find((t) => t.key === ACCESS_CODE_SHEET_TEMPLATE_KEY)!;
@@ -50,11 +42,6 @@ export const ACCESS_CODE_RATE_LIMITS = {
   read: { max: 300, timeWindow: 60_000 },
   submit: { max: 100, timeWindow: 60_000 },
 };
-
-const CODE_ATTEMPTS = 20;
-
-/** The one answer for any code that opens nothing (malformed, unknown, expired, revoked, used up). */
-const codeNotFound = () => new HttpError(404, 'access_code_not_found', ACCESS_CODE_MESSAGES.notFound);
 
 const EXPORT_COLUMNS: ExportColumn<AccessCodeSummary>[] = [
   { header: 'Codice', value: (r) => r.code },
@@ -123,8 +110,6 @@ async function requestedSiteOf(request: FastifyRequest) {
   return { ownerUserIds: await repo.teachersOfSchoolSite(db, siteId) };
 }
 
-const italianDay = (day: string) => day.split('-').reverse().join('/');
-
 /** Access codes (issue 12): a teacher's codes for their plesso's classes, the printed sheet, and `/{code}`. */
 export async function accessCodeRoutes(app: FastifyInstance) {
   const perIp = (limit: { max: number; timeWindow: number }) => ({
@@ -179,100 +164,15 @@ export async function accessCodeRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, createAccessCodes, { resource: requestedSiteOf }, async (request, reply) => {
-    const input = request.body;
-    const user = authOf(request).user;
-    const now = app.clock.now();
-    const errors: Record<string, string[]> = {};
-    const siteId = input.schoolSiteId ?? (await repo.teacherSchoolSite(app.db, user.id))?.id;
-    if (siteId === undefined)
-      errors.schoolSiteId = [
-        can(user, 'create:access-code') ? ACCESS_CODE_MESSAGES.schoolSite : ACCESS_CODE_MESSAGES.noSchoolSite,
-      ];
-    else if (!(await repo.schoolSiteExists(app.db, siteId)))
-      errors.schoolSiteId = [ACCESS_CODE_MESSAGES.schoolSiteUnknown];
-    const survey = await repo.findSurveyForCodes(app.db, input.surveyId);
-    if (!survey || survey.state !== 'aperta')
-      errors.surveyId = [survey ? ACCESS_CODE_MESSAGES.surveyNotOpen : ACCESS_CODE_MESSAGES.survey];
-    else if (!includesGroup(survey.participants, 'codici'))
-      errors.surveyId = [ACCESS_CODE_MESSAGES.surveyNotForCodes];
-    if (input.expiresOn < romeToday(now)) errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresInPast];
-    else if (survey && input.expiresOn > survey.closesOn)
-      errors.expiresOn = [ACCESS_CODE_MESSAGES.expiresAfterClose(italianDay(survey.closesOn))];
-    // A teacher's code serves a class (decision 029); staff codes (the demo code) keep the contract's ceiling.
-    const isTeacher = !can(user, 'create:access-code');
-    const teacherMaxUses = app.env.ACCESS_CODE_TEACHER_MAX_USES;
-    if (isTeacher && input.maxUses > teacherMaxUses)
-      errors.maxUses = [ACCESS_CODE_MESSAGES.teacherMaxUses(teacherMaxUses)];
-    if (Object.keys(errors).length > 0) throw new FieldErrors(errors);
-
-    // A teacher's codes are theirs (a substitution moves them); staff make codes that belong to nobody.
-    const ownerUserId = isTeacher ? user.id : null;
-    const expiresAt = endOfRomeDay(input.expiresOn);
-    const ids = await withTransaction(app.db, async (tx) => {
-      if (isTeacher) {
-        // The daily cap is read and raised under a per-teacher lock: two requests at once cannot both pass it.
-        await repo.lockTeacherCodes(tx, user.id);
-        const max = app.env.ACCESS_CODE_TEACHER_MAX_CODES_PER_DAY;
-        if ((await repo.codesCreatedSince(tx, user.id, startOfRomeDay(now))) + input.count > max) {
-          throw new HttpError(429, 'access_code_daily_limit', ACCESS_CODE_MESSAGES.teacherDailyCodes(max));
-        }
-      }
-      const created: number[] = [];
-      for (let n = 0; n < input.count; n++) {
-        let id: number | undefined;
-        for (let attempt = 0; id === undefined && attempt < CODE_ATTEMPTS; attempt++) {
-          const code = generateCode();
-          id = await repo.insertCodeIfFree(tx, {
-            code,
-            surveyId: input.surveyId,
-            schoolSiteId: siteId!,
-            classLabel: input.classLabel,
-            ownerUserId,
-            createdByUserId: user.id,
-            maxUses: input.maxUses,
-            expiresAt,
-            createdAt: now,
-          });
-        }
-        if (id === undefined) throw new Error('could not draw a free access code');
-        created.push(id);
-      }
-      await auditWrite(tx, request, {
-        action: 'access-code.created',
-        entity: 'access-code',
-        entityId: created[0]!,
-        after: {
-          ids: created,
-          surveyId: input.surveyId,
-          schoolSiteId: siteId,
-          classLabel: input.classLabel,
-          maxUses: input.maxUses,
-          expiresOn: input.expiresOn,
-        },
-      });
-      return created;
-    });
+    const staff = can(authOf(request).user, 'create:access-code');
+    const items = await service.createCodes(app.db, app.env, actorOf(request), staff, request.body);
     reply.header('cache-control', 'no-store');
-    return { items: await repo.codeSummaries(app.db, ids, now) };
+    return { items };
   });
 
-  registerEndpoint(app, revokeAccessCode, { resource: codeOf }, async (request) => {
-    const { id } = request.params;
-    const now = app.clock.now();
-    await withTransaction(app.db, async (tx) => {
-      if (!(await repo.revokeCode(tx, id, now)))
-        throw new HttpError(409, 'access_code_revoked', ACCESS_CODE_MESSAGES.alreadyRevoked);
-      await auditWrite(tx, request, {
-        action: 'access-code.revoked',
-        entity: 'access-code',
-        entityId: id,
-        before: { revokedAt: null },
-        after: { revokedAt: now.toISOString() },
-      });
-    });
-    const [summary] = await repo.codeSummaries(app.db, [id], now);
-    return summary!;
-  });
+  registerEndpoint(app, revokeAccessCode, { resource: codeOf }, (request) =>
+    service.revokeCode(app.db, actorOf(request), request.params.id),
+  );
 
   registerEndpoint(app, accessCodeSheet, { resource: sheetCodesOf }, async (request, reply) => {
     const now = app.clock.now();
@@ -300,7 +200,7 @@ export async function accessCodeRoutes(app: FastifyInstance) {
    */
   const failedLookup = async (request: FastifyRequest) => {
     await app.ceilings.accessCodes.failed(request);
-    return codeNotFound();
+    return service.codeNotFound();
   };
 
   registerEndpoint(
@@ -308,15 +208,11 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     getPublicAccessCode,
     { config: perIp(ACCESS_CODE_RATE_LIMITS.read) },
     async (request, reply) => {
-      const { code } = request.params;
       reply.header('cache-control', 'no-store');
       await app.ceilings.accessCodes.beforeLookup(request);
-      if (!isAccessCodeShape(code)) throw await failedLookup(request);
-      const found = await repo.findUsableCode(app.db, code, app.clock.now());
-      const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-      // A survey not for code holders opens nothing through a code (decision 046; codes are made only for theirs).
-      if (!found || !survey || !includesGroup(survey.participants, 'codici'))
-        throw await failedLookup(request);
+      const usable = await service.usableCode(app.db, request.params.code, app.clock.now());
+      if (!usable) throw await failedLookup(request);
+      const { found, survey } = usable;
       return {
         code: found.code,
         classLabel: found.classLabel,
@@ -332,56 +228,17 @@ export async function accessCodeRoutes(app: FastifyInstance) {
     submitAccessCodeResponse,
     { config: perIp(ACCESS_CODE_RATE_LIMITS.submit) },
     async (request, reply) => {
-      const { code } = request.params;
       reply.header('cache-control', 'no-store');
       await app.ceilings.accessCodes.beforeLookup(request);
-      if (!isAccessCodeShape(code)) throw await failedLookup(request);
-      const now = app.clock.now();
-      // Validated against the questions before any use is taken: a 422 changes nothing.
-      const found = await repo.findUsableCode(app.db, code, now);
-      const survey = found && (await findSurveyWithQuestions(app.db, found.surveyId));
-      if (!found || !survey || !includesGroup(survey.participants, 'codici'))
-        throw await failedLookup(request);
-      // Only the code holders' questions (decision 046): an answer to a teachers' question is refused by name.
-      const questions = questionsForGroup(survey.participants, survey.questions, 'codici');
-      const notForYou = answersNotForGroup(survey.questions, questions, request.body.answers);
-      if (notForYou.length > 0)
-        throw new FieldErrors(
-          Object.fromEntries(notForYou.map((id) => [answerFieldKey(id), [SURVEY_MESSAGES.answerNotForYou]])),
-        );
-      const checked = validateAnswers(questions, request.body.answers);
-      if (!checked.valid)
-        throw new FieldErrors(
-          Object.fromEntries(
-            Object.entries(checked.errors).map(([id, messages]) => [answerFieldKey(id), messages]),
-          ),
-        );
-      await withTransaction(app.db, async (tx) => {
-        if (found.ownerUserId !== null) {
-          // A teacher's code: the plesso's answers of the day are capped (decision 029), counted under a per-plesso lock.
-          await repo.lockSiteAnswers(tx, found.schoolSiteId);
-          if (
-            (await repo.teacherCodeAnswersSince(
-              tx,
-              found.surveyId,
-              found.schoolSiteId,
-              startOfRomeDay(now),
-            )) >= app.env.ACCESS_CODE_SITE_MAX_USES_PER_DAY
-          ) {
-            throw new HttpError(429, 'access_code_site_daily_limit', ACCESS_CODE_MESSAGES.siteDailyUses);
-          }
-        }
-        // The use and the response commit together; no use left (raced away meanwhile) → the same 404.
-        const taken = await repo.takeUse(tx, found.code, now);
-        if (!taken || taken.surveyId !== survey.id) throw codeNotFound();
-        await repo.insertCodeResponse(tx, {
-          surveyId: taken.surveyId,
-          schoolSiteId: taken.schoolSiteId,
-          accessCodeId: taken.id,
-          answers: checked.answers,
-          submittedAt: now,
-        });
-      });
+      const { code } = request.params;
+      const outcome = await service.submitCodeResponse(
+        app.db,
+        app.env,
+        code,
+        request.body.answers,
+        app.clock.now(),
+      );
+      if (!outcome.ok) throw await failedLookup(request);
       return { message: ACCESS_CODE_MESSAGES.thanks };
     },
   );

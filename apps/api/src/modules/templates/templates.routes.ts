@@ -7,17 +7,14 @@ import {
   previewTemplate,
   restoreTemplateVersion,
   TEMPLATE_CHANNEL_LABELS,
-  TEMPLATE_MESSAGES,
   updateTemplate,
   type TemplateDetail,
   type TemplateSummary,
 } from '@portale/shared/templates';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite } from '../../lib/audit.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
-import { HttpError } from '../../lib/http-error.ts';
 import { documentSections, winAnsi } from '../../lib/render/document-sections.ts';
 import { renderMessage } from '../../lib/render/template-render.ts';
 import { ACCESS_CODE_SHEET_TEMPLATE_KEY } from '../surveys/index.ts';
@@ -25,6 +22,7 @@ import { renderPdf } from '../../lib/render/pdf-writer.ts';
 import { renderAccessCodeSheet } from '../../lib/render/access-code-sheet.ts';
 import { allowedPlaceholders, draftErrors, maxLengthOf, sampleData } from './template-catalog.ts';
 import { templateStore as repo } from '../messages/index.ts';
+import * as service from './templates.service.ts';
 
 const EXPORT_COLUMNS: ExportColumn<TemplateSummary>[] = [
   { header: 'Chiave', value: (r) => r.key },
@@ -35,12 +33,10 @@ const EXPORT_COLUMNS: ExportColumn<TemplateSummary>[] = [
   { header: 'Aggiornato da', value: (r) => r.updatedBy ?? 'Sistema (versione predefinita)' },
 ];
 
-const notFound = () => new HttpError(404, 'not_found', TEMPLATE_MESSAGES.notFound);
-
 /** The record of a `:key` route: templates have no owner (super-admin's `:any` grants); unknown → 404. */
 async function templateOf(request: FastifyRequest) {
   const { key } = request.params as { key: string };
-  if (!(await repo.findCurrent(request.server.db, key))) throw notFound();
+  if (!(await repo.findCurrent(request.server.db, key))) throw service.templateNotFound();
   return { ownerUserIds: [] };
 }
 
@@ -77,7 +73,7 @@ export async function templateRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, getTemplate, { resource: templateOf }, async (request) => {
     const row = await repo.findCurrent(app.db, request.params.key);
-    if (!row) throw notFound();
+    if (!row) throw service.templateNotFound();
     return toDetail(row);
   });
 
@@ -85,81 +81,21 @@ export async function templateRoutes(app: FastifyInstance) {
     items: (await repo.listVersions(app.db, request.params.key)).map(repo.toVersion),
   }));
 
-  registerEndpoint(app, updateTemplate, { resource: templateOf }, async (request) => {
-    const { key } = request.params;
-    const { baseVersion, ...draft } = request.body;
-    const saved = await withTransaction(app.db, async (tx) => {
-      const current = await repo.findCurrent(tx, key);
-      if (!current) throw notFound();
-      const errors = draftErrors(key, current.channel, draft);
-      if (Object.keys(errors).length) throw new FieldErrors(errors);
-      if (baseVersion !== current.version)
-        throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(current.version, baseVersion));
-      if (draft.subject === current.subject && draft.textBody === current.textBody) return current;
-      const version = current.version + 1;
-      const ok = await repo.insertVersion(tx, {
-        key,
-        channel: current.channel,
-        subject: draft.subject,
-        // The editor's text is plain text / Markdown: an edited e-mail's HTML is rendered from it.
-        htmlBody: null,
-        textBody: draft.textBody,
-        version,
-        createdByUserId: request.auth?.user.id ?? null,
-        restoredFromVersion: null,
-        createdAt: app.clock.now(),
-      });
-      if (!ok) throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(version, baseVersion));
-      await auditWrite(tx, request, {
-        action: 'template.updated',
-        entity: 'template',
-        entityId: key,
-        before: { version: current.version, subject: current.subject, textBody: current.textBody },
-        after: { version, subject: draft.subject, textBody: draft.textBody },
-      });
-      return repo.findCurrent(tx, key);
-    });
-    return toDetail(saved!);
-  });
+  registerEndpoint(app, updateTemplate, { resource: templateOf }, async (request) =>
+    toDetail(await service.updateTemplate(app.db, actorOf(request), request.params.key, request.body)),
+  );
 
   registerEndpoint(app, restoreTemplateVersion, { resource: templateOf }, async (request, reply) => {
     const { key, version: from } = request.params;
-    const restored = await withTransaction(app.db, async (tx) => {
-      const [current, old] = [await repo.findCurrent(tx, key), await repo.findVersion(tx, key, from)];
-      if (!current) throw notFound();
-      if (!old) throw new HttpError(404, 'not_found', TEMPLATE_MESSAGES.versionNotFound);
-      if (old.version === current.version)
-        throw new HttpError(409, 'template_current', TEMPLATE_MESSAGES.alreadyCurrent(from));
-      const version = current.version + 1;
-      const ok = await repo.insertVersion(tx, {
-        key,
-        channel: current.channel,
-        subject: old.subject,
-        htmlBody: old.htmlBody,
-        textBody: old.textBody,
-        version,
-        createdByUserId: request.auth?.user.id ?? null,
-        restoredFromVersion: from,
-        createdAt: app.clock.now(),
-      });
-      if (!ok) throw new HttpError(409, 'template_stale', TEMPLATE_MESSAGES.stale(version, current.version));
-      await auditWrite(tx, request, {
-        action: 'template.restored',
-        entity: 'template',
-        entityId: key,
-        before: { version: current.version, subject: current.subject, textBody: current.textBody },
-        after: { version, restoredFromVersion: from, subject: old.subject, textBody: old.textBody },
-      });
-      return repo.findCurrent(tx, key);
-    });
+    const restored = await service.restoreTemplateVersion(app.db, actorOf(request), key, from);
     reply.header('location', `/api/templates/${key}`);
-    return toDetail(restored!);
+    return toDetail(restored);
   });
 
   registerEndpoint(app, previewTemplate, { resource: templateOf }, async (request, reply) => {
     const { key } = request.params;
     const current = await repo.findCurrent(app.db, key);
-    if (!current) throw notFound();
+    if (!current) throw service.templateNotFound();
     const draft = request.body;
     const errors = draftErrors(key, current.channel, draft);
     if (Object.keys(errors).length) throw new FieldErrors(errors);
