@@ -1,2 +1,2 @@
 // The face of modules/field-work: what other modules may import from it (decision 044). Nothing else leaves it.
-export { setVisitReviewState, visitReviewContent } from './field-work.repository.ts';
+export { setVisitReviewState, visitReviewContent } from './visits.repository.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeColumn, parseColumn } from '@portale/shared/map';
-import { naturalsColumn } from './map.repository.ts';
+import { naturalsColumn } from './map-columns.ts';
 
 describe('naturalsColumn', () => {
   it('writes what encodeColumn writes, and parseColumn reads the numbers back', () => {
