@@ -4,12 +4,13 @@ import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { enqueueMessage, renderOutboxMessage, type TemplateKey } from '../messages/index.ts';
 import type { TemplateData } from '../../lib/render/template-render.ts';
 import { revokeUserSessions } from '../auth/index.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import * as repo from './password.repository.ts';
+import { findPasswordUser } from './password.repository.ts';
 import type { PasswordUser } from './password.repository.ts';
 
 export const RESET_TTL_MS = 60 * 60_000;
@@ -159,4 +160,35 @@ export async function findUserOfResetToken(
   const row = await repo.findResetWithUser(db, sha256(token));
   if (!row || row.usedAt || row.expiresAt <= now || row.user.status !== 'active') return undefined;
   return row.user;
+}
+
+/**
+ * A signed-in user's own password change: the current password must be right (a wrong one is audited
+ * and answered on `current_password`) and the new one different; then `setNewPassword`, keeping the
+ * session that asked.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  userId: number,
+  body: { current_password: string; password: string },
+  ctx: { now: Date; ip: string; webUrl: string; sessionId: number },
+): Promise<'unknown-user' | 'changed'> {
+  const user = await findPasswordUser(db, userId);
+  if (!user) return 'unknown-user';
+  if (!(await verifyPassword(user.passwordHash, body.current_password))) {
+    await auditWrite(
+      db,
+      { userId: user.id, ip: ctx.ip, at: ctx.now },
+      { action: 'auth.password.change_failed', entity: 'user', entityId: user.id },
+    );
+    throw fieldError('current_password', 'La password attuale non è corretta.');
+  }
+  if (await verifyPassword(user.passwordHash, body.password))
+    throw fieldError('password', 'La nuova password deve essere diversa da quella attuale.');
+  await setNewPassword(db, user, body.password, {
+    ...ctx,
+    action: 'auth.password.changed',
+    keepSessionId: ctx.sessionId,
+  });
+  return 'changed';
 }

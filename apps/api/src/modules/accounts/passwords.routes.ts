@@ -2,14 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { FORGOT_PASSWORD_ANSWER, forgotPassword } from '@portale/shared/accounts';
 import { changePassword, resetPassword } from '@portale/shared/accounts/password';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
-import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { rateLimitKey } from '../../plugins/rate-limits.ts';
 import { afterResponse, settleAfterResponse } from './after-response.ts';
-import { findPasswordUser } from './password.repository.ts';
-import { findUserOfResetToken, requestPasswordReset, setNewPassword } from './password.service.ts';
+import {
+  changeOwnPassword,
+  findUserOfResetToken,
+  requestPasswordReset,
+  setNewPassword,
+} from './password.service.ts';
 
 export async function passwordRoutes(app: FastifyInstance) {
   const config = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
@@ -54,26 +56,12 @@ export async function passwordRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, changePassword, { config }, async (request) => {
     const auth = authOf(request);
-    const user = await findPasswordUser(app.db, auth.user.id);
-    if (!user) throw new HttpError(401, 'unauthenticated', 'Sessione assente o scaduta: accedi di nuovo.');
-    if (!(await verifyPassword(user.passwordHash, request.body.current_password))) {
-      await app.audit({
-        action: 'auth.password.change_failed',
-        actorUserId: user.id,
-        entity: 'user',
-        entityId: user.id,
-        ip: request.ip,
-      });
-      throw fieldError('current_password', 'La password attuale non è corretta.');
-    }
-    if (await verifyPassword(user.passwordHash, request.body.password)) {
-      throw fieldError('password', 'La nuova password deve essere diversa da quella attuale.');
-    }
-    await setNewPassword(app.db, user, request.body.password, {
+    const outcome = await changeOwnPassword(app.db, auth.user.id, request.body, {
       ...ctx(request.ip),
-      action: 'auth.password.changed',
-      keepSessionId: auth.sessionId,
+      sessionId: auth.sessionId,
     });
+    if (outcome === 'unknown-user')
+      throw new HttpError(401, 'unauthenticated', 'Sessione assente o scaduta: accedi di nuovo.');
     return {
       status: 'password_changed',
       message: 'Password aggiornata. Gli accessi sugli altri dispositivi sono stati chiusi.',

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { deleteSession, listSessions, revokeOtherSessions } from '@portale/shared/accounts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
-import { HttpError } from '../../lib/http-error.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { revokeSession, revokeUserSessions } from '../auth/index.ts';
-import { isLiveSessionOf, listActiveSessions } from './sessions.repository.ts';
+import { serviceContextOf } from '../../plugins/service-context.ts';
+import { listActiveSessions } from './sessions.repository.ts';
+import { revokeOwnOtherSessions, revokeOwnSession } from './sessions.service.ts';
 
 /** The user's own active sessions: list, revoke one, revoke all the others (any role). */
 export async function sessionRoutes(app: FastifyInstance) {
@@ -23,38 +23,11 @@ export async function sessionRoutes(app: FastifyInstance) {
     };
   });
 
-  registerEndpoint(app, deleteSession, {}, async (request) => {
-    const auth = authOf(request);
-    const { sessionId } = request.params;
-    if (!(await isLiveSessionOf(app.db, sessionId, auth.user.id)))
-      throw new HttpError(404, 'not_found', 'Sessione non trovata.');
-    await revokeSession(app.db, sessionId, 'revoked_by_user', app.clock.now());
-    await app.audit({
-      action: 'auth.session.revoked',
-      actorUserId: auth.user.id,
-      entity: 'session',
-      entityId: sessionId,
-      ip: request.ip,
-    });
-  });
+  registerEndpoint(app, deleteSession, {}, (request) =>
+    revokeOwnSession(serviceContextOf(request), request.params.sessionId),
+  );
 
-  registerEndpoint(app, revokeOtherSessions, {}, async (request) => {
-    const auth = authOf(request);
-    const revoked = await revokeUserSessions(
-      app.db,
-      auth.user.id,
-      'revoked_by_user',
-      app.clock.now(),
-      auth.sessionId,
-    );
-    await app.audit({
-      action: 'auth.session.revoked_others',
-      actorUserId: auth.user.id,
-      entity: 'user',
-      entityId: auth.user.id,
-      after: { revoked },
-      ip: request.ip,
-    });
-    return { revoked };
-  });
+  registerEndpoint(app, revokeOtherSessions, {}, async (request) => ({
+    revoked: await revokeOwnOtherSessions(serviceContextOf(request), authOf(request).sessionId),
+  }));
 }
