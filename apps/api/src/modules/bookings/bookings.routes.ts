@@ -18,7 +18,7 @@ import {
   type SlotSummary,
 } from '@portale/shared/bookings';
 import { actorOf } from '../../lib/audit.ts';
-import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -98,7 +98,7 @@ export async function bookingRoutes(app: FastifyInstance) {
         'retry-after': String(Math.max(1, Math.ceil(person.resetInMs / 1000))),
       });
     }
-    const slot = await bookPlace(app.db, app.env, input, randomToken(32), app.clock.now());
+    const slot = await bookPlace(app.db, app.env, input, app.clock.now());
     return { message: BOOKING_MESSAGES.confirmed, slot: repo.toPublicSlot(slot) };
   });
 

@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { auditWrite, changedFields, type Actor } from '../../lib/audit.ts';
-import { sha256 } from '../../lib/crypto.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage, type TemplateKey } from '../messages/index.ts';
@@ -94,17 +94,17 @@ export interface BookingRequest {
 
 /**
  * Books a place (issue 12) in one transaction: the place taken, the booking with the hash of its
- * cancel token, and the confirmation e-mail with its calendar event and cancel link. 409 when the
- * address already holds a booking of the slot or the slot is full; 422 on `slotId` when the slot is
- * not bookable. Returns the slot booked.
+ * cancel token (32 random bytes, sent only in the e-mail), and the confirmation e-mail with its
+ * calendar event and cancel link. 409 when the address already holds a booking of the slot or the
+ * slot is full; 422 on `slotId` when the slot is not bookable. Returns the slot booked.
  */
 export async function bookPlace(
   db: Db,
   env: BookingMailEnv,
   input: BookingRequest,
-  cancelToken: string,
   now: Date,
 ): Promise<repo.SlotRow> {
+  const cancelToken = randomToken(32);
   try {
     return await withTransaction(db, async (tx) => {
       if (await repo.hasConfirmedBooking(tx, input.slotId, input.email))
