@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { romeToday } from '@portale/shared/substitutions';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { PeriodicJob } from '../../lib/periodic-job.ts';
 import * as repo from './substitutions.repository.ts';
@@ -40,8 +40,10 @@ export async function applyDueSubstitutions(db: Db, now: Date): Promise<number> 
       const [row] = await repo.lockDueSubstitutions(tx, today, 1);
       if (!row) return false;
       const effect = await applySubstitution(tx, row, now);
-      await writeAudit(
+      // No actor: the system applies it.
+      await auditWrite(
         tx,
+        { userId: null, ip: null, at: now },
         {
           action: 'substitution.applied',
           entity: 'substitution',
@@ -55,7 +57,6 @@ export async function applyDueSubstitutions(db: Db, now: Date): Promise<number> 
             accessCodeIds: effect.accessCodeIds,
           },
         },
-        now,
       );
       return true;
     });

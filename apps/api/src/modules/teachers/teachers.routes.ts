@@ -9,15 +9,13 @@ import {
   listTeachers,
   type TeacherSummary,
 } from '@portale/shared/teachers';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite } from '../../lib/audit.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import * as repo from './teachers.repository.ts';
-
-export const TEACHER_NOT_FOUND = 'Insegnante non trovato.';
+import { settleHeldResponses, TEACHER_NOT_FOUND } from './teachers.service.ts';
 
 const EXPORT_COLUMNS: ExportColumn<TeacherSummary>[] = [
   { header: 'Cognome', value: (r) => r.lastName },
@@ -73,20 +71,7 @@ export async function teacherRoutes(app: FastifyInstance) {
   registerEndpoint(app, decideTeacherHeldResponses, { resource: teacherOf }, async (request) => {
     const { teacherId } = request.params;
     const { decision } = request.body;
-    const count = await withTransaction(app.db, async (tx) => {
-      const userId = await repo.teacherUserId(tx, teacherId);
-      if (userId === undefined) throw new HttpError(404, 'not_found', TEACHER_NOT_FOUND);
-      const n = await repo.decideHeldResponses(tx, userId, decision);
-      if (n === 0) throw new HttpError(409, 'no_held_responses', HELD_RESPONSE_MESSAGES.nothingHeld);
-      await auditWrite(tx, request, {
-        action: 'teacher.held-responses-decided',
-        entity: 'teacher',
-        entityId: teacherId,
-        before: { hold: 'sospesa', count: n },
-        after: { decision, count: n },
-      });
-      return n;
-    });
+    const count = await settleHeldResponses(app.db, actorOf(request), teacherId, decision);
     return {
       decision,
       count,
