@@ -30,7 +30,7 @@ import {
 } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp, sqlRows } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp, guestClient } from '../../../test/http-client.ts';
-import { listSiteTeachers } from '../field-work/field-work.repository.ts';
+import { listSiteTeachers } from '../field-work/detector-sites.repository.ts';
 import { responsesForResults, resultsVersion } from '../results/results.repository.ts';
 import { submitForReview } from '../review-queue/review-submission.repository.ts';
 import { candidatesOf, teacherOfSite } from '../substitutions/substitutions.repository.ts';
