@@ -23,6 +23,34 @@ const WEB_FROM_API_BAN = {
   message: 'The API never imports the web.',
 };
 
+/** The module floor's forbidden imports (decision 044). */
+const MODULE_RULES = [
+  {
+    regex: String.raw`^\.\./(?!\.\./)[^/]+/(?!index\.ts$)`,
+    message: "A module imports another module only through its index.ts (the module's face, decision 044).",
+  },
+  { regex: String.raw`(^|/)seed/`, message: 'seed/ sits above modules/: a module never imports it.' },
+];
+const SERVICE_ONLY = "is a service's work (<feature>.service.ts, decision 049): the route calls the service.";
+/** What a route file may not import (decision 049). */
+const ROUTE_RULES = [
+  {
+    regex: String.raw`(^|/)db/transaction\.ts$`,
+    importNames: ['withTransaction'],
+    message: `A transaction ${SERVICE_ONLY}`,
+  },
+  {
+    regex: String.raw`(^|/)lib/audit\.ts$`,
+    importNames: ['auditWrite', 'writeAudit'],
+    message: `An audit row ${SERVICE_ONLY}`,
+  },
+  {
+    regex: String.raw`(^|/)messages/(index|outbox\.repository)\.ts$`,
+    importNames: ['enqueueMessage'],
+    message: `A queued message ${SERVICE_ONLY}`,
+  },
+];
+
 /** One floor of the API: its forbidden import paths, plus the web ban and (outside ORM_FILES) the ORM ban. */
 function apiFloor(files, regexes) {
   return [
@@ -112,13 +140,10 @@ export default tseslint.config(
   // Inside the API (decision 044): app.ts, server.ts and seed/ → modules/ → plugins/ → lib/ → db/, and a
   // module lends the others only its index.ts. Tests stand above every floor. Later entries replace the
   // rule, so apiFloor repeats the web ban and, outside the files that may query, the ORM ban.
-  ...apiFloor('apps/api/src/modules/**', [
-    {
-      regex: String.raw`^\.\./(?!\.\./)[^/]+/(?!index\.ts$)`,
-      message: "A module imports another module only through its index.ts (the module's face, decision 044).",
-    },
-    { regex: String.raw`(^|/)seed/`, message: 'seed/ sits above modules/: a module never imports it.' },
-  ]),
+  ...apiFloor('apps/api/src/modules/**', MODULE_RULES),
+  // One home for a multi-step rule (decision 049): a route file keeps the contract, the resource loader
+  // and one service call; transactions, audit rows and queued messages are the service's.
+  ...apiFloor('apps/api/src/modules/**/*.routes.ts', [...MODULE_RULES, ...ROUTE_RULES]),
   ...apiFloor('apps/api/src/plugins/**', [
     {
       regex: String.raw`(^|/)(modules|seed)/`,
