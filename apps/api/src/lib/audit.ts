@@ -52,6 +52,12 @@ export interface Actor {
   at: Date;
 }
 
+/** The actor of a write that needs a session: a user, from an address (decision 049). */
+export interface SignedInActor extends Actor {
+  userId: number;
+  ip: string;
+}
+
 /** The actor of a request: its session's user, its address, the app clock's now. */
 export function actorOf(request: FastifyRequest): Actor {
   return { userId: request.auth?.user.id ?? null, ip: request.ip, at: request.server.clock.now() };

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { actorOf, type Actor } from '../lib/audit.ts';
+import { actorOf, type Actor, type SignedInActor } from '../lib/audit.ts';
 import { authOf } from './authorization.ts';
 import type { AuthContext } from './session/session.ts';
 
@@ -25,4 +25,9 @@ export function serviceContextOf(request: FastifyRequest): ServiceContext {
     user: authOf(request).user,
     webUrl: request.server.env.publicWebUrl,
   };
+}
+
+/** The actor of a request that has a session (401 otherwise): its user, its address, now. */
+export function signedInActorOf(request: FastifyRequest): SignedInActor {
+  return { ...actorOf(request), userId: authOf(request).user.id, ip: request.ip };
 }

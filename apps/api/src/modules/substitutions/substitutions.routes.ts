@@ -11,19 +11,13 @@ import {
   SUBSTITUTION_STATE_LABELS,
   type SubstitutionSummary,
 } from '@portale/shared/substitutions';
-import { actorOf } from '../../lib/audit.ts';
+import { signedInActorOf } from '../../plugins/service-context.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import * as repo from './substitutions.repository.ts';
-import {
-  decideOnSubstitution,
-  italianDate,
-  notFound,
-  requestSubstitution,
-  type SignedInActor,
-} from './substitutions.service.ts';
+import { decideOnSubstitution, italianDate, notFound, requestSubstitution } from './substitutions.service.ts';
 
 const EXPORT_COLUMNS: ExportColumn<SubstitutionSummary>[] = [
   { header: 'Numero', value: (r) => r.id },
@@ -70,11 +64,6 @@ function mine(request: FastifyRequest) {
 function scopeOf(request: FastifyRequest): repo.SubstitutionScope {
   const user = authOf(request).user;
   return can(user, 'read:substitution') ? {} : { ownerUserId: user.id };
-}
-
-/** The actor of a request of these endpoints: every one needs a session. */
-function signedInActorOf(request: FastifyRequest): SignedInActor {
-  return { ...actorOf(request), userId: authOf(request).user.id, ip: request.ip };
 }
 
 /** Requests of the institutes (principal, first contact) and decisions of the staff (issue 10). */

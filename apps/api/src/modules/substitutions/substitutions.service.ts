@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { auditWrite, type Actor } from '../../lib/audit.ts';
+import { auditWrite, type SignedInActor } from '../../lib/audit.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -21,12 +21,6 @@ import * as repo from './substitutions.repository.ts';
 
 /** The set-password link of a teacher invited by a substitution lasts as long as an enrolment's (7 days). */
 export const INVITATION_LINK_TTL_MS = 7 * 24 * 60 * 60_000;
-
-/** The actor of these writes: always a signed-in user (the endpoints need a session), with an address. */
-export interface SignedInActor extends Actor {
-  userId: number;
-  ip: string;
-}
 
 export const notFound = (message: string) => new HttpError(404, 'not_found', message);
 const conflict = (code: string, message: string) => new HttpError(409, code, message);

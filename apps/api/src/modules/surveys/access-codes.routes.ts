@@ -15,7 +15,7 @@ import {
   submitAccessCodeResponse,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
-import { actorOf } from '../../lib/audit.ts';
+import { signedInActorOf } from '../../plugins/service-context.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -165,13 +165,13 @@ export async function accessCodeRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, createAccessCodes, { resource: requestedSiteOf }, async (request, reply) => {
     const staff = can(authOf(request).user, 'create:access-code');
-    const items = await service.createCodes(app.db, app.env, actorOf(request), staff, request.body);
+    const items = await service.createCodes(app.db, app.env, signedInActorOf(request), staff, request.body);
     reply.header('cache-control', 'no-store');
     return { items };
   });
 
   registerEndpoint(app, revokeAccessCode, { resource: codeOf }, (request) =>
-    service.revokeCode(app.db, actorOf(request), request.params.id),
+    service.revokeCode(app.db, signedInActorOf(request), request.params.id),
   );
 
   registerEndpoint(app, accessCodeSheet, { resource: sheetCodesOf }, async (request, reply) => {

@@ -9,13 +9,13 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import type { Env } from '../../env.ts';
-import { auditWrite, type Actor } from '../../lib/audit.ts';
+import { auditWrite, type SignedInActor } from '../../lib/audit.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { endOfRomeDay, generateCode, romeToday, startOfRomeDay } from './access-code-values.ts';
 import * as repo from './access-codes.repository.ts';
 import { findSurveyWithQuestions } from './surveys.repository.ts';
-import { checkedAnswers, userIdOf } from './surveys.service.ts';
+import { checkedAnswers } from './surveys.service.ts';
 
 const CODE_ATTEMPTS = 20;
 
@@ -40,11 +40,11 @@ type CodeLimits = Pick<
 export async function createCodes(
   db: Db,
   limits: CodeLimits,
-  actor: Actor,
+  actor: SignedInActor,
   staff: boolean,
   input: z.output<typeof AccessCodeInputSchema>,
 ): Promise<AccessCodeSummary[]> {
-  const userId = userIdOf(actor);
+  const userId = actor.userId;
   const now = actor.at;
   const errors: Record<string, string[]> = {};
   const siteId = input.schoolSiteId ?? (await repo.teacherSchoolSite(db, userId))?.id;
@@ -118,7 +118,7 @@ export async function createCodes(
 }
 
 /** The code revoked (a second revoke is a 409), audited; its summary as it is now. */
-export async function revokeCode(db: Db, actor: Actor, id: number): Promise<AccessCodeSummary> {
+export async function revokeCode(db: Db, actor: SignedInActor, id: number): Promise<AccessCodeSummary> {
   const now = actor.at;
   await withTransaction(db, async (tx) => {
     if (!(await repo.revokeCode(tx, id, now)))

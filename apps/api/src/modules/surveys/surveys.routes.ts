@@ -14,7 +14,7 @@ import {
   updateSurvey,
   type SurveySummary,
 } from '@portale/shared/surveys';
-import { actorOf } from '../../lib/audit.ts';
+import { signedInActorOf } from '../../plugins/service-context.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { authOf } from '../../plugins/authorization.ts';
@@ -83,7 +83,7 @@ export async function surveyRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, createSurvey, {}, async (request, reply) => {
-    const detail = await service.createSurvey(app.db, actorOf(request), request.body);
+    const detail = await service.createSurvey(app.db, signedInActorOf(request), request.body);
     reply.header('location', `/api/surveys/${detail.id}`);
     return detail;
   });
@@ -112,7 +112,7 @@ export async function surveyRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, submitMyResponse, { resource: ownResponse }, (request) =>
-    service.submitTeacherResponse(app.db, actorOf(request), request.body.answers),
+    service.submitTeacherResponse(app.db, signedInActorOf(request), request.body.answers),
   );
 
   registerEndpoint(app, getSurvey, { resource: surveyOf }, async (request) => {
@@ -122,14 +122,19 @@ export async function surveyRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, updateSurvey, { resource: surveyOf }, (request) =>
-    service.updateSurvey(app.db, actorOf(request), request.params.surveyId, request.body),
+    service.updateSurvey(app.db, signedInActorOf(request), request.params.surveyId, request.body),
   );
 
   registerEndpoint(app, replaceSurveyQuestions, { resource: surveyOf }, (request) =>
-    service.replaceSurveyQuestions(app.db, actorOf(request), request.params.surveyId, request.body.questions),
+    service.replaceSurveyQuestions(
+      app.db,
+      signedInActorOf(request),
+      request.params.surveyId,
+      request.body.questions,
+    ),
   );
 
   registerEndpoint(app, transitionSurvey, { resource: surveyOf }, (request) =>
-    service.transitionSurvey(app.db, actorOf(request), request.params.surveyId, request.body.to),
+    service.transitionSurvey(app.db, signedInActorOf(request), request.params.surveyId, request.body.to),
   );
 }

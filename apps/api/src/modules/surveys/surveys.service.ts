@@ -22,19 +22,13 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx } from '../../db/transaction.ts';
-import { auditWrite, changedFields, type Actor } from '../../lib/audit.ts';
+import { auditWrite, changedFields, type SignedInActor } from '../../lib/audit.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import * as repo from './surveys.repository.ts';
 
 export const surveyNotFound = () => new HttpError(404, 'not_found', SURVEY_MESSAGES.notFound);
 const conflict = (message: string, code = 'conflict') => new HttpError(409, code, message);
-
-/** The user of a staff or teacher write: every such endpoint requires a session. */
-export function userIdOf(actor: Actor): number {
-  if (actor.userId === null) throw new Error('a survey write needs a signed-in actor');
-  return actor.userId;
-}
 
 /**
  * The answers a respondent of `group` may give to `survey`, checked: an answer to a question not for
@@ -90,10 +84,10 @@ const editable = (s: repo.SurveyRow) => ({
 /** A new survey in `bozza`, with a unique slug from its title, audited. */
 export async function createSurvey(
   db: Db,
-  actor: Actor,
+  actor: SignedInActor,
   input: z.output<typeof SurveyInputSchema>,
 ): Promise<SurveyDetail> {
-  const userId = userIdOf(actor);
+  const userId = actor.userId;
   const slug = await uniqueSlug(db, input.title);
   const id = await withTransaction(db, async (tx) => {
     const row = await repo.insertSurvey(tx, {
@@ -121,11 +115,11 @@ export async function createSurvey(
  */
 export async function updateSurvey(
   db: Db,
-  actor: Actor,
+  actor: SignedInActor,
   surveyId: number,
   changes: SurveyUpdate,
 ): Promise<SurveyDetail> {
-  const userId = userIdOf(actor);
+  const userId = actor.userId;
   await withTransaction(db, async (tx) => {
     const current = await repo.lockSurvey(tx, surveyId);
     if (!current) throw surveyNotFound();
@@ -168,11 +162,11 @@ export async function updateSurvey(
  */
 export async function replaceSurveyQuestions(
   db: Db,
-  actor: Actor,
+  actor: SignedInActor,
   surveyId: number,
   input: z.output<typeof QuestionListInputSchema>['questions'],
 ): Promise<SurveyDetail> {
-  const userId = userIdOf(actor);
+  const userId = actor.userId;
   await withTransaction(db, async (tx) => {
     const current = await repo.lockSurvey(tx, surveyId);
     if (!current) throw surveyNotFound();
@@ -214,11 +208,11 @@ export async function replaceSurveyQuestions(
  */
 export async function transitionSurvey(
   db: Db,
-  actor: Actor,
+  actor: SignedInActor,
   surveyId: number,
   to: SurveyState,
 ): Promise<SurveyDetail> {
-  const userId = userIdOf(actor);
+  const userId = actor.userId;
   await withTransaction(db, async (tx) => {
     if (to === 'aperta') await repo.lockSurveyOpening(tx);
     const current = await repo.lockSurvey(tx, surveyId);
@@ -264,10 +258,10 @@ export async function transitionSurvey(
  */
 export async function submitTeacherResponse(
   db: Db,
-  actor: Actor,
+  actor: SignedInActor,
   answers: Readonly<Record<string, unknown>>,
 ): Promise<{ message: string; submittedAt: string; answers: Answers }> {
-  const userId = userIdOf(actor);
+  const userId = actor.userId;
   const survey = await repo.findOpenSurvey(db, 'insegnanti');
   if (!survey) {
     // Decision 046: the survey open now may be for code holders only.
