@@ -17,14 +17,7 @@ import * as accountsPassword from '@portale/shared/accounts/password';
 import * as adhesions from '@portale/shared/adhesions';
 import * as bookings from '@portale/shared/bookings';
 import * as documents from '@portale/shared/documents';
-import {
-  can,
-  canSome,
-  evaluateAccess,
-  MeResponseSchema,
-  type PermissionCheck,
-  type SessionUser,
-} from '@portale/shared/auth';
+import { can, canSome, MeResponseSchema, type PermissionCheck, type SessionUser } from '@portale/shared/auth';
 import * as dashboard from '@portale/shared/dashboard';
 import * as enrolment from '@portale/shared/enrolment';
 import * as fieldWork from '@portale/shared/field-work';
@@ -33,7 +26,7 @@ import * as identity from '@portale/shared/identity';
 import * as map from '@portale/shared/map';
 import * as progress from '@portale/shared/progress';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
-import { getPage } from '@portale/shared/pages';
+import { getPage, evaluateAccess } from '@portale/shared/pages';
 import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
 import * as reviews from '@portale/shared/reviews';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_MESSAGES, MeResponseSchema, evaluateAccess, type SessionUser } from '@portale/shared/auth';
+import { MeResponseSchema, type SessionUser } from '@portale/shared/auth';
 import { AUTH_PATHS } from '@portale/shared/http';
-import { PAGES, getPage } from '@portale/shared/pages';
+import { PAGES, getPage, ACCESS_MESSAGES, evaluateAccess } from '@portale/shared/pages';
 import { DEMO_ACCOUNTS } from '../src/seed/seed.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';

@@ -1,14 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  ACCESS_MESSAGES,
-  can,
-  canSome,
-  evaluateAccess,
-  type OwnedResource,
-  type PermissionCheck,
-} from '@portale/shared/auth';
+import { can, canSome, type OwnedResource, type PermissionCheck } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
-import { getPage } from '@portale/shared/pages';
+import { getPage, ACCESS_MESSAGES, evaluateAccess } from '@portale/shared/pages';
 import { HttpError } from '../lib/http-error.ts';
 import type { AuthContext } from './session/session.ts';
 

@@ -1,7 +1,6 @@
 import { data, redirect } from 'react-router';
-import { evaluateAccess } from '@portale/shared/auth';
 import { AUTH_COOKIES } from '@portale/shared/http';
-import { REDIRECTS, type PageDef } from '@portale/shared/pages';
+import { REDIRECTS, type PageDef, evaluateAccess } from '@portale/shared/pages';
 import { writeCookie } from '../lib/cookies.ts';
 import { ApiError, callApi } from '../lib/api-client.ts';
 import { getSession, restoreSession } from '../lib/session.ts';

@@ -1,7 +1,6 @@
 import { Breadcrumb, BreadcrumbItem } from 'design-react-kit';
 import { Link, NavLink, Outlet, useLocation, useMatches } from 'react-router';
-import { evaluateAccess } from '@portale/shared/auth';
-import { breadcrumbOf, PAGES, type PageDef } from '@portale/shared/pages';
+import { breadcrumbOf, PAGES, type PageDef, evaluateAccess } from '@portale/shared/pages';
 import { AppFooter } from '../components/app-footer.tsx';
 import { AppHeader } from '../components/app-header.tsx';
 import { SkipLinks } from '../components/skip-links.tsx';

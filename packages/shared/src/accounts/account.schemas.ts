@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REVIEW_FIELDS } from '../reviews/review.constants.ts';
+import { REVIEW_FIELDS } from '../vocabulary/review.constants.ts';
 import { REVIEW_STATES, SubjectsSchema, TaxCodeSchema, TEACHER_KINDS } from './registration.schemas.ts';
 
 export const SessionInfoSchema = z.object({

@@ -8,7 +8,7 @@ import {
   sortSchema,
 } from '../lists/list-query.ts';
 import { ADHESION_STATES, PROVINCES, REGIONS } from '../registry/registry.constants.ts';
-import { REVIEW_STATES } from '../reviews/review.constants.ts';
+import { REVIEW_STATES } from '../vocabulary/review.constants.ts';
 import {
   ACTION_BULK_MAX,
   ACTION_EVIDENCE,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADHESION_STATES, SCHOOL_LEVELS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
-import { REVIEW_FIELDS } from '../reviews/review.constants.ts';
+import { REVIEW_FIELDS } from '../vocabulary/review.constants.ts';
 import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from './adhesion.constants.ts';
 
 const isoDateTime = z.string();

@@ -2,5 +2,4 @@ export * from './roles.ts';
 export * from './scope.ts';
 export * from './token-status.ts';
 export * from './session-user.ts';
-export * from './access.ts';
 export * from './permissions.ts';

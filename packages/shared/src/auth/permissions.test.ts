@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPage } from '../pages/routes.ts';
-import { satisfiesRule } from './access.ts';
+import { satisfiesRule } from '../pages/access.ts';
 import { can, canSome, ROLE_GRANTS, type PermissionCheck } from './permissions.ts';
 import { PERMISSIONS, ROLES } from './roles.ts';
 

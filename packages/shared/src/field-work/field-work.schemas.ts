@@ -9,7 +9,7 @@ import {
   sortSchema,
 } from '../lists/list-query.ts';
 import { PROVINCES, REGIONS, SCHOOL_LEVELS } from '../registry/registry.constants.ts';
-import { REVIEW_FIELDS, REVIEW_STATES } from '../reviews/review.constants.ts';
+import { REVIEW_FIELDS, REVIEW_STATES } from '../vocabulary/review.constants.ts';
 import { BULK_ASSIGN_MAX, VISIT_NOTE_MAX, VISIT_REPORT_MAX, VISIT_STATES } from './field-work.constants.ts';
 
 const isoDateTime = z.string();

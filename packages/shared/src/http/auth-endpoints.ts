@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LoginResponseSchema } from '../accounts/mfa.schemas.ts';
+import { LoginResponseSchema } from './login-response.ts';
 import { LoginBodySchema, MeResponseSchema, TokenResponseSchema } from '../auth/session-user.ts';
 import { defineEndpoint } from './endpoint.ts';
 

@@ -1,3 +1,3 @@
-export * from './review.constants.ts';
+export * from '../vocabulary/review.constants.ts';
 export * from './reviews.schemas.ts';
 export * from './reviews.endpoints.ts';

@@ -18,7 +18,7 @@ import {
   REVIEW_FIELDS,
   REVIEW_STATES,
   REVIEW_TYPES,
-} from './review.constants.ts';
+} from '../vocabulary/review.constants.ts';
 
 const isoDateTime = z.string();
 /** The registration kinds (typed against the accounts' list, without its runtime: phone parsing stays out of the web's chunk). */

@@ -14,7 +14,8 @@ import {
   signAdhesionOnline,
   uploadSignedAdhesion,
 } from '@portale/shared/adhesions';
-import { ACCESS_MESSAGES, type OwnedResource } from '@portale/shared/auth';
+import { type OwnedResource } from '@portale/shared/auth';
+import { ACCESS_MESSAGES } from '@portale/shared/pages';
 import { withTransaction } from '../../db/transaction.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';

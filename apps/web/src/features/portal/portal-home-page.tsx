@@ -1,8 +1,8 @@
 import { Card, CardBody, CardText, CardTitle } from 'design-react-kit';
 import { Link, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { can, evaluateAccess, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
+import { can, PERMISSION_LABELS, ROLE_LABELS } from '@portale/shared/auth';
 import { getDashboardSummary, type DashboardSummary } from '@portale/shared/dashboard';
-import { PAGES } from '@portale/shared/pages';
+import { PAGES, evaluateAccess } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
 import { withdrawalAction, WITHDRAW_INTENT } from '../../components/withdrawal-form.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';

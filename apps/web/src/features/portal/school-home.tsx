@@ -1,7 +1,7 @@
 import { Link, useActionData } from 'react-router';
 import { getSchoolHome, type SchoolHome as SchoolHomeData } from '@portale/shared/adhesions';
-import { can, canSome, evaluateAccess, type SessionUser } from '@portale/shared/auth';
-import { getPage, href } from '@portale/shared/pages';
+import { can, canSome, type SessionUser } from '@portale/shared/auth';
+import { getPage, href, evaluateAccess } from '@portale/shared/pages';
 import { SCHOOL_LEVEL_LABELS, TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_MESSAGES, evaluateAccess, satisfiesRule } from './access.ts';
-import type { SessionUser } from './session-user.ts';
-import { REDIRECTS, getPage, type PageDef } from '../pages/routes.ts';
-import type { GuardName } from '../pages/guards.ts';
+import type { SessionUser } from '../auth/session-user.ts';
+import { REDIRECTS, getPage, type PageDef } from './routes.ts';
+import type { GuardName } from './guards.ts';
 
 type AccessUser = Pick<
   SessionUser,

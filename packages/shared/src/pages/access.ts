@@ -1,8 +1,8 @@
-import type { AccessRule } from './roles.ts';
-import { hasScope } from './scope.ts';
-import type { SessionUser } from './session-user.ts';
-import { assertGuardName } from '../pages/guards.ts';
-import { REDIRECTS, type PageDef } from '../pages/routes.ts';
+import type { AccessRule } from '../auth/roles.ts';
+import { hasScope } from '../auth/scope.ts';
+import type { SessionUser } from '../auth/session-user.ts';
+import { assertGuardName } from './guards.ts';
+import { REDIRECTS, type PageDef } from './routes.ts';
 
 /** Italian messages of the guards, shown on the error screen and returned by the API. */
 export const ACCESS_MESSAGES = {

@@ -1,3 +1,6 @@
+// Terms several features share (review types, states, decisions, correctable fields): no imports, so
+// accounts, adhesions and field work use them without depending on the review queue's schemas (issue 36).
+
 /** Review types of `/portale/revisioni/{type}` (product §3); any other type is a 404. */
 export const REVIEW_TYPES = ['insegnanti', 'adesioni', 'visite'] as const;
 export type ReviewType = (typeof REVIEW_TYPES)[number];
