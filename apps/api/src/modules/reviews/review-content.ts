@@ -2,11 +2,12 @@ import type { SignatureVerificationReport } from '@portale/shared/adhesions';
 import type { AdhesionSignature, ReviewContent, ReviewDetail, ReviewType } from '@portale/shared/reviews';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { visitReviewContent } from '../field-work/index.ts';
+import * as content from './review-content.repository.ts';
 import * as repo from './reviews.repository.ts';
 
 /** A teacher's registration as reviewers see it; `undefined` when the profile is gone. */
 async function teacherContent(db: DbOrTx, profileId: number): Promise<ReviewContent | undefined> {
-  const row = await repo.findTeacherUnderReview(db, profileId);
+  const row = await content.findTeacherUnderReview(db, profileId);
   if (!row) return undefined;
   return {
     type: 'insegnanti',
@@ -81,12 +82,12 @@ async function adhesionContent(
   instituteId: number,
   signatureId: number | null,
 ): Promise<ReviewContent | undefined> {
-  const row = await repo.findInstituteUnderReview(db, instituteId);
+  const row = await content.findInstituteUnderReview(db, instituteId);
   if (!row) return undefined;
   const signature =
-    signatureId === null ? undefined : await repo.findReviewedSignature(db, instituteId, signatureId);
+    signatureId === null ? undefined : await content.findReviewedSignature(db, instituteId, signatureId);
   // Every version in the order the server received them (the id); the newest is the current one.
-  const versions = await repo.listSignatureVersions(db, instituteId);
+  const versions = await content.listSignatureVersions(db, instituteId);
   return {
     type: 'adesioni',
     institute: { ...row, principal: row.principal ?? null, firstContact: row.firstContact ?? null },
