@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { IDENTITY_COOKIES } from './identity.routes.ts';
 import {
@@ -46,25 +46,19 @@ export async function pendingRegistrationOf(app: FastifyInstance, request: Fasti
       };
       await insertIdentity(tx, row, now);
       await markTaxCodeVerified(tx, userId, pending.taxCode, pending.provider, now);
-      const entry = { actorUserId: userId, entity: 'user', entityId: userId, ip: request.ip };
-      await writeAudit(
-        tx,
-        {
-          ...entry,
-          action: 'account.tax_code.verified',
-          after: { taxCode: pending.taxCode, source: pending.provider, at: now.toISOString() },
-        },
-        now,
-      );
-      await writeAudit(
-        tx,
-        {
-          ...entry,
-          action: 'identity.linked',
-          after: { provider: pending.provider, acr: pending.acr, proof: 'registration' },
-        },
-        now,
-      );
+      const actor = { userId, ip: request.ip, at: now };
+      await auditWrite(tx, actor, {
+        action: 'account.tax_code.verified',
+        entity: 'user',
+        entityId: userId,
+        after: { taxCode: pending.taxCode, source: pending.provider, at: now.toISOString() },
+      });
+      await auditWrite(tx, actor, {
+        action: 'identity.linked',
+        entity: 'user',
+        entityId: userId,
+        after: { provider: pending.provider, acr: pending.acr, proof: 'registration' },
+      });
     },
   };
 }

@@ -16,34 +16,20 @@ import {
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import {
-  accountKey,
-  assertLoginAllowed,
-  clearAccountThrottle,
-  ipKey,
-  recordLoginFailure,
-  withAccountLock,
-  findLoginAccount,
-  openLoginSession,
-} from '../auth/index.ts';
+import { openLoginSession } from '../auth/index.ts';
 import { cieSettings, OidcRelyingParty } from './cie-client.ts';
 import { decideLink, personOf, type VerifiedPerson } from './identity-linking.ts';
 import {
-  deleteIdentity,
   findLoginAttempt,
   findPendingIdentity,
   identitiesOfUser,
-  insertIdentity,
   insertLoginAttempt,
-  insertPendingIdentity,
-  markTaxCodeVerified,
   touchIdentity,
   useLoginAttempt,
-  usePendingIdentity,
 } from './identity.repository.ts';
+import * as service from './identity.service.ts';
 
 /** The browser cookie a login attempt is bound to, and the one naming a pending identity. */
 export const IDENTITY_COOKIES = { login: 'identity.login', pending: 'identity.pending' } as const;
@@ -67,11 +53,15 @@ export async function identityRoutes(app: FastifyInstance) {
   // Path /api/: the registration (`POST /api/registrations`) reads it too.
   const pendingCookie = { httpOnly: true, secure, sameSite: 'lax' as const, path: '/api/', ...domain };
   const limit = { rateLimit: { max: env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
-  const policy = {
-    slowDownAfter: env.LOGIN_SLOWDOWN_AFTER,
-    lockAfter: env.LOGIN_LOCK_AFTER,
-    lockMinutes: env.LOGIN_LOCK_MINUTES,
-    ipMaxFailures: env.LOGIN_IP_MAX_FAILURES,
+  const deps = {
+    db: app.db,
+    clock: app.clock,
+    throttle: {
+      slowDownAfter: env.LOGIN_SLOWDOWN_AFTER,
+      lockAfter: env.LOGIN_LOCK_AFTER,
+      lockMinutes: env.LOGIN_LOCK_MINUTES,
+      ipMaxFailures: env.LOGIN_IP_MAX_FAILURES,
+    },
   };
 
   const resultUrl = (outcome: IdentityOutcome, failure?: IdentityFailure) =>
@@ -118,14 +108,8 @@ export async function identityRoutes(app: FastifyInstance) {
     failure: IdentityFailure,
     extra: { userId?: number | null; detail?: Record<string, unknown> } = {},
   ) => {
-    await app.audit({
-      action: `identity.login.${failure}`,
-      actorUserId: extra.userId ?? null,
-      entity: 'identity',
-      entityId: 'cie',
-      ...(extra.detail ? { after: extra.detail } : {}),
-      ip: request.ip,
-    });
+    const actor = { ...actorOf(request), userId: extra.userId ?? null };
+    await service.auditLoginFailure(app.db, actor, failure, extra.detail);
     reply.clearCookie(IDENTITY_COOKIES.login, loginCookie);
     return reply.redirect(resultUrl('errore', failure), 302);
   };
@@ -143,28 +127,9 @@ export async function identityRoutes(app: FastifyInstance) {
     userId: number | null,
   ) => {
     const token = randomToken();
-    const now = app.clock.now();
-    await insertPendingIdentity(app.db, {
-      tokenHash: sha256(token),
-      provider: person.provider,
-      subject: person.subject,
-      taxCode: person.taxCode,
-      firstName: person.firstName,
-      lastName: person.lastName,
-      acr: person.acr,
-      userId,
-      attributes: person.attributes,
-      now,
-      expiresAt: new Date(now.getTime() + PENDING_IDENTITY_MINUTES * 60_000),
-    });
-    await app.audit({
-      action: userId ? 'identity.link.pending' : 'identity.registration.pending',
-      actorUserId: userId,
-      entity: 'identity',
-      entityId: person.provider,
-      after: { taxCode: person.taxCode },
-      ip: request.ip,
-    });
+    const actor = actorOf(request);
+    const expiresAt = new Date(actor.at.getTime() + PENDING_IDENTITY_MINUTES * 60_000);
+    await service.holdPendingIdentity(app.db, actor, person, { userId, tokenHash: sha256(token), expiresAt });
     reply.clearCookie(IDENTITY_COOKIES.login, loginCookie);
     reply.setCookie(IDENTITY_COOKIES.pending, token, {
       ...pendingCookie,
@@ -234,15 +199,7 @@ export async function identityRoutes(app: FastifyInstance) {
         await touchIdentity(app.db, decision.identityId, person.acr, now);
         return signIn(request, reply, decision.userId);
       case 'link-verified':
-        await insertIdentity(app.db, { ...identityRow(person), userId: decision.userId }, now);
-        await app.audit({
-          action: 'identity.linked',
-          actorUserId: decision.userId,
-          entity: 'user',
-          entityId: decision.userId,
-          after: { provider: person.provider, acr: person.acr },
-          ip: request.ip,
-        });
+        await service.linkVerifiedIdentity(app.db, actorOf(request), person, decision.userId, now);
         return signIn(request, reply, decision.userId);
       case 'link-with-password':
         return holdPending(request, reply, person, decision.userId);
@@ -275,79 +232,19 @@ export async function identityRoutes(app: FastifyInstance) {
   registerEndpoint(app, linkIdentity, { config: limit }, async (request, reply) => {
     requireCie();
     const row = await pendingOf(request);
-    if (!row.userId || !row.accountEmail) throw new HttpError(404, 'not_found', NO_PENDING);
-    const email = row.accountEmail.toLowerCase();
-    const keys = { account: accountKey(email), ip: ipKey(request.ip) };
-    // The password proves control of the account: the same throttle and lock as the password login.
-    const outcome = await withAccountLock(app.db, keys.account, async (db) => {
-      await assertLoginAllowed(db, keys, app.clock.now(), policy);
-      const found = await findLoginAccount(db, email);
-      const ok =
-        found?.id === row.userId && (await verifyPassword(found.passwordHash, request.body.password));
-      if (!ok || found.status !== 'active') {
-        await recordLoginFailure(db, keys, app.clock.now(), policy);
-        return false;
-      }
-      await clearAccountThrottle(db, email);
-      return true;
-    });
-    if (!outcome) {
-      await app.audit({
-        action: 'identity.link.failed',
-        actorUserId: row.userId,
-        entity: 'user',
-        entityId: row.userId,
-        ip: request.ip,
-      });
+    const outcome = await service.linkWithPassword(deps, actorOf(request), row, request.body.password);
+    if (!outcome.ok && outcome.reason === 'bad-credentials')
       throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
-    }
-    const now = app.clock.now();
-    const userId = row.userId;
-    const linked = await withTransaction(app.db, async (tx) => {
-      if (!(await usePendingIdentity(tx, row.id, now))) return false;
-      await insertIdentity(
-        tx,
-        { userId, provider: row.provider, subject: row.subject, taxCode: row.taxCode, acr: row.acr },
-        now,
-      );
-      await markTaxCodeVerified(tx, userId, row.taxCode, row.provider, now);
-      return true;
-    });
-    if (!linked) throw new HttpError(404, 'not_found', NO_PENDING);
-    await app.audit({
-      action: 'account.tax_code.verified',
-      actorUserId: userId,
-      entity: 'user',
-      entityId: userId,
-      after: { taxCode: row.taxCode, source: row.provider, at: now.toISOString() },
-      ip: request.ip,
-    });
-    await app.audit({
-      action: 'identity.linked',
-      actorUserId: userId,
-      entity: 'user',
-      entityId: userId,
-      after: { provider: row.provider, acr: row.acr, proof: 'password' },
-      ip: request.ip,
-    });
+    if (!outcome.ok) throw new HttpError(404, 'not_found', NO_PENDING);
     reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
-    return openLoginSession(app, request, reply, userId, row.provider);
+    return openLoginSession(app, request, reply, outcome.userId, row.provider);
   });
 
   // The user's own identity only (the session's user, no id in the path): nobody unlinks another's.
   registerEndpoint(app, unlinkIdentity, {}, async (request) => {
-    const { user } = authOf(request);
-    const { provider } = request.params;
-    if (!(await deleteIdentity(app.db, user.id, provider)))
+    const actor = { ...actorOf(request), userId: authOf(request).user.id };
+    if (!(await service.unlinkIdentity(app.db, actor, request.params.provider)))
       throw new HttpError(404, 'not_found', 'Nessuna identità di questo tipo è collegata al tuo account.');
-    await app.audit({
-      action: 'identity.unlinked',
-      actorUserId: user.id,
-      entity: 'user',
-      entityId: user.id,
-      after: { provider },
-      ip: request.ip,
-    });
   });
 
   registerEndpoint(app, myIdentities, {}, async (request) => {
@@ -366,13 +263,6 @@ export async function identityRoutes(app: FastifyInstance) {
     };
   });
 }
-
-const identityRow = (person: VerifiedPerson) => ({
-  provider: person.provider,
-  subject: person.subject,
-  taxCode: person.taxCode,
-  acr: person.acr,
-});
 
 /** `mario.rossi@scuola.it` → `m***@scuola.it`. */
 export function emailHint(email: string): string {

@@ -1,16 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { CONTACT_MESSAGES, CONTACT_TOPIC_LABELS, sendContactMessage } from '@portale/shared/public';
-import { withTransaction } from '../../db/transaction.ts';
+import { CONTACT_MESSAGES, sendContactMessage } from '@portale/shared/public';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { enqueueMessage } from '../messages/index.ts';
-import { insertContactMessage, setContactMessageOutbox } from './contact.repository.ts';
-
-const ROME_TIME = new Intl.DateTimeFormat('it-IT', {
-  timeZone: 'Europe/Rome',
-  dateStyle: 'long',
-  timeStyle: 'short',
-});
+import { receiveContactMessage } from './contact.service.ts';
 
 /** The contact form: stored and notified to staff through the outbox in one transaction. */
 export async function contactRoutes(app: FastifyInstance) {
@@ -32,24 +24,7 @@ export async function contactRoutes(app: FastifyInstance) {
       request.log.info('contact form: honeypot filled, message dropped');
       return { message: CONTACT_MESSAGES.accepted };
     }
-    const now = app.clock.now();
-    await withTransaction(app.db, async (tx) => {
-      const messageId = await insertContactMessage(tx, input, now);
-      const outboxId = await enqueueMessage(tx, {
-        templateKey: 'email.contatto-staff',
-        recipient: app.env.CONTACT_STAFF_EMAIL,
-        data: {
-          messageId,
-          when: ROME_TIME.format(now),
-          name: input.name,
-          email: input.email,
-          topicLabel: CONTACT_TOPIC_LABELS[input.topic],
-          message: input.message,
-        },
-        now,
-      });
-      await setContactMessageOutbox(tx, messageId, outboxId);
-    });
+    await receiveContactMessage(app.db, input, app.env.CONTACT_STAFF_EMAIL, app.clock.now());
     return { message: CONTACT_MESSAGES.accepted };
   });
 }

@@ -7,13 +7,13 @@ import {
   updateInstitute,
   type InstituteSummary,
 } from '@portale/shared/registry';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite, changedFields } from '../../lib/audit.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { heavyList } from '../../lib/gates.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
+import * as service from './institutes.service.ts';
 import * as repo from './institutes.repository.ts';
 
 export const INSTITUTE_NOT_FOUND = 'Istituto non trovato.';
@@ -71,20 +71,13 @@ export async function instituteRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, updateInstitute, { resource: instituteOf }, async (request) => {
-    const { instituteId } = request.params;
-    await withTransaction(app.db, async (tx) => {
-      const before = await repo.findInstituteContacts(tx, instituteId);
-      if (!before) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
-      const diff = changedFields(before, request.body);
-      if (Object.keys(diff.after).length === 0) return;
-      await repo.updateInstituteContacts(tx, instituteId, diff.after, app.clock.now());
-      await auditWrite(tx, request, {
-        action: 'institute.updated',
-        entity: 'institute',
-        entityId: instituteId,
-        ...diff,
-      });
-    });
-    return (await repo.findInstitute(app.db, instituteId))!;
+    const updated = await service.updateInstitute(
+      app.db,
+      actorOf(request),
+      request.params.instituteId,
+      request.body,
+    );
+    if (!updated) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
+    return updated;
   });
 }

@@ -8,13 +8,13 @@ import {
   updateSchoolSite,
   type SchoolSiteSummary,
 } from '@portale/shared/registry';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite, changedFields } from '../../lib/audit.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { heavyList } from '../../lib/gates.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
+import * as service from './school-sites.service.ts';
 import * as repo from './school-sites.repository.ts';
 
 export const SCHOOL_SITE_NOT_FOUND = 'Plesso non trovato.';
@@ -71,20 +71,13 @@ export async function schoolSiteRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, updateSchoolSite, { resource: schoolSiteOf }, async (request) => {
-    const { siteId } = request.params;
-    await withTransaction(app.db, async (tx) => {
-      const before = await repo.findSchoolSiteEditable(tx, siteId);
-      if (!before) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
-      const diff = changedFields(before, request.body);
-      if (Object.keys(diff.after).length === 0) return;
-      await repo.updateSchoolSiteFields(tx, siteId, diff.after, app.clock.now());
-      await auditWrite(tx, request, {
-        action: 'school-site.updated',
-        entity: 'school-site',
-        entityId: siteId,
-        ...diff,
-      });
-    });
-    return (await repo.findSchoolSite(app.db, siteId))!;
+    const updated = await service.updateSchoolSite(
+      app.db,
+      actorOf(request),
+      request.params.siteId,
+      request.body,
+    );
+    if (!updated) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
+    return updated;
   });
 }

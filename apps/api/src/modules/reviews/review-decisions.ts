@@ -6,7 +6,7 @@ import {
 } from '@portale/shared/reviews';
 import type { AdhesionState } from '@portale/shared/registry';
 import type { Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite, type Actor } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import { transitionAdhesion } from '../adhesions/index.ts';
@@ -23,9 +23,8 @@ export interface DecisionContext {
   note: string | null;
   /** With "Chiedi correzioni": the fields to correct (empty otherwise). */
   fields: ReviewField[];
-  actorUserId: number;
-  ip: string;
-  at: Date;
+  /** The reviewer, their address and the decision's moment. */
+  actor: Actor;
   webUrl: string;
 }
 
@@ -68,25 +67,19 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
       tx,
       ctx.subjectId,
       REVIEW_DECISION_STATE[ctx.decision],
-      ctx.at,
+      ctx.actor.at,
     );
     if (!teacher) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
     if (ctx.decision === 'reject') {
       // Decision 029: a rejected teacher's codes stop working and what came in through them (and their own answer) waits for staff.
-      const { revoked, held } = await revokeAndHoldTeacherCodes(tx, teacher.userId, ctx.at);
+      const { revoked, held } = await revokeAndHoldTeacherCodes(tx, teacher.userId, ctx.actor.at);
       if (revoked.length > 0 || held > 0) {
-        await writeAudit(
-          tx,
-          {
-            action: 'teacher.rejected-codes-revoked',
-            actorUserId: ctx.actorUserId,
-            entity: 'teacher',
-            entityId: ctx.subjectId,
-            after: { revokedCodeIds: revoked, heldResponses: held },
-            ip: ctx.ip,
-          },
-          ctx.at,
-        );
+        await auditWrite(tx, ctx.actor, {
+          action: 'teacher.rejected-codes-revoked',
+          entity: 'teacher',
+          entityId: ctx.subjectId,
+          after: { revokedCodeIds: revoked, heldResponses: held },
+        });
       }
     }
     await enqueueMessage(tx, {
@@ -101,7 +94,7 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
         profileLink: `${ctx.webUrl}/auth/completa-registrazione`,
         contactLink: `${ctx.webUrl}/contatti`,
       },
-      now: ctx.at,
+      now: ctx.actor.at,
     });
   },
 
@@ -111,9 +104,9 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
       to: ADHESION_TARGET[ctx.decision],
       from: ['adesione_firmata'],
       note: ctx.note,
-      actorUserId: ctx.actorUserId,
-      ip: ctx.ip,
-      at: ctx.at,
+      actorUserId: ctx.actor.userId,
+      ip: ctx.actor.ip,
+      at: ctx.actor.at,
     });
     const institute = await repo.instituteRecipients(tx, ctx.subjectId);
     if (!institute) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
@@ -130,7 +123,7 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
           adhesionLink: `${ctx.webUrl}/iscrizioni/adesione-formale`,
           contactLink: `${ctx.webUrl}/contatti`,
         },
-        now: ctx.at,
+        now: ctx.actor.at,
       });
     }
   },
@@ -143,7 +136,7 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
       REVIEW_DECISION_STATE[ctx.decision],
       ctx.note,
       ctx.fields,
-      ctx.at,
+      ctx.actor.at,
     );
     if (!visit) throw new HttpError(409, 'review_subject_missing', SUBJECT_GONE);
     await enqueueMessage(tx, {
@@ -156,7 +149,7 @@ export const DECISION_HANDLERS: Partial<Record<ReviewType, DecisionHandler>> = {
         note: ctx.note ?? '',
         visitsLink: `${ctx.webUrl}/portale/istituti/plessi/${visit.schoolSiteId}/visite`,
       },
-      now: ctx.at,
+      now: ctx.actor.at,
     });
   },
 };

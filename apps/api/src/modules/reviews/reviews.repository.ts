@@ -1,10 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { SignatureVerificationReport } from '@portale/shared/adhesions';
 import {
   REVIEW_STATES,
-  type AdhesionSignature,
-  type ReviewContent,
   type ReviewCounts,
   type ReviewDetail,
   type ReviewField,
@@ -16,7 +13,6 @@ import {
   type ReviewType,
 } from '@portale/shared/reviews';
 import {
-  adhesionSignatures,
   institutes,
   reviews,
   schoolSites,
@@ -38,7 +34,6 @@ import {
   searchCondition,
   type Page,
 } from '../../lib/list.ts';
-import { visitReviewContent } from '../field-work/index.ts';
 
 /** Queues whose subjects exist and can be decided. */
 export const QUEUED_TYPES: readonly ReviewType[] = ['insegnanti', 'adesioni', 'visite'];
@@ -53,7 +48,8 @@ const visitSite = alias(schoolSites, 'visit_site');
 
 type Filters = Omit<ReviewFilters, 'sort'> & { sort?: ReviewFilters['sort'] };
 
-const fullName = (u: { firstName: AnyColumn; lastName: AnyColumn }) =>
+/** `First Last` of a user (or an alias of users). */
+export const fullName = (u: { firstName: AnyColumn; lastName: AnyColumn }) =>
   sql<string>`${u.firstName} || ' ' || ${u.lastName}`;
 const titleExpr = sql<string>`coalesce(${teacherUser.lastName} || ' ' || ${teacherUser.firstName}, ${institutes.name}, ${visitSite.name}, '')`;
 
@@ -293,7 +289,12 @@ export async function findReviewState(db: DbOrTx, type: ReviewType, itemId: numb
   return row;
 }
 
-async function historyOf(db: DbOrTx, type: ReviewType, subjectId: number): Promise<ReviewHistoryEntry[]> {
+/** The decisions taken on a subject in a queue, newest first (the detail's history). */
+export async function reviewHistory(
+  db: DbOrTx,
+  type: ReviewType,
+  subjectId: number,
+): Promise<ReviewHistoryEntry[]> {
   const rows = await db
     .select({
       id: reviews.id,
@@ -316,179 +317,16 @@ async function historyOf(db: DbOrTx, type: ReviewType, subjectId: number): Promi
   }));
 }
 
-async function teacherContent(db: DbOrTx, profileId: number): Promise<ReviewContent | undefined> {
-  const [row] = await db
-    .select({
-      profileId: teacherProfiles.id,
-      userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      phone: users.phone,
-      taxCode: users.taxCode,
-      kind: teacherProfiles.kind,
-      subjects: teacherProfiles.subjects,
-      emailVerifiedAt: users.emailVerifiedAt,
-      phoneVerifiedAt: users.phoneVerifiedAt,
-      registeredAt: teacherProfiles.createdAt,
-      siteId: schoolSites.id,
-      siteName: schoolSites.name,
-      siteCode: schoolSites.ministryCode,
-      siteMunicipality: schoolSites.municipalityName,
-      siteProvince: schoolSites.province,
-      instituteName: institutes.name,
-    })
-    .from(teacherProfiles)
-    .innerJoin(users, eq(users.id, teacherProfiles.userId))
-    .leftJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
-    .leftJoin(institutes, eq(institutes.id, schoolSites.instituteId))
-    .where(eq(teacherProfiles.id, profileId));
-  if (!row) return undefined;
-  return {
-    type: 'insegnanti',
-    teacher: {
-      profileId: row.profileId,
-      userId: row.userId,
-      firstName: row.firstName,
-      lastName: row.lastName,
-      email: row.email,
-      phone: row.phone,
-      taxCode: row.taxCode,
-      kind: row.kind,
-      subjects: row.subjects,
-      emailVerified: row.emailVerifiedAt !== null,
-      phoneVerified: row.phoneVerifiedAt !== null,
-      registeredAt: row.registeredAt.toISOString(),
-      schoolSite:
-        row.siteId === null
-          ? null
-          : {
-              id: row.siteId,
-              name: row.siteName!,
-              ministryCode: row.siteCode!,
-              municipalityName: row.siteMunicipality!,
-              province: row.siteProvince!,
-              instituteName: row.instituteName,
-            },
-    },
-  };
-}
-
-const principal = alias(users, 'principal');
-const firstContact = alias(users, 'first_contact');
-
-/** A signature as reviewers see it, with the summary of what the portal verified (decision 032). */
-function toReviewedSignature({
-  report,
-  ...signature
-}: { report: SignatureVerificationReport | null; signedAt: Date; receivedAt: Date } & Omit<
-  AdhesionSignature,
-  'signedAt' | 'receivedAt' | 'verification'
->): AdhesionSignature {
-  return {
-    ...signature,
-    signedAt: signature.signedAt.toISOString(),
-    receivedAt: signature.receivedAt.toISOString(),
-    verification: report
-      ? {
-          qualified: true,
-          formatDetail: report.formatDetail,
-          issuer: report.certificate.issuer,
-          trustService: {
-            provider: report.qualified.trustService.provider,
-            name: report.qualified.trustService.name,
-            status: report.qualified.trustService.status,
-          },
-          trustedTime: report.trustedTime,
-          declaredSigningTime: report.declaredSigningTime,
-          revocation: {
-            status: report.revocation.status,
-            source: report.revocation.source,
-            producedAt: report.revocation.producedAt,
-          },
-        }
-      : null,
-  };
-}
-
-async function adhesionContent(
-  db: DbOrTx,
-  instituteId: number,
-  signatureId: number | null,
-): Promise<ReviewContent | undefined> {
-  const [row] = await db
-    .select({
-      id: institutes.id,
-      name: institutes.name,
-      ministryCode: institutes.ministryCode,
-      municipalityName: institutes.municipalityName,
-      province: institutes.province,
-      region: institutes.region,
-      adhesionState: institutes.adhesionState,
-      principal: fullName(principal),
-      firstContact: fullName(firstContact),
-    })
-    .from(institutes)
-    .leftJoin(principal, eq(principal.id, institutes.principalUserId))
-    .leftJoin(firstContact, eq(firstContact.id, institutes.firstContactUserId))
-    .where(eq(institutes.id, instituteId));
-  if (!row) return undefined;
-  const [signature] =
-    signatureId === null
-      ? []
-      : await db
-          .select({
-            id: adhesionSignatures.id,
-            method: adhesionSignatures.method,
-            signerName: adhesionSignatures.signerName,
-            signerTaxCode: adhesionSignatures.signerTaxCode,
-            signedAt: adhesionSignatures.signedAt,
-            documentSha256: adhesionSignatures.documentSha256,
-            signedFileName: adhesionSignatures.signedFileName,
-            signedFileSha256: adhesionSignatures.signedFileSha256,
-            certificateSubject: adhesionSignatures.certificateSubject,
-            receivedAt: adhesionSignatures.createdAt,
-            report: adhesionSignatures.verificationReport,
-          })
-          .from(adhesionSignatures)
-          .where(
-            and(eq(adhesionSignatures.id, signatureId), eq(adhesionSignatures.instituteId, instituteId)),
-          );
-  // Every version in the order the server received them (the id); the newest is the current one.
-  const versions = await db
-    .select({
-      id: adhesionSignatures.id,
-      method: adhesionSignatures.method,
-      signerName: adhesionSignatures.signerName,
-      signedAt: adhesionSignatures.signedAt,
-      receivedAt: adhesionSignatures.createdAt,
-      signedFileName: adhesionSignatures.signedFileName,
-      hasReport: sql<boolean>`${adhesionSignatures.verificationReport} is not null`,
-    })
-    .from(adhesionSignatures)
-    .where(eq(adhesionSignatures.instituteId, instituteId))
-    .orderBy(asc(adhesionSignatures.id));
-  return {
-    type: 'adesioni',
-    institute: { ...row, principal: row.principal ?? null, firstContact: row.firstContact ?? null },
-    signature: signature ? toReviewedSignature(signature) : null,
-    versions: versions.map((v, index) => ({
-      ...v,
-      hasReport: Boolean(v.hasReport),
-      signedAt: v.signedAt.toISOString(),
-      receivedAt: v.receivedAt.toISOString(),
-      current: index === versions.length - 1,
-    })),
-  };
-}
-
-/** One item of a queue with its subject's content and decision history; `undefined` when unknown or of another queue. */
-export async function findReview(
+/**
+ * One item of a queue without its subject's content and history (`review-content.ts` adds them);
+ * `undefined` when unknown or of another queue.
+ */
+export async function findReviewItem(
   db: DbOrTx,
   type: ReviewType,
   itemId: number,
   now: Date,
-): Promise<ReviewDetail | undefined> {
+): Promise<Omit<ReviewDetail, 'content' | 'history'> | undefined> {
   if (!QUEUED_TYPES.includes(type)) return undefined;
   const [row] = await fromReviews(db, {
     ...summaryFields(now),
@@ -501,27 +339,18 @@ export async function findReview(
   }).where(and(eq(reviews.id, itemId), eq(reviews.type, type)));
   if (!row) return undefined;
   const summary = toReviewSummary(row);
-  const submissionId = row.submissionId === null ? null : rowValue.int(row.submissionId);
-  const [content, history] = await Promise.all([
-    type === 'insegnanti'
-      ? teacherContent(db, summary.subjectId)
-      : type === 'visite'
-        ? visitReviewContent(db, summary.subjectId)
-        : adhesionContent(db, summary.subjectId, submissionId),
-    historyOf(db, type, summary.subjectId),
-  ]);
-  if (!content) return undefined;
   const claimedUntil = rowValue.date(row.claimedUntil);
   return {
     ...summary,
-    submissionId,
+    submissionId: row.submissionId === null ? null : rowValue.int(row.submissionId),
     note: rowValue.textOrNull(row.note),
     fields: Array.isArray(row.fields) ? (row.fields as ReviewField[]) : [],
     claimedUntil: summary.claimedBy && claimedUntil ? claimedUntil.toISOString() : null,
-    content,
-    history,
   };
 }
+
+const principal = alias(users, 'principal');
+const firstContact = alias(users, 'first_contact');
 
 // --- Effects of a decision on its subject (called by the handlers, in the decision's transaction) ---
 

@@ -2,26 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import {
   decideReview,
   exportReviews,
-  isCorrectableField,
   REVIEW_FIELD_NOT_IN_QUEUE,
   getReview,
   listReviews,
   nextReview,
-  REVIEW_DECISION_STATE,
   REVIEW_STATE_LABELS,
   type ReviewConflict,
   type ReviewSummary,
 } from '@portale/shared/reviews';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite } from '../../lib/audit.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { DECISION_HANDLERS } from './review-decisions.ts';
+import { findReview } from './review-content.ts';
 import * as repo from './reviews.repository.ts';
+import * as service from './reviews.service.ts';
 
 export const REVIEW_NOT_FOUND = 'Elemento da revisionare non trovato in questa coda.';
 
@@ -71,79 +69,40 @@ export async function reviewRoutes(app: FastifyInstance) {
     const { type } = request.params;
     const now = app.clock.now();
     const itemId = await repo.claimNext(app.db, type, authOf(request).user.id, now);
-    const item = itemId === undefined ? null : ((await repo.findReview(app.db, type, itemId, now)) ?? null);
+    const item = itemId === undefined ? null : ((await findReview(app.db, type, itemId, now)) ?? null);
     return { item, pending: await repo.countPending(app.db, type) };
   });
 
   registerEndpoint(app, getReview, {}, async (request) => {
     const { type, itemId } = request.params;
-    return (await repo.findReview(app.db, type, itemId, app.clock.now())) ?? Promise.reject(notFound());
+    return (await findReview(app.db, type, itemId, app.clock.now())) ?? Promise.reject(notFound());
   });
 
   registerEndpoint(app, decideReview, {}, async (request, reply) => {
     const { type, itemId } = request.params;
     const { decision, note, fields } = request.body;
-    const handler = DECISION_HANDLERS[type];
-    if (!handler) throw notFound();
-    if (fields.some((field) => !isCorrectableField(type, field)))
-      throw fieldError('fields', REVIEW_FIELD_NOT_IN_QUEUE);
-    const userId = authOf(request).user.id;
-    const now = app.clock.now();
-    const state = REVIEW_DECISION_STATE[decision];
-    const decided = await withTransaction(app.db, async (tx) => {
-      const row = await repo.recordDecision(tx, {
-        type,
-        itemId,
-        state,
-        note: note ?? null,
-        fields,
-        userId,
-        now,
-      });
-      if (!row) return false;
-      await handler(tx, {
-        subjectId: row.subjectId,
-        submissionId: row.submissionId,
-        decision,
-        note: note ?? null,
-        fields,
-        actorUserId: userId,
-        ip: request.ip,
-        at: now,
-        webUrl: app.env.publicWebUrl,
-      });
-      await auditWrite(tx, request, {
-        action: 'review.decided',
-        entity: 'review',
-        entityId: itemId,
-        before: { state: 'in_attesa' },
-        after: {
-          type,
-          subjectId: row.subjectId,
-          decision,
-          state,
-          ...(note ? { note } : {}),
-          ...(fields.length > 0 ? { fields } : {}),
-        },
-      });
-      return true;
+    const reviewer = { ...actorOf(request), userId: authOf(request).user.id };
+    const outcome = await service.decideReview({ db: app.db, webUrl: app.env.publicWebUrl }, reviewer, {
+      type,
+      itemId,
+      decision,
+      note,
+      fields,
     });
-    if (!decided) {
-      const current = await repo.findReviewState(app.db, type, itemId);
-      if (!current) throw notFound();
-      // Another reviewer was first: say who and when, and where to go on.
-      const who = current.decidedBy ? ` da ${current.decidedBy}` : '';
-      const when = current.decidedAt ? ` il ${romeDateTime.format(current.decidedAt)}` : '';
-      const body: ReviewConflict = {
-        statusCode: 409,
-        code: 'review_already_decided',
-        message: `Questo elemento è già stato deciso${who}${when} (stato «${REVIEW_STATE_LABELS[current.state]}»): la tua decisione non è stata registrata. Passa al prossimo elemento.`,
-        nextItemId: await repo.peekNext(app.db, type, userId, now),
-      };
-      request.log.info({ code: body.code, statusCode: 409 }, 'request refused');
-      return reply.status(409).send(body);
-    }
-    const item = await repo.findReview(app.db, type, itemId, now);
-    return { item: item!, nextItemId: await repo.peekNext(app.db, type, userId, now) };
+    if (outcome.kind === 'not-found') throw notFound();
+    if (outcome.kind === 'field-not-in-queue') throw fieldError('fields', REVIEW_FIELD_NOT_IN_QUEUE);
+    if (outcome.kind === 'decided') return { item: outcome.item, nextItemId: outcome.nextItemId };
+    // Another reviewer was first: say who and when, and where to go on.
+    const { current } = outcome;
+    const who = current.decidedBy ? ` da ${current.decidedBy}` : '';
+    const when = current.decidedAt ? ` il ${romeDateTime.format(current.decidedAt)}` : '';
+    const body: ReviewConflict = {
+      statusCode: 409,
+      code: 'review_already_decided',
+      message: `Questo elemento è già stato deciso${who}${when} (stato «${REVIEW_STATE_LABELS[current.state]}»): la tua decisione non è stata registrata. Passa al prossimo elemento.`,
+      nextItemId: outcome.nextItemId,
+    };
+    request.log.info({ code: body.code, statusCode: 409 }, 'request refused');
+    return reply.status(409).send(body);
   });
 }
