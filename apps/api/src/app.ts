@@ -9,7 +9,6 @@ import type { DestinationStream } from 'pino';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { Env } from './env.ts';
-import { writeAudit } from './lib/audit.ts';
 import { stdoutLogDestination } from './lib/log-destination.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createFileStore, type FileStore } from './lib/file-store.ts';
@@ -153,7 +152,6 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   app.decorate('files', files ?? (await createFileStore(env)));
   if (!files) app.addHook('onClose', async () => app.files.close?.());
   app.decorate('gates', createGates(env, database.kind === 'pglite'));
-  app.decorate('audit', (entry) => writeAudit(database.db, entry, clock.now()));
   app.decorate(
     'trustedList',
     trustedListFromEnv(

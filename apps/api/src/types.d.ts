@@ -2,7 +2,6 @@ import type { Env } from './env.ts';
 import type { Db } from './db/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { AuthContext } from './plugins/session/session.ts';
-import type { AuditEntry } from './lib/audit.ts';
 import type { Ceilings } from './plugins/rate-limits.ts';
 import type { FileStore } from './lib/file-store.ts';
 import type { Gates } from './lib/gates.ts';
@@ -22,7 +21,6 @@ declare module 'fastify' {
     trustedList: TrustedListSource;
     /** Asks a certificate's CA whether it was revoked (OCSP, then CRL), answers cached (decision 032). */
     revocation: RevocationChecker;
-    audit(entry: AuditEntry): Promise<void>;
     /** The portal-wide hourly ceilings (plugins/rate-limits.ts). */
     ceilings: Ceilings;
   }
