@@ -183,25 +183,45 @@ export const INVALID_RESPONSE_MESSAGE =
   'Il server ha inviato una risposta inattesa. Ricarica la pagina e riprova.';
 
 /**
+ * The media type an upload's file is sent as: the one the caller names, else the file's own type when
+ * the contract accepts it, else `application/octet-stream` (the API then tells the type by its bytes).
+ */
+export function uploadContentType(endpoint: Endpoint, file: Blob, contentType?: string): string {
+  if (contentType) return contentType;
+  return endpoint.upload?.types.includes(file.type) ? file.type : 'application/octet-stream';
+}
+
+/**
  * Calls one endpoint of a shared contract: the URL comes from its path and params, query and body are
  * sent as given (the API validates them: a 422 carries Italian messages), and the 2xx body is always
- * parsed with the contract's response schema; a mismatch throws an ApiError.
+ * parsed with the contract's response schema; a mismatch throws an ApiError. The body of an upload
+ * contract (`upload: { types }`) is a `Blob`/`File`, sent as it is (not JSON) with its media type.
  */
 export async function callApi<E extends Endpoint>(
   endpoint: E,
   input: EndpointInput<E>,
   options: CallOptions = {},
 ): Promise<EndpointOutput<E>> {
-  const { params, query, body } = input as {
+  const { params, query, body, contentType } = input as {
     params?: Record<string, string | number>;
     query?: object;
-    body?: Record<string, unknown>;
+    body?: Record<string, unknown> | Blob;
+    contentType?: string;
   };
   const path = buildPath(endpoint.path, params);
+  const file = endpoint.upload ? (body as Blob) : undefined;
   const raw = await apiRequest<unknown>(path, {
     method: endpoint.method,
     ...(query ? { query: toQuery(query) } : {}),
-    ...(body !== undefined ? { body } : {}),
+    ...(file
+      ? {
+          headers: { 'content-type': uploadContentType(endpoint, file, contentType) },
+          // The client passes a Blob through untouched (not JSON).
+          body: file as unknown as Record<string, unknown>,
+        }
+      : body !== undefined
+        ? { body: body as Record<string, unknown> }
+        : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const parsed = endpoint.response.safeParse(endpoint.status === 204 ? undefined : raw);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../http/endpoint.ts';
+import { defineEndpoint, defineUploadEndpoint } from '../http/endpoint.ts';
 import { ExportFormatSchema } from '../lists/list-query.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
@@ -157,7 +157,9 @@ export const transitionAction = defineEndpoint({
 });
 
 /** The body is the file itself (application/pdf, image/png, image/jpeg or application/octet-stream); checked by its magic bytes. */
-export const uploadActionEvidence = defineEndpoint({
+const EVIDENCE_UPLOAD_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'application/octet-stream'];
+
+export const uploadActionEvidence = defineUploadEndpoint({
   method: 'POST',
   path: '/api/actions/:actionId/evidence',
   permission: 'update:action',
@@ -167,7 +169,8 @@ export const uploadActionEvidence = defineEndpoint({
   params: ActionParams,
   query: ActionEvidenceUploadQuerySchema,
   response: ActionDetailSchema,
-  media: { request: ['application/pdf', 'image/png', 'image/jpeg', 'application/octet-stream'] },
+  upload: { types: EVIDENCE_UPLOAD_TYPES },
+  media: { request: EVIDENCE_UPLOAD_TYPES },
 });
 
 export const downloadActionEvidence = defineEndpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../http/endpoint.ts';
+import { defineEndpoint, defineUploadEndpoint } from '../http/endpoint.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
   AdhesionCorrectionBodySchema,
@@ -95,7 +95,16 @@ export const signAdhesionOnline = defineEndpoint({
 });
 
 /** The body is the signed file itself (application/pdf, application/pkcs7-mime, application/pkcs7-signature or application/octet-stream). */
-export const uploadSignedAdhesion = defineEndpoint({
+const SIGNED_UPLOAD_TYPES = [
+  'application/pdf',
+  'application/pkcs7-mime',
+  'application/x-pkcs7-mime',
+  'application/pkcs7-signature',
+  'application/x-pkcs7-signature',
+  'application/octet-stream',
+];
+
+export const uploadSignedAdhesion = defineUploadEndpoint({
   method: 'POST',
   path: '/api/adhesions/current/signatures/upload',
   permission: 'sign:adhesion',
@@ -106,16 +115,8 @@ export const uploadSignedAdhesion = defineEndpoint({
   query: SignedUploadQuerySchema,
   response: SignatureResultSchema,
   status: 201,
-  media: {
-    request: [
-      'application/pdf',
-      'application/pkcs7-mime',
-      'application/x-pkcs7-mime',
-      'application/pkcs7-signature',
-      'application/x-pkcs7-signature',
-      'application/octet-stream',
-    ],
-  },
+  upload: { types: SIGNED_UPLOAD_TYPES },
+  media: { request: SIGNED_UPLOAD_TYPES },
 });
 
 export const getSchoolHome = defineEndpoint({

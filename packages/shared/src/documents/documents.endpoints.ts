@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from '../http/endpoint.ts';
+import { defineEndpoint, defineUploadEndpoint } from '../http/endpoint.ts';
 import { ExportFormatSchema } from '../lists/list-query.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
@@ -37,7 +37,9 @@ export const exportDocuments = defineEndpoint({
   download: true,
 });
 
-export const createDocument = defineEndpoint({
+const DOCUMENT_UPLOAD_TYPES = ['application/pdf'];
+
+export const createDocument = defineUploadEndpoint({
   method: 'POST',
   path: '/api/documents',
   permission: 'create:document',
@@ -47,7 +49,8 @@ export const createDocument = defineEndpoint({
   query: DocumentCreateQuerySchema,
   response: StaffDocumentSchema,
   status: 201,
-  media: { request: ['application/pdf'] },
+  upload: { types: DOCUMENT_UPLOAD_TYPES },
+  media: { request: DOCUMENT_UPLOAD_TYPES },
 });
 
 export const getDocument = defineEndpoint({
@@ -71,7 +74,7 @@ export const updateDocument = defineEndpoint({
   response: StaffDocumentSchema,
 });
 
-export const replaceDocumentFile = defineEndpoint({
+export const replaceDocumentFile = defineUploadEndpoint({
   method: 'PUT',
   path: '/api/documents/:documentId/file',
   permission: 'update:document',
@@ -80,7 +83,8 @@ export const replaceDocumentFile = defineEndpoint({
   params: DocumentParams,
   query: DocumentFileQuerySchema,
   response: StaffDocumentSchema,
-  media: { request: ['application/pdf'] },
+  upload: { types: DOCUMENT_UPLOAD_TYPES },
+  media: { request: DOCUMENT_UPLOAD_TYPES },
 });
 
 export const downloadDocument = defineEndpoint({

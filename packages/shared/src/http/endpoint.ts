@@ -32,6 +32,12 @@ export interface Endpoint<
    */
   media?: { response?: readonly string[]; request?: readonly string[] };
   /**
+   * The body is a file (no multipart, no JSON): the media types it may be sent as. The API reads it
+   * with `registerUploads` (plugins/uploads.ts), the web sends a `Blob` through `callApi`. Defined
+   * with `defineUploadEndpoint`, which keeps the field in the contract's type.
+   */
+  upload?: UploadSpec;
+  /**
    * Error statuses beyond those its permission, input and method imply (documented in OpenAPI): a
    * public route that checks its own credential answers 401.
    */
@@ -48,6 +54,11 @@ export interface Endpoint<
    * portal conditions: the adhesion page lets a principal who has not signed yet in (decision 010).
    */
   conditionsOfPage?: string;
+}
+
+/** The media types a file body may be sent as (an upload endpoint). */
+export interface UploadSpec {
+  types: readonly string[];
 }
 
 /**
@@ -78,6 +89,29 @@ export function defineEndpoint<
   return endpoint;
 }
 
+/** An endpoint whose body is a file (`upload` is always there). */
+export type UploadEndpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> = Endpoint<P, Q, z.ZodType, R> & { upload: UploadSpec };
+
+/** Defines an upload endpoint (its body is a file of one of `upload.types`), keeping its schema types. */
+export function defineUploadEndpoint<P extends z.ZodType, Q extends z.ZodType, R extends z.ZodType>(
+  endpoint: Omit<Endpoint<P, Q, z.ZodType, R>, 'body'> & { upload: UploadSpec },
+): UploadEndpoint<P, Q, R> {
+  return endpoint;
+}
+
+/**
+ * The body of an upload as the caller gives it: the file, and the media type to send it as (by
+ * default the file's own type when the contract accepts it, `application/octet-stream` otherwise).
+ */
+export interface UploadInput {
+  body: Blob;
+  contentType?: string;
+}
+
 /** Input of an endpoint as the caller gives it (before parsing). */
 // A schema the endpoint does not define is inferred as the bare `z.ZodType` default (the properties
 // themselves are optional in `Endpoint`, so `undefined extends E['params']` would hold for all).
@@ -85,7 +119,11 @@ export type EndpointInput<E> =
   E extends Endpoint<infer P, infer Q, infer B, z.ZodType>
     ? (z.ZodType extends P ? { params?: never } : { params: z.input<P> }) &
         (z.ZodType extends Q ? { query?: never } : { query?: z.input<Q> }) &
-        (z.ZodType extends B ? { body?: never } : { body: z.input<B> })
+        (E extends { upload: UploadSpec }
+          ? UploadInput
+          : z.ZodType extends B
+            ? { body?: never }
+            : { body: z.input<B> })
     : never;
 
 /** Output of an endpoint once parsed. */

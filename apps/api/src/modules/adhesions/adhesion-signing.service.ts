@@ -12,7 +12,7 @@ import type { SignatureVerificationReport } from '@portale/shared/adhesions';
 import type { AdhesionState } from '@portale/shared/registry';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/index.ts';
@@ -161,16 +161,15 @@ export async function ensureAdhesionDocument(
     createdByUserId: actorUserId,
     createdAt: at,
   });
-  await writeAudit(
+  await auditWrite(
     tx,
+    { userId: actorUserId, ip: null, at },
     {
       action: 'adhesion.document.generated',
-      actorUserId,
       entity: 'institute',
       entityId: instituteId,
       after: { version: document.version, sha256: document.sha256 },
     },
-    at,
   );
   return document;
 }
@@ -347,17 +346,15 @@ export async function startOnlineSignature(
       data: { code, ministryCode: data.ministryCode },
       now,
     });
-    await writeAudit(
+    await auditWrite(
       tx,
+      { userId: input.userId, ip: input.ip, at: now },
       {
         action: 'adhesion.signature.code_sent',
-        actorUserId: input.userId,
         entity: 'institute',
         entityId: input.instituteId,
         after: { documentVersion: document.version },
-        ip: input.ip,
       },
-      now,
     );
   });
   return {
@@ -439,11 +436,11 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
       submissionId: signatureId,
       at,
     });
-    await writeAudit(
+    await auditWrite(
       tx,
+      { userId: record.userId, ip: record.ip, at },
       {
         action: 'adhesion.signed',
-        actorUserId: record.userId,
         entity: 'institute',
         entityId: record.instituteId,
         after: {
@@ -453,9 +450,7 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
           documentSha256: document.sha256,
           ...(record.file ? { signedFileSha256: record.file.sha256 } : {}),
         },
-        ip: record.ip ?? undefined,
       },
-      at,
     );
     const common = {
       instituteName: data.name,
@@ -513,16 +508,10 @@ export async function confirmOnlineSignature(
   if (challenge.expiresAt <= now) throw new HttpError(422, 'code_expired', MESSAGES.codeExpired);
   if (!safeEqual(challenge.codeHash, codeHash(ctx.secret, challenge.id, input.code))) {
     await repo.addChallengeFailure(db, challenge.id);
-    await writeAudit(
+    await auditWrite(
       db,
-      {
-        action: 'adhesion.signature.code_wrong',
-        actorUserId: input.userId,
-        entity: 'institute',
-        entityId: input.instituteId,
-        ip: input.ip,
-      },
-      now,
+      { userId: input.userId, ip: input.ip, at: now },
+      { action: 'adhesion.signature.code_wrong', entity: 'institute', entityId: input.instituteId },
     );
     const left = MAX_WRONG_TRIES - challenge.failedAttempts - 1;
     throw new HttpError(

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { ADHESION_STATE_LABELS, canTransitionAdhesion, type AdhesionState } from '@portale/shared/registry';
 import { institutes, instituteAdhesionTransitions } from '../../db/schema/index.ts';
 import type { Tx } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditWrite } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { clearInstituteTotals, clearSchoolSiteTotals } from '../registry/index.ts';
 
@@ -56,18 +56,16 @@ export async function transitionAdhesion(
     note: change.note ?? null,
     at: change.at,
   });
-  await writeAudit(
+  await auditWrite(
     tx,
+    { userId: change.actorUserId, ip: change.ip ?? null, at: change.at },
     {
       action: 'institute.adhesion_state',
-      actorUserId: change.actorUserId,
       entity: 'institute',
       entityId: change.instituteId,
       before: { adhesionState: from },
       after: { adhesionState: change.to, ...(change.note ? { note: change.note } : {}) },
-      ip: change.ip ?? undefined,
     },
-    change.at,
   );
   // The staff lists count institutes and plessi by adhesion state: their cached totals are stale now.
   clearInstituteTotals();

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  ADHESION_CORRECTION_MESSAGES,
   correctAdhesionSchoolSites,
   createSignatureChallenge,
   downloadCurrentAdhesionDocument,
@@ -16,34 +14,25 @@ import {
 } from '@portale/shared/adhesions';
 import { type OwnedResource } from '@portale/shared/auth';
 import { ACCESS_MESSAGES } from '@portale/shared/pages';
-import { withTransaction } from '../../db/transaction.ts';
-import { writeAudit } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
-import { fieldError } from '../../lib/field-errors.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import { openStored, removeStored } from '../../lib/uploads.ts';
-import { authOf, requireGrant } from '../../plugins/authorization.ts';
+import { openStored } from '../../lib/uploads.ts';
+import { authOf } from '../../plugins/authorization.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerUploads, uploadedBytesOf } from '../../plugins/uploads.ts';
 import {
   confirmOnlineSignature,
   currentAdhesion,
   currentDocument,
-  ensureAdhesionDocument,
   MESSAGES,
   nextStepOf,
   prepareDocument,
-  recordSignature,
   startOnlineSignature,
 } from './adhesion-signing.service.ts';
 import * as repo from './adhesions.repository.ts';
-import {
-  SIGNED_UPLOAD_MAX_BYTES,
-  sniffSignedFormat,
-  verifySignedAdhesion,
-} from './signature-verification.ts';
+import { correctSchoolSites, SIGNED_UPLOAD_TOO_LARGE, uploadSignedDocument } from './adhesions.service.ts';
+import { SIGNED_UPLOAD_MAX_BYTES } from './signature-verification.ts';
 
-/** Content types the signed file may arrive with (the body is the file itself), as its contract documents them. */
-const UPLOAD_TYPES = [...uploadSignedAdhesion.media!.request!];
-const TOO_LARGE = `Il file supera la dimensione massima di ${Math.round(SIGNED_UPLOAD_MAX_BYTES / 1_048_576)} MB: carica il documento firmato senza allegati aggiuntivi.`;
 const EMPTY_FILE = 'Il file caricato è vuoto: scegli il documento firmato digitalmente.';
 
 const viewers = new WeakMap<FastifyRequest, repo.ViewerInstitute>();
@@ -119,35 +108,19 @@ async function documentFile(app: FastifyInstance, documentId: number, ministryCo
   };
 }
 
-/** Reads the raw body of an upload: refused (413) from its declared length before reading, or as soon as it grows past the limit. */
-async function readLimited(request: FastifyRequest, payload: NodeJS.ReadableStream): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > SIGNED_UPLOAD_MAX_BYTES) throw new HttpError(413, 'payload_too_large', TOO_LARGE);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of payload as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > SIGNED_UPLOAD_MAX_BYTES) throw new HttpError(413, 'payload_too_large', TOO_LARGE);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The formal adhesion: the document, its online signature with an SMS code, the upload of a signed file. */
 export async function adhesionRoutes(app: FastifyInstance) {
   const secret = app.env.APP_SECRET;
   const webUrl = app.env.publicWebUrl;
   const codeLimit = { rateLimit: { max: app.env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
 
-  // The signed file is the body (no multipart): only on this plugin's routes, with its own size limit.
-  app.addContentTypeParser(UPLOAD_TYPES, { bodyLimit: SIGNED_UPLOAD_MAX_BYTES }, readLimited);
-  // Who may upload is checked before the body is read (a guest's 15 MB are never read).
-  const uploadGuard = requireGrant(
-    uploadSignedAdhesion.permission as 'sign:adhesion',
-    uploadSignedAdhesion.conditionsOfPage,
-  );
-  app.addHook('preParsing', async (request) => {
-    if (request.routeOptions.url === uploadSignedAdhesion.path) uploadGuard(request);
+  // The signed file is the body, read into memory (it is verified whole before it is kept); who may
+  // upload is checked before it is read (a guest's 15 MB are never read).
+  registerUploads(app, {
+    endpoints: [uploadSignedAdhesion],
+    maxBytes: SIGNED_UPLOAD_MAX_BYTES,
+    tooLargeMessage: SIGNED_UPLOAD_TOO_LARGE,
+    keep: 'memory',
   });
 
   registerEndpoint(
@@ -186,40 +159,14 @@ export async function adhesionRoutes(app: FastifyInstance) {
     { resource: ownInstitute('principal-and-first-contact') },
     async (request) => {
       const viewer = viewerOf(request);
-      const userId = authOf(request).user.id;
-      const now = app.clock.now();
-      const wanted = request.body.schoolSiteIds;
-      await withTransaction(app.db, async (tx) => {
-        const data = await repo.findAdhesionData(tx, viewer.instituteId, { lock: true });
-        if (!data) throw new HttpError(404, 'not_found', MESSAGES.noInstitute);
-        if (data.adhesionState !== 'da_correggere')
-          throw new HttpError(409, 'adhesion_not_correctable', ADHESION_CORRECTION_MESSAGES.notCorrectable);
-        const sites = await repo.instituteSchoolSites(tx, viewer.instituteId);
-        const own = new Set(sites.map((s) => s.id));
-        if (wanted.some((id) => !own.has(id)))
-          throw fieldError('schoolSiteIds', ADHESION_CORRECTION_MESSAGES.siteNotOfInstitute);
-        const before = sites.filter((s) => s.participating).map((s) => s.id);
-        await repo.setParticipatingSites(tx, viewer.instituteId, wanted, now);
-        const document = await ensureAdhesionDocument(tx, viewer.instituteId, userId, now);
-        await writeAudit(
-          tx,
-          {
-            action: 'adhesion.data.corrected',
-            actorUserId: userId,
-            entity: 'institute',
-            entityId: viewer.instituteId,
-            before: { schoolSiteIds: before },
-            after: {
-              schoolSiteIds: [...wanted].sort((a, b) => a - b),
-              documentVersion: document.version,
-              documentSha256: document.sha256,
-            },
-            ip: request.ip,
-          },
-          now,
-        );
-      });
-      return currentAdhesion(app.db, { ...viewer, userId }, now, SIGNED_UPLOAD_MAX_BYTES);
+      const actor = actorOf(request);
+      await correctSchoolSites(app.db, actor, viewer.instituteId, request.body.schoolSiteIds);
+      return currentAdhesion(
+        app.db,
+        { ...viewer, userId: authOf(request).user.id },
+        actor.at,
+        SIGNED_UPLOAD_MAX_BYTES,
+      );
     },
   );
 
@@ -282,80 +229,21 @@ export async function adhesionRoutes(app: FastifyInstance) {
   );
 
   registerEndpoint(app, uploadSignedAdhesion, { resource: ownInstitute('principal') }, async (request) => {
-    const viewer = viewerOf(request);
-    const userId = authOf(request).user.id;
-    const body = request.body as unknown;
-    if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(422, 'empty_file', EMPTY_FILE);
-    // Magic bytes before any parsing: a file that is neither a PDF nor a p7m is refused as it is.
-    const format = sniffSignedFormat(body);
-    if (!format) {
-      // The verifier answers its own "unsupported format" message from the sniff alone, before any parsing.
-      const refused = await verifySignedAdhesion({
-        file: body,
-        expectedDocument: new Uint8Array(0),
-        documentCreatedAt: app.clock.now(),
-        expectedTaxCode: '',
-        now: app.clock.now(),
-        trustedList: null,
+    const file = uploadedBytesOf(request.body, {
+      missing: () => new HttpError(422, 'empty_file', EMPTY_FILE),
+    });
+    const signatureId = await uploadSignedDocument(
+      {
+        db: app.db,
+        files: app.files,
+        trustedList: app.trustedList,
         revocation: app.revocation,
-      });
-      throw new HttpError(
-        422,
-        'unsupported_format',
-        refused.ok ? 'Formato del file non supportato.' : refused.message,
-      );
-    }
-    const data = await repo.findAdhesionData(app.db, viewer.instituteId);
-    if (!data?.principal || data.principal.id !== userId)
-      throw new HttpError(403, 'forbidden', MESSAGES.onlyPrincipal);
-    const latest = await repo.findLatestDocument(app.db, viewer.instituteId);
-    if (!latest) throw new HttpError(409, 'no_document', MESSAGES.noDocument);
-    if (!data.principal.taxCode) throw new HttpError(422, 'tax_code_missing', MESSAGES.noTaxCode);
-    const expected = await repo.findDocumentPdf(app.db, latest.id);
-    const now = app.clock.now();
-    const check = await verifySignedAdhesion({
-      file: body,
-      expectedDocument: expected!.pdf,
-      documentCreatedAt: latest.createdAt,
-      expectedTaxCode: data.principal.taxCode.toUpperCase(),
-      now,
-      trustedList: await app.trustedList.current(),
-      revocation: app.revocation,
-    });
-    const unavailable = check.ok
-      ? false
-      : check.code === 'trust_list_unavailable' || check.code === 'revocation_unavailable';
-    if (!check.ok) throw new HttpError(unavailable ? 503 : 422, check.code, check.message);
-    // The verified file goes to the file store (decision 030); the signature row keeps its key.
-    const stored = await app.files.put(Readable.from([body]), {
-      maxBytes: SIGNED_UPLOAD_MAX_BYTES,
-      tooLarge: () => new HttpError(413, 'payload_too_large', TOO_LARGE),
-    });
-    const signatureId = await recordSignature(app.db, webUrl, {
-      instituteId: viewer.instituteId,
-      userId,
-      method: check.format,
-      documentSha256: latest.sha256,
-      at: now,
-      ip: request.ip,
-      file: {
-        key: stored.key,
-        sha256: stored.sha256,
-        name: request.query.filename,
-        signerName: check.signerName,
-        signerTaxCode: check.signerTaxCode ?? data.principal.taxCode.toUpperCase(),
-        signedAt: check.signedAt,
-        certificate: {
-          subject: check.certificate.subject,
-          issuer: check.certificate.issuer,
-          serial: check.certificate.serialNumber,
-        },
-        report: check.report,
+        webUrl,
+        log: request.log,
       },
-    }).catch(async (error: unknown) => {
-      await removeStored(app, request, [stored.key]);
-      throw error;
-    });
+      actorOf(request),
+      { instituteId: viewerOf(request).instituteId, file, fileName: request.query.filename },
+    );
     return {
       signature: (await repo.findSignature(app.db, signatureId))!,
       adhesionState: 'adesione_firmata' as const,

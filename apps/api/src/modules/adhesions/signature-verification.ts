@@ -20,6 +20,7 @@ import { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { SignatureVerificationReport } from '@portale/shared/adhesions';
+import { FILE_SIGNATURES, hasSignature } from '../../plugins/uploads.ts';
 import { checkTimestamp, timestampTokenOf } from './trust/timestamp.ts';
 import { checkQualifiedCertificate, type QualifiedFailure } from './trust/qualified-certificate.ts';
 import type { RevocationChecker } from './trust/revocation.ts';
@@ -160,7 +161,6 @@ function failure(code: SignatureFailure, expectedTaxCode = ''): SignatureCheck {
 /** Thrown inside the verifier for a file that looked signed but cannot be verified; becomes `signature_invalid`. */
 class InvalidSignature extends Error {}
 
-const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 const BASE64_DER_START = /^M[A-P][A-Za-z0-9+/]{2}/; // base64 of a first byte 0x30 (SEQUENCE)
 const SNIFF_WINDOW = 256;
 
@@ -177,8 +177,7 @@ function textStart(bytes: Uint8Array): string {
 
 /** Magic-byte sniffing before any parsing: '%PDF-' → pades, DER SEQUENCE (0x30) or base64/PEM p7m → cades, else null. */
 export function sniffSignedFormat(bytes: Uint8Array): 'pades' | 'cades' | null {
-  if (bytes.length >= PDF_MAGIC.length && PDF_MAGIC.every((byte, index) => bytes[index] === byte))
-    return 'pades';
+  if (hasSignature(bytes, FILE_SIGNATURES.pdf)) return 'pades';
   if (bytes.length >= 2 && bytes[0] === 0x30) return 'cades';
   const start = textStart(bytes);
   if (start.startsWith('-----BEGIN ') || BASE64_DER_START.test(start)) return 'cades';

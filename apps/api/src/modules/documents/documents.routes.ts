@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -14,23 +13,22 @@ import {
   type StaffDocument,
 } from '@portale/shared/documents';
 import { DOCUMENT_CATEGORY_LABELS } from '@portale/shared/public';
-import { withTransaction } from '../../db/transaction.ts';
-import { auditWrite, changedFields } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { actorOf } from '../../lib/audit.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
-import {
-  discardUnclaimedUploads,
-  openStored,
-  removeStored,
-  Upload,
-  uploadParser,
-} from '../../lib/uploads.ts';
 import { forEachBatch } from '../../lib/list.ts';
-import { requireGrant } from '../../plugins/authorization.ts';
+import { openStored, removeStored } from '../../lib/uploads.ts';
+import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import {
+  FILE_SIGNATURES,
+  hasSignature,
+  registerUploads,
+  storedUploadOf,
+  type Upload,
+} from '../../plugins/uploads.ts';
 import * as repo from './documents.repository.ts';
-
-const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
+import * as service from './documents.service.ts';
+import { notFound } from './documents.service.ts';
 
 const EXPORT_COLUMNS: ExportColumn<StaffDocument>[] = [
   { header: 'Titolo', value: (r) => r.title },
@@ -43,45 +41,18 @@ const EXPORT_COLUMNS: ExportColumn<StaffDocument>[] = [
   { header: 'Caricato il', value: (r) => new Date(r.createdAt) },
 ];
 
-const notFound = () => new HttpError(404, 'not_found', DOCUMENT_MESSAGES.notFound);
-
 /**
  * The uploaded file (streamed to the file store by the parser), checked before anything else is done
  * with it: not empty, and starting with the PDF magic bytes `%PDF-` (whatever its name or declared
  * type says). Only PDFs are ever kept or served.
  */
 function pdfOf(body: unknown): Upload {
-  if (!(body instanceof Upload) || body.file.sizeBytes === 0)
-    throw new HttpError(422, 'empty_file', DOCUMENT_MESSAGES.empty);
-  if (
-    body.file.head.length < PDF_MAGIC.length ||
-    !body.file.head.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC)
-  )
+  const upload = storedUploadOf(body, {
+    missing: () => new HttpError(422, 'empty_file', DOCUMENT_MESSAGES.empty),
+  });
+  if (!hasSignature(upload.file.head, FILE_SIGNATURES.pdf))
     throw new HttpError(422, 'not_pdf', DOCUMENT_MESSAGES.notPdf);
-  return body;
-}
-
-function slugOf(title: string): string {
-  const base = title
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60);
-  return `${base || 'documento'}-${randomBytes(3).toString('hex')}`;
-}
-
-/** A safe download name ending in `.pdf`. */
-function fileNameOf(given: string | undefined, title: string): string {
-  const base = (given ?? title)
-    .split(/[\\/]/)
-    .pop()!
-    .replace(/\.pdf$/i, '')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120);
-  return `${base || 'documento'}.pdf`;
+  return upload;
 }
 
 async function documentOf(request: FastifyRequest) {
@@ -91,25 +62,13 @@ async function documentOf(request: FastifyRequest) {
 
 /** Staff management of the published documents: upload (PDF only), replace, publish, edit, list. */
 export async function documentRoutes(app: FastifyInstance) {
-  // The PDF is the body (no multipart): only on this plugin's routes, with its own size limit.
-  // The body is streamed to the file store (decision 030), never held in memory or written to the database.
-  app.addContentTypeParser(
-    'application/pdf',
-    { bodyLimit: DOCUMENT_MAX_BYTES },
-    uploadParser(
-      DOCUMENT_MAX_BYTES,
-      () => new HttpError(413, 'payload_too_large', DOCUMENT_MESSAGES.tooLarge),
-    ),
-  );
-  discardUnclaimedUploads(app);
-  // Who may upload is checked before the body is read (a guest's 20 MB are never read).
-  const uploadGuards = new Map([
-    [`POST ${createDocument.path}`, requireGrant('create:document')],
-    [`PUT ${replaceDocumentFile.path}`, requireGrant('update:document')],
-  ]);
-  app.addHook('preParsing', async (request) => {
-    const guard = uploadGuards.get(`${request.method} ${request.routeOptions.url}`);
-    guard?.(request);
+  // The PDF is the body, streamed to the file store (decision 030), never held in memory or written
+  // to the database; who may upload is checked before it is read (a guest's 20 MB are never read).
+  registerUploads(app, {
+    endpoints: [createDocument, replaceDocumentFile],
+    maxBytes: DOCUMENT_MAX_BYTES,
+    tooLargeMessage: DOCUMENT_MESSAGES.tooLarge,
+    keep: 'store',
   });
 
   registerEndpoint(app, listDocuments, {}, (request) => repo.listDocuments(app.db, request.query));
@@ -130,26 +89,9 @@ export async function documentRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, createDocument, {}, async (request, reply) => {
     const upload = pdfOf(request.body);
-    const { file } = upload;
-    const { title, description, category } = request.query;
-    const fileName = fileNameOf(request.query.fileName, title);
-    const id = await withTransaction(app.db, async (tx) => {
-      const documentId = await repo.insertDocument(tx, {
-        slug: slugOf(title),
-        category,
-        title,
-        description,
-        fileName,
-        file,
-        createdAt: app.clock.now(),
-      });
-      await auditWrite(tx, request, {
-        action: 'document.created',
-        entity: 'document',
-        entityId: documentId,
-        after: { title, description, category, fileName, sizeBytes: file.sizeBytes, sha256: file.sha256 },
-      });
-      return documentId;
+    const id = await service.createDocument(app.db, actorOf(request), {
+      ...request.query,
+      file: upload.file,
     });
     upload.claim();
     reply.header('location', `/api/documents/${id}`);
@@ -164,51 +106,16 @@ export async function documentRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, updateDocument, { resource: documentOf }, async (request) => {
     const { documentId } = request.params;
-    await withTransaction(app.db, async (tx) => {
-      const current = await repo.findDocument(tx, documentId, true);
-      if (!current) throw notFound();
-      const before = {
-        title: current.title,
-        description: current.description,
-        category: current.category,
-        published: current.published,
-      };
-      const diff = changedFields(before, request.body);
-      if (Object.keys(diff.after).length === 0) return;
-      const { published, ...fields } = diff.after;
-      await repo.updateDocumentFields(tx, documentId, {
-        ...fields,
-        ...(published === undefined ? {} : { publishedAt: published ? app.clock.now() : null }),
-      });
-      const action =
-        published === true
-          ? 'document.published'
-          : published === false
-            ? 'document.unpublished'
-            : 'document.updated';
-      await auditWrite(tx, request, { action, entity: 'document', entityId: documentId, ...diff });
-    });
+    await service.updateDocument(app.db, actorOf(request), documentId, request.body);
     return (await repo.findDocument(app.db, documentId))!;
   });
 
   registerEndpoint(app, replaceDocumentFile, { resource: documentOf }, async (request) => {
     const upload = pdfOf(request.body);
-    const { file } = upload;
     const { documentId } = request.params;
-    const replacedKey = await withTransaction(app.db, async (tx) => {
-      const current = await repo.findDocument(tx, documentId, true);
-      if (!current) throw notFound();
-      const old = await repo.findDocumentFileRef(tx, documentId);
-      const fileName = fileNameOf(request.query.fileName, current.title);
-      await repo.replaceDocumentContent(tx, documentId, { fileName, file });
-      await auditWrite(tx, request, {
-        action: 'document.file-replaced',
-        entity: 'document',
-        entityId: documentId,
-        before: { fileName: current.fileName, sizeBytes: current.sizeBytes, sha256: old?.sha256 ?? null },
-        after: { fileName, sizeBytes: file.sizeBytes, sha256: file.sha256 },
-      });
-      return old?.fileKey ?? null;
+    const replacedKey = await service.replaceDocumentFile(app.db, actorOf(request), documentId, {
+      ...request.query,
+      file: upload.file,
     });
     upload.claim();
     // The previous PDF is not kept (the audit log records what it was).

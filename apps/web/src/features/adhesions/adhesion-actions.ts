@@ -4,15 +4,13 @@ import {
   createSignatureChallenge,
   getCurrentAdhesion,
   prepareAdhesionDocument,
-  SignatureResultSchema,
   signAdhesionOnline,
   uploadSignedAdhesion,
   type AdhesionSignature,
   type CurrentAdhesion,
 } from '@portale/shared/adhesions';
-import { buildPath } from '@portale/shared/http';
 import type { LoaderFunctionArgs } from 'react-router';
-import { apiRequest, ApiError, callApi, INVALID_RESPONSE_MESSAGE } from '../../lib/api-client.ts';
+import { ApiError, callApi } from '../../lib/api-client.ts';
 import { failureResult, text, type FormResult } from '../../lib/form-data.ts';
 import { reloadUser } from '../../lib/session.ts';
 
@@ -62,16 +60,12 @@ function uploadType(name: string): string {
 
 /** Sends the signed file as the request body (the API reads the raw bytes; the name travels in the query). */
 async function uploadFile(file: File, choice: { istituto?: number }): Promise<AdhesionSignature> {
-  const raw = await apiRequest<unknown>(buildPath(uploadSignedAdhesion.path), {
-    method: 'POST',
+  const result = await callApi(uploadSignedAdhesion, {
     query: { ...choice, filename: file.name },
-    headers: { 'content-type': uploadType(file.name) },
-    // The client passes a Blob through untouched (not JSON).
-    body: file as unknown as Record<string, unknown>,
+    body: file,
+    contentType: uploadType(file.name),
   });
-  const parsed = SignatureResultSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(502, INVALID_RESPONSE_MESSAGE);
-  return parsed.data.signature;
+  return result.signature;
 }
 
 /** After a signature the session's "must sign" flag is stale: the guard of /portale reads the fresh user. */

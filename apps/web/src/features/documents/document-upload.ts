@@ -1,13 +1,12 @@
-import { buildPath } from '@portale/shared/http';
+import type { EndpointInput } from '@portale/shared/http';
 import {
   createDocument,
   DOCUMENT_MAX_BYTES,
   DOCUMENT_MESSAGES,
   replaceDocumentFile,
-  StaffDocumentSchema,
   type StaffDocument,
 } from '@portale/shared/documents';
-import { ApiError, apiRequest, INVALID_RESPONSE_MESSAGE } from '../../lib/api-client.ts';
+import { callApi } from '../../lib/api-client.ts';
 
 /** The chosen file, checked as far as the browser can (the API checks the bytes): a PDF, not empty, within the limit. */
 export function fileProblem(file: FormDataEntryValue | null): string | null {
@@ -17,23 +16,22 @@ export function fileProblem(file: FormDataEntryValue | null): string | null {
   return null;
 }
 
+/** The query of a new document's upload (its fields travel in the query, the file is the body). */
+type CreateQuery = NonNullable<EndpointInput<typeof createDocument>['query']>;
+
 /** Sends the PDF as the request body (the API reads the raw bytes; the fields travel in the query). */
 export async function sendPdf(
   file: File,
   target: { documentId?: number; query: Record<string, string> },
 ): Promise<StaffDocument> {
-  const path =
-    target.documentId === undefined
-      ? createDocument.path
-      : buildPath(replaceDocumentFile.path, { documentId: target.documentId });
-  const raw = await apiRequest<unknown>(path, {
-    method: target.documentId === undefined ? 'POST' : 'PUT',
-    query: { ...target.query, fileName: file.name },
-    headers: { 'content-type': 'application/pdf' },
-    // The client passes a Blob through untouched (not JSON).
-    body: file as unknown as Record<string, unknown>,
-  });
-  const parsed = StaffDocumentSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(502, INVALID_RESPONSE_MESSAGE);
-  return parsed.data;
+  const upload = { body: file, contentType: 'application/pdf' };
+  if (target.documentId !== undefined)
+    return callApi(replaceDocumentFile, {
+      params: { documentId: target.documentId },
+      query: { ...target.query, fileName: file.name },
+      ...upload,
+    });
+  // The fields go as the form gave them: the API validates them (a 422 with Italian messages).
+  const query = { ...target.query, fileName: file.name } as unknown as CreateQuery;
+  return callApi(createDocument, { query, ...upload });
 }

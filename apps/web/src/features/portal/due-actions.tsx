@@ -6,7 +6,6 @@ import {
   ACTION_MESSAGES,
   ACTION_STATE_LABELS,
   ACTION_TARGET_LABELS,
-  ActionDetailSchema,
   getMyActions,
   transitionAction,
   uploadActionEvidence,
@@ -15,8 +14,7 @@ import {
   type MyActionsResponse,
 } from '@portale/shared/actions';
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
-import { buildPath } from '@portale/shared/http';
-import { ApiError, apiRequest, callApi, INVALID_RESPONSE_MESSAGE } from '../../lib/api-client.ts';
+import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 
 const BADGES: Record<ActionState, string> = {
@@ -25,7 +23,6 @@ const BADGES: Record<ActionState, string> = {
   completata: 'bg-warning',
   verificata: 'bg-success',
 };
-const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg'];
 
 /** Whoever actions are assigned to (principal, first contact, teacher, educator) and who does not follow every action (staff). */
 export function mayHaveDueActions(user: SessionUser | null): boolean {
@@ -48,16 +45,12 @@ export async function loadDueActions(signal: AbortSignal): Promise<DueActionsRes
 
 /** Sends the evidence file as the request body (the API checks its real type and size). */
 async function uploadEvidence(actionId: number, file: File): Promise<ActionDetail> {
-  const raw = await apiRequest<unknown>(buildPath(uploadActionEvidence.path, { actionId }), {
-    method: 'POST',
+  return callApi(uploadActionEvidence, {
+    params: { actionId },
     query: { filename: file.name },
-    headers: { 'content-type': ACCEPTED_TYPES.includes(file.type) ? file.type : 'application/octet-stream' },
-    // The client passes a Blob through untouched (not JSON).
-    body: file as unknown as Record<string, unknown>,
+    // Sent as its own type when the contract accepts it (PDF, PNG, JPEG), otherwise as octet-stream.
+    body: file,
   });
-  const parsed = ActionDetailSchema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(502, INVALID_RESPONSE_MESSAGE);
-  return parsed.data;
 }
 
 function StateBadge({ state, overdue }: { state: ActionState; overdue: boolean }) {
