@@ -13,7 +13,7 @@ export interface AuditEntry {
 }
 
 /** Appends one row to the audit log (append-only: nothing updates or deletes it). */
-export async function writeAudit(db: DbOrTx, entry: AuditEntry, at: Date): Promise<void> {
+async function writeAudit(db: DbOrTx, entry: AuditEntry, at: Date): Promise<void> {
   await db.insert(auditLog).values({
     action: entry.action,
     actorUserId: entry.actorUserId ?? null,
@@ -65,15 +65,13 @@ export function actorOf(request: FastifyRequest): Actor {
 
 /**
  * The one way a write is audited, in the same transaction as the write (`tx`), so the write and its
- * audit row commit together or not at all. `actor` says who and when; `entry` says what.
- * (Transitional: a `FastifyRequest` is still accepted in place of the actor until every caller
- * hands an `Actor`.)
+ * audit row commit together or not at all (outside a transaction, `tx` is the database: a refused
+ * login, a revoked session). `actor` says who and when; `entry` says what (decision 049).
  */
 export function auditWrite(
   tx: DbOrTx,
-  actor: Actor | FastifyRequest,
+  actor: Actor,
   entry: Omit<AuditEntry, 'actorUserId' | 'ip'>,
 ): Promise<void> {
-  const who = 'at' in actor && actor.at instanceof Date ? (actor as Actor) : actorOf(actor as FastifyRequest);
-  return writeAudit(tx, { ...entry, actorUserId: who.userId, ip: who.ip ?? undefined }, who.at);
+  return writeAudit(tx, { ...entry, actorUserId: actor.userId, ip: actor.ip ?? undefined }, actor.at);
 }
