@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import type { OwnedResource } from '@portale/shared/auth';
 import { isSessionPermission, type Endpoint } from '@portale/shared/http';
 import {
   requireAuth,
@@ -31,9 +32,21 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Body: Parsed<E['body']>;
 }>;
 
-export interface EndpointRouteOptions {
+/** A request whose params are already parsed to `P` (a resource loader's view of its route). */
+export type RequestWithParams<P> = FastifyRequest<{ Params: P }>;
+
+/**
+ * Loads the record of a contract's permission check (decision 049). It runs in `preHandler`, after the
+ * contract parsed the params, so it reads them typed, without a cast; a loader shared by several routes
+ * names only the params it reads (`RequestWithParams<{ userId: number }>`).
+ */
+export type EndpointResourceLoader<E extends Endpoint> = (
+  request: EndpointRequest<E>,
+) => Promise<OwnedResource | undefined>;
+
+export interface EndpointRouteOptions<E extends Endpoint = Endpoint> {
   /** Loads the record the contract's permission is checked on (`:own` grants; unknown → 404). */
-  resource?: ResourceLoader;
+  resource?: EndpointResourceLoader<E>;
   /**
    * For a route without `resource` that acts on many records (a bulk action, a list): only `:any`
    * grants pass, checked before parsing (an `:own` grant alone is a 403, not a 422).
@@ -50,17 +63,25 @@ export function isExportEndpoint(endpoint: Endpoint): boolean {
   return endpoint.download === true && shape !== undefined && 'format' in shape;
 }
 
-function guardsOf(endpoint: Endpoint, options: EndpointRouteOptions): preHandlerAsyncHookHandler[] {
+function guardsOf<E extends Endpoint>(
+  endpoint: E,
+  options: EndpointRouteOptions<E>,
+): preHandlerAsyncHookHandler[] {
   const extra = options.preHandler === undefined ? [] : [options.preHandler].flat();
   // Last, after the session and the permission (401/403 first) but before the handler's count and
   // query: a refused export costs no database work (issue 32, bench/abuse.mjs).
   if (isExportEndpoint(endpoint)) extra.push(reserveExportPlace);
   if (endpoint.permission === 'public' || isSessionPermission(endpoint.permission)) return extra;
-  return [requirePermission(endpoint.permission, options.resource, endpoint.conditionsOfPage), ...extra];
+  // The loader's request is this route's, whose params the contract has parsed by now.
+  const resource = options.resource as ResourceLoader | undefined;
+  return [requirePermission(endpoint.permission, resource, endpoint.conditionsOfPage), ...extra];
 }
 
 /** Checked before the input is parsed (401/403 win over 422): the session, or the grant. */
-function preValidationOf(endpoint: Endpoint, options: EndpointRouteOptions): RequestCheck | undefined {
+function preValidationOf<E extends Endpoint>(
+  endpoint: E,
+  options: EndpointRouteOptions<E>,
+): RequestCheck | undefined {
   const { permission } = endpoint;
   if (permission === 'public') return undefined;
   if (permission === 'signed-in') return requireAuth();
@@ -129,7 +150,7 @@ function refuseUndeclaredInput(endpoint: Endpoint): RequestCheck | undefined {
 export function registerEndpoint<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
-  options: EndpointRouteOptions,
+  options: EndpointRouteOptions<E>,
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const status = endpoint.status ?? 200;

@@ -32,7 +32,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { openStored, removeStored } from '../../lib/uploads.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { FILE_SIGNATURES, registerUploads, sniffFile, storedUploadOf } from '../../plugins/uploads.ts';
 import * as repo from './actions.repository.ts';
 import * as service from './actions.service.ts';
@@ -85,15 +85,15 @@ function evidenceName(given: string | undefined, ext: string, actionId: number):
   return `${base || `prova-azione-${actionId}`}.${ext}`;
 }
 
-function modelOf(request: FastifyRequest) {
-  const { modelId } = request.params as { modelId: number };
+function modelOf(request: RequestWithParams<{ modelId: number }>) {
+  const { modelId } = request.params;
   return repo
     .modelExists(request.server.db, modelId)
     .then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(ACTION_MESSAGES.modelNotFound))));
 }
 
-function actionOf(request: FastifyRequest) {
-  const { actionId } = request.params as { actionId: number };
+function actionOf(request: RequestWithParams<{ actionId: number }>) {
+  const { actionId } = request.params;
   return repo
     .actionOwners(request.server.db, actionId)
     .then((owners) => owners ?? Promise.reject(notFound(ACTION_MESSAGES.notFound)));

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   exportAdhesions,
   getAdhesionFunnel,
@@ -10,7 +10,7 @@ import {
 } from '@portale/shared/adhesions';
 import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
 import { actorOf } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -34,8 +34,8 @@ const EXPORT_COLUMNS: ExportColumn<AdhesionPanelRow>[] = [
   { header: 'Ultimo sollecito', value: (r) => r.lastReminderOn, type: 'date' },
 ];
 
-function withdrawalOwners(request: FastifyRequest) {
-  const { instituteId } = request.params as { instituteId: number };
+function withdrawalOwners(request: RequestWithParams<{ instituteId: number }>) {
+  const { instituteId } = request.params;
   return repo.findWithdrawalOwners(request.server.db, instituteId).then((owners) => {
     if (!owners) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
     return owners;

@@ -18,7 +18,7 @@ import { actorOf } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { openStored } from '../../lib/uploads.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { registerUploads, uploadedBytesOf } from '../../plugins/uploads.ts';
 import {
   confirmOnlineSignature,
@@ -68,8 +68,8 @@ function viewerOf(request: FastifyRequest): repo.ViewerInstitute {
   return viewer;
 }
 
-async function instituteOf(request: FastifyRequest) {
-  const { instituteId } = request.params as { instituteId: number };
+async function instituteOf(request: RequestWithParams<{ instituteId: number }>) {
+  const { instituteId } = request.params;
   const owners = await repo.findAdhesionOwners(request.server.db, instituteId);
   if (!owners) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
   return owners;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   BOOKING_MESSAGES,
   BOOKING_STATE_LABELS,
@@ -19,7 +19,7 @@ import {
 } from '@portale/shared/bookings';
 import { actorOf } from '../../lib/audit.ts';
 import { sha256 } from '../../lib/crypto.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -63,8 +63,8 @@ const SLOT_EXPORT_COLUMNS: ExportColumn<SlotSummary>[] = [
   { header: 'Pubblicato', value: (r) => r.published },
 ];
 
-async function slotOf(request: FastifyRequest) {
-  const { slotId } = request.params as { slotId: number };
+async function slotOf(request: RequestWithParams<{ slotId: number }>) {
+  const { slotId } = request.params;
   const slot = await repo.findSlot(request.server.db, slotId);
   return slot && { ownerUserIds: [] };
 }

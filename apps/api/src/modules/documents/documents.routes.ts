@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   createDocument,
   DOCUMENT_MAX_BYTES,
@@ -18,7 +18,7 @@ import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { openStored, removeStored } from '../../lib/uploads.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import {
   FILE_SIGNATURES,
   hasSignature,
@@ -55,8 +55,8 @@ function pdfOf(body: unknown): Upload {
   return upload;
 }
 
-async function documentOf(request: FastifyRequest) {
-  const { documentId } = request.params as { documentId: number };
+async function documentOf(request: RequestWithParams<{ documentId: number }>) {
+  const { documentId } = request.params;
   return (await repo.documentExists(request.server.db, documentId)) ? { ownerUserIds: [] } : undefined;
 }
 

@@ -18,7 +18,7 @@ import {
   searchEnrolmentInstitutes,
 } from '@portale/shared/enrolment';
 import { ROLE_LABELS } from '@portale/shared/auth';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -47,22 +47,22 @@ const MAX_RESULTS = 20;
  * (a principal's `manage:adhesion:own` is about their institute, not about its invitations): only
  * `manage:adhesion:any` passes.
  */
-async function invitationOf(request: FastifyRequest) {
-  const { invitationId } = request.params as { invitationId: number };
+async function invitationOf(request: RequestWithParams<{ invitationId: number }>) {
+  const { invitationId } = request.params;
   return (await repo.invitationExists(request.server.db, invitationId)) ? { ownerUserIds: [] } : undefined;
 }
 
 /** The institute's owners for reading its handovers: its principal and first contact. Unknown → 404. */
-async function instituteOwners(request: FastifyRequest) {
-  const { instituteId } = request.params as { instituteId: number };
+async function instituteOwners(request: RequestWithParams<{ instituteId: number }>) {
+  const { instituteId } = request.params;
   const owners = await findInstituteOwners(request.server.db, instituteId);
   if (!owners) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
   return owners;
 }
 
 /** For starting or cancelling a handover the institute is owned by its principal alone. Unknown → 404. */
-async function instituteOfPrincipal(request: FastifyRequest) {
-  const { instituteId } = request.params as { instituteId: number };
+async function instituteOfPrincipal(request: RequestWithParams<{ instituteId: number }>) {
+  const { instituteId } = request.params;
   const row = await handoverRepo.principalOf(request.server.db, instituteId);
   if (!row) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
   return { ownerUserIds: [row.principalUserId] };

@@ -24,7 +24,7 @@ import {
 } from '@portale/shared/field-work';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { actorOf } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -72,22 +72,22 @@ function notFound(message: string) {
 }
 
 /** A plesso for field work: its owners are [its detector]; unknown → 404. */
-function siteOf(request: FastifyRequest) {
-  const { siteId } = request.params as { siteId: number };
+function siteOf(request: RequestWithParams<{ siteId: number }>) {
+  const { siteId } = request.params;
   return sites
     .siteDetectorOwners(request.server.db, siteId)
     .then((owners) => owners ?? Promise.reject(notFound(SITE_NOT_FOUND)));
 }
 
-function visitOf(request: FastifyRequest) {
-  const { visitId } = request.params as { visitId: number };
+function visitOf(request: RequestWithParams<{ visitId: number }>) {
+  const { visitId } = request.params;
   return visits
     .visitOwners(request.server.db, visitId)
     .then((owners) => owners ?? Promise.reject(notFound(VISIT_MESSAGES.notFound)));
 }
 
-function detectorOf(request: FastifyRequest) {
-  const { userId } = request.params as { userId: number };
+function detectorOf(request: RequestWithParams<{ userId: number }>) {
+  const { userId } = request.params;
   return detectors
     .isDetectorUser(request.server.db, userId)
     .then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(DETECTOR_NOT_FOUND))));

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   ADHESION_STATE_LABELS,
   exportInstitutes,
@@ -8,7 +8,7 @@ import {
   type InstituteSummary,
 } from '@portale/shared/registry';
 import { actorOf } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { heavyList } from '../../lib/gates.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -34,8 +34,8 @@ const EXPORT_COLUMNS: ExportColumn<InstituteSummary>[] = [
   },
 ];
 
-function instituteOf(request: FastifyRequest) {
-  const { instituteId } = request.params as { instituteId: number };
+function instituteOf(request: RequestWithParams<{ instituteId: number }>) {
+  const { instituteId } = request.params;
   return repo.findInstituteOwners(request.server.db, instituteId).then((owners) => {
     if (!owners) throw new HttpError(404, 'not_found', INSTITUTE_NOT_FOUND);
     return owners;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   ADHESION_STATE_LABELS,
   SCHOOL_LEVEL_LABELS,
@@ -9,7 +9,7 @@ import {
   type SchoolSiteSummary,
 } from '@portale/shared/registry';
 import { actorOf } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { heavyList } from '../../lib/gates.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
@@ -34,8 +34,8 @@ const EXPORT_COLUMNS: ExportColumn<SchoolSiteSummary>[] = [
   { header: 'Stato adesione istituto', value: (r) => ADHESION_STATE_LABELS[r.adhesionState] },
 ];
 
-function schoolSiteOf(request: FastifyRequest) {
-  const { siteId } = request.params as { siteId: number };
+function schoolSiteOf(request: RequestWithParams<{ siteId: number }>) {
+  const { siteId } = request.params;
   return repo.findSchoolSiteOwners(request.server.db, siteId).then((owners) => {
     if (!owners) throw new HttpError(404, 'not_found', SCHOOL_SITE_NOT_FOUND);
     return owners;

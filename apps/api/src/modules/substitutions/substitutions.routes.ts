@@ -12,7 +12,7 @@ import {
   type SubstitutionSummary,
 } from '@portale/shared/substitutions';
 import { signedInActorOf } from '../../plugins/service-context.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { forEachBatch } from '../../lib/list.ts';
 import { authOf } from '../../plugins/authorization.ts';
@@ -49,8 +49,8 @@ function requestedSiteOf(request: FastifyRequest) {
     .then((owners) => owners ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.siteNotFound)));
 }
 
-function substitutionOf(request: FastifyRequest) {
-  const { substitutionId } = request.params as { substitutionId: number };
+function substitutionOf(request: RequestWithParams<{ substitutionId: number }>) {
+  const { substitutionId } = request.params;
   return repo
     .substitutionOwners(request.server.db, substitutionId)
     .then((owners) => owners ?? Promise.reject(notFound(SUBSTITUTION_MESSAGES.notFound)));

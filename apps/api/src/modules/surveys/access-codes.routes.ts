@@ -16,7 +16,7 @@ import {
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
 import { signedInActorOf } from '../../plugins/service-context.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -68,8 +68,8 @@ function ownerScope(request: FastifyRequest): number | undefined {
 }
 
 /** A code's owner (its teacher); unknown → 404. */
-async function codeOf(request: FastifyRequest) {
-  const { id } = request.params as { id: number };
+async function codeOf(request: RequestWithParams<{ id: number }>) {
+  const { id } = request.params;
   const [row] = await repo.codeOwners(request.server.db, [id]);
   return row && { ownerUserIds: [row.ownerUserId] };
 }

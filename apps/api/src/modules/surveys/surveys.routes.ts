@@ -15,7 +15,7 @@ import {
   type SurveySummary,
 } from '@portale/shared/surveys';
 import { signedInActorOf } from '../../plugins/service-context.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import * as repo from './surveys.repository.ts';
@@ -33,8 +33,8 @@ const EXPORT_COLUMNS: ExportColumn<SurveySummary>[] = [
   { header: 'Aggiornata il', value: (r) => new Date(r.updatedAt) },
 ];
 
-async function surveyOf(request: FastifyRequest) {
-  const { surveyId } = request.params as { surveyId: number };
+async function surveyOf(request: RequestWithParams<{ surveyId: number }>) {
+  const { surveyId } = request.params;
   const survey = await repo.findSurveyWithQuestions(request.server.db, surveyId);
   return survey && { ownerUserIds: [] };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
 import {
   HELD_RESPONSE_MESSAGES,
@@ -10,7 +10,7 @@ import {
   type TeacherSummary,
 } from '@portale/shared/teachers';
 import { actorOf } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -34,8 +34,8 @@ const EXPORT_COLUMNS: ExportColumn<TeacherSummary>[] = [
   { header: 'Registrato il', value: (r) => new Date(r.createdAt) },
 ];
 
-function teacherOf(request: FastifyRequest) {
-  const { teacherId } = request.params as { teacherId: number };
+function teacherOf(request: RequestWithParams<{ teacherId: number }>) {
+  const { teacherId } = request.params;
   return repo.findTeacherResource(request.server.db, teacherId).then((resource) => {
     if (!resource) throw new HttpError(404, 'not_found', TEACHER_NOT_FOUND);
     return resource;

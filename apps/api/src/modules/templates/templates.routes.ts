@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   exportTemplates,
   getTemplate,
@@ -12,7 +12,7 @@ import {
   type TemplateSummary,
 } from '@portale/shared/templates';
 import { actorOf } from '../../lib/audit.ts';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { FieldErrors } from '../../lib/field-errors.ts';
 import { documentSections, winAnsi } from '../../lib/render/document-sections.ts';
@@ -34,8 +34,8 @@ const EXPORT_COLUMNS: ExportColumn<TemplateSummary>[] = [
 ];
 
 /** The record of a `:key` route: templates have no owner (super-admin's `:any` grants); unknown → 404. */
-async function templateOf(request: FastifyRequest) {
-  const { key } = request.params as { key: string };
+async function templateOf(request: RequestWithParams<{ key: string }>) {
+  const { key } = request.params;
   if (!(await repo.findCurrent(request.server.db, key))) throw service.templateNotFound();
   return { ownerUserIds: [] };
 }

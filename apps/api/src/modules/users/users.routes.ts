@@ -11,7 +11,7 @@ import {
   updateUser,
   type UserSummary,
 } from '@portale/shared/users';
-import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { serviceContextOf } from '../../plugins/service-context.ts';
 import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { forEachBatch } from '../../lib/list.ts';
@@ -35,8 +35,8 @@ const EXPORT_COLUMNS: ExportColumn<UserSummary>[] = [
 ];
 
 /** The user a route is about: unknown → 404 before any permission answer. */
-function userOf(request: FastifyRequest) {
-  const { userId } = request.params as { userId: number };
+function userOf(request: RequestWithParams<{ userId: number }>) {
+  const { userId } = request.params;
   return repo.findUserResource(request.server.db, userId).then((resource) => {
     if (!resource) throw service.notFound();
     return resource;
