@@ -1,5 +1,4 @@
-import { evaluateAccess } from '@portale/shared/auth';
-import { PAGES } from '@portale/shared/pages';
+import { PAGES, evaluateAccess } from '@portale/shared/pages';
 import type { Page } from '@playwright/test';
 import { demoAccount } from '../demo-accounts.ts';
 import {

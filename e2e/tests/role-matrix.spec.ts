@@ -1,5 +1,4 @@
-import { evaluateAccess, type AccessDecision } from '@portale/shared/auth';
-import { getPage, PAGES, type PageDef } from '@portale/shared/pages';
+import { getPage, PAGES, type PageDef, evaluateAccess, type AccessDecision } from '@portale/shared/pages';
 import type { Page } from '@playwright/test';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../demo-accounts.ts';
 import {
