@@ -18,24 +18,24 @@ import { prerenderConsentBanner } from './features/consent/consent-store.ts';
 
 /**
  * What the router loads for a page (apps/web/src/app/router.tsx, PAGE_MODULES or the public frame). A
- * page whose first render needs the API's answer (`pageData`) or the address bar may set
+ * page whose first render needs the API's answer (`loader`) or the address bar may set
  * `prerenderShell`: its first paint is then its heading and a loading line (components/page-shell.tsx),
  * where the page itself starts with `<PageHeader>` in a `container` (`true`) or with `<NarrowPage>`
  * (`'narrow'`).
  */
 export type PageModule = {
   Component: ComponentType;
-  pageData?: unknown;
+  loader?: unknown;
   prerenderShell?: boolean | 'narrow';
 };
 
 /**
  * Why a page is not rendered at build time, or undefined when it is. A page that loads its own data
- * (`pageData`) shows what the API answers, so its first paint cannot be known in advance, unless it
+ * (`loader`) shows what the API answers, so its first paint cannot be known in advance, unless it
  * asks for its shell.
  */
 export function notPrerenderable(module: PageModule): string | undefined {
-  return module.pageData && !module.prerenderShell ? 'its content comes from the API (pageData)' : undefined;
+  return module.loader && !module.prerenderShell ? 'its content comes from the API (loader)' : undefined;
 }
 
 /**

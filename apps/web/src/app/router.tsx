@@ -14,7 +14,7 @@ type LazyModule = {
   Component: React.ComponentType;
   action?: RouteObject['action'];
   /** The page's own data, fetched after the guards instead of `/api/portal/pages/:id`. */
-  pageData?: (args: LoaderFunctionArgs) => Promise<unknown>;
+  loader?: (args: LoaderFunctionArgs) => Promise<unknown>;
 };
 
 const landingPage = () => import('../features/public/landing-page.tsx');
@@ -136,7 +136,7 @@ function pageRoute(page: PageDef): RouteObject {
       assertParams(params, request);
       await runGuards(page, request);
       const ownModule = PAGE_MODULES[page.id];
-      const own = ownModule && (await ownModule()).pageData;
+      const own = ownModule && (await ownModule()).loader;
       if (own) return own(args);
       if (isPortal && page.id !== 'portal.home') return apiRequest(`/api/portal/pages/${page.id}`);
       return null;

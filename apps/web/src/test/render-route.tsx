@@ -6,7 +6,7 @@ export interface RouteUnderTest {
   /** The route's path pattern, as the route table has it (`/portale/istituti`, `/portale/x/:id`). */
   path: string;
   Component: ComponentType;
-  /** The page's own `pageData`, or a fixture loader that answers what the API would. */
+  /** The page's own `loader`, or a fixture loader that answers what the API would. */
   loader?: (args: LoaderFunctionArgs) => unknown;
   /** The page's own `action`. */
   action?: (args: ActionFunctionArgs) => unknown;

@@ -73,7 +73,7 @@ let justSent: PublicAccessCode | null = null;
 /** The code the page shows, so that sending it does not ask the API for its questions again. */
 let shown: PublicAccessCode | null = null;
 
-export async function pageData({ params, request }: LoaderFunctionArgs): Promise<PublicAccessCode> {
+export async function loader({ params, request }: LoaderFunctionArgs): Promise<PublicAccessCode> {
   if (justSent && justSent.code === params.token) {
     const opened = justSent;
     justSent = null;
@@ -106,7 +106,7 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<A
   const opened =
     shown?.code === code
       ? shown
-      : await pageData({ params, request, context: undefined } as unknown as LoaderFunctionArgs);
+      : await loader({ params, request, context: undefined } as unknown as LoaderFunctionArgs);
   const answers = answersFromForm(opened.survey.questions, form);
   try {
     const body = await callApi(submitAccessCodeResponse, { params: { code }, body: { answers } });

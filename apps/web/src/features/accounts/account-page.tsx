@@ -34,7 +34,7 @@ interface AccountData {
 }
 
 /** Own data of the page (not `/api/portal/pages/:id`): the user's active sessions and codice fiscale. */
-export async function pageData(): Promise<AccountData> {
+export async function loader(): Promise<AccountData> {
   const [sessions, profile, identities] = await Promise.all([
     callApi(listSessions, {}),
     callApi(getAccountProfile, {}),

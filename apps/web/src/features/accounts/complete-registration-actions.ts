@@ -25,7 +25,7 @@ export type CompleteActionData = FormResult & { intent: string; phone?: PhoneSte
  * The profile; when nothing is missing the session user is refreshed and the portal opens — unless the
  * staff sent the registration back for corrections: then this is where the note is read and the data corrected.
  */
-export async function pageData(): Promise<AccountProfile> {
+export async function loader(): Promise<AccountProfile> {
   const profile = await callApi(getAccountProfile, {});
   if (profile.missing.length === 0 && profile.teacherProfile?.reviewState !== 'da_correggere') {
     await reloadUser();

@@ -11,7 +11,7 @@ import { FlaggedFields } from '../../components/flagged-fields.tsx';
 import type { CompleteActionData } from './complete-registration-actions.ts';
 import { PhoneVerification } from './phone-verification.tsx';
 
-export { action, pageData } from './complete-registration-actions.ts';
+export { action, loader } from './complete-registration-actions.ts';
 
 const MISSING_LABELS: Record<MissingItem, string> = {
   phone: 'Numero di cellulare',

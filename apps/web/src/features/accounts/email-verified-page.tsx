@@ -30,7 +30,7 @@ const accounts = () => import('@portale/shared/accounts');
 export const prerenderShell = 'narrow';
 
 /** Without a token the page says at once that the link is not valid: that message comes first. */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<{ invalid?: string }> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<{ invalid?: string }> {
   if (new URL(request.url).searchParams.get('token')) {
     void accounts();
     return {};

@@ -110,7 +110,7 @@ interface Data extends ListLoaderData<typeof listActionModels> {
   editProblem: string | null;
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const id = Number(new URL(request.url).searchParams.get(EDIT_PARAM));
   const list = await loadList(listActionModels, request);
   if (!Number.isInteger(id) || id <= 0) return { ...list, editing: null, editProblem: null };

@@ -107,7 +107,7 @@ interface Data extends ListLoaderData<typeof listActions> {
   detailProblem: string | null;
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const id = Number(new URL(request.url).searchParams.get(DETAIL_PARAM));
   const [list, models] = await Promise.all([
     loadList(listActions, request),

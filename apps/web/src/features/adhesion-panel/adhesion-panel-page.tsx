@@ -144,7 +144,7 @@ type Data = ListLoaderData<typeof listAdhesions> & {
   preview: ReminderPreview | null;
 };
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const search = new URL(request.url).searchParams;
   const where = pickQuery(search, ['region', 'province', 'minDaysInState']);
   const reminderQuery = pickQuery(search, ['q', 'region', 'province', 'minDaysInState', 'adhesionState']);

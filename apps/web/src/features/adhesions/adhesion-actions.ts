@@ -20,7 +20,7 @@ function choiceOf(request: Request): { istituto?: number } {
   return Number.isInteger(id) && id > 0 ? { istituto: id } : {};
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<CurrentAdhesion> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<CurrentAdhesion> {
   return callApi(getCurrentAdhesion, { query: choiceOf(request) }, { signal: request.signal });
 }
 

@@ -19,7 +19,7 @@ import type { AdhesionActionData } from './adhesion-actions.ts';
 import { OnlineSignature } from './online-signature.tsx';
 import { UploadSignature } from './upload-signature.tsx';
 
-export { action, pageData } from './adhesion-actions.ts';
+export { action, loader } from './adhesion-actions.ts';
 
 const ADHESION_PATH = '/iscrizioni/adesione-formale';
 

@@ -29,7 +29,7 @@ interface Data {
 /** Prerendered as its heading and a loading line until the API answers (components/page-shell.tsx). */
 export const prerenderShell = true;
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const token = new URL(request.url).searchParams.get('token');
   const slots = callApi(listBookableSlots, {}, { signal: request.signal });
   if (!token) return { slots: (await slots).items, cancel: null };

@@ -75,7 +75,7 @@ const FILTERS: SelectFilter[] = [
 
 type Data = ListLoaderData<typeof listSlots>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listSlots, request);
 }
 

@@ -65,7 +65,7 @@ type Data = ListLoaderData<typeof listSlotBookings> & { slot: SlotSummary };
 
 const slotIdOf = (params: LoaderFunctionArgs['params']) => parseId(params.slotId)!;
 
-export async function pageData({ request, params }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request, params }: LoaderFunctionArgs): Promise<Data> {
   const slotId = slotIdOf(params);
   const [slot, list] = await Promise.all([
     callApi(getSlot, { params: { slotId } }, { signal: request.signal }),

@@ -71,7 +71,7 @@ const FILTERS: SelectFilter[] = [
 
 type Data = ListLoaderData<typeof listDocuments>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listDocuments, request);
 }
 

@@ -29,7 +29,7 @@ type Result = FormResult & { intent: string };
 
 const idOf = (params: LoaderFunctionArgs['params']) => parseId(params.documentId)!;
 
-export function pageData({ request, params }: LoaderFunctionArgs): Promise<StaffDocument> {
+export function loader({ request, params }: LoaderFunctionArgs): Promise<StaffDocument> {
   return callApi(getDocument, { params: { documentId: idOf(params) } }, { signal: request.signal });
 }
 

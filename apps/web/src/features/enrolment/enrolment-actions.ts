@@ -65,7 +65,7 @@ const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiError && error.status < 500 ? error.message : fallback;
 
 /** Step 1 without `verifica`; otherwise the verification's state, then the institute search or the chosen institute. */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<EnrolmentPageData> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<EnrolmentPageData> {
   const url = new URL(request.url);
   const verificationId = url.searchParams.get(VERIFY_PARAM);
   if (!verificationId) return { step: 'phone' };

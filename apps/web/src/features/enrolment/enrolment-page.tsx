@@ -24,7 +24,7 @@ import {
   type EnrolmentPageData,
 } from './enrolment-actions.ts';
 
-export { action, pageData } from './enrolment-actions.ts';
+export { action, loader } from './enrolment-actions.ts';
 
 const hasFieldErrors = (result: EnrolmentActionData | undefined) =>
   Object.keys(result?.errors ?? {}).length > 0;

@@ -37,7 +37,7 @@ type Intent = keyof typeof INTENTS;
 type Data = ListLoaderData<typeof listStaffEnrolmentInvitations>;
 type Outcome = FormResult & { ok?: boolean };
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listStaffEnrolmentInvitations, request);
 }
 

@@ -6,13 +6,13 @@ import { formatDateTime } from '../../lib/format.ts';
 import { VISIT_STATE_BADGES } from './field-work-labels.ts';
 import { SiteFacts } from './site-facts.tsx';
 
-export async function pageData({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   return callApi(getDetectorSite, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });
 }
 
 /** One of the detector's plessi: address, teachers, visits. Another detector's plesso is a 403 page. */
 export function Component() {
-  const site = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const site = useLoaderData<Awaited<ReturnType<typeof loader>>>();
   return (
     <>
       <PageHeader

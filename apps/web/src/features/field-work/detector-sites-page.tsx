@@ -66,7 +66,7 @@ const SORT_OPTIONS = sortOptionsOf([
 
 type Data = ListLoaderData<typeof listMySchoolSites>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listMySchoolSites, request);
 }
 

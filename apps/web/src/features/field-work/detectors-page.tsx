@@ -80,7 +80,7 @@ interface Data extends ListLoaderData<typeof listDetectors> {
   all: DetectorSummary[];
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const [list, all] = await Promise.all([
     loadList(listDetectors, request),
     callApi(listDetectors, { query: { pageSize: 100, sort: 'name' } } as never, { signal: request.signal }),

@@ -5,13 +5,13 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { callApi } from '../../lib/api-client.ts';
 import { SiteFacts } from './site-facts.tsx';
 
-export async function pageData({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   return callApi(listSiteTeachers, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });
 }
 
 /** The teachers of a plesso, for its detector and the super-admin. */
 export function Component() {
-  const { site, items } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const { site, items } = useLoaderData<Awaited<ReturnType<typeof loader>>>();
   return (
     <>
       <PageHeader

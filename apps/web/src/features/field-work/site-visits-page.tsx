@@ -30,7 +30,7 @@ import { SiteFacts } from './site-facts.tsx';
 const OfflineReportsPanel = lazy(() => import('./offline/offline-reports-panel.tsx'));
 const offlineQueue = () => import('./offline/detector-report-queue.ts').then((m) => m.detectorReportQueue());
 
-export async function pageData({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   return callApi(listSiteVisits, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });
 }
 
@@ -294,7 +294,7 @@ function CloseForm({ visit, busy }: { visit: Visit; busy: boolean }) {
 
 /** A plesso's visits: plan one, download it for the calendar, file the report, cancel or mark as missed. */
 export function Component() {
-  const { site, teachers, items } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const { site, teachers, items } = useLoaderData<Awaited<ReturnType<typeof loader>>>();
   const result = useActionData<Result>();
   const busy = useNavigation().state === 'submitting';
   const planError = result?.intent === 'plan' ? result.errors?.scheduledAt?.[0] : undefined;

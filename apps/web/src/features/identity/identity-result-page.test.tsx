@@ -2,12 +2,10 @@ import { render, screen } from '@testing-library/react';
 import { createRoutesStub } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDENTITY_FAILURES } from '@portale/shared/identity';
-import { Component, pageData } from './identity-result-page.tsx';
+import { Component, loader } from './identity-result-page.tsx';
 
 function renderPage(search: string) {
-  const Stub = createRoutesStub([
-    { path: '/auth/identita', Component, loader: pageData, HydrateFallback: () => null },
-  ]);
+  const Stub = createRoutesStub([{ path: '/auth/identita', Component, loader, HydrateFallback: () => null }]);
   render(<Stub initialEntries={[`/auth/identita${search}`]} />);
 }
 

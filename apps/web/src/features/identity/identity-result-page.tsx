@@ -27,7 +27,7 @@ function failureMessage(code: string | null): string {
 }
 
 /** The callback's outcome (`?esito=`): signed in → the portal; a pending identity → its form; else the reason. */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<ResultData | Response> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<ResultData | Response> {
   const url = new URL(request.url);
   const outcome = url.searchParams.get('esito');
   if (outcome === 'accesso') {

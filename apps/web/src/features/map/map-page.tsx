@@ -21,7 +21,7 @@ interface MapData {
   problem: ListProblem | null;
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<MapData> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<MapData> {
   const [module, { query, result, problem }] = await Promise.all([
     import('./school-map.tsx'),
     loadList(getMapSchoolSites, request),

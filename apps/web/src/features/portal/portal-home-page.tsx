@@ -54,7 +54,7 @@ interface HomeData {
 }
 
 /** Each home's data, and the due actions of whoever actions are assigned to. */
-export async function pageData(args: LoaderFunctionArgs): Promise<HomeData> {
+export async function loader(args: LoaderFunctionArgs): Promise<HomeData> {
   const [home, dueActions, invitations] = await Promise.all([
     homeData(args),
     mayHaveDueActions(getSession().user) ? loadDueActions(args.request.signal) : null,

@@ -24,7 +24,7 @@ interface ProgressData {
   problem: ListProblem | null;
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<ProgressData> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<ProgressData> {
   void import('./progress-chart.tsx');
   const { query, result, problem } = await loadList(getProgress, request);
   return { query, data: result, problem };

@@ -48,7 +48,7 @@ interface Data {
 /** Prerendered as its heading and a loading line until the API answers (components/page-shell.tsx). */
 export const prerenderShell = true;
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const { signal } = request;
   const { survey: open, codeSurvey } = await callApi(getCurrentSurvey, {}, { signal });
   const latest = open || codeSurvey ? null : await callApi(getPublicSurvey, {}, { signal }).catch(() => null);

@@ -43,7 +43,7 @@ export function ownersOf(institute: Pick<InstituteDetail, 'principal' | 'firstCo
   return { ownerUserIds: [institute.principal?.id, institute.firstContact?.id] };
 }
 
-export async function pageData({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const instituteId = Number(params.instituteId);
   const signal = request.signal;
   const [institute, audit, handovers] = await Promise.all([
@@ -87,7 +87,7 @@ function Optional({ value, kind }: { value: string | null; kind?: 'email' | 'url
 
 /** Staff: one institute with its data, plessi, people, adhesion history, audit and (if allowed) the edit form. */
 export function Component() {
-  const { institute, audit, handovers } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const { institute, audit, handovers } = useLoaderData<Awaited<ReturnType<typeof loader>>>();
   const result = useActionData<EditResult & { intent?: string }>();
   const editResult = result?.intent === undefined ? result : undefined;
   const { user } = useSession();

@@ -57,7 +57,7 @@ const SORT_OPTIONS = sortOptionsOf([
 
 type Data = ListLoaderData<typeof listInstitutes>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listInstitutes, request);
 }
 

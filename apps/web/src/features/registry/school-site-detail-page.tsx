@@ -33,7 +33,7 @@ import { changedFields, saveChanges, type EditResult } from './registry-edit.ts'
 import { SchoolSiteEditForm, SITE_CHECKBOXES, SITE_TEXT_FIELDS } from './school-site-edit-form.tsx';
 import { Fact, Section } from './section.tsx';
 
-export async function pageData({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const siteId = Number(params.siteId);
   const signal = request.signal;
   const [site, audit] = await Promise.all([
@@ -62,7 +62,7 @@ function Person({ person }: { person: PersonRef | null }) {
 
 /** Staff: one plesso with its data, institute, detector, teachers, audit and (if allowed) the edit form. */
 export function Component() {
-  const { site, audit } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const { site, audit } = useLoaderData<Awaited<ReturnType<typeof loader>>>();
   const result = useActionData<EditResult>();
   const { user } = useSession();
   const canEdit = can(user, 'update:school-site', { ownerUserIds: [site.detector?.id] });

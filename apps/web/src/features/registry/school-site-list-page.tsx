@@ -67,7 +67,7 @@ const SORT_OPTIONS = sortOptionsOf([
 
 type Data = ListLoaderData<typeof listSchoolSites>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listSchoolSites, request);
 }
 

@@ -8,7 +8,7 @@ import { useCurrentPage } from '../../lib/use-current-page.ts';
 export const prerenderShell = true;
 
 /** The threshold in force (RESULTS_MIN_CELL), the legal floor and the flag (decision 035). */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<ResultsMethodology> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<ResultsMethodology> {
   return callApi(getResultsMethodology, {}, { signal: request.signal });
 }
 

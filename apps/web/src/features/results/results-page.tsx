@@ -28,7 +28,7 @@ interface ResultsData {
 export const prerenderShell = true;
 
 /** The chosen survey and group from the URL; a bad filter is shown on the form (422), an unknown survey is the 404 page. */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<ResultsData> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<ResultsData> {
   const query = pickQuery(new URL(request.url).searchParams, RESULTS_FILTER_KEYS);
   try {
     const data = await callApi(getResults, { query } as never, { signal: request.signal });

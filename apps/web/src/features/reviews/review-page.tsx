@@ -59,7 +59,7 @@ interface ActionResult {
  * `?item=` shows that item (from the list, also when decided); otherwise the queue's next item is
  * claimed for this reviewer for five minutes, so that two reviewers never see the same one.
  */
-export async function pageData({ params, request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ params, request }: LoaderFunctionArgs): Promise<Data> {
   const type = params.reviewType as ReviewType;
   const url = new URL(request.url);
   const raw = url.searchParams.get('item');

@@ -25,7 +25,7 @@ import { boundTo, DEFAULT_SORT, QUEUE_TEXTS, SORT_OPTIONS, STATE_FILTER } from '
 
 type Data = ListLoaderData<typeof listReviews>;
 
-export function pageData({ params, request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ params, request }: LoaderFunctionArgs): Promise<Data> {
   // The router has already checked that `reviewType` is a known type (404 page otherwise).
   return loadList(boundTo(listReviews, params.reviewType as ReviewType), request);
 }

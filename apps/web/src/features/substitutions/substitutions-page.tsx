@@ -106,7 +106,7 @@ interface Data extends ListLoaderData<typeof listSubstitutions> {
   openProblem: string | null;
 }
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const id = Number(new URL(request.url).searchParams.get(OPEN));
   const [list, opened] = await Promise.all([
     loadList(listSubstitutions, request),

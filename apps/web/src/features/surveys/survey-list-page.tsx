@@ -55,7 +55,7 @@ const FILTERS: SelectFilter[] = [
 
 type Data = ListLoaderData<typeof listSurveys>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listSurveys, request);
 }
 

@@ -34,7 +34,7 @@ type Outcome = FormResult & { intent: string };
 
 const surveyIdOf = (params: LoaderFunctionArgs['params']) => parseId(params.surveyId)!;
 
-export async function pageData({ request, params }: LoaderFunctionArgs): Promise<SurveyDetail> {
+export async function loader({ request, params }: LoaderFunctionArgs): Promise<SurveyDetail> {
   return callApi(getSurvey, { params: { surveyId: surveyIdOf(params) } }, { signal: request.signal });
 }
 

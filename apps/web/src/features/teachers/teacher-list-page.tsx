@@ -92,7 +92,7 @@ const SORT_OPTIONS = sortOptionsOf([
 ]);
 
 /** The list of the URL, and the profile it opens (`?teacherId=`); an unknown profile is said in the page. */
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const raw = new URL(request.url).searchParams.get(OPEN);
   const teacherId = raw ? parseId(raw) : undefined;
   const [list, teacher] = await Promise.all([

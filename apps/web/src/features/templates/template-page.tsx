@@ -23,7 +23,7 @@ import type { Editor, Outcome } from './template-types.ts';
 
 type Data = ListLoaderData<typeof listTemplates> & { editor: Editor | null };
 
-export async function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   const key = new URL(request.url).searchParams.get(KEY_PARAM)?.trim();
   if (key) {
     try {

@@ -34,7 +34,7 @@ import { UserEditForm } from './user-edit-form.tsx';
 import { USER_AUDIT_ACTION_LABELS, USER_FIELD_LABELS } from './user-labels.ts';
 import { invalidForm } from '../../lib/form-action.ts';
 
-export async function pageData({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const userId = Number(params.userId);
   const { signal } = request;
   const [user, audit] = await Promise.all([
@@ -152,7 +152,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 /** One user: data, roles and permissions (editable by managers), account actions and the audit. */
 export function Component() {
-  const { user, audit } = useLoaderData<Awaited<ReturnType<typeof pageData>>>();
+  const { user, audit } = useLoaderData<Awaited<ReturnType<typeof loader>>>();
   const result = useActionData<ActionResult>();
   const { user: me } = useSession();
   const [search] = useSearchParams();

@@ -69,7 +69,7 @@ const SORT_OPTIONS = sortOptionsOf([
 
 type Data = ListLoaderData<typeof listUsers>;
 
-export function pageData({ request }: LoaderFunctionArgs): Promise<Data> {
+export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listUsers, request);
 }
 
