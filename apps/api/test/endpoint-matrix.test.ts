@@ -26,7 +26,7 @@ import * as identity from '@portale/shared/identity';
 import * as map from '@portale/shared/map';
 import * as progress from '@portale/shared/progress';
 import { buildPath, isSessionPermission, type Endpoint } from '@portale/shared/http';
-import { getPage, evaluateAccess } from '@portale/shared/pages';
+import { getPage, evaluateAccess, type PageId } from '@portale/shared/pages';
 import * as publicSite from '@portale/shared/public';
 import * as registry from '@portale/shared/registry';
 import * as reviews from '@portale/shared/reviews';
@@ -126,7 +126,7 @@ const OWN_SUBSTITUTIONS = /^\/api\/substitutions(\/candidates)?$/;
 /** A record named in the body (the plesso of a substitution request): an `:own` grant reaches validation with the empty body. */
 const OWN_BODY_RECORD: Record<string, number> = { 'POST /api/substitutions': 422 };
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
-const pageConditions = (pageId: string) => ({
+const pageConditions = (pageId: PageId) => ({
   guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission'),
 });
 const PORTAL = {

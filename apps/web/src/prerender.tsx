@@ -11,7 +11,7 @@ import {
   StaticRouterProvider,
   type RouteObject,
 } from 'react-router';
-import { getPage } from '@portale/shared/pages';
+import { getPage, type PageId } from '@portale/shared/pages';
 import { DefaultLayout } from './app/default-layout.tsx';
 import { PageShell } from './components/page-shell.tsx';
 import { prerenderConsentBanner } from './features/consent/consent-store.ts';
@@ -45,7 +45,7 @@ export function notPrerenderable(module: PageModule): string | undefined {
  * browser to render (e.g. it reads the address bar), which post-build reports.
  */
 export async function renderPage(
-  pageId: string,
+  pageId: PageId,
   module: PageModule,
   { consentBanner = false }: { consentBanner?: boolean } = {},
 ): Promise<{ markup: string; title: string; description: string }> {

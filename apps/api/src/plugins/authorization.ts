@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { can, canSome, type OwnedResource, type PermissionCheck } from '@portale/shared/auth';
 import { ERROR_MESSAGES } from '@portale/shared/http';
-import { getPage, ACCESS_MESSAGES, evaluateAccess } from '@portale/shared/pages';
+import { getPage, ACCESS_MESSAGES, evaluateAccess, type PageId } from '@portale/shared/pages';
 import { HttpError } from '../lib/http-error.ts';
 import type { AuthContext } from './session/session.ts';
 
@@ -39,7 +39,7 @@ export function authOf(request: FastifyRequest): AuthContext {
 }
 
 /** preHandler: the same guards and access rule as the web page `pageId` (one table for both sides). */
-export function requirePage(pageId: string) {
+export function requirePage(pageId: PageId) {
   const page = getPage(pageId);
   return async (request: FastifyRequest) => {
     if (!request.auth) throw unauthenticated();
@@ -61,12 +61,12 @@ const PORTAL_CONDITIONS = {
 export type ResourceLoader = (request: FastifyRequest) => Promise<OwnedResource | undefined>;
 
 /** The guards a page applies before its role rule: an endpoint of that page applies them instead of the portal's. */
-function conditionsOf(pageId: string | undefined) {
+function conditionsOf(pageId: PageId | undefined) {
   if (!pageId) return PORTAL_CONDITIONS;
   return { guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission') };
 }
 
-function assertPortalConditions(request: FastifyRequest, pageId?: string): AuthContext {
+function assertPortalConditions(request: FastifyRequest, pageId?: PageId): AuthContext {
   const auth = request.auth;
   if (!auth) throw unauthenticated();
   const decision = evaluateAccess(conditionsOf(pageId), auth.user);
@@ -87,7 +87,7 @@ function assertPortalConditions(request: FastifyRequest, pageId?: string): AuthC
  */
 export function requireGrant(
   check: PermissionCheck,
-  conditionsOfPage?: string,
+  conditionsOfPage?: PageId,
   options: { anyOnly?: boolean } = {},
 ): RequestCheck {
   return (request) => {
@@ -105,7 +105,7 @@ export function requireGrant(
 export function requirePermission(
   check: PermissionCheck,
   loadResource?: ResourceLoader,
-  conditionsOfPage?: string,
+  conditionsOfPage?: PageId,
 ) {
   return async (request: FastifyRequest) => {
     const auth = assertPortalConditions(request, conditionsOfPage);

@@ -1,6 +1,6 @@
 import { Breadcrumb, BreadcrumbItem } from 'design-react-kit';
 import { Link, NavLink, Outlet, useLocation, useMatches } from 'react-router';
-import { breadcrumbOf, PAGES, type PageDef, evaluateAccess } from '@portale/shared/pages';
+import { breadcrumbOf, PAGES, type PageDef, type PageId, evaluateAccess } from '@portale/shared/pages';
 import { AppFooter } from '../components/app-footer.tsx';
 import { AppHeader } from '../components/app-header.tsx';
 import { SkipLinks } from '../components/skip-links.tsx';
@@ -10,16 +10,16 @@ import { logout, useSession } from '../lib/session.ts';
 
 const NAV_PAGES = PAGES.filter((p) => p.layout === 'authenticated' && p.navLabel);
 
-function usePageId(): string | undefined {
+function usePageId(): PageId | undefined {
   const matches = useMatches();
   for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]?.handle as { pageId?: string } | undefined;
+    const handle = matches[i]?.handle as { pageId?: PageId } | undefined;
     if (handle?.pageId) return handle.pageId;
   }
   return undefined;
 }
 
-function Crumbs({ pageId }: { pageId: string }) {
+function Crumbs({ pageId }: { pageId: PageId }) {
   const trail = breadcrumbOf(pageId);
   return (
     <Breadcrumb aria-label="Percorso di navigazione" className="mb-3">

@@ -1,4 +1,5 @@
 import type { TeacherKind } from '@portale/shared/accounts';
+import type { PageId } from '@portale/shared/pages';
 import { useMatches, type ActionFunctionArgs } from 'react-router';
 import { Component as LandingContent } from '../features/public/landing-page.tsx';
 import { RegistrationForm } from '../features/registration/registration-form.tsx';
@@ -21,7 +22,7 @@ const KIND_BY_PAGE: Record<string, TeacherKind> = {
 
 /** A registration landing: the landing content (title and description from the route table), then the form of its kind. */
 export function Component() {
-  const pageId = (useMatches().at(-1)?.handle as { pageId: string }).pageId;
+  const pageId = (useMatches().at(-1)?.handle as { pageId: PageId }).pageId;
   return (
     <>
       <LandingContent />

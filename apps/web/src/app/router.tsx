@@ -1,6 +1,6 @@
 import { createBrowserRouter, data, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { SEED_ERRORS } from '@portale/shared/http';
-import { isValidToken, PAGES, REVIEW_TYPES, type PageDef } from '@portale/shared/pages';
+import { isValidToken, PAGES, REVIEW_TYPES, type PageDef, type PageId } from '@portale/shared/pages';
 import { parseId } from '@portale/shared/validation';
 import { RouteError } from '../features/errors/route-error.tsx';
 import { runGuards } from './guards.ts';
@@ -22,7 +22,7 @@ const registrationLanding = () => import('./registration-landing-page.tsx');
 const legalPage = () => import('../features/public/legal-page.tsx');
 
 /** Page components by page id; every other page shows its frame from the route table. */
-const PAGE_MODULES: Record<string, () => Promise<LazyModule>> = {
+const PAGE_MODULES: Partial<Record<PageId, () => Promise<LazyModule>>> = {
   'auth.login': () => import('../features/auth/login-page.tsx'),
   'auth.identity': () => import('../features/identity/identity-result-page.tsx'),
   'portal.home': () => import('../features/portal/portal-home-page.tsx'),
@@ -119,7 +119,7 @@ function assertParams(params: LoaderFunctionArgs['params'], request: Request) {
   }
 }
 
-function pageRoute(page: PageDef): RouteObject {
+function pageRoute(page: PageDef<PageId>): RouteObject {
   const isPortal = page.layout === 'authenticated';
   const load = PAGE_MODULES[page.id] ?? (isPortal ? portalFrame : publicFrame);
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPage } from '../pages/routes.ts';
+import { getPage, type PageId } from '../pages/routes.ts';
 import { satisfiesRule } from '../pages/access.ts';
 import { can, canSome, ROLE_GRANTS, type PermissionCheck } from './permissions.ts';
 import { PERMISSIONS, ROLES } from './roles.ts';
@@ -54,7 +54,7 @@ describe('can', () => {
 });
 
 describe('the seed page table agrees with the grants (one source of truth, checked)', () => {
-  const pairs: [string, PermissionCheck][] = [
+  const pairs: [PageId, PermissionCheck][] = [
     ['portal.institutes', 'read:institute'],
     ['portal.institute', 'read:institute'],
     ['portal.sites', 'read:school-site'],

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { PermissionCheck } from '../auth/permissions.ts';
+import type { PageId } from '../pages/routes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -53,7 +54,7 @@ export interface Endpoint<
    * The page (id of the route table) whose guards apply before a permission check, instead of the
    * portal conditions: the adhesion page lets a principal who has not signed yet in (decision 010).
    */
-  conditionsOfPage?: string;
+  conditionsOfPage?: PageId;
 }
 
 /** The media types a file body may be sent as (an upload endpoint). */

@@ -3,9 +3,9 @@ import type { GuardName } from './guards.ts';
 
 export type Layout = 'default' | 'authenticated';
 
-export interface PageDef {
+export interface PageDef<I extends string = string> {
   /** Stable id, used by the API (`/api/portal/pages/:pageId`) and the tests. */
-  id: string;
+  id: I;
   /** React Router pattern; params name the entity. */
   path: string;
   layout: Layout;
@@ -31,14 +31,14 @@ const PORTAL_GUARDS = [
 ] as const satisfies readonly GuardName[];
 const RESTRICTED = [...PORTAL_GUARDS, 'has-role-or-permission'] as const satisfies readonly GuardName[];
 
-function portal(
-  id: string,
+function portal<const I extends string>(
+  id: I,
   path: string,
   title: string,
   description: string,
   access: AccessRule,
-  extra: Partial<PageDef> = {},
-): PageDef {
+  extra: Partial<Omit<PageDef, 'id'>> = {},
+): PageDef<I> {
   return {
     id,
     path,
@@ -52,18 +52,18 @@ function portal(
   };
 }
 
-function pub(
-  id: string,
+function pub<const I extends string>(
+  id: I,
   path: string,
   title: string,
   description: string,
-  extra: Partial<PageDef> = {},
-): PageDef {
+  extra: Partial<Omit<PageDef, 'id'>> = {},
+): PageDef<I> {
   return { id, path, layout: 'default', title, description, guards: [], ...extra };
 }
 
-/** Every route of seed-spec §2 with its guards and access rule (seed-spec §6): the one source of truth. */
-export const PAGES: readonly PageDef[] = [
+/** The route table, as written: `PAGES` below is its typed face. */
+const PAGE_LIST = [
   pub('home', '/', 'Portale Scuole', 'Il programma nazionale di indagine nelle scuole italiane.'),
   pub(
     'access-code',
@@ -453,7 +453,13 @@ export const PAGES: readonly PageDef[] = [
     USERS,
     { parent: 'portal.users' },
   ),
-];
+] as const;
+
+/** The id of a page of the route table: a typo in a page id fails `tsc` (issue 36). */
+export type PageId = (typeof PAGE_LIST)[number]['id'];
+
+/** Every route of seed-spec §2 with its guards and access rule (seed-spec §6): the one source of truth. */
+export const PAGES: readonly PageDef<PageId>[] = PAGE_LIST;
 
 /** Review types of product §3; any other `{type}` is a 404. */
 export const REVIEW_TYPES = ['insegnanti', 'adesioni', 'visite'] as const;
@@ -464,17 +470,22 @@ export const REVIEW_TYPE_LABELS: Record<ReviewType, string> = {
   visite: 'Rapporti di visita',
 };
 
-const byId = new Map(PAGES.map((p) => [p.id, p]));
+const byId = new Map<string, PageDef<PageId>>(PAGES.map((p) => [p.id, p]));
+
+/** Whether a string from outside the code (a URL, a route's handle) names a page. */
+export function isPageId(id: string): id is PageId {
+  return byId.has(id);
+}
 
 /** The page with this id; throws for an unknown id (a programming error). */
-export function getPage(id: string): PageDef {
+export function getPage(id: PageId): PageDef<PageId> {
   const page = byId.get(id);
   if (!page) throw new Error(`Unknown page id: ${id}`);
   return page;
 }
 
 /** Fills a pattern's params: href('portal.institute', { instituteId: 5 }) → '/portale/istituti/5'. */
-export function href(id: string, params: Record<string, string | number> = {}): string {
+export function href(id: PageId, params: Record<string, string | number> = {}): string {
   return getPage(id).path.replace(/:(\w+)/g, (_, key: string) => {
     const value = params[key];
     if (value === undefined) throw new Error(`Missing param ${key} for ${id}`);
@@ -483,12 +494,12 @@ export function href(id: string, params: Record<string, string | number> = {}): 
 }
 
 /** The breadcrumb trail of a page, root first (the page itself last). */
-export function breadcrumbOf(id: string): PageDef[] {
-  const trail: PageDef[] = [];
+export function breadcrumbOf(id: PageId): PageDef<PageId>[] {
+  const trail: PageDef<PageId>[] = [];
   for (
-    let page: PageDef | undefined = getPage(id);
+    let page: PageDef<PageId> | undefined = getPage(id);
     page;
-    page = page.parent ? getPage(page.parent) : undefined
+    page = page.parent && isPageId(page.parent) ? getPage(page.parent) : undefined
   ) {
     trail.unshift(page);
   }

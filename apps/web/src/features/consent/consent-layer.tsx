@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useMatches } from 'react-router';
-import { getPage } from '@portale/shared/pages';
+import { getPage, type PageId } from '@portale/shared/pages';
 import { trackPageView } from './analytics.ts';
 import { ConsentBanner } from './consent-banner.tsx';
 
@@ -10,7 +10,7 @@ export function ConsentLayer() {
   const matches = useMatches();
   const pageId = [...matches]
     .reverse()
-    .map((m) => (m.handle as { pageId?: string } | undefined)?.pageId)
+    .map((m) => (m.handle as { pageId?: PageId } | undefined)?.pageId)
     .find(Boolean);
   useEffect(() => {
     const timer = setTimeout(

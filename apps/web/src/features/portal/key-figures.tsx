@@ -1,7 +1,7 @@
 import { Card, CardBody, CardTitle } from 'design-react-kit';
 import { Link } from 'react-router';
 import type { DashboardSummary } from '@portale/shared/dashboard';
-import { href } from '@portale/shared/pages';
+import { href, type PageId } from '@portale/shared/pages';
 import {
   ADHESION_STATE_LABELS,
   ADHESION_STATES,
@@ -11,7 +11,7 @@ import {
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 
 /** A list address with its filters (`/portale/istituti?adhesionState=attivo`). */
-function listHref(pageId: string, filters: Record<string, string> = {}): string {
+function listHref(pageId: PageId, filters: Record<string, string> = {}): string {
   const query = new URLSearchParams(filters).toString();
   return query ? `${href(pageId)}?${query}` : href(pageId);
 }
