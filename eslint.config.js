@@ -235,6 +235,25 @@ export default tseslint.config(
       ],
     },
   },
+  // The same habit in the API and shared (issue 36): a source file stays under 400 lines, tests aside (a
+  // suite of one endpoint reads best whole). The files listed are over it today, to split when next
+  // touched (a ratchet: the list only shrinks).
+  {
+    files: ['apps/api/src/**/*.ts', 'packages/shared/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      'apps/api/src/db/migrations/**',
+      'apps/api/src/modules/actions/actions.repository.ts',
+      'apps/api/src/modules/adhesions/adhesion-signing.service.ts',
+      'apps/api/src/modules/adhesions/adhesions.repository.ts',
+      'apps/api/src/modules/adhesions/signature-verification.ts',
+      'apps/api/src/modules/enrolment/enrolment.repository.ts',
+      'apps/api/src/modules/substitutions/substitutions.repository.ts',
+      'apps/api/src/modules/surveys/access-codes.repository.ts',
+      'packages/shared/src/pages/routes.ts',
+    ],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
+  },
   // Decision 045: a web source file stays under 400 lines (blank lines and comments aside); a page that
   // grows a second panel is split along its seams. The files listed below are over it today, to split
   // when next touched (a ratchet: the list only shrinks).
