@@ -262,7 +262,6 @@ export default tseslint.config(
     ignores: [
       'apps/web/src/features/field-work/detectors-page.tsx',
       'apps/web/src/features/actions/action-models-page.tsx',
-      'apps/web/src/features/map/school-map.tsx',
       'apps/web/src/features/surveys/question-editor.tsx',
       'apps/web/src/features/enrolment/enrolment-page.tsx',
       'apps/web/src/features/portal/teacher-home.tsx',
