@@ -247,7 +247,6 @@ export default tseslint.config(
       'apps/api/src/modules/adhesions/adhesion-signing.service.ts',
       'apps/api/src/modules/adhesions/adhesions.repository.ts',
       'apps/api/src/modules/adhesions/signature-verification.ts',
-      'apps/api/src/modules/enrolment/enrolment.repository.ts',
       'packages/shared/src/pages/routes.ts',
     ],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
