@@ -243,7 +243,6 @@ export default tseslint.config(
     ignores: [
       '**/*.test.ts',
       'apps/api/src/db/migrations/**',
-      'apps/api/src/modules/actions/actions.repository.ts',
       'apps/api/src/modules/adhesions/adhesion-signing.service.ts',
       'apps/api/src/modules/adhesions/adhesions.repository.ts',
       'apps/api/src/modules/adhesions/signature-verification.ts',

@@ -1,17 +1,12 @@
-import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   type ActionDetail,
   type ActionFilters,
   type ActionListQuery,
-  type ActionModel,
-  type ActionModelCreate,
-  type ActionModelListQuery,
-  type ActionModelUpdate,
   type ActionState,
   type ActionSummary,
   type ActionTarget,
-  type ActionTargetFilter,
 } from '@portale/shared/actions';
 import { searchWords } from '@portale/shared/lists';
 import {
@@ -26,138 +21,21 @@ import type { DbOrTx } from '../../db/transaction.ts';
 import type { StoredFile } from '../../lib/file-store.ts';
 import {
   aliased,
-  countAll,
   likeLiteral,
   orderByOf,
   paginate,
   rawCount,
   rawRows,
   rowValue,
-  searchCondition,
   type Page,
 } from '../../lib/list.ts';
 
 /** Actions whose state still needs the target's work: they can be overdue. */
 const OPEN_STATES: readonly ActionState[] = ['da_fare', 'in_corso'];
 
-// --- Models ---
-
-const modelActionCount = sql<number>`(select count(*)::int from ${actions} where ${actions.modelId} = ${actionModels.id})`;
-
-const modelFields = aliased({
-  id: actionModels.id,
-  title: actionModels.title,
-  description: actionModels.description,
-  category: actionModels.category,
-  target: actionModels.target,
-  defaultDurationDays: actionModels.defaultDurationDays,
-  evidence: actionModels.evidence,
-  active: actionModels.active,
-  actionCount: modelActionCount,
-  createdAt: actionModels.createdAt,
-  updatedAt: actionModels.updatedAt,
-});
-
-type ModelRow = Record<string, unknown>;
-
-export function toModel(r: ModelRow): ActionModel {
-  return {
-    id: rowValue.int(r.id),
-    title: rowValue.text(r.title),
-    description: rowValue.text(r.description),
-    category: rowValue.text(r.category),
-    target: r.target as ActionTarget,
-    defaultDurationDays: rowValue.int(r.defaultDurationDays),
-    evidence: r.evidence as ActionModel['evidence'],
-    active: rowValue.bool(r.active),
-    actionCount: rowValue.int(r.actionCount),
-    createdAt: rowValue.iso(r.createdAt)!,
-    updatedAt: rowValue.iso(r.updatedAt)!,
-  };
-}
-
-type ModelFilters = Omit<ActionModelListQuery, 'page' | 'pageSize'>;
-
-function modelWhere(query: ModelFilters): SQL | undefined {
-  const words = searchWords(query.q);
-  return and(
-    ...words.map(
-      (w) =>
-        sql`lower(${actionModels.title} || ' ' || ${actionModels.category}) like ${`%${likeLiteral(w)}%`}`,
-    ),
-    query.target ? eq(actionModels.target, query.target) : undefined,
-    query.active === undefined ? undefined : eq(actionModels.active, query.active),
-  );
-}
-
-const MODEL_SORTS = {
-  title: actionModels.title,
-  category: actionModels.category,
-  target: actionModels.target,
-  createdAt: actionModels.createdAt,
-};
-
-export function modelListQuery(db: DbOrTx, query: ModelFilters) {
-  return db
-    .select(modelFields)
-    .from(actionModels)
-    .where(modelWhere(query))
-    .orderBy(...orderByOf(query.sort ?? { column: 'title', direction: 'asc' }, MODEL_SORTS, actionModels.id));
-}
-
-export async function countModels(db: DbOrTx, query: ModelFilters): Promise<number> {
-  return rawCount(db, db.select({ n: countAll }).from(actionModels).where(modelWhere(query)));
-}
-
-export function listModels(db: DbOrTx, query: ActionModelListQuery): Promise<Page<ActionModel>> {
-  return paginate(
-    async (limit, offset) =>
-      (await rawRows(db, modelListQuery(db, query).limit(limit).offset(offset))).map(toModel),
-    () => countModels(db, query),
-    query.page,
-    query.pageSize,
-  );
-}
-
-export async function findModel(db: DbOrTx, modelId: number, lock = false): Promise<ActionModel | undefined> {
-  const q = db.select(modelFields).from(actionModels).where(eq(actionModels.id, modelId));
-  const [row] = lock ? await q.for('update', { of: actionModels }) : await q;
-  return row && toModel(row);
-}
-
-export async function modelExists(db: DbOrTx, modelId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: actionModels.id })
-    .from(actionModels)
-    .where(eq(actionModels.id, modelId));
-  return row !== undefined;
-}
-
-export async function insertModel(
-  db: DbOrTx,
-  values: ActionModelCreate,
-  userId: number | null,
-  now: Date,
-): Promise<number> {
-  const [row] = await db
-    .insert(actionModels)
-    .values({ ...values, createdByUserId: userId, updatedByUserId: userId, createdAt: now, updatedAt: now })
-    .returning({ id: actionModels.id });
-  return row!.id;
-}
-
-export async function updateModel(
-  db: DbOrTx,
-  modelId: number,
-  changes: ActionModelUpdate,
-  userId: number | null,
-  now: Date,
-): Promise<void> {
-  await db
-    .update(actionModels)
-    .set({ ...changes, updatedByUserId: userId, updatedAt: now })
-    .where(eq(actionModels.id, modelId));
-}
+// --- Models: action-models.repository.ts; bulk assignment: action-bulk.repository.ts (re-exported) ---
+export * from './action-models.repository.ts';
+export * from './action-bulk.repository.ts';
 
 // --- Actions: the list ---
 
@@ -495,133 +373,6 @@ export async function findLegacyEvidence(db: DbOrTx, actionId: number): Promise<
     .from(actions)
     .where(eq(actions.id, actionId));
   return row?.content ? Buffer.from(row.content) : undefined;
-}
-
-// --- Bulk assignment ---
-
-export interface BulkTargets {
-  target: ActionTarget;
-  targetIds?: number[];
-  filter?: ActionTargetFilter;
-}
-
-/** The target rows a bulk assignment names: `select id from … where …` of the model's target table. */
-function targetSelect(t: BulkTargets): { table: SQL; id: SQL; where: SQL | undefined } {
-  const f = t.filter ?? {};
-  if (t.target === 'istituto') {
-    return {
-      table: sql`${institutes}`,
-      id: sql`${institutes.id}`,
-      where: and(
-        t.targetIds ? inArray(institutes.id, t.targetIds) : undefined,
-        searchCondition(institutes.searchText, f.q),
-        f.region ? eq(institutes.region, f.region) : undefined,
-        f.province ? eq(institutes.province, f.province) : undefined,
-        f.adhesionState ? eq(institutes.adhesionState, f.adhesionState) : undefined,
-      ),
-    };
-  }
-  if (t.target === 'plesso') {
-    return {
-      table: sql`${schoolSites}`,
-      id: sql`${schoolSites.id}`,
-      where: and(
-        t.targetIds ? inArray(schoolSites.id, t.targetIds) : undefined,
-        searchCondition(schoolSites.searchText, f.q),
-        f.region ? eq(schoolSites.region, f.region) : undefined,
-        f.province ? eq(schoolSites.province, f.province) : undefined,
-        f.participating === undefined ? undefined : eq(schoolSites.participating, f.participating),
-      ),
-    };
-  }
-  // Teachers and educators: users with a teacher profile, placed by their plesso. Only approved
-  // registrations unless staff choose another review state; a rejected registration is never reached
-  // (issue 32: rejection removes the teacher from the plesso's lists).
-  return {
-    table: sql`${teacherProfiles} left join ${schoolSites} on ${schoolSites.id} = ${teacherProfiles.schoolSiteId} join ${users} on ${users.id} = ${teacherProfiles.userId}`,
-    id: sql`${teacherProfiles.userId}`,
-    where: and(
-      inArray(teacherProfiles.kind, ['insegnante', 'educatore']),
-      t.targetIds ? inArray(teacherProfiles.userId, t.targetIds) : undefined,
-      searchCondition(users.searchText, f.q),
-      f.region ? eq(schoolSites.region, f.region) : undefined,
-      f.province ? eq(schoolSites.province, f.province) : undefined,
-      ne(teacherProfiles.reviewState, 'respinta'),
-      eq(teacherProfiles.reviewState, f.reviewState ?? 'approvata'),
-    ),
-  };
-}
-
-/** How many of these users are teachers or educators, whatever their review state (to tell unknown ids from unapproved ones). */
-export async function countTeacherUsers(db: DbOrTx, userIds: number[]): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(teacherProfiles)
-    .where(
-      and(
-        inArray(teacherProfiles.userId, userIds),
-        inArray(teacherProfiles.kind, ['insegnante', 'educatore']),
-      ),
-    );
-  return Number(row?.n ?? 0);
-}
-
-const TARGET_COLUMN = {
-  istituto: 'institute_id',
-  plesso: 'school_site_id',
-  insegnante: 'teacher_user_id',
-} as const;
-
-type Rows = { rows: Record<string, unknown>[] };
-
-/** How many targets the request names and how many of them already have an action from the model. */
-export async function countBulk(
-  db: DbOrTx,
-  modelId: number,
-  t: BulkTargets,
-): Promise<{ matched: number; existing: number }> {
-  const { table, id, where } = targetSelect(t);
-  const key = sql`${`${t.target}:`}::text || (${id})::text`;
-  const result = (await db.execute(sql`
-    select count(*)::int as matched,
-      count(*) filter (where exists (select 1 from ${actions} where ${actions.modelId} = ${modelId} and ${actions.targetKey} = ${key}))::int as existing
-    from ${table} ${where ? sql`where ${where}` : sql``}`)) as unknown as Rows;
-  const row = result.rows[0] ?? {};
-  return { matched: rowValue.int(row.matched ?? 0), existing: rowValue.int(row.existing ?? 0) };
-}
-
-/**
- * One `INSERT … SELECT … ON CONFLICT DO NOTHING` from the target filter: thousands of rows in one
- * statement; a target that already has an action from the model keeps it. Returns how many were created.
- */
-export async function insertBulk(
-  db: DbOrTx,
-  modelId: number,
-  t: BulkTargets,
-  values: { dueOn: string; userId: number; now: Date },
-): Promise<number> {
-  const { table, id, where } = targetSelect(t);
-  const key = sql`${`${t.target}:`}::text || (${id})::text`;
-  const now = values.now.toISOString();
-  const result = (await db.execute(sql`
-    with created as (
-      insert into ${actions} (model_id, target, target_key, ${sql.raw(TARGET_COLUMN[t.target])}, due_on, state, assigned_by_user_id, created_at, updated_at)
-      select ${modelId}, ${t.target}, ${key}, ${id}, ${values.dueOn}::date, 'da_fare', ${values.userId}, ${now}::timestamptz, ${now}::timestamptz
-      from ${table} ${where ? sql`where ${where}` : sql``}
-      on conflict (model_id, target_key) do nothing
-      returning 1
-    )
-    select count(*)::int as created from created`)) as unknown as Rows;
-  return rowValue.int(result.rows[0]?.created ?? 0);
-}
-
-/** Lock the model's actions table rows against a concurrent bulk of the same model (serialises bulks per model). */
-export async function lockModelForBulk(db: DbOrTx, modelId: number): Promise<void> {
-  await db
-    .select({ id: actionModels.id })
-    .from(actionModels)
-    .where(eq(actionModels.id, modelId))
-    .for('update');
 }
 
 // --- Seed helpers ---
