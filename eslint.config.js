@@ -244,8 +244,6 @@ export default tseslint.config(
       '**/*.test.ts',
       'apps/api/src/db/migrations/**',
       'apps/api/src/modules/adhesions/adhesion-signing.service.ts',
-      'apps/api/src/modules/adhesions/adhesions.repository.ts',
-      'apps/api/src/modules/adhesions/signature-verification.ts',
       'packages/shared/src/pages/routes.ts',
     ],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },

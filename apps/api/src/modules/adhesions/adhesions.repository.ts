@@ -1,11 +1,6 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { OwnedResource } from '@portale/shared/auth';
-import type {
-  AdhesionDocumentMeta,
-  AdhesionSignature,
-  AdhesionViewerRole,
-  SchoolHome,
-} from '@portale/shared/adhesions';
+import type { AdhesionDocumentMeta, AdhesionSignature, AdhesionViewerRole } from '@portale/shared/adhesions';
 import type { AdhesionState, SchoolLevel } from '@portale/shared/registry';
 import type { ReviewField } from '@portale/shared/reviews';
 import {
@@ -16,8 +11,6 @@ import {
   messageTemplates,
   reviews,
   schoolSites,
-  signatureChallenges,
-  teacherProfiles,
   users,
 } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/transaction.ts';
@@ -253,65 +246,8 @@ export async function insertDocument(
   return row!;
 }
 
-// --- Online signature: SMS challenges -------------------------------------------------------------
-
-export type ChallengeRow = typeof signatureChallenges.$inferSelect;
-
-export async function insertChallenge(
-  tx: Tx,
-  values: typeof signatureChallenges.$inferInsert,
-): Promise<void> {
-  await tx.insert(signatureChallenges).values(values);
-}
-
-export async function findChallenge(
-  db: DbOrTx,
-  id: string,
-  userId: number,
-): Promise<ChallengeRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(signatureChallenges)
-    .where(and(eq(signatureChallenges.id, id), eq(signatureChallenges.userId, userId)));
-  return row;
-}
-
-/** When the user last got a code, and how many since `since` (the resend throttle). */
-export async function challengeActivity(
-  db: DbOrTx,
-  userId: number,
-  since: Date,
-): Promise<{ last: Date | null; countSince: number }> {
-  const [row] = await db
-    .select({
-      last: sql<Date | string | null>`max(${signatureChallenges.createdAt})`,
-      countSince: sql<number>`count(*) filter (where ${signatureChallenges.createdAt} >= ${since.toISOString()})::int`,
-    })
-    .from(signatureChallenges)
-    .where(eq(signatureChallenges.userId, userId));
-  const last = row?.last ?? null;
-  return {
-    last: last === null ? null : last instanceof Date ? last : new Date(last),
-    countSince: Number(row?.countSince ?? 0),
-  };
-}
-
-export async function addChallengeFailure(db: DbOrTx, id: string): Promise<void> {
-  await db
-    .update(signatureChallenges)
-    .set({ failedAttempts: sql`${signatureChallenges.failedAttempts} + 1` })
-    .where(eq(signatureChallenges.id, id));
-}
-
-/** Marks a challenge used; false when it was used meanwhile (a second confirmation). */
-export async function useChallenge(tx: Tx, id: string, now: Date): Promise<boolean> {
-  const rows = await tx
-    .update(signatureChallenges)
-    .set({ usedAt: now })
-    .where(and(eq(signatureChallenges.id, id), sql`${signatureChallenges.usedAt} is null`))
-    .returning({ id: signatureChallenges.id });
-  return rows.length === 1;
-}
+// The online signature's SMS challenges are in signature-challenges.repository.ts, re-exported here.
+export * from './signature-challenges.repository.ts';
 
 // --- Signatures ----------------------------------------------------------------------------------
 
@@ -436,115 +372,6 @@ export async function findReviewNote(
   return transition?.note ? { note: transition.note, decidedAt: transition.at, fields: [] } : undefined;
 }
 
-// --- The school's home on /portale ---------------------------------------------------------------
-
-const TEACHERS_SHOWN = 10;
-
-/** The institute's plessi (participating first) with their registered teachers, and the first teachers by name. */
-export async function findSchoolPeople(
-  db: DbOrTx,
-  instituteId: number,
-): Promise<Pick<SchoolHome, 'schoolSites' | 'teachers'>> {
-  const counts = await db
-    .select({ siteId: teacherProfiles.schoolSiteId, n: count() })
-    .from(teacherProfiles)
-    .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
-    .where(eq(schoolSites.instituteId, instituteId))
-    .groupBy(teacherProfiles.schoolSiteId);
-  const countOf = new Map(counts.map((c) => [Number(c.siteId), Number(c.n)]));
-  const sites = await db
-    .select({
-      id: schoolSites.id,
-      ministryCode: schoolSites.ministryCode,
-      name: schoolSites.name,
-      schoolLevel: schoolSites.schoolLevel,
-      municipalityName: schoolSites.municipalityName,
-      province: schoolSites.province,
-      participating: schoolSites.participating,
-    })
-    .from(schoolSites)
-    .where(eq(schoolSites.instituteId, instituteId))
-    .orderBy(desc(schoolSites.participating), asc(schoolSites.name), asc(schoolSites.id));
-  const teacherWhere = eq(schoolSites.instituteId, instituteId);
-  const [items, [total]] = await Promise.all([
-    db
-      .select({
-        id: users.id,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        kind: teacherProfiles.kind,
-        reviewState: teacherProfiles.reviewState,
-        schoolSiteName: schoolSites.name,
-      })
-      .from(teacherProfiles)
-      .innerJoin(users, eq(users.id, teacherProfiles.userId))
-      .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
-      .where(teacherWhere)
-      .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
-      .limit(TEACHERS_SHOWN),
-    db
-      .select({ n: count() })
-      .from(teacherProfiles)
-      .innerJoin(schoolSites, eq(schoolSites.id, teacherProfiles.schoolSiteId))
-      .where(teacherWhere),
-  ]);
-  return {
-    schoolSites: sites.map((s) => ({ ...s, teacherCount: countOf.get(s.id) ?? 0 })),
-    teachers: { total: Number(total?.n ?? 0), items },
-  };
-}
-
-/** Every plesso of an institute with whether it participates (the correction form, issue 35 item 2). */
-export async function instituteSchoolSites(db: DbOrTx, instituteId: number) {
-  return db
-    .select({
-      id: schoolSites.id,
-      ministryCode: schoolSites.ministryCode,
-      name: schoolSites.name,
-      municipalityName: schoolSites.municipalityName,
-      participating: schoolSites.participating,
-    })
-    .from(schoolSites)
-    .where(eq(schoolSites.instituteId, instituteId))
-    .orderBy(asc(schoolSites.ministryCode))
-    .limit(1000);
-}
-
-/** Sets which plessi of the institute participate: exactly `ids` (all of the institute), the others not. */
-export async function setParticipatingSites(
-  db: DbOrTx,
-  instituteId: number,
-  ids: readonly number[],
-  now: Date,
-): Promise<void> {
-  await db
-    .update(schoolSites)
-    .set({
-      participating: sql`${schoolSites.id} in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-      updatedAt: now,
-    })
-    .where(eq(schoolSites.instituteId, instituteId));
-}
-
-/** Every institute a person holds as principal or first contact (the chooser of the adhesion page and of /portale). */
-export async function institutesOfPerson(db: DbOrTx, userId: number) {
-  const rows = await db
-    .select({
-      id: institutes.id,
-      name: institutes.name,
-      ministryCode: institutes.ministryCode,
-      adhesionState: institutes.adhesionState,
-      principal: institutes.principalUserId,
-    })
-    .from(institutes)
-    .where(or(eq(institutes.principalUserId, userId), eq(institutes.firstContactUserId, userId)))
-    .orderBy(asc(institutes.name), asc(institutes.id))
-    .limit(50);
-  return rows.map(({ principal, ...r }) => ({
-    ...r,
-    viewerRole: principal === userId ? ('principal' as const) : ('first-contact' as const),
-  }));
-}
+// The school's home on /portale (its people, plessi, institutes of a person) is in
+// school-home.repository.ts, re-exported here.
+export * from './school-home.repository.ts';

@@ -25,6 +25,15 @@ import { checkTimestamp, timestampTokenOf } from './trust/timestamp.ts';
 import { checkQualifiedCertificate, type QualifiedFailure } from './trust/qualified-certificate.ts';
 import type { RevocationChecker } from './trust/revocation.ts';
 import type { TrustedList } from './trust/trusted-list.ts';
+import {
+  bytesEqual,
+  distinguishedName,
+  exactArrayBuffer,
+  OID,
+  signerNameOf,
+  taxCodeOfCertificate,
+} from './certificate-subject.ts';
+import { failureMessage } from './signature-messages.ts';
 
 export type SignatureFailure =
   | 'unsupported_format'
@@ -72,89 +81,11 @@ const engine = new pkijs.CryptoEngine({
   crypto: webcrypto as unknown as EngineCrypto,
 });
 
-const OID = {
-  signedData: '1.2.840.113549.1.7.2',
-  signingTime: '1.2.840.113549.1.9.5',
-  commonName: '2.5.4.3',
-  surname: '2.5.4.4',
-  serialNumber: '2.5.4.5',
-  givenName: '2.5.4.42',
-} as const;
-
-/** Short names for the subject/issuer strings (RFC 4514 where it has one). */
-const ATTRIBUTE_NAMES: Record<string, string> = {
-  '2.5.4.3': 'CN',
-  '2.5.4.4': 'SN',
-  '2.5.4.5': 'SERIALNUMBER',
-  '2.5.4.6': 'C',
-  '2.5.4.7': 'L',
-  '2.5.4.8': 'ST',
-  '2.5.4.10': 'O',
-  '2.5.4.11': 'OU',
-  '2.5.4.12': 'T',
-  '2.5.4.42': 'GN',
-  '2.5.4.46': 'DNQUALIFIER',
-  '2.5.4.97': 'ORGANIZATIONIDENTIFIER',
-  '1.2.840.113549.1.9.1': 'E',
-};
-
-const FIXED_MESSAGES: Record<Exclude<SignatureFailure, 'signer_mismatch'>, string> = {
-  unsupported_format:
-    'Il file caricato non è in un formato supportato. Carica il documento di adesione firmato digitalmente ' +
-    'in formato PAdES (.pdf) o CAdES (.p7m), di dimensione non superiore a 15 MB.',
-  not_signed:
-    'Il file caricato non contiene una firma digitale. Carica il documento firmato digitalmente dal dirigente ' +
-    'scolastico (PAdES .pdf o CAdES .p7m).',
-  signature_invalid:
-    'La firma digitale del file non è valida: il file è danneggiato oppure è stato modificato dopo la firma. ' +
-    'Firma di nuovo il documento di adesione e caricalo senza modificarlo.',
-  document_mismatch:
-    'Il file firmato non corrisponde al documento di adesione generato dal portale per il tuo istituto. ' +
-    'Scarica di nuovo il documento di adesione, firmalo digitalmente senza modificarlo e caricalo.',
-  certificate_expired:
-    'Il certificato di firma digitale non era valido al momento in cui il portale ha ricevuto il file (scaduto o non ancora valido). ' +
-    'Firma di nuovo il documento con un certificato in corso di validità e caricalo.',
-  certificate_self_signed:
-    'Il certificato di firma è autofirmato: non è emesso da un prestatore qualificato. ' +
-    'Firma il documento con il dispositivo di firma digitale qualificata (smart card, token o firma remota) del dirigente scolastico.',
-  issuer_not_qualified:
-    'Il certificato non è emesso da un prestatore qualificato iscritto nell’elenco di fiducia (trusted list) italiano o europeo. ' +
-    'Firma il documento con una firma digitale qualificata rilasciata da un prestatore qualificato.',
-  service_not_granted:
-    'Il servizio del prestatore che ha emesso il certificato non era qualificato al momento della firma (per esempio perché sospeso o revocato). ' +
-    'Firma di nuovo il documento con una firma digitale qualificata in corso di validità.',
-  certificate_not_qualified:
-    'Il certificato di firma non è un certificato qualificato su dispositivo sicuro (mancano le dichiarazioni QcCompliance o QcSSCD): ' +
-    'non è una firma digitale qualificata. Firma il documento con la firma digitale qualificata del dirigente scolastico.',
-  signing_time_untrusted:
-    'L’ora di firma indicata nel file non è attendibile: è precedente alla generazione del documento o successiva al suo caricamento. ' +
-    'Controlla data e ora del computer con cui firmi, firma di nuovo il documento e caricalo.',
-  certificate_revoked:
-    'Il certificato di firma risulta revocato o sospeso dal prestatore che lo ha emesso: la firma non è valida. ' +
-    'Firma di nuovo il documento con un certificato di firma digitale valido.',
-  revocation_unavailable:
-    'Non è stato possibile verificare presso il prestatore se il certificato di firma è stato revocato (servizio OCSP o lista CRL non raggiungibile). ' +
-    'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
-  trust_list_unavailable:
-    'In questo momento il portale non può verificare le firme digitali qualificate (elenco dei prestatori qualificati non disponibile). ' +
-    'Riprova più tardi; se il problema continua, scrivi all’assistenza.',
-};
-
 /** How far ahead of the receipt a declared signingTime may be (the signer's clock a little fast). */
 const SIGNING_TIME_SKEW_MS = 5 * 60_000;
 
-function signerMismatchMessage(expectedTaxCode: string): string {
-  const whose = expectedTaxCode
-    ? `del dirigente scolastico con codice fiscale ${expectedTaxCode}`
-    : 'del dirigente scolastico dell’istituto';
-  return (
-    `La firma digitale non è ${whose}. Il documento di adesione deve essere firmato con il certificato ` +
-    'di firma digitale intestato al dirigente scolastico registrato per l’istituto.'
-  );
-}
-
 function failure(code: SignatureFailure, expectedTaxCode = ''): SignatureCheck {
-  const message = code === 'signer_mismatch' ? signerMismatchMessage(expectedTaxCode) : FIXED_MESSAGES[code];
+  const message = failureMessage(code, expectedTaxCode);
   return { ok: false, code, message };
 }
 
@@ -417,50 +348,6 @@ function signingTimeOf(signerInfo: pkijs.SignerInfo | undefined): Date | null {
 // ---------------------------------------------------------------------------------------------
 // Signer: codice fiscale, name, validity at signing time
 
-function subjectString(certificate: pkijs.Certificate, oid: string): string | null {
-  for (const item of certificate.subject.typesAndValues) {
-    if (item.type !== oid) continue;
-    const value: unknown = item.value?.valueBlock?.value;
-    if (typeof value === 'string' && value.trim()) return value.trim();
-  }
-  return null;
-}
-
-/** The codice fiscale in the subject serialNumber: `TINIT-<16>` (ETSI EN 319 412-1), `IT:<16>` (older) or bare. */
-function taxCodeOfCertificate(certificate: pkijs.Certificate): string | null {
-  const serial = subjectString(certificate, OID.serialNumber);
-  const match = serial ? /^(?:TINIT-|IT:)?([A-Z0-9]{16})$/i.exec(serial) : null;
-  return match?.[1] ? match[1].toUpperCase() : null;
-}
-
-function signerNameOf(certificate: pkijs.Certificate): string {
-  const commonName = subjectString(certificate, OID.commonName);
-  if (commonName) return commonName;
-  const parts = [subjectString(certificate, OID.givenName), subjectString(certificate, OID.surname)].filter(
-    Boolean,
-  );
-  return parts.length > 0 ? parts.join(' ') : distinguishedName(certificate.subject);
-}
-
-function escapeDnValue(value: string): string {
-  return value.replace(/[\\,+"<>;=]/g, (char) => `\\${char}`).replace(/^[ #]|[ ]$/g, (char) => `\\${char}`);
-}
-
-/** RFC 4514-style string (most specific attribute first), e.g. "CN=Mario Rossi, SERIALNUMBER=TINIT-…, C=IT". */
-function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
-  return name.typesAndValues
-    .map((item) => {
-      const value: unknown = item.value?.valueBlock?.value;
-      const text =
-        typeof value === 'string'
-          ? escapeDnValue(value)
-          : `#${Buffer.from(item.value.toBER(false)).toString('hex')}`;
-      return `${ATTRIBUTE_NAMES[item.type] ?? item.type}=${text}`;
-    })
-    .reverse()
-    .join(', ');
-}
-
 async function checkSigner(
   format: 'pades' | 'cades',
   formatDetail: SignatureFormatDetail,
@@ -569,21 +456,4 @@ async function checkSigner(
     certificate: { ...described, notBefore, notAfter },
     report,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return (
-    a.length === b.length &&
-    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(
-      Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-    )
-  );
-}
-
-function exactArrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return copy.buffer;
 }
