@@ -244,7 +244,6 @@ export default tseslint.config(
       '**/*.test.ts',
       'apps/api/src/db/migrations/**',
       'apps/api/src/modules/adhesions/adhesion-signing.service.ts',
-      'packages/shared/src/pages/routes.ts',
     ],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
   },
