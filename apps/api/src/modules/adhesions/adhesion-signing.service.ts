@@ -1,10 +1,7 @@
-import { randomInt, randomUUID } from 'node:crypto';
 import { maskPhone } from '@portale/shared/accounts';
 import {
   ADHESION_TEMPLATE_KEY,
   SIGNATURE_METHOD_LABELS,
-  type AdhesionNextStep,
-  type AdhesionViewerRole,
   type CurrentAdhesion,
   type SignatureMethod,
 } from '@portale/shared/adhesions';
@@ -13,7 +10,6 @@ import type { AdhesionState } from '@portale/shared/registry';
 import type { Db } from '../../db/client.ts';
 import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
-import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import { submitForReview } from '../review-queue/index.ts';
@@ -24,6 +20,7 @@ import {
 } from './adhesion-document.ts';
 import { transitionAdhesion } from './adhesion-state.repository.ts';
 import * as repo from './adhesions.repository.ts';
+import { nextStepOf } from './adhesion-next-step.ts';
 
 /** The states in which the document may be (re)generated and signed. */
 export const SIGNABLE_STATES: readonly AdhesionState[] = ['iscritto', 'da_correggere'];
@@ -57,75 +54,6 @@ const dateTime = new Intl.DateTimeFormat('it-IT', {
   dateStyle: 'long',
   timeStyle: 'short',
 });
-const CONTACTS_LINK = { to: '/contatti', label: 'Contatta il gruppo di lavoro' };
-const ADHESION_LINK = { to: '/iscrizioni/adesione-formale', label: "Vai all'adesione formale" };
-
-/** What the institute's people should do next, by state and role. */
-export function nextStepOf(state: AdhesionState, role: AdhesionViewerRole): AdhesionNextStep {
-  const principal = role === 'principal';
-  switch (state) {
-    case 'nessuna':
-      return {
-        code: 'enrol',
-        message: "L'istituto non è ancora iscritto al programma: completa l'iscrizione.",
-        link: { to: '/iscrizioni/iscrizione', label: "Iscrivi l'istituto" },
-      };
-    case 'iscritto':
-      return principal
-        ? {
-            code: 'sign',
-            message:
-              'Rileggi il documento di adesione e firmalo: online con un codice via SMS o caricando il file firmato digitalmente.',
-            link: ADHESION_LINK,
-          }
-        : {
-            code: 'wait-principal',
-            message:
-              'Rileggi il documento di adesione: lo firmerà il dirigente scolastico, online o con firma digitale.',
-            link: ADHESION_LINK,
-          };
-    case 'da_correggere':
-      return principal
-        ? {
-            code: 'fix-and-sign',
-            message:
-              'Lo staff ha chiesto correzioni: leggi la nota, rileggi il documento aggiornato e firmalo di nuovo.',
-            link: ADHESION_LINK,
-          }
-        : {
-            code: 'wait-principal-fix',
-            message:
-              'Lo staff ha chiesto correzioni: leggi la nota; il dirigente scolastico dovrà firmare di nuovo il documento.',
-            link: ADHESION_LINK,
-          };
-    case 'adesione_firmata':
-      return {
-        code: 'wait-review',
-        message:
-          "L'adesione è firmata ed è in revisione da parte dello staff: riceverai un'e-mail con l'esito.",
-        link: null,
-      };
-    case 'attivo':
-      return {
-        code: 'active',
-        message: "L'adesione è stata approvata: l'istituto partecipa al programma.",
-        link: null,
-      };
-    case 'respinto':
-      return {
-        code: 'rejected',
-        message: "L'adesione è stata respinta. Per chiarimenti scrivi al gruppo di lavoro.",
-        link: CONTACTS_LINK,
-      };
-    case 'ritirato':
-      return {
-        code: 'withdrawn',
-        message: "L'istituto ha ritirato l'adesione al programma.",
-        link: CONTACTS_LINK,
-      };
-  }
-}
-
 async function documentTemplate(db: DbOrTx): Promise<DocumentTemplate> {
   const row = await repo.findLatestTemplate(db, ADHESION_TEMPLATE_KEY);
   return row ?? DEFAULT_DOCUMENT_TEMPLATE;
@@ -273,14 +201,15 @@ export async function currentAdhesion(
   };
 }
 
-// --- Online signature ----------------------------------------------------------------------------
-
-function codeHash(secret: string, challengeId: string, code: string): string {
-  return hmac(secret, `adhesion-signature|${challengeId}|${code}`);
-}
+// --- Online signature: the SMS code is in online-signature.service.ts; recording a signature here -----
 
 /** The principal about to sign, with the institute in a signable state and the document they saw. */
-async function signingContext(db: DbOrTx, instituteId: number, userId: number, documentSha256: string) {
+export async function signingContext(
+  db: DbOrTx,
+  instituteId: number,
+  userId: number,
+  documentSha256: string,
+) {
   const data = await repo.findAdhesionData(db, instituteId);
   if (!data) throw new HttpError(404, 'not_found', 'Istituto non trovato.');
   if (data.principal?.id !== userId) throw new HttpError(403, 'forbidden', MESSAGES.onlyPrincipal);
@@ -292,77 +221,6 @@ async function signingContext(db: DbOrTx, instituteId: number, userId: number, d
   if (latest.sha256 !== documentSha256)
     throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
   return { data, principal: data.principal, document: latest };
-}
-
-/** Sends the principal a 6-digit code bound to the document they are about to sign. */
-export async function startOnlineSignature(
-  db: Db,
-  secret: string,
-  input: { instituteId: number; userId: number; documentSha256: string; now: Date; ip: string },
-) {
-  const { now } = input;
-  const { data, principal, document } = await signingContext(
-    db,
-    input.instituteId,
-    input.userId,
-    input.documentSha256,
-  );
-  if (!principal.phone || !principal.phoneVerifiedAt)
-    throw new HttpError(409, 'phone_unverified', MESSAGES.noPhone);
-  const activity = await repo.challengeActivity(db, input.userId, new Date(now.getTime() - 86_400_000));
-  const waitMs = activity.last ? activity.last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
-  if (waitMs > 0) {
-    const seconds = String(Math.ceil(waitMs / 1000));
-    throw new HttpError(
-      429,
-      'code_recently_sent',
-      `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`,
-      { 'retry-after': seconds },
-    );
-  }
-  if (activity.countSince >= MAX_CODES_PER_DAY) {
-    throw new HttpError(
-      429,
-      'daily_code_limit',
-      `Hai chiesto ${MAX_CODES_PER_DAY} codici nelle ultime 24 ore: riprova domani.`,
-      { 'retry-after': '86400' },
-    );
-  }
-  const id = randomUUID();
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await withTransaction(db, async (tx) => {
-    await repo.insertChallenge(tx, {
-      id,
-      userId: input.userId,
-      documentId: document.id,
-      phone: principal.phone!,
-      codeHash: codeHash(secret, id, code),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
-    });
-    await enqueueMessage(tx, {
-      templateKey: 'sms.firma-adesione',
-      recipient: principal.phone!,
-      data: { code, ministryCode: data.ministryCode },
-      now,
-    });
-    await auditWrite(
-      tx,
-      { userId: input.userId, ip: input.ip, at: now },
-      {
-        action: 'adhesion.signature.code_sent',
-        entity: 'institute',
-        entityId: input.instituteId,
-        after: { documentVersion: document.version },
-      },
-    );
-  });
-  return {
-    challengeId: id,
-    phoneMasked: maskPhone(principal.phone),
-    expiresInSeconds: CODE_TTL_MS / 1000,
-    resendAfterSeconds: RESEND_GAP_MS / 1000,
-  };
 }
 
 export interface SignatureRecord {
@@ -482,60 +340,6 @@ export async function recordSignature(db: Db, webUrl: string, record: SignatureR
       });
     }
     return signatureId;
-  });
-}
-
-/** Checks the SMS code (≤ 5 wrong tries, 10 minutes, single use) and records the online signature. */
-export async function confirmOnlineSignature(
-  db: Db,
-  ctx: { secret: string; webUrl: string },
-  input: {
-    instituteId: number;
-    userId: number;
-    challengeId: string;
-    code: string;
-    documentSha256: string;
-    now: Date;
-    ip: string;
-  },
-): Promise<number> {
-  const { now } = input;
-  const challenge = await repo.findChallenge(db, input.challengeId, input.userId);
-  if (!challenge) throw new HttpError(404, 'challenge_not_found', MESSAGES.challengeNotFound);
-  if (challenge.usedAt) throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
-  if (challenge.failedAttempts >= MAX_WRONG_TRIES)
-    throw new HttpError(422, 'code_exhausted', MESSAGES.codeExhausted);
-  if (challenge.expiresAt <= now) throw new HttpError(422, 'code_expired', MESSAGES.codeExpired);
-  if (!safeEqual(challenge.codeHash, codeHash(ctx.secret, challenge.id, input.code))) {
-    await repo.addChallengeFailure(db, challenge.id);
-    await auditWrite(
-      db,
-      { userId: input.userId, ip: input.ip, at: now },
-      { action: 'adhesion.signature.code_wrong', entity: 'institute', entityId: input.instituteId },
-    );
-    const left = MAX_WRONG_TRIES - challenge.failedAttempts - 1;
-    throw new HttpError(
-      422,
-      'code_invalid',
-      left > 0
-        ? `Il codice non è corretto. Tentativi rimasti: ${left}.`
-        : 'Il codice non è corretto e non è più valido: chiedi un nuovo codice.',
-    );
-  }
-  const challengeDocument = await repo.findDocumentPdf(db, challenge.documentId);
-  if (challengeDocument?.sha256 !== input.documentSha256)
-    throw new HttpError(409, 'document_changed', MESSAGES.documentChanged);
-  return recordSignature(db, ctx.webUrl, {
-    instituteId: input.instituteId,
-    userId: input.userId,
-    method: 'online',
-    documentSha256: input.documentSha256,
-    at: now,
-    ip: input.ip,
-    before: async (tx) => {
-      if (!(await repo.useChallenge(tx, challenge.id, now)))
-        throw new HttpError(409, 'challenge_used', MESSAGES.challengeUsed);
-    },
   });
 }
 

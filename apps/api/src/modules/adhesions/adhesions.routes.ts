@@ -20,15 +20,9 @@ import { openStored } from '../../lib/uploads.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { registerUploads, uploadedBytesOf } from '../../plugins/uploads.ts';
-import {
-  confirmOnlineSignature,
-  currentAdhesion,
-  currentDocument,
-  MESSAGES,
-  nextStepOf,
-  prepareDocument,
-  startOnlineSignature,
-} from './adhesion-signing.service.ts';
+import { currentAdhesion, currentDocument, MESSAGES, prepareDocument } from './adhesion-signing.service.ts';
+import { nextStepOf } from './adhesion-next-step.ts';
+import { confirmOnlineSignature, startOnlineSignature } from './online-signature.service.ts';
 import * as repo from './adhesions.repository.ts';
 import { correctSchoolSites, SIGNED_UPLOAD_TOO_LARGE, uploadSignedDocument } from './adhesions.service.ts';
 import { SIGNED_UPLOAD_MAX_BYTES } from './signature-verification.ts';
