@@ -250,9 +250,7 @@ export default tseslint.config(
     ignores: [
       'apps/web/src/features/field-work/detectors-page.tsx',
       'apps/web/src/features/actions/action-models-page.tsx',
-      'apps/web/src/features/surveys/question-editor.tsx',
       'apps/web/src/features/enrolment/enrolment-page.tsx',
-      'apps/web/src/features/portal/teacher-home.tsx',
     ],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
   },
