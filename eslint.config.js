@@ -250,7 +250,6 @@ export default tseslint.config(
     ignores: [
       'apps/web/src/features/field-work/detectors-page.tsx',
       'apps/web/src/features/actions/action-models-page.tsx',
-      'apps/web/src/features/enrolment/enrolment-page.tsx',
     ],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
   },
