@@ -248,7 +248,6 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     ignores: [
-      'apps/web/src/features/field-work/detectors-page.tsx',
       'apps/web/src/features/actions/action-models-page.tsx',
     ],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }] },
