@@ -1,4 +1,4 @@
-import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { Link, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import { getPage } from '@portale/shared/pages';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
 import {
@@ -20,6 +20,7 @@ import { ApiError, callApi } from '../../lib/api-client.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { KIND_FILTER, REVIEW_FILTER, REVIEW_STATE_BADGES } from './teacher-labels.ts';
 import { TeacherPanel } from './teacher-panel.tsx';
+import { decideHeldResponses, HELD_RESPONSES_INTENT } from './held-responses-action.ts';
 
 const DEFAULT_SORT = 'name';
 /** The URL parameter of the open profile. */
@@ -109,6 +110,13 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<Data> {
 }
 
 /** Staff: registered teachers and educators, searched, filtered, sorted and paged on the server. */
+/** The teacher panel's widgets post here (`intent`); the page's data is loaded again afterwards. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  if (form.get('intent') === HELD_RESPONSES_INTENT) return decideHeldResponses(form);
+  return null;
+}
+
 export function Component() {
   const { query, result, problem, teacher, teacherProblem } = useLoaderData<Data>();
   const page = getPage('portal.teachers');

@@ -1,15 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
-import { Link, useRevalidator } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, useFetcher } from 'react-router';
 import { can } from '@portale/shared/auth';
 import { href } from '@portale/shared/pages';
 import { TEACHER_REVIEW_STATE_LABELS } from '@portale/shared/registry';
-import {
-  decideTeacherHeldResponses,
-  TEACHER_KIND_LABELS,
-  type HeldResponseDecision,
-  type TeacherDetail,
-} from '@portale/shared/teachers';
-import { callApi } from '../../lib/api-client.ts';
+import { TEACHER_KIND_LABELS, type TeacherDetail } from '@portale/shared/teachers';
+import { HELD_RESPONSES_INTENT, type HeldResponsesOutcome } from './held-responses-action.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { REVIEW_STATE_BADGES } from './teacher-labels.ts';
@@ -30,30 +25,11 @@ const verified = (at: string | null) => (at ? `verificato il ${formatDateTime(at
  * codes, and their own). Staff who decide reviews count them again or discard them.
  */
 function HeldResponses({ teacher }: { teacher: TeacherDetail }) {
-  const revalidator = useRevalidator();
-  const [sending, setSending] = useState(false);
-  const [notice, setNotice] = useState<{ kind: 'success' | 'danger'; text: string } | null>(null);
-  async function decide(decision: HeldResponseDecision) {
-    setSending(true);
-    try {
-      const done = await callApi(decideTeacherHeldResponses, {
-        params: { teacherId: teacher.id },
-        body: { decision },
-      });
-      setNotice({ kind: 'success', text: done.message });
-      void revalidator.revalidate();
-    } catch (error) {
-      setNotice({
-        kind: 'danger',
-        text:
-          error instanceof Error
-            ? error.message
-            : 'Non è stato possibile registrare la decisione. Riprova più tardi.',
-      });
-    } finally {
-      setSending(false);
-    }
-  }
+  // The page's action decides (`intent=held-responses`); the router then reloads the page's data, so
+  // the count below is the server's (decision 045: a widget's mutation goes through a fetcher).
+  const fetcher = useFetcher<HeldResponsesOutcome>();
+  const sending = fetcher.state !== 'idle';
+  const notice = fetcher.data;
   const n = teacher.heldResponses;
   return (
     <div className="mt-3" data-testid="held-responses">
@@ -67,24 +43,28 @@ function HeldResponses({ teacher }: { teacher: TeacherDetail }) {
             questo insegnante (o la sua) {n === 1 ? 'è sospesa' : 'sono sospese'} dai risultati da quando la
             registrazione è stata respinta.
           </p>
-          <div className="d-flex flex-wrap gap-2">
+          <fetcher.Form method="post" className="d-flex flex-wrap gap-2">
+            <input type="hidden" name="intent" value={HELD_RESPONSES_INTENT} />
+            <input type="hidden" name="teacherId" value={teacher.id} />
             <button
-              type="button"
+              type="submit"
+              name="decision"
+              value="include"
               className="btn btn-sm btn-primary"
               disabled={sending}
-              onClick={() => void decide('include')}
             >
               Conteggia di nuovo nei risultati
             </button>
             <button
-              type="button"
+              type="submit"
+              name="decision"
+              value="discard"
               className="btn btn-sm btn-outline-danger"
               disabled={sending}
-              onClick={() => void decide('discard')}
             >
               Scarta le risposte
             </button>
-          </div>
+          </fetcher.Form>
         </div>
       )}
     </div>
