@@ -1,5 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useLoaderData, useRevalidator, type LoaderFunctionArgs } from 'react-router';
+import {
+  Link,
+  useFetcher,
+  useLoaderData,
+  useRevalidator,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+} from 'react-router';
 import {
   BookingInputSchema,
   cancelBooking,
@@ -63,32 +70,37 @@ function Where({ slot }: { slot: PublicSlot }) {
 }
 
 /** The cancellation step of the e-mailed link: what will be cancelled, then a confirmation. */
-function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
-  const [notice, setNotice] = useState<Notice | null>(
-    cancel.message ? { kind: 'danger', text: cancel.message } : null,
-  );
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  const ref = useRef<HTMLElement>(null);
-  const revalidator = useRevalidator();
-  useEffect(() => ref.current?.focus(), []);
+/** The cancel link's intent, posted by the cancel panel's fetcher to this page's action. */
+const CANCEL_INTENT = 'cancel';
 
-  async function confirm() {
-    setBusy(true);
-    try {
-      const body = await callApi(cancelBooking, { params: { cancelToken: cancel.token } });
-      setNotice({ kind: 'success', text: body.message });
-      setDone(true);
-      void revalidator.revalidate();
-    } catch (error) {
-      setNotice({
-        kind: 'danger',
-        text: error instanceof Error ? error.message : 'Annullamento non riuscito. Riprova più tardi.',
-      });
-    } finally {
-      setBusy(false);
-    }
+/**
+ * The page's action: cancelling a booking by the token of its e-mail link (the booking form posts to
+ * the API itself). The router then loads the slots again, so the freed place shows at once.
+ */
+export async function action({ request }: ActionFunctionArgs): Promise<Notice | null> {
+  const form = await request.formData();
+  const token = String(form.get('token') ?? '');
+  if (form.get('intent') !== CANCEL_INTENT || !token) return null;
+  try {
+    const body = await callApi(cancelBooking, { params: { cancelToken: token } });
+    return { kind: 'success', text: body.message };
+  } catch (error) {
+    return {
+      kind: 'danger',
+      text: error instanceof Error ? error.message : 'Annullamento non riuscito. Riprova più tardi.',
+    };
   }
+}
+
+function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
+  const fetcher = useFetcher<Notice | null>();
+  const busy = fetcher.state !== 'idle';
+  const done = fetcher.data?.kind === 'success';
+  // The action's answer once there is one; before it, why the link opens no booking.
+  const notice: Notice | null =
+    fetcher.data ?? (cancel.message ? { kind: 'danger', text: cancel.message } : null);
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.focus(), []);
 
   return (
     <section
@@ -112,9 +124,13 @@ function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
             {formatSlotWhen(cancel.booking.slot.startsAt, cancel.booking.slot.endsAt)}.
           </p>
           <p>Il posto tornerà disponibile per altre persone. L’operazione non si può annullare.</p>
-          <button type="button" className="btn btn-danger me-3" onClick={confirm} disabled={busy}>
-            {busy ? 'Annullamento in corso…' : 'Sì, annulla la prenotazione'}
-          </button>
+          <fetcher.Form method="post" className="d-inline">
+            <input type="hidden" name="intent" value={CANCEL_INTENT} />
+            <input type="hidden" name="token" value={cancel.token} />
+            <button type="submit" className="btn btn-danger me-3" disabled={busy}>
+              {busy ? 'Annullamento in corso…' : 'Sì, annulla la prenotazione'}
+            </button>
+          </fetcher.Form>
           <Link to="/prenotazioni" className="btn btn-outline-primary">
             No, mantieni la prenotazione
           </Link>
