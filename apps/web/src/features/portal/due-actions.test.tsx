@@ -4,11 +4,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTION_MESSAGES, type ActionDetail, type MyActionsResponse } from '@portale/shared/actions';
 import { renderRoute } from '../../test/render-route.tsx';
 import { DueActions } from './due-actions.tsx';
+import { action } from './portal-home-page.tsx';
 
 /**
- * Kind: a widget that changes data without leaving the page (here start/complete, then the router
- * revalidates the loader). New widgets copy this: the page's loader data in, a refusal checked before
- * anything is sent, the API stubbed at `fetch` (the browser's edge), and the loader run again after a success.
+ * Kind: a widget that changes data without leaving the page (here start/complete through a fetcher
+ * posting to the portal home's own action; the router then reloads the page's data). The page's loader
+ * data in, a refusal checked before anything is sent, the API stubbed at `fetch` (the browser's edge),
+ * and the loader run again after a success.
  */
 function renderWidget(data: MyActionsResponse) {
   const loads = vi.fn(() => data);
@@ -18,6 +20,7 @@ function renderWidget(data: MyActionsResponse) {
       return <DueActions data={data} />;
     },
     loader: loads,
+    action,
   });
   return { ...view, loads };
 }
@@ -65,7 +68,7 @@ describe('due actions widget (component)', () => {
     const form = await screen.findByRole('form', { name: 'Completa «Formazione dei docenti»' });
     await userEvent.click(within(form).getByRole('button', { name: 'Segna come completata' }));
     const text = within(form).getByLabelText('Descrivi quanto fatto (prova richiesta)');
-    expect(text.getAttribute('aria-invalid')).toBe('true');
+    await vi.waitFor(() => expect(text.getAttribute('aria-invalid')).toBe('true'));
     expect(document.getElementById(text.getAttribute('aria-describedby')!)?.textContent).toBe(
       ACTION_MESSAGES.evidenceText,
     );
@@ -79,7 +82,9 @@ describe('due actions widget (component)', () => {
       .mockImplementation(async () => Response.json({ ...ACTION, state: 'in_corso' }));
     const { loads } = renderWidget({ open: [{ ...ACTION, state: 'da_fare' }], done: [] });
     await userEvent.click(await screen.findByRole('button', { name: 'Inizia' }));
-    expect((await screen.findByRole('status')).textContent).toBe('«Formazione dei docenti» è in corso.');
+    await vi.waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('«Formazione dei docenti» è in corso.'),
+    );
     const [, init] = fetch.mock.calls.at(-1)!;
     expect(init?.method).toBe('POST');
     expect(JSON.parse(String(init?.body))).toEqual({ to: 'in_corso' });

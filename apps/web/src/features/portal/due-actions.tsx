@@ -1,14 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { useRevalidator } from 'react-router';
+import { useFetcher } from 'react-router';
 import {
   ACTION_EVIDENCE_FILE_MAX_BYTES,
   ACTION_EVIDENCE_TEXT_MAX,
-  ACTION_MESSAGES,
   ACTION_STATE_LABELS,
   ACTION_TARGET_LABELS,
   getMyActions,
-  transitionAction,
-  uploadActionEvidence,
   type ActionDetail,
   type ActionState,
   type MyActionsResponse,
@@ -16,6 +12,7 @@ import {
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { DUE_ACTION_FETCHER, DUE_ACTION_INTENT, type DueActionOutcome } from './due-action-action.ts';
 
 const BADGES: Record<ActionState, string> = {
   da_fare: 'bg-secondary',
@@ -43,16 +40,6 @@ export async function loadDueActions(signal: AbortSignal): Promise<DueActionsRes
   }
 }
 
-/** Sends the evidence file as the request body (the API checks its real type and size). */
-async function uploadEvidence(actionId: number, file: File): Promise<ActionDetail> {
-  return callApi(uploadActionEvidence, {
-    params: { actionId },
-    query: { filename: file.name },
-    // Sent as its own type when the contract accepts it (PDF, PNG, JPEG), otherwise as octet-stream.
-    body: file,
-  });
-}
-
 function StateBadge({ state, overdue }: { state: ActionState; overdue: boolean }) {
   return (
     <>
@@ -62,64 +49,23 @@ function StateBadge({ state, overdue }: { state: ActionState; overdue: boolean }
   );
 }
 
-interface Feedback {
-  ok?: string;
-  error?: string;
-  field?: string;
-}
-
-function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message: string) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [feedback, setFeedback] = useState<Feedback>({});
+function DueAction({ action }: { action: ActionDetail }) {
+  // One fetcher for the list (decision 045): a step posts to the portal home's action, whose router
+  // then reloads the page's data; the list reads the success, the action its own refusal.
+  const fetcher = useFetcher<DueActionOutcome | null>({ key: DUE_ACTION_FETCHER });
+  const busy = fetcher.state !== 'idle' && fetcher.formData?.get('actionId') === String(action.id);
+  const feedback: Partial<DueActionOutcome> =
+    fetcher.data?.actionId === action.id && fetcher.state === 'idle' ? fetcher.data : {};
   const prefix = `azione-${action.id}`;
-  const run = async (work: () => Promise<ActionDetail>, done: string) => {
-    setBusy(true);
-    setFeedback({});
-    try {
-      await work();
-      onDone(done);
-    } catch (error) {
-      const fields = error instanceof ApiError ? Object.keys(error.body?.errors ?? {}) : [];
-      const fieldMessage = error instanceof ApiError ? error.body?.errors?.[fields[0] ?? '']?.[0] : undefined;
-      setFeedback({
-        error: fieldMessage ?? (error instanceof Error ? error.message : 'Operazione non riuscita.'),
-        field: fields[0] ?? (action.evidence === 'file' ? 'evidenceFile' : undefined),
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
-  const start = () =>
-    void run(
-      () => callApi(transitionAction, { params: { actionId: action.id }, body: { to: 'in_corso' } }),
-      `«${action.modelTitle}» è in corso.`,
-    );
-  const complete = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    if (action.evidence === 'file') {
-      const file = form.get('evidenceFile');
-      if (!(file instanceof File) || file.size === 0)
-        return setFeedback({ error: 'Scegli il file di prova (PDF, PNG o JPEG).', field: 'evidenceFile' });
-      if (file.size > ACTION_EVIDENCE_FILE_MAX_BYTES)
-        return setFeedback({ error: ACTION_MESSAGES.evidenceTooLarge, field: 'evidenceFile' });
-      return void run(
-        () => uploadEvidence(action.id, file),
-        `«${action.modelTitle}» è completata: lo staff verificherà il file.`,
-      );
-    }
-    const evidenceText = String(form.get('evidenceText') ?? '').trim();
-    if (action.evidence === 'testo' && !evidenceText)
-      return setFeedback({ error: ACTION_MESSAGES.evidenceText, field: 'evidenceText' });
-    return void run(
-      () =>
-        callApi(transitionAction, {
-          params: { actionId: action.id },
-          body: { to: 'completata', ...(evidenceText ? { evidenceText } : {}) },
-        }),
-      `«${action.modelTitle}» è completata${action.evidence === 'nessuna' ? '' : ': lo staff verificherà la prova'}.`,
-    );
-  };
+  const hidden = (to: 'in_corso' | 'completata') => (
+    <>
+      <input type="hidden" name="intent" value={DUE_ACTION_INTENT} />
+      <input type="hidden" name="actionId" value={action.id} />
+      <input type="hidden" name="title" value={action.modelTitle} />
+      <input type="hidden" name="evidence" value={action.evidence} />
+      <input type="hidden" name="to" value={to} />
+    </>
+  );
   const fieldError = (name: string) =>
     feedback.error && feedback.field === name
       ? { 'aria-invalid': true as const, 'aria-describedby': `${prefix}-${name}-error` }
@@ -142,12 +88,21 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
           </p>
         )}
         {action.state === 'da_fare' && (
-          <button type="button" className="btn btn-outline-primary btn-sm" onClick={start} disabled={busy}>
-            {busy ? 'Un momento…' : 'Inizia'}
-          </button>
+          <fetcher.Form method="post">
+            {hidden('in_corso')}
+            <button type="submit" className="btn btn-outline-primary btn-sm" disabled={busy}>
+              {busy ? 'Un momento…' : 'Inizia'}
+            </button>
+          </fetcher.Form>
         )}
         {action.state === 'in_corso' && (
-          <form onSubmit={complete} noValidate aria-label={`Completa «${action.modelTitle}»`}>
+          <fetcher.Form
+            method="post"
+            encType="multipart/form-data"
+            noValidate
+            aria-label={`Completa «${action.modelTitle}»`}
+          >
+            {hidden('completata')}
             {action.evidence === 'testo' && (
               <div className="mb-2">
                 <label htmlFor={`${prefix}-evidenceText`} className="form-label">
@@ -195,7 +150,7 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
                   ? 'Carica il file e completa'
                   : 'Segna come completata'}
             </button>
-          </form>
+          </fetcher.Form>
         )}
         {feedback.error && !['evidenceText', 'evidenceFile'].includes(feedback.field ?? '') && (
           <p className="text-danger small mt-2 mb-0" role="alert">
@@ -209,12 +164,8 @@ function DueAction({ action, onDone }: { action: ActionDetail; onDone: (message:
 
 /** `/portale` for whoever actions are assigned to: the open actions (due first), to start and complete, and the last completed ones. */
 export function DueActions({ data }: { data: MyActionsResponse }) {
-  const revalidator = useRevalidator();
-  const [status, setStatus] = useState('');
-  const onDone = (message: string) => {
-    setStatus(message);
-    void revalidator.revalidate();
-  };
+  const fetcher = useFetcher<DueActionOutcome | null>({ key: DUE_ACTION_FETCHER });
+  const status = fetcher.state === 'idle' ? (fetcher.data?.ok ?? '') : '';
   const overdue = data.open.filter((a) => a.overdue).length;
   return (
     <section aria-labelledby="le-tue-azioni" className="mb-5" data-testid="due-actions">
@@ -236,7 +187,7 @@ export function DueActions({ data }: { data: MyActionsResponse }) {
           </p>
           <ul className="list-unstyled">
             {data.open.map((a) => (
-              <DueAction key={`${a.id}-${a.state}`} action={a} onDone={onDone} />
+              <DueAction key={`${a.id}-${a.state}`} action={a} />
             ))}
           </ul>
         </>

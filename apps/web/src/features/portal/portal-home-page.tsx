@@ -16,6 +16,13 @@ import {
   loadInvitations,
   type InvitationsResult,
 } from './enrolment-invitations.tsx';
+import { DUE_ACTION_INTENT, dueActionStep } from './due-action-action.ts';
+import {
+  CREATE_CODES_INTENT,
+  createCodesStep,
+  REVOKE_CODE_INTENT,
+  revokeCodeStep,
+} from './teacher-codes-action.ts';
 import { DueActions, loadDueActions, mayHaveDueActions, type DueActionsResult } from './due-actions.tsx';
 import { CeilingAlerts } from './ceiling-alerts.tsx';
 import { KeyFigures } from './key-figures.tsx';
@@ -98,6 +105,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get('intent') === SUBSTITUTION_INTENT) return substitutionRequestAction(form);
   if (form.get('intent') === INVITATION_INTENT) return invitationAction(form);
+  if (form.get('intent') === DUE_ACTION_INTENT) return dueActionStep(form);
+  if (form.get('intent') === CREATE_CODES_INTENT) return createCodesStep(form);
+  if (form.get('intent') === REVOKE_CODE_INTENT) return revokeCodeStep(form);
   if (form.get('intent') === WITHDRAW_INTENT) return withdrawalAction(form, Number(form.get('instituteId')));
   return null;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useRevalidator } from 'react-router';
+import { Link, useFetcher } from 'react-router';
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
 import { REDIRECTS } from '@portale/shared/pages';
 import {
@@ -11,7 +11,6 @@ import {
   getCurrentSurvey,
   getMyResponse,
   listAccessCodes,
-  revokeAccessCode,
   type AccessCodeOptions,
   type AccessCodeSummary,
   type CurrentSurvey,
@@ -20,6 +19,13 @@ import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { CreateCodesForm } from './create-codes-form.tsx';
+import {
+  CREATE_CODES_FETCHER,
+  REVOKE_CODE_FETCHER,
+  REVOKE_CODE_INTENT,
+  type CreateCodesOutcome,
+  type RevokeCodeOutcome,
+} from './teacher-codes-action.ts';
 
 /** Teachers and educators: they make codes for their own plesso (staff make them for any and get the staff home). */
 export function isTeacher(user: SessionUser | null): boolean {
@@ -96,29 +102,11 @@ async function printSheet(ids: number[], onNotice: (n: Notice) => void) {
   }
 }
 
-function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: Notice) => void }) {
+function CodeRow({ code }: { code: AccessCodeSummary }) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const revalidator = useRevalidator();
-  async function revoke() {
-    setBusy(true);
-    try {
-      await callApi(revokeAccessCode, { params: { id: code.id } });
-      onNotice({
-        kind: 'success',
-        text: `Il codice ${code.code} è stato revocato: non apre più il questionario.`,
-      });
-      void revalidator.revalidate();
-    } catch (error) {
-      onNotice({
-        kind: 'danger',
-        text: error instanceof Error ? error.message : 'Revoca non riuscita. Riprova più tardi.',
-      });
-    } finally {
-      setBusy(false);
-      setConfirming(false);
-    }
-  }
+  // The home's one revocation fetcher (decision 045): the home shows its outcome in the notice.
+  const fetcher = useFetcher<RevokeCodeOutcome | null>({ key: REVOKE_CODE_FETCHER });
+  const busy = fetcher.state !== 'idle' && fetcher.formData?.get('codeId') === String(code.id);
   return (
     <tr data-testid={`code-${code.code}`}>
       <th scope="row" data-label="Codice">
@@ -133,8 +121,15 @@ function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: No
       <td data-label="Azioni">
         {code.state === 'usable' &&
           (confirming ? (
-            <span className="d-inline-flex flex-wrap gap-2">
-              <button type="button" className="btn btn-danger btn-xs" onClick={revoke} disabled={busy}>
+            <fetcher.Form
+              method="post"
+              className="d-inline-flex flex-wrap gap-2"
+              onSubmit={() => setConfirming(false)}
+            >
+              <input type="hidden" name="intent" value={REVOKE_CODE_INTENT} />
+              <input type="hidden" name="codeId" value={code.id} />
+              <input type="hidden" name="code" value={code.code} />
+              <button type="submit" className="btn btn-danger btn-xs">
                 Sì, revoca {code.code}
               </button>
               <button
@@ -144,11 +139,12 @@ function CodeRow({ code, onNotice }: { code: AccessCodeSummary; onNotice: (n: No
               >
                 Annulla
               </button>
-            </span>
+            </fetcher.Form>
           ) : (
             <button
               type="button"
               className="btn btn-outline-danger btn-xs"
+              disabled={busy}
               onClick={() => setConfirming(true)}
               aria-label={`Revoca il codice ${code.code}`}
             >
@@ -169,15 +165,23 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
   /** The survey the codes are made for. */
   const survey = options.surveys[0];
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [created, setCreated] = useState<AccessCodeSummary[]>([]);
   const noticeRef = useRef<HTMLDivElement>(null);
-  const revalidator = useRevalidator();
+  const creating = useFetcher<CreateCodesOutcome>({ key: CREATE_CODES_FETCHER });
+  const revoking = useFetcher<RevokeCodeOutcome | null>({ key: REVOKE_CODE_FETCHER });
+  const made = creating.state === 'idle' ? creating.data?.items : undefined;
+  const revoked = revoking.state === 'idle' ? revoking.data : undefined;
+  // The codes just made, while the list still has them.
+  const created = (made ?? []).filter((c) => codes.some((x) => x.id === c.id));
   const usable = codes.filter((c) => c.state === 'usable');
-  const show = (n: Notice) => {
+  const show = (n: Notice | null) => {
     setNotice(n);
-    requestAnimationFrame(() => noticeRef.current?.focus());
+    if (n) requestAnimationFrame(() => noticeRef.current?.focus());
   };
-  useEffect(() => setCreated((list) => list.filter((c) => codes.some((x) => x.id === c.id))), [codes]);
+  // A revocation's outcome is the notice; new codes replace it with their own box.
+  useEffect(() => show(revoked ?? null), [revoked]);
+  useEffect(() => {
+    if (made) setNotice(null);
+  }, [made]);
 
   return (
     <section aria-labelledby="indagine-e-codici" className="mb-5" data-testid="teacher-home">
@@ -260,14 +264,7 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
           )}
         </p>
       ) : survey && options.schoolSite ? (
-        <CreateCodesForm
-          options={options}
-          onCreated={(items) => {
-            setCreated(items);
-            setNotice(null);
-            void revalidator.revalidate();
-          }}
-        />
+        <CreateCodesForm options={options} />
       ) : (
         survey && <p className="alert alert-info">Per creare i codici indica il tuo plesso nel profilo.</p>
       )}
@@ -313,7 +310,7 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
               </thead>
               <tbody>
                 {codes.map((code) => (
-                  <CodeRow key={code.id} code={code} onNotice={show} />
+                  <CodeRow key={code.id} code={code} />
                 ))}
               </tbody>
             </table>
