@@ -1,16 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Link,
   useFetcher,
   useLoaderData,
-  useRevalidator,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
 } from 'react-router';
 import {
-  BookingInputSchema,
   cancelBooking,
-  createBooking,
   formatSlotWhen,
   getBookingByToken,
   listBookableSlots,
@@ -19,7 +16,13 @@ import {
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
-import { INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
+import {
+  BOOK_INTENT,
+  BookingForm,
+  bookingFetcherKey,
+  bookingStep,
+  type BookingOutcome,
+} from './booking-form.tsx';
 
 type Notice = { kind: 'success' | 'danger'; text: string };
 
@@ -74,11 +77,12 @@ function Where({ slot }: { slot: PublicSlot }) {
 const CANCEL_INTENT = 'cancel';
 
 /**
- * The page's action: cancelling a booking by the token of its e-mail link (the booking form posts to
- * the API itself). The router then loads the slots again, so the freed place shows at once.
+ * The page's action: a booking (`booking-form.tsx`), or cancelling one by the token of its e-mail
+ * link. The router then loads the slots again, so the taken or freed place shows at once.
  */
-export async function action({ request }: ActionFunctionArgs): Promise<Notice | null> {
+export async function action({ request }: ActionFunctionArgs): Promise<Notice | BookingOutcome | null> {
   const form = await request.formData();
+  if (form.get('intent') === BOOK_INTENT) return bookingStep(form);
   const token = String(form.get('token') ?? '');
   if (form.get('intent') !== CANCEL_INTENT || !token) return null;
   try {
@@ -141,146 +145,77 @@ function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
   );
 }
 
-type Errors = Record<string, string>;
-
-/** The booking form of one slot. */
-function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice: Notice) => void }) {
-  const [values, setValues] = useState({ name: '', email: '', institute: '', privacyAccepted: false });
-  const [errors, setErrors] = useState<Errors>({});
-  const [notice, setNotice] = useState<Notice | null>(null);
-  const [sending, setSending] = useState(false);
-  const noticeRef = useRef<HTMLDivElement>(null);
-  const id = (field: string) => `prenota-${slot.id}-${field}`;
-  const set = (name: keyof typeof values, value: string | boolean) =>
-    setValues((v) => ({ ...v, [name]: value }));
-  const show = (next: Notice) => {
-    setNotice(next);
-    requestAnimationFrame(() => noticeRef.current?.focus());
-  };
-  const invalid = (field: string) =>
-    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id(field)}-error` } : {};
-  const error = (field: string) =>
-    errors[field] ? (
-      <p id={`${id(field)}-error`} className="text-danger small mt-1 mb-0">
-        {errors[field]}
-      </p>
-    ) : null;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const input = { slotId: slot.id, ...values };
-    const parsed = BookingInputSchema.safeParse(input);
-    if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
-      show({ kind: 'danger', text: INVALID_FORM_MESSAGE });
-      return;
-    }
-    setSending(true);
-    try {
-      const body = await callApi(createBooking, { body: parsed.data });
-      setErrors({});
-      setValues({ name: '', email: '', institute: '', privacyAccepted: false });
-      onOutcome({ kind: 'success', text: body.message });
-    } catch (failure) {
-      const found: Errors = {};
-      if (failure instanceof ApiError)
-        for (const [field, messages] of Object.entries(failure.body?.errors ?? {}))
-          if (messages[0]) found[field] = messages[0];
-      setErrors(found);
-      const text =
-        failure instanceof Error ? failure.message : 'Prenotazione non riuscita. Riprova più tardi.';
-      // Full, or gone: the page shows the refusal next to the slot's new state.
-      if (failure instanceof ApiError && (failure.status === 409 || failure.status === 429))
-        onOutcome({ kind: 'danger', text });
-      else show({ kind: 'danger', text });
-    } finally {
-      setSending(false);
-    }
-  }
-
+/** One appointment: its places, the outcome of a booking, and its form behind a toggle. */
+function SlotItem({
+  slot,
+  open,
+  onToggle,
+}: {
+  slot: PublicSlot;
+  open: boolean;
+  onToggle: (open: boolean) => void;
+}) {
+  // The form's fetcher (decision 045), read here too: a booking that fills the slot removes the form
+  // with the same answer that brings the outcome, so the item, not the form, shows it.
+  const fetcher = useFetcher<BookingOutcome | null>({ key: bookingFetcherKey(slot.id) });
+  const result = fetcher.state === 'idle' ? fetcher.data : null;
+  const outcome = result?.onSlot ? result : null;
+  const formOpen = open && result?.kind !== 'success';
+  const full = slot.freePlaces === 0;
+  useEffect(() => {
+    if (outcome) requestAnimationFrame(() => document.getElementById(`slot-outcome-${slot.id}`)?.focus());
+  }, [outcome, slot.id]);
   return (
-    <form
-      noValidate
-      onSubmit={submit}
-      aria-label={`Prenota un posto: ${slot.title}`}
-      data-testid={`booking-form-${slot.id}`}
-    >
+    <li className="border-bottom py-4" data-testid={`slot-${slot.id}`}>
+      <h2 className="h4 mb-1" id={`slot-title-${slot.id}`}>
+        {slot.title}
+      </h2>
+      <p className="mb-1 fw-semibold">{formatSlotWhen(slot.startsAt, slot.endsAt)}</p>
+      <p className="mb-1">
+        <Where slot={slot} />
+      </p>
+      {slot.description && <p className="mb-2">{slot.description}</p>}
       <div
-        ref={noticeRef}
+        id={`slot-outcome-${slot.id}`}
         tabIndex={-1}
-        role={notice?.kind === 'danger' ? 'alert' : 'status'}
+        role={outcome?.kind === 'danger' ? 'alert' : 'status'}
         aria-live="polite"
       >
-        {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
+        {outcome && <div className={`alert alert-${outcome.kind}`}>{outcome.text}</div>}
       </div>
-      <div className="row">
-        <div className="col-12 col-md-6 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('name')}>
-            Nome e cognome
-          </label>
-          <input
-            id={id('name')}
-            className="form-control"
-            type="text"
-            autoComplete="name"
-            value={values.name}
-            onChange={(e) => set('name', e.target.value)}
-            {...invalid('name')}
-          />
-          {error('name')}
-        </div>
-        <div className="col-12 col-md-6 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('email')}>
-            Indirizzo e-mail
-          </label>
-          <input
-            id={id('email')}
-            className="form-control"
-            type="email"
-            autoComplete="email"
-            value={values.email}
-            onChange={(e) => set('email', e.target.value)}
-            {...invalid('email')}
-          />
-          {error('email')}
-        </div>
-        <div className="col-12 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('institute')}>
-            Istituto (facoltativo)
-          </label>
-          <input
-            id={id('institute')}
-            className="form-control"
-            type="text"
-            autoComplete="organization"
-            value={values.institute}
-            onChange={(e) => set('institute', e.target.value)}
-            {...invalid('institute')}
-          />
-          {error('institute')}
-        </div>
-      </div>
-      <div className="form-check mb-3">
-        <input
-          id={id('privacyAccepted')}
-          className="form-check-input"
-          type="checkbox"
-          checked={values.privacyAccepted}
-          onChange={(e) => set('privacyAccepted', e.target.checked)}
-          {...invalid('privacyAccepted')}
-        />
-        <label className="form-check-label" htmlFor={id('privacyAccepted')}>
-          Ho letto l’<Link to="/privacy">informativa sulla privacy</Link>
-        </label>
-        {error('privacyAccepted')}
-        {error('slotId')}
-      </div>
-      <button type="submit" className="btn btn-primary" disabled={sending}>
-        {sending ? 'Prenotazione in corso…' : 'Prenota'}
-      </button>
-    </form>
+      <p className="mb-3">
+        {full ? (
+          <span className="badge bg-secondary" data-testid="slot-full">
+            Completo
+          </span>
+        ) : (
+          <span className="badge bg-success" data-testid="slot-free">
+            {places(slot.freePlaces)}
+          </span>
+        )}{' '}
+        <span className="small">su {slot.capacity}</span>
+      </p>
+      {!full && (
+        <>
+          <button
+            type="button"
+            className="btn btn-outline-primary mb-3"
+            aria-expanded={formOpen}
+            aria-controls={`slot-form-${slot.id}`}
+            onClick={() => {
+              // A new attempt starts clean: the last outcome goes.
+              if (fetcher.data) fetcher.reset();
+              onToggle(!formOpen);
+            }}
+          >
+            Prenota un posto<span className="visually-hidden"> per «{slot.title}»</span>
+          </button>
+          <div id={`slot-form-${slot.id}`} hidden={!formOpen}>
+            {formOpen && <BookingForm slot={slot} />}
+          </div>
+        </>
+      )}
+    </li>
   );
 }
 
@@ -288,15 +223,7 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
 export function Component() {
   const page = useCurrentPage();
   const { slots, cancel } = useLoaderData<Data>();
-  const revalidator = useRevalidator();
   const [open, setOpen] = useState<number | null>(null);
-  const [outcomes, setOutcomes] = useState<Record<number, Notice>>({});
-  const outcome = (slotId: number, notice: Notice) => {
-    setOutcomes((o) => ({ ...o, [slotId]: notice }));
-    if (notice.kind === 'success') setOpen(null);
-    void revalidator.revalidate();
-    requestAnimationFrame(() => document.getElementById(`slot-outcome-${slotId}`)?.focus());
-  };
   return (
     <div className="container my-5">
       <PageHeader title={page.title} description={page.description} />
@@ -304,64 +231,14 @@ export function Component() {
       <p>Gli orari sono indicati in ora italiana. Tutti i campi sono obbligatori, salvo l’istituto.</p>
       {slots.length === 0 && <p>Al momento non ci sono appuntamenti prenotabili. Torna a trovarci presto.</p>}
       <ul className="list-unstyled" aria-label="Appuntamenti prenotabili">
-        {slots.map((slot) => {
-          const full = slot.freePlaces === 0;
-          return (
-            <li key={slot.id} className="border-bottom py-4" data-testid={`slot-${slot.id}`}>
-              <h2 className="h4 mb-1" id={`slot-title-${slot.id}`}>
-                {slot.title}
-              </h2>
-              <p className="mb-1 fw-semibold">{formatSlotWhen(slot.startsAt, slot.endsAt)}</p>
-              <p className="mb-1">
-                <Where slot={slot} />
-              </p>
-              {slot.description && <p className="mb-2">{slot.description}</p>}
-              <div
-                id={`slot-outcome-${slot.id}`}
-                tabIndex={-1}
-                role={outcomes[slot.id]?.kind === 'danger' ? 'alert' : 'status'}
-                aria-live="polite"
-              >
-                {outcomes[slot.id] && (
-                  <div className={`alert alert-${outcomes[slot.id]!.kind}`}>{outcomes[slot.id]!.text}</div>
-                )}
-              </div>
-              <p className="mb-3">
-                {full ? (
-                  <span className="badge bg-secondary" data-testid="slot-full">
-                    Completo
-                  </span>
-                ) : (
-                  <span className="badge bg-success" data-testid="slot-free">
-                    {places(slot.freePlaces)}
-                  </span>
-                )}{' '}
-                <span className="small">su {slot.capacity}</span>
-              </p>
-              {!full && (
-                <>
-                  <button
-                    type="button"
-                    className="btn btn-outline-primary mb-3"
-                    aria-expanded={open === slot.id}
-                    aria-controls={`slot-form-${slot.id}`}
-                    onClick={() => {
-                      setOpen(open === slot.id ? null : slot.id);
-                      setOutcomes(({ [slot.id]: _dropped, ...rest }) => rest);
-                    }}
-                  >
-                    Prenota un posto<span className="visually-hidden"> per «{slot.title}»</span>
-                  </button>
-                  <div id={`slot-form-${slot.id}`} hidden={open !== slot.id}>
-                    {open === slot.id && (
-                      <BookingForm slot={slot} onOutcome={(notice) => outcome(slot.id, notice)} />
-                    )}
-                  </div>
-                </>
-              )}
-            </li>
-          );
-        })}
+        {slots.map((slot) => (
+          <SlotItem
+            key={slot.id}
+            slot={slot}
+            open={open === slot.id}
+            onToggle={(next) => setOpen(next ? slot.id : null)}
+          />
+        ))}
       </ul>
     </div>
   );
