@@ -16,6 +16,10 @@ import {
   listBookableSlots,
   type PublicSlot,
 } from '@portale/shared/bookings';
+import { Button } from 'design-react-kit';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { FieldError } from '../../components/form/field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
@@ -157,15 +161,6 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
     setNotice(next);
     requestAnimationFrame(() => noticeRef.current?.focus());
   };
-  const invalid = (field: string) =>
-    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `${id(field)}-error` } : {};
-  const error = (field: string) =>
-    errors[field] ? (
-      <p id={`${id(field)}-error`} className="text-danger small mt-1 mb-0">
-        {errors[field]}
-      </p>
-    ) : null;
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     const input = { slotId: slot.id, ...values };
@@ -216,70 +211,54 @@ function BookingForm({ slot, onOutcome }: { slot: PublicSlot; onOutcome: (notice
         {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
       </div>
       <div className="row">
-        <div className="col-12 col-md-6 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('name')}>
-            Nome e cognome
-          </label>
-          <input
-            id={id('name')}
-            className="form-control"
-            type="text"
-            autoComplete="name"
-            value={values.name}
-            onChange={(e) => set('name', e.target.value)}
-            {...invalid('name')}
-          />
-          {error('name')}
-        </div>
-        <div className="col-12 col-md-6 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('email')}>
-            Indirizzo e-mail
-          </label>
-          <input
-            id={id('email')}
-            className="form-control"
-            type="email"
-            autoComplete="email"
-            value={values.email}
-            onChange={(e) => set('email', e.target.value)}
-            {...invalid('email')}
-          />
-          {error('email')}
-        </div>
-        <div className="col-12 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('institute')}>
-            Istituto (facoltativo)
-          </label>
-          <input
-            id={id('institute')}
-            className="form-control"
-            type="text"
-            autoComplete="organization"
-            value={values.institute}
-            onChange={(e) => set('institute', e.target.value)}
-            {...invalid('institute')}
-          />
-          {error('institute')}
-        </div>
-      </div>
-      <div className="form-check mb-3">
-        <input
-          id={id('privacyAccepted')}
-          className="form-check-input"
-          type="checkbox"
-          checked={values.privacyAccepted}
-          onChange={(e) => set('privacyAccepted', e.target.checked)}
-          {...invalid('privacyAccepted')}
+        <InputField
+          id={id('name')}
+          label="Nome e cognome"
+          fieldClassName="col-12 col-md-6 mb-3"
+          type="text"
+          autoComplete="name"
+          value={values.name}
+          onChange={(e) => set('name', e.target.value)}
+          error={errors.name}
         />
-        <label className="form-check-label" htmlFor={id('privacyAccepted')}>
-          Ho letto l’<Link to="/privacy">informativa sulla privacy</Link>
-        </label>
-        {error('privacyAccepted')}
-        {error('slotId')}
+        <InputField
+          id={id('email')}
+          label="Indirizzo e-mail"
+          fieldClassName="col-12 col-md-6 mb-3"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={(e) => set('email', e.target.value)}
+          error={errors.email}
+        />
+        <InputField
+          id={id('institute')}
+          label="Istituto (facoltativo)"
+          fieldClassName="col-12 mb-3"
+          type="text"
+          autoComplete="organization"
+          value={values.institute}
+          onChange={(e) => set('institute', e.target.value)}
+          error={errors.institute}
+        />
       </div>
-      <button type="submit" className="btn btn-primary" disabled={sending}>
+      <CheckboxField
+        id={id('privacyAccepted')}
+        label={
+          <>
+            Ho letto l’<Link to="/privacy">informativa sulla privacy</Link>
+          </>
+        }
+        fieldClassName="form-check mb-3"
+        checked={values.privacyAccepted}
+        onChange={(e) => set('privacyAccepted', e.target.checked)}
+        error={errors.privacyAccepted}
+      >
+        <FieldError id={id('slotId')} error={errors.slotId} />
+      </CheckboxField>
+      <Button color="primary" type="submit" disabled={sending}>
         {sending ? 'Prenotazione in corso…' : 'Prenota'}
-      </button>
+      </Button>
     </form>
   );
 }
