@@ -7,6 +7,8 @@ export type CheckboxFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   hint?: ReactNode;
   error?: string | undefined;
   fieldClassName?: string;
+  /** More lines under the error, inside the field (an error of the form tied to this box). */
+  children?: ReactNode;
 };
 
 /** A checkbox with its label after it (Bootstrap Italia `form-check`), its hint and its error. */
@@ -17,6 +19,7 @@ export function CheckboxField({
   error,
   fieldClassName = 'form-check mb-4',
   value = 'true',
+  children,
   ...props
 }: CheckboxFieldProps) {
   return (
@@ -33,6 +36,7 @@ export function CheckboxField({
       </label>
       <FieldHint id={id} hint={hint} />
       <FieldError id={id} error={error} name={props.name} />
+      {children}
     </div>
   );
 }

@@ -55,10 +55,18 @@ export function FieldError({
 }
 
 /** A field's hint line, tied to its control by `${id}-hint`. */
-export function FieldHint({ id, hint }: { id: string; hint?: ReactNode }) {
+export function FieldHint({
+  id,
+  hint,
+  className = 'small text-muted mb-0',
+}: {
+  id: string;
+  hint?: ReactNode;
+  className?: string;
+}) {
   if (!hint) return null;
   return (
-    <p id={`${id}-hint`} className="small text-muted mb-0">
+    <p id={`${id}-hint`} className={className}>
       {hint}
     </p>
   );
@@ -73,6 +81,9 @@ export interface FieldProps {
   name?: string | undefined;
   className?: string;
   labelClassName?: string;
+  hintClassName?: string;
+  /** The hint between the label and the control (what to write, read before writing it). */
+  hintFirst?: boolean;
   /** The control, given its id and aria attributes (spread them on the input, select or textarea). */
   children: (control: ControlProps) => ReactNode;
 }
@@ -89,16 +100,40 @@ export function Field({
   name,
   className = 'mb-3',
   labelClassName = 'form-label fw-semibold',
+  hintClassName,
+  hintFirst = false,
   children,
 }: FieldProps) {
+  const hintLine = (
+    <FieldHint id={id} hint={hint} {...(hintClassName === undefined ? {} : { className: hintClassName })} />
+  );
   return (
     <div className={className}>
       <label className={labelClassName} htmlFor={id}>
         {label}
       </label>
+      {hintFirst && hintLine}
       {children(controlProps(id, hint, error))}
-      <FieldHint id={id} hint={hint} />
+      {!hintFirst && hintLine}
       <FieldError id={id} error={error} name={name} />
     </div>
   );
+}
+
+/** The layout classes a kit field passes on to its `Field` (the wrapper, the label, the hint). */
+export interface FieldLayout {
+  fieldClassName?: string;
+  labelClassName?: string;
+  hintClassName?: string;
+  hintFirst?: boolean;
+}
+
+/** `Field`'s props for a layout, leaving out what is not given (so `Field`'s defaults apply). */
+export function fieldLayout({ fieldClassName, labelClassName, hintClassName, hintFirst }: FieldLayout) {
+  return {
+    ...(fieldClassName === undefined ? {} : { className: fieldClassName }),
+    ...(labelClassName === undefined ? {} : { labelClassName }),
+    ...(hintClassName === undefined ? {} : { hintClassName }),
+    ...(hintFirst === undefined ? {} : { hintFirst }),
+  };
 }

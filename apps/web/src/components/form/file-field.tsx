@@ -1,13 +1,12 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { Field } from './field.tsx';
+import { Field, fieldLayout, type FieldLayout } from './field.tsx';
 
 export type FileFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> & {
   id: string;
   label: ReactNode;
   hint?: ReactNode;
   error?: string | undefined;
-  fieldClassName?: string;
-};
+} & FieldLayout;
 
 /**
  * A labelled file input with its hint (formats, size) and error. Native, with the kit's `form-control`
@@ -20,6 +19,9 @@ export function FileField({
   hint,
   error,
   fieldClassName,
+  labelClassName,
+  hintClassName,
+  hintFirst,
   className = 'form-control',
   ...props
 }: FileFieldProps) {
@@ -30,7 +32,7 @@ export function FileField({
       hint={hint}
       error={error}
       name={props.name}
-      {...(fieldClassName === undefined ? {} : { className: fieldClassName })}
+      {...fieldLayout({ fieldClassName, labelClassName, hintClassName, hintFirst })}
     >
       {(control) => <input {...props} {...control} type="file" className={className} />}
     </Field>

@@ -1,13 +1,13 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
-import { Field } from './field.tsx';
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
+import { Field, fieldLayout, type FieldLayout } from './field.tsx';
 
 export type InputFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
   id: string;
   label: ReactNode;
   hint?: ReactNode;
   error?: string | undefined;
-  fieldClassName?: string;
-};
+  ref?: Ref<HTMLInputElement>;
+} & FieldLayout;
 
 /**
  * A labelled native input above its hint and error (label on top, not floating): for dates, times,
@@ -20,6 +20,9 @@ export function InputField({
   hint,
   error,
   fieldClassName,
+  labelClassName,
+  hintClassName,
+  hintFirst,
   className = 'form-control',
   ...props
 }: InputFieldProps) {
@@ -30,7 +33,7 @@ export function InputField({
       hint={hint}
       error={error}
       name={props.name}
-      {...(fieldClassName === undefined ? {} : { className: fieldClassName })}
+      {...fieldLayout({ fieldClassName, labelClassName, hintClassName, hintFirst })}
     >
       {(control) => <input {...props} {...control} className={className} />}
     </Field>

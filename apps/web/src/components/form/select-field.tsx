@@ -1,5 +1,5 @@
 import type { ReactNode, SelectHTMLAttributes } from 'react';
-import { Field } from './field.tsx';
+import { Field, fieldLayout, type FieldLayout } from './field.tsx';
 
 export type SelectOption = { value: string; label: string };
 
@@ -11,8 +11,9 @@ export type SelectFieldProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id
   /** The options, or the `<option>`s themselves (groups, a first empty choice). */
   options?: readonly SelectOption[];
   children?: ReactNode;
-  fieldClassName?: string;
-};
+  /** A box around the select alone (Bootstrap Italia's `select-wrapper`, which would float a label inside it). */
+  wrapperClassName?: string;
+} & FieldLayout;
 
 /**
  * A labelled select with its hint and error. A native `<select class="form-select">` rather than the
@@ -27,7 +28,11 @@ export function SelectField({
   options,
   children,
   fieldClassName,
+  labelClassName,
+  hintClassName,
+  hintFirst,
   className = 'form-select',
+  wrapperClassName,
   ...props
 }: SelectFieldProps) {
   return (
@@ -37,18 +42,21 @@ export function SelectField({
       hint={hint}
       error={error}
       name={props.name}
-      {...(fieldClassName === undefined ? {} : { className: fieldClassName })}
+      {...fieldLayout({ fieldClassName, labelClassName, hintClassName, hintFirst })}
     >
-      {(control) => (
-        <select {...props} {...control} className={className}>
-          {options?.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-          {children}
-        </select>
-      )}
+      {(control) => {
+        const select = (
+          <select {...props} {...control} className={className}>
+            {options?.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+            {children}
+          </select>
+        );
+        return wrapperClassName === undefined ? select : <div className={wrapperClassName}>{select}</div>;
+      }}
     </Field>
   );
 }

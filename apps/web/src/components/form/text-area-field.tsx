@@ -1,13 +1,13 @@
-import type { ReactNode, TextareaHTMLAttributes } from 'react';
-import { Field } from './field.tsx';
+import type { ReactNode, Ref, TextareaHTMLAttributes } from 'react';
+import { Field, fieldLayout, type FieldLayout } from './field.tsx';
 
 export type TextAreaFieldProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & {
   id: string;
   label: ReactNode;
   hint?: ReactNode;
   error?: string | undefined;
-  fieldClassName?: string;
-};
+  ref?: Ref<HTMLTextAreaElement>;
+} & FieldLayout;
 
 /**
  * A labelled textarea with its hint and error. Native, with the kit's `form-control` class: the kit's
@@ -19,6 +19,9 @@ export function TextAreaField({
   hint,
   error,
   fieldClassName,
+  labelClassName,
+  hintClassName,
+  hintFirst,
   className = 'form-control',
   rows = 4,
   ...props
@@ -30,7 +33,7 @@ export function TextAreaField({
       hint={hint}
       error={error}
       name={props.name}
-      {...(fieldClassName === undefined ? {} : { className: fieldClassName })}
+      {...fieldLayout({ fieldClassName, labelClassName, hintClassName, hintFirst })}
     >
       {(control) => <textarea rows={rows} {...props} {...control} className={className} />}
     </Field>

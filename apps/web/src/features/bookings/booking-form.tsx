@@ -1,10 +1,12 @@
 // The booking form of one slot of `/prenotazioni`, and the step the page's action runs for it.
 import { useEffect, useRef, useState } from 'react';
+import { Button } from 'design-react-kit';
 import { Link, useFetcher } from 'react-router';
 import { BookingInputSchema, createBooking, type PublicSlot } from '@portale/shared/bookings';
 import { parseId } from '@portale/shared/validation';
 import { CheckboxField } from '../../components/form/checkbox-field.tsx';
-import { Field, FieldError } from '../../components/form/field.tsx';
+import { FieldError } from '../../components/form/field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { checkForm, INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
 import { failureResult, text } from '../../lib/form-data.ts';
@@ -75,28 +77,6 @@ export function BookingForm({ slot }: { slot: PublicSlot }) {
   const id = (field: string) => `prenota-${slot.id}-${field}`;
   const set = (name: keyof typeof values, value: string | boolean) =>
     setValues((v) => ({ ...v, [name]: value }));
-  const textField = (
-    name: 'name' | 'email' | 'institute',
-    label: string,
-    type: string,
-    autoComplete: string,
-    className: string,
-  ) => (
-    <Field id={id(name)} label={label} error={errors[name]} className={className}>
-      {(control) => (
-        <input
-          {...control}
-          name={name}
-          className="form-control"
-          type={type}
-          autoComplete={autoComplete}
-          value={values[name]}
-          onChange={(e) => set(name, e.target.value)}
-        />
-      )}
-    </Field>
-  );
-
   return (
     <fetcher.Form
       method="post"
@@ -115,9 +95,39 @@ export function BookingForm({ slot }: { slot: PublicSlot }) {
         {notice && <div className={`alert alert-${notice.kind}`}>{notice.text}</div>}
       </div>
       <div className="row">
-        {textField('name', 'Nome e cognome', 'text', 'name', 'col-12 col-md-6 mb-3')}
-        {textField('email', 'Indirizzo e-mail', 'email', 'email', 'col-12 col-md-6 mb-3')}
-        {textField('institute', 'Istituto (facoltativo)', 'text', 'organization', 'col-12 mb-3')}
+        <InputField
+          id={id('name')}
+          name="name"
+          label="Nome e cognome"
+          fieldClassName="col-12 col-md-6 mb-3"
+          type="text"
+          autoComplete="name"
+          value={values.name}
+          onChange={(e) => set('name', e.target.value)}
+          error={errors.name}
+        />
+        <InputField
+          id={id('email')}
+          name="email"
+          label="Indirizzo e-mail"
+          fieldClassName="col-12 col-md-6 mb-3"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={(e) => set('email', e.target.value)}
+          error={errors.email}
+        />
+        <InputField
+          id={id('institute')}
+          name="institute"
+          label="Istituto (facoltativo)"
+          fieldClassName="col-12 mb-3"
+          type="text"
+          autoComplete="organization"
+          value={values.institute}
+          onChange={(e) => set('institute', e.target.value)}
+          error={errors.institute}
+        />
       </div>
       <CheckboxField
         id={id('privacyAccepted')}
@@ -131,11 +141,12 @@ export function BookingForm({ slot }: { slot: PublicSlot }) {
         checked={values.privacyAccepted}
         onChange={(e) => set('privacyAccepted', e.target.checked)}
         error={errors.privacyAccepted}
-      />
-      <FieldError id={id('slotId')} error={errors.slotId} />
-      <button type="submit" className="btn btn-primary" disabled={sending}>
+      >
+        <FieldError id={id('slotId')} error={errors.slotId} />
+      </CheckboxField>
+      <Button color="primary" type="submit" disabled={sending}>
         {sending ? 'Prenotazione in corso…' : 'Prenota'}
-      </button>
+      </Button>
     </fetcher.Form>
   );
 }

@@ -1,6 +1,8 @@
 import { Form } from 'react-router';
 import { dateToRomeLocal, type SlotSummary } from '@portale/shared/bookings';
-import { Field } from '../../components/form/field.tsx';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { DateTimeField, InputField } from '../../components/form/input-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { text, type FieldErrors } from '../../lib/form-data.ts';
 
@@ -18,27 +20,6 @@ export function slotFormValues(form: FormData) {
   };
 }
 
-/** A field of the slot form (the kit's `Field`, ids `<prefix>-<name>`). */
-function SlotField(props: {
-  name: string;
-  label: string;
-  hint?: string;
-  errors: FieldErrors;
-  prefix: string;
-  children: (describedBy: string | undefined, id: string) => React.ReactNode;
-}) {
-  return (
-    <Field
-      id={`${props.prefix}-${props.name}`}
-      label={props.label}
-      hint={props.hint}
-      error={props.errors[props.name]}
-    >
-      {(control) => props.children(control['aria-describedby'], control.id)}
-    </Field>
-  );
-}
-
 /** Create or edit a slot: title, times (Rome), place or online link, places, published. */
 export function SlotForm({
   slot,
@@ -53,151 +34,94 @@ export function SlotForm({
   submitLabel: string;
   prefix: string;
 }) {
-  const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const } : {});
+  const id = (name: string) => `${prefix}-${name}`;
   return (
     <Form method="post" noValidate preventScrollReset data-testid={`${prefix}-form`}>
       <input type="hidden" name="intent" value={intent} />
       <div className="row">
         <div className="col-12">
-          <SlotField name="title" label="Titolo" errors={errors} prefix={prefix}>
-            {(d, id) => (
-              <input
-                id={id}
-                name="title"
-                className="form-control"
-                type="text"
-                defaultValue={slot?.title ?? ''}
-                aria-describedby={d}
-                {...invalid('title')}
-              />
-            )}
-          </SlotField>
+          <InputField
+            id={id('title')}
+            name="title"
+            label="Titolo"
+            type="text"
+            defaultValue={slot?.title ?? ''}
+            error={errors.title}
+          />
         </div>
         <div className="col-12">
-          <SlotField name="description" label="Descrizione (facoltativa)" errors={errors} prefix={prefix}>
-            {(d, id) => (
-              <textarea
-                id={id}
-                name="description"
-                className="form-control"
-                rows={3}
-                defaultValue={slot?.description ?? ''}
-                aria-describedby={d}
-                {...invalid('description')}
-              />
-            )}
-          </SlotField>
+          <TextAreaField
+            id={id('description')}
+            name="description"
+            label="Descrizione (facoltativa)"
+            rows={3}
+            defaultValue={slot?.description ?? ''}
+            error={errors.description}
+          />
         </div>
         <div className="col-12 col-md-6">
-          <SlotField
+          <DateTimeField
+            id={id('startsAt')}
             name="startsAt"
             label="Inizio"
             hint="Data e ora italiana."
-            errors={errors}
-            prefix={prefix}
-          >
-            {(d, id) => (
-              <input
-                id={id}
-                name="startsAt"
-                className="form-control"
-                type="datetime-local"
-                defaultValue={slot ? dateToRomeLocal(slot.startsAt) : ''}
-                aria-describedby={d}
-                {...invalid('startsAt')}
-              />
-            )}
-          </SlotField>
+            defaultValue={slot ? dateToRomeLocal(slot.startsAt) : ''}
+            error={errors.startsAt}
+          />
         </div>
         <div className="col-12 col-md-6">
-          <SlotField name="endsAt" label="Fine" hint="Data e ora italiana." errors={errors} prefix={prefix}>
-            {(d, id) => (
-              <input
-                id={id}
-                name="endsAt"
-                className="form-control"
-                type="datetime-local"
-                defaultValue={slot ? dateToRomeLocal(slot.endsAt) : ''}
-                aria-describedby={d}
-                {...invalid('endsAt')}
-              />
-            )}
-          </SlotField>
+          <DateTimeField
+            id={id('endsAt')}
+            name="endsAt"
+            label="Fine"
+            hint="Data e ora italiana."
+            defaultValue={slot ? dateToRomeLocal(slot.endsAt) : ''}
+            error={errors.endsAt}
+          />
         </div>
         <div className="col-12 col-md-6">
-          <SlotField
+          <InputField
+            id={id('place')}
             name="place"
             label="Luogo"
             hint="Indirizzo e sala; lascia vuoto se l’incontro è solo online."
-            errors={errors}
-            prefix={prefix}
-          >
-            {(d, id) => (
-              <input
-                id={id}
-                name="place"
-                className="form-control"
-                type="text"
-                defaultValue={slot?.place ?? ''}
-                aria-describedby={d}
-                {...invalid('place')}
-              />
-            )}
-          </SlotField>
+            type="text"
+            defaultValue={slot?.place ?? ''}
+            error={errors.place}
+          />
         </div>
         <div className="col-12 col-md-6">
-          <SlotField
+          <InputField
+            id={id('onlineUrl')}
             name="onlineUrl"
             label="Collegamento online"
             hint="Inizia con https://; inviato solo a chi prenota."
-            errors={errors}
-            prefix={prefix}
-          >
-            {(d, id) => (
-              <input
-                id={id}
-                name="onlineUrl"
-                className="form-control"
-                type="url"
-                defaultValue={slot?.onlineUrl ?? ''}
-                aria-describedby={d}
-                {...invalid('onlineUrl')}
-              />
-            )}
-          </SlotField>
+            type="url"
+            defaultValue={slot?.onlineUrl ?? ''}
+            error={errors.onlineUrl}
+          />
         </div>
         <div className="col-12 col-md-4">
-          <SlotField name="capacity" label="Posti" errors={errors} prefix={prefix}>
-            {(d, id) => (
-              <input
-                id={id}
-                name="capacity"
-                className="form-control"
-                type="number"
-                min={1}
-                max={10000}
-                inputMode="numeric"
-                defaultValue={slot?.capacity ?? ''}
-                aria-describedby={d}
-                {...invalid('capacity')}
-              />
-            )}
-          </SlotField>
+          <InputField
+            id={id('capacity')}
+            name="capacity"
+            label="Posti"
+            type="number"
+            min={1}
+            max={10000}
+            inputMode="numeric"
+            defaultValue={slot?.capacity ?? ''}
+            error={errors.capacity}
+          />
         </div>
       </div>
-      <div className="form-check mb-3">
-        <input
-          id={`${prefix}-published`}
-          name="published"
-          value="true"
-          type="checkbox"
-          className="form-check-input"
-          defaultChecked={slot?.published ?? false}
-        />
-        <label className="form-check-label" htmlFor={`${prefix}-published`}>
-          Pubblicato: visibile e prenotabile sul sito
-        </label>
-      </div>
+      <CheckboxField
+        id={id('published')}
+        name="published"
+        label="Pubblicato: visibile e prenotabile sul sito"
+        fieldClassName="form-check mb-3"
+        defaultChecked={slot?.published ?? false}
+      />
       <SubmitButton idle={submitLabel} busy="Salvataggio in corso…" />
     </Form>
   );

@@ -18,7 +18,12 @@ import {
   type SiteTeacher,
   type Visit,
 } from '@portale/shared/field-work';
+import { Button } from 'design-react-kit';
 import { REVIEW_STATE_LABELS } from '@portale/shared/reviews';
+import { ChoiceField } from '../../components/form/choice-field.tsx';
+import { FieldError } from '../../components/form/field.tsx';
+import { DateTimeField, InputField } from '../../components/form/input-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { FlaggedFields } from '../../components/flagged-fields.tsx';
 import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
@@ -200,53 +205,34 @@ function ReportForm({
       <input type="hidden" name="intent" value="report" />
       <input type="hidden" name="visitId" value={visit.id} />
       {clientReportId && <input type="hidden" name="clientReportId" value={clientReportId} />}
-      <div className="mb-3">
-        <label htmlFor={id} className="form-label fw-semibold">
-          Resoconto della visita
-        </label>
-        <textarea
-          id={id}
-          name="report"
-          className="form-control"
-          rows={4}
-          required
-          minLength={10}
-          maxLength={5000}
-          defaultValue={visit.report ?? ''}
-          aria-invalid={err ? true : undefined}
-          aria-describedby={err ? `${id}-error` : undefined}
-        />
-        {err && (
-          <p id={`${id}-error`} className="text-danger small">
-            {err}
-          </p>
-        )}
-      </div>
-      <fieldset className="mb-3">
-        <legend className="h6">Insegnanti incontrati</legend>
+      <TextAreaField
+        id={id}
+        name="report"
+        label="Resoconto della visita"
+        rows={4}
+        required
+        minLength={10}
+        maxLength={5000}
+        defaultValue={visit.report ?? ''}
+        error={err}
+      />
+      <ChoiceField
+        id={`met-${visit.id}`}
+        name="teachersMet"
+        type="checkbox"
+        legend="Insegnanti incontrati"
+        legendClassName="h6"
+        options={teachers.map((t) => ({ value: String(t.userId), label: `${t.firstName} ${t.lastName}` }))}
+        defaultValue={teachers.filter((t) => met.has(t.userId)).map((t) => String(t.userId))}
+        error={mine?.errors?.teachersMet?.[0]}
+      >
         {teachers.length === 0 && (
           <p className="text-muted small">Nessun insegnante registrato nel plesso.</p>
         )}
-        {teachers.map((t) => (
-          <div className="form-check" key={t.userId}>
-            <input
-              className="form-check-input"
-              type="checkbox"
-              id={`met-${visit.id}-${t.userId}`}
-              name="teachersMet"
-              value={t.userId}
-              defaultChecked={met.has(t.userId)}
-            />
-            <label className="form-check-label" htmlFor={`met-${visit.id}-${t.userId}`}>
-              {t.firstName} {t.lastName}
-            </label>
-          </div>
-        ))}
-        {mine?.errors?.teachersMet && <p className="text-danger small">{mine.errors.teachersMet[0]}</p>}
-      </fieldset>
-      <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+      </ChoiceField>
+      <Button color="primary" size="sm" type="submit" disabled={busy}>
         {visit.reviewState === 'da_correggere' ? 'Invia il resoconto corretto' : 'Invia il resoconto'}
-      </button>
+      </Button>
     </Form>
   );
 }
@@ -259,35 +245,29 @@ function CloseForm({ visit, busy }: { visit: Visit; busy: boolean }) {
       aria-label={`Annulla o segna come mancata la visita del ${formatDateTime(visit.scheduledAt)}`}
     >
       <input type="hidden" name="visitId" value={visit.id} />
-      <div>
-        <label htmlFor={`note-${visit.id}`} className="form-label small">
-          Motivo (facoltativo)
-        </label>
-        <input
-          id={`note-${visit.id}`}
-          name="note"
-          className="form-control form-control-sm"
-          maxLength={1000}
-        />
-      </div>
-      <button
+      <InputField
+        id={`note-${visit.id}`}
+        name="note"
+        label="Motivo (facoltativo)"
+        fieldClassName=""
+        labelClassName="form-label small"
+        className="form-control form-control-sm"
+        maxLength={1000}
+      />
+      <Button
+        color="secondary"
+        outline
+        size="sm"
         type="submit"
         name="intent"
         value="annullata"
-        className="btn btn-outline-secondary btn-sm"
         disabled={busy}
       >
         Annulla la visita
-      </button>
-      <button
-        type="submit"
-        name="intent"
-        value="mancata"
-        className="btn btn-outline-secondary btn-sm"
-        disabled={busy}
-      >
+      </Button>
+      <Button color="secondary" outline size="sm" type="submit" name="intent" value="mancata" disabled={busy}>
         Segna come mancata
-      </button>
+      </Button>
     </Form>
   );
 }
@@ -322,29 +302,22 @@ export function Component() {
         </h2>
         <Form method="post" className="d-flex flex-wrap gap-3 align-items-end">
           <input type="hidden" name="intent" value="plan" />
-          <div>
-            <label htmlFor="scheduledAt" className="form-label">
-              Data e ora (ora italiana)
-            </label>
-            <input
-              id="scheduledAt"
-              name="scheduledAt"
-              type="datetime-local"
-              className="form-control"
-              required
-              aria-invalid={planError ? true : undefined}
-              aria-describedby={planError ? 'scheduledAt-error' : undefined}
-            />
-          </div>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <DateTimeField
+            id="scheduledAt"
+            name="scheduledAt"
+            label="Data e ora (ora italiana)"
+            fieldClassName=""
+            labelClassName="form-label"
+            required
+            aria-invalid={planError ? true : undefined}
+            aria-describedby={planError ? 'scheduledAt-error' : undefined}
+          />
+          <Button color="primary" type="submit" disabled={busy}>
             Pianifica
-          </button>
+          </Button>
         </Form>
-        {planError && (
-          <p id="scheduledAt-error" className="text-danger small mt-2">
-            {planError}
-          </p>
-        )}
+        {/* Under the row, not in it: the error would push the input up off the button's line. */}
+        <FieldError id="scheduledAt" error={planError} className="text-danger small mt-2" />
       </section>
       <section aria-labelledby="visite-title">
         <h2 id="visite-title" className="h4">

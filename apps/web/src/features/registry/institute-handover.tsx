@@ -10,6 +10,8 @@ import {
   type HandoverInvitation,
 } from '@portale/shared/enrolment';
 import type { InstituteDetail } from '@portale/shared/registry';
+import { Button } from 'design-react-kit';
+import { ChoiceField } from '../../components/form/choice-field.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import { TextField } from '../../components/form/text-field.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -131,9 +133,9 @@ export function InstituteHandover({
                       <Form method="post" preventScrollReset>
                         <input type="hidden" name="intent" value={HANDOVER_CANCEL_INTENT} />
                         <input type="hidden" name="invitationId" value={item.id} />
-                        <button type="submit" className="btn btn-outline-danger btn-sm" disabled={busy}>
+                        <Button color="danger" outline size="sm" type="submit" disabled={busy}>
                           Annulla l’invito<span className="visually-hidden"> a {item.inviteeName}</span>
-                        </button>
+                        </Button>
                       </Form>
                     ) : (
                       '—'
@@ -156,25 +158,17 @@ export function InstituteHandover({
             Invita chi subentra
           </h4>
           <input type="hidden" name="intent" value={HANDOVER_INTENT} />
-          <fieldset className="mb-4">
-            <legend className="h6 fw-normal">Ruolo</legend>
-            {roles.map((role, index) => (
-              <div className="form-check" key={role}>
-                <input
-                  className="form-check-input"
-                  type="radio"
-                  name="role"
-                  id={`${id}-role-${index}`}
-                  value={role}
-                  defaultChecked={index === 0}
-                />
-                <label className="form-check-label" htmlFor={`${id}-role-${index}`}>
-                  {HANDOVER_ROLE_LABELS[role]}
-                </label>
-              </div>
-            ))}
-            {errors.role && <p className="text-danger small">{errors.role}</p>}
-          </fieldset>
+          <ChoiceField
+            id={`${id}-role`}
+            name="role"
+            legend="Ruolo"
+            legendClassName="h6 fw-normal"
+            className="mb-4"
+            options={roles.map((role) => ({ value: role, label: HANDOVER_ROLE_LABELS[role] }))}
+            optionId={(_, index) => `${id}-role-${index}`}
+            defaultValue={roles[0]}
+            error={errors.role}
+          />
           <TextField id={`${id}-firstName`} name="firstName" label="Nome" error={errors.firstName} required />
           <TextField id={`${id}-lastName`} name="lastName" label="Cognome" error={errors.lastName} required />
           <TextField
@@ -194,9 +188,9 @@ export function InstituteHandover({
             error={errors.taxCode}
             required
           />
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <Button color="primary" type="submit" disabled={busy}>
             Invia l’invito
-          </button>
+          </Button>
         </Form>
       )}
     </div>

@@ -30,7 +30,9 @@ import {
   type ReviewType,
 } from '@portale/shared/reviews';
 import { parseId } from '@portale/shared/validation';
+import { ChoiceField } from '../../components/form/choice-field.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -142,81 +144,50 @@ function DecisionForm({ item, errors }: { item: ReviewDetail; errors: FieldError
       </h2>
       <input type="hidden" name="itemId" value={item.id} />
       <input type="hidden" name="itemTitle" value={item.title} />
-      <fieldset className="mb-3" {...(decisionError ? { 'aria-describedby': 'decision-error' } : {})}>
-        <legend className="h6 fw-normal">Scegli la decisione</legend>
-        {REVIEW_DECISIONS.map((decision: ReviewDecision) => (
-          <div className="form-check" key={decision}>
-            <input
-              className="form-check-input"
-              type="radio"
-              name="decision"
-              id={`decision-${decision}`}
-              value={decision}
-              {...(decisionError ? { 'aria-invalid': true } : {})}
-            />
-            <label className="form-check-label" htmlFor={`decision-${decision}`}>
-              {REVIEW_DECISION_LABELS[decision]}
-            </label>
-          </div>
-        ))}
-        {decisionError && (
-          <p id="decision-error" className="text-danger small mt-1 mb-0">
-            {decisionError}
-          </p>
-        )}
-      </fieldset>
-      <fieldset
-        className="mb-3"
-        aria-describedby={`review-fields-hint${fieldsError ? ' review-fields-error' : ''}`}
-      >
-        <legend className="h6 fw-normal">Dati da correggere</legend>
-        <p id="review-fields-hint" className="form-text small mt-0 mb-2">
-          Solo se chiedi correzioni: i dati segnati sono evidenziati nella pagina in cui la persona corregge.
-        </p>
-        {REVIEW_CORRECTABLE_FIELDS[item.type].map((field) => (
-          <div className="form-check" key={field}>
-            <input
-              className="form-check-input"
-              type="checkbox"
-              name="fields"
-              id={`review-field-${field}`}
-              value={field}
-              {...(fieldsError ? { 'aria-invalid': true } : {})}
-            />
-            <label className="form-check-label" htmlFor={`review-field-${field}`}>
-              {REVIEW_FIELD_LABELS[field]}
-            </label>
-          </div>
-        ))}
-        {fieldsError && (
-          <p id="review-fields-error" className="text-danger small mt-1 mb-0">
-            {fieldsError}
-          </p>
-        )}
-      </fieldset>
-      <div className="form-group mb-3">
-        <label htmlFor="review-note" className="active">
-          Nota
-        </label>
-        <textarea
-          id="review-note"
-          name="note"
-          className="form-control"
-          rows={4}
-          maxLength={REVIEW_NOTE_MAX}
-          aria-describedby={`review-note-hint${noteError ? ' review-note-error' : ''}`}
-          {...(noteError ? { 'aria-invalid': true } : {})}
-        />
-        <p id="review-note-hint" className="form-text small mb-0">
-          Obbligatoria per chiedere correzioni o respingere (al massimo {formatNumber(REVIEW_NOTE_MAX)}{' '}
-          caratteri): è inviata per e-mail a chi ha inviato la richiesta.
-        </p>
-        {noteError && (
-          <p id="review-note-error" className="text-danger small mt-1 mb-0">
-            {noteError}
-          </p>
-        )}
-      </div>
+      <ChoiceField
+        id="decision"
+        name="decision"
+        legend="Scegli la decisione"
+        legendClassName="h6 fw-normal"
+        options={REVIEW_DECISIONS.map((decision: ReviewDecision) => ({
+          value: decision,
+          label: REVIEW_DECISION_LABELS[decision],
+        }))}
+        error={decisionError}
+      />
+      <ChoiceField
+        id="review-fields"
+        name="fields"
+        type="checkbox"
+        legend="Dati da correggere"
+        legendClassName="h6 fw-normal"
+        options={REVIEW_CORRECTABLE_FIELDS[item.type].map((field) => ({
+          value: field,
+          label: REVIEW_FIELD_LABELS[field],
+        }))}
+        optionId={(field) => `review-field-${field}`}
+        hint="Solo se chiedi correzioni: i dati segnati sono evidenziati nella pagina in cui la persona corregge."
+        hintFirst
+        hintClassName="form-text small mt-0 mb-2"
+        error={fieldsError}
+      />
+      <TextAreaField
+        id="review-note"
+        name="note"
+        label="Nota"
+        fieldClassName="form-group mb-3"
+        labelClassName="active"
+        hintClassName="form-text small mb-0"
+        rows={4}
+        maxLength={REVIEW_NOTE_MAX}
+        hint={
+          <>
+            Obbligatoria per chiedere correzioni o respingere (al massimo {formatNumber(REVIEW_NOTE_MAX)}{' '}
+            caratteri): è inviata per e-mail a chi ha inviato la richiesta.
+          </>
+        }
+        error={noteError}
+      />
       <SubmitButton idle="Registra la decisione" busy="Registrazione in corso…" />
     </Form>
   );

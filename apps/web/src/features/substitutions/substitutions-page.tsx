@@ -9,6 +9,7 @@ import {
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
 } from 'react-router';
+import { Button } from 'design-react-kit';
 import { can } from '@portale/shared/auth';
 import { getPage } from '@portale/shared/pages';
 import { REGIONS } from '@portale/shared/registry';
@@ -28,6 +29,7 @@ import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { searchString, sortOptionsOf, withParams } from '../../components/data-table/list-params.ts';
 import { ListResults } from '../../components/data-table/list-results.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate, formatDateTime, formatShortDateTime } from '../../lib/format.ts';
@@ -263,20 +265,18 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
             </p>
             <input type="hidden" name="substitutionId" value={s.id} />
             <input type="hidden" name="decision" value="approvata" />
-            <label htmlFor="approve-note" className="form-label">
-              Nota (facoltativa)
-            </label>
-            <textarea
+            <TextAreaField
               id="approve-note"
               name="note"
-              className="form-control mb-3"
+              label="Nota (facoltativa)"
+              labelClassName="form-label"
               rows={2}
               maxLength={SUBSTITUTION_NOTE_MAX}
             />
             <div className="d-flex flex-wrap gap-2">
-              <button type="submit" className="btn btn-primary" disabled={busy}>
+              <Button color="primary" type="submit" disabled={busy}>
                 Conferma l’approvazione
-              </button>
+              </Button>
               <Link className="btn btn-outline-secondary" to={hrefWith({ [DECIDING]: null })}>
                 Annulla
               </Link>
@@ -291,29 +291,23 @@ function DecisionPanel({ s }: { s: SubstitutionSummary }) {
             <p>Nulla cambia nel plesso. Chi ha fatto la richiesta riceverà una e-mail con la tua nota.</p>
             <input type="hidden" name="substitutionId" value={s.id} />
             <input type="hidden" name="decision" value="respinta" />
-            <label htmlFor="reject-note" className="form-label">
-              Nota per chi ha fatto la richiesta (obbligatoria)
-            </label>
-            <textarea
+            <TextAreaField
               id="reject-note"
               name="note"
-              className={`form-control mb-1${noteError ? ' is-invalid' : ''}`}
+              label="Nota per chi ha fatto la richiesta (obbligatoria)"
+              fieldClassName="mb-1"
+              labelClassName="form-label"
+              className={`form-control${noteError ? ' is-invalid' : ''}`}
               rows={3}
               required
               maxLength={SUBSTITUTION_NOTE_MAX}
               defaultValue={result?.note ?? ''}
-              aria-invalid={noteError ? true : undefined}
-              aria-describedby={noteError ? 'reject-note-error' : undefined}
+              error={noteError}
             />
-            {noteError && (
-              <p id="reject-note-error" className="text-danger small">
-                {noteError}
-              </p>
-            )}
             <div className="d-flex flex-wrap gap-2 mt-2">
-              <button type="submit" className="btn btn-danger" disabled={busy}>
+              <Button color="danger" type="submit" disabled={busy}>
                 Conferma il rifiuto
-              </button>
+              </Button>
               <Link className="btn btn-outline-secondary" to={hrefWith({ [DECIDING]: null })}>
                 Annulla
               </Link>
