@@ -365,6 +365,8 @@ export const SURVEY_SORTS = ['title', 'state', 'opensOn', 'closesOn', 'responseC
 export const SurveyFiltersSchema = z.object({
   q: SearchTextSchema,
   state: optionalEnum(SURVEY_STATES, 'Stato'),
+  /** Who answers (decision 046): teachers and educators, code holders, or both. */
+  participants: optionalEnum(SURVEY_PARTICIPANTS, 'Chi risponde'),
   sort: sortSchema(SURVEY_SORTS),
 });
 export const SurveyListQuerySchema = SurveyFiltersSchema.extend(PaginationSchema.shape);

@@ -153,6 +153,7 @@ function surveyWhere(filters: SurveyFilters): SQL | undefined {
         sql`(${surveys.title} ilike ${`%${likeLiteral(w)}%`} or ${surveys.audience} ilike ${`%${likeLiteral(w)}%`})`,
     ),
     filters.state ? eq(surveys.state, filters.state) : undefined,
+    filters.participants ? eq(surveys.participants, filters.participants) : undefined,
   );
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  SURVEY_PARTICIPANTS,
   DEMO_SURVEY_SLUGS,
   SURVEY_MESSAGES,
   SurveyDetailSchema,
@@ -192,6 +193,20 @@ describe('staff build surveys', () => {
       [...sorted.items.map((s) => s.title)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
     );
     expect((await staff().get('/api/surveys?state=nessuno')).statusCode).toBe(422);
+    // Who answers (decision 046): each filter keeps only its surveys, and together they are all.
+    const byParticipants = await Promise.all(
+      SURVEY_PARTICIPANTS.map(async (p) =>
+        SurveyListResponseSchema.parse(
+          (await staff().get(`/api/surveys?participants=${p}&pageSize=100`)).json(),
+        ),
+      ),
+    );
+    SURVEY_PARTICIPANTS.forEach((p, i) =>
+      expect(byParticipants[i]!.items.every((s) => s.participants === p)).toBe(true),
+    );
+    const all = SurveyListResponseSchema.parse((await staff().get('/api/surveys?pageSize=100')).json());
+    expect(byParticipants.reduce((n, l) => n + l.total, 0)).toBe(all.total);
+    expect((await staff().get('/api/surveys?participants=studenti')).statusCode).toBe(422);
     expect((await staff().get('/api/surveys?sort=slug')).statusCode).toBe(422);
     const csv = await staff().get('/api/surveys/export?format=csv&q=pilota');
     expect(csv.statusCode).toBe(200);

@@ -6,6 +6,8 @@ import {
   listSurveys,
   SURVEY_STATE_LABELS,
   SURVEY_STATES,
+  SURVEY_PARTICIPANTS,
+  SURVEY_PARTICIPANTS_LABELS,
   SurveyInputSchema,
   type SurveySummary,
 } from '@portale/shared/surveys';
@@ -29,6 +31,11 @@ const COLUMNS = [
     meta: { rowHeader: true },
     cell: (c) => <Link to={href('portal.survey', { surveyId: c.row.original.id })}>{c.getValue()}</Link>,
   }),
+  column.accessor('participants', {
+    header: 'Chi risponde',
+    enableSorting: false,
+    cell: (c) => SURVEY_PARTICIPANTS_LABELS[c.getValue()],
+  }),
   column.accessor('state', { header: 'Stato', cell: (c) => SURVEY_STATE_LABELS[c.getValue()] }),
   column.accessor('opensOn', { header: 'Apertura', cell: (c) => formatDate(c.getValue()) }),
   column.accessor('closesOn', { header: 'Chiusura', cell: (c) => formatDate(c.getValue()) }),
@@ -50,6 +57,12 @@ const FILTERS: SelectFilter[] = [
     label: 'Stato',
     anyLabel: 'Tutti',
     options: SURVEY_STATES.map((s) => ({ value: s, label: SURVEY_STATE_LABELS[s] })),
+  },
+  {
+    name: 'participants',
+    label: 'Chi risponde',
+    anyLabel: 'Tutti',
+    options: SURVEY_PARTICIPANTS.map((p) => ({ value: p, label: SURVEY_PARTICIPANTS_LABELS[p] })),
   },
 ];
 
