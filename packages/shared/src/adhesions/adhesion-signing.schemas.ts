@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADHESION_STATES, SCHOOL_LEVELS, TEACHER_REVIEW_STATES } from '../registry/registry.constants.ts';
 import { REVIEW_FIELDS } from '../vocabulary/review.constants.ts';
+import { IDENTITY_PROVIDER_NAMES } from '../identity/identity.schemas.ts';
 import { SIGNATURE_FORMAT_DETAILS, SIGNATURE_METHODS } from './adhesion.constants.ts';
 
 const isoDateTime = z.string();
@@ -43,6 +44,9 @@ const AdhesionPersonSchema = z.object({
   lastName: z.string(),
   email: z.string(),
   taxCode: z.string().nullable(),
+  /** How the portal knows the codice fiscale is this person's: proved with CIE/SPID, or null (typed by them). */
+  taxCodeVerifiedBy: z.enum(IDENTITY_PROVIDER_NAMES).nullable(),
+  taxCodeVerifiedAt: z.string().nullable(),
 });
 
 export const AdhesionSchoolSiteSchema = z.object({
@@ -96,6 +100,13 @@ export const SignatureVerificationReportSchema = z.object({
   subFilter: z.string().nullable(),
   verifiedAt: isoDateTime,
   signer: z.object({ name: z.string(), taxCode: z.string().nullable() }),
+  /**
+   * The principal's codice fiscale the certificate was checked against, and whether the portal had it
+   * proved by CIE/SPID (null: typed by the principal). Absent in reports made before 2026-11-29.
+   */
+  expectedSigner: z
+    .object({ taxCode: z.string(), verifiedBy: z.enum(IDENTITY_PROVIDER_NAMES).nullable() })
+    .optional(),
   certificate: z.object({
     subject: z.string(),
     issuer: z.string(),

@@ -3,6 +3,12 @@ import { z } from 'zod';
 export const IDENTITY_PROVIDER_NAMES = ['cie', 'spid'] as const;
 export type IdentityProviderName = (typeof IDENTITY_PROVIDER_NAMES)[number];
 
+/** How a person reads each provider's name in a sentence («verificata con CIE»). */
+export const IDENTITY_PROVIDER_SHORT_LABELS: Record<IdentityProviderName, string> = {
+  cie: 'CIE',
+  spid: 'SPID',
+};
+
 /** Which providers this instance offers (configuration alone switches each on, decision 048). */
 export const IdentityProvidersSchema = z.object({ cie: z.boolean(), spid: z.boolean() });
 export type IdentityProviders = z.infer<typeof IdentityProvidersSchema>;

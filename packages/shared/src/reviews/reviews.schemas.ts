@@ -11,6 +11,7 @@ import {
 } from '../lists/list-query.ts';
 import { ADHESION_STATES } from '../registry/registry.constants.ts';
 import { ApiErrorBodySchema } from '../http/api-error.ts';
+import { IDENTITY_PROVIDER_NAMES } from '../identity/identity.schemas.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import {
   decisionNeedsNote,
@@ -143,6 +144,8 @@ export const AdhesionSignatureSchema = z.object({
         authority: z.string().optional(),
       }),
       declaredSigningTime: isoDateTime.nullable(),
+      /** The codice fiscale was checked against one proved with CIE/SPID (null: typed by the principal or not recorded). */
+      expectedSignerVerifiedBy: z.enum(IDENTITY_PROVIDER_NAMES).nullable(),
       revocation: z.object({
         status: z.literal('good'),
         source: z.enum(['ocsp', 'crl']),

@@ -10,6 +10,8 @@ const person = (firstName: string, lastName: string, taxCode: string) => ({
   lastName,
   email: `${firstName.toLowerCase()}@example.test`,
   taxCode,
+  taxCodeVerifiedAt: null,
+  taxCodeVerifiedSource: null,
   phone: '+393331234567',
   phoneVerifiedAt: new Date('2026-11-01T10:00:00Z'),
 });

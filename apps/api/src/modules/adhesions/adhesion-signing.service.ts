@@ -162,7 +162,14 @@ export async function currentAdhesion(
   const canSign = principal && signable && latest !== undefined;
   const { documentId: _documentId, ...signature } = lastSignature ?? { documentId: 0 };
   const person = (p: repo.AdhesionPersonRow | null) =>
-    p && { firstName: p.firstName, lastName: p.lastName, email: p.email, taxCode: p.taxCode };
+    p && {
+      firstName: p.firstName,
+      lastName: p.lastName,
+      email: p.email,
+      taxCode: p.taxCode,
+      taxCodeVerifiedBy: p.taxCodeVerifiedAt ? p.taxCodeVerifiedSource : null,
+      taxCodeVerifiedAt: p.taxCodeVerifiedAt?.toISOString() ?? null,
+    };
   return {
     viewerRole: viewer.viewerRole,
     institute: {

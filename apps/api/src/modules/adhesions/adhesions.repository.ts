@@ -77,6 +77,9 @@ export interface AdhesionPersonRow {
   lastName: string;
   email: string;
   taxCode: string | null;
+  /** Set when the codice fiscale was proved with CIE/SPID (decision 048). */
+  taxCodeVerifiedAt: Date | null;
+  taxCodeVerifiedSource: 'cie' | 'spid' | null;
   phone: string | null;
   phoneVerifiedAt: Date | null;
 }
@@ -111,6 +114,8 @@ const personFields = {
   lastName: users.lastName,
   email: users.email,
   taxCode: users.taxCode,
+  taxCodeVerifiedAt: users.taxCodeVerifiedAt,
+  taxCodeVerifiedSource: users.taxCodeVerifiedSource,
   phone: users.phone,
   phoneVerifiedAt: users.phoneVerifiedAt,
 };

@@ -994,6 +994,41 @@ describe('upload of a digitally signed file', () => {
     await expectNothingChanged(school);
   });
 
+  it('a codice fiscale proved with CIE: the page says so, and the signature is recorded as checked against it', async () => {
+    const school = await freshSchool();
+    expect((await current(school.principal)).institute.principal).toMatchObject({
+      taxCode: 'RSSMRA80A01H501U',
+      taxCodeVerifiedBy: null,
+      taxCodeVerifiedAt: null,
+    });
+    const verifiedAt = t.clock.now();
+    await db()
+      .update(users)
+      .set({ taxCodeVerifiedAt: verifiedAt, taxCodeVerifiedSource: 'cie' })
+      .where(eq(users.id, school.principalId));
+    expect((await current(school.principal)).institute.principal).toMatchObject({
+      taxCodeVerifiedBy: 'cie',
+      taxCodeVerifiedAt: verifiedAt.toISOString(),
+    });
+    const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });
+    const document = await download(school.principal);
+    t.clock.advance(60_000);
+    const res = await upload(school.principal, await signPades(document, signer), 'firmato.pdf');
+    expect(res.statusCode, res.body).toBe(201);
+    const signatureId = SignatureResultSchema.parse(res.json()).signature.id;
+    const staff = await login('sylla@demo.test');
+    const [item] = await pendingReviews(school.instituteId);
+    const detail = await staff.get(`/api/reviews/adesioni/items/${item!.id}`);
+    expect(detail.json().content.signature.verification).toMatchObject({ expectedSignerVerifiedBy: 'cie' });
+    const report = await staff.get(
+      `/api/institutes/${school.instituteId}/adhesion/signatures/${signatureId}/verification-report`,
+    );
+    expect(JSON.parse(report.body).expectedSigner).toEqual({
+      taxCode: 'RSSMRA80A01H501U',
+      verifiedBy: 'cie',
+    });
+  });
+
   it('re-sign: the newest upload is the current one everywhere, whatever signing time the signer declares', async () => {
     const school = await freshSchool();
     const signer = await issueSignerCertificate(ca, { name: 'Mario Rossi', taxCode: 'RSSMRA80A01H501U' });

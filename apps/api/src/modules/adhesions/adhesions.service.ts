@@ -147,7 +147,14 @@ export async function uploadSignedDocument(
         issuer: check.certificate.issuer,
         serial: check.certificate.serialNumber,
       },
-      report: check.report,
+      // What the certificate was checked against: the codice fiscale proved with CIE/SPID, when it was.
+      report: {
+        ...check.report,
+        expectedSigner: {
+          taxCode: data.principal.taxCode.toUpperCase(),
+          verifiedBy: data.principal.taxCodeVerifiedAt ? data.principal.taxCodeVerifiedSource : null,
+        },
+      },
     },
   }).catch(async (error: unknown) => {
     // Nothing refers to the file: it goes (a failure to remove it only leaves it unreferenced).

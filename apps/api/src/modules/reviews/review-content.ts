@@ -63,6 +63,7 @@ function toReviewedSignature({
           },
           trustedTime: report.trustedTime,
           declaredSigningTime: report.declaredSigningTime,
+          expectedSignerVerifiedBy: report.expectedSigner?.verifiedBy ?? null,
           revocation: {
             status: report.revocation.status,
             source: report.revocation.source,

@@ -7,6 +7,7 @@ import {
   type AdhesionSignature,
   type CurrentAdhesion,
 } from '@portale/shared/adhesions';
+import { IDENTITY_PROVIDER_SHORT_LABELS } from '@portale/shared/identity';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';
@@ -56,6 +57,7 @@ function InstituteData({ adhesion }: { adhesion: CurrentAdhesion }) {
         <Fact label="Dirigente scolastico">
           {person(i.principal) ?? missing('non indicato')}
           {i.principal && <> – codice fiscale {i.principal.taxCode ?? missing('non indicato')}</>}
+          {i.principal?.taxCode && <VerifiedIdentity person={i.principal} />}
         </Fact>
         <Fact label="Referente d’istituto">{person(i.firstContact) ?? missing('non ancora indicato')}</Fact>
         <Fact label="Plessi partecipanti">
@@ -374,5 +376,19 @@ export function Component() {
         </section>
       )}
     </div>
+  );
+}
+
+/**
+ * Whether the principal's codice fiscale was proved with CIE/SPID (decision 048): an uploaded
+ * signature's certificate is checked against it, so a verified one means the signer is the person.
+ */
+function VerifiedIdentity({ person }: { person: NonNullable<CurrentAdhesion['institute']['principal']> }) {
+  return (
+    <span className="d-block small" data-testid="principal-identity">
+      {person.taxCodeVerifiedBy && person.taxCodeVerifiedAt
+        ? `Identità verificata con ${IDENTITY_PROVIDER_SHORT_LABELS[person.taxCodeVerifiedBy]} il ${formatDate(person.taxCodeVerifiedAt)}: la firma digitale caricata deve essere di questo codice fiscale.`
+        : 'Codice fiscale indicato dalla persona, non verificato con SPID o CIE: la firma digitale caricata deve essere di questo codice fiscale.'}
+    </span>
   );
 }

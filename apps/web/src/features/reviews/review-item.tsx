@@ -6,6 +6,7 @@ import {
   SIGNATURE_FORMAT_LABELS,
   SIGNATURE_METHOD_LABELS,
 } from '@portale/shared/adhesions';
+import { IDENTITY_PROVIDER_SHORT_LABELS } from '@portale/shared/identity';
 import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
 import {
   REVIEW_FIELD_LABELS,
@@ -172,7 +173,15 @@ function AdhesionFacts({ content }: { content: AdhesionContent }) {
         <dl className="row">
           <Fact label="Modalità">{SIGNATURE_METHOD_LABELS[s.method]}</Fact>
           <Fact label="Firmatario">{s.signerName}</Fact>
-          <Fact label="Codice fiscale">{s.signerTaxCode ?? missing()}</Fact>
+          <Fact label="Codice fiscale">
+            {s.signerTaxCode ?? missing()}
+            {s.verification?.expectedSignerVerifiedBy && (
+              <span className="d-block small">
+                uguale a quello del dirigente verificato con{' '}
+                {IDENTITY_PROVIDER_SHORT_LABELS[s.verification.expectedSignerVerifiedBy]}
+              </span>
+            )}
+          </Fact>
           <Fact label="Firmato il">{formatDateTime(s.signedAt)}</Fact>
           <Fact label="Impronta SHA-256 del documento">
             <code className="text-break">{s.documentSha256}</code>
