@@ -8,6 +8,8 @@ import {
   type AccessCodeOptions,
   type AccessCodeSummary,
 } from '@portale/shared/surveys';
+import { Button } from 'design-react-kit';
+import { DateTimeField, InputField } from '../../components/form/input-field.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
 import { INVALID_FORM_MESSAGE } from '../../lib/form-action.ts';
@@ -34,22 +36,6 @@ export function CreateCodesForm({
   const [sending, setSending] = useState(false);
   const set = (name: keyof typeof values, value: string) => setValues((v) => ({ ...v, [name]: value }));
   const id = (field: string) => `codici-${field}`;
-  const described = (field: string, hint?: boolean) => {
-    const ids = [hint ? `${id(field)}-hint` : null, errors[field] ? `${id(field)}-error` : null]
-      .filter(Boolean)
-      .join(' ');
-    return {
-      ...(ids ? { 'aria-describedby': ids } : {}),
-      ...(errors[field] ? { 'aria-invalid': true as const } : {}),
-    };
-  };
-  const error = (field: string) =>
-    errors[field] ? (
-      <p id={`${id(field)}-error`} className="text-danger small mt-1 mb-0">
-        {errors[field]}
-      </p>
-    ) : null;
-
   async function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
@@ -103,89 +89,63 @@ export function CreateCodesForm({
       {errors.surveyId && <p className="text-danger small">{errors.surveyId}</p>}
       {errors.schoolSiteId && <p className="text-danger small">{errors.schoolSiteId}</p>}
       <div className="row g-3">
-        <div className="col-md-6">
-          <label htmlFor={id('classLabel')} className="form-label">
-            Classe
-          </label>
-          <input
-            id={id('classLabel')}
-            className="form-control"
-            maxLength={CLASS_LABEL_MAX}
-            value={values.classLabel}
-            onChange={(e) => set('classLabel', e.target.value)}
-            {...described('classLabel', true)}
-          />
-          <p id={`${id('classLabel')}-hint`} className="small text-muted mb-0">
-            Per esempio «3ª B»: comparirà sul foglio da stampare.
-          </p>
-          {error('classLabel')}
-        </div>
-        <div className="col-md-6">
-          <label htmlFor={id('expiresOn')} className="form-label">
-            Valido fino al
-          </label>
-          <input
-            id={id('expiresOn')}
-            type="date"
-            className="form-control"
-            min={romeToday()}
-            max={survey.closesOn}
-            value={values.expiresOn}
-            onChange={(e) => set('expiresOn', e.target.value)}
-            {...described('expiresOn', true)}
-          />
-          <p id={`${id('expiresOn')}-hint`} className="small text-muted mb-0">
-            Al più tardi il {formatDate(survey.closesOn)}, giorno di chiusura dell’indagine.
-          </p>
-          {error('expiresOn')}
-        </div>
-        <div className="col-md-6">
-          <label htmlFor={id('count')} className="form-label">
-            Quanti codici
-          </label>
-          <input
-            id={id('count')}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={ACCESS_CODES_PER_REQUEST_MAX}
-            className="form-control"
-            value={values.count}
-            onChange={(e) => set('count', e.target.value)}
-            {...described('count', true)}
-          />
-          <p id={`${id('count')}-hint`} className="small text-muted mb-0">
-            Uno per tutta la classe, oppure uno per ogni studente o famiglia (al massimo{' '}
-            {ACCESS_CODES_PER_REQUEST_MAX}).
-          </p>
-          {error('count')}
-        </div>
-        <div className="col-md-6">
-          <label htmlFor={id('maxUses')} className="form-label">
-            Utilizzi per codice
-          </label>
-          <input
-            id={id('maxUses')}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={options.maxUses}
-            className="form-control"
-            value={values.maxUses}
-            onChange={(e) => set('maxUses', e.target.value)}
-            {...described('maxUses', true)}
-          />
-          <p id={`${id('maxUses')}-hint`} className="small text-muted mb-0">
-            Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe;
-            al massimo {options.maxUses}).
-          </p>
-          {error('maxUses')}
-        </div>
+        <InputField
+          id={id('classLabel')}
+          label="Classe"
+          fieldClassName="col-md-6"
+          labelClassName="form-label"
+          maxLength={CLASS_LABEL_MAX}
+          value={values.classLabel}
+          onChange={(e) => set('classLabel', e.target.value)}
+          hint="Per esempio «3ª B»: comparirà sul foglio da stampare."
+          error={errors.classLabel}
+        />
+        <DateTimeField
+          id={id('expiresOn')}
+          type="date"
+          label="Valido fino al"
+          fieldClassName="col-md-6"
+          labelClassName="form-label"
+          min={romeToday()}
+          max={survey.closesOn}
+          value={values.expiresOn}
+          onChange={(e) => set('expiresOn', e.target.value)}
+          hint={`Al più tardi il ${formatDate(survey.closesOn)}, giorno di chiusura dell’indagine.`}
+          error={errors.expiresOn}
+        />
+        <InputField
+          id={id('count')}
+          type="number"
+          inputMode="numeric"
+          label="Quanti codici"
+          fieldClassName="col-md-6"
+          labelClassName="form-label"
+          min={1}
+          max={ACCESS_CODES_PER_REQUEST_MAX}
+          value={values.count}
+          onChange={(e) => set('count', e.target.value)}
+          hint={`Uno per tutta la classe, oppure uno per ogni studente o famiglia (al massimo ${ACCESS_CODES_PER_REQUEST_MAX}).`}
+          error={errors.count}
+        />
+        <InputField
+          id={id('maxUses')}
+          type="number"
+          inputMode="numeric"
+          label="Utilizzi per codice"
+          fieldClassName="col-md-6"
+          labelClassName="form-label"
+          min={1}
+          max={options.maxUses}
+          value={values.maxUses}
+          onChange={(e) => set('maxUses', e.target.value)}
+          hint={`Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe; al massimo ${options.maxUses}).`}
+          error={errors.maxUses}
+        />
       </div>
       <div className="mt-3">
-        <button type="submit" className="btn btn-primary" disabled={sending}>
+        <Button color="primary" type="submit" disabled={sending}>
           {sending ? 'Creazione in corso…' : 'Crea i codici'}
-        </button>
+        </Button>
       </div>
     </form>
   );
