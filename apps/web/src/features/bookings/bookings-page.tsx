@@ -131,9 +131,9 @@ function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
           <fetcher.Form method="post" className="d-inline">
             <input type="hidden" name="intent" value={CANCEL_INTENT} />
             <input type="hidden" name="token" value={cancel.token} />
-            <button type="submit" className="btn btn-danger me-3" disabled={busy}>
+            <Button type="submit" color="danger" className="me-3" disabled={busy}>
               {busy ? 'Annullamento in corso…' : 'Sì, annulla la prenotazione'}
-            </button>
+            </Button>
           </fetcher.Form>
           <Link to="/prenotazioni" className="btn btn-outline-primary">
             No, mantieni la prenotazione
@@ -319,9 +319,11 @@ export function Component() {
               </p>
               {!full && (
                 <>
-                  <button
+                  <Button
                     type="button"
-                    className="btn btn-outline-primary mb-3"
+                    color="primary"
+                    outline
+                    className="mb-3"
                     aria-expanded={open === slot.id}
                     aria-controls={`slot-form-${slot.id}`}
                     onClick={() => {
@@ -330,7 +332,7 @@ export function Component() {
                     }}
                   >
                     Prenota un posto<span className="visually-hidden"> per «{slot.title}»</span>
-                  </button>
+                  </Button>
                   <div id={`slot-form-${slot.id}`} hidden={open !== slot.id}>
                     {open === slot.id && (
                       <BookingForm slot={slot} onOutcome={(notice) => outcome(slot.id, notice)} />
