@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
+import { Button } from 'design-react-kit';
 
 const LEGAL_LINKS = [
   { to: '/risultati', label: 'Risultati' },
@@ -56,13 +57,14 @@ export function AppFooter({ onOpenCookiePreferences }: { onOpenCookiePreferences
               </li>
             ))}
             <li className="list-inline-item">
-              <button
+              <Button
                 type="button"
-                className="btn btn-link p-0 text-white footer-consent-link"
+                color="link"
+                className="p-0 text-white footer-consent-link"
                 onClick={onOpenCookiePreferences}
               >
                 Preferenze cookie
-              </button>
+              </Button>
             </li>
           </ul>
         </div>

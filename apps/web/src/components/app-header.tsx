@@ -2,6 +2,7 @@ import { Header, HeaderContent, HeaderRightZone } from 'design-react-kit';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { REDIRECTS } from '@portale/shared/pages';
 import type { SessionUser } from '@portale/shared/auth';
+import { Button } from 'design-react-kit';
 
 const MAIN_NAV = [
   { to: '/', label: 'Home', end: true },
@@ -35,9 +36,9 @@ export function AppHeader({ user, onLogout }: AppHeaderProps) {
                 <Link to="/portale" className="text-white fw-semibold" data-testid="user-name">
                   {user.firstName} {user.lastName}
                 </Link>
-                <button type="button" className="btn btn-outline-light btn-sm" onClick={handleLogout}>
+                <Button type="button" color="light" outline size="sm" onClick={handleLogout}>
                   Esci
-                </button>
+                </Button>
               </div>
             ) : (
               <Link to={REDIRECTS.login} className="btn btn-primary btn-sm btn-full">

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { SchoolSiteOption } from '@portale/shared/accounts';
 import { SCHOOL_LEVEL_LABELS, type SchoolLevel } from '@portale/shared/registry';
 import { callApi } from '../lib/api-client.ts';
+import { InputField } from './form/input-field.tsx';
 
 /**
  * The search contract comes with the account schemas (and the phone-number metadata they validate with,
@@ -55,26 +56,24 @@ export function SchoolSitePicker({
   }, [query]);
 
   const errorId = `${id}-error`;
-  const invalid = error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
+  // The error is said under the results, so the search box points at it itself.
+  const invalid = error ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {};
   return (
     <fieldset className="mb-4">
       <legend className="h6">Plesso scolastico{required ? '' : ' (facoltativo)'}</legend>
       {/* Not a floating bootstrap-italia label (.form-group): floated up, it covered the legend above. */}
-      <div className="mb-2">
-        <label htmlFor={`${id}-q`} className="form-label">
-          Cerca il plesso per nome, comune o codice meccanografico
-        </label>
-        <input
-          id={`${id}-q`}
-          type="search"
-          className="form-control"
-          value={query}
-          onFocus={preloadAccounts}
-          onChange={(e) => setQuery(e.target.value)}
-          autoComplete="off"
-          {...invalid}
-        />
-      </div>
+      <InputField
+        id={`${id}-q`}
+        type="search"
+        label="Cerca il plesso per nome, comune o codice meccanografico"
+        fieldClassName="mb-2"
+        labelClassName="form-label"
+        value={query}
+        onFocus={preloadAccounts}
+        onChange={(e) => setQuery(e.target.value)}
+        autoComplete="off"
+        {...invalid}
+      />
       <input type="hidden" name={name} value={selected?.id ?? ''} />
       <p className="small" aria-live="polite" data-testid="school-site-status">
         {selected

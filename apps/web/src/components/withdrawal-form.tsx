@@ -1,9 +1,11 @@
 import { useId } from 'react';
+import { Button } from 'design-react-kit';
 import { Form, useNavigation } from 'react-router';
 import { withdrawAdhesion } from '@portale/shared/adhesions';
 import { callApi } from '../lib/api-client.ts';
 import { orFailure, text, type FormResult } from '../lib/form-data.ts';
 import { FormMessage } from './form/form-message.tsx';
+import { TextAreaField } from './form/text-area-field.tsx';
 
 export const WITHDRAW_INTENT = 'withdraw';
 
@@ -57,28 +59,20 @@ export function WithdrawalForm({
       {mine?.message && <FormMessage message={mine.message} tone={mine.ok ? 'success' : 'danger'} />}
       <input type="hidden" name="intent" value={WITHDRAW_INTENT} />
       {instituteId !== undefined && <input type="hidden" name="instituteId" value={instituteId} />}
-      <div className="form-group">
-        <label htmlFor={`${id}-reason`} className="active">
-          Motivo del ritiro (obbligatorio)
-        </label>
-        <textarea
-          id={`${id}-reason`}
-          name="reason"
-          className="form-control"
-          rows={3}
-          maxLength={2000}
-          required
-          {...(error ? { 'aria-invalid': true, 'aria-describedby': `${id}-reason-error` } : {})}
-        />
-        {error && (
-          <p id={`${id}-reason-error`} className="text-danger small mt-1 mb-0">
-            {error}
-          </p>
-        )}
-      </div>
-      <button type="submit" className="btn btn-outline-danger" disabled={busy}>
+      <TextAreaField
+        id={`${id}-reason`}
+        name="reason"
+        label="Motivo del ritiro (obbligatorio)"
+        fieldClassName="form-group"
+        labelClassName="active"
+        rows={3}
+        maxLength={2000}
+        required
+        error={error}
+      />
+      <Button color="danger" outline type="submit" disabled={busy}>
         Ritira l’adesione dell’istituto
-      </button>
+      </Button>
     </Form>
   );
 }

@@ -10,6 +10,7 @@ import {
   type Updater,
 } from '@tanstack/react-table';
 import { useLocation, useNavigation } from 'react-router';
+import { Button } from 'design-react-kit';
 import type { SortState } from './list-params.ts';
 
 /** What a column says beyond TanStack's definition. */
@@ -123,9 +124,10 @@ export function DataTable<T extends RowData>({
                     className={header.column.columnDef.meta?.className}
                   >
                     {header.column.getCanSort() ? (
-                      <button
+                      <Button
                         type="button"
-                        className="btn btn-link data-table-sort p-0"
+                        color="link"
+                        className="data-table-sort p-0"
                         onClick={header.column.getToggleSortingHandler()}
                       >
                         {label}
@@ -137,7 +139,7 @@ export function DataTable<T extends RowData>({
                               ? ', ordinati in modo decrescente'
                               : ', ordina'}
                         </span>
-                      </button>
+                      </Button>
                     ) : (
                       label
                     )}

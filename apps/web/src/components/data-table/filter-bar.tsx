@@ -1,8 +1,10 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
+import { Button } from 'design-react-kit';
 import { PAGE_SIZES } from '@portale/shared/lists';
 import { PROVINCES, PROVINCES_BY_REGION, REGIONS, type Region } from '@portale/shared/registry';
-import { FieldError } from '../form/field.tsx';
+import { InputField } from '../form/input-field.tsx';
+import { SelectField } from '../form/select-field.tsx';
 
 export interface FilterOption {
   value: string;
@@ -45,26 +47,26 @@ function NativeSelect(props: {
   anyLabel?: string | undefined;
   error?: string | undefined;
 }) {
-  const errorId = `${props.id}-error`;
+  // Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own.
   return (
-    <div className="select-wrapper">
-      <label htmlFor={props.id}>{props.label}</label>
-      <select
-        id={props.id}
-        name={props.name}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        {...(props.error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
-      >
-        {props.anyLabel !== undefined && <option value="">{props.anyLabel}</option>}
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <FieldError id={props.id} error={props.error} />
-    </div>
+    <SelectField
+      id={props.id}
+      name={props.name}
+      label={props.label}
+      fieldClassName="select-wrapper"
+      labelClassName=""
+      className=""
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      error={props.error}
+    >
+      {props.anyLabel !== undefined && <option value="">{props.anyLabel}</option>}
+      {props.options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 
@@ -154,28 +156,22 @@ export function FilterBar({
     >
       <div className="row g-3">
         <div className="col-12 col-lg-6">
-          <div className="form-group mb-0">
-            <label htmlFor={fieldId('q')} className="active">
-              {search.label}
-            </label>
-            <input
-              ref={searchRef}
-              id={fieldId('q')}
-              name="q"
-              type="search"
-              className="form-control"
-              defaultValue={query.q ?? ''}
-              maxLength={200}
-              autoComplete="off"
-              onChange={searchAsYouType}
-              aria-describedby={`${fieldId('q')}-hint${errors.q ? ` ${fieldId('q')}-error` : ''}`}
-              {...(errors.q ? { 'aria-invalid': true } : {})}
-            />
-            <p id={`${fieldId('q')}-hint`} className="form-text small mb-0">
-              {search.hint}
-            </p>
-            <FieldError id={fieldId('q')} error={errors.q} />
-          </div>
+          <InputField
+            ref={searchRef}
+            id={fieldId('q')}
+            name="q"
+            type="search"
+            label={search.label}
+            fieldClassName="form-group mb-0"
+            labelClassName="active"
+            defaultValue={query.q ?? ''}
+            maxLength={200}
+            autoComplete="off"
+            onChange={searchAsYouType}
+            hint={search.hint}
+            hintClassName="form-text small mb-0"
+            error={errors.q}
+          />
         </div>
         {geography && (
           <>
@@ -247,9 +243,9 @@ export function FilterBar({
         </div>
       </div>
       <div className="d-flex flex-wrap gap-2 mt-3 align-items-center">
-        <button type="submit" className="btn btn-primary">
+        <Button color="primary" type="submit">
           Applica i filtri
-        </button>
+        </Button>
         <Link to={pathname} className="btn btn-outline-primary">
           Azzera i filtri
         </Link>

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { describedBy, FieldError, FieldHint } from './field.tsx';
 
-export type ChoiceOption = { value: string; label: ReactNode };
+/** A choice; `disabled` greys out this one alone (a role the user may not give). */
+export type ChoiceOption = { value: string; label: ReactNode; disabled?: boolean };
 
 export interface ChoiceFieldProps {
   /** The group's id: its hint is `<id>-hint`, its error `<id>-error`. */
@@ -77,7 +78,9 @@ export function ChoiceField({
               name={name}
               value={option.value}
               {...(defaultValue === undefined ? {} : { defaultChecked: checked.includes(option.value) })}
-              {...(disabled === undefined ? {} : { disabled })}
+              {...(disabled === undefined && option.disabled === undefined
+                ? {}
+                : { disabled: Boolean(disabled || option.disabled) })}
               {...(error ? { 'aria-invalid': true as const } : {})}
             />
             <label className="form-check-label" htmlFor={optionKey}>

@@ -17,6 +17,7 @@ import {
   type Answers,
   type PublicAccessCode,
 } from '@portale/shared/surveys';
+import { Button } from 'design-react-kit';
 import { PageMeta } from '../../components/page-meta.tsx';
 import { answersFromForm, QuestionnaireFields } from '../../components/questionnaire/questionnaire.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -230,9 +231,9 @@ export function Component() {
                   ? 'Abbiamo ripreso le risposte salvate su questo dispositivo.'
                   : ''}
             </p>
-            <button type="submit" className="btn btn-primary" disabled={submitting}>
+            <Button type="submit" color="primary" disabled={submitting}>
               {submitting ? 'Invio in corso…' : 'Invia le risposte'}
-            </button>
+            </Button>
           </Form>
         </div>
       </div>

@@ -4,6 +4,7 @@ import { Form } from 'react-router';
 import { exportAccount } from '@portale/shared/accounts';
 import { romeDateStamp } from '@portale/shared/bookings';
 import { FormMessage } from '../../components/form/form-message.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
 import { callApi } from '../../lib/api-client.ts';
@@ -56,7 +57,6 @@ function ExportButton() {
 
 /** Download of the user's data and the deletion request (recorded; staff complete it). */
 export function PersonalData({ result }: { result?: FormResult | undefined }) {
-  const errorId = 'reason-error';
   const reasonError = result?.errors?.reason;
   return (
     <section aria-labelledby="dati-personali" className="mb-5">
@@ -77,24 +77,16 @@ export function PersonalData({ result }: { result?: FormResult | undefined }) {
           <FormMessage message={result?.message} />
           <Form method="post" noValidate>
             <input type="hidden" name="intent" value="deletion-request" />
-            <div className="form-group">
-              <label htmlFor="reason" className="active">
-                Motivo della richiesta (facoltativo)
-              </label>
-              <textarea
-                id="reason"
-                name="reason"
-                rows={3}
-                maxLength={2000}
-                className="form-control"
-                {...(reasonError ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
-              />
-              {reasonError && (
-                <p id={errorId} className="text-danger small">
-                  {reasonError}
-                </p>
-              )}
-            </div>
+            <TextAreaField
+              id="reason"
+              name="reason"
+              label="Motivo della richiesta (facoltativo)"
+              fieldClassName="form-group"
+              labelClassName="active"
+              rows={3}
+              maxLength={2000}
+              error={reasonError}
+            />
             <SubmitButton idle="Chiedi la cancellazione dell’account" busy="Invio in corso…" />
           </Form>
         </>

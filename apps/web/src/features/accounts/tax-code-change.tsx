@@ -1,4 +1,5 @@
 import { Form, useNavigation } from 'react-router';
+import { Button } from 'design-react-kit';
 import { TextField } from '../../components/form/text-field.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import type { FormResult } from '../../lib/form-data.ts';
@@ -57,9 +58,9 @@ export function TaxCodeChange({
             error={error('current_password')}
           />
         )}
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        <Button type="submit" color="primary" disabled={busy}>
           {busy ? 'Salvataggio…' : 'Salva il codice fiscale'}
-        </button>
+        </Button>
       </Form>
     </section>
   );

@@ -8,8 +8,11 @@ import {
   REGIONS,
 } from '@portale/shared/registry';
 import { REVIEW_STATE_LABELS, REVIEW_STATES } from '@portale/shared/reviews';
+import { Button } from 'design-react-kit';
 import { formatCount, formatDate, formatNumber } from '../../lib/format.ts';
 import { FieldError } from '../../components/form/field.tsx';
+import { DateTimeField, InputField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
 import type { Outcome } from './actions-outcome.ts';
 
 /** The filter of the bulk form for the model's target: only the fields that apply to it. */
@@ -51,21 +54,22 @@ function BulkSelect({
     ? { value, onChange: (e: ChangeEvent<HTMLSelectElement>) => onChange(e.target.value) }
     : { defaultValue: defaultValue ?? '' };
   return (
-    <div className="col-md-3">
-      <label htmlFor={id} className="form-label">
-        {label}
-      </label>
-      <div className="select-wrapper">
-        <select id={id} name={name} className="form-select" {...controlled}>
-          <option value="">{allLabel}</option>
-          {options.map(([optionValue, optionLabel]) => (
-            <option key={optionValue} value={optionValue}>
-              {optionLabel}
-            </option>
-          ))}
-        </select>
-      </div>
-    </div>
+    <SelectField
+      id={id}
+      name={name}
+      label={label}
+      fieldClassName="col-md-3"
+      labelClassName="form-label"
+      wrapperClassName="select-wrapper"
+      {...controlled}
+    >
+      <option value="">{allLabel}</option>
+      {options.map(([optionValue, optionLabel]) => (
+        <option key={optionValue} value={optionValue}>
+          {optionLabel}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 
@@ -145,36 +149,33 @@ export function BulkForm({ models }: { models: ActionModel[] }) {
           if ((e.target as unknown as { name?: string }).name !== 'dueOn') setEditedAfter(outcome);
         }}
       >
-        <div className="col-md-6">
-          <label htmlFor="bulk-model" className="form-label">
-            Modello
-          </label>
-          <div className="select-wrapper">
-            <select
-              id="bulk-model"
-              name="modelId"
-              className="form-select"
-              value={modelId}
-              onChange={(e) => setModelId(e.target.value)}
-              aria-invalid={errors.modelId ? true : undefined}
-              aria-describedby={errors.modelId ? 'bulk-model-error' : undefined}
-            >
-              <option value="">Scegli…</option>
-              {active.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.title} ({ACTION_TARGET_LABELS[m.target]}, {m.defaultDurationDays} giorni)
-                </option>
-              ))}
-            </select>
-          </div>
-          <FieldError id="bulk-model" error={errors.modelId} />
-        </div>
-        <div className="col-md-6">
-          <label htmlFor="bulk-q" className="form-label">
-            Nome o codice del destinatario
-          </label>
-          <input id="bulk-q" name="q" className="form-control" maxLength={100} defaultValue={v.q ?? ''} />
-        </div>
+        <SelectField
+          id="bulk-model"
+          name="modelId"
+          label="Modello"
+          fieldClassName="col-md-6"
+          labelClassName="form-label"
+          wrapperClassName="select-wrapper"
+          value={modelId}
+          onChange={(e) => setModelId(e.target.value)}
+          error={errors.modelId}
+        >
+          <option value="">Scegli…</option>
+          {active.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.title} ({ACTION_TARGET_LABELS[m.target]}, {m.defaultDurationDays} giorni)
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          id="bulk-q"
+          name="q"
+          label="Nome o codice del destinatario"
+          fieldClassName="col-md-6"
+          labelClassName="form-label"
+          maxLength={100}
+          defaultValue={v.q ?? ''}
+        />
         <BulkSelect
           id="bulk-region"
           name="region"
@@ -227,15 +228,9 @@ export function BulkForm({ models }: { models: ActionModel[] }) {
           />
         )}
         <div className="col-md-3 d-flex align-items-end">
-          <button
-            type="submit"
-            name="intent"
-            value="preview"
-            className="btn btn-outline-primary"
-            disabled={busy}
-          >
+          <Button color="primary" outline type="submit" name="intent" value="preview" disabled={busy}>
             Conta i destinatari
-          </button>
+          </Button>
         </div>
         <FieldError id="bulk-filter" error={filterError} />
         {preview && stale && (
@@ -263,32 +258,21 @@ export function BulkForm({ models }: { models: ActionModel[] }) {
               {preview.toCreate > 0 ? (
                 <div className="row g-3 align-items-end">
                   <input type="hidden" name="expectedCount" value={preview.matched} />
-                  <div className="col-md-4">
-                    <label htmlFor="bulk-due" className="form-label">
-                      Scadenza
-                    </label>
-                    <input
-                      id="bulk-due"
-                      name="dueOn"
-                      type="date"
-                      className="form-control"
-                      defaultValue={preview.dueOn}
-                      aria-describedby="bulk-due-hint"
-                    />
-                    <p id="bulk-due-hint" className="small mb-0">
-                      Proposta dal modello: {formatDate(preview.dueOn)}.
-                    </p>
-                  </div>
+                  <DateTimeField
+                    id="bulk-due"
+                    name="dueOn"
+                    type="date"
+                    label="Scadenza"
+                    fieldClassName="col-md-4"
+                    labelClassName="form-label"
+                    hint={`Proposta dal modello: ${formatDate(preview.dueOn)}.`}
+                    hintClassName="small mb-0"
+                    defaultValue={preview.dueOn}
+                  />
                   <div className="col-md-8">
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="apply"
-                      className="btn btn-primary"
-                      disabled={busy}
-                    >
+                    <Button color="primary" type="submit" name="intent" value="apply" disabled={busy}>
                       Conferma: crea {formatCount(preview.toCreate, 'azione', 'azioni')}
-                    </button>
+                    </Button>
                   </div>
                 </div>
               ) : (

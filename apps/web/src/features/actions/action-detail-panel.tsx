@@ -8,9 +8,10 @@ import {
   type ActionDetail,
   type ActionState,
 } from '@portale/shared/actions';
+import { Button } from 'design-react-kit';
 import { downloadFile } from '../../lib/api-client.ts';
 import { formatBytes, formatDate, formatDateTime } from '../../lib/format.ts';
-import { FieldError } from '../../components/form/field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import type { Outcome } from './actions-outcome.ts';
 
 const ACTION_STATE_BADGES: Record<ActionState, string> = {
@@ -93,9 +94,9 @@ export function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail;
           <>
             <dt className="col-sm-4">File di prova</dt>
             <dd className="col-sm-8">
-              <button type="button" className="btn btn-sm btn-outline-primary" onClick={download}>
+              <Button type="button" color="primary" outline size="sm" onClick={download}>
                 Scarica {detail.evidenceFile.name} ({formatBytes(detail.evidenceFile.sizeBytes)})
-              </button>
+              </Button>
             </dd>
           </>
         )}
@@ -123,32 +124,24 @@ export function ActionDetailPanel({ detail, closeHref }: { detail: ActionDetail;
       {detail.state === 'completata' && (
         <Form method="post" preventScrollReset className="mb-3" data-testid="review-form">
           <input type="hidden" name="actionId" value={detail.id} />
-          <label htmlFor="review-note" className="form-label">
-            Nota per il destinatario (obbligatoria per rimandare indietro)
-          </label>
-          <textarea
+          <TextAreaField
             id="review-note"
             name="note"
+            label="Nota per il destinatario (obbligatoria per rimandare indietro)"
+            fieldClassName=""
+            labelClassName="form-label"
             className="form-control mb-2"
             rows={2}
             maxLength={2000}
-            aria-invalid={review?.errors?.note ? true : undefined}
-            aria-describedby={review?.errors?.note ? 'review-note-error' : undefined}
+            error={review?.errors?.note}
           />
-          <FieldError id="review-note" error={review?.errors?.note} />
           <div className="d-flex flex-wrap gap-2 mt-2">
-            <button type="submit" name="intent" value="verify" className="btn btn-success" disabled={busy}>
+            <Button color="success" type="submit" name="intent" value="verify" disabled={busy}>
               Verifica
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="send-back"
-              className="btn btn-outline-danger"
-              disabled={busy}
-            >
+            </Button>
+            <Button color="danger" outline type="submit" name="intent" value="send-back" disabled={busy}>
               Rimanda indietro
-            </button>
+            </Button>
           </div>
         </Form>
       )}

@@ -8,40 +8,11 @@ import {
   ACTION_TARGETS,
   type ActionModel,
 } from '@portale/shared/actions';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
-import { type FieldErrors } from '../../lib/form-data.ts';
-
-function Field(props: {
-  name: string;
-  label: string;
-  hint?: string;
-  errors: FieldErrors;
-  prefix: string;
-  children: (describedBy: string | undefined, id: string) => React.ReactNode;
-}) {
-  const id = `${props.prefix}-${props.name}`;
-  const error = props.errors[props.name];
-  const describedBy =
-    [props.hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="mb-3">
-      <label className="form-label fw-semibold" htmlFor={id}>
-        {props.label}
-      </label>
-      {props.children(describedBy, id)}
-      {props.hint && (
-        <p id={`${id}-hint`} className="small text-muted mb-0">
-          {props.hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="text-danger small mt-1 mb-0">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** Create (no model) or edit a model; the target is fixed once created. */
 export function ModelForm({
@@ -54,7 +25,7 @@ export function ModelForm({
   outcome: Outcome | undefined;
 }) {
   const errors = outcome?.errors ?? {};
-  const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const } : {});
+  const id = (name: string) => `${prefix}-${name}`;
   return (
     <Form
       method="post"
@@ -67,58 +38,33 @@ export function ModelForm({
       {model && <input type="hidden" name="modelId" value={model.id} />}
       <div className="row">
         <div className="col-12 col-md-8">
-          <Field name="title" label="Titolo" errors={errors} prefix={prefix}>
-            {(d, id) => (
-              <input
-                id={id}
-                name="title"
-                className="form-control"
-                defaultValue={model?.title ?? ''}
-                aria-describedby={d}
-                {...invalid('title')}
-              />
-            )}
-          </Field>
+          <InputField
+            id={id('title')}
+            name="title"
+            label="Titolo"
+            defaultValue={model?.title ?? ''}
+            error={errors.title}
+          />
         </div>
         <div className="col-12 col-md-4">
-          <Field
+          <InputField
+            id={id('category')}
             name="category"
             label="Categoria"
             hint="Ad esempio Organizzazione, Formazione."
-            errors={errors}
-            prefix={prefix}
-          >
-            {(d, id) => (
-              <input
-                id={id}
-                name="category"
-                className="form-control"
-                defaultValue={model?.category ?? ''}
-                aria-describedby={d}
-                {...invalid('category')}
-              />
-            )}
-          </Field>
+            defaultValue={model?.category ?? ''}
+            error={errors.category}
+          />
         </div>
         <div className="col-12">
-          <Field
+          <TextAreaField
+            id={id('description')}
             name="description"
             label="Descrizione (cosa deve fare il destinatario)"
-            errors={errors}
-            prefix={prefix}
-          >
-            {(d, id) => (
-              <textarea
-                id={id}
-                name="description"
-                className="form-control"
-                rows={3}
-                defaultValue={model?.description ?? ''}
-                aria-describedby={d}
-                {...invalid('description')}
-              />
-            )}
-          </Field>
+            rows={3}
+            defaultValue={model?.description ?? ''}
+            error={errors.description}
+          />
         </div>
         <div className="col-12 col-md-4">
           {model ? (
@@ -127,90 +73,57 @@ export function ModelForm({
               <p className="mb-0">{ACTION_TARGET_LABELS[model.target]} (non modificabile)</p>
             </div>
           ) : (
-            <Field name="target" label="Destinatari" errors={errors} prefix={prefix}>
-              {(d, id) => (
-                <div className="select-wrapper">
-                  <select
-                    id={id}
-                    name="target"
-                    className="form-select"
-                    defaultValue=""
-                    aria-describedby={d}
-                    {...invalid('target')}
-                  >
-                    <option value="">Scegli…</option>
-                    {ACTION_TARGETS.map((t) => (
-                      <option key={t} value={t}>
-                        {ACTION_TARGET_LABELS[t]}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-              )}
-            </Field>
+            <SelectField
+              id={id('target')}
+              name="target"
+              label="Destinatari"
+              wrapperClassName="select-wrapper"
+              defaultValue=""
+              error={errors.target}
+            >
+              <option value="">Scegli…</option>
+              {ACTION_TARGETS.map((t) => (
+                <option key={t} value={t}>
+                  {ACTION_TARGET_LABELS[t]}
+                </option>
+              ))}
+            </SelectField>
           )}
         </div>
         <div className="col-12 col-md-4">
-          <Field
+          <InputField
+            id={id('defaultDurationDays')}
             name="defaultDurationDays"
             label="Durata in giorni"
             hint="Da 1 a 365: la scadenza proposta."
-            errors={errors}
-            prefix={prefix}
-          >
-            {(d, id) => (
-              <input
-                id={id}
-                name="defaultDurationDays"
-                type="number"
-                min={1}
-                max={365}
-                inputMode="numeric"
-                className="form-control"
-                defaultValue={model?.defaultDurationDays ?? 30}
-                aria-describedby={d}
-                {...invalid('defaultDurationDays')}
-              />
-            )}
-          </Field>
+            type="number"
+            min={1}
+            max={365}
+            inputMode="numeric"
+            defaultValue={model?.defaultDurationDays ?? 30}
+            error={errors.defaultDurationDays}
+          />
         </div>
         <div className="col-12 col-md-4">
-          <Field name="evidence" label="Prova richiesta" errors={errors} prefix={prefix}>
-            {(d, id) => (
-              <div className="select-wrapper">
-                <select
-                  id={id}
-                  name="evidence"
-                  className="form-select"
-                  defaultValue={model?.evidence ?? 'nessuna'}
-                  aria-describedby={d}
-                  {...invalid('evidence')}
-                >
-                  {ACTION_EVIDENCE.map((e) => (
-                    <option key={e} value={e}>
-                      {ACTION_EVIDENCE_LABELS[e]}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )}
-          </Field>
+          <SelectField
+            id={id('evidence')}
+            name="evidence"
+            label="Prova richiesta"
+            wrapperClassName="select-wrapper"
+            defaultValue={model?.evidence ?? 'nessuna'}
+            options={ACTION_EVIDENCE.map((e) => ({ value: e, label: ACTION_EVIDENCE_LABELS[e] }))}
+            error={errors.evidence}
+          />
         </div>
       </div>
       {model && (
-        <div className="form-check mb-3">
-          <input
-            id={`${prefix}-active`}
-            name="active"
-            value="true"
-            type="checkbox"
-            className="form-check-input"
-            defaultChecked={model.active}
-          />
-          <label className="form-check-label" htmlFor={`${prefix}-active`}>
-            Attivo: si possono assegnare nuove azioni da questo modello
-          </label>
-        </div>
+        <CheckboxField
+          id={id('active')}
+          name="active"
+          label="Attivo: si possono assegnare nuove azioni da questo modello"
+          fieldClassName="form-check mb-3"
+          defaultChecked={model.active}
+        />
       )}
       <SubmitButton idle={model ? 'Salva il modello' : 'Crea il modello'} busy="Salvataggio in corso…" />
     </Form>

@@ -10,6 +10,7 @@ import {
 import { IDENTITY_PROVIDER_SHORT_LABELS } from '@portale/shared/identity';
 import { SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { AdhesionBadge } from '../../components/adhesion-badge.tsx';
+import { ChoiceField } from '../../components/form/choice-field.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -253,36 +254,28 @@ function CorrectionForm({
       <FormMessage message={result?.message} tone={result?.ok ? 'success' : 'danger'} />
       <Form method="post">
         <input type="hidden" name="intent" value="correct" />
-        <fieldset aria-describedby={error ? 'correggi-plessi-error' : undefined}>
-          <legend className="h6">Plessi che partecipano al programma</legend>
-          {sites.map((s) => (
-            <div className="form-check" key={s.id}>
-              <input
-                className="form-check-input"
-                type="checkbox"
-                id={`correct-site-${s.id}`}
-                name="schoolSiteIds"
-                value={s.id}
-                defaultChecked={s.participating}
-              />
-              <label className="form-check-label" htmlFor={`correct-site-${s.id}`}>
-                {s.name} ({s.ministryCode}), {s.municipalityName}
-              </label>
-            </div>
-          ))}
-        </fieldset>
-        {error && (
-          <p id="correggi-plessi-error" className="text-danger small">
-            {error}
-          </p>
-        )}
+        <ChoiceField
+          id="correggi-plessi"
+          name="schoolSiteIds"
+          type="checkbox"
+          legend="Plessi che partecipano al programma"
+          legendClassName="h6"
+          className=""
+          options={sites.map((s) => ({
+            value: String(s.id),
+            label: `${s.name} (${s.ministryCode}), ${s.municipalityName}`,
+          }))}
+          optionId={(value) => `correct-site-${value}`}
+          defaultValue={sites.filter((s) => s.participating).map((s) => String(s.id))}
+          error={error}
+        />
         <p className="small mt-2">
           Salvando, il documento di adesione viene aggiornato con i dati corretti (una nuova versione) e il
           dirigente scolastico lo firma di nuovo.
         </p>
-        <button type="submit" className="btn btn-primary">
+        <Button color="primary" type="submit">
           Salva le correzioni
-        </button>
+        </Button>
       </Form>
     </section>
   );

@@ -1,4 +1,5 @@
 import { Form, Link } from 'react-router';
+import { FileField } from '../../components/form/file-field.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
 import { formatBytes } from '../../lib/format.ts';
 import type { AdhesionActionData } from './adhesion-actions.ts';
@@ -14,7 +15,6 @@ export function UploadSignature({
   result: AdhesionActionData | undefined;
 }) {
   const error = result?.intent === 'upload' ? result.errors?.signedFile : undefined;
-  const errorId = 'signedFile-error';
   return (
     <section aria-labelledby="firma-digitale" className="card card-bg mb-4">
       <div className="card-body">
@@ -37,25 +37,15 @@ export function UploadSignature({
           <Form method="post" encType="multipart/form-data" noValidate>
             <input type="hidden" name="intent" value="upload" />
             <input type="hidden" name="maxBytes" value={maxBytes} />
-            <div className="mb-3">
-              <label htmlFor="signedFile" className="form-label d-block fw-semibold">
-                File firmato (.pdf, .p7m o .p7s)
-              </label>
-              <input
-                id="signedFile"
-                name="signedFile"
-                type="file"
-                accept=".pdf,.p7m,.p7s,application/pdf,application/pkcs7-mime,application/pkcs7-signature"
-                className="form-control"
-                required
-                {...(error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
-              />
-              {error && (
-                <p id={errorId} className="text-danger small mt-1">
-                  {error}
-                </p>
-              )}
-            </div>
+            <FileField
+              id="signedFile"
+              name="signedFile"
+              label="File firmato (.pdf, .p7m o .p7s)"
+              labelClassName="form-label d-block fw-semibold"
+              accept=".pdf,.p7m,.p7s,application/pdf,application/pkcs7-mime,application/pkcs7-signature"
+              required
+              error={error}
+            />
             <SubmitButton idle="Carica e firma" busy="Verifica della firma…" className="mt-0" />
           </Form>
         )}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Button } from 'design-react-kit';
 import {
   Link,
   useFetcher,
@@ -131,9 +132,9 @@ function CancelPanel({ cancel }: { cancel: NonNullable<Data['cancel']> }) {
           <fetcher.Form method="post" className="d-inline">
             <input type="hidden" name="intent" value={CANCEL_INTENT} />
             <input type="hidden" name="token" value={cancel.token} />
-            <button type="submit" className="btn btn-danger me-3" disabled={busy}>
+            <Button type="submit" color="danger" className="me-3" disabled={busy}>
               {busy ? 'Annullamento in corso…' : 'Sì, annulla la prenotazione'}
-            </button>
+            </Button>
           </fetcher.Form>
           <Link to="/prenotazioni" className="btn btn-outline-primary">
             No, mantieni la prenotazione
@@ -197,9 +198,11 @@ function SlotItem({
       </p>
       {!full && (
         <>
-          <button
+          <Button
             type="button"
-            className="btn btn-outline-primary mb-3"
+            color="primary"
+            outline
+            className="mb-3"
             aria-expanded={formOpen}
             aria-controls={`slot-form-${slot.id}`}
             onClick={() => {
@@ -209,7 +212,7 @@ function SlotItem({
             }}
           >
             Prenota un posto<span className="visually-hidden"> per «{slot.title}»</span>
-          </button>
+          </Button>
           <div id={`slot-form-${slot.id}`} hidden={!formOpen}>
             {formOpen && <BookingForm slot={slot} />}
           </div>

@@ -19,6 +19,7 @@ import {
   type BookingSummary,
   type SlotSummary,
 } from '@portale/shared/bookings';
+import { Button } from 'design-react-kit';
 import { getPage } from '@portale/shared/pages';
 import { parseId } from '@portale/shared/validation';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
@@ -113,9 +114,9 @@ function PublishToggle({ published }: { published: boolean }) {
   return (
     <Form method="post" preventScrollReset className="mb-4">
       <input type="hidden" name="intent" value={published ? 'unpublish' : 'publish'} />
-      <button type="submit" className={`btn ${published ? 'btn-outline-danger' : 'btn-outline-primary'}`}>
+      <Button color={published ? 'danger' : 'primary'} outline type="submit">
         {published ? 'Ritira dal sito' : 'Pubblica sul sito'}
-      </button>
+      </Button>
     </Form>
   );
 }

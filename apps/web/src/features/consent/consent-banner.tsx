@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { Button } from 'design-react-kit';
 import { ConsentPreferences } from './consent-preferences.tsx';
 import { decide, focusMainContent, openPreferences, startConsent, useConsent } from './consent-store.ts';
 
@@ -30,14 +31,15 @@ export function ConsentBanner() {
           data-testid="consent-banner"
         >
           <div className="container-xxl position-relative py-3">
-            <button
+            <Button
               type="button"
-              className="consent-banner-close btn btn-link p-1"
+              color="link"
+              className="consent-banner-close p-1"
               aria-label="Chiudi e rifiuta i cookie facoltativi"
               onClick={() => void choose('reject')}
             >
               <span aria-hidden="true">×</span>
-            </button>
+            </Button>
             <h2 id="consent-banner-title" className="h5 mb-2 pe-5">
               Questo sito usa cookie
             </h2>
@@ -48,15 +50,15 @@ export function ConsentBanner() {
               <Link to="/policy/cookie">cookie policy</Link>.
             </p>
             <div className="consent-actions">
-              <button type="button" className="btn btn-primary" onClick={() => void choose('accept_all')}>
+              <Button type="button" color="primary" onClick={() => void choose('accept_all')}>
                 Accetta tutti
-              </button>
-              <button type="button" className="btn btn-primary" onClick={() => void choose('reject')}>
+              </Button>
+              <Button type="button" color="primary" onClick={() => void choose('reject')}>
                 Rifiuta
-              </button>
-              <button type="button" className="btn btn-primary" onClick={openPreferences}>
+              </Button>
+              <Button type="button" color="primary" onClick={openPreferences}>
                 Personalizza
-              </button>
+              </Button>
             </div>
           </div>
         </section>

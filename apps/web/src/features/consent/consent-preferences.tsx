@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Button } from 'design-react-kit';
 import { CONSENT_CONFIG, COOKIE_GROUPS } from './consent-config.ts';
 import { closePreferences, decide, focusMainContent, useConsent } from './consent-store.ts';
 
@@ -32,14 +33,15 @@ export function ConsentPreferences() {
         <h2 id="consent-dialog-title" className="h4">
           Personalizza i cookie
         </h2>
-        <button
+        <Button
           type="button"
-          className="btn btn-link p-1 fs-4 lh-1"
+          color="link"
+          className="p-1 fs-4 lh-1"
           aria-label="Chiudi senza salvare"
           onClick={closePreferences}
         >
           <span aria-hidden="true">×</span>
-        </button>
+        </Button>
       </div>
       <p>Scegli quali cookie facoltativi vuoi consentire. Quelli tecnici sono necessari e sempre attivi.</p>
       <fieldset className="mb-3">
@@ -67,15 +69,15 @@ export function ConsentPreferences() {
         })}
       </fieldset>
       <div className="consent-actions">
-        <button type="button" className="btn btn-primary" onClick={() => void decide('custom', selected)}>
+        <Button type="button" color="primary" onClick={() => void decide('custom', selected)}>
           Salva le scelte
-        </button>
-        <button type="button" className="btn btn-primary" onClick={() => void decide('accept_all')}>
+        </Button>
+        <Button type="button" color="primary" onClick={() => void decide('accept_all')}>
           Accetta tutti
-        </button>
-        <button type="button" className="btn btn-primary" onClick={() => void decide('reject')}>
+        </Button>
+        <Button type="button" color="primary" onClick={() => void decide('reject')}>
           Rifiuta tutti
-        </button>
+        </Button>
       </div>
     </dialog>
   );

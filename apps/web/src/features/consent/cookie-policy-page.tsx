@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { PROGRAMME } from '@portale/shared/public';
+import { Button } from 'design-react-kit';
 import { PageHeader } from '../../components/page-header.tsx';
 import { decide, openPreferences, useConsent } from './consent-store.ts';
 import { useCurrentPage } from '../../lib/use-current-page.ts';
@@ -85,17 +86,17 @@ function ConsentControl() {
         {choices > 0 && ' La tua scelta è stata salvata.'}
       </p>
       <div className="consent-actions">
-        <button type="button" className="btn btn-primary" onClick={openPreferences}>
+        <Button type="button" color="primary" onClick={openPreferences}>
           Modifica le preferenze
-        </button>
+        </Button>
         {analytics ? (
-          <button type="button" className="btn btn-primary" onClick={() => void decide('reject')}>
+          <Button type="button" color="primary" onClick={() => void decide('reject')}>
             Revoca il consenso
-          </button>
+          </Button>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => void decide('accept_all')}>
+          <Button type="button" color="primary" onClick={() => void decide('accept_all')}>
             Accetta i cookie analitici
-          </button>
+          </Button>
         )}
       </div>
     </section>

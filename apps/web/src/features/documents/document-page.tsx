@@ -13,6 +13,7 @@ import {
   updateDocument,
   type StaffDocument,
 } from '@portale/shared/documents';
+import { Button } from 'design-react-kit';
 import { getPage } from '@portale/shared/pages';
 import { DOCUMENT_CATEGORY_LABELS } from '@portale/shared/public';
 import { parseId } from '@portale/shared/validation';
@@ -104,9 +105,10 @@ export function Component() {
         </dd>
       </dl>
       <div className="d-flex flex-wrap gap-3 mb-4">
-        <button
+        <Button
           type="button"
-          className="btn btn-outline-primary"
+          color="primary"
+          outline
           onClick={() =>
             void downloadFile(downloadDocument, { params: { documentId: doc.id } }, undefined, {
               fallbackName: doc.fileName,
@@ -114,12 +116,12 @@ export function Component() {
           }
         >
           Scarica il PDF<span className="visually-hidden"> «{doc.title}»</span>
-        </button>
+        </Button>
         <Form method="post" preventScrollReset>
           <input type="hidden" name="intent" value={doc.published ? 'unpublish' : 'publish'} />
-          <button type="submit" className={`btn ${doc.published ? 'btn-outline-danger' : 'btn-primary'}`}>
+          <Button type="submit" color={doc.published ? 'danger' : 'primary'} outline={doc.published}>
             {doc.published ? 'Ritira dalla pagina Documentazione' : 'Pubblica nella pagina Documentazione'}
-          </button>
+          </Button>
         </Form>
       </div>
 

@@ -6,6 +6,7 @@ import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS } from '@portale/shared/regi
 import { type EnrolmentCreated, type EnrolmentInstitute } from '@portale/shared/enrolment';
 import { href } from '@portale/shared/pages';
 import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { ChoiceField } from '../../components/form/choice-field.tsx';
 import { TextField } from '../../components/form/text-field.tsx';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import { SubmitButton } from '../../components/submit-button.tsx';
@@ -94,36 +95,31 @@ function SchoolSitesFieldset({
   institute: EnrolmentInstitute;
   error: string | undefined;
 }) {
-  const errorId = 'schoolSiteIds-error';
   return (
-    <fieldset className="mb-4" {...(error ? { 'aria-describedby': errorId } : {})}>
-      <legend className="h5">Plessi che partecipano</legend>
+    <ChoiceField
+      id="schoolSiteIds"
+      name="schoolSiteIds"
+      type="checkbox"
+      legend="Plessi che partecipano"
+      legendClassName="h5"
+      className="mb-4"
+      options={institute.schoolSites.map((site) => ({
+        value: String(site.id),
+        label: (
+          <>
+            {site.name} · {site.ministryCode} – {SCHOOL_LEVEL_LABELS[site.schoolLevel]},{' '}
+            {site.municipalityName}
+          </>
+        ),
+      }))}
+      optionId={(value) => `site-${value}`}
+      error={error}
+    >
       <p className="small">Scegli almeno un plesso. Potrai aggiornare l’elenco dopo l’accesso al portale.</p>
-      {institute.schoolSites.length === 0 ? (
+      {institute.schoolSites.length === 0 && (
         <p>L’anagrafe non elenca plessi per questo istituto: scrivi allo staff dalla pagina dei contatti.</p>
-      ) : (
-        institute.schoolSites.map((site) => (
-          <div className="form-check" key={site.id}>
-            <input
-              className="form-check-input"
-              type="checkbox"
-              id={`site-${site.id}`}
-              name="schoolSiteIds"
-              value={site.id}
-            />
-            <label className="form-check-label" htmlFor={`site-${site.id}`}>
-              {site.name} · {site.ministryCode} – {SCHOOL_LEVEL_LABELS[site.schoolLevel]},{' '}
-              {site.municipalityName}
-            </label>
-          </div>
-        ))
       )}
-      {error && (
-        <p id={errorId} className="text-danger small mt-2">
-          {error}
-        </p>
-      )}
-    </fieldset>
+    </ChoiceField>
   );
 }
 
@@ -217,20 +213,13 @@ export function DetailsStep({ data }: { data: Extract<EnrolmentPageData, { step:
               errors={errors}
               hint="Riceverà un’e-mail per accedere al portale e firmare l’adesione formale. Se il cellulare coincide con quello appena verificato, risulterà già verificato."
             />
-            <div className="form-check mb-4">
-              <input
-                id="firstContactIsPrincipal"
-                name="firstContactIsPrincipal"
-                type="checkbox"
-                value="true"
-                className="form-check-input"
-                checked={samePerson}
-                onChange={(event) => setSamePerson(event.target.checked)}
-              />
-              <label htmlFor="firstContactIsPrincipal" className="form-check-label">
-                Il referente è il dirigente
-              </label>
-            </div>
+            <CheckboxField
+              id="firstContactIsPrincipal"
+              name="firstContactIsPrincipal"
+              label="Il referente è il dirigente"
+              checked={samePerson}
+              onChange={(event) => setSamePerson(event.target.checked)}
+            />
             {!samePerson && (
               <PersonFields
                 prefix="firstContact"

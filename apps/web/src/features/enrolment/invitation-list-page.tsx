@@ -18,6 +18,7 @@ import {
   type StaffEnrolmentInvitation,
 } from '@portale/shared/enrolment';
 import { getPage } from '@portale/shared/pages';
+import { Button } from 'design-react-kit';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
@@ -77,16 +78,18 @@ function RowActions({ invitation }: { invitation: StaffEnrolmentInvitation }) {
     <div className="d-flex flex-wrap gap-2">
       <Form method="post">
         <input type="hidden" name="invitationId" value={invitation.id} />
-        <button
+        <Button
           type="submit"
           name="intent"
           value="resend"
-          className="btn btn-outline-primary btn-xs"
+          color="primary"
+          outline
+          className="btn-xs"
           disabled={busy}
           aria-label={`Invia di nuovo l’invito a ${who}`}
         >
           Invia di nuovo
-        </button>
+        </Button>
       </Form>
       <Form
         method="post"
@@ -96,16 +99,18 @@ function RowActions({ invitation }: { invitation: StaffEnrolmentInvitation }) {
         }}
       >
         <input type="hidden" name="invitationId" value={invitation.id} />
-        <button
+        <Button
           type="submit"
           name="intent"
           value="cancel"
-          className="btn btn-outline-danger btn-xs"
+          color="danger"
+          outline
+          className="btn-xs"
           disabled={busy}
           aria-label={`Annulla l’invito a ${who}`}
         >
           Annulla
-        </button>
+        </Button>
       </Form>
     </div>
   );

@@ -1,11 +1,15 @@
 // Staff's forms on the detectors page: plessi assigned by filter (with a preview) and provinces per detector.
 import type { AssignResult } from './detectors-page.tsx';
 import { Form, useActionData, useNavigation } from 'react-router';
+import { Button } from 'design-react-kit';
 import { type DetectorSummary } from '@portale/shared/field-work';
 import { SCHOOL_LEVEL_LABELS, SCHOOL_LEVELS } from '@portale/shared/registry';
 import { formatNumber } from '../../lib/format.ts';
 import { ALL_PROVINCES } from './field-work-labels.ts';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
 import { FieldError } from '../../components/form/field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
 
 export function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
   const result = useActionData<AssignResult>()?.provinces;
@@ -17,42 +21,36 @@ export function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
       </h2>
       <Form method="post" className="row g-3 align-items-end">
         <input type="hidden" name="intent" value="provinces" />
-        <div className="col-md-4">
-          <label htmlFor="provinces-detector" className="form-label">
-            Rilevatore
-          </label>
-          <select
-            id="provinces-detector"
-            name="detector"
-            className="form-select"
-            required
-            defaultValue={result?.values?.detector ?? ''}
-          >
-            <option value="">Scegli…</option>
-            {detectors.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.lastName} {d.firstName}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-md-5">
-          <label htmlFor="provinces-list" className="form-label">
-            Sigle delle province, separate da virgole
-          </label>
-          <input
-            id="provinces-list"
-            name="provinces"
-            className="form-control"
-            placeholder="RM, PV"
-            defaultValue={result?.values?.provinces ?? ''}
-            aria-describedby="provinces-outcome"
-          />
-        </div>
+        <SelectField
+          id="provinces-detector"
+          name="detector"
+          label="Rilevatore"
+          fieldClassName="col-md-4"
+          labelClassName="form-label"
+          required
+          defaultValue={result?.values?.detector ?? ''}
+        >
+          <option value="">Scegli…</option>
+          {detectors.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.lastName} {d.firstName}
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          id="provinces-list"
+          name="provinces"
+          label="Sigle delle province, separate da virgole"
+          fieldClassName="col-md-5"
+          labelClassName="form-label"
+          placeholder="RM, PV"
+          defaultValue={result?.values?.provinces ?? ''}
+          aria-describedby="provinces-outcome"
+        />
         <div className="col-md-3">
-          <button type="submit" className="btn btn-outline-primary" disabled={busy}>
+          <Button color="primary" outline type="submit" disabled={busy}>
             Salva le province
-          </button>
+          </Button>
         </div>
       </Form>
       <div id="provinces-outcome" role="status" className="mt-2">
@@ -85,111 +83,93 @@ export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) 
         i plessi, poi conferma: l’assegnazione avviene tutta insieme. Un plesso ha al massimo un rilevatore.
       </p>
       <Form method="post" className="row g-3" aria-describedby="assegna-title">
-        <div className="col-md-4">
-          <label htmlFor="detectorUserId" className="form-label">
-            Rilevatore
-          </label>
-          <select
-            id="detectorUserId"
-            name="detectorUserId"
-            className="form-select"
-            defaultValue={v.detectorUserId ?? ''}
-            required
-            aria-invalid={result?.errors?.detectorUserId ? true : undefined}
-            aria-describedby="detectorUserId-error"
-          >
-            <option value="">Scegli…</option>
-            {detectors.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.lastName} {d.firstName} ({d.provinces.join(', ') || 'nessuna provincia'})
-              </option>
-            ))}
-            <option value="none">Nessuno (togli il rilevatore)</option>
-          </select>
-          <FieldError id="detectorUserId" error={result?.errors?.detectorUserId?.[0]} />
-        </div>
-        <div className="col-md-2">
-          <label htmlFor="assign-province" className="form-label">
-            Provincia
-          </label>
-          <select
-            id="assign-province"
-            name="province"
-            className="form-select"
-            defaultValue={v.province ?? ''}
-            aria-describedby="assign-filter-error"
-          >
-            <option value="">Tutte</option>
-            {ALL_PROVINCES.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-md-3">
-          <label htmlFor="assign-level" className="form-label">
-            Grado
-          </label>
-          <select id="assign-level" name="level" className="form-select" defaultValue={v.level ?? ''}>
-            <option value="">Tutti i gradi</option>
-            {SCHOOL_LEVELS.map((l) => (
-              <option key={l} value={l}>
-                {SCHOOL_LEVEL_LABELS[l]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-md-3">
-          <label htmlFor="assign-current" className="form-label">
-            Rilevatore attuale
-          </label>
-          <select
-            id="assign-current"
-            name="currentDetector"
-            className="form-select"
-            defaultValue={v.currentDetector ?? ''}
-          >
-            <option value="">Qualsiasi</option>
-            <option value="none">Nessuno (plessi liberi)</option>
-            {detectors.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.lastName} {d.firstName}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="col-md-5">
-          <label htmlFor="assign-q" className="form-label">
-            Nome, comune o codice del plesso
-          </label>
-          <input id="assign-q" name="q" className="form-control" maxLength={100} defaultValue={v.q ?? ''} />
-        </div>
+        <SelectField
+          id="detectorUserId"
+          name="detectorUserId"
+          label="Rilevatore"
+          fieldClassName="col-md-4"
+          labelClassName="form-label"
+          defaultValue={v.detectorUserId ?? ''}
+          required
+          error={result?.errors?.detectorUserId?.[0]}
+        >
+          <option value="">Scegli…</option>
+          {detectors.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.lastName} {d.firstName} ({d.provinces.join(', ') || 'nessuna provincia'})
+            </option>
+          ))}
+          <option value="none">Nessuno (togli il rilevatore)</option>
+        </SelectField>
+        <SelectField
+          id="assign-province"
+          name="province"
+          label="Provincia"
+          fieldClassName="col-md-2"
+          labelClassName="form-label"
+          defaultValue={v.province ?? ''}
+          aria-describedby="assign-filter-error"
+        >
+          <option value="">Tutte</option>
+          {ALL_PROVINCES.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          id="assign-level"
+          name="level"
+          label="Grado"
+          fieldClassName="col-md-3"
+          labelClassName="form-label"
+          defaultValue={v.level ?? ''}
+        >
+          <option value="">Tutti i gradi</option>
+          {SCHOOL_LEVELS.map((l) => (
+            <option key={l} value={l}>
+              {SCHOOL_LEVEL_LABELS[l]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          id="assign-current"
+          name="currentDetector"
+          label="Rilevatore attuale"
+          fieldClassName="col-md-3"
+          labelClassName="form-label"
+          defaultValue={v.currentDetector ?? ''}
+        >
+          <option value="">Qualsiasi</option>
+          <option value="none">Nessuno (plessi liberi)</option>
+          {detectors.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.lastName} {d.firstName}
+            </option>
+          ))}
+        </SelectField>
+        <InputField
+          id="assign-q"
+          name="q"
+          label="Nome, comune o codice del plesso"
+          fieldClassName="col-md-5"
+          labelClassName="form-label"
+          maxLength={100}
+          defaultValue={v.q ?? ''}
+        />
         <div className="col-md-4 d-flex align-items-end">
-          <div className="form-check">
-            <input
-              id="assign-participating"
-              name="participating"
-              type="checkbox"
-              value="true"
-              className="form-check-input"
-              defaultChecked={result?.values ? v.participating === 'true' : true}
-            />
-            <label htmlFor="assign-participating" className="form-check-label">
-              Solo i plessi partecipanti
-            </label>
-          </div>
+          <CheckboxField
+            id="assign-participating"
+            name="participating"
+            label="Solo i plessi partecipanti"
+            fieldClassName="form-check"
+            defaultChecked={result?.values ? v.participating === 'true' : true}
+          />
         </div>
         <div className="col-md-3 d-flex align-items-end">
-          <button
-            type="submit"
-            name="intent"
-            value="preview"
-            className="btn btn-outline-primary"
-            disabled={busy}
-          >
+          <Button color="primary" outline type="submit" name="intent" value="preview" disabled={busy}>
             Conta i plessi
-          </button>
+          </Button>
         </div>
         <FieldError id="assign-filter" error={filterError?.[0]} />
         {result?.preview && (
@@ -204,16 +184,10 @@ export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) 
               {result.preview.matched > 0 ? (
                 <>
                   <input type="hidden" name="expectedCount" value={result.preview.matched} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="apply"
-                    className="btn btn-primary"
-                    disabled={busy}
-                  >
+                  <Button color="primary" type="submit" name="intent" value="apply" disabled={busy}>
                     Conferma: assegna {formatNumber(result.preview.matched)} plessi a{' '}
                     {nameOf(v.detectorUserId ?? '')}
-                  </button>
+                  </Button>
                 </>
               ) : (
                 <p className="mb-0">Nessun plesso da assegnare: cambia il filtro.</p>

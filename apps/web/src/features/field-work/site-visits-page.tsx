@@ -116,9 +116,12 @@ function CalendarButton({ visit }: { visit: Visit }) {
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <>
-      <button
+      <Button
         type="button"
-        className="btn btn-outline-primary btn-sm me-2"
+        color="primary"
+        outline
+        size="sm"
+        className="me-2"
         onClick={() => {
           setProblem(null);
           downloadFile(visitCalendar, { params: { visitId: visit.id } }, undefined, {
@@ -127,7 +130,7 @@ function CalendarButton({ visit }: { visit: Visit }) {
         }}
       >
         Aggiungi al calendario (.ics)
-      </button>
+      </Button>
       {problem && (
         <span role="alert" className="text-danger small">
           {problem}

@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
 import { PROVINCES, PROVINCES_BY_REGION, REGIONS } from '@portale/shared/registry';
+import { Button } from 'design-react-kit';
+import { SelectField } from '../../components/form/select-field.tsx';
 import { MAP_SELECTS } from './map-labels.ts';
 
 interface Props {
@@ -18,30 +20,26 @@ function Select(props: {
   error?: string | undefined;
   onChange: (v: string) => void;
 }) {
-  const errorId = `${props.id}-error`;
+  // Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own.
   return (
-    <div className="select-wrapper">
-      <label htmlFor={props.id}>{props.label}</label>
-      <select
-        id={props.id}
-        name={props.name}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        {...(props.error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
-      >
-        <option value="">{props.anyLabel}</option>
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {props.error && (
-        <p id={errorId} className="text-danger small mt-1 mb-0">
-          {props.error}
-        </p>
-      )}
-    </div>
+    <SelectField
+      id={props.id}
+      name={props.name}
+      label={props.label}
+      fieldClassName="select-wrapper"
+      labelClassName=""
+      className=""
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value)}
+      error={props.error}
+    >
+      <option value="">{props.anyLabel}</option>
+      {props.options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 
@@ -122,9 +120,9 @@ export function MapFilters({ query, errors }: Props) {
         ))}
       </div>
       <div className="d-flex flex-wrap gap-2 mt-3">
-        <button type="submit" className="btn btn-primary">
+        <Button type="submit" color="primary">
           Applica i filtri
-        </button>
+        </Button>
         <Link to={pathname} className="btn btn-outline-primary">
           Azzera i filtri
         </Link>

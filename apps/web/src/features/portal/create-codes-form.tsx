@@ -6,7 +6,9 @@ import {
   CLASS_LABEL_MAX,
   type AccessCodeOptions,
 } from '@portale/shared/surveys';
-import { Field, FieldError } from '../../components/form/field.tsx';
+import { Button } from 'design-react-kit';
+import { FieldError } from '../../components/form/field.tsx';
+import { DateTimeField, InputField } from '../../components/form/input-field.tsx';
 import { formatDate } from '../../lib/format.ts';
 import {
   CREATE_CODES_FETCHER,
@@ -60,95 +62,67 @@ export function CreateCodesForm({ options }: { options: AccessCodeOptions }) {
       <FieldError id={id('surveyId')} error={errors.surveyId} className="text-danger small" />
       <FieldError id={id('schoolSiteId')} error={errors.schoolSiteId} className="text-danger small" />
       <div className="row g-3">
-        <Field
+        <InputField
           id={id('classLabel')}
+          name="classLabel"
           label="Classe"
+          fieldClassName="col-md-6"
           labelClassName="form-label"
-          className="col-md-6"
+          maxLength={CLASS_LABEL_MAX}
+          value={values.classLabel}
+          onChange={(e) => set('classLabel', e.target.value)}
           hint="Per esempio «3ª B»: comparirà sul foglio da stampare."
           error={errors.classLabel}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="classLabel"
-              className="form-control"
-              maxLength={CLASS_LABEL_MAX}
-              value={values.classLabel}
-              onChange={(e) => set('classLabel', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        />
+        <DateTimeField
           id={id('expiresOn')}
+          name="expiresOn"
+          type="date"
           label="Valido fino al"
+          fieldClassName="col-md-6"
           labelClassName="form-label"
-          className="col-md-6"
+          min={romeToday()}
+          max={survey.closesOn}
+          value={values.expiresOn}
+          onChange={(e) => set('expiresOn', e.target.value)}
           hint={`Al più tardi il ${formatDate(survey.closesOn)}, giorno di chiusura dell’indagine.`}
           error={errors.expiresOn}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="expiresOn"
-              type="date"
-              className="form-control"
-              min={romeToday()}
-              max={survey.closesOn}
-              value={values.expiresOn}
-              onChange={(e) => set('expiresOn', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        />
+        <InputField
           id={id('count')}
+          name="count"
+          type="number"
+          inputMode="numeric"
           label="Quanti codici"
+          fieldClassName="col-md-6"
           labelClassName="form-label"
-          className="col-md-6"
+          min={1}
+          max={ACCESS_CODES_PER_REQUEST_MAX}
+          value={values.count}
+          onChange={(e) => set('count', e.target.value)}
           hint={`Uno per tutta la classe, oppure uno per ogni studente o famiglia (al massimo ${ACCESS_CODES_PER_REQUEST_MAX}).`}
           error={errors.count}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="count"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={ACCESS_CODES_PER_REQUEST_MAX}
-              className="form-control"
-              value={values.count}
-              onChange={(e) => set('count', e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        />
+        <InputField
           id={id('maxUses')}
+          name="maxUses"
+          type="number"
+          inputMode="numeric"
           label="Utilizzi per codice"
+          fieldClassName="col-md-6"
           labelClassName="form-label"
-          className="col-md-6"
+          min={1}
+          max={options.maxUses}
+          value={values.maxUses}
+          onChange={(e) => set('maxUses', e.target.value)}
           hint={`Quante risposte accetta ogni codice (1 se è personale, il numero di studenti se è per la classe; al massimo ${options.maxUses}).`}
           error={errors.maxUses}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="maxUses"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={options.maxUses}
-              className="form-control"
-              value={values.maxUses}
-              onChange={(e) => set('maxUses', e.target.value)}
-            />
-          )}
-        </Field>
+        />
       </div>
       <div className="mt-3">
-        <button type="submit" className="btn btn-primary" disabled={sending}>
+        <Button color="primary" type="submit" disabled={sending}>
           {sending ? 'Creazione in corso…' : 'Crea i codici'}
-        </button>
+        </Button>
       </div>
     </fetcher.Form>
   );

@@ -6,6 +6,7 @@ import {
   listEnrolmentInvitations,
   type EnrolmentInvitation,
 } from '@portale/shared/enrolment';
+import { Button } from 'design-react-kit';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { orFailure, text, type FormResult } from '../../lib/form-data.ts';
@@ -83,24 +84,19 @@ export function EnrolmentInvitations({ items }: { items: EnrolmentInvitation[] }
           <Form method="post" className="d-inline me-2">
             <input type="hidden" name="intent" value={INVITATION_INTENT} />
             <input type="hidden" name="invitationId" value={invitation.id} />
-            <button
+            <Button
               type="submit"
               name="decision"
               value="accept"
-              className="btn btn-primary me-2"
+              color="primary"
+              className="me-2"
               disabled={busy}
             >
               Accetta l’invito
-            </button>
-            <button
-              type="submit"
-              name="decision"
-              value="decline"
-              className="btn btn-outline-primary"
-              disabled={busy}
-            >
+            </Button>
+            <Button type="submit" name="decision" value="decline" color="primary" outline disabled={busy}>
               Rifiuta
-            </button>
+            </Button>
           </Form>
         </div>
       ))}

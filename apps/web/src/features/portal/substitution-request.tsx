@@ -1,4 +1,5 @@
 import { Form, useActionData, useNavigation } from 'react-router';
+import { Button } from 'design-react-kit';
 import { canSome, type SessionUser } from '@portale/shared/auth';
 import {
   createSubstitution,
@@ -15,7 +16,9 @@ import {
 } from '@portale/shared/substitutions';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { formatDate } from '../../lib/format.ts';
-import { FieldError } from '../../components/form/field.tsx';
+import { DateTimeField, InputField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 
 /** The intent of the request form among the home's forms. */
 export const SUBSTITUTION_INTENT = 'substitution-request';
@@ -183,8 +186,6 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
   const sites = data.candidates.sites.filter((s) => s.teachers.length > 0);
   const v = result?.ok ? {} : (result?.values ?? {});
   const err = result?.errors ?? {};
-  const invalid = (field: string) =>
-    err[field] ? { 'aria-invalid': true as const, 'aria-describedby': `sub-${field}-error` } : {};
   return (
     <section aria-labelledby="sostituzioni-title" className="mb-5" data-testid="substitution-request">
       <h2 id="sostituzioni-title" className="h4">
@@ -220,47 +221,39 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
           key={result?.ok ?? 'form'}
         >
           <input type="hidden" name="intent" value={SUBSTITUTION_INTENT} />
-          <div className="col-md-6">
-            <label htmlFor="sub-teacher" className="form-label">
-              Insegnante che lascia il plesso
-            </label>
-            <select
-              id="sub-teacher"
-              name="teacher"
-              className="form-select"
-              required
-              defaultValue={v.teacher ?? ''}
-              {...invalid('teacher')}
-            >
-              <option value="">Scegli…</option>
-              {sites.map((s) => (
-                <optgroup key={s.id} label={`${s.name} (${s.ministryCode})`}>
-                  {s.teachers.map((t) => (
-                    <option key={t.userId} value={`${s.id}:${t.userId}`}>
-                      {t.name} – {t.email} ({s.name})
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
-            <FieldError id="sub-teacher" error={err.teacher?.[0]} />
-          </div>
-          <div className="col-md-6">
-            <label htmlFor="sub-effectiveOn" className="form-label">
-              Data di decorrenza
-            </label>
-            <input
-              id="sub-effectiveOn"
-              name="effectiveOn"
-              type="date"
-              className="form-control"
-              required
-              min={romeToday(new Date())}
-              defaultValue={v.effectiveOn ?? ''}
-              {...invalid('effectiveOn')}
-            />
-            <FieldError id="sub-effectiveOn" error={err.effectiveOn?.[0]} />
-          </div>
+          <SelectField
+            id="sub-teacher"
+            name="teacher"
+            label="Insegnante che lascia il plesso"
+            fieldClassName="col-md-6"
+            labelClassName="form-label"
+            required
+            defaultValue={v.teacher ?? ''}
+            error={err.teacher?.[0]}
+          >
+            <option value="">Scegli…</option>
+            {sites.map((s) => (
+              <optgroup key={s.id} label={`${s.name} (${s.ministryCode})`}>
+                {s.teachers.map((t) => (
+                  <option key={t.userId} value={`${s.id}:${t.userId}`}>
+                    {t.name} – {t.email} ({s.name})
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </SelectField>
+          <DateTimeField
+            id="sub-effectiveOn"
+            name="effectiveOn"
+            type="date"
+            label="Data di decorrenza"
+            fieldClassName="col-md-6"
+            labelClassName="form-label"
+            required
+            min={romeToday(new Date())}
+            defaultValue={v.effectiveOn ?? ''}
+            error={err.effectiveOn?.[0]}
+          />
           <fieldset className="col-12">
             <legend className="h6">Chi subentra</legend>
             <p className="small mb-2">
@@ -268,78 +261,62 @@ export function SubstitutionRequest({ data }: { data: SubstitutionRequestData })
               l’invito con l’approvazione.
             </p>
             <div className="row g-3">
-              <div className="col-md-4">
-                <label htmlFor="sub-incomingEmail" className="form-label">
-                  E-mail
-                </label>
-                <input
-                  id="sub-incomingEmail"
-                  name="incomingEmail"
-                  type="email"
-                  autoComplete="off"
-                  className="form-control"
-                  required
-                  defaultValue={v.incomingEmail ?? ''}
-                  {...invalid('incomingEmail')}
-                />
-                <FieldError id="sub-incomingEmail" error={(err.incomingEmail ?? err.incomingUserId)?.[0]} />
-              </div>
-              <div className="col-md-4">
-                <label htmlFor="sub-incomingFirstName" className="form-label">
-                  Nome
-                </label>
-                <input
-                  id="sub-incomingFirstName"
-                  name="incomingFirstName"
-                  type="text"
-                  autoComplete="off"
-                  className="form-control"
-                  required
-                  maxLength={60}
-                  defaultValue={v.incomingFirstName ?? ''}
-                  {...invalid('incomingFirstName')}
-                />
-                <FieldError id="sub-incomingFirstName" error={err.incomingFirstName?.[0]} />
-              </div>
-              <div className="col-md-4">
-                <label htmlFor="sub-incomingLastName" className="form-label">
-                  Cognome
-                </label>
-                <input
-                  id="sub-incomingLastName"
-                  name="incomingLastName"
-                  type="text"
-                  autoComplete="off"
-                  className="form-control"
-                  required
-                  maxLength={60}
-                  defaultValue={v.incomingLastName ?? ''}
-                  {...invalid('incomingLastName')}
-                />
-                <FieldError id="sub-incomingLastName" error={err.incomingLastName?.[0]} />
-              </div>
+              <InputField
+                id="sub-incomingEmail"
+                name="incomingEmail"
+                type="email"
+                label="E-mail"
+                fieldClassName="col-md-4"
+                labelClassName="form-label"
+                autoComplete="off"
+                required
+                defaultValue={v.incomingEmail ?? ''}
+                error={(err.incomingEmail ?? err.incomingUserId)?.[0]}
+              />
+              <InputField
+                id="sub-incomingFirstName"
+                name="incomingFirstName"
+                type="text"
+                label="Nome"
+                fieldClassName="col-md-4"
+                labelClassName="form-label"
+                autoComplete="off"
+                required
+                maxLength={60}
+                defaultValue={v.incomingFirstName ?? ''}
+                error={err.incomingFirstName?.[0]}
+              />
+              <InputField
+                id="sub-incomingLastName"
+                name="incomingLastName"
+                type="text"
+                label="Cognome"
+                fieldClassName="col-md-4"
+                labelClassName="form-label"
+                autoComplete="off"
+                required
+                maxLength={60}
+                defaultValue={v.incomingLastName ?? ''}
+                error={err.incomingLastName?.[0]}
+              />
             </div>
           </fieldset>
+          <TextAreaField
+            id="sub-reason"
+            name="reason"
+            label="Motivo"
+            fieldClassName="col-12"
+            labelClassName="form-label"
+            rows={3}
+            required
+            maxLength={SUBSTITUTION_REASON_MAX}
+            defaultValue={v.reason ?? ''}
+            error={err.reason?.[0]}
+          />
           <div className="col-12">
-            <label htmlFor="sub-reason" className="form-label">
-              Motivo
-            </label>
-            <textarea
-              id="sub-reason"
-              name="reason"
-              className="form-control"
-              rows={3}
-              required
-              maxLength={SUBSTITUTION_REASON_MAX}
-              defaultValue={v.reason ?? ''}
-              {...invalid('reason')}
-            />
-            <FieldError id="sub-reason" error={err.reason?.[0]} />
-          </div>
-          <div className="col-12">
-            <button type="submit" className="btn btn-primary" disabled={busy}>
+            <Button color="primary" type="submit" disabled={busy}>
               Invia la richiesta
-            </button>
+            </Button>
           </div>
         </Form>
       )}

@@ -1,8 +1,10 @@
 import { useId } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
+import { Button } from 'design-react-kit';
 import { PROGRESS_GROUP_LABELS, PROGRESS_GROUPS } from '@portale/shared/progress';
 import { REGIONS } from '@portale/shared/registry';
-import { FieldError } from '../../components/form/field.tsx';
+import { DateTimeField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
 
 interface Props {
   query: Record<string, string>;
@@ -17,8 +19,6 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
   const id = useId();
   const { pathname } = useLocation();
   const submit = useSubmit();
-  const invalid = (name: string) =>
-    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {};
   return (
     <Form
       key={JSON.stringify(query)}
@@ -37,79 +37,67 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
     >
       <div className="row g-3">
         <div className="col-12 col-sm-6 col-lg-3">
-          <div className="form-group mb-0">
-            <label htmlFor={`${id}-from`} className="active">
-              Dal
-            </label>
-            <input
-              id={`${id}-from`}
-              name="from"
-              type="date"
-              className="form-control"
-              defaultValue={query.from ?? from}
-              {...invalid('from')}
-            />
-            <FieldError id={`${id}-from`} error={errors.from} />
-          </div>
+          <DateTimeField
+            id={`${id}-from`}
+            name="from"
+            type="date"
+            label="Dal"
+            fieldClassName="form-group mb-0"
+            labelClassName="active"
+            defaultValue={query.from ?? from}
+            error={errors.from}
+          />
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
-          <div className="form-group mb-0">
-            <label htmlFor={`${id}-to`} className="active">
-              Al
-            </label>
-            <input
-              id={`${id}-to`}
-              name="to"
-              type="date"
-              className="form-control"
-              defaultValue={query.to ?? to}
-              {...invalid('to')}
-            />
-            <FieldError id={`${id}-to`} error={errors.to} />
-          </div>
+          <DateTimeField
+            id={`${id}-to`}
+            name="to"
+            type="date"
+            label="Al"
+            fieldClassName="form-group mb-0"
+            labelClassName="active"
+            defaultValue={query.to ?? to}
+            error={errors.to}
+          />
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
-          <div className="select-wrapper">
-            <label htmlFor={`${id}-region`}>Regione</label>
-            <select
-              id={`${id}-region`}
-              name="region"
-              defaultValue={query.region ?? ''}
-              {...invalid('region')}
-            >
-              <option value="">Tutte le regioni</option>
-              {REGIONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-            <FieldError id={`${id}-region`} error={errors.region} />
-          </div>
+          {/* Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own. */}
+          <SelectField
+            id={`${id}-region`}
+            name="region"
+            label="Regione"
+            fieldClassName="select-wrapper"
+            labelClassName=""
+            className=""
+            defaultValue={query.region ?? ''}
+            error={errors.region}
+          >
+            <option value="">Tutte le regioni</option>
+            {REGIONS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
-          <div className="select-wrapper">
-            <label htmlFor={`${id}-groupBy`}>Raggruppa</label>
-            <select
-              id={`${id}-groupBy`}
-              name="groupBy"
-              defaultValue={query.groupBy ?? 'week'}
-              {...invalid('groupBy')}
-            >
-              {PROGRESS_GROUPS.map((g) => (
-                <option key={g} value={g}>
-                  {PROGRESS_GROUP_LABELS[g]}
-                </option>
-              ))}
-            </select>
-            <FieldError id={`${id}-groupBy`} error={errors.groupBy} />
-          </div>
+          <SelectField
+            id={`${id}-groupBy`}
+            name="groupBy"
+            label="Raggruppa"
+            fieldClassName="select-wrapper"
+            labelClassName=""
+            className=""
+            defaultValue={query.groupBy ?? 'week'}
+            options={PROGRESS_GROUPS.map((g) => ({ value: g, label: PROGRESS_GROUP_LABELS[g] }))}
+            error={errors.groupBy}
+          />
         </div>
       </div>
       <div className="d-flex flex-wrap gap-2 mt-3">
-        <button type="submit" className="btn btn-primary">
+        <Button color="primary" type="submit">
           Mostra
-        </button>
+        </Button>
         <Link to={pathname} className="btn btn-outline-primary">
           Ultime 26 settimane
         </Link>

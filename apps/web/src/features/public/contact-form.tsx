@@ -6,6 +6,7 @@ import {
   ContactMessageInputSchema,
   sendContactMessage,
 } from '@portale/shared/public';
+import { Button } from 'design-react-kit';
 import { ApiError } from '../../lib/http-client.ts';
 import { callApi } from '../../lib/api-client.ts';
 import { CheckboxField } from '../../components/form/checkbox-field.tsx';
@@ -137,9 +138,9 @@ export function ContactForm() {
         checked={values.privacyAccepted}
         onChange={(e) => set('privacyAccepted', e.target.checked)}
       />
-      <button type="submit" className="btn btn-primary" disabled={sending}>
+      <Button color="primary" type="submit" disabled={sending}>
         {sending ? 'Invio in corso…' : 'Invia il messaggio'}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Form, Link, useLoaderData, useLocation, useSubmit, type LoaderFunctionArgs } from 'react-router';
+import { Button } from 'design-react-kit';
 import { REGIONS, SCHOOL_LEVEL_LABELS, SCHOOL_LEVELS } from '@portale/shared/registry';
 import {
   exportResults,
@@ -10,6 +11,7 @@ import {
   RESPONDENT_GROUP_LABELS,
   type ResultsResponse,
 } from '@portale/shared/surveys';
+import { SelectField } from '../../components/form/select-field.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -70,14 +72,6 @@ function Filters({
   const id = useId();
   const { pathname } = useLocation();
   const submit = useSubmit();
-  const invalid = (name: string) =>
-    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {};
-  const error = (name: string) =>
-    errors[name] ? (
-      <p id={`${id}-${name}-error`} className="text-danger small mt-1 mb-0">
-        {errors[name]}
-      </p>
-    ) : null;
   return (
     <Form
       key={JSON.stringify(query)}
@@ -94,22 +88,24 @@ function Filters({
       }}
     >
       <div className="row g-3">
+        {/* Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own. */}
         {data && data.surveys.length > 1 && (
           <div className="col-12 col-lg-4">
-            <div className="select-wrapper">
-              <label htmlFor={`${id}-survey`}>Indagine</label>
-              <select
-                id={`${id}-survey`}
-                name="survey"
-                defaultValue={query.survey ?? String(data.survey?.id ?? '')}
-              >
-                {data.surveys.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.title} (chiusa il {formatDay(s.closesOn)})
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              id={`${id}-survey`}
+              name="survey"
+              label="Indagine"
+              fieldClassName="select-wrapper"
+              labelClassName=""
+              className=""
+              defaultValue={query.survey ?? String(data.survey?.id ?? '')}
+            >
+              {data.surveys.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.title} (chiusa il {formatDay(s.closesOn)})
+                </option>
+              ))}
+            </SelectField>
           </div>
         )}
         {data && data.surveys.length === 1 && (
@@ -117,67 +113,62 @@ function Filters({
         )}
         {data && data.participantGroups.length > 1 && (
           <div className="col-12 col-lg-4">
-            <div className="select-wrapper">
-              <label htmlFor={`${id}-participants`}>Chi ha risposto</label>
-              <select
-                id={`${id}-participants`}
-                name="participants"
-                defaultValue={query.participants ?? data.participants ?? ''}
-                {...invalid('participants')}
-              >
-                {data.participantGroups.map((g) => (
-                  <option key={g} value={g}>
-                    {RESPONDENT_GROUP_LABELS[g]}
-                  </option>
-                ))}
-              </select>
-              {error('participants')}
-            </div>
+            <SelectField
+              id={`${id}-participants`}
+              name="participants"
+              label="Chi ha risposto"
+              fieldClassName="select-wrapper"
+              labelClassName=""
+              className=""
+              defaultValue={query.participants ?? data.participants ?? ''}
+              options={data.participantGroups.map((g) => ({ value: g, label: RESPONDENT_GROUP_LABELS[g] }))}
+              error={errors.participants}
+            />
           </div>
         )}
         <div className="col-12 col-sm-6 col-lg-4">
-          <div className="select-wrapper">
-            <label htmlFor={`${id}-region`}>Regione</label>
-            <select
-              id={`${id}-region`}
-              name="region"
-              defaultValue={query.region ?? ''}
-              {...invalid('region')}
-            >
-              <option value="">Tutte le regioni</option>
-              {REGIONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-            {error('region')}
-          </div>
+          <SelectField
+            id={`${id}-region`}
+            name="region"
+            label="Regione"
+            fieldClassName="select-wrapper"
+            labelClassName=""
+            className=""
+            defaultValue={query.region ?? ''}
+            error={errors.region}
+          >
+            <option value="">Tutte le regioni</option>
+            {REGIONS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </SelectField>
         </div>
         <div className="col-12 col-sm-6 col-lg-4">
-          <div className="select-wrapper">
-            <label htmlFor={`${id}-schoolLevel`}>Grado scolastico</label>
-            <select
-              id={`${id}-schoolLevel`}
-              name="schoolLevel"
-              defaultValue={query.schoolLevel ?? ''}
-              {...invalid('schoolLevel')}
-            >
-              <option value="">Tutti i gradi</option>
-              {SCHOOL_LEVELS.map((l) => (
-                <option key={l} value={l}>
-                  {SCHOOL_LEVEL_LABELS[l]}
-                </option>
-              ))}
-            </select>
-            {error('schoolLevel')}
-          </div>
+          <SelectField
+            id={`${id}-schoolLevel`}
+            name="schoolLevel"
+            label="Grado scolastico"
+            fieldClassName="select-wrapper"
+            labelClassName=""
+            className=""
+            defaultValue={query.schoolLevel ?? ''}
+            error={errors.schoolLevel}
+          >
+            <option value="">Tutti i gradi</option>
+            {SCHOOL_LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {SCHOOL_LEVEL_LABELS[l]}
+              </option>
+            ))}
+          </SelectField>
         </div>
       </div>
       <div className="d-flex flex-wrap gap-2 mt-3">
-        <button type="submit" className="btn btn-primary">
+        <Button color="primary" type="submit">
           Mostra i risultati
-        </button>
+        </Button>
         <Link to={allItaly(pathname, query)} className="btn btn-outline-primary">
           Tutta Italia
         </Link>

@@ -15,6 +15,7 @@ import {
   type ReviewHistoryEntry,
 } from '@portale/shared/reviews';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
+import { Button } from 'design-react-kit';
 import { downloadFile } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { REVIEW_STATE_BADGES } from './review-labels.ts';
@@ -136,14 +137,16 @@ function DownloadButton({
   };
   return (
     <span className="d-inline-block me-2 mb-2">
-      <button
+      <Button
         type="button"
-        className="btn btn-outline-primary btn-sm"
+        color="primary"
+        outline
+        size="sm"
         onClick={() => void start()}
         disabled={state.busy}
       >
         {state.busy ? 'Download in corso…' : label}
-      </button>
+      </Button>
       {state.error && (
         <span className="d-block text-danger small" role="alert">
           {state.error}

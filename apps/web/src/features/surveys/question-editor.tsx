@@ -25,6 +25,8 @@ import {
   type SurveyParticipants,
   type SurveyQuestion,
 } from '@portale/shared/surveys';
+import { Button } from 'design-react-kit';
+import { SelectField } from '../../components/form/select-field.tsx';
 import { SortableQuestion } from './sortable-question.tsx';
 import {
   editorToInput,
@@ -225,15 +227,9 @@ export function QuestionEditor({ initial, participants, errors, version }: Props
       <AddQuestion disabled={items.length >= SURVEY_QUESTIONS_MAX} onAdd={add} />
 
       <div className="d-flex flex-wrap align-items-center gap-3 mt-4">
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={save}
-          disabled={saving}
-          data-testid="save-questions"
-        >
+        <Button type="button" color="primary" onClick={save} disabled={saving} data-testid="save-questions">
           {saving ? 'Salvataggio…' : 'Salva le domande'}
-        </button>
+        </Button>
         {dirty && <span className="text-danger fw-semibold">Ci sono modifiche non salvate.</span>}
       </div>
     </section>
@@ -244,24 +240,19 @@ function AddQuestion({ disabled, onAdd }: { disabled: boolean; onAdd: (type: Que
   const [type, setType] = useState<QuestionType>('scelta_singola');
   return (
     <div className="d-flex flex-wrap align-items-end gap-2 mt-3 border-top pt-3">
-      <div className="select-wrapper">
-        <label htmlFor="aggiungi-tipo">Tipo della nuova domanda</label>
-        <select id="aggiungi-tipo" value={type} onChange={(e) => setType(e.target.value as QuestionType)}>
-          {QUESTION_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {QUESTION_TYPE_LABELS[t]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button
-        type="button"
-        className="btn btn-outline-primary"
-        disabled={disabled}
-        onClick={() => onAdd(type)}
-      >
+      <SelectField
+        id="aggiungi-tipo"
+        label="Tipo della nuova domanda"
+        fieldClassName="select-wrapper"
+        labelClassName=""
+        className=""
+        value={type}
+        onChange={(e) => setType(e.target.value as QuestionType)}
+        options={QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }))}
+      />
+      <Button color="primary" outline type="button" disabled={disabled} onClick={() => onAdd(type)}>
         Aggiungi una domanda
-      </button>
+      </Button>
     </div>
   );
 }

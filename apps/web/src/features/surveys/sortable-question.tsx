@@ -1,6 +1,11 @@
 // One question of the editor: drag handle, text, type, options, required, audience, move and remove.
 import { isChoice, shortLabel, type EditorQuestion } from './editor-questions.ts';
+import { CheckboxField } from '../../components/form/checkbox-field.tsx';
+import { FieldError } from '../../components/form/field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
+import { SelectField } from '../../components/form/select-field.tsx';
 import { useSortable } from '@dnd-kit/sortable';
+import { Button } from 'design-react-kit';
 import { CSS } from '@dnd-kit/utilities';
 import {
   QUESTION_OPTIONS_MAX,
@@ -44,14 +49,6 @@ export function SortableQuestion({
   };
   const id = (field: string) => `${q.key}-${field}`;
   const name = shortLabel(q, index);
-  const invalid = (field: string) =>
-    errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': id(`${field}-error`) } : {};
-  const error = (field: string) =>
-    errors[field] ? (
-      <p id={id(`${field}-error`)} className="text-danger small mt-1 mb-0">
-        {errors[field]}
-      </p>
-    ) : null;
   const upId = id('up');
   const downId = id('down');
 
@@ -77,126 +74,109 @@ export function SortableQuestion({
           <span aria-hidden="true">⠿</span> Trascina
         </button>
         <strong className="me-auto">Domanda {index + 1}</strong>
-        <button
+        <Button
           type="button"
           id={upId}
-          className="btn btn-sm btn-outline-primary"
+          color="primary"
+          outline
+          size="sm"
           disabled={index === 0}
           aria-label={`Sposta su la ${name}`}
           onClick={() => onMove(index - 1, index - 1 === 0 ? downId : upId)}
         >
           Sposta su
-        </button>
-        <button
+        </Button>
+        <Button
           type="button"
           id={downId}
-          className="btn btn-sm btn-outline-primary"
+          color="primary"
+          outline
+          size="sm"
           disabled={index === count - 1}
           aria-label={`Sposta giù la ${name}`}
           onClick={() => onMove(index + 1, index + 1 === count - 1 ? upId : downId)}
         >
           Sposta giù
-        </button>
-        <button
+        </Button>
+        <Button
           type="button"
-          className="btn btn-sm btn-outline-danger"
+          color="danger"
+          outline
+          size="sm"
           aria-label={`Elimina la ${name}`}
           onClick={onRemove}
         >
           Elimina
-        </button>
+        </Button>
       </div>
       <div className="row">
         <div className="col-12 col-md-4 mb-3">
-          <div className="select-wrapper">
-            <label htmlFor={id('type')}>Tipo</label>
-            <select
-              id={id('type')}
-              value={q.type}
-              onChange={(e) => {
-                const type = e.target.value as QuestionType;
-                onChange({
-                  type,
-                  options:
-                    isChoice(type) && q.options.length < 2
-                      ? [...q.options, '', ''].slice(0, Math.max(2, q.options.length))
-                      : q.options,
-                });
-              }}
-              {...invalid('type')}
-            >
-              {QUESTION_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {QUESTION_TYPE_LABELS[t]}
-                </option>
-              ))}
-            </select>
-          </div>
-          {error('type')}
-        </div>
-        <div className="col-12 col-md-8 mb-3">
-          <label className="form-label fw-semibold" htmlFor={id('label')}>
-            Testo della domanda
-          </label>
-          <input
-            id={id('label')}
-            className="form-control"
-            type="text"
-            maxLength={500}
-            value={q.label}
-            onChange={(e) => onChange({ label: e.target.value })}
-            {...invalid('label')}
+          {/* Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own. */}
+          <SelectField
+            id={id('type')}
+            label="Tipo"
+            fieldClassName="select-wrapper"
+            labelClassName=""
+            className=""
+            value={q.type}
+            onChange={(e) => {
+              const type = e.target.value as QuestionType;
+              onChange({
+                type,
+                options:
+                  isChoice(type) && q.options.length < 2
+                    ? [...q.options, '', ''].slice(0, Math.max(2, q.options.length))
+                    : q.options,
+              });
+            }}
+            options={QUESTION_TYPES.map((t) => ({ value: t, label: QUESTION_TYPE_LABELS[t] }))}
+            error={errors.type}
           />
-          {error('label')}
         </div>
-        <div className="col-12 mb-3">
-          <label className="form-label" htmlFor={id('help')}>
-            Aiuto (facoltativo)
-          </label>
-          <input
-            id={id('help')}
-            className="form-control"
-            type="text"
-            maxLength={1000}
-            value={q.help}
-            onChange={(e) => onChange({ help: e.target.value })}
-            {...invalid('help')}
-          />
-          {error('help')}
-        </div>
+        <InputField
+          id={id('label')}
+          label="Testo della domanda"
+          fieldClassName="col-12 col-md-8 mb-3"
+          type="text"
+          maxLength={500}
+          value={q.label}
+          onChange={(e) => onChange({ label: e.target.value })}
+          error={errors.label}
+        />
+        <InputField
+          id={id('help')}
+          label="Aiuto (facoltativo)"
+          fieldClassName="col-12 mb-3"
+          labelClassName="form-label"
+          type="text"
+          maxLength={1000}
+          value={q.help}
+          onChange={(e) => onChange({ help: e.target.value })}
+          error={errors.help}
+        />
         {showParticipants && (
           <div className="col-12 col-md-6 mb-3">
-            <div className="select-wrapper">
-              <label htmlFor={id('participants')}>Chi vede la domanda</label>
-              <select
-                id={id('participants')}
-                value={q.participants}
-                onChange={(e) => onChange({ participants: e.target.value as SurveyParticipants })}
-                {...invalid('participants')}
-              >
-                {SURVEY_PARTICIPANTS.map((p) => (
-                  <option key={p} value={p}>
-                    {QUESTION_PARTICIPANTS_LABELS[p]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            {error('participants')}
+            <SelectField
+              id={id('participants')}
+              label="Chi vede la domanda"
+              fieldClassName="select-wrapper"
+              labelClassName=""
+              className=""
+              value={q.participants}
+              onChange={(e) => onChange({ participants: e.target.value as SurveyParticipants })}
+              options={SURVEY_PARTICIPANTS.map((p) => ({ value: p, label: QUESTION_PARTICIPANTS_LABELS[p] }))}
+              error={errors.participants}
+            />
           </div>
         )}
       </div>
-      <div className="form-check mb-2">
-        <input
-          id={id('required')}
-          type="checkbox"
-          className="form-check-input"
-          checked={q.required}
-          onChange={(e) => onChange({ required: e.target.checked })}
-        />
-        <label className="form-check-label" htmlFor={id('required')}>
-          Risposta obbligatoria
-        </label>
-      </div>
+      <CheckboxField
+        id={id('required')}
+        label="Risposta obbligatoria"
+        fieldClassName="form-check mb-2"
+        checked={q.required}
+        onChange={(e) => onChange({ required: e.target.checked })}
+      />
       {isChoice(q.type) && (
         <OptionsEditor
           q={q}
@@ -204,7 +184,7 @@ export function SortableQuestion({
           onChange={(options) => onChange({ options })}
         />
       )}
-      {error('options')}
+      <FieldError id={id('options')} error={errors.options} />
     </li>
   );
 }
@@ -224,12 +204,11 @@ function OptionsEditor({
       <legend className="fs-6 fw-semibold">Opzioni (da 2 a {QUESTION_OPTIONS_MAX}, tutte diverse)</legend>
       {q.options.map((option, i) => (
         <div key={i} className="d-flex gap-2 align-items-center mb-2">
-          <label className="visually-hidden" htmlFor={`${groupId}-${i}`}>
-            Opzione {i + 1}
-          </label>
-          <input
+          <InputField
             id={`${groupId}-${i}`}
-            className="form-control"
+            label={`Opzione ${i + 1}`}
+            fieldClassName="flex-grow-1"
+            labelClassName="visually-hidden"
             type="text"
             maxLength={200}
             value={option}
@@ -237,24 +216,29 @@ function OptionsEditor({
             onChange={(e) => onChange(q.options.map((o, j) => (j === i ? e.target.value : o)))}
             {...(errorId ? { 'aria-invalid': true as const } : {})}
           />
-          <button
+          <Button
             type="button"
-            className="btn btn-sm btn-outline-danger text-nowrap"
+            color="danger"
+            outline
+            size="sm"
+            className="text-nowrap"
             aria-label={`Rimuovi l’opzione ${i + 1}`}
             onClick={() => onChange(q.options.filter((_, j) => j !== i))}
           >
             Rimuovi
-          </button>
+          </Button>
         </div>
       ))}
-      <button
+      <Button
         type="button"
-        className="btn btn-sm btn-outline-primary"
+        color="primary"
+        outline
+        size="sm"
         disabled={q.options.length >= QUESTION_OPTIONS_MAX}
         onClick={() => onChange([...q.options, ''])}
       >
         Aggiungi un’opzione
-      </button>
+      </Button>
     </fieldset>
   );
 }

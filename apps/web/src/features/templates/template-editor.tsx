@@ -1,21 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
+import { Button } from 'design-react-kit';
 import { href } from '@portale/shared/pages';
 import { TEMPLATE_CHANNEL_LABELS, TEMPLATE_MESSAGES, type TemplateDetail } from '@portale/shared/templates';
 import { FormMessage } from '../../components/form/form-message.tsx';
 import { formatNumber, formatShortDateTime } from '../../lib/format.ts';
-import { FieldError } from '../../components/form/field.tsx';
+import { InputField } from '../../components/form/input-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import type { Editor, Outcome } from './template-types.ts';
 import { VersionHistory } from './template-versions.tsx';
-
-function fieldProps(id: string, error: string | undefined, hintId?: string) {
-  const describedBy = [hintId, error ? `${id}-error` : undefined].filter(Boolean).join(' ');
-  return {
-    id,
-    ...(error ? { 'aria-invalid': true as const } : {}),
-    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-  };
-}
 
 /** A PDF preview as a real file: opened in a new tab or downloaded. */
 function PdfPreview({ pdf, templateKey }: { pdf: Blob; templateKey: string }) {
@@ -108,43 +101,40 @@ function TemplateEditor({ detail, outcome }: { detail: TemplateDetail; outcome: 
     <Form method="post" preventScrollReset key={detail.version} aria-labelledby="editor-title" noValidate>
       <input type="hidden" name="baseVersion" value={detail.version} />
       {!isSms && (
-        <div className="form-group">
-          <label htmlFor="template-subject" className="active">
-            {subjectLabel}
-          </label>
-          <input
-            type="text"
-            name="subject"
-            className="form-control"
-            defaultValue={detail.subject ?? ''}
-            {...fieldProps('template-subject', errors.subject)}
-          />
-          <FieldError id="template-subject" error={errors.subject} />
-        </div>
-      )}
-      <div className="mb-3">
-        <label htmlFor="template-body" className="form-label fw-semibold">
-          Testo
-        </label>
-        <p id="template-body-hint" className="small text-muted mb-1">
-          {detail.channel === 'email'
-            ? 'Testo semplice con un Markdown leggero: una riga vuota separa i paragrafi, **grassetto**, elenchi con «- », collegamenti come [testo]({{link}}). L’HTML scritto qui non viene interpretato.'
-            : detail.channel === 'pdf'
-              ? 'Una riga che inizia con «## » è un titolo di sezione, una che inizia con «- » un punto elenco, ogni altra riga un paragrafo.'
-              : 'Testo semplice dell’SMS.'}{' '}
-          Massimo {formatNumber(detail.maxLength)} caratteri: ora {formatNumber(length)}.
-        </p>
-        <textarea
-          ref={body}
-          name="textBody"
-          rows={isSms ? 4 : 14}
-          className="form-control font-monospace"
-          defaultValue={detail.textBody}
-          onInput={(e) => setLength(e.currentTarget.value.length)}
-          {...fieldProps('template-body', errors.textBody, 'template-body-hint')}
+        <InputField
+          id="template-subject"
+          type="text"
+          name="subject"
+          label={subjectLabel}
+          fieldClassName="form-group"
+          labelClassName="active"
+          defaultValue={detail.subject ?? ''}
+          error={errors.subject}
         />
-        <FieldError id="template-body" error={errors.textBody} />
-      </div>
+      )}
+      <TextAreaField
+        ref={body}
+        id="template-body"
+        name="textBody"
+        label="Testo"
+        hintFirst
+        hintClassName="small text-muted mb-1"
+        hint={
+          <>
+            {detail.channel === 'email'
+              ? 'Testo semplice con un Markdown leggero: una riga vuota separa i paragrafi, **grassetto**, elenchi con «- », collegamenti come [testo]({{link}}). L’HTML scritto qui non viene interpretato.'
+              : detail.channel === 'pdf'
+                ? 'Una riga che inizia con «## » è un titolo di sezione, una che inizia con «- » un punto elenco, ogni altra riga un paragrafo.'
+                : 'Testo semplice dell’SMS.'}{' '}
+            Massimo {formatNumber(detail.maxLength)} caratteri: ora {formatNumber(length)}.
+          </>
+        }
+        rows={isSms ? 4 : 14}
+        className="form-control font-monospace"
+        defaultValue={detail.textBody}
+        onInput={(e) => setLength(e.currentTarget.value.length)}
+        error={errors.textBody}
+      />
       <fieldset className="mb-4">
         <legend className="h6">Segnaposto disponibili</legend>
         {detail.placeholders.length === 0 ? (
@@ -158,14 +148,16 @@ function TemplateEditor({ detail, outcome }: { detail: TemplateDetail; outcome: 
             <ul className="list-inline mb-0" data-testid="template-placeholders">
               {detail.placeholders.map((name) => (
                 <li key={name} className="list-inline-item mb-2">
-                  <button
+                  <Button
                     type="button"
-                    className="btn btn-outline-secondary btn-xs"
+                    color="secondary"
+                    outline
+                    className="btn-xs"
                     onClick={() => body.current && insertAt(body.current, name)}
                   >
                     <span className="visually-hidden">Inserisci </span>
                     <code>{`{{${name}}}`}</code>
-                  </button>
+                  </Button>
                 </li>
               ))}
             </ul>
@@ -173,18 +165,12 @@ function TemplateEditor({ detail, outcome }: { detail: TemplateDetail; outcome: 
         )}
       </fieldset>
       <div className="d-flex flex-wrap gap-2">
-        <button
-          type="submit"
-          name="intent"
-          value="preview"
-          className="btn btn-outline-primary"
-          disabled={busy}
-        >
+        <Button color="primary" outline type="submit" name="intent" value="preview" disabled={busy}>
           Anteprima con dati di esempio
-        </button>
-        <button type="submit" name="intent" value="save" className="btn btn-primary" disabled={busy}>
+        </Button>
+        <Button color="primary" type="submit" name="intent" value="save" disabled={busy}>
           Salva come nuova versione
-        </button>
+        </Button>
       </div>
     </Form>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Form } from 'react-router';
 import { type TemplateVersion } from '@portale/shared/templates';
+import { Button } from 'design-react-kit';
 import { formatShortDateTime } from '../../lib/format.ts';
 
 export function VersionHistory({ versions, current }: { versions: TemplateVersion[]; current: number }) {
@@ -62,30 +63,35 @@ export function VersionHistory({ versions, current }: { versions: TemplateVersio
                     <input type="hidden" name="intent" value="restore" />
                     <input type="hidden" name="version" value={v.version} />
                     <div className="d-flex gap-2">
-                      <button
+                      <Button
                         type="submit"
-                        className="btn btn-danger btn-sm"
+                        color="danger"
+                        size="sm"
                         aria-describedby={`restore-${v.version}`}
                       >
                         Conferma il ripristino
-                      </button>
-                      <button
+                      </Button>
+                      <Button
                         type="button"
-                        className="btn btn-outline-secondary btn-sm"
+                        color="secondary"
+                        outline
+                        size="sm"
                         onClick={() => setConfirming(null)}
                       >
                         Annulla
-                      </button>
+                      </Button>
                     </div>
                   </Form>
                 ) : (
-                  <button
+                  <Button
                     type="button"
-                    className="btn btn-outline-primary btn-sm"
+                    color="primary"
+                    outline
+                    size="sm"
                     onClick={() => setConfirming(v.version)}
                   >
                     Ripristina<span className="visually-hidden"> la versione {v.version}</span>
-                  </button>
+                  </Button>
                 )}
               </td>
             </tr>

@@ -6,6 +6,7 @@ import {
   type PermissionSubject,
 } from '@portale/shared/auth';
 import { coversGrants } from '@portale/shared/users';
+import { ChoiceField } from '../../components/form/choice-field.tsx';
 
 interface AccessFieldsProps {
   idPrefix: string;
@@ -28,37 +29,28 @@ function Choices(props: {
   checked: readonly string[];
   error: string | undefined;
 }) {
-  const errorId = `${props.idPrefix}-${props.name}-error`;
   return (
-    <fieldset className="mb-4" {...(props.error ? { 'aria-describedby': errorId } : {})}>
-      <legend className="h6 fw-semibold">{props.legend}</legend>
-      {props.options.map((option) => {
-        const id = `${props.idPrefix}-${props.name}-${option.value.replace(/\W/g, '-')}`;
-        return (
-          <div className="form-check" key={option.value}>
-            <input
-              id={id}
-              type="checkbox"
-              className="form-check-input"
-              name={props.name}
-              value={option.value}
-              defaultChecked={props.checked.includes(option.value)}
-              disabled={!option.allowed}
-              {...(props.error ? { 'aria-invalid': true } : {})}
-            />
-            <label className="form-check-label" htmlFor={id}>
-              {option.label}
-              {!option.allowed && <span className="small text-muted"> (non puoi assegnarlo)</span>}
-            </label>
-          </div>
-        );
-      })}
-      {props.error && (
-        <p id={errorId} className="text-danger small mt-1 mb-0">
-          {props.error}
-        </p>
-      )}
-    </fieldset>
+    <ChoiceField
+      id={`${props.idPrefix}-${props.name}`}
+      name={props.name}
+      type="checkbox"
+      legend={props.legend}
+      legendClassName="h6 fw-semibold"
+      className="mb-4"
+      options={props.options.map((option) => ({
+        value: option.value,
+        label: (
+          <>
+            {option.label}
+            {!option.allowed && <span className="small text-muted"> (non puoi assegnarlo)</span>}
+          </>
+        ),
+        disabled: !option.allowed,
+      }))}
+      optionId={(value) => `${props.idPrefix}-${props.name}-${value.replace(/\W/g, '-')}`}
+      defaultValue={props.checked}
+      error={props.error}
+    />
   );
 }
 

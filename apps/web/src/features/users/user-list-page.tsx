@@ -9,6 +9,7 @@ import {
   UserCreateSchema,
   type UserSummary,
 } from '@portale/shared/users';
+import { Button } from 'design-react-kit';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
@@ -102,15 +103,15 @@ export function Component() {
           <h2 id="nuovo-utente-title" className="visually-hidden">
             Nuovo utente
           </h2>
-          <button
+          <Button
             type="button"
-            className="btn btn-primary"
+            color="primary"
             aria-expanded={creating}
             aria-controls="nuovo-utente"
             onClick={() => setCreating((v) => !v)}
           >
             {creating ? 'Chiudi il modulo del nuovo utente' : 'Nuovo utente'}
-          </button>
+          </Button>
           {creating && (
             <div id="nuovo-utente" className="mt-3 p-3 border rounded">
               <UserCreateForm actor={user} result={created} />

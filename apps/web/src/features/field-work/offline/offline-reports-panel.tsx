@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Button } from 'design-react-kit';
 import { formatDateTime } from '../../../lib/format.ts';
 import { detectorReportQueue } from './detector-report-queue.ts';
 import type { QueueSummary } from './report-queue.ts';
@@ -69,23 +70,27 @@ export default function OfflineReportsPanel() {
         {summary.oldestUnsentAt && <>, la più vecchia da {formatDateTime(summary.oldestUnsentAt)}</>}; ultimo
         invio riuscito: {summary.lastSuccessAt ? formatDateTime(summary.lastSuccessAt) : 'nessuno'}.
       </p>
-      <button
+      <Button
         type="button"
-        className="btn btn-primary btn-sm me-2"
+        color="primary"
+        size="sm"
+        className="me-2"
         disabled={busy}
         onClick={() => void run((q) => q.flush())}
       >
         Invia ora
-      </button>
+      </Button>
       {unsent.length > 0 && (
-        <button
+        <Button
           type="button"
-          className="btn btn-outline-primary btn-sm"
+          color="primary"
+          outline
+          size="sm"
           disabled={busy}
           onClick={() => void run(async (q) => download('resoconti-non-inviati.json', await q.exportJson()))}
         >
           Esporta bozze
-        </button>
+        </Button>
       )}
       {unsent.length > 0 && (
         <ul className="list-unstyled mt-3 mb-0">
@@ -95,18 +100,22 @@ export default function OfflineReportsPanel() {
               {r.lastError && <> · {r.lastError}</>}
               <span className="ms-2">
                 {r.status !== 'draft' && (
-                  <button
+                  <Button
                     type="button"
-                    className="btn btn-link btn-sm p-0 me-2"
+                    color="link"
+                    size="sm"
+                    className="p-0 me-2"
                     disabled={busy}
                     onClick={() => void run((q) => q.retry(r.clientReportId))}
                   >
                     Riprova
-                  </button>
+                  </Button>
                 )}
-                <button
+                <Button
                   type="button"
-                  className="btn btn-link btn-sm p-0 me-2"
+                  color="link"
+                  size="sm"
+                  className="p-0 me-2"
                   disabled={busy}
                   onClick={() =>
                     void run(async (q) =>
@@ -115,10 +124,12 @@ export default function OfflineReportsPanel() {
                   }
                 >
                   Esporta
-                </button>
-                <button
+                </Button>
+                <Button
                   type="button"
-                  className="btn btn-link btn-sm p-0 text-danger"
+                  color="link"
+                  size="sm"
+                  className="p-0 text-danger"
                   disabled={busy}
                   onClick={() => {
                     if (
@@ -128,7 +139,7 @@ export default function OfflineReportsPanel() {
                   }}
                 >
                   Elimina
-                </button>
+                </Button>
               </span>
             </li>
           ))}
