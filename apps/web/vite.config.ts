@@ -131,7 +131,9 @@ function installableApp() {
       navigateFallback: '/index.html',
       navigateFallbackAllowlist: [/^\/portale(?:\/|$)/],
       cleanupOutdatedCaches: true,
-      clientsClaim: false,
+      // The first install takes the open page at once (nothing older to replace), so the pages the
+      // detector opens next are kept; a later version waits for the detector's "Aggiorna".
+      clientsClaim: true,
       skipWaiting: false,
       runtimeCaching: [
         {

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { waitingFor } from './sync-age.ts';
+
+describe('how long a report has waited', () => {
+  const now = new Date('2026-11-28T12:00:00Z');
+  it('says hours under a day and days after, in Italian', () => {
+    expect(waitingFor('2026-11-28T11:30:00Z', now)).toBe("da meno di un'ora");
+    expect(waitingFor('2026-11-28T11:00:00Z', now)).toBe("da un'ora");
+    expect(waitingFor('2026-11-28T01:00:00Z', now)).toBe('da 11 ore');
+    expect(waitingFor('2026-11-27T11:00:00Z', now)).toBe('da un giorno');
+    expect(waitingFor('2026-11-25T12:00:00Z', now)).toBe('da 3 giorni');
+  });
+  it('never says a negative age (a device clock ahead of the server)', () => {
+    expect(waitingFor('2026-11-29T12:00:00Z', now)).toBe("da meno di un'ora");
+  });
+});
