@@ -10,3 +10,15 @@ export function waitingFor(sinceIso: string, now: Date = new Date()): string {
   const days = Math.floor(hours / 24);
   return days === 1 ? 'da un giorno' : `da ${days} giorni`;
 }
+
+/** A detector's devices' queue as staff read it: "2 report non inviati da 3 giorni". */
+export function unsentLabel(
+  state: { unsentReports: number; oldestUnsentAt: string | null; queueReportedAt: string | null },
+  now: Date = new Date(),
+): string {
+  if (!state.queueReportedAt) return 'Nessun dato dal dispositivo';
+  if (state.unsentReports === 0) return 'Nessuno';
+  const count =
+    state.unsentReports === 1 ? '1 report non inviato' : `${state.unsentReports} report non inviati`;
+  return state.oldestUnsentAt ? `${count} ${waitingFor(state.oldestUnsentAt, now)}` : count;
+}
