@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { Plugin as PostcssPlugin } from 'postcss';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { DETECTOR_API_PATTERN } from './src/features/field-work/offline/cached-api.ts';
+import { DETECTOR_DATA_CACHE } from './src/lib/detector-data-cache.ts';
 
 const buildId = process.env.PORTALE_BUILD_ID ?? `${Date.now().toString(36)}`;
 
@@ -83,8 +86,77 @@ function titilliumFallback(): PostcssPlugin {
 const INITIAL_CHUNK =
   /node_modules[\\/](react|react-dom|scheduler|react-router|zod|ofetch|ufo|destr|libphonenumber-js)[\\/]|packages[\\/]shared[\\/]|src[\\/]lib[\\/]/;
 
+/**
+ * The installable app (issue 39, decision 051): the web app manifest for everyone (a link, no JS), and
+ * a service worker that only the detector's session registers (features/field-work/offline/), so no
+ * public page loads anything more. The worker precaches the app shell and answers the portal's
+ * navigations with it, and keeps the detector's page data (network first). It never touches IndexedDB,
+ * where the drafts live; a new version waits until the detector accepts the update (`prompt`).
+ */
+function installableApp() {
+  return VitePWA({
+    registerType: 'prompt',
+    injectRegister: false,
+    includeManifestIcons: false,
+    manifest: {
+      name: 'Portale Scuole',
+      short_name: 'Portale Scuole',
+      description: 'Il portale del programma nazionale di indagine nelle scuole italiane.',
+      lang: 'it',
+      start_url: '/portale/istituti/rilevatori/plessi',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#0066cc',
+      background_color: '#ffffff',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    workbox: {
+      // The app's code, styles and fonts; the shell (index.html, served with its configuration and CSP
+      // by server/serve.mjs) is added under the build's id, since post-build rewrites it after this step.
+      globPatterns: ['assets/**/*.{js,css,woff2}', 'icons/*.png', 'favicon.svg'],
+      // Staff's map and charts and the password policy's dictionaries are not on a detector's pages.
+      globIgnores: [
+        'assets/school-map-*',
+        'assets/maplibre-*',
+        'assets/installSVGRenderer-*',
+        'assets/password-*',
+        'assets/*chart*',
+      ],
+      additionalManifestEntries: [{ url: '/index.html', revision: buildId }],
+      maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      navigateFallback: '/index.html',
+      navigateFallbackAllowlist: [/^\/portale(?:\/|$)/],
+      cleanupOutdatedCaches: true,
+      // The first install takes the open page at once (nothing older to replace), so the pages the
+      // detector opens next are kept; a later version waits for the detector's "Aggiorna".
+      clientsClaim: true,
+      skipWaiting: false,
+      runtimeCaching: [
+        {
+          urlPattern: DETECTOR_API_PATTERN,
+          method: 'GET',
+          handler: 'NetworkFirst',
+          options: {
+            cacheName: DETECTOR_DATA_CACHE,
+            networkTimeoutSeconds: 8,
+            cacheableResponse: { statuses: [200] },
+            // Keyed by URL alone: an offline start has no access token, the answers may vary on it. The
+            // cache holds one user's data only (cleared at sign-in and logout).
+            matchOptions: { ignoreVary: true },
+            expiration: { maxEntries: 300, maxAgeSeconds: 30 * 24 * 60 * 60 },
+          },
+        },
+      ],
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [react(), buildManifest(), devApiOrigin(), zodJitless()],
+  plugins: [react(), buildManifest(), devApiOrigin(), zodJitless(), installableApp()],
   define: { __BUILD_ID__: JSON.stringify(buildId) },
   css: { postcss: { plugins: [titilliumFallback()] } },
   server: { port: 3000, strictPort: true },

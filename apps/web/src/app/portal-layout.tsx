@@ -1,4 +1,5 @@
 import { Breadcrumb, BreadcrumbItem } from 'design-react-kit';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, NavLink, Outlet, useLocation, useMatches } from 'react-router';
 import { breadcrumbOf, PAGES, type PageDef, type PageId, evaluateAccess } from '@portale/shared/pages';
 import { AppFooter } from '../components/app-footer.tsx';
@@ -7,6 +8,9 @@ import { SkipLinks } from '../components/skip-links.tsx';
 import { ConsentLayer } from '../features/consent/consent-layer.tsx';
 import { openPreferences } from '../features/consent/consent-store.ts';
 import { logout, useSession } from '../lib/session.ts';
+
+/** The detector's installed app (service worker, update prompt, sync status): loaded only for detectors. */
+const DetectorApp = lazy(() => import('../features/field-work/offline/detector-app.tsx'));
 
 const NAV_PAGES = PAGES.filter((p) => p.layout === 'authenticated' && p.navLabel);
 
@@ -44,6 +48,13 @@ export function PortalLayout() {
   const { user } = useSession();
   const pageId = usePageId();
   const allowed = NAV_PAGES.filter((p) => evaluateAccess(p, user).kind === 'allow');
+  const detector = user?.roles.includes('detector') ?? false;
+  useEffect(() => {
+    // Someone else signed in on a browser a detector used: the detector's offline app goes away
+    // (its page data was cleared at sign-in; the drafts stay in IndexedDB for the detector).
+    if (user && !detector && typeof navigator !== 'undefined' && navigator.serviceWorker)
+      void navigator.serviceWorker.getRegistration('/').then((r) => r?.unregister());
+  }, [user, detector]);
   return (
     <>
       <SkipLinks />
@@ -69,6 +80,11 @@ export function PortalLayout() {
             </nav>
           </div>
           <main id="main-content" className="col-lg-9" tabIndex={-1} data-location-key={location.key}>
+            {detector && (
+              <Suspense fallback={null}>
+                <DetectorApp />
+              </Suspense>
+            )}
             {pageId && <Crumbs pageId={pageId} />}
             <Outlet />
           </main>

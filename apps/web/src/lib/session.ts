@@ -16,6 +16,7 @@ import {
   withXsrf,
 } from './api-client.ts';
 import { deleteCookie, readCookie, writeCookie } from './cookies.ts';
+import { clearDetectorDataCache } from './detector-data-cache.ts';
 
 /**
  * Session state of seed-spec §3: who is signed in. The access token, its renewal and the XSRF
@@ -89,6 +90,7 @@ async function busyWhile<T>(work: () => Promise<T>): Promise<T> {
 export function login(credentials: LoginBody): Promise<LoginStep> {
   return busyWhile(async () => {
     resetSession();
+    await clearDetectorDataCache();
     await ensureXsrfCookie(true);
     // Without a token (just reset): the XSRF cookie fetched above, no bearer and no refresh attempt.
     const body = authLogin.response.parse(
@@ -126,6 +128,7 @@ export function verifySecondFactor(
 export function adoptProviderSession(): Promise<SessionUser> {
   return busyWhile(async () => {
     resetSession();
+    await clearDetectorDataCache();
     await refreshAccessToken();
     const user = await fetchUser();
     if (!readCookie(AUTH_COOKIES.strategy)) writeCookie(AUTH_COOKIES.strategy, state.strategy);
@@ -137,6 +140,7 @@ export function adoptProviderSession(): Promise<SessionUser> {
 export function linkProviderIdentity(password: string): Promise<SessionUser> {
   return busyWhile(async () => {
     resetSession();
+    await clearDetectorDataCache();
     const body = linkIdentity.response.parse(
       await withXsrf<unknown>(linkIdentity.path, { method: linkIdentity.method, body: { password } }),
     );
@@ -154,6 +158,48 @@ export async function logout(): Promise<void> {
     console.error('[auth] logout failed', error);
   }
   resetSession();
+  // The detector's pages kept offline (service worker cache) are this user's: gone with the session.
+  await clearDetectorDataCache();
+}
+
+/** The session was restored with no network, from the user the service worker kept (no access token). */
+let restoredOffline = false;
+
+/** Whether the failure means "no network" (no answer at all), not a refusal. */
+const unreachable = (error: unknown) =>
+  error instanceof ApiError ? error.status === 0 : error instanceof TypeError;
+
+/**
+ * With no network at start, a detector whose pages the service worker kept stays signed in on this
+ * device (issue 39): the user comes from the cached `/api/auth/me`, without an access token. The
+ * token is renewed when the network comes back (`renewOfflineSession`). Without that cache (any other
+ * user) the request fails and the session is reset as before.
+ */
+async function restoreOffline(): Promise<boolean> {
+  try {
+    await fetchUser();
+    restoredOffline = true;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After an offline start: renews the access token from the refresh cookie once the network is back.
+ * A refused renewal (session ended meanwhile) signs the user out; the drafts stay on the device.
+ */
+export async function renewOfflineSession(): Promise<void> {
+  if (!restoredOffline) return;
+  try {
+    await refreshAccessToken();
+    restoredOffline = false;
+  } catch (error) {
+    if (!unreachable(error)) {
+      restoredOffline = false;
+      resetSession();
+    }
+  }
 }
 
 /**
@@ -170,6 +216,11 @@ export function restoreSession(): Promise<void> {
       await refreshAccessToken();
       await fetchUser();
     } catch (error) {
+      if (unreachable(error) && (await restoreOffline())) {
+        if (typeof window !== 'undefined')
+          window.addEventListener('online', () => void renewOfflineSession());
+        return;
+      }
       resetSession();
       const expired = error instanceof ApiError && error.status === 401;
       if (!expired && !(error instanceof ExpiredAuthSessionError)) console.error('[auth]', error);

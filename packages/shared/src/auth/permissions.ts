@@ -132,7 +132,14 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   ],
   sylla: [...REGISTRY_STAFF, ...SUBSTITUTION_DECIDERS],
   cromos: [...REGISTRY_STAFF, ...USER_ADMIN],
-  detector: ['read:school-site:own', 'read:visit:own', 'create:visit:own', 'update:visit:own'],
+  // `update:detector:own`: the detector's own device reports its queue of unsent reports (issue 39).
+  detector: [
+    'read:school-site:own',
+    'read:visit:own',
+    'create:visit:own',
+    'update:visit:own',
+    'update:detector:own',
+  ],
   // The principal reads, prepares and signs the institute's adhesion and may withdraw it; the first contact prepares it.
   // The principal also names a new first contact (`manage:institute:own`, decision 047).
   'school.principal': [

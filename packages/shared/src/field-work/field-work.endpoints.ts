@@ -14,6 +14,8 @@ import {
   DetectorSiteListResponseSchema,
   DetectorSummarySchema,
   DetectorUpdateSchema,
+  DeviceQueueReportSchema,
+  DeviceQueueStateSchema,
   MyVisitsResponseSchema,
   SiteTeachersResponseSchema,
   SiteVisitsResponseSchema,
@@ -59,6 +61,21 @@ export const updateDetector = defineEndpoint({
   params: DetectorParams,
   body: DetectorUpdateSchema,
   response: DetectorSummarySchema,
+});
+
+/**
+ * A detector's browser reports its queue of unsent reports when it is online (issue 39). The detector
+ * alone, for themselves (`update:detector:own`); staff read it on the detectors list.
+ */
+export const reportDeviceQueue = defineEndpoint({
+  method: 'PUT',
+  path: '/api/detectors/:userId/device-queue',
+  permission: 'update:detector',
+  tag: 'field-work',
+  summary: 'Il dispositivo del rilevatore comunica quanti resoconti non ha ancora inviato e da quando',
+  params: DetectorParams,
+  body: DeviceQueueReportSchema,
+  response: DeviceQueueStateSchema,
 });
 
 export const assignSchoolSites = defineEndpoint({

@@ -37,6 +37,12 @@ export const DetectorSummarySchema = z.object({
   active: z.boolean(),
   siteCount: z.number().int(),
   nextVisitAt: isoDateTime.nullable(),
+  /** Reports not yet on the server on the detector's devices, as the devices last said (issue 39). */
+  unsentReports: z.number().int(),
+  /** When the oldest of them was written; null when none. */
+  oldestUnsentAt: isoDateTime.nullable(),
+  /** The last time one of the detector's devices reported its queue; null when never. */
+  queueReportedAt: isoDateTime.nullable(),
 });
 export type DetectorSummary = z.infer<typeof DetectorSummarySchema>;
 
@@ -343,3 +349,37 @@ function romeDay(instant: Date | string): string {
 export function visitReportable(scheduledAt: Date | string, now: Date): boolean {
   return romeDay(scheduledAt) <= romeDay(now);
 }
+
+// --- The detector's device queue (issue 39: staff see "N report non inviati da X giorni") ---
+
+export const DEVICE_QUEUE_MESSAGES = {
+  deviceId: 'Identificativo del dispositivo non valido.',
+  unsent: 'Numero di resoconti non inviati non valido.',
+  oldestUnsentAt: 'Indica quando è stato scritto il resoconto non inviato più vecchio.',
+  notYours: 'Puoi comunicare solo lo stato dei tuoi resoconti.',
+} as const;
+
+/** What a detector's browser says about its unsent reports when it is online (one record per device). */
+export const DeviceQueueReportSchema = z
+  .object({
+    deviceId: z.uuid({ error: DEVICE_QUEUE_MESSAGES.deviceId }),
+    unsent: z
+      .number({ error: DEVICE_QUEUE_MESSAGES.unsent })
+      .int({ error: DEVICE_QUEUE_MESSAGES.unsent })
+      .min(0, { error: DEVICE_QUEUE_MESSAGES.unsent })
+      .max(10_000, { error: DEVICE_QUEUE_MESSAGES.unsent }),
+    oldestUnsentAt: z.iso.datetime({ offset: true, error: DEVICE_QUEUE_MESSAGES.oldestUnsentAt }).nullable(),
+  })
+  .refine((b) => b.unsent > 0 === (b.oldestUnsentAt !== null), {
+    path: ['oldestUnsentAt'],
+    error: DEVICE_QUEUE_MESSAGES.oldestUnsentAt,
+  });
+export type DeviceQueueReport = z.output<typeof DeviceQueueReportSchema>;
+
+/** The detector's queue over all their devices, as staff see it. */
+export const DeviceQueueStateSchema = z.object({
+  unsentReports: z.number().int(),
+  oldestUnsentAt: isoDateTime.nullable(),
+  queueReportedAt: isoDateTime.nullable(),
+});
+export type DeviceQueueState = z.infer<typeof DeviceQueueStateSchema>;

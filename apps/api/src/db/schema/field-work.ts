@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { VISIT_STATES, VISIT_SUBMISSION_OUTCOMES } from '@portale/shared/field-work';
 import { REVIEW_FIELDS, REVIEW_STATES } from '@portale/shared/reviews';
 import { schoolSites } from './schools.ts';
@@ -92,5 +103,27 @@ export const visitReportSubmissions = pgTable(
   (t) => [
     index('visit_report_submissions_conflicts_idx').on(t.outcome, t.createdAt),
     index('visit_report_submissions_visit_idx').on(t.visitId),
+  ],
+);
+
+/**
+ * What each of a detector's devices last said about its unsent visit reports (issue 39, decision 051):
+ * staff see "N report non inviati da X giorni" per detector (the sum over devices, the oldest of them).
+ */
+export const detectorDeviceQueues = pgTable(
+  'detector_device_queues',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** A random id the browser chose for itself (kept in its IndexedDB). */
+    deviceId: uuid('device_id').notNull(),
+    unsent: integer('unsent').notNull(),
+    oldestUnsentAt: ts('oldest_unsent_at'),
+    reportedAt: ts('reported_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.deviceId] }),
+    check('detector_device_queues_unsent_check', sql`${t.unsent} >= 0`),
   ],
 );

@@ -5,7 +5,15 @@ import type {
   DetectorSummary,
   DetectorUpdate,
 } from '@portale/shared/field-work';
-import { detectorProfiles, roles, schoolSites, userRoles, users, visits } from '../../db/schema/index.ts';
+import {
+  detectorDeviceQueues,
+  detectorProfiles,
+  roles,
+  schoolSites,
+  userRoles,
+  users,
+  visits,
+} from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import {
   aliased,
@@ -24,6 +32,10 @@ import {
 const DETECTOR_ROLE = 'detector';
 
 const isDetector = sql`exists (select 1 from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id} and ${roles.name} = ${DETECTOR_ROLE})`;
+/** The detector's devices' unsent reports (issue 39): their sum, the oldest, the last report. */
+const unsentExpr = sql<number>`(select coalesce(sum(${detectorDeviceQueues.unsent}), 0)::int from ${detectorDeviceQueues} where ${detectorDeviceQueues.userId} = ${users.id})`;
+const oldestUnsentExpr = sql`(select min(${detectorDeviceQueues.oldestUnsentAt}) from ${detectorDeviceQueues} where ${detectorDeviceQueues.userId} = ${users.id} and ${detectorDeviceQueues.unsent} > 0)`;
+const queueReportedExpr = sql`(select max(${detectorDeviceQueues.reportedAt}) from ${detectorDeviceQueues} where ${detectorDeviceQueues.userId} = ${users.id})`;
 const siteCountExpr = sql<number>`(select count(*)::int from ${schoolSites} where ${schoolSites.detectorUserId} = ${users.id})`;
 
 function detectorFields(now: Date) {
@@ -36,6 +48,9 @@ function detectorFields(now: Date) {
     provinces: sql`coalesce(${detectorProfiles.provinces}, '{}'::text[])`,
     active: sql`coalesce(${detectorProfiles.active}, true)`,
     siteCount: siteCountExpr,
+    unsentReports: unsentExpr,
+    oldestUnsentAt: oldestUnsentExpr,
+    queueReportedAt: queueReportedExpr,
     nextVisitAt: sql`(select min(${visits.scheduledAt}) from ${visits} where ${visits.detectorUserId} = ${users.id} and ${visits.state} = 'pianificata' and ${visits.scheduledAt} > ${now.toISOString()}::timestamptz)`,
   });
 }
@@ -71,6 +86,9 @@ export function toDetectorSummary(row: Record<string, unknown>): DetectorSummary
     active: rowValue.bool(row.active),
     siteCount: rowValue.int(row.siteCount),
     nextVisitAt: rowValue.iso(row.nextVisitAt),
+    unsentReports: rowValue.int(row.unsentReports),
+    oldestUnsentAt: rowValue.iso(row.oldestUnsentAt),
+    queueReportedAt: rowValue.iso(row.queueReportedAt),
   };
 }
 
@@ -159,4 +177,25 @@ export async function updateDetectorProfile(
     .update(detectorProfiles)
     .set({ ...changes, updatedAt: now })
     .where(eq(detectorProfiles.userId, userId));
+}
+
+/** Records what one of the detector's devices says about its unsent reports (one row per device). */
+export async function upsertDeviceQueue(
+  db: DbOrTx,
+  userId: number,
+  report: { deviceId: string; unsent: number; oldestUnsentAt: string | null },
+  now: Date,
+): Promise<void> {
+  const values = {
+    unsent: report.unsent,
+    oldestUnsentAt: report.oldestUnsentAt ? new Date(report.oldestUnsentAt) : null,
+    reportedAt: now,
+  };
+  await db
+    .insert(detectorDeviceQueues)
+    .values({ userId, deviceId: report.deviceId, ...values })
+    .onConflictDoUpdate({
+      target: [detectorDeviceQueues.userId, detectorDeviceQueues.deviceId],
+      set: values,
+    });
 }

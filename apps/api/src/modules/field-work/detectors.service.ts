@@ -4,6 +4,8 @@ import {
   type AssignmentResult,
   type DetectorSummary,
   type DetectorUpdate,
+  type DeviceQueueReport,
+  type DeviceQueueState,
 } from '@portale/shared/field-work';
 import type { Db } from '../../db/client.ts';
 import { withTransaction } from '../../db/transaction.ts';
@@ -92,4 +94,30 @@ export async function assignSchoolSites(
     clearSchoolSiteTotals();
     return { ...counts, updated: ids.length, applied: true };
   });
+}
+
+/**
+ * A detector's device says how many reports it has not sent yet and since when (issue 39): kept per
+ * device, answered as staff see it (every device of the detector). A state report, not a change of
+ * business data: not audited. A device whose clock is ahead cannot put the oldest report in the future.
+ */
+export async function reportDeviceQueue(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  report: DeviceQueueReport,
+): Promise<DeviceQueueState> {
+  const now = actor.at;
+  const oldest =
+    report.oldestUnsentAt && new Date(report.oldestUnsentAt) > now
+      ? now.toISOString()
+      : report.oldestUnsentAt;
+  await detectors.upsertDeviceQueue(db, userId, { ...report, oldestUnsentAt: oldest }, now);
+  const detector = await detectors.findDetector(db, userId, now);
+  if (!detector) throw new HttpError(404, 'not_found', 'Rilevatore non trovato.');
+  return {
+    unsentReports: detector.unsentReports,
+    oldestUnsentAt: detector.oldestUnsentAt,
+    queueReportedAt: detector.queueReportedAt,
+  };
 }

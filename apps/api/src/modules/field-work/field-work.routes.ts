@@ -14,6 +14,7 @@ import {
   listSiteTeachers,
   listSiteVisits,
   listVisitReportConflicts,
+  reportDeviceQueue,
   reportVisit,
   updateDetector,
   VISIT_MESSAGES,
@@ -93,6 +94,14 @@ function detectorOf(request: RequestWithParams<{ userId: number }>) {
     .then((yes) => (yes ? { ownerUserIds: [] } : Promise.reject(notFound(DETECTOR_NOT_FOUND))));
 }
 
+/** A detector's own record, for what only they may do (their device's queue): owned by them alone. */
+function detectorSelf(request: RequestWithParams<{ userId: number }>) {
+  const { userId } = request.params;
+  return detectors
+    .isDetectorUser(request.server.db, userId)
+    .then((yes) => (yes ? { ownerUserIds: [userId] } : Promise.reject(notFound(DETECTOR_NOT_FOUND))));
+}
+
 /** The caller's own collection (`/me/…`): owned by the caller. */
 function mine(request: FastifyRequest) {
   return Promise.resolve({ ownerUserIds: [authOf(request).user.id] });
@@ -132,6 +141,10 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
 
   registerEndpoint(app, updateDetector, { resource: detectorOf }, (request) =>
     detectorsService.updateDetector(app.db, actorOf(request), request.params.userId, request.body),
+  );
+
+  registerEndpoint(app, reportDeviceQueue, { resource: detectorSelf }, (request) =>
+    detectorsService.reportDeviceQueue(app.db, actorOf(request), request.params.userId, request.body),
   );
 
   registerEndpoint(app, assignSchoolSites, { anyOnly: true }, (request) =>

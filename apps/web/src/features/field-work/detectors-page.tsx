@@ -21,6 +21,7 @@ import { formatNumber, formatShortDateTime } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { ALL_PROVINCES, PROVINCE_FILTER } from './field-work-labels.ts';
 import { AssignmentForm, ProvincesForm } from './detector-assignment-forms.tsx';
+import { unsentLabel } from './offline/sync-age.ts';
 
 const DEFAULT_SORT = 'name';
 const column = listColumnHelper<DetectorSummary>();
@@ -45,6 +46,15 @@ const COLUMNS = [
     header: 'Prossima visita',
     enableSorting: false,
     cell: (c) => (c.getValue() ? formatShortDateTime(c.getValue()!) : ''),
+  }),
+  column.accessor('unsentReports', {
+    header: 'Resoconti non inviati',
+    enableSorting: false,
+    // What the detector's devices last said (issue 39): staff call a detector whose reports wait.
+    cell: (c) => {
+      const label = unsentLabel(c.row.original);
+      return c.getValue() > 0 ? <strong className="text-danger">{label}</strong> : label;
+    },
   }),
   column.accessor('active', {
     header: 'Attivo',

@@ -1,3 +1,4 @@
+import { startQueueReports } from './device-queue-report.ts';
 import { createReportQueue, type ReportQueue } from './report-queue.ts';
 import { openReportStore } from './report-store.ts';
 import { sendReportOverApi } from './report-transport.ts';
@@ -16,6 +17,8 @@ export function detectorReportQueue(): Promise<ReportQueue> {
       ...(typeof navigator !== 'undefined' && navigator.locks ? { locks: navigator.locks } : {}),
     });
     q.start();
+    // Staff see how many reports wait on this device (issue 39).
+    if (typeof window !== 'undefined') startQueueReports(q, store);
     return q;
   });
   return queue;

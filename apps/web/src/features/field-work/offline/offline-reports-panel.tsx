@@ -20,7 +20,7 @@ function download(name: string, json: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The detector's unsent reports on this device: how many, since when, the last send, "Invia ora" (issue 39). */
+/** The detector's unsent reports on this device, each to retry, export or discard on its own; "Esporta bozze" (issue 39). */
 export default function OfflineReportsPanel() {
   const [summary, setSummary] = useState<QueueSummary | null>(null);
   const [unsent, setUnsent] = useState<OfflineReport[]>([]);
@@ -59,27 +59,13 @@ export default function OfflineReportsPanel() {
   };
 
   if (problem) return <div className="alert alert-warning">{problem}</div>;
-  if (!summary) return null;
+  // How many, since when and "Invia ora" are in the sync status above every detector page.
+  if (!summary || unsent.length === 0) return null;
   return (
     <section aria-labelledby="bozze-title" className="mb-4 p-3 border rounded" data-testid="offline-reports">
       <h2 id="bozze-title" className="h5">
-        Resoconti su questo dispositivo
+        Resoconti non inviati
       </h2>
-      <p className="mb-2" role="status">
-        Bozze non inviate: {summary.unsent}
-        {summary.oldestUnsentAt && <>, la più vecchia da {formatDateTime(summary.oldestUnsentAt)}</>}; ultimo
-        invio riuscito: {summary.lastSuccessAt ? formatDateTime(summary.lastSuccessAt) : 'nessuno'}.
-      </p>
-      <Button
-        type="button"
-        color="primary"
-        size="sm"
-        className="me-2"
-        disabled={busy}
-        onClick={() => void run((q) => q.flush())}
-      >
-        Invia ora
-      </Button>
       {unsent.length > 0 && (
         <Button
           type="button"

@@ -1,5 +1,6 @@
 import { reportVisit } from '@portale/shared/field-work';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
+import { renewOfflineSession } from '../../../lib/session.ts';
 import type { ReportTransport, SendOutcome } from './report-queue.ts';
 
 /** Answers that may change by themselves (no network, session to renew, server busy): keep the report queued. */
@@ -15,6 +16,8 @@ export function outcomeOfError(error: unknown): SendOutcome | undefined {
 
 /** Sends through the app's API client (token, XSRF); the client id makes the POST safe to replay. */
 export const sendReportOverApi: ReportTransport = async (record) => {
+  // After an offline start the session has no access token yet: renew it first (no-op otherwise).
+  await renewOfflineSession();
   try {
     await callApi(reportVisit, {
       params: { visitId: record.visitId },
