@@ -24,7 +24,7 @@ import {
   type SamlFault,
   type SamlTestPerson,
   type TestSamlIdp,
-} from '../../../test/support/saml-idp.ts';
+} from '../../../test/support/saml-idp-fixtures.ts';
 
 const BASE = 'http://api.test';
 const SP_ENTITY_ID = 'https://portale-scuole.example.it/spid';

@@ -152,7 +152,15 @@ function attribute(name: string, value: string | undefined) {
   );
 }
 
-export async function startSamlIdp(options: { name?: string; spEntityId: string }): Promise<TestSamlIdp> {
+/**
+ * `host`: the host name of its URLs (default 127.0.0.1; it listens there always). A browser test uses
+ * `localhost` like the API, so that the provider's form posts to a same-site ACS on plain http.
+ */
+export async function startSamlIdp(options: {
+  name?: string;
+  spEntityId: string;
+  host?: string;
+}): Promise<TestSamlIdp> {
   const idpKeys = await keyPair('IdP SPID di test');
   const spKeys = await keyPair('Fornitore di servizi SPID di test');
   const name = options.name ?? 'SPID di prova (locale)';
@@ -253,7 +261,7 @@ export async function startSamlIdp(options: { name?: string; spEntityId: string 
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  entityId = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  entityId = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const certificate = Buffer.from(idpKeys.der).toString('base64');
   metadata =
     `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${entityId}">` +
