@@ -153,6 +153,24 @@ const EnvSchema = z
     CIE_CLIENT_ID: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     CIE_PRIVATE_JWK: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     CIE_REDIRECT_BASE: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    /**
+     * Login with SPID (decision 052, SAML 2.0): our entity id, the public base URL of the API (the
+     * assertion consumer service and the metadata are under it), our signing key and certificate (PEM,
+     * or the path of a file holding it), and the identity providers' metadata (comma-separated file
+     * paths or URLs). All five, or none: without them the SPID button is not shown and its routes 404.
+     * The organisation's data written in our metadata (AgID extensions) follow.
+     */
+    SPID_ENTITY_ID: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    SPID_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    SPID_PRIVATE_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    SPID_CERTIFICATE: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    SPID_IDP_METADATA: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    SPID_ORGANIZATION_NAME: z.string().default('Portale Scuole'),
+    SPID_ORGANIZATION_URL: z.string().url().default('http://localhost:5173'),
+    /** The IPA code of the public administration (AgID: `spid:IPACode` of a public service provider). */
+    SPID_IPA_CODE: z.string().default('portale_scuole_test'),
+    SPID_CONTACT_EMAIL: z.string().email().default('spid@portale-scuole.localhost'),
+    SPID_CONTACT_PHONE: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
@@ -180,6 +198,21 @@ const EnvSchema = z
           code: 'custom',
           path: [name],
           message: 'CIE needs all of CIE_ISSUER, CIE_CLIENT_ID, CIE_PRIVATE_JWK, CIE_REDIRECT_BASE (or none)',
+        });
+    }
+    const spid = [
+      'SPID_ENTITY_ID',
+      'SPID_BASE_URL',
+      'SPID_PRIVATE_KEY',
+      'SPID_CERTIFICATE',
+      'SPID_IDP_METADATA',
+    ] as const;
+    if (spid.some((name) => env[name]) && !spid.every((name) => env[name])) {
+      for (const name of spid.filter((n) => !env[n]))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `SPID needs all of ${spid.join(', ')} (or none)`,
         });
     }
     if (env.FILE_STORE === 's3' && !env.S3_BUCKET) {

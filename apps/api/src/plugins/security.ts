@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import { HttpError } from '../lib/http-error.ts';
@@ -75,6 +75,23 @@ export function isAllowedOrigin(
   return allowed.has(normalised) || (host !== undefined && new URL(normalised).host === host.toLowerCase());
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route receives a form another site's page posts (SAML HTTP-POST binding: SPID's identity
+     * providers post the signed Response to our assertion consumer service, decision 052): neither the
+     * Fetch-Metadata/Origin check nor the XSRF pair applies. The route authenticates the body itself
+     * (the provider's XML signature, bound to a one-time request of this browser) and uses no session.
+     */
+    crossSiteForm?: true;
+  }
+}
+
+/** Whether the request's route takes a cross-site form (see `crossSiteForm`). */
+export function takesCrossSiteForm(request: FastifyRequest): boolean {
+  return request.routeOptions.config.crossSiteForm === true;
+}
+
 export const FOREIGN_ORIGIN_MESSAGE = 'Richiesta da un’origine non consentita rifiutata.';
 
 /** Headers, CORS allow-list, cookies, rate limits, Fetch-Metadata, Origin and JSON-only bodies. */
@@ -103,7 +120,7 @@ export const security = fp(async (app: FastifyInstance) => {
   // of every write; this one also holds when a cookie leaks to a sibling subdomain (issue 32).
   const allowedOrigins = new Set(app.env.webOrigins.map((o) => originOf(o) ?? o));
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!UNSAFE.has(request.method)) return done();
+    if (!UNSAFE.has(request.method) || takesCrossSiteForm(request)) return done();
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       return done(new HttpError(403, 'cross_site_request', 'Richiesta da un altro sito rifiutata.'));
     }

@@ -5,6 +5,7 @@ import { hmac, randomToken, safeEqual } from '../lib/crypto.ts';
 import { HttpError } from '../lib/http-error.ts';
 import { HINTS_KEY, operationHints, operationIdOf } from '../lib/openapi-operation.ts';
 import type { TokenLookup } from './session/authentication.ts';
+import { takesCrossSiteForm } from './security.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -59,7 +60,7 @@ export const xsrf = fp(async (app: FastifyInstance, { tokens }: { tokens: TokenL
   };
   // Safe methods pass without a promise (the common case).
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!UNSAFE.has(request.method)) return done();
+    if (!UNSAFE.has(request.method) || takesCrossSiteForm(request)) return done();
     check(request).then(() => done(), done);
   });
 

@@ -8,6 +8,8 @@ import {
   LinkedIdentitiesSchema,
   PendingIdentitySchema,
   IDENTITY_PROVIDER_NAMES,
+  SpidAcsBodySchema,
+  SpidStartQuerySchema,
 } from './identity.schemas.ts';
 
 // Login with CIE (decision 048). The start and the callback are browser navigations answered with a
@@ -40,6 +42,47 @@ export const cieCallback = defineEndpoint({
   tag: 'auth',
   summary: 'Ritorno dal gestore CIE: verifica la risposta e rimanda alla pagina dell’esito',
   query: IdentityCallbackQuerySchema,
+  response: z.undefined(),
+  status: 302,
+  errors: [404],
+});
+
+// Login with SPID (decision 052): SAML 2.0 under AgID's rules. The metadata is public (the identity
+// providers and AgID read it); the start redirects to the chosen provider with a signed AuthnRequest;
+// the provider posts its signed Response back to the assertion consumer service (a cross-site form).
+
+export const spidMetadata = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/spid/metadata',
+  permission: 'public',
+  tag: 'auth',
+  summary:
+    'Metadata SAML del fornitore di servizi SPID (firmato, con le estensioni AgID; 404 se SPID non è configurato)',
+  response: z.string(),
+  media: { response: ['application/samlmetadata+xml'] },
+  errors: [404],
+});
+
+export const spidStart = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/spid/start',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Avvia l’accesso con SPID presso il gestore scelto (redirect con AuthnRequest firmata)',
+  query: SpidStartQuerySchema,
+  response: z.undefined(),
+  status: 302,
+  errors: [404, 503],
+});
+
+export const spidAcs = defineEndpoint({
+  method: 'POST',
+  path: '/api/auth/spid/acs',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Ritorno dal gestore SPID (HTTP-POST): verifica la risposta SAML e rimanda alla pagina dell’esito',
+  body: SpidAcsBodySchema,
+  media: { request: ['application/x-www-form-urlencoded'] },
   response: z.undefined(),
   status: 302,
   errors: [404],

@@ -9,8 +9,17 @@ export const IDENTITY_PROVIDER_SHORT_LABELS: Record<IdentityProviderName, string
   spid: 'SPID',
 };
 
-/** Which providers this instance offers (configuration alone switches each on, decision 048). */
-export const IdentityProvidersSchema = z.object({ cie: z.boolean(), spid: z.boolean() });
+/** One SPID identity provider of the configuration (decision 052): its SAML entity id and its name. */
+export const SpidProviderSchema = z.object({ id: z.string(), name: z.string() });
+export type SpidProvider = z.infer<typeof SpidProviderSchema>;
+
+/** Which providers this instance offers (configuration alone switches each on, decisions 048, 052). */
+export const IdentityProvidersSchema = z.object({
+  cie: z.boolean(),
+  spid: z.boolean(),
+  /** The SPID identity providers the chooser lists (empty while SPID is not configured). */
+  spidProviders: z.array(SpidProviderSchema),
+});
 export type IdentityProviders = z.infer<typeof IdentityProvidersSchema>;
 
 /**
@@ -23,6 +32,20 @@ export const IdentityCallbackQuerySchema = z.object({
   iss: z.string().max(2048).optional(),
   error: z.string().max(256).optional(),
   error_description: z.string().max(2048).optional(),
+});
+
+/** The SPID login's start: the identity provider the user chose in the AgID button's menu. */
+export const SpidStartQuerySchema = z.object({
+  idp: z.string({ error: 'Scegli il gestore dell’identità SPID.' }).min(1).max(1024),
+});
+
+/**
+ * The SAML response an identity provider posts to our assertion consumer service (HTTP-POST binding,
+ * a form). Optional here: a missing one is an audited failure, not a 400.
+ */
+export const SpidAcsBodySchema = z.object({
+  SAMLResponse: z.string().max(300_000).optional(),
+  RelayState: z.string().max(80).optional(),
 });
 
 /** A verified identity waiting for a link (password) or a registration (decision 048). */
@@ -78,6 +101,16 @@ export const IDENTITY_FAILURES = {
   token_invalid:
     'Il gestore dell’identità ha risposto con dati non validi (token o nonce): per sicurezza l’accesso è rifiutato.',
   provider_unreachable: 'Il gestore dell’identità non risponde. Riprova tra qualche minuto.',
+  saml_invalid:
+    'La risposta del gestore SPID non è leggibile (non è una risposta SAML valida): l’accesso è rifiutato.',
+  signature_invalid:
+    'La risposta del gestore SPID non è firmata o la firma non è valida: per sicurezza l’accesso è rifiutato.',
+  audience_invalid:
+    'La risposta del gestore SPID è destinata a un altro servizio: per sicurezza l’accesso è rifiutato.',
+  destination_invalid:
+    'La risposta del gestore SPID è indirizzata a un altro indirizzo: per sicurezza l’accesso è rifiutato.',
+  assertion_expired:
+    'La risposta del gestore SPID è scaduta o non ancora valida. Riprova l’accesso dall’inizio.',
   level_insufficient: 'Serve un accesso di livello 2 o superiore (CIE o SPID con codice temporaneo).',
   fiscal_number_invalid:
     'Il gestore dell’identità non ha fornito un codice fiscale valido: non è possibile accedere.',

@@ -42,6 +42,8 @@ export const identityLoginAttempts = pgTable(
     browserHash: text('browser_hash').notNull(),
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
+    /** SPID (SAML, decision 052): the entity id of the identity provider the user chose. */
+    idpEntityId: text('idp_entity_id'),
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),

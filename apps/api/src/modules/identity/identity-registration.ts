@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { sha256 } from '../../lib/crypto.ts';
-import { IDENTITY_COOKIES } from './identity.routes.ts';
+import { IDENTITY_COOKIES } from './identity-responder.ts';
 import {
   findPendingIdentity,
   insertIdentity,

@@ -13,6 +13,8 @@ export async function insertLoginAttempt(
     browserHash: string;
     nonce: string;
     codeVerifier: string;
+    /** SPID: the identity provider the user chose. */
+    idpEntityId?: string;
     now: Date;
     expiresAt: Date;
   },

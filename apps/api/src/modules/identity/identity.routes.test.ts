@@ -126,11 +126,19 @@ async function sessionUserId(c: ApiClient): Promise<number | null> {
 
 describe('configuration', () => {
   it('says CIE is on, and without configuration the routes answer 404 and it says off', async () => {
-    expect((await browser().get(identityProviders.path)).json()).toEqual({ cie: true, spid: false });
+    expect((await browser().get(identityProviders.path)).json()).toEqual({
+      cie: true,
+      spid: false,
+      spidProviders: [],
+    });
     const off = await buildTestApp();
     try {
       const c = new ApiClient(off, nextIp());
-      expect((await c.get(identityProviders.path)).json()).toEqual({ cie: false, spid: false });
+      expect((await c.get(identityProviders.path)).json()).toEqual({
+        cie: false,
+        spid: false,
+        spidProviders: [],
+      });
       expect((await c.get(cieStart.path)).statusCode).toBe(404);
       expect((await c.get('/api/auth/cie/callback?state=x')).statusCode).toBe(404);
       expect((await c.get(pendingIdentity.path)).statusCode).toBe(404);

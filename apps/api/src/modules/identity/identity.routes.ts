@@ -1,17 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import {
   cieCallback,
   cieStart,
-  IDENTITY_RESULT_PATH,
   identityProviders,
   linkIdentity,
   myIdentities,
   pendingIdentity,
   unlinkIdentity,
-  type IdentityFailure,
-  type IdentityOutcome,
 } from '@portale/shared/identity';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
@@ -20,38 +17,41 @@ import { actorOf } from '../../lib/audit.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { openLoginSession } from '../auth/index.ts';
 import { cieSettings, OidcRelyingParty } from './cie-client.ts';
-import { decideLink, personOf, type VerifiedPerson } from './identity-linking.ts';
+import {
+  IDENTITY_COOKIES,
+  identityCookieOptions,
+  identityResponder,
+  LOGIN_ATTEMPT_MINUTES,
+} from './identity-responder.ts';
 import {
   findLoginAttempt,
   findPendingIdentity,
   identitiesOfUser,
   insertLoginAttempt,
-  touchIdentity,
   useLoginAttempt,
 } from './identity.repository.ts';
 import * as service from './identity.service.ts';
 
-/** The browser cookie a login attempt is bound to, and the one naming a pending identity. */
-export const IDENTITY_COOKIES = { login: 'identity.login', pending: 'identity.pending' } as const;
-/** Minutes a started login may take at the provider, and a pending identity waits for its link or registration. */
-export const LOGIN_ATTEMPT_MINUTES = 10;
-export const PENDING_IDENTITY_MINUTES = 15;
-
 const NOT_CONFIGURED = 'L’accesso con CIE non è attivo su questo portale.';
 const NO_PENDING =
-  'Nessuna identità CIE/SPID in attesa di collegamento in questo browser (scaduta o già usata). Riprova l’accesso con CIE.';
+  'Nessuna identità CIE/SPID in attesa di collegamento in questo browser (scaduta o già usata). Riprova l’accesso con CIE o SPID.';
 const PROVIDER_UNREACHABLE = 'Il gestore dell’identità non risponde. Riprova tra qualche minuto.';
 
-/** Routes of the login with CIE (decision 048). Registered always; they answer 404 while CIE is not configured. */
-export async function identityRoutes(app: FastifyInstance) {
+/**
+ * Routes of the login with CIE (decision 048) and the ones CIE and SPID share (providers, pending
+ * identity, link, the account's identities). Registered always; CIE's answer 404 while it is not
+ * configured. `spid` lists the configured SPID identity providers (decision 052), when SPID is on.
+ */
+export async function identityRoutes(
+  app: FastifyInstance,
+  { spid }: { spid: { choices(): Promise<{ id: string; name: string }[]> } | null },
+) {
   const { env } = app;
   const settings = cieSettings(env);
   const cie = settings ? new OidcRelyingParty(settings) : null;
-  const secure = env.COOKIE_SECURE;
-  const domain = env.COOKIE_DOMAIN ? { domain: env.COOKIE_DOMAIN } : {};
-  const loginCookie = { httpOnly: true, secure, sameSite: 'lax' as const, path: '/api/auth/', ...domain };
-  // Path /api/: the registration (`POST /api/registrations`) reads it too.
-  const pendingCookie = { httpOnly: true, secure, sameSite: 'lax' as const, path: '/api/', ...domain };
+  const loginCookie = identityCookieOptions(app, '/api/auth/');
+  const responder = identityResponder(app, 'cie', { name: IDENTITY_COOKIES.login, options: loginCookie });
+  const { fail, pendingCookie } = responder;
   const limit = { rateLimit: { max: env.ACCOUNT_RATE_LIMIT_MAX, timeWindow: '1 minute' } };
   const deps = {
     db: app.db,
@@ -64,15 +64,15 @@ export async function identityRoutes(app: FastifyInstance) {
     },
   };
 
-  const resultUrl = (outcome: IdentityOutcome, failure?: IdentityFailure) =>
-    `${env.publicWebUrl}${IDENTITY_RESULT_PATH}?esito=${outcome}${failure ? `&codice=${failure}` : ''}`;
-
   const requireCie = () => {
     if (!cie) throw new HttpError(404, 'not_found', NOT_CONFIGURED);
     return cie;
   };
 
-  registerEndpoint(app, identityProviders, {}, async () => ({ cie: cie !== null, spid: false }));
+  registerEndpoint(app, identityProviders, {}, async () => {
+    const spidProviders = spid ? await spid.choices().catch(() => []) : [];
+    return { cie: cie !== null, spid: spidProviders.length > 0, spidProviders };
+  });
 
   registerEndpoint(app, cieStart, { config: limit }, async (request, reply) => {
     const rp = requireCie();
@@ -100,43 +100,6 @@ export async function identityRoutes(app: FastifyInstance) {
     reply.setCookie(IDENTITY_COOKIES.login, browser, { ...loginCookie, maxAge: LOGIN_ATTEMPT_MINUTES * 60 });
     return reply.redirect(url.href, 302);
   });
-
-  /** An audited failure: no session, the browser goes to the web's result page with the reason. */
-  const fail = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    failure: IdentityFailure,
-    extra: { userId?: number | null; detail?: Record<string, unknown> } = {},
-  ) => {
-    const actor = { ...actorOf(request), userId: extra.userId ?? null };
-    await service.auditLoginFailure(app.db, actor, failure, extra.detail);
-    reply.clearCookie(IDENTITY_COOKIES.login, loginCookie);
-    return reply.redirect(resultUrl('errore', failure), 302);
-  };
-
-  const signIn = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
-    await openLoginSession(app, request, reply, userId, 'cie');
-    reply.clearCookie(IDENTITY_COOKIES.login, loginCookie);
-    return reply.redirect(resultUrl('accesso'), 302);
-  };
-
-  const holdPending = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    person: VerifiedPerson,
-    userId: number | null,
-  ) => {
-    const token = randomToken();
-    const actor = actorOf(request);
-    const expiresAt = new Date(actor.at.getTime() + PENDING_IDENTITY_MINUTES * 60_000);
-    await service.holdPendingIdentity(app.db, actor, person, { userId, tokenHash: sha256(token), expiresAt });
-    reply.clearCookie(IDENTITY_COOKIES.login, loginCookie);
-    reply.setCookie(IDENTITY_COOKIES.pending, token, {
-      ...pendingCookie,
-      maxAge: PENDING_IDENTITY_MINUTES * 60,
-    });
-    return reply.redirect(resultUrl(userId ? 'collega' : 'registrazione'), 302);
-  };
 
   registerEndpoint(app, cieCallback, { config: limit }, async (request, reply) => {
     const rp = requireCie();
@@ -185,27 +148,7 @@ export async function identityRoutes(app: FastifyInstance) {
       });
     }
 
-    const person = personOf('cie', answer);
-    if ('failure' in person)
-      return fail(request, reply, person.failure, person.detail ? { detail: person.detail } : {});
-    const decision = await decideLink(app.db, person);
-    switch (decision.kind) {
-      case 'refused':
-        return fail(request, reply, decision.failure, {
-          userId: decision.userId,
-          detail: { taxCode: person.taxCode, ...decision.detail },
-        });
-      case 'known':
-        await touchIdentity(app.db, decision.identityId, person.acr, now);
-        return signIn(request, reply, decision.userId);
-      case 'link-verified':
-        await service.linkVerifiedIdentity(app.db, actorOf(request), person, decision.userId, now);
-        return signIn(request, reply, decision.userId);
-      case 'link-with-password':
-        return holdPending(request, reply, person, decision.userId);
-      case 'register':
-        return holdPending(request, reply, person, null);
-    }
+    return responder.conclude(request, reply, answer);
   });
 
   const pendingOf = async (request: FastifyRequest) => {
@@ -215,8 +158,13 @@ export async function identityRoutes(app: FastifyInstance) {
     return row;
   };
 
+  // The pending identity and its link serve both providers.
+  const requireProvider = () => {
+    if (!cie && !spid) throw new HttpError(404, 'not_found', NOT_CONFIGURED);
+  };
+
   registerEndpoint(app, pendingIdentity, {}, async (request) => {
-    requireCie();
+    requireProvider();
     const row = await pendingOf(request);
     return {
       provider: row.provider,
@@ -230,7 +178,7 @@ export async function identityRoutes(app: FastifyInstance) {
   });
 
   registerEndpoint(app, linkIdentity, { config: limit }, async (request, reply) => {
-    requireCie();
+    requireProvider();
     const row = await pendingOf(request);
     const outcome = await service.linkWithPassword(deps, actorOf(request), row, request.body.password);
     if (!outcome.ok && outcome.reason === 'bad-credentials')

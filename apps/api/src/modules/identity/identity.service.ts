@@ -33,13 +33,14 @@ export type PendingIdentity = NonNullable<Awaited<ReturnType<typeof findPendingI
 export async function auditLoginFailure(
   db: Db,
   actor: Actor,
+  provider: PendingIdentity['provider'],
   failure: IdentityFailure,
   detail?: Record<string, unknown>,
 ): Promise<void> {
   await auditWrite(db, actor, {
     action: `identity.login.${failure}`,
     entity: 'identity',
-    entityId: 'cie',
+    entityId: provider,
     ...(detail ? { after: detail } : {}),
   });
 }

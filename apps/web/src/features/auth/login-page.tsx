@@ -1,7 +1,7 @@
 import { Alert, Button, Input } from 'design-react-kit';
 import { Form, Link, useActionData, useNavigation } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
-import { CieLoginLink } from './cie-login-link.tsx';
+import { IdentityLogin } from './identity-login.tsx';
 import type { LoginActionData } from './login-actions.ts';
 
 export { action } from './login-actions.ts';
@@ -47,7 +47,7 @@ function PasswordForm({ message }: { message?: string | undefined }) {
         />
         <SubmitButton idle="Accedi" busy="Accesso in corso…" />
       </Form>
-      <CieLoginLink />
+      <IdentityLogin />
     </>
   );
 }

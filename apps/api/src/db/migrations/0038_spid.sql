@@ -1,0 +1,1 @@
+ALTER TABLE "identity_login_attempts" ADD COLUMN "idp_entity_id" text;

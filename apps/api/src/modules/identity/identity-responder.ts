@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { IDENTITY_RESULT_PATH, type IdentityFailure, type IdentityOutcome } from '@portale/shared/identity';
+import { actorOf } from '../../lib/audit.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { openLoginSession } from '../auth/index.ts';
+import type { ProviderAnswer } from './cie-client.ts';
+import { decideLink, personOf, type VerifiedPerson } from './identity-linking.ts';
+import { touchIdentity, type IdentityProvider } from './identity.repository.ts';
+import * as service from './identity.service.ts';
+
+/** The browser cookies a login attempt is bound to (CIE, SPID), and the one naming a pending identity. */
+export const IDENTITY_COOKIES = {
+  login: 'identity.login',
+  spidLogin: 'identity.spid',
+  pending: 'identity.pending',
+} as const;
+/** Minutes a started login may take at the provider, and a pending identity waits for its link or registration. */
+export const LOGIN_ATTEMPT_MINUTES = 10;
+export const PENDING_IDENTITY_MINUTES = 15;
+
+interface CookieOptions {
+  httpOnly: true;
+  secure: boolean;
+  sameSite: 'lax' | 'none';
+  path: string;
+  domain?: string;
+}
+
+/** The cookie a login attempt is bound to: its name and options (set at the start, cleared at the end). */
+export interface LoginCookie {
+  name: string;
+  options: CookieOptions;
+}
+
+/** The options of the identity cookies (HttpOnly; Secure as the environment says). */
+export function identityCookieOptions(app: FastifyInstance, path: string, sameSite: 'lax' | 'none' = 'lax') {
+  const { env } = app;
+  return {
+    httpOnly: true as const,
+    secure: env.COOKIE_SECURE,
+    sameSite,
+    path,
+    ...(env.COOKIE_DOMAIN ? { domain: env.COOKIE_DOMAIN } : {}),
+  };
+}
+
+/**
+ * What the end of a login at an identity provider does, the same for CIE and SPID (decisions 048,
+ * 052): an audited failure and the web's result page with its code; or the linking rules on the
+ * verified person (sign in, link, hold a pending link or registration). Clears the attempt's cookie.
+ */
+export function identityResponder(app: FastifyInstance, provider: IdentityProvider, login: LoginCookie) {
+  const { env } = app;
+  // Path /api/: the registration (`POST /api/registrations`) reads it too.
+  const pendingCookie = identityCookieOptions(app, '/api/');
+
+  const resultUrl = (outcome: IdentityOutcome, failure?: IdentityFailure) =>
+    `${env.publicWebUrl}${IDENTITY_RESULT_PATH}?esito=${outcome}${failure ? `&codice=${failure}` : ''}`;
+
+  /** An audited failure: no session, the browser goes to the web's result page with the reason. */
+  const fail = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    failure: IdentityFailure,
+    extra: { userId?: number | null; detail?: Record<string, unknown> } = {},
+  ) => {
+    const actor = { ...actorOf(request), userId: extra.userId ?? null };
+    await service.auditLoginFailure(app.db, actor, provider, failure, extra.detail);
+    reply.clearCookie(login.name, login.options);
+    return reply.redirect(resultUrl('errore', failure), 302);
+  };
+
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
+    await openLoginSession(app, request, reply, userId, provider);
+    reply.clearCookie(login.name, login.options);
+    return reply.redirect(resultUrl('accesso'), 302);
+  };
+
+  const holdPending = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    person: VerifiedPerson,
+    userId: number | null,
+  ) => {
+    const token = randomToken();
+    const actor = actorOf(request);
+    const expiresAt = new Date(actor.at.getTime() + PENDING_IDENTITY_MINUTES * 60_000);
+    await service.holdPendingIdentity(app.db, actor, person, { userId, tokenHash: sha256(token), expiresAt });
+    reply.clearCookie(login.name, login.options);
+    reply.setCookie(IDENTITY_COOKIES.pending, token, {
+      ...pendingCookie,
+      maxAge: PENDING_IDENTITY_MINUTES * 60,
+    });
+    return reply.redirect(resultUrl(userId ? 'collega' : 'registrazione'), 302);
+  };
+
+  /** The linking rules (identity-linking.ts) on a provider's verified answer, and what follows. */
+  const conclude = async (request: FastifyRequest, reply: FastifyReply, answer: ProviderAnswer) => {
+    const now = app.clock.now();
+    const person = personOf(provider, answer);
+    if ('failure' in person)
+      return fail(request, reply, person.failure, person.detail ? { detail: person.detail } : {});
+    const decision = await decideLink(app.db, person);
+    switch (decision.kind) {
+      case 'refused':
+        return fail(request, reply, decision.failure, {
+          userId: decision.userId,
+          detail: { taxCode: person.taxCode, ...decision.detail },
+        });
+      case 'known':
+        await touchIdentity(app.db, decision.identityId, person.acr, now);
+        return signIn(request, reply, decision.userId);
+      case 'link-verified':
+        await service.linkVerifiedIdentity(app.db, actorOf(request), person, decision.userId, now);
+        return signIn(request, reply, decision.userId);
+      case 'link-with-password':
+        return holdPending(request, reply, person, decision.userId);
+      case 'register':
+        return holdPending(request, reply, person, null);
+    }
+  };
+
+  return { fail, conclude, pendingCookie };
+}
