@@ -52,8 +52,9 @@ CREATE FUNCTION result_tally_placed(rs survey_responses[], p_d integer)
 $$;--> statement-breakpoint
 -- The one writer of the tallies: the changes netted per key and response (a response that stays in its
 -- key cancels out), added in key order; a key whose first response left gets its first again from the
--- responses of its atomic group (the group's plessi through the index of (survey, plesso)); empty keys go.
-CREATE FUNCTION result_tallies_apply(deltas result_tally_delta[]) RETURNS void LANGUAGE plpgsql AS $$
+-- responses of its atomic group (the group's plessi through the index of (survey, plesso)), leaving out
+-- a plesso being deleted (`gone_site`); empty keys go.
+CREATE FUNCTION result_tallies_apply(deltas result_tally_delta[], gone_site bigint DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   net result_tally_delta[];
 BEGIN
@@ -85,7 +86,7 @@ BEGIN
     SELECT DISTINCT survey_id, participant_group, region, school_level FROM lost
   ), members AS (
     SELECT g.region, g.school_level, r FROM groups g
-      JOIN school_sites s ON s.region = g.region AND s.school_level::text = g.school_level
+      JOIN school_sites s ON s.region = g.region AND s.school_level::text = g.school_level AND s.id IS DISTINCT FROM gone_site
       JOIN survey_responses r ON r.survey_id = g.survey_id AND r.school_site_id = s.id AND r.participant_group = g.participant_group
     UNION ALL
     SELECT g.region, g.school_level, r FROM groups g
@@ -200,12 +201,20 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
--- Before a plesso goes, its responses lose it, as its foreign key would have them do just after, but
--- while the plesso is still there to tell the atomic group they leave (the update's own trigger moves
--- them to the group without a plesso; the key's first response is then looked for without them).
+-- Before a plesso goes (while it is there to tell their atomic group), its counted responses move to
+-- the group without a plesso; the cascade then sets their plesso to null, an update that, seeing no
+-- plesso before or after, changes nothing here. Not an update of the responses: the progress rollup's
+-- own trigger (migration 0027) counts them off the plesso already.
 CREATE FUNCTION result_tallies_site_gone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE survey_responses SET school_site_id = NULL WHERE school_site_id = OLD.id;
+  PERFORM result_tallies_apply(ARRAY(
+    SELECT ROW(k.*)::result_tally_delta FROM survey_responses r
+      CROSS JOIN LATERAL result_tally_keys(r, OLD.region, OLD.school_level::text, -1) k
+      WHERE r.school_site_id = OLD.id AND survey_response_counts(r)
+    UNION ALL
+    SELECT ROW(k.*)::result_tally_delta FROM survey_responses r
+      CROSS JOIN LATERAL result_tally_keys(r, '', '', 1) k
+      WHERE r.school_site_id = OLD.id AND survey_response_counts(r)), OLD.id);
   RETURN OLD;
 END $$;--> statement-breakpoint
 CREATE FUNCTION result_tallies_rebuild() RETURNS trigger LANGUAGE plpgsql AS $$
