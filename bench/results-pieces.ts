@@ -17,7 +17,11 @@ import { itemsInSql, itemsOf } from '../apps/api/src/modules/results/results.rou
 import { suppressTallies, suppressionSize } from '../apps/api/src/modules/results/results-suppression.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
-const db = drizzle(pool, { schema }) as unknown as Db;
+const recorded: { text: string; params: unknown[] }[] = [];
+const db = drizzle(pool, {
+  schema,
+  logger: { logQuery: (text, params) => void recorded.push({ text, params }) },
+}) as unknown as Db;
 const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
 
 async function timed<T>(label: string, run: () => Promise<T> | T): Promise<T> {
@@ -40,13 +44,24 @@ console.log(`survey ${survey.id} (${survey.title}), group ${group}, ${items.leng
 const counted = await timed('tallies recounted from the responses (SQL)', () =>
   countResultTallies(db, survey.id, itemsInSql(questions), group),
 );
+// EXPLAIN=1: the plans of the recount's statements and of the kept tallies' read.
+async function explain(from: number) {
+  if (!process.env.EXPLAIN) return;
+  for (const s of recorded.slice(from)) {
+    const plan = await pool.query(`explain (analyze, buffers off) ${s.text}`, s.params);
+    console.log(plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n'));
+  }
+}
+await explain(recorded.findIndex((s) => s.text.includes('count(*) filter')));
 const hasKept = (
   await pool.query(`select 1 from information_schema.tables where table_name = 'survey_result_tallies'`)
 ).rowCount;
 if (hasKept) {
+  const from = recorded.length;
   const kept = await timed('tallies read from survey_result_tallies', () =>
     resultTallies(db, survey.id, itemsInSql(questions), group),
   );
+  await explain(from);
   const same =
     JSON.stringify([kept.groups, [...kept.pairs]]) === JSON.stringify([counted.groups, [...counted.pairs]]);
   console.log(`kept tallies equal the recount: ${same}`);
@@ -56,8 +71,11 @@ for (const p of counted.pairs.values()) cells += p.length;
 console.log(
   `groups ${counted.groups.length}, pairs ${cells}, suppression size ${suppressionSize(items, counted)}`,
 );
-for (let i = 0; i < Number(process.env.ROUNDS ?? 1); i++)
-  await timed('suppression (main thread)', () => suppressTallies(items, counted, RESULTS_MIN_GROUP));
-const results = suppressTallies(items, counted, RESULTS_MIN_GROUP);
-await timed('serialisation of every view (JSON)', () => JSON.stringify([...results.views]).length);
+// NO_SUPPRESSION=1: the tallies only.
+if (!process.env.NO_SUPPRESSION) {
+  for (let i = 0; i < Number(process.env.ROUNDS ?? 1); i++)
+    await timed('suppression (main thread)', () => suppressTallies(items, counted, RESULTS_MIN_GROUP));
+  const results = suppressTallies(items, counted, RESULTS_MIN_GROUP);
+  await timed('serialisation of every view (JSON)', () => JSON.stringify([...results.views]).length);
+}
 await pool.end();
