@@ -293,10 +293,15 @@ describe('deliberate faults in the triggers are caught', () => {
   };
 
   it('a key whose first response left keeps it', async () => {
-    await insertResponses(surveys[0]!, 20);
+    const surveyId = await newSurvey('tallies-first');
+    await exec(sql`insert into survey_responses (survey_id, school_site_id, answers)
+      select ${surveyId}, ${sites[0]!}, '{}'::jsonb from generate_series(1, 5)`);
     await withFault('result_tallies_apply', 'SET first_id = NULL', 'SET first_id = t.first_id', () =>
       caught([
-        () => exec(sql`delete from survey_responses where id in (select min(id) from survey_responses)`),
+        () =>
+          exec(
+            sql`delete from survey_responses where id = (select min(id) from survey_responses where survey_id = ${surveyId})`,
+          ),
       ]),
     );
   });
@@ -332,11 +337,16 @@ describe('deliberate faults in the triggers are caught', () => {
   });
 
   it('an answer of a scale read as a decimal', async () => {
+    const surveyId = await newSurvey('tallies-scale');
+    await exec(sql`insert into survey_responses (survey_id, school_site_id, answers)
+      select ${surveyId}, ${sites[0]!}, '{}'::jsonb from generate_series(1, 3)`);
+    const scale = sql`(select id::text from survey_questions where type = 'scala' and survey_id = ${surveyId})`;
     await withFault('survey_result_category', '::int::text', '::text', () =>
       caught([
         () =>
-          exec(sql`update survey_responses set answers = jsonb_set(answers, array[(select min(id)::text from survey_questions where type = 'scala' and survey_id = ${surveys[0]!})], '3.0')
-            where survey_id = ${surveys[0]!}`),
+          exec(
+            sql`update survey_responses set answers = jsonb_build_object(${scale}, 3.0) where survey_id = ${surveyId}`,
+          ),
       ]),
     );
   });
