@@ -14,6 +14,7 @@
 //   --keep      keep the database `portale_national_s<S>` (and reuse it, without generating again,
 //               when it already holds that scale); without it a fresh `portale_national_<pid>` is
 //               created and dropped at the end
+//   --db NAME   the database's name instead of the ones above (kept too when --keep is given)
 //   --seconds N length of each measurement (default BENCH_SECONDS or 8)
 //   --only generate   stop after the data is there (to time or prepare a kept database)
 // DATABASE_URL: the server (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     seconds: { type: 'string' },
     only: { type: 'string' },
+    db: { type: 'string' },
   },
 });
 const SCALE = Number(args.scale);
@@ -41,9 +43,10 @@ if (!(SCALE > 0)) throw new Error('--scale must be a positive number');
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = args.keep
-  ? `portale_national_s${String(SCALE).replace('.', '_')}`
-  : `portale_national_${process.pid}`;
+const dbName =
+  args.db ??
+  (args.keep ? `portale_national_s${String(SCALE).replace('.', '_')}` : `portale_national_${process.pid}`);
+if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`--db: not a plain database name: ${dbName}`);
 const benchUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
 const PASSWORD = 'Portale.Demo.2026';
 

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -161,3 +162,33 @@ export const surveyResultVersions = pgTable('survey_result_versions', {
   surveyId: bigint('survey_id', { mode: 'number' }).primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull(),
 });
+
+/**
+ * The public results' tallies (decision 050), kept by the writes that change them (migration 0036):
+ * per survey, group of respondents and atomic group (the plesso's region × level, '' for a response
+ * without a plesso), the counted respondents (`question_id` 0, `category` '') and, per aggregable
+ * question and category (the category of `categoriesOf`), how many counted respondents fall in it and
+ * the first (lowest) response id among them: the order in which tallying the responses one by one
+ * meets them, which the suppression follows. Statement triggers on the responses, the teacher
+ * profiles (approval decides whether a participant's answers count), the plessi (region and level)
+ * and the questions keep it equal to counting the responses, in the writer's transaction.
+ */
+export const surveyResultTallies = pgTable(
+  'survey_result_tallies',
+  {
+    surveyId: bigint('survey_id', { mode: 'number' }).notNull(),
+    participantGroup: text('participant_group').notNull(),
+    region: text('region').notNull(),
+    schoolLevel: text('school_level').notNull(),
+    questionId: bigint('question_id', { mode: 'number' }).notNull(),
+    category: text('category').notNull(),
+    n: integer('n').notNull(),
+    firstId: bigint('first_id', { mode: 'number' }),
+  },
+  (t) => [
+    primaryKey({
+      name: 'survey_result_tallies_pk',
+      columns: [t.surveyId, t.participantGroup, t.region, t.schoolLevel, t.questionId, t.category],
+    }),
+  ],
+);

@@ -3,6 +3,7 @@ import type { Answers, RespondentGroup, SurveyParticipants } from '@portale/shar
 import {
   schoolSites,
   surveyResponses,
+  surveyResultTallies,
   surveyResultVersions,
   surveys,
   teacherProfiles,
@@ -185,13 +186,59 @@ export function scaleCategory(questionId: number, values: readonly string[], noA
 }
 
 /**
+ * The tallies of the suppression read from `survey_result_tallies` (decision 050, migration 0036): kept
+ * by the writes that change them, equal to `countResultTallies`, and as many rows as atomic groups ×
+ * categories whatever the number of responses. Groups and pairs in order of their first response id.
+ */
+export async function resultTallies(
+  db: DbOrTx,
+  surveyId: number,
+  items: ItemInSql[],
+  /** Decision 046: the results of one group of respondents (every response when not given). */
+  group?: RespondentGroup,
+): Promise<ResultTallies> {
+  const t = surveyResultTallies;
+  const rows = await db
+    .select({
+      region: t.region,
+      level: t.schoolLevel,
+      questionId: t.questionId,
+      category: t.category,
+      n: sql<number>`sum(${t.n})::int`,
+      first: sql<string>`min(${t.firstId})`,
+    })
+    .from(t)
+    .where(and(eq(t.surveyId, surveyId), group ? eq(t.participantGroup, group) : undefined))
+    .groupBy(t.region, t.schoolLevel, t.questionId, t.category);
+  const byFirst = (a: { first: string }, b: { first: string }) => Number(a.first) - Number(b.first);
+  const groupRows = rows.filter((r) => r.questionId === 0 && r.n > 0).sort(byFirst);
+  const groups = groupRows.map((r) => ({ region: r.region || null, level: r.level || null, n: r.n }));
+  const groupIndex = new Map(groupRows.map((r, g) => [`${r.region}|${r.level}`, g]));
+  const pairs = new Map<string, CategoryCount[]>();
+  for (const item of items) {
+    const known = item.grouped ? undefined : new Set(item.categories);
+    const found = rows
+      .filter((r) => String(r.questionId) === item.id && r.n > 0 && (!known || known.has(r.category)))
+      .sort(byFirst);
+    const list: CategoryCount[] = [];
+    for (const r of found) {
+      const g = groupIndex.get(`${r.region}|${r.level}`);
+      if (g !== undefined) list.push({ g, c: r.category, n: r.n });
+    }
+    pairs.set(item.id, list);
+  }
+  return { groups, pairs };
+}
+
+/**
  * The tallies of the suppression (results-suppression.ts `ResultTallies`) counted in one pass over the
  * counted responses, in the database (decision 033): per atomic group (region × level) its size, and
  * per item and category the respondents, each with the first response id, so that groups and pairs
  * come in the order in which tallying the responses one by one (by id) would meet them. Nothing but
- * counts leaves the database: the API never loads the answers (issue 40: 17 s and +765 MiB at 10×).
+ * counts leaves the database. Since decision 050 the results read the tallies kept by the writes
+ * (`resultTallies`); this recount from the responses is their reference in the tests.
  */
-export async function resultTallies(
+export async function countResultTallies(
   db: DbOrTx,
   surveyId: number,
   items: ItemInSql[],
