@@ -83,7 +83,9 @@ export default defineConfig({
       cwd: repoRoot,
       url: `http://127.0.0.1:${apiPort}/api/health`,
       reuseExistingServer: false,
-      timeout: 120_000,
+      // A cold start migrates and seeds the embedded database: ~40 s on a quiet machine, past 2 min
+      // on a loaded one.
+      timeout: 300_000,
       stdout: 'ignore',
       stderr: 'pipe',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },

@@ -1,3 +1,6 @@
+import { Button } from 'design-react-kit';
+import { FileField } from '../../components/form/file-field.tsx';
+import { TextAreaField } from '../../components/form/text-area-field.tsx';
 import { useFetcher } from 'react-router';
 import {
   ACTION_EVIDENCE_FILE_MAX_BYTES,
@@ -66,10 +69,7 @@ function DueAction({ action }: { action: ActionDetail }) {
       <input type="hidden" name="to" value={to} />
     </>
   );
-  const fieldError = (name: string) =>
-    feedback.error && feedback.field === name
-      ? { 'aria-invalid': true as const, 'aria-describedby': `${prefix}-${name}-error` }
-      : {};
+  const fieldError = (name: string) => (feedback.field === name ? feedback.error : undefined);
   return (
     <li className="card card-bg mb-3" data-testid="due-action">
       <div className="card-body">
@@ -90,9 +90,9 @@ function DueAction({ action }: { action: ActionDetail }) {
         {action.state === 'da_fare' && (
           <fetcher.Form method="post">
             {hidden('in_corso')}
-            <button type="submit" className="btn btn-outline-primary btn-sm" disabled={busy}>
+            <Button type="submit" color="primary" outline size="sm" disabled={busy}>
               {busy ? 'Un momento…' : 'Inizia'}
-            </button>
+            </Button>
           </fetcher.Form>
         )}
         {action.state === 'in_corso' && (
@@ -104,52 +104,35 @@ function DueAction({ action }: { action: ActionDetail }) {
           >
             {hidden('completata')}
             {action.evidence === 'testo' && (
-              <div className="mb-2">
-                <label htmlFor={`${prefix}-evidenceText`} className="form-label">
-                  Descrivi quanto fatto (prova richiesta)
-                </label>
-                <textarea
-                  id={`${prefix}-evidenceText`}
-                  name="evidenceText"
-                  className="form-control"
-                  rows={3}
-                  maxLength={ACTION_EVIDENCE_TEXT_MAX}
-                  {...fieldError('evidenceText')}
-                />
-                {feedback.field === 'evidenceText' && (
-                  <p id={`${prefix}-evidenceText-error`} className="text-danger small mt-1 mb-0">
-                    {feedback.error}
-                  </p>
-                )}
-              </div>
+              <TextAreaField
+                id={`${prefix}-evidenceText`}
+                name="evidenceText"
+                label="Descrivi quanto fatto (prova richiesta)"
+                fieldClassName="mb-2"
+                labelClassName="form-label"
+                rows={3}
+                maxLength={ACTION_EVIDENCE_TEXT_MAX}
+                error={fieldError('evidenceText')}
+              />
             )}
             {action.evidence === 'file' && (
-              <div className="mb-2">
-                <label htmlFor={`${prefix}-evidenceFile`} className="form-label d-block">
-                  File di prova (PDF, PNG o JPEG, al massimo {ACTION_EVIDENCE_FILE_MAX_BYTES / 1_048_576} MB)
-                </label>
-                <input
-                  id={`${prefix}-evidenceFile`}
-                  name="evidenceFile"
-                  type="file"
-                  accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg"
-                  className="form-control"
-                  {...fieldError('evidenceFile')}
-                />
-                {feedback.field === 'evidenceFile' && (
-                  <p id={`${prefix}-evidenceFile-error`} className="text-danger small mt-1 mb-0">
-                    {feedback.error}
-                  </p>
-                )}
-              </div>
+              <FileField
+                id={`${prefix}-evidenceFile`}
+                name="evidenceFile"
+                label={`File di prova (PDF, PNG o JPEG, al massimo ${ACTION_EVIDENCE_FILE_MAX_BYTES / 1_048_576} MB)`}
+                fieldClassName="mb-2"
+                labelClassName="form-label d-block"
+                accept=".pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg"
+                error={fieldError('evidenceFile')}
+              />
             )}
-            <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+            <Button type="submit" color="primary" size="sm" disabled={busy}>
               {busy
                 ? 'Invio in corso…'
                 : action.evidence === 'file'
                   ? 'Carica il file e completa'
                   : 'Segna come completata'}
-            </button>
+            </Button>
           </fetcher.Form>
         )}
         {feedback.error && !['evidenceText', 'evidenceFile'].includes(feedback.field ?? '') && (

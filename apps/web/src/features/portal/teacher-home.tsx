@@ -1,3 +1,4 @@
+import { Button } from 'design-react-kit';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { can, canSome, type SessionUser } from '@portale/shared/auth';
@@ -129,27 +130,25 @@ function CodeRow({ code }: { code: AccessCodeSummary }) {
               <input type="hidden" name="intent" value={REVOKE_CODE_INTENT} />
               <input type="hidden" name="codeId" value={code.id} />
               <input type="hidden" name="code" value={code.code} />
-              <button type="submit" className="btn btn-danger btn-xs">
+              <Button type="submit" color="danger" size="xs">
                 Sì, revoca {code.code}
-              </button>
-              <button
-                type="button"
-                className="btn btn-outline-secondary btn-xs"
-                onClick={() => setConfirming(false)}
-              >
+              </Button>
+              <Button type="button" color="secondary" outline size="xs" onClick={() => setConfirming(false)}>
                 Annulla
-              </button>
+              </Button>
             </fetcher.Form>
           ) : (
-            <button
+            <Button
               type="button"
-              className="btn btn-outline-danger btn-xs"
+              color="danger"
+              outline
+              size="xs"
               disabled={busy}
               onClick={() => setConfirming(true)}
               aria-label={`Revoca il codice ${code.code}`}
             >
               Revoca
-            </button>
+            </Button>
           ))}
       </td>
     </tr>
@@ -236,9 +235,10 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
             {created.length === 1 ? 'Creato 1 codice' : `Creati ${formatNumber(created.length)} codici`} per
             la classe {created[0]!.classLabel}: {created.map((c) => c.code).join(', ')}.
           </p>
-          <button
+          <Button
             type="button"
-            className="btn btn-primary btn-sm"
+            color="primary"
+            size="sm"
             onClick={() =>
               printSheet(
                 created.map((c) => c.id),
@@ -247,7 +247,7 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
             }
           >
             Stampa i codici appena creati
-          </button>
+          </Button>
         </div>
       )}
       {survey && options.schoolSite && options.blockedReason ? (
@@ -273,9 +273,10 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
       ) : (
         <>
           <div className="d-flex flex-wrap gap-2 mb-3">
-            <button
+            <Button
               type="button"
-              className="btn btn-outline-primary"
+              color="primary"
+              outline
               disabled={usable.length === 0}
               onClick={() =>
                 printSheet(
@@ -285,7 +286,7 @@ export function TeacherHome({ home }: { home: TeacherHomeData }) {
               }
             >
               Stampa i codici
-            </button>
+            </Button>
             <span className="small text-muted align-self-center">
               Un foglio PDF con una scheda per ogni codice ancora valido.
             </span>

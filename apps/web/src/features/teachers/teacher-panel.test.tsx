@@ -83,17 +83,19 @@ describe('teacher panel: held answers (widget with a fetcher)', () => {
     const box = await screen.findByTestId('held-responses');
     expect(within(box).getByText(/3 risposte raccolte/)).toBeTruthy();
     await userEvent.click(within(box).getByRole('button', { name: 'Conteggia di nuovo nei risultati' }));
-    expect(await within(box).findByRole('status')).toHaveProperty(
-      'textContent',
-      '3 risposte sospese sono di nuovo conteggiate nei risultati.',
+    // The status line is there from the start: wait for the action's answer in it.
+    await vi.waitFor(() =>
+      expect(within(box).getByRole('status').textContent).toBe(
+        '3 risposte sospese sono di nuovo conteggiate nei risultati.',
+      ),
     );
     expect(vi.mocked(callApi)).toHaveBeenCalledWith(decideTeacherHeldResponses, {
       params: { teacherId: 5 },
       body: { decision: 'include' },
     });
     // The router loaded the page's data again after the action: nothing is held any more.
-    expect(searches.length).toBe(2);
-    expect(within(box).queryByText(/risposte raccolte/)).toBeNull();
+    await vi.waitFor(() => expect(searches.length).toBe(2));
+    await vi.waitFor(() => expect(within(box).queryByText(/risposte raccolte/)).toBeNull());
   });
 
   it('shows the API’s Italian refusal and keeps the answers held', async () => {
@@ -103,8 +105,10 @@ describe('teacher panel: held answers (widget with a fetcher)', () => {
     renderPanel(() => 2);
     const box = await screen.findByTestId('held-responses');
     await userEvent.click(within(box).getByRole('button', { name: 'Scarta le risposte' }));
-    expect((await within(box).findByRole('status')).textContent).toBe(
-      'Non ci sono risposte sospese per questo insegnante.',
+    await vi.waitFor(() =>
+      expect(within(box).getByRole('status').textContent).toBe(
+        'Non ci sono risposte sospese per questo insegnante.',
+      ),
     );
     expect(vi.mocked(callApi)).toHaveBeenCalledWith(decideTeacherHeldResponses, {
       params: { teacherId: 5 },

@@ -1,3 +1,4 @@
+import { Button } from 'design-react-kit';
 import { useEffect, useRef } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { can } from '@portale/shared/auth';
@@ -46,24 +47,27 @@ function HeldResponses({ teacher }: { teacher: TeacherDetail }) {
           <fetcher.Form method="post" className="d-flex flex-wrap gap-2">
             <input type="hidden" name="intent" value={HELD_RESPONSES_INTENT} />
             <input type="hidden" name="teacherId" value={teacher.id} />
-            <button
+            <Button
               type="submit"
               name="decision"
               value="include"
-              className="btn btn-sm btn-primary"
+              color="primary"
+              size="sm"
               disabled={sending}
             >
               Conteggia di nuovo nei risultati
-            </button>
-            <button
+            </Button>
+            <Button
               type="submit"
               name="decision"
               value="discard"
-              className="btn btn-sm btn-outline-danger"
+              color="danger"
+              outline
+              size="sm"
               disabled={sending}
             >
               Scarta le risposte
-            </button>
+            </Button>
           </fetcher.Form>
         </div>
       )}
