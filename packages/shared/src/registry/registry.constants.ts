@@ -21,6 +21,12 @@ export const REGIONS = [
   "Valle d'Aosta/Vallée d'Aoste",
   'Veneto',
 ] as const;
+
+/** The regions as a select's choices (filters of lists, map, progress, results). */
+export const REGION_OPTIONS: readonly { value: string; label: string }[] = REGIONS.map((r) => ({
+  value: r,
+  label: r,
+}));
 export type Region = (typeof REGIONS)[number];
 
 /** Province codes (sigle) by region, for the filter bars. */

@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
 import { Button } from 'design-react-kit';
 import { PAGE_SIZES } from '@portale/shared/lists';
-import { PROVINCES, PROVINCES_BY_REGION, REGIONS, type Region } from '@portale/shared/registry';
+import { PROVINCES, PROVINCES_BY_REGION, REGION_OPTIONS, type Region } from '@portale/shared/registry';
 import { InputField } from '../form/input-field.tsx';
-import { SelectField } from '../form/select-field.tsx';
+import { FilterSelectField } from '../form/select-field.tsx';
 
 export interface FilterOption {
   value: string;
@@ -47,30 +47,20 @@ function NativeSelect(props: {
   anyLabel?: string | undefined;
   error?: string | undefined;
 }) {
-  // Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own.
   return (
-    <SelectField
+    <FilterSelectField
       id={props.id}
       name={props.name}
       label={props.label}
-      fieldClassName="select-wrapper"
-      labelClassName=""
-      className=""
       value={props.value}
       onChange={(e) => props.onChange(e.target.value)}
       error={props.error}
-    >
-      {props.anyLabel !== undefined && <option value="">{props.anyLabel}</option>}
-      {props.options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </SelectField>
+      anyLabel={props.anyLabel}
+      options={props.options}
+    />
   );
 }
 
-const REGION_OPTIONS = REGIONS.map((r) => ({ value: r, label: r }));
 const PAGE_SIZE_OPTIONS = PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }));
 
 function provinceOptions(region: string): FilterOption[] {

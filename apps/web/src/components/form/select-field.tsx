@@ -60,3 +60,29 @@ export function SelectField({
     </Field>
   );
 }
+
+export type FilterSelectFieldProps = Omit<
+  SelectFieldProps,
+  'fieldClassName' | 'labelClassName' | 'className' | 'wrapperClassName'
+> & {
+  /** The first, empty choice: no filter ("Tutte le regioni"). */
+  anyLabel?: string | undefined;
+};
+
+/**
+ * A filter's select as Bootstrap Italia draws it in a filter bar (lists, map, progress, results): the
+ * label floats over a class-less select inside `select-wrapper`; `anyLabel` comes first.
+ */
+export function FilterSelectField({ anyLabel, options, children, ...props }: FilterSelectFieldProps) {
+  return (
+    <SelectField {...props} fieldClassName="select-wrapper" labelClassName="" className="">
+      {anyLabel !== undefined && <option value="">{anyLabel}</option>}
+      {options?.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+      {children}
+    </SelectField>
+  );
+}

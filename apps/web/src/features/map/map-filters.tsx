@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
 import { PROVINCES, PROVINCES_BY_REGION, REGIONS } from '@portale/shared/registry';
 import { Button } from 'design-react-kit';
-import { SelectField } from '../../components/form/select-field.tsx';
+import { FilterSelectField } from '../../components/form/select-field.tsx';
 import { MAP_SELECTS } from './map-labels.ts';
 
 interface Props {
@@ -20,26 +20,17 @@ function Select(props: {
   error?: string | undefined;
   onChange: (v: string) => void;
 }) {
-  // Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own.
   return (
-    <SelectField
+    <FilterSelectField
       id={props.id}
       name={props.name}
       label={props.label}
-      fieldClassName="select-wrapper"
-      labelClassName=""
-      className=""
       value={props.value}
       onChange={(e) => props.onChange(e.target.value)}
       error={props.error}
-    >
-      <option value="">{props.anyLabel}</option>
-      {props.options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
-        </option>
-      ))}
-    </SelectField>
+      anyLabel={props.anyLabel}
+      options={props.options}
+    />
   );
 }
 

@@ -2,9 +2,9 @@ import { useId } from 'react';
 import { Form, Link, useLocation, useSubmit } from 'react-router';
 import { Button } from 'design-react-kit';
 import { PROGRESS_GROUP_LABELS, PROGRESS_GROUPS } from '@portale/shared/progress';
-import { REGIONS } from '@portale/shared/registry';
+import { REGION_OPTIONS } from '@portale/shared/registry';
 import { DateTimeField } from '../../components/form/input-field.tsx';
-import { SelectField } from '../../components/form/select-field.tsx';
+import { FilterSelectField } from '../../components/form/select-field.tsx';
 
 interface Props {
   query: Record<string, string>;
@@ -62,32 +62,22 @@ export function ProgressFilters({ query, from, to, errors }: Props) {
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
           {/* Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own. */}
-          <SelectField
+          <FilterSelectField
             id={`${id}-region`}
             name="region"
             label="Regione"
-            fieldClassName="select-wrapper"
-            labelClassName=""
-            className=""
             defaultValue={query.region ?? ''}
             error={errors.region}
-          >
-            <option value="">Tutte le regioni</option>
-            {REGIONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </SelectField>
+
+            anyLabel="Tutte le regioni"
+            options={REGION_OPTIONS}
+          />
         </div>
         <div className="col-12 col-sm-6 col-lg-3">
-          <SelectField
+          <FilterSelectField
             id={`${id}-groupBy`}
             name="groupBy"
             label="Raggruppa"
-            fieldClassName="select-wrapper"
-            labelClassName=""
-            className=""
             defaultValue={query.groupBy ?? 'week'}
             options={PROGRESS_GROUPS.map((g) => ({ value: g, label: PROGRESS_GROUP_LABELS[g] }))}
             error={errors.groupBy}

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Form, Link, useLoaderData, useLocation, useSubmit, type LoaderFunctionArgs } from 'react-router';
 import { Button } from 'design-react-kit';
-import { REGIONS, SCHOOL_LEVEL_LABELS, SCHOOL_LEVELS } from '@portale/shared/registry';
+import { REGION_OPTIONS, SCHOOL_LEVEL_LABELS, SCHOOL_LEVELS } from '@portale/shared/registry';
 import {
   exportResults,
   getResults,
@@ -11,7 +11,7 @@ import {
   RESPONDENT_GROUP_LABELS,
   type ResultsResponse,
 } from '@portale/shared/surveys';
-import { SelectField } from '../../components/form/select-field.tsx';
+import { FilterSelectField } from '../../components/form/select-field.tsx';
 import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -91,13 +91,10 @@ function Filters({
         {/* Bootstrap Italia's select-wrapper: the label floats over the select, which has no class of its own. */}
         {data && data.surveys.length > 1 && (
           <div className="col-12 col-lg-4">
-            <SelectField
+            <FilterSelectField
               id={`${id}-survey`}
               name="survey"
               label="Indagine"
-              fieldClassName="select-wrapper"
-              labelClassName=""
-              className=""
               defaultValue={query.survey ?? String(data.survey?.id ?? '')}
             >
               {data.surveys.map((s) => (
@@ -105,7 +102,7 @@ function Filters({
                   {s.title} (chiusa il {formatDay(s.closesOn)})
                 </option>
               ))}
-            </SelectField>
+            </FilterSelectField>
           </div>
         )}
         {data && data.surveys.length === 1 && (
@@ -113,13 +110,10 @@ function Filters({
         )}
         {data && data.participantGroups.length > 1 && (
           <div className="col-12 col-lg-4">
-            <SelectField
+            <FilterSelectField
               id={`${id}-participants`}
               name="participants"
               label="Chi ha risposto"
-              fieldClassName="select-wrapper"
-              labelClassName=""
-              className=""
               defaultValue={query.participants ?? data.participants ?? ''}
               options={data.participantGroups.map((g) => ({ value: g, label: RESPONDENT_GROUP_LABELS[g] }))}
               error={errors.participants}
@@ -127,32 +121,22 @@ function Filters({
           </div>
         )}
         <div className="col-12 col-sm-6 col-lg-4">
-          <SelectField
+          <FilterSelectField
             id={`${id}-region`}
             name="region"
             label="Regione"
-            fieldClassName="select-wrapper"
-            labelClassName=""
-            className=""
             defaultValue={query.region ?? ''}
             error={errors.region}
-          >
-            <option value="">Tutte le regioni</option>
-            {REGIONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </SelectField>
+
+            anyLabel="Tutte le regioni"
+            options={REGION_OPTIONS}
+          />
         </div>
         <div className="col-12 col-sm-6 col-lg-4">
-          <SelectField
+          <FilterSelectField
             id={`${id}-schoolLevel`}
             name="schoolLevel"
             label="Grado scolastico"
-            fieldClassName="select-wrapper"
-            labelClassName=""
-            className=""
             defaultValue={query.schoolLevel ?? ''}
             error={errors.schoolLevel}
           >
@@ -162,7 +146,7 @@ function Filters({
                 {SCHOOL_LEVEL_LABELS[l]}
               </option>
             ))}
-          </SelectField>
+          </FilterSelectField>
         </div>
       </div>
       <div className="d-flex flex-wrap gap-2 mt-3">
