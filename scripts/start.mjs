@@ -5,6 +5,7 @@
 // announced only once both servers answer.
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { buildWebOnce } from './lib/web-build.mjs';
 
 const dev = process.argv.includes('--dev');
@@ -24,6 +25,9 @@ const webOrigin = process.env.WEB_ORIGIN ?? `http://localhost:${webPort}`;
 const apiHealth = `http://localhost:${apiPort}/api/health`;
 const webHome = `http://localhost:${webPort}/`;
 const children = [];
+// The tools' own binaries, not `npx`: npm exits on SIGTERM without passing it on, which left the
+// servers running when only this script was stopped.
+const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 
 function run(name, command, args, env) {
   const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -78,6 +82,41 @@ async function announceWhenReady(started) {
   }
 }
 
+/**
+ * In development, with no CIE or SPID configured, local test providers (fictitious people to choose
+ * from, decisions 048 and 052) so that a newcomer can try the login with CIE and SPID; their settings
+ * come back on one line of their output. `IDENTITY_TEST_PROVIDERS=off` leaves them out.
+ */
+async function testIdentityProviders() {
+  const configured = process.env.CIE_ISSUER || process.env.SPID_IDP_METADATA;
+  if (process.env.NODE_ENV === 'production' || configured || process.env.IDENTITY_TEST_PROVIDERS === 'off')
+    return {};
+  const child = spawn(bin('tsx'), ['apps/api/test/support/dev-identity-providers.ts', apiOrigin], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  let buffered = '';
+  const env = await new Promise((resolve) => {
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const line = buffered.split('\n').find((l) => l.startsWith('DEV_IDENTITY_ENV '));
+      if (line) resolve(JSON.parse(line.slice('DEV_IDENTITY_ENV '.length)));
+    });
+    child.once('exit', () => resolve(null));
+    setTimeout(() => resolve(null), 60_000).unref();
+  });
+  if (!env) {
+    child.kill('SIGTERM');
+    console.error('Provider di prova SPID/CIE non avviati: si continua senza.');
+    return {};
+  }
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`[provider di prova] terminati (${signal ?? code}).`);
+  });
+  console.log('Accesso con SPID e CIE: provider di prova locali, con persone fittizie (solo sviluppo).');
+  return env;
+}
+
 const started = Date.now();
 if (!dev) {
   console.log('Compilazione della web app…');
@@ -87,15 +126,17 @@ if (!dev) {
 console.log(
   `Avvio di API (porta ${apiPort}) e web (porta ${webPort}); al primo avvio l'API carica l'anagrafe nazionale delle scuole…`,
 );
-run('api', 'npx', ['tsx', ...(dev ? ['watch'] : []), 'apps/api/src/server.ts'], {
+const identityEnv = await testIdentityProviders();
+run('api', bin('tsx'), [...(dev ? ['watch'] : []), 'apps/api/src/server.ts'], {
+  ...identityEnv,
   PORT: apiPort,
   WEB_ORIGIN: webOrigin,
 });
 if (dev)
   run(
     'web',
-    'npx',
-    ['vite', 'apps/web', '--config', 'apps/web/vite.config.ts', '--port', webPort, '--strictPort'],
+    bin('vite'),
+    ['apps/web', '--config', 'apps/web/vite.config.ts', '--port', webPort, '--strictPort'],
     { API_ORIGIN: apiOrigin },
   );
 else

@@ -171,6 +171,11 @@ const EnvSchema = z
     SPID_IPA_CODE: z.string().default('portale_scuole_test'),
     SPID_CONTACT_EMAIL: z.string().email().default('spid@portale-scuole.localhost'),
     SPID_CONTACT_PHONE: z.string().optional(),
+    /**
+     * `on` when CIE and SPID above are `npm start`'s local test providers (development only): the
+     * login pages then say so. Refused in production.
+     */
+    IDENTITY_TEST_PROVIDERS: z.enum(['on', 'off']).default('off'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.APP_SECRET.startsWith('dev-only')) {
@@ -178,6 +183,13 @@ const EnvSchema = z
         code: 'custom',
         path: ['APP_SECRET'],
         message: 'must be set to a random secret in production',
+      });
+    }
+    if (env.NODE_ENV === 'production' && env.IDENTITY_TEST_PROVIDERS === 'on') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDENTITY_TEST_PROVIDERS'],
+        message: 'the local test identity providers are for development only',
       });
     }
     // The development defaults name the reserved `.localhost` domain: mail from or to it goes nowhere.

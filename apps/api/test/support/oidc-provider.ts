@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
+import { chooserPage } from './test-provider-chooser.ts';
 
 /**
  * A local OpenID Connect provider configured like CIE (decision 048): oidc-provider on 127.0.0.1,
@@ -59,7 +60,20 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(redirectUri: string): Promise<TestOidcProvider> {
+const CHOOSER_PEOPLE: Record<keyof typeof TEST_PEOPLE, string> = {
+  valid: 'codice fiscale valido, con data di nascita',
+  prefixed: 'codice fiscale con prefisso TINIT- (nome SPID dell’attributo)',
+  odd: 'codice fiscale con carattere di controllo errato: l’accesso è rifiutato',
+};
+
+/**
+ * `chooser`: when no test named the person, the provider asks the browser which one (`npm start` in
+ * development offers it as "CIE di prova"); otherwise the login of a test with no person fails.
+ */
+export async function startOidcProvider(
+  redirectUri: string,
+  options: { chooser?: boolean } = {},
+): Promise<TestOidcProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
   const publicJwk = { ...(await exportJWK(publicKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
@@ -67,7 +81,8 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
   const providerJwk = { ...(await exportJWK(signing.privateKey)), kid: 'op-key', alg: 'RS256', use: 'sig' };
   const clientId = 'https://portale-scuole.test/rp';
   const people = new Map<string, TestPerson>();
-  let pending: { person: TestPerson; acr: string; error?: string } | undefined;
+  type Pending = { person: TestPerson; acr: string; error?: string };
+  let pending: Pending | undefined;
 
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -138,7 +153,26 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
     if (!req.url?.startsWith('/interaction/')) return callback(req, res);
     void (async () => {
       const details = await provider.interactionDetails(req, res);
-      const chosen = pending;
+      const asked = new URL(req.url!, issuer).searchParams.get('persona') as keyof typeof TEST_PEOPLE | null;
+      const chosen: Pending | undefined =
+        pending ??
+        (options.chooser && asked && asked in TEST_PEOPLE
+          ? { person: TEST_PEOPLE[asked], acr: ACR_L2 }
+          : undefined);
+      if (!chosen && options.chooser) {
+        const people = Object.fromEntries(
+          Object.entries(TEST_PEOPLE).map(([key, p]) => [
+            key,
+            {
+              label: `${p.given_name} ${p.family_name}`,
+              detail: CHOOSER_PEOPLE[key as keyof typeof TEST_PEOPLE],
+            },
+          ]),
+        );
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(chooserPage('CIE di prova', people, (key) => `/interaction/${details.uid}?persona=${key}`));
+        return;
+      }
       if (!chosen) throw new Error('no test person named for this login');
       if (chosen.error) {
         pending = undefined;

@@ -9,6 +9,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { createTestCa } from './signing-fixtures.ts';
+import { chooserPage } from './test-provider-chooser.ts';
 
 /**
  * A local SPID identity provider (decision 052) on 127.0.0.1: it serves its metadata, checks the
@@ -156,10 +157,22 @@ function attribute(name: string, value: string | undefined) {
  * `host`: the host name of its URLs (default 127.0.0.1; it listens there always). A browser test uses
  * `localhost` like the API, so that the provider's form posts to a same-site ACS on plain http.
  */
+/** What the chooser says of each test person (`chooser` below). */
+const CHOOSER_PEOPLE: Record<keyof typeof SAML_PEOPLE, string> = {
+  valid: 'codice fiscale valido, con e-mail e cellulare',
+  odd: 'codice fiscale con carattere di controllo errato: l’accesso è rifiutato',
+  noEmail: 'codice fiscale valido, senza e-mail',
+};
+
+/**
+ * `chooser`: when no test named the person, the provider asks the browser which one (`npm start` in
+ * development offers it as a test provider); otherwise such a login is refused.
+ */
 export async function startSamlIdp(options: {
   name?: string;
   spEntityId: string;
   host?: string;
+  chooser?: boolean;
 }): Promise<TestSamlIdp> {
   const idpKeys = await keyPair('IdP SPID di test');
   const spKeys = await keyPair('Fornitore di servizi SPID di test');
@@ -243,6 +256,22 @@ export async function startSamlIdp(options: {
       const request = readRequest(url.search.slice(1));
       last = request;
       const acsUrl = request.doc.documentElement.getAttribute('AssertionConsumerServiceURL') ?? '';
+      const asked = url.searchParams.get('persona') as keyof typeof SAML_PEOPLE | null;
+      if (!queued && options.chooser && request.signatureValid) {
+        if (!asked || !(asked in SAML_PEOPLE)) {
+          const people = Object.fromEntries(
+            Object.entries(SAML_PEOPLE).map(([key, p]) => [
+              key,
+              { label: `${p.name} ${p.familyName}`, detail: CHOOSER_PEOPLE[key as keyof typeof SAML_PEOPLE] },
+            ]),
+          );
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(chooserPage(name, people, (key) => `${url.pathname}${url.search}&persona=${key}`));
+          return;
+        }
+        queued = { person: SAML_PEOPLE[asked], fault: {} };
+      }
       if (!request.signatureValid || !queued) {
         res.writeHead(400, { 'content-type': 'text/plain' }).end('AuthnRequest non firmata o nessun utente');
         return;

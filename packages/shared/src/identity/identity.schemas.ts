@@ -19,6 +19,8 @@ export const IdentityProvidersSchema = z.object({
   spid: z.boolean(),
   /** The SPID identity providers the chooser lists (empty while SPID is not configured). */
   spidProviders: z.array(SpidProviderSchema),
+  /** CIE and SPID are `npm start`'s local test providers (development): the login pages say so. */
+  testProviders: z.boolean(),
 });
 export type IdentityProviders = z.infer<typeof IdentityProvidersSchema>;
 

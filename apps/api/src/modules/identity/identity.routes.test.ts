@@ -130,14 +130,17 @@ describe('configuration', () => {
       cie: true,
       spid: false,
       spidProviders: [],
+      testProviders: false,
     });
-    const off = await buildTestApp();
+    // Marked as test providers only when there is a provider to mark.
+    const off = await buildTestApp({ IDENTITY_TEST_PROVIDERS: 'on' });
     try {
       const c = new ApiClient(off, nextIp());
       expect((await c.get(identityProviders.path)).json()).toEqual({
         cie: false,
         spid: false,
         spidProviders: [],
+        testProviders: false,
       });
       expect((await c.get(cieStart.path)).statusCode).toBe(404);
       expect((await c.get('/api/auth/cie/callback?state=x')).statusCode).toBe(404);

@@ -71,7 +71,9 @@ export async function identityRoutes(
 
   registerEndpoint(app, identityProviders, {}, async () => {
     const spidProviders = spid ? await spid.choices().catch(() => []) : [];
-    return { cie: cie !== null, spid: spidProviders.length > 0, spidProviders };
+    const testProviders =
+      app.env.IDENTITY_TEST_PROVIDERS === 'on' && (cie !== null || spidProviders.length > 0);
+    return { cie: cie !== null, spid: spidProviders.length > 0, spidProviders, testProviders };
   });
 
   registerEndpoint(app, cieStart, { config: limit }, async (request, reply) => {

@@ -126,7 +126,12 @@ async function sessionUserId(c: ApiClient): Promise<number | null> {
 describe('configuration and metadata', () => {
   it('lists the configured provider for the chooser', async () => {
     const body = IdentityProvidersSchema.parse((await browser().get(identityProviders.path)).json());
-    expect(body).toEqual({ cie: false, spid: true, spidProviders: [{ id: idp.entityId, name: idp.name }] });
+    expect(body).toEqual({
+      cie: false,
+      spid: true,
+      spidProviders: [{ id: idp.entityId, name: idp.name }],
+      testProviders: false,
+    });
   });
 
   it('publishes signed metadata with the AgID extensions, the ACS and the attribute set', async () => {

@@ -27,6 +27,12 @@ export function IdentityLogin() {
       <p>
         Con SPID o con la Carta d’identità elettronica il portale riceve il tuo codice fiscale già verificato.
       </p>
+      {providers.testProviders && (
+        <p className="alert alert-warning" role="note">
+          Ambiente di sviluppo: SPID e CIE sono provider di prova locali, con persone fittizie da scegliere
+          nella loro pagina. Nessuna identità reale.
+        </p>
+      )}
       <div className="d-flex flex-wrap gap-3 align-items-start">
         {providers.spid && <SpidLoginButton providers={providers.spidProviders} />}
         {providers.cie && (
