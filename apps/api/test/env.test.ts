@@ -44,6 +44,13 @@ describe('loadEnv', () => {
     );
   });
 
+  it('refuses the local test identity providers in production', () => {
+    expect(loadEnv({ IDENTITY_TEST_PROVIDERS: 'on' }).IDENTITY_TEST_PROVIDERS).toBe('on');
+    expect(() => loadEnv({ ...PRODUCTION, IDENTITY_TEST_PROVIDERS: 'on' })).toThrow(
+      '  - IDENTITY_TEST_PROVIDERS: the local test identity providers are for development only',
+    );
+  });
+
   it('throws for a short APP_SECRET', () => {
     expect(() => loadEnv({ APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
   });
