@@ -6,6 +6,7 @@ import {
   IDENTITY_RESULT_PATH,
   cieStart,
   identityProviders,
+  pendingIdentity,
   spidAcs,
   spidStart,
 } from '@portale/shared/identity';
@@ -90,8 +91,16 @@ describe('npm start’s local test providers', () => {
     const res = await c.get(`${back.url.pathname}${back.url.search}`);
     const result = new URL(res.headers.location!);
     expect(result.pathname).toBe(IDENTITY_RESULT_PATH);
-    // Nobody has Giulia Verdi's codice fiscale here: the registration is offered, prefilled.
+    // Nobody has Giulia Verdi's codice fiscale here: the registration is offered, prefilled; CIE gives
+    // no e-mail.
     expect(result.searchParams.get('esito')).toBe('registrazione');
+    expect((await c.get(pendingIdentity.path)).json()).toMatchObject({
+      provider: 'cie',
+      kind: 'register',
+      firstName: 'Giulia',
+      email: null,
+      phone: null,
+    });
   });
 
   it('SPID: the provider asks which test person, and the chosen one is posted to our ACS', async () => {
@@ -112,5 +121,13 @@ describe('npm start’s local test providers', () => {
     const result = new URL(res.headers.location!);
     expect(result.pathname).toBe(IDENTITY_RESULT_PATH);
     expect(result.searchParams.get('esito')).toBe('registrazione');
+    // SPID gave the e-mail and the mobile phone: the registration offers them.
+    expect((await c.get(pendingIdentity.path)).json()).toMatchObject({
+      provider: 'spid',
+      kind: 'register',
+      firstName: 'Paola',
+      email: 'paola.galli@example.it',
+      phone: '+393331234567',
+    });
   });
 });

@@ -60,6 +60,12 @@ export const PendingIdentitySchema = z.object({
   taxCode: z.string(),
   /** The account's e-mail with most of it hidden (`m***@scuola.it`), for `link` only. */
   accountEmailHint: z.string().nullable(),
+  /**
+   * The e-mail and mobile phone the provider gave, for the registration's prefill (`register` only;
+   * SPID may give them, CIE never gives an e-mail). The person can change them there.
+   */
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
   expiresAt: z.string(),
 });
 export type PendingIdentity = z.infer<typeof PendingIdentitySchema>;
@@ -129,6 +135,8 @@ export type IdentityOutcome = (typeof IDENTITY_OUTCOMES)[number];
 
 /** The web page the callback sends the browser to. */
 export const IDENTITY_RESULT_PATH = '/auth/identita';
+/** The query that brings the registration from the result page, naming the provider (`?identita=spid`). */
+export const VERIFIED_IDENTITY_QUERY = 'identita';
 
 /** The authentication levels accepted (level 2 and 3 of SPID; CIE answers with the same URIs). */
 export const ACR_LEVEL_2 = 'https://www.spid.gov.it/SpidL2';

@@ -15,8 +15,8 @@ export const PUBLIC_PAGES = [
   pub(
     'auth.identity',
     '/auth/identita',
-    'Accesso con CIE',
-    'L’esito dell’accesso con la Carta d’identità elettronica.',
+    'Accesso con SPID o CIE',
+    'L’esito dell’accesso con SPID o con la Carta d’identità elettronica.',
   ),
   pub(
     'auth.forgot-password',

@@ -136,6 +136,7 @@ export async function findPendingIdentity(db: DbOrTx, tokenHash: string, now: Da
       lastName: pendingIdentities.lastName,
       acr: pendingIdentities.acr,
       userId: pendingIdentities.userId,
+      attributes: pendingIdentities.attributes,
       expiresAt: pendingIdentities.expiresAt,
       accountEmail: users.email,
     })

@@ -168,9 +168,15 @@ export async function identityRoutes(
   registerEndpoint(app, pendingIdentity, {}, async (request) => {
     requireProvider();
     const row = await pendingOf(request);
+    const given = (name: string) => {
+      const value = row.userId ? undefined : (row.attributes as Record<string, unknown>)[name];
+      return typeof value === 'string' && value.trim() ? value.trim() : null;
+    };
     return {
       provider: row.provider,
       kind: row.userId ? ('link' as const) : ('register' as const),
+      email: given('email'),
+      phone: given('phone_number'),
       firstName: row.firstName,
       lastName: row.lastName,
       taxCode: row.taxCode,

@@ -10,7 +10,9 @@ import {
 } from 'react-router';
 import {
   IDENTITY_FAILURES,
+  IDENTITY_PROVIDER_SHORT_LABELS,
   pendingIdentity,
+  VERIFIED_IDENTITY_QUERY,
   type IdentityFailure,
   type PendingIdentity,
 } from '@portale/shared/identity';
@@ -20,7 +22,8 @@ import { adoptProviderSession, linkProviderIdentity } from '../../lib/session.ts
 
 type ResultData = { kind: 'error'; message: string } | { kind: 'pending'; pending: PendingIdentity };
 
-const GENERIC_FAILURE = 'L’accesso con CIE non è riuscito. Riprova, oppure accedi con e-mail e password.';
+const GENERIC_FAILURE =
+  'L’accesso con SPID o CIE non è riuscito. Riprova, oppure accedi con e-mail e password.';
 
 function failureMessage(code: string | null): string {
   return code && code in IDENTITY_FAILURES ? IDENTITY_FAILURES[code as IdentityFailure] : GENERIC_FAILURE;
@@ -73,19 +76,24 @@ function VerifiedData({ pending }: { pending: PendingIdentity }) {
   );
 }
 
+/** «CIE» or «SPID», as the sentence names the provider the person came from. */
+const providerOf = (pending: PendingIdentity) => IDENTITY_PROVIDER_SHORT_LABELS[pending.provider];
+
 function LinkForm({ pending }: { pending: PendingIdentity }) {
   const result = useActionData<{ message: string }>();
   const submitting = useNavigation().state === 'submitting';
+  const provider = providerOf(pending);
   return (
     <>
       <PageHeader
-        title="Collega la CIE al tuo account"
+        title={`Collega ${pending.provider === 'cie' ? 'la CIE' : 'SPID'} al tuo account`}
         description="Un account del portale ha questo codice fiscale, inserito a mano: conferma che è tuo con la sua password."
       />
       <VerifiedData pending={pending} />
       <p>
         Account: <strong>{pending.accountEmailHint}</strong>. Dopo il collegamento il codice fiscale risulterà
-        verificato con CIE e potrai entrare anche solo con la CIE.
+        verificato con {provider} e potrai entrare anche solo con{' '}
+        {pending.provider === 'cie' ? 'la CIE' : 'SPID'}.
       </p>
       {result?.message && (
         <Alert color="danger" role="alert">
@@ -120,8 +128,15 @@ function RegisterOffer({ pending }: { pending: PendingIdentity }) {
         description="Nessun account del portale ha questo codice fiscale. Puoi registrarti come insegnante o educatore."
       />
       <VerifiedData pending={pending} />
-      <p>La CIE non comunica l’indirizzo e-mail: lo inserirai nella registrazione.</p>
-      <Link className="btn btn-primary" to="/landing/registrazioni/insegnante?identita=cie#registrazione">
+      <p>
+        {pending.email
+          ? `La registrazione userà l’indirizzo e-mail comunicato da ${providerOf(pending)} (${pending.email}): potrai cambiarlo.`
+          : `${pending.provider === 'cie' ? 'La CIE' : 'Il gestore SPID'} non ha comunicato l’indirizzo e-mail: lo inserirai nella registrazione.`}
+      </p>
+      <Link
+        className="btn btn-primary"
+        to={`/landing/registrazioni/insegnante?${VERIFIED_IDENTITY_QUERY}=${pending.provider}#registrazione`}
+      >
         Crea l’account
       </Link>
     </>
@@ -143,8 +158,8 @@ export function Component() {
           ) : (
             <>
               <PageHeader
-                title="Accesso con CIE"
-                description="L’accesso con la CIE non è riuscito: non è stata aperta nessuna sessione."
+                title="Accesso con SPID o CIE"
+                description="L’accesso con l’identità digitale non è riuscito: non è stata aperta nessuna sessione."
               />
               <Alert color="danger" role="alert">
                 {data.message}

@@ -28,8 +28,12 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
   const [context, setContext] = useState<PasswordContext>({});
   const formRef = useRef<HTMLFormElement>(null);
   const verified = useVerifiedIdentity();
-  // Verified with CIE: name, surname and codice fiscale are the provider's, shown and not typed over.
-  const fromCie = (value: string | undefined) => (verified ? { defaultValue: value, readOnly: true } : {});
+  // Verified with SPID/CIE: name, surname and codice fiscale are the provider's, shown and not typed
+  // over; the e-mail and phone it gave (SPID may) are offered and can be changed.
+  const fromProvider = (value: string | undefined) =>
+    verified ? { defaultValue: value, readOnly: true } : {};
+  const offered = (value: string | null | undefined) => (value ? { defaultValue: value } : {});
+  const provider = verified?.provider === 'cie' ? 'la CIE' : 'SPID';
   // After a refused submit the first field to correct takes the focus, in the middle of the screen (not
   // under the page's edges or the cookie banner): the user hears it and sees it (issue 34).
   useEffect(() => {
@@ -65,8 +69,10 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
             <input type="hidden" name="kind" value={kind} />
             {verified && (
               <p className="callout note" role="status">
-                Nome, cognome e codice fiscale sono quelli verificati con la CIE. Inserisci l’indirizzo e-mail
-                e gli altri dati: la CIE non comunica l’e-mail.
+                Nome, cognome e codice fiscale sono quelli verificati con {provider}.{' '}
+                {verified.email
+                  ? `L’indirizzo e-mail${verified.phone ? ' e il cellulare' : ''} sono quelli comunicati da ${provider}: puoi cambiarli. Completa gli altri dati.`
+                  : `Inserisci l’indirizzo e-mail e gli altri dati: ${provider} non ha comunicato l’e-mail.`}
               </p>
             )}
             <div className="row" key={verified ? 'verified' : 'typed'}>
@@ -77,7 +83,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
                   label="Nome"
                   autoComplete="given-name"
                   required
-                  {...fromCie(verified?.firstName)}
+                  {...fromProvider(verified?.firstName)}
                   error={errors?.firstName}
                 />
               </div>
@@ -88,7 +94,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
                   label="Cognome"
                   autoComplete="family-name"
                   required
-                  {...fromCie(verified?.lastName)}
+                  {...fromProvider(verified?.lastName)}
                   error={errors?.lastName}
                 />
               </div>
@@ -100,6 +106,8 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               label="Indirizzo e-mail personale (non PEC)"
               autoComplete="email"
               required
+              key={verified?.email ? 'email-offered' : 'email'}
+              {...offered(verified?.email)}
               error={errors?.email}
             />
             <TextField
@@ -109,6 +117,8 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
               label="Numero di cellulare"
               autoComplete="tel"
               required
+              key={verified?.phone ? 'phone-offered' : 'phone'}
+              {...offered(verified?.phone)}
               error={errors?.phone}
             />
             <TextField
@@ -126,7 +136,7 @@ export function RegistrationForm({ kind }: { kind: TeacherKind }) {
             <PasswordMeter password={password} context={context} />
             <TextField
               key={verified ? 'taxCode-verified' : 'taxCode'}
-              {...fromCie(verified?.taxCode)}
+              {...fromProvider(verified?.taxCode)}
               id="taxCode"
               name="taxCode"
               label={kind === 'altro' ? 'Codice fiscale (facoltativo)' : 'Codice fiscale'}

@@ -1,19 +1,24 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { pendingIdentity, type PendingIdentity } from '@portale/shared/identity';
+import {
+  IDENTITY_PROVIDER_NAMES,
+  pendingIdentity,
+  VERIFIED_IDENTITY_QUERY,
+  type PendingIdentity,
+} from '@portale/shared/identity';
 import { callApi } from '../../lib/api-client.ts';
 
-/** The query that brings the registration from the CIE result page (decision 048). */
-export const VERIFIED_IDENTITY_QUERY = 'identita';
-
 /**
- * The identity verified with CIE that this registration completes: the API keeps it for this browser
- * (HttpOnly cookie) and the registration takes its name, surname and codice fiscale. Null when the page
- * was not opened from the CIE result page, or the identity has expired.
+ * The identity verified with SPID or CIE that this registration completes: the API keeps it for this
+ * browser (HttpOnly cookie) and the registration takes its name, surname and codice fiscale (and offers
+ * the e-mail and phone the provider gave). Null when the page was not opened from the result page, or
+ * the identity has expired.
  */
 export function useVerifiedIdentity(): PendingIdentity | null {
   const [params] = useSearchParams();
-  const wanted = params.get(VERIFIED_IDENTITY_QUERY) === 'cie';
+  const wanted = (IDENTITY_PROVIDER_NAMES as readonly string[]).includes(
+    params.get(VERIFIED_IDENTITY_QUERY) ?? '',
+  );
   const [identity, setIdentity] = useState<PendingIdentity | null>(null);
   useEffect(() => {
     if (!wanted) return;
