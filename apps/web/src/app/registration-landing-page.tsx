@@ -1,6 +1,8 @@
 import type { TeacherKind } from '@portale/shared/accounts';
 import type { PageId } from '@portale/shared/pages';
-import { useMatches, type ActionFunctionArgs } from 'react-router';
+import { useMatches, useSearchParams, type ActionFunctionArgs } from 'react-router';
+import { VERIFIED_IDENTITY_QUERY } from '@portale/shared/identity';
+import { IdentityLogin } from '../features/auth/identity-login.tsx';
 import { Component as LandingContent } from '../features/public/landing-page.tsx';
 import { RegistrationForm } from '../features/registration/registration-form.tsx';
 
@@ -20,13 +22,23 @@ const KIND_BY_PAGE: Record<string, TeacherKind> = {
   'landing.registration.other': 'altro',
 };
 
-/** A registration landing: the landing content (title and description from the route table), then the form of its kind. */
+/**
+ * A registration landing: the landing content (title and description from the route table), "Registrati
+ * con SPID o CIE" when they are on (not once the identity is verified), then the form of its kind.
+ */
 export function Component() {
   const pageId = (useMatches().at(-1)?.handle as { pageId: PageId }).pageId;
+  const [params] = useSearchParams();
   return (
     <>
       <LandingContent />
       <div className="container mb-5">
+        {!params.get(VERIFIED_IDENTITY_QUERY) && (
+          <IdentityLogin
+            heading="Registrati con SPID o CIE"
+            intro="Il portale riceve nome, cognome e codice fiscale già verificati: non dovrai digitarli. Se hai già un account, entrerai in quello."
+          />
+        )}
         <RegistrationForm kind={KIND_BY_PAGE[pageId] ?? 'altro'} />
       </div>
     </>

@@ -4,12 +4,25 @@ import { callApi } from '../../lib/api-client.ts';
 import { apiOrigin } from '../../lib/config.ts';
 import { SpidLoginButton } from './spid-login-button.tsx';
 
+const LOGIN_TEXT = {
+  heading: 'Accedi con la tua identità digitale',
+  intro:
+    'Con SPID o con la Carta d’identità elettronica il portale riceve il tuo codice fiscale già verificato.',
+};
+
 /**
  * "Entra con SPID" and "Entra con CIE": navigations to the API, which sends the browser to the
  * provider (decisions 048, 052). Each is shown only when the API says it is configured; nothing
- * while that is not known, or when neither is.
+ * while that is not known, or when neither is. The login page uses the default texts; the
+ * registration pages say what the identity does there.
  */
-export function IdentityLogin() {
+export function IdentityLogin({
+  heading = LOGIN_TEXT.heading,
+  intro = LOGIN_TEXT.intro,
+}: {
+  heading?: string;
+  intro?: string;
+}) {
   const [providers, setProviders] = useState<IdentityProviders | null>(null);
   useEffect(() => {
     let live = true;
@@ -23,10 +36,8 @@ export function IdentityLogin() {
   if (!providers || (!providers.cie && !providers.spid)) return null;
   return (
     <div className="mt-5 pt-4 border-top">
-      <h2 className="h5">Accedi con la tua identità digitale</h2>
-      <p>
-        Con SPID o con la Carta d’identità elettronica il portale riceve il tuo codice fiscale già verificato.
-      </p>
+      <h2 className="h5">{heading}</h2>
+      <p>{intro}</p>
       {providers.testProviders && (
         <p className="alert alert-warning" role="note">
           Ambiente di sviluppo: SPID e CIE sono provider di prova locali, con persone fittizie da scegliere
