@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { LoginBody, SessionUser } from '@portale/shared/auth';
 import { verifyMfa, type MfaVerifyBody } from '@portale/shared/accounts/mfa';
-import { linkIdentity } from '@portale/shared/identity';
+import { linkIdentity, linkIdentityWithCode } from '@portale/shared/identity';
 import { AUTH_COOKIES, authLogin, authLogout, authMe, SEED_ERRORS } from '@portale/shared/http';
 import {
   ApiError,
@@ -137,12 +137,14 @@ export function adoptProviderSession(): Promise<SessionUser> {
 }
 
 /** Links the verified identity waiting in this browser to its account (the account's password) and signs in. */
-export function linkProviderIdentity(password: string): Promise<SessionUser> {
+export function linkProviderIdentity(proof: { password: string } | { code: string }): Promise<SessionUser> {
+  // The account proved by its password, or by the code sent to its confirmed e-mail.
+  const endpoint = 'code' in proof ? linkIdentityWithCode : linkIdentity;
   return busyWhile(async () => {
     resetSession();
     await clearDetectorDataCache();
-    const body = linkIdentity.response.parse(
-      await withXsrf<unknown>(linkIdentity.path, { method: linkIdentity.method, body: { password } }),
+    const body = endpoint.response.parse(
+      await withXsrf<unknown>(endpoint.path, { method: endpoint.method, body: proof }),
     );
     return completeLogin(body.token, body.expires_in);
   });

@@ -4,6 +4,8 @@ import { defineEndpoint } from '../http/endpoint.ts';
 import {
   IdentityCallbackQuerySchema,
   IdentityLinkBodySchema,
+  IdentityLinkCodeBodySchema,
+  IdentityLinkCodeSentSchema,
   IdentityProvidersSchema,
   LinkedIdentitiesSchema,
   PendingIdentitySchema,
@@ -107,6 +109,28 @@ export const linkIdentity = defineEndpoint({
   body: IdentityLinkBodySchema,
   response: TokenResponseSchema,
   errors: [401, 404],
+});
+
+export const requestIdentityLinkCode = defineEndpoint({
+  method: 'POST',
+  path: '/api/auth/identity/link/code-request',
+  permission: 'public',
+  tag: 'auth',
+  summary:
+    'Invia un codice all’e-mail confermata dell’account, per collegare l’identità verificata senza la password',
+  response: IdentityLinkCodeSentSchema,
+  errors: [404, 409, 429],
+});
+
+export const linkIdentityWithCode = defineEndpoint({
+  method: 'POST',
+  path: '/api/auth/identity/link/code',
+  permission: 'public',
+  tag: 'auth',
+  summary: 'Collega l’identità verificata all’account con il codice ricevuto alla sua e-mail',
+  body: IdentityLinkCodeBodySchema,
+  response: TokenResponseSchema,
+  errors: [404, 422],
 });
 
 export const myIdentities = defineEndpoint({

@@ -66,9 +66,28 @@ export const PendingIdentitySchema = z.object({
    */
   email: z.string().nullable(),
   phone: z.string().nullable(),
+  /** `link` only: the account's e-mail is confirmed, so a code sent there can prove the account too. */
+  codeAvailable: z.boolean(),
   expiresAt: z.string(),
 });
 export type PendingIdentity = z.infer<typeof PendingIdentitySchema>;
+
+/** The proof by a code sent to the account's confirmed e-mail (instead of its password). */
+export const IdentityLinkCodeBodySchema = z.object({
+  code: z
+    .string({ error: 'Inserisci il codice ricevuto per e-mail.' })
+    .trim()
+    .regex(/^\d{6}$/, 'Il codice è di 6 cifre: controlla il messaggio ricevuto.'),
+});
+export type IdentityLinkCodeBody = z.infer<typeof IdentityLinkCodeBodySchema>;
+
+export const IdentityLinkCodeSentSchema = z.object({
+  /** Where the code went, mostly hidden (`m***@scuola.it`). */
+  sentTo: z.string(),
+  /** Minutes the code holds. */
+  validMinutes: z.number().int(),
+});
+export type IdentityLinkCodeSent = z.infer<typeof IdentityLinkCodeSentSchema>;
 
 export const IdentityLinkBodySchema = z.object({
   password: z.string({ error: 'Inserisci la password.' }).min(1, 'Inserisci la password.').max(1024),

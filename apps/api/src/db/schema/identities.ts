@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, ts } from './columns.ts';
 import { ownerUserId, users } from './users.ts';
 
@@ -75,6 +75,15 @@ export const pendingIdentities = pgTable(
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
+    /**
+     * The proof by a code to the account's verified e-mail (instead of its password): the code's HMAC,
+     * when it was sent and until when it holds, how many were sent and how many wrong ones were typed.
+     */
+    linkCodeHash: text('link_code_hash'),
+    linkCodeSentAt: ts('link_code_sent_at'),
+    linkCodeExpiresAt: ts('link_code_expires_at'),
+    linkCodesSent: integer('link_codes_sent').notNull().default(0),
+    linkCodeFailures: integer('link_code_failures').notNull().default(0),
   },
   (t) => [uniqueIndex('pending_identities_token_idx').on(t.tokenHash)],
 );

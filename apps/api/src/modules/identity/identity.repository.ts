@@ -138,7 +138,15 @@ export async function findPendingIdentity(db: DbOrTx, tokenHash: string, now: Da
       userId: pendingIdentities.userId,
       attributes: pendingIdentities.attributes,
       expiresAt: pendingIdentities.expiresAt,
+      linkCodeHash: pendingIdentities.linkCodeHash,
+      linkCodeSentAt: pendingIdentities.linkCodeSentAt,
+      linkCodeExpiresAt: pendingIdentities.linkCodeExpiresAt,
+      linkCodesSent: pendingIdentities.linkCodesSent,
+      linkCodeFailures: pendingIdentities.linkCodeFailures,
       accountEmail: users.email,
+      accountEmailVerifiedAt: users.emailVerifiedAt,
+      accountFirstName: users.firstName,
+      accountStatus: users.status,
     })
     .from(pendingIdentities)
     .leftJoin(users, eq(users.id, pendingIdentities.userId))

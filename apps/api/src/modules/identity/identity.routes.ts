@@ -6,8 +6,10 @@ import {
   cieStart,
   identityProviders,
   linkIdentity,
+  linkIdentityWithCode,
   myIdentities,
   pendingIdentity,
+  requestIdentityLinkCode,
   unlinkIdentity,
 } from '@portale/shared/identity';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
@@ -31,6 +33,7 @@ import {
   useLoginAttempt,
 } from './identity.repository.ts';
 import * as service from './identity.service.ts';
+import { codeAvailable, emailHint, linkWithCode, sendLinkCode } from './identity-link-code.service.ts';
 
 const NOT_CONFIGURED = 'L’accesso con CIE non è attivo su questo portale.';
 const NO_PENDING =
@@ -177,6 +180,7 @@ export async function identityRoutes(
       kind: row.userId ? ('link' as const) : ('register' as const),
       email: given('email'),
       phone: given('phone_number'),
+      codeAvailable: codeAvailable(row),
       firstName: row.firstName,
       lastName: row.lastName,
       taxCode: row.taxCode,
@@ -191,6 +195,24 @@ export async function identityRoutes(
     const outcome = await service.linkWithPassword(deps, actorOf(request), row, request.body.password);
     if (!outcome.ok && outcome.reason === 'bad-credentials')
       throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
+    if (!outcome.ok) throw new HttpError(404, 'not_found', NO_PENDING);
+    reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
+    return openLoginSession(app, request, reply, outcome.userId, row.provider);
+  });
+
+  // The same link proved by a code to the account's confirmed e-mail instead of its password.
+  const codeDeps = { ...deps, secret: env.APP_SECRET };
+  registerEndpoint(app, requestIdentityLinkCode, { config: limit }, async (request) => {
+    requireProvider();
+    const row = await pendingOf(request);
+    if (!row.userId) throw new HttpError(404, 'not_found', NO_PENDING);
+    return sendLinkCode(codeDeps, actorOf(request), row);
+  });
+
+  registerEndpoint(app, linkIdentityWithCode, { config: limit }, async (request, reply) => {
+    requireProvider();
+    const row = await pendingOf(request);
+    const outcome = await linkWithCode(codeDeps, actorOf(request), row, request.body.code);
     if (!outcome.ok) throw new HttpError(404, 'not_found', NO_PENDING);
     reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
     return openLoginSession(app, request, reply, outcome.userId, row.provider);
@@ -218,10 +240,4 @@ export async function identityRoutes(
       taxCodeVerifiedSource: verifiedSource,
     };
   });
-}
-
-/** `mario.rossi@scuola.it` → `m***@scuola.it`. */
-export function emailHint(email: string): string {
-  const at = email.indexOf('@');
-  return at <= 0 ? '***' : `${email[0]}***${email.slice(at)}`;
 }

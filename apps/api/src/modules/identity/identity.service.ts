@@ -142,6 +142,21 @@ export async function linkWithPassword(
     );
     return { ok: false, reason: 'bad-credentials' };
   }
+  return completeLink(deps, who, pending, 'password');
+}
+
+/**
+ * Once the account is proved (its password, or a code to its confirmed e-mail): the identity and the
+ * verified codice fiscale written in one transaction, the pending identity used up, then audited.
+ */
+export async function completeLink(
+  deps: { db: Db; clock: Clock },
+  who: { userId: number; ip: string | null },
+  pending: PendingIdentity,
+  proof: 'password' | 'email_code',
+): Promise<{ ok: true; userId: number } | { ok: false; reason: 'gone' }> {
+  const { clock } = deps;
+  const { userId } = who;
   const now = clock.now();
   const linked = await withTransaction(deps.db, async (tx) => {
     if (!(await usePendingIdentity(tx, pending.id, now))) return false;
@@ -168,7 +183,7 @@ export async function linkWithPassword(
       action: 'identity.linked',
       entity: 'user',
       entityId: userId,
-      after: { provider: pending.provider, acr: pending.acr, proof: 'password' },
+      after: { provider: pending.provider, acr: pending.acr, proof },
     },
   );
   return { ok: true, userId };

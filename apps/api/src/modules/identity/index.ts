@@ -1,4 +1,5 @@
 export { identityRoutes } from './identity.routes.ts';
+export { IDENTITY_TEMPLATES } from './identity.templates.ts';
 export { IDENTITY_COOKIES } from './identity-responder.ts';
 export { spidOf, spidRoutes } from './spid.routes.ts';
 export { spidSettings } from './spid-settings.ts';

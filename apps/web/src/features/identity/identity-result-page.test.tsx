@@ -20,6 +20,7 @@ const pending = (overrides: Partial<PendingIdentity>): PendingIdentity => ({
   accountEmailHint: null,
   email: null,
   phone: null,
+  codeAvailable: false,
   expiresAt: '2026-11-29T10:00:00.000Z',
   ...overrides,
 });

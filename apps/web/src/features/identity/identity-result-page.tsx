@@ -12,10 +12,12 @@ import {
   IDENTITY_FAILURES,
   IDENTITY_PROVIDER_SHORT_LABELS,
   pendingIdentity,
+  requestIdentityLinkCode,
   VERIFIED_IDENTITY_QUERY,
   type IdentityFailure,
   type PendingIdentity,
 } from '@portale/shared/identity';
+import { TextField } from '../../components/form/text-field.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { adoptProviderSession, linkProviderIdentity } from '../../lib/session.ts';
@@ -51,15 +53,50 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ResultDat
   return { kind: 'error', message: failureMessage(url.searchParams.get('codice')) };
 }
 
-export async function action({ request }: { request: Request }): Promise<{ message: string } | Response> {
+/** What the link form shows after a submit: an error (of the password or of the code step), or the code sent. */
+export type LinkActionData = {
+  message?: string;
+  /** The code step is open: the code was sent (to `sentTo`), or a code was refused. */
+  codeStep?: boolean;
+  sentTo?: string;
+  validMinutes?: number;
+};
+
+const failed = (error: unknown, codeStep = false): LinkActionData => ({
+  message: error instanceof ApiError ? error.message : GENERIC_FAILURE,
+  codeStep,
+});
+
+/** `intent`: `password` (default), `send-code` (a code to the account's e-mail) or `code` (link with it). */
+export async function action({ request }: { request: Request }): Promise<LinkActionData | Response> {
   const form = await request.formData();
+  const intent = String(form.get('intent') ?? 'password');
+  if (intent === 'send-code') {
+    try {
+      const sent = await callApi(requestIdentityLinkCode, {});
+      return { codeStep: true, sentTo: sent.sentTo, validMinutes: sent.validMinutes };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+  if (intent === 'code') {
+    const code = String(form.get('code') ?? '').trim();
+    if (!/^\d{6}$/.test(code))
+      return { message: 'Il codice è di 6 cifre: controlla il messaggio ricevuto.', codeStep: true };
+    try {
+      await linkProviderIdentity({ code });
+      return redirect('/portale');
+    } catch (error) {
+      return failed(error, true);
+    }
+  }
   const password = String(form.get('password') ?? '');
   if (!password) return { message: 'Inserisci la password.' };
   try {
-    await linkProviderIdentity(password);
+    await linkProviderIdentity({ password });
     return redirect('/portale');
   } catch (error) {
-    return { message: error instanceof ApiError ? error.message : GENERIC_FAILURE };
+    return failed(error);
   }
 }
 
@@ -80,7 +117,7 @@ function VerifiedData({ pending }: { pending: PendingIdentity }) {
 const providerOf = (pending: PendingIdentity) => IDENTITY_PROVIDER_SHORT_LABELS[pending.provider];
 
 function LinkForm({ pending }: { pending: PendingIdentity }) {
-  const result = useActionData<{ message: string }>();
+  const result = useActionData<LinkActionData>();
   const submitting = useNavigation().state === 'submitting';
   const provider = providerOf(pending);
   return (
@@ -95,12 +132,13 @@ function LinkForm({ pending }: { pending: PendingIdentity }) {
         verificato con {provider} e potrai entrare anche solo con{' '}
         {pending.provider === 'cie' ? 'la CIE' : 'SPID'}.
       </p>
-      {result?.message && (
+      {result?.message && !result.codeStep && (
         <Alert color="danger" role="alert">
           {result.message}
         </Alert>
       )}
       <Form method="post" noValidate>
+        <input type="hidden" name="intent" value="password" />
         <Input
           type="password"
           id="password"
@@ -113,10 +151,64 @@ function LinkForm({ pending }: { pending: PendingIdentity }) {
           {submitting ? 'Collegamento in corso…' : 'Collega e accedi'}
         </Button>
       </Form>
-      <p className="mt-4">
-        <Link to="/auth/forgot-password">Non ricordi la password?</Link>
-      </p>
+      {pending.codeAvailable ? (
+        <CodeProof pending={pending} result={result} />
+      ) : (
+        <p className="mt-4">
+          <Link to="/auth/forgot-password">Non ricordi la password?</Link>
+        </p>
+      )}
     </>
+  );
+}
+
+/** The proof by a code to the account's confirmed e-mail: ask for it, then type it. */
+function CodeProof({ pending, result }: { pending: PendingIdentity; result: LinkActionData | undefined }) {
+  const submitting = useNavigation().state === 'submitting';
+  return (
+    <section className="mt-5 pt-4 border-top" aria-labelledby="codice-titolo">
+      <h2 id="codice-titolo" className="h5">
+        Non ricordi la password?
+      </h2>
+      <p>
+        Possiamo inviare un codice all’indirizzo e-mail dell’account,{' '}
+        <strong>{pending.accountEmailHint}</strong>: inseriscilo qui al posto della password.
+      </p>
+      {result?.sentTo && (
+        // A status, not an alert (the kit's Alert is always role="alert").
+        <p className="alert alert-success" role="status">
+          Codice inviato a {result.sentTo}: vale {result.validMinutes} minuti.
+        </p>
+      )}
+      {result?.codeStep && result.message && (
+        <Alert color="danger" role="alert">
+          {result.message}
+        </Alert>
+      )}
+      {result?.codeStep && (
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="code" />
+          <TextField
+            id="code"
+            name="code"
+            label="Codice ricevuto per e-mail"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            required
+          />
+          <Button color="primary" type="submit" disabled={submitting}>
+            Collega con il codice
+          </Button>
+        </Form>
+      )}
+      <Form method="post" className="mt-3">
+        <input type="hidden" name="intent" value="send-code" />
+        <Button color="primary" outline type="submit" disabled={submitting}>
+          {result?.codeStep ? 'Invia un nuovo codice' : 'Invia il codice per e-mail'}
+        </Button>
+      </Form>
+    </section>
   );
 }
 

@@ -19,6 +19,7 @@ const IDENTITY: PendingIdentity = {
   accountEmailHint: null,
   email: 'paola.galli@example.it',
   phone: '+393331234567',
+  codeAvailable: false,
   expiresAt: '2026-11-29T10:00:00.000Z',
 };
 
