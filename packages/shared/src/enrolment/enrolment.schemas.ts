@@ -31,6 +31,8 @@ export const ENROLMENT_MESSAGES = {
     'Uno dei plessi scelti non appartiene all’istituto: ricarica la pagina e scegli di nuovo.',
   privacy: 'Per iscrivere l’istituto devi dichiarare di aver letto l’informativa sulla privacy.',
   taxCodeRequired: 'Inserisci il codice fiscale.',
+  identityExpired:
+    'L’identità verificata con SPID o CIE è scaduta (vale 15 minuti): accedi di nuovo con SPID o CIE, oppure iscrivi la scuola inserendo i dati a mano.',
   sameEmailDifferentPerson:
     'Dirigente e referente hanno lo stesso indirizzo e-mail: se sono la stessa persona spunta «Il referente è il dirigente».',
   accepted:
@@ -68,6 +70,12 @@ export const EnrolmentBodySchema = z
       .max(500)
       .transform((ids) => [...new Set(ids)]),
     privacyAccepted: z.literal(true, { error: ENROLMENT_MESSAGES.privacy }),
+    /**
+     * After a login with SPID/CIE that found no account (decision 054): which of the two people the
+     * applicant is. Their name, surname and codice fiscale are then the provider's (the browser's
+     * pending identity), and their new account is linked to the identity.
+     */
+    verifiedPerson: z.enum(['principal', 'firstContact']).optional(),
   })
   .superRefine((value, ctx) => {
     const contact = value.firstContact;

@@ -7,6 +7,7 @@ import {
   cancelEnrolmentInvitation,
   createEnrolment,
   ENROLMENT_INVITATION_STATE_LABELS,
+  ENROLMENT_MESSAGES,
   exportStaffEnrolmentInvitations,
   listStaffEnrolmentInvitations,
   resendEnrolmentInvitation,
@@ -39,6 +40,7 @@ import {
 } from './handover.service.ts';
 import { findInstituteOwners } from '../registry/index.ts';
 import { enrolInstitute, verificationStatus } from './enrolment.service.ts';
+import { pendingRegistrationOf } from '../identity/index.ts';
 
 const MAX_RESULTS = 20;
 
@@ -103,13 +105,26 @@ export async function enrolmentRoutes(app: FastifyInstance) {
     verificationStatus(app.db, request.params.verificationId, app.clock.now()),
   );
 
-  registerEndpoint(app, createEnrolment, { config: writes }, async (request) =>
-    enrolInstitute(app.db, request.body, {
+  registerEndpoint(app, createEnrolment, { config: writes }, async (request) => {
+    // The applicant verified with SPID/CIE (decision 054): that person's name, surname and codice fiscale
+    // are the provider's, and their new account is linked to the identity.
+    const { verifiedPerson, ...body } = request.body;
+    const verified = verifiedPerson ? await pendingRegistrationOf(app, request) : undefined;
+    if (verifiedPerson && !verified)
+      throw new HttpError(409, 'identity_expired', ENROLMENT_MESSAGES.identityExpired);
+    const as = verifiedPerson === 'firstContact' && body.firstContact ? 'firstContact' : 'principal';
+    const input = verified
+      ? as === 'firstContact'
+        ? { ...body, firstContact: verified.body(body.firstContact!) }
+        : { ...body, principal: verified.body(body.principal) }
+      : body;
+    return enrolInstitute(app.db, input, {
       now: app.clock.now(),
       ip: request.ip,
       webUrl: app.env.publicWebUrl,
-    }),
-  );
+      ...(verified ? { verified: { as, link: verified.link } } : {}),
+    });
+  });
 
   // The invitations of the signed-in account (issue 32): only the owner decides, someone else's is a 403.
   const invitationContext = (request: FastifyRequest) => ({

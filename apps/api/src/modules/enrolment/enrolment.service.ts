@@ -42,6 +42,11 @@ interface Context {
   now: Date;
   ip: string;
   webUrl: string;
+  /**
+   * The applicant verified with SPID/CIE (decision 054): which person they are, and the link of the
+   * identity to that person's account when the enrolment creates it.
+   */
+  verified?: { as: 'principal' | 'firstContact'; link(tx: Tx, userId: number): Promise<void> };
 }
 
 /** Why a verification cannot (or can) start an enrolment; `undefined` when it can. */
@@ -272,6 +277,8 @@ export async function enrolInstitute(db: Db, input: Enrolment, ctx: Context): Pr
         },
         now,
       );
+      const verifiedPerson = ctx.verified?.as === 'firstContact' ? contact : principal;
+      if (ctx.verified && verifiedPerson.created) await ctx.verified.link(tx, verifiedPerson.user.id);
       await repo.markSitesParticipating(tx, own, now);
       const enrolmentId = await repo.insertEnrolment(tx, {
         instituteId: institute.id,

@@ -18,6 +18,7 @@ import {
   type EnrolmentVerification,
 } from '@portale/shared/enrolment';
 import { href } from '@portale/shared/pages';
+import { pendingIdentity, type PendingIdentity } from '@portale/shared/identity';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { phoneStepFrom, type PhoneStep } from '../../components/sms-code-form.tsx';
@@ -45,6 +46,8 @@ export type EnrolmentPageData =
       verification: EnrolmentVerification;
       q: string;
       institute: EnrolmentInstitute;
+      /** This browser's identity verified with SPID/CIE and no account (decision 054), if any. */
+      verifiedIdentity: PendingIdentity | null;
     };
 
 export type EnrolmentActionData = FormResult & {
@@ -53,6 +56,7 @@ export type EnrolmentActionData = FormResult & {
   enrolled?: EnrolmentCreated;
 };
 
+const VERIFIED_PEOPLE = ['principal', 'firstContact'];
 const enrolmentPath = () => href('enrolment');
 export const stepUrl = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams();
@@ -75,8 +79,11 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<Enrolment
   const instituteId = Number(url.searchParams.get(INSTITUTE_PARAM));
   if (Number.isInteger(instituteId) && instituteId > 0) {
     try {
-      const institute = await callApi(getEnrolmentInstitute, { params: { instituteId } });
-      return { step: 'details', verificationId, verification, q, institute };
+      const [institute, verifiedIdentity] = await Promise.all([
+        callApi(getEnrolmentInstitute, { params: { instituteId } }),
+        verifiedIdentityOfBrowser(),
+      ]);
+      return { step: 'details', verificationId, verification, q, institute, verifiedIdentity };
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404) throw error;
     }
@@ -94,6 +101,16 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<Enrolment
       results: null,
       searchError: messageOf(error, 'Ricerca non riuscita. Riprova più tardi.'),
     };
+  }
+}
+
+/** The identity verified in this browser that found no account (none, expired, or not configured: null). */
+async function verifiedIdentityOfBrowser(): Promise<PendingIdentity | null> {
+  try {
+    const pending = await callApi(pendingIdentity, {});
+    return pending.kind === 'register' ? pending : null;
+  } catch {
+    return null;
   }
 }
 
@@ -157,6 +174,9 @@ async function run(intent: string, form: FormData): Promise<Omit<EnrolmentAction
           .map(Number)
           .filter((id) => Number.isInteger(id) && id > 0),
         privacyAccepted: form.get('privacyAccepted') === 'true',
+        ...(VERIFIED_PEOPLE.includes(text(form, 'verifiedPerson'))
+          ? { verifiedPerson: text(form, 'verifiedPerson') }
+          : {}),
       };
       const parsed = EnrolmentBodySchema.safeParse(candidate);
       if (!parsed.success)

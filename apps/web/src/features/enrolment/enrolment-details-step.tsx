@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Form, Link, useActionData } from 'react-router';
 import { ADHESION_STATE_LABELS, SCHOOL_LEVEL_LABELS } from '@portale/shared/registry';
 import { type EnrolmentCreated, type EnrolmentInstitute } from '@portale/shared/enrolment';
+import { IDENTITY_PROVIDER_SHORT_LABELS, type PendingIdentity } from '@portale/shared/identity';
 import { href } from '@portale/shared/pages';
 import { CheckboxField } from '../../components/form/checkbox-field.tsx';
 import { ChoiceField } from '../../components/form/choice-field.tsx';
@@ -24,18 +25,29 @@ function PersonFields({
   legend,
   errors,
   hint,
+  verified,
 }: {
   prefix: 'principal' | 'firstContact';
   legend: string;
   errors: FieldErrors | undefined;
   hint?: string;
+  /** The applicant verified with SPID/CIE is this person: name, surname and codice fiscale are theirs. */
+  verified?: PendingIdentity | null | undefined;
 }) {
   const field = (name: string) => `${prefix}.${name}`;
   const id = (name: string) => `${prefix}-${name}`;
+  const fixed = (value: string | undefined) => (verified ? { defaultValue: value, readOnly: true } : {});
+  const offered = (value: string | null | undefined) => (verified && value ? { defaultValue: value } : {});
   return (
-    <fieldset className="mb-4">
+    <fieldset className="mb-4" key={verified ? 'verified' : 'typed'}>
       <legend className="h5">{legend}</legend>
       {hint && <p className="small">{hint}</p>}
+      {verified && (
+        <p className="small">
+          Sei tu: nome, cognome e codice fiscale sono quelli verificati con{' '}
+          {IDENTITY_PROVIDER_SHORT_LABELS[verified.provider]}.
+        </p>
+      )}
       <div className="row">
         <div className="col-md-6">
           <TextField
@@ -44,6 +56,7 @@ function PersonFields({
             label="Nome"
             autoComplete="off"
             required
+            {...fixed(verified?.firstName)}
             error={errors?.[field('firstName')]}
           />
         </div>
@@ -54,6 +67,7 @@ function PersonFields({
             label="Cognome"
             autoComplete="off"
             required
+            {...fixed(verified?.lastName)}
             error={errors?.[field('lastName')]}
           />
         </div>
@@ -65,6 +79,7 @@ function PersonFields({
         label="Indirizzo e-mail personale (non PEC)"
         autoComplete="off"
         required
+        {...offered(verified?.email)}
         error={errors?.[field('email')]}
       />
       <TextField
@@ -73,6 +88,7 @@ function PersonFields({
         label="Codice fiscale"
         autoComplete="off"
         required
+        {...fixed(verified?.taxCode)}
         error={errors?.[field('taxCode')]}
       />
       <TextField
@@ -82,6 +98,7 @@ function PersonFields({
         label="Numero di cellulare"
         autoComplete="off"
         required
+        {...offered(verified?.phone)}
         error={errors?.[field('phone')]}
       />
     </fieldset>
@@ -120,6 +137,36 @@ function SchoolSitesFieldset({
         <p>L’anagrafe non elenca plessi per questo istituto: scrivi allo staff dalla pagina dei contatti.</p>
       )}
     </ChoiceField>
+  );
+}
+
+/** Which of the two people the applicant verified with SPID/CIE is (decision 054). */
+function VerifiedApplicant({
+  identity,
+  onChange,
+}: {
+  identity: PendingIdentity;
+  onChange: (value: string) => void;
+}) {
+  const provider = IDENTITY_PROVIDER_SHORT_LABELS[identity.provider];
+  return (
+    <div onChange={(event) => onChange((event.target as HTMLInputElement).value)}>
+      <ChoiceField
+        id="verifiedAs"
+        name="verifiedAs"
+        legend={`Chi sei tu? (${identity.firstName} ${identity.lastName}, identità verificata con ${provider})`}
+        legendClassName="h5"
+        className="mb-4"
+        defaultValue="principal"
+        options={[
+          { value: 'principal', label: 'Sono il dirigente scolastico' },
+          { value: 'firstContact', label: 'Sono il referente d’istituto' },
+          { value: '', label: 'Nessuno dei due: inserisco i dati a mano' },
+        ]}
+        optionId={(value) => `verifiedAs-${value || 'nessuno'}`}
+        hint={`Il tuo account sarà collegato a ${provider}: potrai entrare con ${provider} e il codice fiscale risulterà verificato.`}
+      />
+    </div>
   );
 }
 
@@ -168,7 +215,9 @@ export function Confirmation({ enrolled }: { enrolled: EnrolmentCreated }) {
 export function DetailsStep({ data }: { data: Extract<EnrolmentPageData, { step: 'details' }> }) {
   const result = useActionData<EnrolmentActionData>();
   const [samePerson, setSamePerson] = useState(false);
-  const { institute, verificationId } = data;
+  const { institute, verificationId, verifiedIdentity } = data;
+  const [verifiedAs, setVerifiedAs] = useState<string>(verifiedIdentity ? 'principal' : '');
+  const applicant = verifiedIdentity && verifiedAs ? (samePerson ? 'principal' : verifiedAs) : '';
   const errors = result?.intent === 'enrol' ? result.errors : undefined;
   const back = stepUrl({ [VERIFY_PARAM]: verificationId, [SEARCH_PARAM]: data.q });
   return (
@@ -207,10 +256,13 @@ export function DetailsStep({ data }: { data: Extract<EnrolmentPageData, { step:
             <input type="hidden" name="verificationId" value={verificationId} />
             <input type="hidden" name="instituteId" value={institute.id} />
             {errors?.verificationId && <FormMessage message={errors.verificationId} />}
+            {verifiedIdentity && <VerifiedApplicant identity={verifiedIdentity} onChange={setVerifiedAs} />}
+            <input type="hidden" name="verifiedPerson" value={applicant} />
             <PersonFields
               prefix="principal"
               legend="Dirigente scolastico"
               errors={errors}
+              verified={applicant === 'principal' ? verifiedIdentity : null}
               hint="Riceverà un’e-mail per accedere al portale e firmare l’adesione formale. Se il cellulare coincide con quello appena verificato, risulterà già verificato."
             />
             <CheckboxField
@@ -225,6 +277,7 @@ export function DetailsStep({ data }: { data: Extract<EnrolmentPageData, { step:
                 prefix="firstContact"
                 legend="Referente d’istituto"
                 errors={errors}
+                verified={applicant === 'firstContact' ? verifiedIdentity : null}
                 hint="La persona che cura l’adesione e tiene aggiornati i dati dell’istituto e dei plessi."
               />
             )}

@@ -18,6 +18,7 @@ import {
   type PendingIdentity,
 } from '@portale/shared/identity';
 import { TextField } from '../../components/form/text-field.tsx';
+import { href } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { adoptProviderSession, linkProviderIdentity } from '../../lib/session.ts';
@@ -230,6 +231,14 @@ function RegisterOffer({ pending }: { pending: PendingIdentity }) {
         to={`/landing/registrazioni/insegnante?${VERIFIED_IDENTITY_QUERY}=${pending.provider}#registrazione`}
       >
         Crea l’account
+      </Link>
+      <h2 className="h5 mt-5">Devi iscrivere la tua scuola?</h2>
+      <p>
+        Se sei il dirigente o il referente di un istituto non ancora iscritto al programma, puoi iscriverlo
+        come persona verificata: nome, cognome e codice fiscale arriveranno da {providerOf(pending)}.
+      </p>
+      <Link className="btn btn-outline-primary" to={href('enrolment')}>
+        Iscrivi la scuola
       </Link>
     </>
   );
