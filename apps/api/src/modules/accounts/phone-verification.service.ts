@@ -5,6 +5,7 @@ import { withTransaction, type DbOrTx, type Tx } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { assertResendGap } from '../../lib/resend-gap.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './phone-verification.repository.ts';
 import type { PhoneVerificationRow } from './phone-verification.repository.ts';
@@ -21,17 +22,7 @@ function codeHash(secret: string, verificationId: string, code: string): string 
 
 /** 429 when the number got a code in the last minute or five in the last 24 hours (counted in the outbox). */
 async function assertMaySendCode(db: DbOrTx, phone: string, now: Date): Promise<void> {
-  const last = await repo.lastCodeSentAt(db, phone);
-  const waitMs = last ? last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
-  if (waitMs > 0) {
-    const seconds = String(Math.ceil(waitMs / 1000));
-    throw new HttpError(
-      429,
-      'code_recently_sent',
-      `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`,
-      { 'retry-after': seconds },
-    );
-  }
+  assertResendGap(await repo.lastCodeSentAt(db, phone), RESEND_GAP_MS, now);
   if (
     (await repo.countCodesSentSince(db, phone, new Date(now.getTime() - 86_400_000))) >= MAX_CODES_PER_DAY
   ) {

@@ -6,6 +6,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { assertResendGap } from '../../lib/resend-gap.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as repo from './adhesions.repository.ts';
 
@@ -40,16 +41,7 @@ export async function startOnlineSignature(
   if (!principal.phone || !principal.phoneVerifiedAt)
     throw new HttpError(409, 'phone_unverified', MESSAGES.noPhone);
   const activity = await repo.challengeActivity(db, input.userId, new Date(now.getTime() - 86_400_000));
-  const waitMs = activity.last ? activity.last.getTime() + RESEND_GAP_MS - now.getTime() : 0;
-  if (waitMs > 0) {
-    const seconds = String(Math.ceil(waitMs / 1000));
-    throw new HttpError(
-      429,
-      'code_recently_sent',
-      `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`,
-      { 'retry-after': seconds },
-    );
-  }
+  assertResendGap(activity.last, RESEND_GAP_MS, now);
   if (activity.countSince >= MAX_CODES_PER_DAY) {
     throw new HttpError(
       429,

@@ -5,36 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { ENROLMENT_MESSAGES } from '@portale/shared/enrolment';
-import { cieStart } from '@portale/shared/identity';
 import { auditLog, institutes, schoolSites, userIdentities, users } from '../../db/schema/index.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import type { TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { messagesTo } from '../../../test/accounts-harness.ts';
-import {
-  loginAtProvider,
-  startOidcProvider,
-  type TestOidcProvider,
-} from '../../../test/support/oidc-provider.ts';
+import type { TestOidcProvider } from '../../../test/support/oidc-provider.ts';
+import { loginWithCie, startCieTestApp } from '../../../test/support/cie-test-app.ts';
 
-const REDIRECT_BASE = 'http://api.test';
-const REDIRECT_URI = `${REDIRECT_BASE}/api/auth/cie/callback`;
 const cf = (first15: string) => first15 + taxCodeCheckChar(first15);
 
 let op: TestOidcProvider;
 let t: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  op = await startOidcProvider(REDIRECT_URI);
-  t = await buildTestApp({
-    CIE_ISSUER: op.issuer,
-    CIE_CLIENT_ID: op.clientId,
-    CIE_PRIVATE_JWK: JSON.stringify(op.privateJwk),
-    CIE_REDIRECT_BASE: REDIRECT_BASE,
-  });
+  ({ op, t, close } = await startCieTestApp());
 });
-afterAll(async () => {
-  await t?.close();
-  await op?.close();
-});
+afterAll(() => close?.());
 
 let serial = 0;
 /** A browser that logged in with CIE as a person with no account (the registration offer). */
@@ -42,16 +28,13 @@ async function verifiedBrowser() {
   serial += 1;
   const taxCode = cf(`VRDGLI80C55H${String(600 + serial)}`);
   const c = new ApiClient(t, nextIp());
-  const start = await c.get(cieStart.path);
-  op.next({
+  const who = {
     sub: `enrol-${serial}-${Date.now()}`,
     given_name: 'Giulia',
     family_name: 'Verdi',
     fiscalNumber: taxCode,
-  });
-  const back = await loginAtProvider(start.headers.location!, REDIRECT_URI);
-  const res = await c.get(`${back.pathname}${back.search}`);
-  expect(new URL(res.headers.location!).searchParams.get('esito')).toBe('registrazione');
+  };
+  expect((await loginWithCie(c, op, who)).searchParams.get('esito')).toBe('registrazione');
   await c.csrf();
   return { c, taxCode };
 }

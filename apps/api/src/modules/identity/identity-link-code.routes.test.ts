@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import {
-  cieStart,
   linkIdentityWithCode,
   pendingIdentity,
   PendingIdentitySchema,
@@ -12,33 +11,19 @@ import {
 } from '@portale/shared/identity';
 import { auditLog, userIdentities, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import type { TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import { messagesTo } from '../../../test/accounts-harness.ts';
-import {
-  loginAtProvider,
-  startOidcProvider,
-  type TestOidcProvider,
-} from '../../../test/support/oidc-provider.ts';
-
-const REDIRECT_BASE = 'http://api.test';
-const REDIRECT_URI = `${REDIRECT_BASE}/api/auth/cie/callback`;
+import type { TestOidcProvider } from '../../../test/support/oidc-provider.ts';
+import { loginWithCie, startCieTestApp } from '../../../test/support/cie-test-app.ts';
 
 let op: TestOidcProvider;
 let t: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  op = await startOidcProvider(REDIRECT_URI);
-  t = await buildTestApp({
-    CIE_ISSUER: op.issuer,
-    CIE_CLIENT_ID: op.clientId,
-    CIE_PRIVATE_JWK: JSON.stringify(op.privateJwk),
-    CIE_REDIRECT_BASE: REDIRECT_BASE,
-  });
+  ({ op, t, close } = await startCieTestApp());
 });
-afterAll(async () => {
-  await t?.close();
-  await op?.close();
-});
+afterAll(() => close?.());
 
 let serial = 0;
 /** An account with a self-declared codice fiscale, and a browser at the link step as its person. */
@@ -59,16 +44,13 @@ async function atLinkStep(options: { emailConfirmed?: boolean } = {}) {
     })
     .returning({ id: users.id });
   const c = new ApiClient(t, nextIp());
-  const start = await c.get(cieStart.path);
-  op.next({
+  const who = {
     sub: `code-${serial}-${Date.now()}`,
     given_name: 'Luigi',
     family_name: 'Rossi',
     fiscalNumber: `TINIT-${cf}`,
-  });
-  const back = await loginAtProvider(start.headers.location!, REDIRECT_URI);
-  const callback = await c.get(`${back.pathname}${back.search}`);
-  expect(new URL(callback.headers.location!).searchParams.get('esito')).toBe('collega');
+  };
+  expect((await loginWithCie(c, op, who)).searchParams.get('esito')).toBe('collega');
   await c.csrf();
   return { c, email, userId: row!.id };
 }

@@ -9,6 +9,7 @@ import { auditWrite, type Actor } from '../../lib/audit.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { hmac, safeEqual } from '../../lib/crypto.ts';
 import { HttpError } from '../../lib/http-error.ts';
+import { assertResendGap } from '../../lib/resend-gap.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import { addLinkCodeFailure, setLinkCode } from './identity-link-code.repository.ts';
 import { completeLink, type PendingIdentity } from './identity.service.ts';
@@ -52,18 +53,7 @@ export async function sendLinkCode(
       'L’indirizzo e-mail dell’account non è confermato: collega l’identità con la password dell’account.',
     );
   const now = deps.clock.now();
-  const waitMs = pending.linkCodeSentAt
-    ? pending.linkCodeSentAt.getTime() + LINK_CODE_RESEND_GAP_MS - now.getTime()
-    : 0;
-  if (waitMs > 0) {
-    const seconds = String(Math.ceil(waitMs / 1000));
-    throw new HttpError(
-      429,
-      'code_recently_sent',
-      `Ti abbiamo appena inviato un codice: puoi chiederne un altro tra ${seconds} secondi.`,
-      { 'retry-after': seconds },
-    );
-  }
+  assertResendGap(pending.linkCodeSentAt, LINK_CODE_RESEND_GAP_MS, now);
   if (pending.linkCodesSent >= MAX_LINK_CODES)
     throw new HttpError(
       429,
