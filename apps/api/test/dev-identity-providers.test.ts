@@ -12,7 +12,7 @@ import {
 } from '@portale/shared/identity';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
-import { startOidcProvider, type TestOidcProvider } from './support/oidc-provider.ts';
+import { browse, startOidcProvider, type TestOidcProvider } from './support/oidc-provider.ts';
 import { startSamlIdp, type TestSamlIdp } from './support/saml-idp-fixtures.ts';
 
 const BASE = 'http://api.test';
@@ -45,27 +45,6 @@ afterAll(async () => {
   await idp?.close();
 });
 
-/** A browser at the provider: follows redirects with its cookies until a page or our callback. */
-async function browse(start: string, cookies: Map<string, string>) {
-  let url = start;
-  for (let hop = 0; hop < 10; hop += 1) {
-    if (url.startsWith(BASE)) return { url: new URL(url), html: '' };
-    const res = await fetch(url, {
-      redirect: 'manual',
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    const location = res.headers.get('location');
-    if (!location) return { url: new URL(url), html: await res.text() };
-    url = new URL(location, url).href;
-  }
-  throw new Error('too many redirects');
-}
-
 /** The chooser's link for a person, as the browser follows it. */
 function linkTo(html: string, label: string, page: URL): string {
   const match = new RegExp(`<a href="([^"]+)">${label}</a>`).exec(html);
@@ -83,10 +62,10 @@ describe('npm start’s local test providers', () => {
     const c = new ApiClient(t, nextIp());
     const start = await c.get(cieStart.path);
     const cookies = new Map<string, string>();
-    const chooser = await browse(start.headers.location!, cookies);
+    const chooser = await browse(start.headers.location!, BASE, cookies);
     expect(chooser.html).toContain('<h1>CIE di prova</h1>');
     expect(chooser.html).toContain('Provider di prova per lo sviluppo locale');
-    const back = await browse(linkTo(chooser.html, 'Giulia Verdi', chooser.url), cookies);
+    const back = await browse(linkTo(chooser.html!, 'Giulia Verdi', chooser.url), BASE, cookies);
     expect(back.url.pathname).toBe('/api/auth/cie/callback');
     const res = await c.get(`${back.url.pathname}${back.url.search}`);
     const result = new URL(res.headers.location!);
@@ -106,10 +85,10 @@ describe('npm start’s local test providers', () => {
   it('SPID: the provider asks which test person, and the chosen one is posted to our ACS', async () => {
     const c = new ApiClient(t, nextIp());
     const start = await c.get(`${spidStart.path}?idp=${encodeURIComponent(idp.entityId)}`);
-    const chooser = await browse(start.headers.location!, new Map());
+    const chooser = await browse(start.headers.location!, BASE);
     expect(chooser.html).toContain('<h1>SPID di prova (sviluppo locale)</h1>');
-    const form = await browse(linkTo(chooser.html, 'Paola Galli', chooser.url), new Map());
-    const samlResponse = /name="SAMLResponse" value="([^"]+)"/.exec(form.html)![1]!;
+    const form = await browse(linkTo(chooser.html!, 'Paola Galli', chooser.url), BASE);
+    const samlResponse = /name="SAMLResponse" value="([^"]+)"/.exec(form.html ?? '')![1]!;
     const res = await c.post(spidAcs.path, `SAMLResponse=${encodeURIComponent(samlResponse)}`, {
       xsrf: false,
       headers: {

@@ -214,13 +214,17 @@ export async function startOidcProvider(
 }
 
 /**
- * Follows the browser's way through the provider: from our start URL's redirect to the provider's
- * redirect back to our callback. Returns the callback URL (path and query), not yet called.
+ * A browser at the providers: follows redirects from `start` with its cookies, until a URL under
+ * `stopAt` (not fetched) or a page that is not a redirect (its HTML returned).
  */
-export async function loginAtProvider(authorizationUrl: string, redirectUri: string): Promise<URL> {
-  const cookies = new Map<string, string>();
-  let url = authorizationUrl;
+export async function browse(
+  start: string,
+  stopAt: string,
+  cookies = new Map<string, string>(),
+): Promise<{ url: URL; html: string | null }> {
+  let url = start;
   for (let hop = 0; hop < 10; hop += 1) {
+    if (url.startsWith(stopAt)) return { url: new URL(url), html: null };
     const res = await fetch(url, {
       redirect: 'manual',
       headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
@@ -231,10 +235,18 @@ export async function loginAtProvider(authorizationUrl: string, redirectUri: str
       cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
     }
     const location = res.headers.get('location');
-    if (!location) throw new Error(`provider stopped at ${url}: ${res.status} ${await res.text()}`);
-    const next = new URL(location, url);
-    if (next.href.startsWith(redirectUri)) return next;
-    url = next.href;
+    if (!location) return { url: new URL(url), html: `${res.status} ${await res.text()}` };
+    url = new URL(location, url).href;
   }
   throw new Error('too many redirects at the provider');
+}
+
+/**
+ * Follows the browser's way through the provider: from our start URL's redirect to the provider's
+ * redirect back to our callback. Returns the callback URL (path and query), not yet called.
+ */
+export async function loginAtProvider(authorizationUrl: string, redirectUri: string): Promise<URL> {
+  const { url, html } = await browse(authorizationUrl, redirectUri);
+  if (html !== null) throw new Error(`provider stopped at ${url.href}: ${html}`);
+  return url;
 }
