@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { AUTH_PATHS, LogoutResultSchema } from '@portale/shared/http';
 import { IDENTITY_RESULT_PATH, spidAcs, spidLogout, spidStart } from '@portale/shared/identity';
+import { UserDetailSchema } from '@portale/shared/users';
 import { auditLog, authSessions, spidSessions, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
@@ -118,7 +119,12 @@ const failureOf = (location: URL) => {
 
 describe('logout started here (SP-initiated)', () => {
   it('keeps NameID, format, SessionIndex and the provider with the session opened by SPID', async () => {
-    const { sessionId, issued } = await spidSignedIn();
+    const { sessionId, issued, userId } = await spidSignedIn();
+    // Staff see on the user's page how they last logged in: SPID, with its level.
+    const staff = browser();
+    await staff.login('superadmin@demo.test');
+    const detail = UserDetailSchema.parse((await staff.get(`/api/users/${userId}`)).json());
+    expect(detail.lastLogin).toMatchObject({ method: 'spid', acr: 'https://www.spid.gov.it/SpidL2' });
     expect(await spidRow(sessionId)).toMatchObject({
       idpEntityId: idp.entityId,
       nameId: issued.nameId,
