@@ -45,26 +45,4 @@ describe('the CIE result page (component)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(SPID_LOGOUT_FAILURES.logout_invalid);
   });
-
-  it('a SPID identity to link speaks of SPID, not CIE', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      new Response(
-        JSON.stringify({
-          provider: 'spid',
-          kind: 'link',
-          firstName: 'Paola',
-          lastName: 'Galli',
-          taxCode: 'GLLPLA82D45L219X',
-          accountEmailHint: 'p***@scuola.it',
-          expiresAt: '2026-11-29T10:00:00.000Z',
-        }),
-        { status: 200, headers: { 'content-type': 'application/json' } },
-      ),
-    );
-    renderPage('?esito=collega');
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(
-      'Collega SPID al tuo account',
-    );
-    expect(screen.getByText(/verificato con SPID e potrai entrare anche solo con SPID/)).toBeTruthy();
-  });
 });

@@ -10,7 +10,6 @@ import {
 } from 'react-router';
 import {
   IDENTITY_FAILURES,
-  IDENTITY_PROVIDER_SHORT_LABELS,
   pendingIdentity,
   SPID_LOGOUT_FAILURES,
   type IdentityFailure,
@@ -93,18 +92,16 @@ function VerifiedData({ pending }: { pending: PendingIdentity }) {
 function LinkForm({ pending }: { pending: PendingIdentity }) {
   const result = useActionData<{ message: string }>();
   const submitting = useNavigation().state === 'submitting';
-  const provider = IDENTITY_PROVIDER_SHORT_LABELS[pending.provider];
   return (
     <>
       <PageHeader
-        title={`Collega ${pending.provider === 'cie' ? 'la CIE' : 'SPID'} al tuo account`}
+        title="Collega la CIE al tuo account"
         description="Un account del portale ha questo codice fiscale, inserito a mano: conferma che è tuo con la sua password."
       />
       <VerifiedData pending={pending} />
       <p>
         Account: <strong>{pending.accountEmailHint}</strong>. Dopo il collegamento il codice fiscale risulterà
-        verificato con {provider} e potrai entrare anche solo con{' '}
-        {pending.provider === 'cie' ? 'la CIE' : 'SPID'}.
+        verificato con CIE e potrai entrare anche solo con la CIE.
       </p>
       {result?.message && (
         <Alert color="danger" role="alert">
@@ -139,11 +136,7 @@ function RegisterOffer({ pending }: { pending: PendingIdentity }) {
         description="Nessun account del portale ha questo codice fiscale. Puoi registrarti come insegnante o educatore."
       />
       <VerifiedData pending={pending} />
-      <p>
-        {pending.provider === 'cie'
-          ? 'La CIE non comunica l’indirizzo e-mail: lo inserirai nella registrazione.'
-          : 'L’indirizzo e-mail lo inserirai nella registrazione.'}
-      </p>
+      <p>La CIE non comunica l’indirizzo e-mail: lo inserirai nella registrazione.</p>
       <Link className="btn btn-primary" to="/landing/registrazioni/insegnante?identita=cie#registrazione">
         Crea l’account
       </Link>

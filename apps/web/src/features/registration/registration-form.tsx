@@ -35,7 +35,7 @@ export function RegistrationForm({
   const [context, setContext] = useState<PasswordContext>({});
   const formRef = useRef<HTMLFormElement>(null);
   const verified = useVerifiedIdentity();
-  // Verified with CIE or SPID: name, surname and codice fiscale are the provider's, shown and not typed over.
+  // Verified with CIE: name, surname and codice fiscale are the provider's, shown and not typed over.
   const fromCie = (value: string | undefined) => (verified ? { defaultValue: value, readOnly: true } : {});
   // After a refused submit the first field to correct takes the focus, in the middle of the screen (not
   // under the page's edges or the cookie banner): the user hears it and sees it (issue 34).
@@ -74,9 +74,8 @@ export function RegistrationForm({
             <input type="hidden" name="kind" value={kind} />
             {verified && (
               <p className="callout note" role="status">
-                {verified.provider === 'cie'
-                  ? 'Nome, cognome e codice fiscale sono quelli verificati con la CIE. Inserisci l’indirizzo e-mail e gli altri dati: la CIE non comunica l’e-mail.'
-                  : 'Nome, cognome e codice fiscale sono quelli verificati con SPID. Inserisci l’indirizzo e-mail e gli altri dati.'}
+                Nome, cognome e codice fiscale sono quelli verificati con la CIE. Inserisci l’indirizzo e-mail
+                e gli altri dati: la CIE non comunica l’e-mail.
               </p>
             )}
             <div className="row" key={verified ? 'verified' : 'typed'}>
