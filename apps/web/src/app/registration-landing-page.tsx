@@ -2,7 +2,6 @@ import type { TeacherKind } from '@portale/shared/accounts';
 import type { PageId } from '@portale/shared/pages';
 import { useMatches, type ActionFunctionArgs } from 'react-router';
 import { Component as LandingContent } from '../features/public/landing-page.tsx';
-import { IdentityLogin } from '../features/auth/identity-login.tsx';
 import { RegistrationForm } from '../features/registration/registration-form.tsx';
 
 /**
@@ -28,10 +27,7 @@ export function Component() {
     <>
       <LandingContent />
       <div className="container mb-5">
-        <RegistrationForm
-          kind={KIND_BY_PAGE[pageId] ?? 'altro'}
-          identityOffer={<IdentityLogin for="registration" />}
-        />
+        <RegistrationForm kind={KIND_BY_PAGE[pageId] ?? 'altro'} />
       </div>
     </>
   );

@@ -21,14 +21,7 @@ const SUBJECTS_LABEL: Record<TeacherKind, string> = {
  * The registration form of a landing (insegnante, educatore, altro); its route action is registrationAction,
  * loaded at the first submit (it checks the password policy, whose dictionaries the page does not load up front).
  */
-export function RegistrationForm({
-  kind,
-  identityOffer,
-}: {
-  kind: TeacherKind;
-  /** Shown above the form until an identity is verified: "Entra con SPID/CIE" (composed in app/). */
-  identityOffer?: React.ReactNode;
-}) {
+export function RegistrationForm({ kind }: { kind: TeacherKind }) {
   const result = useActionData<FormResult>();
   const errors = result?.errors;
   const [password, setPassword] = useState('');
@@ -61,8 +54,6 @@ export function RegistrationForm({
       ) : (
         <>
           <FormMessage message={result?.message} />
-          {/* Not verified yet: "Entra con SPID" / "Entra con CIE" offer the registration prefilled (decisions 048, 052). */}
-          {!verified && identityOffer}
           <Form
             ref={formRef}
             method="post"
