@@ -32,7 +32,13 @@ import {
   sessionIdOfRefreshToken,
 } from './modules/auth/tokens.repository.ts';
 import { mfaRoutes } from './modules/auth/mfa.routes.ts';
-import { identityRoutes, spidOf, spidRoutes, spidSettings } from './modules/identity/index.ts';
+import {
+  identityRoutes,
+  spidOf,
+  spidProviderLogout,
+  spidRoutes,
+  spidSettings,
+} from './modules/identity/index.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { portalRoutes } from './modules/portal/portal.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -178,9 +184,9 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   await app.register(xsrf, { tokens });
 
   await app.register(healthRoutes);
-  await app.register(authRoutes);
-  await app.register(mfaRoutes);
   const spid = spidOf(spidSettings(app.env));
+  await app.register(authRoutes, { providerLogout: spidProviderLogout(app, spid) });
+  await app.register(mfaRoutes);
   await app.register(identityRoutes, { spid: spid.idps });
   await app.register(spidRoutes, spid);
   await app.register(passwordRoutes);

@@ -1,15 +1,23 @@
-import { createVerify, randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
 import { createTestCa } from './signing-fixtures.ts';
 import { chooserPage } from './test-provider-chooser.ts';
+import {
+  logoutRequestXml,
+  logoutResponseXml,
+  readRedirect,
+  redirectUrl,
+  type LogoutFault,
+  type ReceivedRedirect,
+} from './saml-idp-logout.ts';
+
+export type { LogoutFault, ReceivedRedirect } from './saml-idp-logout.ts';
 
 /**
  * A local SPID identity provider (decision 052) on 127.0.0.1: it serves its metadata, checks the
@@ -45,13 +53,7 @@ export interface SamlFault {
 }
 
 /** The AuthnRequest the provider received last, as read after its signature was checked. */
-export interface ReceivedRequest {
-  xml: string;
-  id: string;
-  signatureValid: boolean;
-  sigAlg: string | null;
-  doc: Document;
-}
+export type ReceivedRequest = ReceivedRedirect;
 
 export interface TestSamlIdp {
   entityId: string;
@@ -63,6 +65,22 @@ export interface TestSamlIdp {
   sp: { privateKeyPem: string; certificatePem: string };
   next(person: SamlTestPerson, fault?: SamlFault): void;
   lastRequest(): ReceivedRequest | undefined;
+  /** The NameID and SessionIndex of the last assertion it issued. */
+  lastIssued(): { nameId: string; sessionIndex: string } | undefined;
+  /**
+   * Single logout (its `/slo`, HTTP-Redirect): our LogoutRequest is checked with our certificate and
+   * answered by a redirect to `spSloUrl` with its signed LogoutResponse (`nextLogout`'s fault, once).
+   */
+  nextLogout(fault: LogoutFault): void;
+  lastLogoutRequest(): ReceivedRedirect | undefined;
+  /** Our LogoutResponse to its own LogoutRequest, as it received it. */
+  lastLogoutResponse(): ReceivedRedirect | undefined;
+  /** Its own signed LogoutRequest (IdP-initiated logout) to `spSloUrl`, as a URL the browser follows. */
+  logoutRequestUrl(
+    who: { nameId: string; sessionIndex?: string },
+    fault?: LogoutFault,
+    relayState?: string,
+  ): string;
   close(): Promise<void>;
 }
 
@@ -173,9 +191,18 @@ export async function startSamlIdp(options: {
   spEntityId: string;
   host?: string;
   chooser?: boolean;
+  /** The service provider's single logout service (where its LogoutResponse and LogoutRequest go). */
+  spSloUrl?: string;
 }): Promise<TestSamlIdp> {
   const idpKeys = await keyPair('IdP SPID di test');
   const spKeys = await keyPair('Fornitore di servizi SPID di test');
+  const otherKeys = await keyPair('Chiave estranea');
+  const redirectKeys = { privateKeyPem: idpKeys.privateKeyPem, otherPrivateKeyPem: otherKeys.privateKeyPem };
+  const spSloUrl = options.spSloUrl ?? '';
+  let issued: { nameId: string; sessionIndex: string } | undefined;
+  let logoutFault: LogoutFault = {};
+  let lastLogoutRequest: ReceivedRedirect | undefined;
+  let lastLogoutResponse: ReceivedRedirect | undefined;
   const name = options.name ?? 'SPID di prova (locale)';
   let queued: { person: SamlTestPerson; fault: SamlFault } | undefined;
   let last: ReceivedRequest | undefined;
@@ -189,6 +216,7 @@ export async function startSamlIdp(options: {
     const iso = (ms: number) => new Date(now + ms).toISOString();
     const until = iso(fault.validForMs ?? 300_000);
     const issuer = `<saml:Issuer Format="${ENTITY}">${esc(fault.issuer ?? entityId)}</saml:Issuer>`;
+    issued = { nameId: id(), sessionIndex: id() };
     const attributes = [
       attribute('spidCode', person.spidCode),
       attribute(person.fiscalNumberName ?? 'fiscalNumber', person.fiscalNumber),
@@ -206,14 +234,14 @@ export async function startSamlIdp(options: {
       `<saml:Assertion ID="${id()}" Version="2.0" IssueInstant="${iso(0)}">` +
       issuer +
       `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:transient" ` +
-      `NameQualifier="${esc(entityId)}">${id()}</saml:NameID>` +
+      `NameQualifier="${esc(entityId)}">${issued.nameId}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
       `<saml:SubjectConfirmationData InResponseTo="${request.id}" NotOnOrAfter="${until}" Recipient="${esc(acsUrl)}"/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions NotBefore="${iso(Math.min(0, fault.validForMs ?? 0) - 60_000)}" NotOnOrAfter="${until}">` +
       `<saml:AudienceRestriction><saml:Audience>${esc(fault.audience ?? options.spEntityId)}</saml:Audience>` +
       `</saml:AudienceRestriction></saml:Conditions>` +
-      `<saml:AuthnStatement AuthnInstant="${iso(0)}" SessionIndex="${id()}"><saml:AuthnContext>` +
+      `<saml:AuthnStatement AuthnInstant="${iso(0)}" SessionIndex="${issued.sessionIndex}"><saml:AuthnContext>` +
       `<saml:AuthnContextClassRef>${esc(fault.acr ?? 'https://www.spid.gov.it/SpidL2')}</saml:AuthnContextClassRef>` +
       `</saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` +
@@ -224,26 +252,33 @@ export async function startSamlIdp(options: {
     return Buffer.from(xml).toString('base64');
   };
 
-  const readRequest = (rawQuery: string): ReceivedRequest => {
-    const params = new URLSearchParams(rawQuery);
-    const segments = rawQuery.split('&');
-    const pick = (key: string) => segments.find((s) => s.startsWith(`${key}=`));
-    const signed = ['SAMLRequest', 'RelayState', 'SigAlg'].map(pick).filter(Boolean).join('&');
-    const signature = params.get('Signature');
-    const signatureValid =
-      !!signature &&
-      createVerify('RSA-SHA256')
-        .update(signed)
-        .verify(spKeys.certificatePem, Buffer.from(signature, 'base64'));
-    const xml = inflateRawSync(Buffer.from(params.get('SAMLRequest') ?? '', 'base64')).toString('utf8');
-    const doc = new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document;
-    return {
+  const readRequest = (rawQuery: string): ReceivedRequest =>
+    readRedirect(rawQuery, 'SAMLRequest', spKeys.certificatePem);
+
+  const singleLogout = (url: URL, res: ServerResponse) => {
+    const raw = url.search.slice(1);
+    if (url.searchParams.has('SAMLResponse')) {
+      lastLogoutResponse = readRedirect(raw, 'SAMLResponse', spKeys.certificatePem);
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('Uscita completata');
+      return;
+    }
+    const request = (lastLogoutRequest = readRedirect(raw, 'SAMLRequest', spKeys.certificatePem));
+    if (!request.signatureValid) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('LogoutRequest non firmata');
+      return;
+    }
+    const fault = logoutFault;
+    logoutFault = {};
+    const xml = logoutResponseXml(entityId, spSloUrl, request.id, fault);
+    const location = redirectUrl(
+      spSloUrl,
+      'SAMLResponse',
       xml,
-      id: doc.documentElement.getAttribute('ID') ?? '',
-      signatureValid,
-      sigAlg: params.get('SigAlg'),
-      doc,
-    };
+      redirectKeys,
+      fault,
+      request.relayState ?? '',
+    );
+    res.writeHead(302, { location }).end();
   };
 
   const server: Server = createServer((req, res) => {
@@ -287,6 +322,7 @@ export async function startSamlIdp(options: {
         );
       return;
     }
+    if (url.pathname === '/slo') return singleLogout(url, res);
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -316,6 +352,21 @@ export async function startSamlIdp(options: {
       queued = { person, fault };
     },
     lastRequest: () => last,
+    lastIssued: () => issued,
+    nextLogout(fault) {
+      logoutFault = fault;
+    },
+    lastLogoutRequest: () => lastLogoutRequest,
+    lastLogoutResponse: () => lastLogoutResponse,
+    logoutRequestUrl: (who, fault = {}, relayState) =>
+      redirectUrl(
+        spSloUrl,
+        'SAMLRequest',
+        logoutRequestXml(entityId, spSloUrl, who, fault),
+        redirectKeys,
+        fault,
+        relayState,
+      ),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });

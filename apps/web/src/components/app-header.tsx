@@ -3,6 +3,7 @@ import { Link, NavLink, useNavigate } from 'react-router';
 import { REDIRECTS } from '@portale/shared/pages';
 import type { SessionUser } from '@portale/shared/auth';
 import { Button } from 'design-react-kit';
+import { leaveFor } from '../lib/leave-site.ts';
 
 const MAIN_NAV = [
   { to: '/', label: 'Home', end: true },
@@ -14,15 +15,18 @@ const MAIN_NAV = [
 
 interface AppHeaderProps {
   user: SessionUser | null;
-  onLogout: () => Promise<void>;
+  /** Ends the session; a SPID session answers its identity provider's logout URL. */
+  onLogout: () => Promise<string | null>;
 }
 
 /** The site's banner landmark: slim bar (programme, user zone), centre bar (brand) and the main navigation. */
 export function AppHeader({ user, onLogout }: AppHeaderProps) {
   const navigate = useNavigate();
   const handleLogout = async () => {
-    await onLogout();
-    await navigate(REDIRECTS.logout);
+    const providerLogoutUrl = await onLogout();
+    // SAML single logout (decision 052): the provider ends its session too, then sends the browser home.
+    if (providerLogoutUrl) leaveFor(providerLogoutUrl);
+    else await navigate(REDIRECTS.logout);
   };
   return (
     // A <header> outside <main>: the banner landmark (design-react-kit's Headers is a plain div).

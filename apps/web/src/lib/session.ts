@@ -150,18 +150,24 @@ export function linkProviderIdentity(proof: { password: string } | { code: strin
   });
 }
 
-/** Logout: the server revokes the session; whatever it answers, the client resets (seed §8). */
-export async function logout(): Promise<void> {
+/**
+ * Logout: the server revokes the session; whatever it answers, the client resets (seed §8). A session
+ * opened by SPID answers the identity provider's logout URL (SAML single logout, decision 052): the
+ * caller sends the browser there (it comes back to the home page); null otherwise.
+ */
+export async function logout(): Promise<string | null> {
   deleteCookie(AUTH_COOKIES.strategy);
   deleteCookie(AUTH_COOKIES.redirect);
+  let providerLogoutUrl: string | null = null;
   try {
-    await callApi(authLogout, {});
+    ({ providerLogoutUrl } = await callApi(authLogout, {}));
   } catch (error) {
     console.error('[auth] logout failed', error);
   }
   resetSession();
   // The detector's pages kept offline (service worker cache) are this user's: gone with the session.
   await clearDetectorDataCache();
+  return providerLogoutUrl;
 }
 
 /** The session was restored with no network, from the user the service worker kept (no access token). */

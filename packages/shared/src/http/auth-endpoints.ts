@@ -25,7 +25,7 @@ export const AUTH_COOKIES = {
 
 // The authentication endpoints (seed-spec §7). Login, refresh, logout and the XSRF cookie are
 // 'public': they are how a session starts and ends (refresh is authenticated by its own HttpOnly
-// cookie, logout by whatever session the request carries, and answers 204 without one).
+// cookie, logout by whatever session the request carries, and answers without one too).
 
 /** Sets the XSRF-TOKEN cookie (also answers HEAD). */
 export const authCsrf = defineEndpoint({
@@ -69,12 +69,20 @@ export const authRefresh = defineEndpoint({
   errors: [401],
 });
 
+/**
+ * The logout's answer: a session opened by SPID also ends at the identity provider (SAML single
+ * logout, decision 052): the browser goes to `providerLogoutUrl` (our signed LogoutRequest) and comes
+ * back to the home page. Null for any other session, or without one.
+ */
+export const LogoutResultSchema = z.object({ providerLogoutUrl: z.string().nullable() });
+export type LogoutResult = z.infer<typeof LogoutResultSchema>;
+
 export const authLogout = defineEndpoint({
   method: 'POST',
   path: AUTH_PATHS.logout,
   permission: 'public',
   tag: 'auth',
-  summary: 'Esci: revoca la sessione e cancella i cookie',
-  response: z.undefined(),
-  status: 204,
+  summary:
+    'Esci: revoca la sessione e cancella i cookie; per una sessione SPID, l’indirizzo dell’uscita dal gestore',
+  response: LogoutResultSchema,
 });

@@ -11,6 +11,7 @@ import {
   PendingIdentitySchema,
   IDENTITY_PROVIDER_NAMES,
   SpidAcsBodySchema,
+  SpidLogoutQuerySchema,
   SpidStartQuerySchema,
 } from './identity.schemas.ts';
 
@@ -85,6 +86,25 @@ export const spidAcs = defineEndpoint({
   summary: 'Ritorno dal gestore SPID (HTTP-POST): verifica la risposta SAML e rimanda alla pagina dell’esito',
   body: SpidAcsBodySchema,
   media: { request: ['application/x-www-form-urlencoded'] },
+  response: z.undefined(),
+  status: 302,
+  errors: [404],
+});
+
+/**
+ * Our single logout service (HTTP-Redirect): the provider's LogoutResponse to the LogoutRequest of
+ * our logout (then the home page), or its own LogoutRequest (the matching SPID sessions end; the
+ * browser goes back to it with our signed LogoutResponse). Public: the signed message is the
+ * credential, and it acts only on the sessions it names.
+ */
+export const spidLogout = defineEndpoint({
+  method: 'GET',
+  path: '/api/auth/spid/logout',
+  permission: 'public',
+  tag: 'auth',
+  summary:
+    'Uscita singola SPID (HTTP-Redirect): risposta del gestore alla nostra uscita, o sua richiesta di uscita',
+  query: SpidLogoutQuerySchema,
   response: z.undefined(),
   status: 302,
   errors: [404],

@@ -50,6 +50,19 @@ export const SpidAcsBodySchema = z.object({
   RelayState: z.string().max(80).optional(),
 });
 
+/**
+ * What an identity provider sends to our single logout service (SAML HTTP-Redirect binding): its
+ * LogoutResponse to ours (`SAMLResponse`) or its own LogoutRequest (`SAMLRequest`), signed in the
+ * query. Optional here: a missing or bad one is an audited failure, not a 400.
+ */
+export const SpidLogoutQuerySchema = z.object({
+  SAMLRequest: z.string().max(100_000).optional(),
+  SAMLResponse: z.string().max(100_000).optional(),
+  RelayState: z.string().max(80).optional(),
+  SigAlg: z.string().max(200).optional(),
+  Signature: z.string().max(2048).optional(),
+});
+
 /** A verified identity waiting for a link (password) or a registration (decision 048). */
 export const PendingIdentitySchema = z.object({
   provider: z.enum(IDENTITY_PROVIDER_NAMES),
@@ -148,8 +161,29 @@ export const IDENTITY_FAILURES = {
 } as const;
 export type IdentityFailure = keyof typeof IDENTITY_FAILURES;
 
-/** The outcomes of the callback, as the web's result page reads them (`?esito=`). */
-export const IDENTITY_OUTCOMES = ['accesso', 'collega', 'registrazione', 'errore'] as const;
+const NOT_CONFIRMED =
+  'Sei uscito dal portale, ma il gestore SPID non ha confermato la fine della sua sessione: per sicurezza chiudi il browser.';
+
+/**
+ * Why the return from a SPID single logout failed (decision 052): the browser goes to the result page
+ * with `?esito=uscita&codice=`. The portal's own session was already ended; only the provider's is
+ * uncertain.
+ */
+export const SPID_LOGOUT_FAILURES = {
+  logout_invalid: `La risposta del gestore SPID all’uscita non è leggibile. ${NOT_CONFIRMED}`,
+  logout_unknown: `La risposta del gestore SPID non corrisponde a nessuna uscita avviata. ${NOT_CONFIRMED}`,
+  logout_replayed: 'Questa risposta del gestore SPID all’uscita è già stata usata. Sei uscito dal portale.',
+  logout_expired: `La risposta del gestore SPID all’uscita è arrivata troppo tardi. ${NOT_CONFIRMED}`,
+  logout_issuer_mismatch: `Il messaggio di uscita non viene dal gestore SPID atteso: è stato ignorato. ${NOT_CONFIRMED}`,
+  logout_destination_invalid: `Il messaggio di uscita del gestore SPID è indirizzato a un altro servizio: è stato ignorato. ${NOT_CONFIRMED}`,
+  logout_signature_invalid: `Il messaggio di uscita del gestore SPID non è firmato o la firma non è valida: è stato ignorato. ${NOT_CONFIRMED}`,
+  logout_provider_error: `Il gestore SPID non è riuscito a chiudere la sua sessione. ${NOT_CONFIRMED}`,
+  logout_provider_unreachable: `I dati del gestore SPID non sono disponibili. ${NOT_CONFIRMED}`,
+} as const;
+export type SpidLogoutFailure = keyof typeof SPID_LOGOUT_FAILURES;
+
+/** The outcomes of the callback (and of a SPID logout's return), as the web's result page reads them (`?esito=`). */
+export const IDENTITY_OUTCOMES = ['accesso', 'collega', 'registrazione', 'errore', 'uscita'] as const;
 export type IdentityOutcome = (typeof IDENTITY_OUTCOMES)[number];
 
 /** The web page the callback sends the browser to. */

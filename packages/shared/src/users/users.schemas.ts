@@ -52,6 +52,18 @@ export const UserListQuerySchema = UserFiltersSchema.extend(PaginationSchema.sha
 export type UserListQuery = z.output<typeof UserListQuerySchema>;
 export const UserListResponseSchema = listResponseSchema(UserSummarySchema);
 
+/** How a user can log in (the `auth.login` audit's method): `mfa` is password and TOTP code. */
+export const LOGIN_METHODS = ['password', 'mfa', 'cie', 'spid'] as const;
+export type LoginMethodName = (typeof LOGIN_METHODS)[number];
+
+/** The user's last login: how, at which level (CIE, SPID: the provider's `acr`), and when. */
+export const LastLoginSchema = z.object({
+  method: z.enum(LOGIN_METHODS),
+  acr: z.string().nullable(),
+  at: z.string(),
+});
+export type LastLogin = z.infer<typeof LastLoginSchema>;
+
 export const UserDetailSchema = UserSummarySchema.extend({
   phone: z.string().nullable(),
   emailVerifiedAt: z.string().nullable(),
@@ -60,6 +72,8 @@ export const UserDetailSchema = UserSummarySchema.extend({
   lockedUntil: z.string().nullable(),
   /** Sessions still open (not revoked, not expired). */
   activeSessions: z.number().int(),
+  /** How they last logged in (null: never, or before logins were audited with their method). */
+  lastLogin: LastLoginSchema.nullable(),
   /** The user's teacher/educator profile, when there is one. */
   teacherProfileId: z.number().int().nullable(),
   updatedAt: z.string(),

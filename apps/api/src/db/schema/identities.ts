@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { authSessions } from './auth.ts';
 import { id, ts } from './columns.ts';
 import { ownerUserId, users } from './users.ts';
 
@@ -86,4 +87,33 @@ export const pendingIdentities = pgTable(
     linkCodeFailures: integer('link_code_failures').notNull().default(0),
   },
   (t) => [uniqueIndex('pending_identities_token_idx').on(t.tokenHash)],
+);
+
+/**
+ * What a session opened by SPID needs for SAML single logout (decision 052): the provider, the
+ * NameID (and its format) and the SessionIndex of its assertion; then our LogoutRequest's ID when
+ * the user logs out here, and when the provider confirmed it (its LogoutResponse) or asked it (its
+ * own LogoutRequest). Goes with its session.
+ */
+export const spidSessions = pgTable(
+  'spid_sessions',
+  {
+    sessionId: bigint('session_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => authSessions.id, { onDelete: 'cascade' }),
+    idpEntityId: text('idp_entity_id').notNull(),
+    nameId: text('name_id').notNull(),
+    nameIdFormat: text('name_id_format'),
+    sessionIndex: text('session_index'),
+    createdAt: ts('created_at').notNull(),
+    /** The ID of our LogoutRequest to the provider (the InResponseTo its LogoutResponse must carry). */
+    logoutRequestId: text('logout_request_id'),
+    logoutRequestedAt: ts('logout_requested_at'),
+    /** The provider ended its session too: its LogoutResponse, or its own LogoutRequest. */
+    providerLoggedOutAt: ts('provider_logged_out_at'),
+  },
+  (t) => [
+    index('spid_sessions_name_id_idx').on(t.idpEntityId, t.nameId),
+    uniqueIndex('spid_sessions_logout_request_idx').on(t.logoutRequestId),
+  ],
 );

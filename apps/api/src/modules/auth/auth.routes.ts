@@ -9,7 +9,7 @@ import {
   ERROR_MESSAGES,
 } from '@portale/shared/http';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
-import { actorOf } from '../../lib/audit.ts';
+import { actorOf, type Actor } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { frozenAnswer } from '../../lib/response-serialization.ts';
 import { authOf } from '../../plugins/authorization.ts';
@@ -33,7 +33,15 @@ import { sessionIdOfRefreshToken } from './tokens.repository.ts';
  */
 export const LOGOUT_CLEAR_SITE_DATA = '"cache", "storage"';
 
-export async function authRoutes(app: FastifyInstance) {
+export interface AuthRoutesOptions {
+  /**
+   * After a logout ended `sessionId`: the URL where the browser also ends the identity provider's
+   * session (SPID single logout, decision 052), or null. Given by app.ts, so auth imports no identity code.
+   */
+  providerLogout?: (actor: Actor, sessionId: number) => Promise<string | null>;
+}
+
+export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions = {}) {
   const { env } = app;
   const deps = loginDepsOf(app);
   const cookieBase = refreshCookieOptions(app);
@@ -78,11 +86,22 @@ export async function authRoutes(app: FastifyInstance) {
     const refresh = request.cookies[AUTH_COOKIES.refreshToken];
     const sessionId =
       request.auth?.sessionId ?? (refresh ? await sessionIdOfRefreshToken(app.db, refresh) : undefined);
-    if (sessionId) await endSession(deps, sessionId, actorOf(request));
+    const actor = actorOf(request);
+    let providerLogoutUrl: string | null = null;
+    if (sessionId) {
+      await endSession(deps, sessionId, actor);
+      try {
+        providerLogoutUrl = (await options.providerLogout?.(actor, sessionId)) ?? null;
+      } catch (error) {
+        // Our session is over whatever the provider's logout does: the user is logged out here.
+        request.log.warn({ err: error }, 'provider logout not started');
+      }
+    }
     clearRefreshCookie(reply);
     issueXsrfCookie(app, reply, undefined);
     // The browser drops what it kept for the site (ASVS 14.3.1); the cache holds no personal data
     // (API answers are not cached), so it is kept.
     reply.header('clear-site-data', LOGOUT_CLEAR_SITE_DATA);
+    return { providerLogoutUrl };
   });
 }

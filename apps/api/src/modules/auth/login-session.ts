@@ -48,14 +48,19 @@ export function sendSession(
   return tokenBody(app, session.accessToken, session.accessExpiresAt);
 }
 
-/** Opens a session for a fully authenticated user (login.service's `openSession`) and answers it. */
+/**
+ * Opens a session for a fully authenticated user (login.service's `openSession`) and answers it.
+ * `opened` records what the login method keeps with the session (SPID: what single logout needs).
+ */
 export async function openLoginSession(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: number,
   method: LoginMethod,
+  opened?: (sessionId: number) => Promise<void>,
 ): Promise<TokenResponse> {
   const session = await openSession(loginDepsOf(app), userId, method, loginClientOf(request));
+  await opened?.(session.sessionId);
   return sendSession(app, reply, session);
 }

@@ -4,9 +4,18 @@ import { actorOf } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { openLoginSession } from '../auth/index.ts';
 import type { ProviderAnswer } from './cie-client.ts';
+import type { SpidAnswer } from './spid-client.ts';
 import { decideLink, personOf, type VerifiedPerson } from './identity-linking.ts';
 import { touchIdentity, type IdentityProvider } from './identity.repository.ts';
 import * as service from './identity.service.ts';
+import { insertSpidSession, type SpidSessionKeys } from './spid-sessions.repository.ts';
+
+/** What a SPID answer gives for single logout (its NameID and the provider), or null (CIE). */
+function sloKeysOf(answer: ProviderAnswer): SpidSessionKeys | null {
+  const { nameId, nameIdFormat, sessionIndex, idpEntityId } = answer as Partial<SpidAnswer>;
+  if (!nameId || !idpEntityId) return null;
+  return { idpEntityId, nameId, nameIdFormat: nameIdFormat ?? null, sessionIndex: sessionIndex ?? null };
+}
 
 /** The browser cookies a login attempt is bound to (CIE, SPID), and the one naming a pending identity. */
 export const IDENTITY_COOKIES = {
@@ -70,8 +79,22 @@ export function identityResponder(app: FastifyInstance, provider: IdentityProvid
     return reply.redirect(resultUrl('errore', failure), 302);
   };
 
-  const signIn = async (request: FastifyRequest, reply: FastifyReply, userId: number) => {
-    await openLoginSession(app, request, reply, userId, provider);
+  const signIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    answer: ProviderAnswer,
+  ) => {
+    // A SPID session keeps what its single logout needs (decision 052).
+    const slo = sloKeysOf(answer);
+    await openLoginSession(
+      app,
+      request,
+      reply,
+      userId,
+      provider,
+      slo ? (sessionId) => insertSpidSession(app.db, sessionId, slo, app.clock.now()) : undefined,
+    );
     reply.clearCookie(login.name, login.options);
     return reply.redirect(resultUrl('accesso'), 302);
   };
@@ -109,10 +132,10 @@ export function identityResponder(app: FastifyInstance, provider: IdentityProvid
         });
       case 'known':
         await touchIdentity(app.db, decision.identityId, person.acr, now);
-        return signIn(request, reply, decision.userId);
+        return signIn(request, reply, decision.userId, answer);
       case 'link-verified':
         await service.linkVerifiedIdentity(app.db, actorOf(request), person, decision.userId, now);
-        return signIn(request, reply, decision.userId);
+        return signIn(request, reply, decision.userId, answer);
       case 'link-with-password':
         return holdPending(request, reply, person, decision.userId);
       case 'register':

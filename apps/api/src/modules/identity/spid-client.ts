@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import {
   SAML,
   SamlStatusError,
   ValidateInResponseTo,
   type CacheProvider,
+  type Profile,
   type SamlConfig,
 } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
@@ -10,14 +12,25 @@ import { ACR_LEVEL_2, type IdentityFailure } from '@portale/shared/identity';
 import type { ProviderAnswer } from './cie-client.ts';
 import { ATTRIBUTE_CONSUMING_SERVICE_INDEX, xmlEscape } from './spid-metadata.ts';
 import type { SpidIdp, SpidSettings } from './spid-settings.ts';
+import type { SpidSessionKeys } from './spid-sessions.repository.ts';
 
 const SAML_P = 'urn:oasis:names:tc:SAML:2.0:protocol';
 const SAML_A = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const STATUS_SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
+const TRANSIENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+/** The query signatures a provider's logout message may carry (SPID: RSA with SHA-256 or stronger). */
+const SIGNATURE_ALGORITHMS = [
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+];
 /** Seconds of clock difference tolerated with a provider (NotBefore, NotOnOrAfter). */
 const CLOCK_SKEW_MS = 30_000;
 
-/** The AuthnRequest's Issuer as SPID wants it: the entity format and its NameQualifier (node-saml writes a bare one). */
+/**
+ * The Issuer of our AuthnRequest, LogoutRequest and LogoutResponse as SPID wants it: the entity
+ * format and its NameQualifier (node-saml writes a bare one).
+ */
 class SpidSaml extends SAML {
   constructor(
     config: SamlConfig,
@@ -26,16 +39,32 @@ class SpidSaml extends SAML {
     super(config);
   }
 
+  private spidIssuer(xml: string): string {
+    return xml.replace(
+      /<saml:Issuer(?: xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion")?>/,
+      `<saml:Issuer xmlns:saml="${SAML_A}" NameQualifier="${xmlEscape(this.entityId)}" ` +
+        `Format="urn:oasis:names:tc:SAML:2.0:nameid-format:entity">`,
+    );
+  }
+
   protected override async generateAuthorizeRequestAsync(
     isPassive: boolean,
     isHttpPostBinding: boolean,
   ): Promise<string> {
-    const xml = await super.generateAuthorizeRequestAsync(isPassive, isHttpPostBinding);
-    return xml.replace(
-      /<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">/,
-      `<saml:Issuer xmlns:saml="${SAML_A}" NameQualifier="${xmlEscape(this.entityId)}" ` +
-        `Format="urn:oasis:names:tc:SAML:2.0:nameid-format:entity">`,
-    );
+    return this.spidIssuer(await super.generateAuthorizeRequestAsync(isPassive, isHttpPostBinding));
+  }
+
+  override async _generateLogoutRequest(user: Profile): Promise<string> {
+    return this.spidIssuer(await super._generateLogoutRequest(user));
+  }
+
+  /** The redirect binding's query signature alone (before node-saml reads the message's status). */
+  async checkRedirectSignature(query: Record<string, string>, rawQuery: string): Promise<void> {
+    await this.hasValidSignatureForRedirect(query, rawQuery);
+  }
+
+  override _generateLogoutResponse(logoutRequest: Profile, success: boolean): string {
+    return this.spidIssuer(super._generateLogoutResponse(logoutRequest, success));
   }
 }
 
@@ -50,6 +79,8 @@ export interface ResponseEnvelope {
 
 /** What a verified SPID Response gave: the person's answer, and what a single logout needs. */
 export interface SpidAnswer extends ProviderAnswer {
+  /** The provider that answered (its entity id). */
+  idpEntityId: string;
   nameId: string;
   nameIdFormat: string | null;
   sessionIndex: string | null;
@@ -98,6 +129,7 @@ export class SpidServiceProvider {
     return new SpidSaml(
       {
         entryPoint: idp.ssoUrl,
+        ...(idp.sloUrl ? { logoutUrl: idp.sloUrl } : {}),
         issuer: settings.entityId,
         callbackUrl: settings.acsUrl,
         idpCert: idp.certificates,
@@ -107,7 +139,7 @@ export class SpidServiceProvider {
         publicCert: settings.certificate,
         signatureAlgorithm: 'sha256',
         digestAlgorithm: 'sha256',
-        identifierFormat: 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient',
+        identifierFormat: TRANSIENT,
         forceAuthn: true,
         authnContext: [ACR_LEVEL_2],
         racComparison: 'minimum',
@@ -127,6 +159,58 @@ export class SpidServiceProvider {
   /** The provider's SSO URL with our signed AuthnRequest (ID `requestId`) in the query. */
   authorizationUrl(idp: SpidIdp, requestId: string): Promise<string> {
     return this.saml(idp, requestId).getAuthorizeUrlAsync('', undefined, {});
+  }
+
+  /**
+   * The provider's single logout URL with our signed LogoutRequest (ID `requestId`, HTTP-Redirect):
+   * the session's NameID (with the provider as its NameQualifier) and SessionIndex.
+   */
+  logoutUrl(idp: SpidIdp, session: SpidSessionKeys, requestId: string): Promise<string> {
+    return this.saml(idp, requestId).getLogoutUrlAsync(
+      {
+        issuer: idp.entityId,
+        nameID: session.nameId,
+        nameIDFormat: session.nameIdFormat ?? TRANSIENT,
+        nameQualifier: idp.entityId,
+        ...(session.sessionIndex ? { sessionIndex: session.sessionIndex } : {}),
+      },
+      '',
+      {},
+    );
+  }
+
+  /**
+   * Checks a LogoutResponse or LogoutRequest of the HTTP-Redirect binding with node-saml: the query's
+   * signature by the provider's certificates, its Issuer, its times; a LogoutResponse's status and
+   * InResponseTo (`requestId`, our LogoutRequest). The signature must be there (node-saml would let an
+   * unsigned query through). Throws what node-saml throws.
+   */
+  async verifyLogout(
+    idp: SpidIdp,
+    query: Record<string, string>,
+    rawQuery: string,
+    requestId: string | null,
+  ): Promise<void> {
+    if (!query.Signature || !query.SigAlg) throw new Error('The logout message has no signature');
+    if (!SIGNATURE_ALGORITHMS.includes(query.SigAlg))
+      throw new Error(`Signature algorithm not accepted: ${query.SigAlg}`);
+    const saml = this.saml(idp, requestId);
+    await saml.checkRedirectSignature(query, rawQuery);
+    await saml.validateRedirectAsync(query, rawQuery);
+  }
+
+  /**
+   * The provider's single logout URL with our signed LogoutResponse (HTTP-Redirect) to its
+   * LogoutRequest `inResponseTo`: Success, or (no session of ours matched) UnknownPrincipal.
+   */
+  logoutResponseUrl(idp: SpidIdp, inResponseTo: string, success: boolean, relayState: string) {
+    const profile = { issuer: idp.entityId, nameID: '', nameIDFormat: TRANSIENT, ID: inResponseTo };
+    return this.saml(idp, `_${randomBytes(20).toString('hex')}`).getLogoutResponseUrlAsync(
+      profile,
+      relayState,
+      {},
+      success,
+    );
   }
 
   /** The Response's envelope, or null when it is not a SAML Response at all. */
@@ -195,6 +279,7 @@ export class SpidServiceProvider {
       subject: `${idp.entityId}#${stable}`,
       acr: acr ?? null,
       claims,
+      idpEntityId: idp.entityId,
       nameId: profile.nameID,
       nameIdFormat: profile.nameIDFormat ?? null,
       sessionIndex: profile.sessionIndex ?? null,

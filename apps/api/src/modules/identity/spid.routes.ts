@@ -13,6 +13,7 @@ import {
 } from './identity-responder.ts';
 import { findLoginAttempt, insertLoginAttempt, useLoginAttempt } from './identity.repository.ts';
 import { failureOfSamlError, SpidServiceProvider } from './spid-client.ts';
+import { spidLogoutRoute } from './spid-logout.routes.ts';
 import { serviceProviderMetadata } from './spid-metadata.ts';
 import { SpidIdpRegistry, type SpidSettings } from './spid-settings.ts';
 
@@ -53,6 +54,8 @@ export async function spidRoutes(
     if (!sp || !idps) throw new HttpError(404, 'not_found', NOT_CONFIGURED);
     return { sp, idps };
   };
+
+  spidLogoutRoute(app, requireSpid, limit);
 
   registerEndpoint(app, spidMetadata, {}, async (_request, reply) => {
     const { sp } = requireSpid();

@@ -1,13 +1,23 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { PERMISSIONS, ROLES, type OwnedResource, type Permission, type Role } from '@portale/shared/auth';
-import type { UserDetail, UserListQuery, UserStatus, UserSummary } from '@portale/shared/users';
 import {
+  LOGIN_METHODS,
+  type LastLogin,
+  type LoginMethodName,
+  type UserDetail,
+  type UserListQuery,
+  type UserStatus,
+  type UserSummary,
+} from '@portale/shared/users';
+import {
+  auditLog,
   authSessions,
   loginThrottles,
   mfaFactors,
   permissions,
   roles,
   teacherProfiles,
+  userIdentities,
   userPermissions,
   userRoles,
   users,
@@ -162,6 +172,30 @@ export async function findUserResource(db: DbOrTx, userId: number): Promise<Owne
   return row && { ownerUserIds: [row.id] };
 }
 
+/**
+ * How the user last logged in: the newest `auth.login` audit row (the actor index, newest first) and,
+ * for CIE or SPID, the level (`acr`) of that identity's last login.
+ */
+async function findLastLogin(db: DbOrTx, userId: number): Promise<LastLogin | null> {
+  const [row] = await db
+    .select({ method: sql<string | null>`${auditLog.after}->>'method'`, at: auditLog.at })
+    .from(auditLog)
+    .where(and(eq(auditLog.actorUserId, userId), eq(auditLog.action, 'auth.login')))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(1);
+  const method = row?.method as LoginMethodName | null | undefined;
+  if (!row || !method || !LOGIN_METHODS.includes(method)) return null;
+  let acr: string | null = null;
+  if (method === 'cie' || method === 'spid') {
+    const [identity] = await db
+      .select({ acr: userIdentities.acr })
+      .from(userIdentities)
+      .where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, method)));
+    acr = identity?.acr ?? null;
+  }
+  return { method, acr, at: row.at.toISOString() };
+}
+
 /** The user's page: data, roles, direct permissions, status and the state of their login. */
 export async function findUserDetail(db: DbOrTx, userId: number, now: Date): Promise<UserDetail | undefined> {
   const [row] = await db
@@ -190,6 +224,7 @@ export async function findUserDetail(db: DbOrTx, userId: number, now: Date): Pro
     mustChangePassword: rowValue.bool(row.mustChangePassword),
     lockedUntil: summary.locked ? rowValue.iso(row.lockedUntil) : null,
     activeSessions: rowValue.int(row.activeSessions),
+    lastLogin: await findLastLogin(db, userId),
     teacherProfileId: row.teacherProfileId === null ? null : rowValue.int(row.teacherProfileId),
     updatedAt: rowValue.iso(row.updatedAt)!,
   };

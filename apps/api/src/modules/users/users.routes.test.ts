@@ -146,6 +146,16 @@ describe('who may read users', () => {
   });
 });
 
+describe('how a user last logged in', () => {
+  it('the staff page says how and when: e-mail and password, or with the TOTP code (CIE/SPID: identity tests)', async () => {
+    const detail = async (email: string) =>
+      UserDetailSchema.parse((await admin().get(`/api/users/${idOf(email)}`)).json()).lastLogin;
+    expect(await detail('dirigente@demo.test')).toMatchObject({ method: 'password', acr: null });
+    expect(await detail('superadmin@demo.test')).toMatchObject({ method: 'mfa', acr: null });
+    expect((await detail('dirigente@demo.test'))?.at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});
+
 describe('who may change users', () => {
   it('only super-admin and cromos: user.index and every other account get 403, a guest 401', async () => {
     const target = idOf('rilevatore@demo.test');

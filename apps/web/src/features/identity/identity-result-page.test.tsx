@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { createRoutesStub } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IDENTITY_FAILURES, type PendingIdentity } from '@portale/shared/identity';
+import { IDENTITY_FAILURES, SPID_LOGOUT_FAILURES, type PendingIdentity } from '@portale/shared/identity';
 import { Component, loader } from './identity-result-page.tsx';
 
 function renderPage(search: string, load: typeof loader = loader) {
@@ -78,5 +78,22 @@ describe('the SPID/CIE result page (component)', () => {
       'Collega la CIE al tuo account',
     );
     expect(screen.getByText(/verificato con CIE e potrai entrare anche solo con la CIE/)).toBeTruthy();
+  });
+
+  it('a failed return from the SPID logout: the Italian reason, the way home, and the API is not asked', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    renderPage('?esito=uscita&codice=logout_signature_invalid');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      SPID_LOGOUT_FAILURES.logout_signature_invalid,
+    );
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Uscita da SPID');
+    expect(screen.getByRole('link', { name: 'Vai alla home' }).getAttribute('href')).toBe('/');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('an unknown logout code gets the general logout message, never the code itself', async () => {
+    renderPage('?esito=uscita&codice=%3Cscript%3E');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(SPID_LOGOUT_FAILURES.logout_invalid);
   });
 });

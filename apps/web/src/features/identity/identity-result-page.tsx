@@ -13,9 +13,11 @@ import {
   IDENTITY_PROVIDER_SHORT_LABELS,
   pendingIdentity,
   requestIdentityLinkCode,
+  SPID_LOGOUT_FAILURES,
   VERIFIED_IDENTITY_QUERY,
   type IdentityFailure,
   type PendingIdentity,
+  type SpidLogoutFailure,
 } from '@portale/shared/identity';
 import { TextField } from '../../components/form/text-field.tsx';
 import { href } from '@portale/shared/pages';
@@ -23,13 +25,24 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { adoptProviderSession, linkProviderIdentity } from '../../lib/session.ts';
 
-type ResultData = { kind: 'error'; message: string } | { kind: 'pending'; pending: PendingIdentity };
+type ResultData =
+  | { kind: 'error'; message: string }
+  | { kind: 'logout'; message: string }
+  | { kind: 'pending'; pending: PendingIdentity };
 
 const GENERIC_FAILURE =
   'L’accesso con SPID o CIE non è riuscito. Riprova, oppure accedi con e-mail e password.';
 
+const GENERIC_LOGOUT_FAILURE = SPID_LOGOUT_FAILURES.logout_invalid;
+
 function failureMessage(code: string | null): string {
   return code && code in IDENTITY_FAILURES ? IDENTITY_FAILURES[code as IdentityFailure] : GENERIC_FAILURE;
+}
+
+function logoutFailureMessage(code: string | null): string {
+  return code && code in SPID_LOGOUT_FAILURES
+    ? SPID_LOGOUT_FAILURES[code as SpidLogoutFailure]
+    : GENERIC_LOGOUT_FAILURE;
 }
 
 /** The callback's outcome (`?esito=`): signed in → the portal; a pending identity → its form; else the reason. */
@@ -51,6 +64,9 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ResultDat
       return { kind: 'error', message: error instanceof ApiError ? error.message : GENERIC_FAILURE };
     }
   }
+  // The return from a SPID single logout that failed (decision 052): the portal's session is over.
+  if (outcome === 'uscita')
+    return { kind: 'logout', message: logoutFailureMessage(url.searchParams.get('codice')) };
   return { kind: 'error', message: failureMessage(url.searchParams.get('codice')) };
 }
 
@@ -244,8 +260,35 @@ function RegisterOffer({ pending }: { pending: PendingIdentity }) {
   );
 }
 
+function LogoutFailure({ message }: { message: string }) {
+  return (
+    <>
+      <PageHeader
+        title="Uscita da SPID"
+        description="Sei uscito dal portale. L’uscita dal gestore dell’identità SPID non è stata confermata."
+      />
+      <Alert color="warning" role="alert">
+        {message}
+      </Alert>
+      <Link className="btn btn-primary" to="/">
+        Vai alla home
+      </Link>
+    </>
+  );
+}
+
 export function Component() {
   const data = useLoaderData<ResultData>();
+  if (data.kind === 'logout')
+    return (
+      <div className="container my-5">
+        <div className="row justify-content-center">
+          <div className="col-md-8 col-lg-6">
+            <LogoutFailure message={data.message} />
+          </div>
+        </div>
+      </div>
+    );
   return (
     <div className="container my-5">
       <div className="row justify-content-center">

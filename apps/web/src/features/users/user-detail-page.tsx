@@ -31,7 +31,7 @@ import { accessOf } from './user-access-fields.tsx';
 import { UserActions } from './user-actions.tsx';
 import { UserStatusBadges } from './user-badges.tsx';
 import { UserEditForm } from './user-edit-form.tsx';
-import { USER_AUDIT_ACTION_LABELS, USER_FIELD_LABELS } from './user-labels.ts';
+import { lastLoginLabel, USER_AUDIT_ACTION_LABELS, USER_FIELD_LABELS } from './user-labels.ts';
 import { invalidForm } from '../../lib/form-action.ts';
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
@@ -120,6 +120,16 @@ function Facts({ user }: { user: UserDetail }) {
       <dt className="col-sm-4">Ultimo accesso</dt>
       <dd className="col-sm-8">
         {user.lastLoginAt ? formatDateTime(user.lastLoginAt) : <span className="text-muted">mai</span>}
+      </dd>
+      <dt className="col-sm-4">Come ha effettuato l’ultimo accesso</dt>
+      <dd className="col-sm-8" data-testid="last-login-method">
+        {user.lastLogin ? (
+          <>
+            Con {lastLoginLabel(user.lastLogin)}, il {formatDateTime(user.lastLogin.at)}
+          </>
+        ) : (
+          <span className="text-muted">non registrato</span>
+        )}
       </dd>
       <dt className="col-sm-4">Sessioni aperte</dt>
       <dd className="col-sm-8">{user.activeSessions}</dd>

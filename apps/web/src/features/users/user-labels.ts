@@ -1,6 +1,25 @@
 import { PERMISSION_LABELS, PERMISSIONS, ROLE_LABELS, ROLES } from '@portale/shared/auth';
-import { USER_STATUS_LABELS, USER_STATUSES, type UserAction } from '@portale/shared/users';
+import {
+  USER_STATUS_LABELS,
+  USER_STATUSES,
+  type LastLogin,
+  type LoginMethodName,
+  type UserAction,
+} from '@portale/shared/users';
 import type { SelectFilter } from '../../components/data-table/filter-bar.tsx';
+
+export const LOGIN_METHOD_LABELS: Record<LoginMethodName, string> = {
+  password: 'e-mail e password',
+  mfa: 'e-mail, password e codice TOTP',
+  cie: 'CIE',
+  spid: 'SPID',
+};
+
+/** «SPID, livello 2» from the provider's `acr` (`…/SpidL2`); the method alone without one. */
+export function lastLoginLabel(login: Pick<LastLogin, 'method' | 'acr'>): string {
+  const level = login.acr ? /SpidL(\d)$/.exec(login.acr)?.[1] : undefined;
+  return level ? `${LOGIN_METHOD_LABELS[login.method]}, livello ${level}` : LOGIN_METHOD_LABELS[login.method];
+}
 
 export const ROLE_FILTER: SelectFilter = {
   name: 'role',
