@@ -468,7 +468,7 @@ export async function expectAccessibleAtBothWidths(page: Page): Promise<void> {
  * checked as a reader sees it, not in the instant between the resize and its redraw (CI 2026-11-28: a
  * progress chart still 948 px wide at 375 px).
  */
-async function resizeTo(page: Page, size: { width: number; height: number }): Promise<void> {
+export async function resizeTo(page: Page, size: { width: number; height: number }): Promise<void> {
   await page.setViewportSize(size);
   await page.evaluate(
     () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),

@@ -52,12 +52,10 @@ test.describe('authentication', () => {
     await expectNoAxeViolations(page);
   });
 
-  for (const unsafe of [
-    '//evil.example',
-    'https://evil.example/portale',
-    '/\\evil.example',
-    '/.//evil.example',
-  ]) {
+  // The login action reads the return path through safeReturnPath and uses it once: one unsafe path
+  // proves that here; every unsafe form (scheme, backslash, dot segments, tab…) is a unit test of
+  // safeReturnPath (packages/shared/src/pages/return-path.test.ts).
+  for (const unsafe of ['//evil.example']) {
     test(`an unsafe return path (${unsafe}) is replaced by /portale`, async ({ page, baseURL }) => {
       await page
         .context()

@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from '@playwright/test';
 import { appReady, expect, expectNoAxeViolations, test } from '../fixtures.ts';
-import { freePort } from '../ports.ts';
+import { startOwnWeb } from '../own-api.ts';
 
 const banner = (page: Page) => page.getByTestId('consent-banner');
 const cookieValue = async (context: BrowserContext, name: string) =>
@@ -188,32 +186,13 @@ test.describe('cookie banner', () => {
 });
 
 test.describe('Google Analytics under consent (web server with GA_MEASUREMENT_ID=G-TEST123)', () => {
-  let server: ChildProcess;
+  let server: { webOrigin: string; stop(): void } | undefined;
   let gaOrigin = '';
   test.beforeAll(async () => {
-    const port = await freePort();
-    gaOrigin = `http://localhost:${port}`;
-    server = spawn(process.execPath, ['apps/web/server/serve.mjs'], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        API_ORIGIN: `http://localhost:${process.env.E2E_API_PORT}`,
-        LOG_LEVEL: 'warn',
-        GA_MEASUREMENT_ID: 'G-TEST123',
-      },
-      stdio: 'ignore',
-    });
-    await expect
-      .poll(async () => (await fetch(`http://127.0.0.1:${port}/build.json`).catch(() => undefined))?.status, {
-        timeout: 15_000,
-      })
-      .toBe(200);
+    server = await startOwnWeb({ env: { GA_MEASUREMENT_ID: 'G-TEST123' } });
+    gaOrigin = server.webOrigin;
   });
-  test.afterAll(() => {
-    server?.kill('SIGTERM');
-  });
+  test.afterAll(() => server?.stop());
 
   test('no Google request before consent; consent mode values after accept; revoke deletes _ga', async ({
     page,

@@ -1,4 +1,14 @@
-import { appReady, expect, expectNoAxeViolations, rememberConsentChoice, test } from '../fixtures.ts';
+import { PAGES as PAGE_DEFS } from '@portale/shared/pages';
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectNoAxeViolations,
+  PHONE,
+  rememberConsentChoice,
+  resizeTo,
+  test,
+} from '../fixtures.ts';
 import { PUBLIC_PAGES as PAGES } from '../public-pages.ts';
 
 /** Decided visitors: the banner is tested in consent.spec.ts, here it would hide content. */
@@ -11,49 +21,6 @@ test.beforeEach(async ({ context, baseURL }) => {
       found.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`),
     );
   });
-});
-
-for (const viewport of [
-  { width: 1280, height: 900 },
-  { width: 375, height: 740 },
-]) {
-  test.describe(`public pages at ${viewport.width}px`, () => {
-    test.use({ viewport });
-    for (const p of PAGES) {
-      test(`${p.path} renders its h1, key content and passes axe`, async ({ page }) => {
-        await page.goto(p.path);
-        await appReady(page);
-        await expect(page.locator('h1')).toHaveCount(1);
-        await expect(page.locator('h1')).toHaveText(p.h1);
-        await expect(page.getByText(p.key, { exact: false }).first()).toBeVisible();
-        await expect(page).toHaveTitle(/Portale Scuole/);
-        const description = await page.locator('meta[name="description"]').getAttribute('content');
-        expect(description?.length).toBeGreaterThan(20);
-        for (const link of [
-          'Informativa privacy',
-          'Note legali',
-          'Cookie policy',
-          'Dichiarazione di accessibilità',
-        ]) {
-          await expect(page.locator('#footer').getByRole('link', { name: link })).toBeVisible();
-        }
-        if (viewport.width === 375)
-          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
-            true,
-          );
-        await expectNoAxeViolations(page);
-        expect(
-          await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
-        ).toEqual([]);
-      });
-    }
-  });
-}
-
-test('home shows live key figures from the API', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByTestId('figure-institutesEnrolled')).toHaveText(/^\d[\d.]*$/);
-  await expect(page.getByTestId('figure-registeredTeachers')).toHaveText(/^\d[\d.]*$/);
 });
 
 /**
@@ -81,6 +48,76 @@ const PRERENDERED = [
   { path: '/verifica/email-verificata', h1: 'Verifica e-mail' },
 ].filter((p, i, all) => all.findIndex((q) => q.path === p.path) === i);
 
+/**
+ * Every public page of the route table (a guest's pages of the default layout without a parameter),
+ * with its h1: from issue 3's list with a piece of key content, else the route table's title.
+ */
+const ROUTE_TABLE_PAGES = PAGE_DEFS.filter(
+  (p) => p.layout === 'default' && !p.path.includes(':') && !p.guards.includes('auth'),
+);
+const ALL_PAGES: { path: string; h1: string; key?: string }[] = [
+  ...PAGES,
+  ...PRERENDERED.filter((p) => !PAGES.some((q) => q.path === p.path)),
+  ...ROUTE_TABLE_PAGES.filter((def) => ![...PAGES, ...PRERENDERED].some((q) => q.path === def.path)).map(
+    (def) => ({ path: def.path, h1: def.title }),
+  ),
+];
+const PAINTED = new Set(PRERENDERED.map((p) => p.path));
+const FOOTER_LINKS = [
+  'Informativa privacy',
+  'Note legali',
+  'Cookie policy',
+  'Dichiarazione di accessibilità',
+];
+
+/**
+ * One load per page, checked at both widths: painted from the HTML (when prerendered), taken over by the
+ * app without errors, its h1, key content, head and footer, axe and CSP at the width it was opened at
+ * and again after a resize to the other. Half the pages open at phone width, half at desktop width, so
+ * a first paint at each width is seen too.
+ */
+test.describe('public pages at 1280 and 375 px', () => {
+  ALL_PAGES.forEach(({ path, h1, key }, index) => {
+    const [first, second] = index % 2 === 0 ? [DESKTOP, PHONE] : [PHONE, DESKTOP];
+    test(`${path}: its h1, key content, head and footer; axe at ${first.width} then ${second.width} px`, async ({
+      page,
+    }) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.setViewportSize(first);
+      await page.goto(path, { waitUntil: 'commit' });
+      await appReady(page);
+      expect(new URL(page.url()).pathname).toBe(path);
+      await expect(page.locator('h1')).toHaveCount(1);
+      await expect(page.locator('h1')).toHaveText(h1);
+      await expect(page.getByTestId('error-screen')).toHaveCount(0);
+      await expect(page.locator('#main-content')).toHaveCount(1);
+      await expect(page.locator('form[inert]')).toHaveCount(0);
+      if (key) {
+        await expect(page.getByText(key, { exact: false }).first()).toBeVisible();
+        await expect(page).toHaveTitle(/Portale Scuole/);
+        const description = await page.locator('meta[name="description"]').getAttribute('content');
+        expect(description?.length).toBeGreaterThan(20);
+      }
+      for (const size of [first, second]) {
+        if (size !== first) await resizeTo(page, size);
+        if (key)
+          for (const link of FOOTER_LINKS)
+            await expect(page.locator('#footer').getByRole('link', { name: link })).toBeVisible();
+        await expectNoAxeViolations(page);
+      }
+      expect(
+        await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+      ).toEqual([]);
+      // A prerendered page is taken over without a console error; the others may log an API refusal.
+      if (PAINTED.has(path)) expect(errors).toEqual([]);
+    });
+  });
+});
+
 test('only the pages a guest sees the same before any API answer are in the HTML, with their own head', async ({
   request,
 }) => {
@@ -107,39 +144,13 @@ test('only the pages a guest sees the same before any API answer are in the HTML
   }
 });
 
-for (const viewport of [
-  { width: 1280, height: 900 },
-  { width: 375, height: 740 },
-]) {
-  test.describe(`prerendered pages at ${viewport.width}px`, () => {
-    test.use({ viewport });
-    for (const { path, h1 } of PRERENDERED) {
-      test(`${path} is painted from the HTML, then the app takes over without errors`, async ({ page }) => {
-        const errors: string[] = [];
-        page.on('console', (message) => {
-          if (message.type() === 'error') errors.push(message.text());
-        });
-        page.on('pageerror', (error) => errors.push(error.message));
-        await page.goto(path, { waitUntil: 'commit' });
-        await appReady(page);
-        await expect(page.locator('h1')).toHaveCount(1);
-        await expect(page.locator('h1')).toHaveText(h1);
-        await expect(page.locator('#main-content')).toHaveCount(1);
-        await expect(page.locator('form[inert]')).toHaveCount(0);
-        await expectNoAxeViolations(page);
-        expect(
-          await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
-        ).toEqual([]);
-        expect(errors).toEqual([]);
-      });
-    }
-  });
-}
-
-test('the home page is taken over by the app, which fills in the key figures', async ({ page }) => {
+test('the home page is taken over by the app, which fills in the live key figures from the API', async ({
+  page,
+}) => {
   await page.goto('/');
   await appReady(page);
   await expect(page.getByTestId('figure-institutesEnrolled')).toHaveText(/^\d[\d.]*$/);
+  await expect(page.getByTestId('figure-registeredTeachers')).toHaveText(/^\d[\d.]*$/);
 });
 
 test('a prerendered form cannot be typed into before the app takes over; then it works', async ({ page }) => {

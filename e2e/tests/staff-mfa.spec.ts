@@ -1,76 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createGuardrails, generate } from 'otplib';
 import { expect, expectNoAxeViolations, submitLogin, test } from '../fixtures.ts';
-import { freePort } from '../ports.ts';
+import { startOwnApi, type OwnApi } from '../own-api.ts';
 
 // The shared e2e API runs with MFA off (staff accounts log in many times in parallel, and a TOTP code
 // is single use). This spec starts its own API with the default MFA roles and a web server for it.
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const totp = () =>
   generate({ secret: DEMO_TOTP_SECRET, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
 
-let api: ChildProcess | undefined;
-let web: ChildProcess | undefined;
+let own: OwnApi | undefined;
 let webOrigin = '';
-
-async function waitFor(url: string, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (
-      await fetch(url)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer in time`);
-}
 
 test.describe('staff login with a second factor (MFA on)', () => {
   test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
   test.beforeAll(async () => {
-    const [apiPort, webPort] = [await freePort(), await freePort()];
-    webOrigin = `http://localhost:${webPort}`;
-    api = spawn(`${repoRoot}node_modules/.bin/tsx`, ['apps/api/src/server.ts'], {
-      cwd: repoRoot,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(apiPort),
-        PGLITE_DIR: 'memory://',
-        SEED_REGISTRY: 'none',
-        WEB_ORIGIN: webOrigin,
-        LOG_LEVEL: 'warn',
-        MAIL_DIR: `${repoRoot}var/e2e/mfa-mail`,
-        SMS_DIR: `${repoRoot}var/e2e/mfa-sms`,
-      },
-    });
-    const webRoot = process.env.E2E_WEB_ROOT ?? `${repoRoot}apps/web`;
-    web = spawn(process.execPath, [`${webRoot}/server/serve.mjs`], {
-      cwd: repoRoot,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(webPort),
-        API_ORIGIN: `http://localhost:${apiPort}`,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    await waitFor(`http://127.0.0.1:${apiPort}/api/health`);
-    await waitFor(`http://127.0.0.1:${webPort}/build.json`);
+    own = await startOwnApi({ name: 'mfa', timeoutMs: 90_000 });
+    webOrigin = own.webOrigin;
   });
 
-  test.afterAll(() => {
-    api?.kill('SIGTERM');
-    web?.kill('SIGTERM');
-  });
+  test.afterAll(() => own?.stop());
 
   test('the password alone opens no session; a wrong code is refused; the TOTP code signs in', async ({
     page,
