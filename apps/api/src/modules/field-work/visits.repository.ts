@@ -140,6 +140,8 @@ export async function lockVisit(db: DbOrTx, visitId: number) {
   const [row] = await db
     .select({
       state: visits.state,
+      detectorUserId: visits.detectorUserId,
+      outcomeNote: visits.outcomeNote,
       reviewState: visits.reviewState,
       schoolSiteId: visits.schoolSiteId,
       scheduledAt: visits.scheduledAt,
@@ -189,6 +191,11 @@ export async function setVisitReport(
       updatedAt: now,
     })
     .where(eq(visits.id, visitId));
+}
+
+/** Staff accepted a conflicting report (decision 051): the visit is its author's again. */
+export async function setVisitDetector(db: DbOrTx, visitId: number, detectorUserId: number, now: Date) {
+  await db.update(visits).set({ detectorUserId, updatedAt: now }).where(eq(visits.id, visitId));
 }
 
 export async function setVisitOutcome(
