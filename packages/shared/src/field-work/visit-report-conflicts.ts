@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
-import { listResponseSchema, optionalEnum, PaginationSchema, sortSchema } from '../lists/list-query.ts';
+import {
+  listResponseSchema,
+  optionalEnum,
+  PaginationSchema,
+  SearchTextSchema,
+  sortSchema,
+} from '../lists/list-query.ts';
 import { REVIEW_STATES } from '../vocabulary/review.constants.ts';
 import { VISIT_NOTE_MAX, VISIT_STATES } from './field-work.constants.ts';
 import { PersonNameSchema } from './field-work.schemas.ts';
@@ -76,6 +82,8 @@ export type VisitReportConflict = z.infer<typeof VisitReportConflictSchema>;
 export const CONFLICT_SORTS = ['submittedAt'] as const;
 export const VisitReportConflictQuerySchema = z
   .object({
+    /** The plesso's name or code, or the detector's name. */
+    q: SearchTextSchema,
     state: z.preprocess(
       (v) => (v === '' || v === undefined ? 'open' : v),
       z.enum([...CONFLICT_STATES, 'all'], { error: 'Valore non valido per «Stato».' }),

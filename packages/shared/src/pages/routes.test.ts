@@ -54,7 +54,7 @@ const SEED_ROUTES = [
 /**
  * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
  * staff's bookings and documents (issue 12, decision 014), the staff's enrolment invitations (issue 32),
- * the public results' methodology (issue 37, decision 035).
+ * the public results' methodology (issue 37, decision 035), the offline reports' conflicts (issue 39).
  */
 const ADDED_ROUTES = [
   // The landing of a CIE login (issue 38, decision 048): its outcome, the link and registration choices.
@@ -69,6 +69,8 @@ const ADDED_ROUTES = [
   '/portale/indagini',
   '/portale/indagini/{id}',
   '/portale/adesioni/inviti',
+  // The conflicts of offline visit reports, for staff to decide (issue 39, decision 051).
+  '/portale/rilevatori/conflitti',
 ];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];

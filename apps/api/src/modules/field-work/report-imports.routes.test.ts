@@ -284,14 +284,24 @@ describe('conflicts to resolve', () => {
     expect(res.statusCode, res.body).toBe(200);
     const list = VisitReportConflictListSchema.parse(res.json());
     const mine = list.items.filter((c) => [changed.visitId, moved.visitId].includes(c.visit.id));
-    expect(mine.map((c) => c.code)).toEqual(['visit_changed', 'visit_reassigned']);
-    expect(mine[1]).toMatchObject({
+    expect(mine.map((c) => c.code).sort()).toEqual(['visit_changed', 'visit_reassigned']);
+    expect(mine.find((c) => c.code === 'visit_reassigned')).toMatchObject({
       report: REPORT,
       detector: { id: detectorId },
       importedBy: { id: await userId('superadmin@demo.test') },
       visit: { state: 'pianificata', detector: { id: otherId }, site: { id: siteId } },
       resolution: null,
     });
+    // The order is the server's (arrival, then id, in the asked direction): descending is ascending reversed.
+    const ids = async (sort: string) =>
+      (await admin().get(`/api/visit-report-conflicts?state=all&pageSize=100&sort=${sort}`))
+        .json()
+        .items.map((c: { clientReportId: string }) => c.clientReportId);
+    expect(await ids('-submittedAt')).toEqual((await ids('submittedAt')).reverse());
+    const searched = await admin().get('/api/visit-report-conflicts?q=imp0000001&state=all&pageSize=100');
+    expect(searched.json().total).toBeGreaterThanOrEqual(2);
+    const none = await admin().get('/api/visit-report-conflicts?q=nessun%25plesso');
+    expect(none.json()).toMatchObject({ total: 0, items: [] });
     const reassigned = await admin().get('/api/visit-report-conflicts?code=visit_reassigned&pageSize=100');
     expect(reassigned.json().items.every((c: { code: string }) => c.code === 'visit_reassigned')).toBe(true);
     expect((await admin().get('/api/visit-report-conflicts?state=nope')).statusCode).toBe(422);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type {
   ConflictResolution,
@@ -7,7 +7,7 @@ import type {
 } from '@portale/shared/field-work';
 import { schoolSites, users, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { countAll, orderByOf, paginate, type Page } from '../../lib/list.ts';
+import { countAll, likeLiteral, orderByOf, paginate, type Page } from '../../lib/list.ts';
 
 // The reports kept as conflicts (issue 39, decisions 043 and 051): the device's version and the visit now.
 
@@ -121,6 +121,17 @@ function whereOf(query: Omit<VisitReportConflictQuery, 'page' | 'pageSize' | 'so
   if (query.state === 'resolved') conditions.push(isNotNull(s.resolution));
   if (query.code) conditions.push(eq(s.conflictCode, query.code));
   if (query.detectorId) conditions.push(eq(s.detectorUserId, query.detectorId));
+  if (query.q) {
+    const like = `%${likeLiteral(query.q)}%`;
+    conditions.push(
+      or(
+        ilike(schoolSites.name, like),
+        ilike(schoolSites.ministryCode, like),
+        ilike(sql`${author.lastName} || ' ' || ${author.firstName}`, like),
+        ilike(sql`${author.firstName} || ' ' || ${author.lastName}`, like),
+      )!,
+    );
+  }
   return and(...conditions)!;
 }
 
@@ -145,7 +156,16 @@ export function listConflicts(
           .limit(limit)
           .offset(offset),
       ),
-    async () => (await db.select({ n: countAll }).from(s).where(where))[0]!.n,
+    async () =>
+      (
+        await db
+          .select({ n: countAll })
+          .from(s)
+          .innerJoin(author, eq(author.id, s.detectorUserId))
+          .innerJoin(visits, eq(visits.id, s.visitId))
+          .innerJoin(schoolSites, eq(schoolSites.id, visits.schoolSiteId))
+          .where(where)
+      )[0]!.n,
     query.page,
     query.pageSize,
   );
