@@ -113,6 +113,8 @@ const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = 
   '/portale/indagini/{id}': { roles: STAFF, permissions: [] },
   // Issue 32: the invitations of an enrolment, read by whoever reads the adhesions panel.
   '/portale/adesioni/inviti': SEED_RULES['/portale/adesioni/panel']!,
+  // Issue 39: the conflicts of offline visit reports, decided by whoever manages the detectors.
+  '/portale/rilevatori/conflitti': SEED_RULES['/portale/rilevatori']!,
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */
