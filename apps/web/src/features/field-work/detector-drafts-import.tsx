@@ -1,5 +1,6 @@
 // Staff's "Importa bozze" on the detectors page (issue 39, decision 051): a detector's exported drafts
 // file, first checked (what each report would become), then sent on the detector's behalf.
+import { useState } from 'react';
 import { useFetcher } from 'react-router';
 import { Button } from 'design-react-kit';
 import {
@@ -37,17 +38,18 @@ const STATUS_BADGES: Record<keyof typeof REPORT_IMPORT_STATUS_LABELS, string> = 
 /** The page action's part for the import: reads the file in the browser, the API validates and decides. */
 export async function draftsImportAction(form: FormData): Promise<DraftsImportOutcome> {
   const userId = Number(text(form, 'detector'));
-  const file = form.get('file');
+  // The browser read the chosen file into `content` (detector-drafts-import's form): the API validates it.
+  const content = text(form, 'content');
   const errors: DraftsImportOutcome['errors'] = {};
   if (!userId) errors.detector = 'Scegli il rilevatore di cui importare le bozze.';
-  if (!(file instanceof File) || file.size === 0) errors.file = REPORT_IMPORT_MESSAGES.content;
-  else if (file.size > DRAFT_IMPORT_MAX_CHARS * 2) errors.file = REPORT_IMPORT_MESSAGES.tooLarge;
+  if (!content) errors.file = REPORT_IMPORT_MESSAGES.content;
+  else if (content.length > DRAFT_IMPORT_MAX_CHARS) errors.file = REPORT_IMPORT_MESSAGES.tooLarge;
   if (errors.detector || errors.file)
     return { kind: 'drafts-import', message: 'Controlla i campi evidenziati.', errors };
   try {
     const result = await callApi(importDetectorReports, {
       params: { userId },
-      body: { content: await (file as File).text(), confirm: text(form, 'intent') === 'import-apply' },
+      body: { content, confirm: text(form, 'intent') === 'import-apply' },
     });
     return { kind: 'drafts-import', result };
   } catch (error) {
@@ -104,6 +106,16 @@ function ImportTable({ result }: { result: ReportImportResult }) {
   );
 }
 
+/** The file's text (FileReader: every browser, and the test DOM). */
+function readText(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(reader.error ?? new Error('Lettura del file non riuscita.'));
+    reader.readAsText(file);
+  });
+}
+
 /** "Importa bozze": detector, file, "Controlla il file", then "Conferma l'importazione". */
 export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }) {
   const fetcher = useFetcher<DraftsImportOutcome>();
@@ -111,6 +123,18 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
   const outcome = fetcher.data;
   const result = outcome?.result;
   const toSend = result ? result.counts.new + result.counts.conflict : 0;
+  const [content, setContent] = useState('');
+  const [reading, setReading] = useState(false);
+  const readFile = async (file: File | undefined) => {
+    setReading(true);
+    try {
+      setContent(file ? await readText(file) : '');
+    } catch {
+      setContent('');
+    } finally {
+      setReading(false);
+    }
+  };
   return (
     <section aria-labelledby="importa-title" className="mb-5">
       <h2 id="importa-title" className="h4">
@@ -122,12 +146,8 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
         lo stesso file non crea nulla di nuovo; un resoconto per una visita annullata, mancata o di un altro
         rilevatore è conservato tra i conflitti da risolvere.
       </p>
-      <fetcher.Form
-        method="post"
-        encType="multipart/form-data"
-        className="row g-3 align-items-end"
-        aria-labelledby="importa-title"
-      >
+      <fetcher.Form method="post" className="row g-3 align-items-end" aria-labelledby="importa-title">
+        <input type="hidden" name="content" value={content} />
         <SelectField
           id="import-detector"
           name="detector"
@@ -146,17 +166,24 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
         </SelectField>
         <FileField
           id="import-file"
-          name="file"
+          onChange={(e) => void readFile(e.target.files?.[0])}
           label="File delle bozze (.json)"
           hint="Il file «resoconti-non-inviati.json» scaricato dal dispositivo del rilevatore."
           accept="application/json,.json"
           fieldClassName="col-md-5"
           labelClassName="form-label"
-          required
+          aria-required="true"
           error={outcome?.errors?.file}
         />
         <div className="col-md-3">
-          <Button color="primary" outline type="submit" name="intent" value="import-preview" disabled={busy}>
+          <Button
+            color="primary"
+            outline
+            type="submit"
+            name="intent"
+            value="import-preview"
+            disabled={busy || reading}
+          >
             Controlla il file
           </Button>
         </div>
