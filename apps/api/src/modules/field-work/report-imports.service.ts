@@ -1,4 +1,3 @@
-import { eq, inArray } from 'drizzle-orm';
 import {
   DRAFT_EXPORT_KIND,
   DRAFT_IMPORT_MAX_REPORTS,
@@ -15,11 +14,11 @@ import {
   type VisitReport,
 } from '@portale/shared/field-work';
 import type { Db } from '../../db/client.ts';
-import { schoolSites, users, visits } from '../../db/schema/index.ts';
 import { auditWrite, type SignedInActor } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { teachersOfSite } from './detector-sites.repository.ts';
+import { detectorName, visitsOf, type VisitFacts } from './report-imports.repository.ts';
 import * as submissions from './visit-report-submissions.repository.ts';
 import { reportVisit } from './visits.service.ts';
 
@@ -54,35 +53,6 @@ export function parseDraftFile(content: string): { exportedAt: string | null; re
     reports.push(parsed.data);
   });
   return { exportedAt: typeof file.exportedAt === 'string' ? file.exportedAt : null, reports };
-}
-
-type VisitFacts = {
-  id: number;
-  detectorUserId: number;
-  state: (typeof visits.$inferSelect)['state'];
-  reviewState: (typeof visits.$inferSelect)['reviewState'];
-  scheduledAt: Date;
-  site: { id: number; name: string; ministryCode: string };
-};
-
-async function visitsOf(db: Db, ids: number[]): Promise<Map<number, VisitFacts>> {
-  const rows = await db
-    .select({
-      id: visits.id,
-      detectorUserId: visits.detectorUserId,
-      state: visits.state,
-      reviewState: visits.reviewState,
-      scheduledAt: visits.scheduledAt,
-      siteId: schoolSites.id,
-      siteName: schoolSites.name,
-      siteCode: schoolSites.ministryCode,
-    })
-    .from(visits)
-    .innerJoin(schoolSites, eq(schoolSites.id, visits.schoolSiteId))
-    .where(inArray(visits.id, ids));
-  return new Map(
-    rows.map((r) => [r.id, { ...r, site: { id: r.siteId, name: r.siteName, ministryCode: r.siteCode } }]),
-  );
 }
 
 /** What one report of the file would become, by the rules of the device's sync (visits.service `reportVisit`). */
@@ -148,10 +118,7 @@ export async function importReports(
   { content, confirm }: ReportImportBody,
 ): Promise<ReportImportResult> {
   const { exportedAt, reports } = parseDraftFile(content);
-  const [detector] = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(eq(users.id, detectorUserId));
+  const detector = await detectorName(db, detectorUserId);
   const byId = await visitsOf(db, [...new Set(reports.map((r) => r.visitId))]);
   const items: ReportImportItem[] = [];
   for (const draft of reports) {
