@@ -3,3 +3,4 @@ export * from './field-work.schemas.ts';
 export * from './field-work.endpoints.ts';
 export * from './report-imports.ts';
 export * from './visit-report-conflicts.ts';
+export * from './detector-overview.ts';

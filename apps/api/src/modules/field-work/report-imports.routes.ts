@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
   CONFLICT_MESSAGES,
+  DETECTOR_OVERVIEW_VISITS,
+  getDetectorOverview,
   importDetectorReports,
   listVisitReportConflicts,
   resolveVisitReportConflict,
@@ -8,7 +10,9 @@ import {
 import { HttpError } from '../../lib/http-error.ts';
 import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { signedInActorOf } from '../../plugins/service-context.ts';
+import { conflictCountsOf, devicesOf } from './detector-overview.repository.ts';
 import * as detectors from './detectors.repository.ts';
+import { latestVisitsOfDetector } from './visits.repository.ts';
 import * as conflicts from './visit-report-conflicts.repository.ts';
 import { resolveConflict } from './visit-report-conflicts.service.ts';
 import { importReports } from './report-imports.service.ts';
@@ -29,11 +33,22 @@ function conflictOf(request: RequestWithParams<{ clientReportId: string }>) {
     .then((found) => (found ? { ownerUserIds: [] } : Promise.reject(notFound(CONFLICT_MESSAGES.notFound))));
 }
 
-/** Staff import a detector's exported drafts and decide the conflicts (issue 39, decision 051). */
+/** Staff import a detector's exported drafts, decide the conflicts and see one detector (issue 39, decision 051). */
 export function reportImportRoutes(app: FastifyInstance) {
   registerEndpoint(app, importDetectorReports, { resource: detectorOf }, (request) =>
     importReports(app.db, signedInActorOf(request), request.params.userId, request.body),
   );
+
+  registerEndpoint(app, getDetectorOverview, { resource: detectorOf }, async (request) => {
+    const { userId } = request.params;
+    const [detector, devices, visits, conflicts] = await Promise.all([
+      detectors.findDetector(app.db, userId, app.clock.now()),
+      devicesOf(app.db, userId),
+      latestVisitsOfDetector(app.db, userId, DETECTOR_OVERVIEW_VISITS),
+      conflictCountsOf(app.db, userId),
+    ]);
+    return { detector: detector!, devices, visits, conflicts };
+  });
 
   registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, (request) =>
     conflicts.listConflicts(app.db, request.query),

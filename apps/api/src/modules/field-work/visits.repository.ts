@@ -83,6 +83,17 @@ export async function listVisitsOfSite(db: DbOrTx, siteId: number): Promise<Visi
   );
 }
 
+/** A detector's latest visits (their page for staff, issue 39): the latest scheduled first. */
+export async function latestVisitsOfDetector(db: DbOrTx, userId: number, limit: number): Promise<Visit[]> {
+  return toVisits(
+    db,
+    (await fromVisits(db)
+      .where(eq(visits.detectorUserId, userId))
+      .orderBy(sql`${visits.scheduledAt} desc`, sql`${visits.id} desc`)
+      .limit(limit)) as VisitRow[],
+  );
+}
+
 export async function findVisit(db: DbOrTx, visitId: number): Promise<Visit | undefined> {
   const rows = (await fromVisits(db).where(eq(visits.id, visitId))) as VisitRow[];
   return (await toVisits(db, rows))[0];
