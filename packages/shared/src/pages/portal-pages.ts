@@ -226,6 +226,14 @@ export const PORTAL_PAGES = [
     { parent: 'portal.detectors' },
   ),
   portal(
+    'portal.detector',
+    '/portale/rilevatori/:userId',
+    'Rilevatore',
+    'Il rilevatore: resoconti non inviati sui suoi dispositivi, ultime visite e conflitti da risolvere.',
+    STAFF,
+    { parent: 'portal.detectors' },
+  ),
+  portal(
     'portal.substitutions',
     '/portale/sostituzioni',
     'Sostituzioni',

@@ -71,6 +71,7 @@ const ADDED_ROUTES = [
   '/portale/adesioni/inviti',
   // The conflicts of offline visit reports, for staff to decide (issue 39, decision 051).
   '/portale/rilevatori/conflitti',
+  '/portale/rilevatori/{id}',
 ];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
@@ -115,6 +116,7 @@ const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = 
   '/portale/adesioni/inviti': SEED_RULES['/portale/adesioni/panel']!,
   // Issue 39: the conflicts of offline visit reports, decided by whoever manages the detectors.
   '/portale/rilevatori/conflitti': SEED_RULES['/portale/rilevatori']!,
+  '/portale/rilevatori/{id}': SEED_RULES['/portale/rilevatori']!,
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */

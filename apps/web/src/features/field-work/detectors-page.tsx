@@ -36,7 +36,11 @@ const COLUMNS = [
     id: 'name',
     header: 'Rilevatore',
     meta: { rowHeader: true },
-    cell: (c) => `${c.row.original.lastName} ${c.row.original.firstName}`,
+    cell: (c) => (
+      <Link to={href('portal.detector', { userId: c.row.original.id })}>
+        {c.row.original.lastName} {c.row.original.firstName}
+      </Link>
+    ),
   }),
   column.accessor('email', {
     header: 'E-mail',
