@@ -101,6 +101,8 @@ const WHEN_ALLOWED: Record<string, number> = {
   'POST /api/visits/:visitId/outcome': 422,
   // The device's queue (issue 39): the empty body is refused before the detector is looked up.
   'PUT /api/detectors/:userId/device-queue': 422,
+  // Staff import of exported drafts (issue 39): the empty body is refused before the detector is looked up.
+  'POST /api/detectors/:userId/report-imports': 422,
   // Actions: the empty body is refused before the record is looked up.
   'POST /api/action-models': 422,
   'POST /api/actions/bulk/preview': 422,

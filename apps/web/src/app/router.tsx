@@ -67,6 +67,8 @@ const PAGE_MODULES: Partial<Record<PageId, () => Promise<LazyModule>>> = {
   'portal.review': () => import('../features/reviews/review-page.tsx'),
   'portal.map': () => import('../features/map/map-page.tsx'),
   'portal.detectors': () => import('../features/field-work/detectors-page.tsx'),
+  'portal.detector-conflicts': () => import('../features/field-work/conflicts-page.tsx'),
+  'portal.detector': () => import('../features/field-work/detector-page.tsx'),
   'portal.detector-sites': () => import('../features/field-work/detector-sites-page.tsx'),
   'portal.detector-site': () => import('../features/field-work/detector-site-page.tsx'),
   'portal.site-teachers': () => import('../features/field-work/site-teachers-page.tsx'),

@@ -21,8 +21,6 @@ import {
   SiteVisitsResponseSchema,
   VisitCreateSchema,
   VisitOutcomeSchema,
-  VisitReportConflictListSchema,
-  VisitReportConflictQuerySchema,
   VisitReportSchema,
   VisitSchema,
 } from './field-work.schemas.ts';
@@ -176,17 +174,6 @@ export const reportVisit = defineEndpoint({
   body: VisitReportSchema,
   response: VisitSchema,
   errors: [409],
-});
-
-export const listVisitReportConflicts = defineEndpoint({
-  method: 'GET',
-  path: '/api/visit-report-conflicts',
-  permission: 'read:visit',
-  tag: 'field-work',
-  summary:
-    'I resoconti arrivati per visite cambiate nel frattempo (annullate o mancate): conservati per la decisione dello staff, i più recenti prima, a pagine',
-  query: VisitReportConflictQuerySchema,
-  response: VisitReportConflictListSchema,
 });
 
 export const closeVisit = defineEndpoint({

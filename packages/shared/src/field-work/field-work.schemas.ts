@@ -252,6 +252,8 @@ export const VISIT_MESSAGES = {
     'Questa bozza è già stata inviata con un contenuto diverso: esportala e contatta lo staff, non verrà sovrascritta.',
   visitChanged:
     'La visita è stata annullata o segnata come mancata mentre compilavi il resoconto: la tua versione è stata conservata e lo staff deciderà.',
+  visitReassigned:
+    'La visita è stata assegnata a un altro rilevatore mentre il resoconto era sul dispositivo: la versione è stata conservata e lo staff deciderà.',
 } as const;
 
 export const VisitCreateSchema = z
@@ -284,24 +286,6 @@ export const VisitReportSchema = z
   })
   .strict();
 export type VisitReport = z.output<typeof VisitReportSchema>;
-
-export const VISIT_SUBMISSION_OUTCOMES = ['accepted', 'conflict'] as const;
-
-/** A report sent offline for a visit staff changed meanwhile: kept as sent, for staff to decide (issue 39). */
-export const VisitReportConflictSchema = z.object({
-  clientReportId: z.string(),
-  visitId: z.number().int(),
-  detector: PersonNameSchema,
-  report: z.string(),
-  teachersMet: z.array(z.number().int()),
-  /** The visit's state when the report arrived. */
-  visitState: z.enum(VISIT_STATES),
-  submittedAt: isoDateTime,
-});
-export type VisitReportConflict = z.infer<typeof VisitReportConflictSchema>;
-/** A page of the kept conflicts, newest first (every list is paginated on the server). */
-export const VisitReportConflictListSchema = listResponseSchema(VisitReportConflictSchema);
-export const VisitReportConflictQuerySchema = PaginationSchema;
 
 export const VisitOutcomeSchema = z
   .object({

@@ -218,6 +218,22 @@ export const PORTAL_PAGES = [
     { navLabel: 'Rilevatori' },
   ),
   portal(
+    'portal.detector-conflicts',
+    '/portale/rilevatori/conflitti',
+    'Conflitti da risolvere',
+    'I resoconti arrivati per visite cambiate nel frattempo: la versione del dispositivo accanto alla visita, da accettare o scartare.',
+    STAFF,
+    { parent: 'portal.detectors' },
+  ),
+  portal(
+    'portal.detector',
+    '/portale/rilevatori/:userId',
+    'Rilevatore',
+    'Il rilevatore: resoconti non inviati sui suoi dispositivi, ultime visite e conflitti da risolvere.',
+    STAFF,
+    { parent: 'portal.detectors' },
+  ),
+  portal(
     'portal.substitutions',
     '/portale/sostituzioni',
     'Sostituzioni',

@@ -54,7 +54,7 @@ const SEED_ROUTES = [
 /**
  * Routes added after the seed, on purpose: the own account (issue 4), one user's page (issue 7), the
  * staff's bookings and documents (issue 12, decision 014), the staff's enrolment invitations (issue 32),
- * the public results' methodology (issue 37, decision 035).
+ * the public results' methodology (issue 37, decision 035), the offline reports' conflicts (issue 39).
  */
 const ADDED_ROUTES = [
   // The landing of a CIE login (issue 38, decision 048): its outcome, the link and registration choices.
@@ -69,6 +69,9 @@ const ADDED_ROUTES = [
   '/portale/indagini',
   '/portale/indagini/{id}',
   '/portale/adesioni/inviti',
+  // The conflicts of offline visit reports, for staff to decide (issue 39, decision 051).
+  '/portale/rilevatori/conflitti',
+  '/portale/rilevatori/{id}',
 ];
 
 const STAFF = ['super-admin', 'sylla', 'cromos'];
@@ -111,6 +114,9 @@ const ADDED_RULES: Record<string, { roles: string[]; permissions: string[] }> = 
   '/portale/indagini/{id}': { roles: STAFF, permissions: [] },
   // Issue 32: the invitations of an enrolment, read by whoever reads the adhesions panel.
   '/portale/adesioni/inviti': SEED_RULES['/portale/adesioni/panel']!,
+  // Issue 39: the conflicts of offline visit reports, decided by whoever manages the detectors.
+  '/portale/rilevatori/conflitti': SEED_RULES['/portale/rilevatori']!,
+  '/portale/rilevatori/{id}': SEED_RULES['/portale/rilevatori']!,
 };
 
 /** Pages every Italian public-sector site must have (issue 3): public, no guards. */

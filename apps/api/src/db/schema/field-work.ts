@@ -11,7 +11,12 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { VISIT_STATES, VISIT_SUBMISSION_OUTCOMES } from '@portale/shared/field-work';
+import {
+  CONFLICT_CODES,
+  CONFLICT_RESOLUTIONS,
+  VISIT_STATES,
+  VISIT_SUBMISSION_OUTCOMES,
+} from '@portale/shared/field-work';
 import { REVIEW_FIELDS, REVIEW_STATES } from '@portale/shared/reviews';
 import { schoolSites } from './schools.ts';
 import { users } from './users.ts';
@@ -99,9 +104,22 @@ export const visitReportSubmissions = pgTable(
     status: integer('status').notNull(),
     body: jsonb('body').notNull(),
     createdAt: ts('created_at').notNull(),
+    /** Why it is a conflict (null when accepted); staff's decision on it (issue 39, decision 051). */
+    conflictCode: text('conflict_code', { enum: CONFLICT_CODES }),
+    /** The staff member who imported it from an exported drafts file (null: the device sent it). */
+    importedByUserId: bigint('imported_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    resolution: text('resolution', { enum: CONFLICT_RESOLUTIONS }),
+    resolutionNote: text('resolution_note'),
+    resolvedByUserId: bigint('resolved_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    resolvedAt: ts('resolved_at'),
   },
   (t) => [
     index('visit_report_submissions_conflicts_idx').on(t.outcome, t.createdAt),
+    index('visit_report_submissions_detector_idx').on(t.detectorUserId, t.createdAt),
     index('visit_report_submissions_visit_idx').on(t.visitId),
   ],
 );

@@ -13,7 +13,6 @@ import {
   listMySchoolSites,
   listSiteTeachers,
   listSiteVisits,
-  listVisitReportConflicts,
   reportDeviceQueue,
   reportVisit,
   updateDetector,
@@ -33,8 +32,8 @@ import { authOf } from '../../plugins/authorization.ts';
 import * as sites from './detector-sites.repository.ts';
 import * as detectors from './detectors.repository.ts';
 import * as detectorsService from './detectors.service.ts';
+import { reportImportRoutes } from './report-imports.routes.ts';
 import { visitCalendar } from './visit-calendar.ts';
-import * as submissions from './visit-report-submissions.repository.ts';
 import * as visits from './visits.repository.ts';
 import { SITE_NOT_FOUND } from './visits.service.ts';
 import * as visitsService from './visits.service.ts';
@@ -223,10 +222,6 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     return outcome.visit;
   });
 
-  registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, async (request) =>
-    submissions.listConflicts(app.db, request.query.page, request.query.pageSize),
-  );
-
   registerEndpoint(app, closeVisit, { resource: visitOf }, (request) =>
     visitsService.closeVisit(app.db, actorOf(request), request.params.visitId, request.body),
   );
@@ -241,4 +236,6 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
       .header('content-disposition', `attachment; filename="visita-${visit.id}.ics"`)
       .send(ics);
   });
+
+  reportImportRoutes(app);
 }

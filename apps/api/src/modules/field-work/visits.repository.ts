@@ -83,6 +83,17 @@ export async function listVisitsOfSite(db: DbOrTx, siteId: number): Promise<Visi
   );
 }
 
+/** A detector's latest visits (their page for staff, issue 39): the latest scheduled first. */
+export async function latestVisitsOfDetector(db: DbOrTx, userId: number, limit: number): Promise<Visit[]> {
+  return toVisits(
+    db,
+    (await fromVisits(db)
+      .where(eq(visits.detectorUserId, userId))
+      .orderBy(sql`${visits.scheduledAt} desc`, sql`${visits.id} desc`)
+      .limit(limit)) as VisitRow[],
+  );
+}
+
 export async function findVisit(db: DbOrTx, visitId: number): Promise<Visit | undefined> {
   const rows = (await fromVisits(db).where(eq(visits.id, visitId))) as VisitRow[];
   return (await toVisits(db, rows))[0];
@@ -140,6 +151,8 @@ export async function lockVisit(db: DbOrTx, visitId: number) {
   const [row] = await db
     .select({
       state: visits.state,
+      detectorUserId: visits.detectorUserId,
+      outcomeNote: visits.outcomeNote,
       reviewState: visits.reviewState,
       schoolSiteId: visits.schoolSiteId,
       scheduledAt: visits.scheduledAt,
@@ -189,6 +202,11 @@ export async function setVisitReport(
       updatedAt: now,
     })
     .where(eq(visits.id, visitId));
+}
+
+/** Staff accepted a conflicting report (decision 051): the visit is its author's again. */
+export async function setVisitDetector(db: DbOrTx, visitId: number, detectorUserId: number, now: Date) {
+  await db.update(visits).set({ detectorUserId, updatedAt: now }).where(eq(visits.id, visitId));
 }
 
 export async function setVisitOutcome(

@@ -1,5 +1,6 @@
 import {
   canTransitionVisit,
+  type ConflictCode,
   VISIT_MESSAGES,
   visitReportable,
   type Visit,
@@ -61,15 +62,19 @@ export type ReportOutcome =
 /**
  * The detector (`actor`, whom the endpoint requires signed in) reports the visit, or corrects a report
  * sent back: the visit is held (`svolta`) and goes to review, audited. With `clientReportId` the send
- * is idempotent (issue 39, decision 043).
+ * is idempotent (issue 39, decision 043). `onBehalfOf`: staff import a detector's exported drafts
+ * (decision 051): the report is the detector's, the audit names the staff actor; a visit that is now
+ * another detector's is kept as a conflict.
  */
 export async function reportVisit(
   db: Db,
   actor: Actor,
   visitId: number,
   { clientReportId, report, teachersMet: sent }: VisitReport,
+  onBehalfOf?: { detectorUserId: number },
 ): Promise<ReportOutcome> {
-  const userId = actor.userId!;
+  const userId = onBehalfOf?.detectorUserId ?? actor.userId!;
+  const behalf = onBehalfOf ? { onBehalfOf: userId } : {};
   const now = actor.at;
   const teachersMet = [...new Set(sent)];
   const payloadHash = submissions.payloadHashOf(visitId, report, teachersMet);
@@ -85,6 +90,7 @@ export async function reportVisit(
       report,
       teachersMet,
       visitState: visit.state,
+      importedByUserId: onBehalfOf ? actor.userId : null,
       now,
     };
     if (clientReportId !== undefined) {
@@ -95,15 +101,23 @@ export async function reportVisit(
         return { status: stored.status, body: stored.body };
       }
       // Staff changed the visit while the detector was offline: keep the version sent, answer a conflict.
-      if (visit.state === 'annullata' || visit.state === 'mancata') {
-        const body = { statusCode: 409, code: 'visit_changed', message: VISIT_MESSAGES.visitChanged };
-        if (!(await submissions.insertSubmission(tx, { ...kept, outcome: 'conflict', status: 409, body })))
-          throw reused();
+      const code: ConflictCode | null =
+        visit.state === 'annullata' || visit.state === 'mancata'
+          ? 'visit_changed'
+          : onBehalfOf && visit.detectorUserId !== userId
+            ? 'visit_reassigned'
+            : null;
+      if (code) {
+        const message =
+          code === 'visit_changed' ? VISIT_MESSAGES.visitChanged : VISIT_MESSAGES.visitReassigned;
+        const body = { statusCode: 409, code, message };
+        const row = { ...kept, outcome: 'conflict' as const, conflictCode: code, status: 409, body };
+        if (!(await submissions.insertSubmission(tx, row))) throw reused();
         await auditWrite(tx, actor, {
           action: 'visit.report-conflict',
           entity: 'visit',
           entityId: visitId,
-          after: { clientReportId, visitState: visit.state },
+          after: { clientReportId, visitState: visit.state, code, ...behalf },
         });
         return { status: 409, body };
       }
@@ -133,13 +147,20 @@ export async function reportVisit(
         report,
         teachersMet,
         ...(clientReportId ? { clientReportId } : {}),
+        ...behalf,
       },
     });
     const body = (await visits.findVisit(tx, visitId))!;
     // The same id sent at once for two visits: the second finds the first's row and rolls back (409, never a 500).
     if (
       clientReportId !== undefined &&
-      !(await submissions.insertSubmission(tx, { ...kept, outcome: 'accepted', status: 200, body }))
+      !(await submissions.insertSubmission(tx, {
+        ...kept,
+        outcome: 'accepted',
+        conflictCode: null,
+        status: 200,
+        body,
+      }))
     )
       throw reused();
     return { status: 200, body };

@@ -1,4 +1,4 @@
-import { useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
+import { Link, useLoaderData, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
 import {
   assignSchoolSites,
   exportDetectors,
@@ -10,7 +10,7 @@ import {
   type DetectorUpdate,
   updateDetector,
 } from '@portale/shared/field-work';
-import { getPage } from '@portale/shared/pages';
+import { getPage, href } from '@portale/shared/pages';
 import { listColumnHelper } from '../../components/data-table/data-table.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
@@ -21,6 +21,12 @@ import { formatNumber, formatShortDateTime } from '../../lib/format.ts';
 import { loadList, type ListLoaderData } from '../../lib/list-loader.ts';
 import { ALL_PROVINCES, PROVINCE_FILTER } from './field-work-labels.ts';
 import { AssignmentForm, ProvincesForm } from './detector-assignment-forms.tsx';
+import {
+  draftsImportAction,
+  DraftsImportForm,
+  IMPORT_INTENTS,
+  type DraftsImportOutcome,
+} from './detector-drafts-import.tsx';
 import { unsentLabel } from './offline/sync-age.ts';
 
 const DEFAULT_SORT = 'name';
@@ -30,7 +36,11 @@ const COLUMNS = [
     id: 'name',
     header: 'Rilevatore',
     meta: { rowHeader: true },
-    cell: (c) => `${c.row.original.lastName} ${c.row.original.firstName}`,
+    cell: (c) => (
+      <Link to={href('portal.detector', { userId: c.row.original.id })}>
+        {c.row.original.lastName} {c.row.original.firstName}
+      </Link>
+    ),
   }),
   column.accessor('email', {
     header: 'E-mail',
@@ -126,9 +136,11 @@ function bodyOf(values: Record<string, string>, confirm: boolean): AssignmentBod
   };
 }
 
-export async function action({ request }: ActionFunctionArgs): Promise<AssignResult> {
+export async function action({ request }: ActionFunctionArgs): Promise<AssignResult | DraftsImportOutcome> {
   const form = await request.formData();
   if (form.get('intent') === 'provinces') return { provinces: await saveProvinces(form) };
+  if (IMPORT_INTENTS.includes(form.get('intent') as (typeof IMPORT_INTENTS)[number]))
+    return draftsImportAction(form);
   const values: Record<string, string> = {};
   for (const key of [...TARGET_FIELDS, 'expectedCount']) values[key] = String(form.get(key) ?? '');
   const confirm = form.get('intent') === 'apply';
@@ -189,6 +201,11 @@ export function Component() {
       <PageHeader title={page.title} description={page.description} />
       <AssignmentForm detectors={all} />
       <ProvincesForm detectors={all} />
+      <DraftsImportForm detectors={all} />
+      <p>
+        <Link to={href('portal.detector-conflicts')}>Conflitti da risolvere</Link>: i resoconti arrivati per
+        visite annullate, mancate o di un altro rilevatore.
+      </p>
       <h2 className="h4">Elenco dei rilevatori</h2>
       <FilterBar
         label="Cerca nei rilevatori"

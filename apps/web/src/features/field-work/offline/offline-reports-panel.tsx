@@ -9,7 +9,7 @@ const STATUS_LABELS: Record<OfflineReport['status'], string> = {
   draft: 'Bozza',
   queued: 'In attesa di invio',
   sent: 'Inviato',
-  conflict: 'In conflitto: la visita è cambiata',
+  conflict: 'In conflitto: la visita è cambiata, la versione è conservata per lo staff',
   failed: 'Non accettato',
 };
 

@@ -178,6 +178,7 @@ describe('the send queue', () => {
     expect(server.state.calls).toBe(2);
     expect(await queue.summary()).toEqual({
       unsent: 0,
+      conflicts: 0,
       oldestUnsentAt: null,
       lastSuccessAt: '2026-11-28T09:00:00.000Z',
     });

@@ -12,6 +12,8 @@ export type ReportTransport = (
 export interface QueueSummary {
   /** Not yet on the server: drafts, queued, conflicts and refusals. */
   unsent: number;
+  /** Of those, the ones the server kept as conflicts (the visit changed): staff decide, no resend needed. */
+  conflicts: number;
   oldestUnsentAt: string | null;
   lastSuccessAt: string | null;
 }
@@ -199,6 +201,7 @@ export function createReportQueue(options: ReportQueueOptions) {
       const oldest = unsent.map((r) => r.createdAt).sort()[0] ?? null;
       return {
         unsent: unsent.length,
+        conflicts: unsent.filter((r) => r.status === 'conflict').length,
         oldestUnsentAt: oldest,
         lastSuccessAt: (await store.get('meta', LAST_SUCCESS)) ?? null,
       };

@@ -6,10 +6,13 @@ import type { ReportTransport, SendOutcome } from './report-queue.ts';
 /** Answers that may change by themselves (no network, session to renew, server busy): keep the report queued. */
 const TRANSIENT = new Set([0, 401, 408, 419, 425, 429, 500, 502, 503, 504]);
 
+const KEPT_CONFLICTS = new Set(['visit_changed', 'visit_reassigned']);
+
 /** The server's refusal as the queue sees it; `undefined` when the report must stay queued (the error is rethrown). */
 export function outcomeOfError(error: unknown): SendOutcome | undefined {
   if (!(error instanceof ApiError) || TRANSIENT.has(error.status)) return undefined;
-  if (error.status === 409 && error.body?.code === 'visit_changed')
+  // The server kept the version sent for staff to decide (decisions 043, 051).
+  if (error.status === 409 && KEPT_CONFLICTS.has(String(error.body?.code)))
     return { kind: 'conflict', message: error.message };
   return { kind: 'rejected', message: error.message };
 }

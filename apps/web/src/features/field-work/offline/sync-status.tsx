@@ -83,6 +83,19 @@ export function SyncStatus() {
           </button>
         )}
       </p>
+      {summary.conflicts > 0 && (
+        <p className="mb-1 text-danger" data-testid="sync-conflicts">
+          <strong>
+            {summary.conflicts === 1
+              ? '1 resoconto in conflitto'
+              : `${summary.conflicts} resoconti in conflitto`}
+            :
+          </strong>{' '}
+          la visita è stata annullata, segnata come mancata o assegnata a un altro rilevatore mentre il
+          resoconto era sul dispositivo. La tua versione è conservata sul server e lo staff deciderà: non
+          serve reinviarla. Trovi i dettagli nella pagina delle visite.
+        </p>
+      )}
       {persistence === 'persistent' && (
         <p className="mb-1" data-testid="storage-persistence">
           Archiviazione persistente: il browser conserva le bozze anche quando manca spazio.

@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportImportResultSchema, VisitReportConflictListSchema } from '@portale/shared/field-work';
+import {
+  auditLog,
+  institutes,
+  reviews,
+  roles,
+  schoolSites,
+  teacherProfiles,
+  userRoles,
+  users,
+  visitReportSubmissions,
+  visits,
+} from '../../db/schema/index.ts';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../../test/http-client.ts';
+
+// Issue 39: staff import a detector's "Esporta bozze" file on their behalf, and decide the reports kept
+// as conflicts (decision 051).
+
+let t: TestApp;
+const clients = new Map<string, ApiClient>();
+const as = (email: string) => clients.get(email)!;
+const admin = () => as('superadmin@demo.test');
+const REFUSED = ['dirigente@demo.test', 'referente@demo.test', 'insegnante@demo.test', 'utenti@demo.test'];
+const REPORT = 'Visita svolta: incontrati gli insegnanti, nessun problema.';
+
+let detectorId: number;
+let otherId: number;
+let siteId: number;
+let teacherUserId: number;
+
+async function userId(email: string) {
+  const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return row!.id;
+}
+
+/** A visit planned yesterday for `detector`, in `state`. */
+async function visit(state: 'pianificata' | 'annullata' = 'pianificata', detector = detectorId) {
+  const now = t.app.clock.now();
+  const [row] = await t.database.db
+    .insert(visits)
+    .values({
+      schoolSiteId: siteId,
+      detectorUserId: detector,
+      scheduledAt: new Date(now.getTime() - 24 * 3600_000),
+      state,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: visits.id });
+  return row!.id;
+}
+
+const draft = (visitId: number, report = REPORT) => ({
+  clientReportId: randomUUID(),
+  visitId,
+  report,
+  teachersMet: [teacherUserId],
+  status: 'failed',
+  createdAt: '2026-11-20T09:00:00.000Z',
+  updatedAt: '2026-11-20T09:00:00.000Z',
+  attempts: 1,
+  lastError: 'Rete assente',
+  sentAt: null,
+});
+const fileOf = (reports: unknown[]) =>
+  JSON.stringify({ kind: 'portale-visit-reports', version: 1, exportedAt: '2026-11-21T10:00:00Z', reports });
+const importUrl = (id = detectorId) => `/api/detectors/${id}/report-imports`;
+
+async function submissionsOf(ids: string[]) {
+  return t.database.db
+    .select()
+    .from(visitReportSubmissions)
+    .where(inArray(visitReportSubmissions.clientReportId, ids));
+}
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const db = t.database.db;
+  const [demo] = await db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
+  const [created] = await db
+    .insert(users)
+    .values({
+      email: 'altro.rilevatore@demo.test',
+      firstName: 'Aldo',
+      lastName: 'Altro',
+      passwordHash: demo!.passwordHash,
+      phone: '+393330000997',
+      emailVerifiedAt: demo!.emailVerifiedAt,
+      phoneVerifiedAt: demo!.phoneVerifiedAt,
+    })
+    .returning({ id: users.id });
+  const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'detector'));
+  await db.insert(userRoles).values({ userId: created!.id, roleId: role!.id });
+  detectorId = demo!.id;
+  otherId = created!.id;
+  const [institute] = await db
+    .select({ id: institutes.id })
+    .from(institutes)
+    .where(eq(institutes.ministryCode, 'RMIC8AB00X'));
+  const [site] = await db
+    .insert(schoolSites)
+    .values({
+      ministryCode: 'IMP0000001',
+      instituteId: institute!.id,
+      name: 'Plesso importato',
+      schoolLevel: 'primaria',
+      typeLabel: 'Scuola primaria',
+      address: 'Via dei Monti 2',
+      postalCode: '00100',
+      municipalityCode: 'H501',
+      municipalityName: 'Roma',
+      province: 'RM',
+      region: 'Lazio',
+      participating: true,
+      detectorUserId: detectorId,
+    })
+    .returning({ id: schoolSites.id });
+  siteId = site!.id;
+  teacherUserId = await userId('insegnante@demo.test');
+  await db
+    .insert(teacherProfiles)
+    .values({ userId: teacherUserId, kind: 'insegnante', schoolSiteId: siteId, subjects: ['Matematica'] })
+    .onConflictDoNothing();
+  await db
+    .update(teacherProfiles)
+    .set({ schoolSiteId: siteId })
+    .where(eq(teacherProfiles.userId, teacherUserId));
+  for (const email of [
+    'superadmin@demo.test',
+    'sylla@demo.test',
+    'cromos@demo.test',
+    'rilevatore@demo.test',
+    'altro.rilevatore@demo.test',
+    ...REFUSED,
+  ]) {
+    const client = new ApiClient(t, nextIp());
+    await client.login(email);
+    clients.set(email, client);
+  }
+}, 180_000);
+afterAll(() => t.close());
+
+describe('staff import of an exported drafts file', () => {
+  it('shows what the file holds and changes nothing; on confirmation sends each report on the detector’s behalf, once', async () => {
+    const [planned, cancelled, othersVisit] = [
+      await visit(),
+      await visit('annullata'),
+      await visit('pianificata', otherId),
+    ];
+    const reports = [draft(planned), draft(cancelled), draft(othersVisit), draft(987_654_321)];
+    const ids = reports.map((r) => r.clientReportId);
+    const content = fileOf(reports);
+
+    const preview = await as('sylla@demo.test').post(importUrl(), { content });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const looked = ReportImportResultSchema.parse(preview.json());
+    expect(looked).toMatchObject({ applied: false, exportedAt: '2026-11-21T10:00:00Z' });
+    expect(looked.detector.id).toBe(detectorId);
+    expect(looked.items.map((i) => i.status)).toEqual(['new', 'conflict', 'conflict', 'invalid']);
+    expect(looked.items[0]).toMatchObject({
+      site: { id: siteId, name: 'Plesso importato' },
+      visitState: 'pianificata',
+      writtenAt: '2026-11-20T09:00:00.000Z',
+      teachersMet: 1,
+    });
+    expect(looked.items[3]!.message).toBe('Visita non trovata.');
+    expect(await submissionsOf(ids)).toEqual([]);
+
+    const applied = await as('sylla@demo.test').post(importUrl(), { content, confirm: true });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const done = ReportImportResultSchema.parse(applied.json());
+    expect(done.applied).toBe(true);
+    expect(done.items.map((i) => i.status)).toEqual(['imported', 'conflict', 'conflict', 'invalid']);
+    expect(done.counts).toMatchObject({ imported: 1, conflict: 2, invalid: 1, new: 0, received: 0 });
+    const [v] = await t.database.db.select().from(visits).where(eq(visits.id, planned));
+    expect(v).toMatchObject({ state: 'svolta', report: REPORT, detectorUserId: detectorId });
+    const stored = await submissionsOf(ids);
+    const syllaId = await userId('sylla@demo.test');
+    expect(stored.map((s) => [s.visitId, s.outcome, s.conflictCode, s.importedByUserId]).sort()).toEqual(
+      [
+        [planned, 'accepted', null, syllaId],
+        [cancelled, 'conflict', 'visit_changed', syllaId],
+        [othersVisit, 'conflict', 'visit_reassigned', syllaId],
+      ].sort(),
+    );
+    // Audited: the staff actor, on behalf of the detector; one row for the import.
+    const [reported] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'visit.reported'), eq(auditLog.entityId, String(planned))));
+    expect(reported).toMatchObject({ actorUserId: syllaId });
+    expect(reported!.after).toMatchObject({ onBehalfOf: detectorId, clientReportId: ids[0] });
+    const imports = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.action, 'detector.reports-imported'), eq(auditLog.entityId, String(detectorId))),
+      );
+    expect(imports).toHaveLength(1);
+
+    // Twice: nothing new (received / already kept), one report, one review, one more import audit row.
+    const again = ReportImportResultSchema.parse(
+      (await as('cromos@demo.test').post(importUrl(), { content, confirm: true })).json(),
+    );
+    expect(again.items.map((i) => i.status)).toEqual(['received', 'conflict', 'conflict', 'invalid']);
+    expect(again.items[1]!.message).toBe('Già conservata come conflitto da risolvere.');
+    expect(await submissionsOf(ids)).toHaveLength(3);
+    const queued = await t.database.db
+      .select()
+      .from(reviews)
+      .where(and(eq(reviews.type, 'visite'), eq(reviews.subjectId, planned)));
+    expect(queued).toHaveLength(1);
+  });
+
+  it('the same id with another content is not importable and overwrites nothing', async () => {
+    const planned = await visit();
+    const first = draft(planned);
+    await admin().post(importUrl(), { content: fileOf([first]), confirm: true });
+    const changed = { ...first, report: 'Un altro resoconto, diverso dal primo inviato.' };
+    const res = await admin().post(importUrl(), { content: fileOf([changed]), confirm: true });
+    expect(res.json().items[0]).toMatchObject({ status: 'invalid' });
+    expect(res.json().items[0].message).toMatch(/contenuto diverso/);
+    const [v] = await t.database.db.select().from(visits).where(eq(visits.id, planned));
+    expect(v!.report).toBe(REPORT);
+  });
+
+  it('refuses a wrong file with a clear Italian message and stores nothing', async () => {
+    const planned = await visit();
+    const one = draft(planned);
+    const cases: [string, RegExp][] = [
+      ['non è json', /non è JSON/],
+      [JSON.stringify({ hello: 'world' }), /non è un’esportazione di bozze/],
+      [JSON.stringify({ kind: 'portale-visit-reports', version: 2, reports: [one] }), /Versione/],
+      [fileOf([]), /non contiene bozze/],
+      [fileOf([one, one]), /ripetuta/],
+      [fileOf([{ ...one, visitId: 'x' }]), /Bozza n\. 1 .*visita non valida/],
+    ];
+    for (const [content, message] of cases) {
+      const res = await admin().post(importUrl(), { content, confirm: true });
+      expect(res.statusCode, content).toBe(422);
+      expect(res.json().errors.content[0]).toMatch(message);
+    }
+    expect((await admin().post(importUrl(), { content: '' })).statusCode).toBe(422);
+    expect(await submissionsOf([one.clientReportId])).toEqual([]);
+  });
+
+  it('staff who manage detectors only: guest 401, detectors (themselves or another) and other roles 403, unknown detector 404', async () => {
+    const content = fileOf([draft(await visit())]);
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect((await guest.post(importUrl(), { content })).statusCode).toBe(401);
+    expect((await as('rilevatore@demo.test').post(importUrl(), { content })).statusCode).toBe(403);
+    expect((await as('altro.rilevatore@demo.test').post(importUrl(), { content })).statusCode).toBe(403);
+    for (const email of REFUSED)
+      expect((await as(email).post(importUrl(), { content })).statusCode, email).toBe(403);
+    for (const email of ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'])
+      expect((await as(email).post(importUrl(), { content })).statusCode, email).toBe(200);
+    expect((await admin().post(importUrl(987_654_321), { content })).statusCode).toBe(404);
+    const teacher = await userId('insegnante@demo.test');
+    expect((await admin().post(importUrl(teacher), { content })).statusCode).toBe(404);
+  });
+});
+
+describe('conflicts to resolve', () => {
+  async function keptConflict(state: 'annullata' | 'pianificata' = 'annullata', owner = detectorId) {
+    const visitId = await visit(state, owner);
+    const one = draft(visitId);
+    await admin().post(importUrl(), { content: fileOf([one]), confirm: true });
+    return { visitId, clientReportId: one.clientReportId };
+  }
+  const resolve = (email: string, id: string, body: unknown) =>
+    as(email).post(`/api/visit-report-conflicts/${id}/resolution`, body);
+
+  it('lists both versions with server-side filters, sort and pages', async () => {
+    const changed = await keptConflict();
+    const moved = await keptConflict('pianificata', otherId);
+    const res = await as('cromos@demo.test').get(
+      `/api/visit-report-conflicts?state=open&detectorId=${detectorId}&sort=submittedAt&pageSize=100`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const list = VisitReportConflictListSchema.parse(res.json());
+    const mine = list.items.filter((c) => [changed.visitId, moved.visitId].includes(c.visit.id));
+    expect(mine.map((c) => c.code).sort()).toEqual(['visit_changed', 'visit_reassigned']);
+    expect(mine.find((c) => c.code === 'visit_reassigned')).toMatchObject({
+      report: REPORT,
+      detector: { id: detectorId },
+      importedBy: { id: await userId('superadmin@demo.test') },
+      visit: { state: 'pianificata', detector: { id: otherId }, site: { id: siteId } },
+      resolution: null,
+    });
+    // The order is the server's (arrival, then id, in the asked direction): descending is ascending reversed.
+    const ids = async (sort: string) =>
+      (await admin().get(`/api/visit-report-conflicts?state=all&pageSize=100&sort=${sort}`))
+        .json()
+        .items.map((c: { clientReportId: string }) => c.clientReportId);
+    expect(await ids('-submittedAt')).toEqual((await ids('submittedAt')).reverse());
+    const searched = await admin().get('/api/visit-report-conflicts?q=imp0000001&state=all&pageSize=100');
+    expect(searched.json().total).toBeGreaterThanOrEqual(2);
+    const none = await admin().get('/api/visit-report-conflicts?q=nessun%25plesso');
+    expect(none.json()).toMatchObject({ total: 0, items: [] });
+    const reassigned = await admin().get('/api/visit-report-conflicts?code=visit_reassigned&pageSize=100');
+    expect(reassigned.json().items.every((c: { code: string }) => c.code === 'visit_reassigned')).toBe(true);
+    expect((await admin().get('/api/visit-report-conflicts?state=nope')).statusCode).toBe(422);
+    expect((await admin().get('/api/visit-report-conflicts?sort=report')).statusCode).toBe(422);
+  });
+
+  it('accepting puts the device’s report on the visit, its author’s again, to review; decided once', async () => {
+    const { visitId, clientReportId } = await keptConflict('pianificata', otherId);
+    const res = await resolve('sylla@demo.test', clientReportId, { decision: 'accept' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().resolution).toMatchObject({
+      decision: 'accepted',
+      by: { id: await userId('sylla@demo.test') },
+    });
+    const [v] = await t.database.db.select().from(visits).where(eq(visits.id, visitId));
+    expect(v).toMatchObject({
+      state: 'svolta',
+      report: REPORT,
+      detectorUserId: detectorId,
+      reviewState: 'in_attesa',
+    });
+    const [audit] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.action, 'visit.report-conflict-accepted'), eq(auditLog.entityId, String(visitId))),
+      );
+    expect(audit!.before).toMatchObject({ state: 'pianificata', detectorUserId: otherId });
+    const twice = await resolve('sylla@demo.test', clientReportId, { decision: 'discard', note: 'x' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe('Questo conflitto è già stato risolto.');
+    const resolved = await admin().get('/api/visit-report-conflicts?state=resolved&pageSize=100');
+    expect(resolved.json().items.map((c: { clientReportId: string }) => c.clientReportId)).toContain(
+      clientReportId,
+    );
+  });
+
+  it('discarding needs a note; a visit that has a report meanwhile cannot take the device’s version', async () => {
+    const { visitId, clientReportId } = await keptConflict('pianificata', otherId);
+    const noNote = await resolve('superadmin@demo.test', clientReportId, { decision: 'discard' });
+    expect(noNote.statusCode).toBe(422);
+    expect(noNote.json().errors.note[0]).toMatch(/Scrivi perché/);
+    expect((await resolve('superadmin@demo.test', clientReportId, { decision: 'maybe' })).statusCode).toBe(
+      422,
+    );
+    await t.database.db
+      .update(visits)
+      .set({ state: 'svolta', report: 'Il resoconto del nuovo rilevatore.', reviewState: 'in_attesa' })
+      .where(eq(visits.id, visitId));
+    const accept = await resolve('superadmin@demo.test', clientReportId, { decision: 'accept' });
+    expect(accept.statusCode).toBe(409);
+    expect(accept.json().message).toMatch(/ha già un resoconto/);
+    const discard = await resolve('superadmin@demo.test', clientReportId, {
+      decision: 'discard',
+      note: 'Visita svolta dal nuovo rilevatore.',
+    });
+    expect(discard.statusCode).toBe(200);
+    expect(discard.json().resolution).toMatchObject({
+      decision: 'discarded',
+      note: 'Visita svolta dal nuovo rilevatore.',
+    });
+    const [v] = await t.database.db.select().from(visits).where(eq(visits.id, visitId));
+    expect(v!.report).toBe('Il resoconto del nuovo rilevatore.');
+  });
+
+  it('staff decide: guest 401, the author and other roles 403, unknown conflict 404', async () => {
+    const { clientReportId } = await keptConflict();
+    const body = { decision: 'discard', note: 'Doppione.' };
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect(
+      (await guest.post(`/api/visit-report-conflicts/${clientReportId}/resolution`, body)).statusCode,
+    ).toBe(401);
+    for (const email of ['rilevatore@demo.test', 'altro.rilevatore@demo.test', ...REFUSED])
+      expect((await resolve(email, clientReportId, body)).statusCode, email).toBe(403);
+    expect((await resolve('cromos@demo.test', randomUUID(), body)).statusCode).toBe(404);
+    expect((await resolve('cromos@demo.test', clientReportId, body)).statusCode).toBe(200);
+  });
+});
