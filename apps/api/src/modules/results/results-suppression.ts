@@ -258,7 +258,12 @@ function chooseCells(
 }
 
 /** Step 1 by the exact audit: the views whose totals are published (undefined when too large to audit). */
-function exactViews(views: ViewDef[], groups: Group[], minGroup: number): Set<number> | undefined {
+function exactViews(
+  views: ViewDef[],
+  groups: Group[],
+  minGroup: number,
+  audit: typeof auditWithhold,
+): Set<number> | undefined {
   const national = views.findIndex((v) => v.kind === 'national');
   if (national < 0 || views[national]!.n < minGroup) return new Set();
   const counts = groups.map((g) => g.n);
@@ -270,7 +275,7 @@ function exactViews(views: ViewDef[], groups: Group[], minGroup: number): Set<nu
     weight: VIEW_WEIGHT[v.kind],
     size: v.n,
   }));
-  const withheld = auditWithhold(counts, rows, minGroup);
+  const withheld = audit(counts, rows, minGroup);
   if (!withheld) return undefined;
   return new Set(views.map((_, i) => i).filter((i) => !withheld.has(i)));
 }
@@ -282,6 +287,7 @@ function exactCells(
   shownViews: number[],
   pairs: { g: number; c: string; n: number }[],
   minGroup: number,
+  audit: typeof auditWithhold,
 ): Set<string> | undefined {
   const counts = pairs.map((p) => p.n);
   if (counts.length > AUDIT_MAX_UNKNOWNS || counts.filter((n) => n < minGroup).length > AUDIT_MAX_SMALL)
@@ -309,7 +315,7 @@ function exactCells(
       keys.push(`${v}\u0001${c}`);
     }
   }
-  const withheld = auditWithhold(counts, rows, minGroup);
+  const withheld = audit(counts, rows, minGroup);
   if (!withheld) return undefined;
   return new Set(keys.filter((k, i): k is string => k !== null && !withheld.has(i)));
 }
@@ -338,6 +344,8 @@ export interface SuppressOptions {
    * the earlier survey's pairs of the same question. Changes of fewer than `minGroup` are protected.
    */
   previous?: { groups: Group[]; pairs: [string, CategoryCount[]][] }[];
+  /** The exact audit of the views and cells (default auditWithhold; the bench and tests pass the reference to compare). */
+  audit?: typeof auditWithhold;
 }
 
 /** The suppressed results from the tallies (see suppressResults). */
@@ -348,10 +356,11 @@ export function suppressTallies(
   options: SuppressOptions = {},
 ): SuppressedResults {
   const exact = options.exact ?? true;
+  const audit = options.audit ?? auditWithhold;
   const { groups } = tallies;
   const views = buildViews(groups);
   const shown =
-    (exact ? exactViews(views, groups, minGroup) : undefined) ??
+    (exact ? exactViews(views, groups, minGroup, audit) : undefined) ??
     chooseViews(
       views,
       groups.length,
@@ -374,7 +383,7 @@ export function suppressTallies(
   for (const item of items) {
     const pairs = tallies.pairs.get(item.id) ?? [];
     const published =
-      (exact ? exactCells(item, views, shownViews, pairs, minGroup) : undefined) ??
+      (exact ? exactCells(item, views, shownViews, pairs, minGroup, audit) : undefined) ??
       chooseCells(item, views, shownViews, groupViews, pairs, minGroup);
     // Decision 035: each earlier wave of the question, then dominance; each only withholds more.
     for (const wave of options.previous ?? []) {
