@@ -41,8 +41,33 @@ interface Saved {
   rank: number;
   col: number;
   ids: number[];
-  /** Their rows, one after the other. */
-  buf: Float64Array;
+  /** Their rows, sparse: row k's entries are idx/val[start[k] … start[k + 1]) (a −0 is kept as such). */
+  start: Int32Array;
+  idx: Int32Array;
+  val: Float64Array;
+}
+
+/** Not +0 (a −0 is stored: the restored rows are the saved ones bit for bit). */
+const stored = (x: number) => x !== 0 || 1 / x < 0;
+
+function save(rank: number, col: number, ids: number[], rows: Float64Array[]): Saved {
+  const start = new Int32Array(rows.length + 1);
+  let n = 0;
+  rows.forEach((r, k) => {
+    start[k] = n;
+    for (let j = 0; j < r.length; j++) if (stored(r[j]!)) n++;
+  });
+  start[rows.length] = n;
+  const idx = new Int32Array(n);
+  const val = new Float64Array(n);
+  n = 0;
+  for (const r of rows)
+    for (let j = 0; j < r.length; j++)
+      if (stored(r[j]!)) {
+        idx[n] = j;
+        val[n++] = r[j]!;
+      }
+  return { rank, col, ids: [...ids], start, idx, val };
 }
 
 /** The indexes of a row's non-zero entries. */
@@ -60,6 +85,7 @@ export class IncrementalElimination {
   private saved: Saved[] = [];
   private active: number[] = [];
   private stepOfCol = new Map<number, number>();
+  private stepOfRow = new Map<number, number>();
   /** Per pivot step, its reduced row and the backward factors (step, f), when asked for. */
   private backward = new Map<number, { row: Float64Array; ups: [number, number][] }>();
   /** Statistics: steps recomputed in all, steps reused. */
@@ -119,7 +145,7 @@ export class IncrementalElimination {
       work = new Float64Array(ids.length * w);
       ids.forEach((id, k) => {
         const i = offset.get(id)!;
-        work.set(from.buf.subarray(i * w, (i + 1) * w), w * k);
+        for (let t = from.start[i]!; t < from.start[i + 1]!; t++) work[k * w + from.idx[t]!] = from.val[t]!;
       });
       col = from.col;
     } else {
@@ -134,6 +160,8 @@ export class IncrementalElimination {
     const rows = ids.map((_, k) => work.subarray(k * w, (k + 1) * w));
     this.forward(ids, rows, col);
     this.stepOfCol = new Map(this.steps.map((s, i) => [s.col, i]));
+    // Before its own step a row's column of the combinations holds only its own 1: nothing to replay.
+    this.stepOfRow = new Map(this.steps.map((s, i) => [s.pivot, i]));
   }
 
   /**
@@ -175,11 +203,8 @@ export class IncrementalElimination {
   /** The forward elimination of the rows not yet pivots, `ids` in position order, from column `start`. */
   private forward(ids: number[], rows: Float64Array[], start: number): void {
     for (let c = start; c < this.width && ids.length > 0; c++) {
-      if (this.steps.length % this.saveEvery === 0 && this.saved.at(-1)?.rank !== this.steps.length) {
-        const buf = new Float64Array(rows.length * this.width);
-        rows.forEach((r, k) => buf.set(r, k * this.width));
-        this.saved.push({ rank: this.steps.length, col: c, ids: [...ids], buf });
-      }
+      if (this.steps.length % this.saveEvery === 0 && this.saved.at(-1)?.rank !== this.steps.length)
+        this.saved.push(save(this.steps.length, c, ids, rows));
       let p = -1;
       let best = EPS;
       for (let i = 0; i < rows.length; i++) {
@@ -275,21 +300,20 @@ export class IncrementalElimination {
         ups.set(l, list);
       }
     }
-    const val = new Map<number, number>([[id, 1]]);
-    for (let l = 0; l < this.steps.length; l++) {
+    // The column, by row id (every entry starts at +0, as the reference's identity matrix).
+    const val = new Float64Array(this.cols.length);
+    val[id] = 1;
+    for (let l = this.stepOfRow.get(id) ?? this.steps.length; l < this.steps.length; l++) {
       const s = this.steps[l]!;
-      let er = val.get(s.pivot) ?? 0;
+      let er = val[s.pivot]!;
       if (er === 0) continue;
       er /= s.pv;
-      val.set(s.pivot, er);
-      for (let t = 0; t < s.touched.length; t++) {
-        const row = s.touched[t]!;
-        val.set(row, (val.get(row) ?? 0) - s.factors[t]! * er);
-      }
-      for (const [row, f] of ups.get(l) ?? []) val.set(row, (val.get(row) ?? 0) - f * er);
+      val[s.pivot] = er;
+      for (let t = 0; t < s.touched.length; t++) val[s.touched[t]!]! -= s.factors[t]! * er;
+      for (const [row, f] of ups.get(l) ?? []) val[row]! -= f * er;
     }
     let alpha = 0;
-    for (const k of ks) alpha += val.get(this.steps[k]!.pivot) ?? 0;
+    for (const k of ks) alpha += val[this.steps[k]!.pivot]!;
     return alpha;
   }
 }
