@@ -10,6 +10,9 @@
 //                   missing) × 27 single-choice items of 4–6 answers, seeded
 //   --scale S       the synthetic respondents per group × S (default 1; 10 for ten times the volume)
 //   --rounds N      runs of each (default 3)
+//   --only new|old  run one of them only (to profile it)
+// Times: wall clock and the process's CPU time (user + system), which a machine shared with other
+// work inflates less; the medians of both.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { auditWithhold } from '../apps/api/src/modules/results/results-audit.ts';
@@ -27,6 +30,7 @@ const { values: args } = parseArgs({
     synthetic: { type: 'boolean', default: false },
     scale: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
+    only: { type: 'string' },
   },
 });
 
@@ -108,6 +112,7 @@ const recording = (audit: Audit, log: (number[] | null)[]): Audit => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
 const times = { old: [] as number[], new: [] as number[] };
+const cpu = { old: [] as number[], new: [] as number[] };
 let equal = true;
 let calls = 0;
 for (let round = 0; round < Number(args.rounds); round++) {
@@ -116,28 +121,35 @@ for (let round = 0; round < Number(args.rounds); round++) {
     new: { json: '', log: [] },
   };
   // Alternately, the new one first every other round, so that neither always runs on a warmer process.
-  const order: ('old' | 'new')[] = round % 2 === 0 ? ['old', 'new'] : ['new', 'old'];
+  const order = (round % 2 === 0 ? ['old', 'new'] : ['new', 'old']).filter(
+    (w) => !args.only || w === args.only,
+  ) as ('old' | 'new')[];
   for (const which of order) {
     const audit = recording(which === 'old' ? auditWithholdReference : auditWithhold, out[which].log);
     const rss = process.memoryUsage().rss;
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const results = suppressTallies(input.items, tallies, input.minGroup, { audit });
     const ms = performance.now() - started;
+    const used = process.cpuUsage(cpuStarted);
+    const cpuMs = (used.user + used.system) / 1000;
     times[which].push(ms);
+    cpu[which].push(cpuMs);
     out[which].json = JSON.stringify([...results.views]);
     console.log(
-      `round ${round + 1} ${which}: ${ms.toFixed(0)} ms (RSS ${mib(rss)} → ${mib(process.memoryUsage().rss)})`,
+      `round ${round + 1} ${which}: ${ms.toFixed(0)} ms, CPU ${cpuMs.toFixed(0)} ms (RSS ${mib(rss)} → ${mib(process.memoryUsage().rss)})`,
     );
   }
   calls = out.new.log.length;
+  if (args.only) continue;
   const same = out.old.json === out.new.json && JSON.stringify(out.old.log) === JSON.stringify(out.new.log);
   if (!same) equal = false;
 }
-const withheld = (log: (number[] | null)[]) => log.reduce((s, w) => s + (w?.length ?? 0), 0);
-void withheld;
+if (args.only) process.exit(0);
 console.log(
   `suppression: old median ${median(times.old).toFixed(0)} ms, new median ${median(times.new).toFixed(0)} ms ` +
-    `(×${(median(times.old) / median(times.new)).toFixed(1)}), ${calls} audit calls, ` +
+    `(×${(median(times.old) / median(times.new)).toFixed(1)}); CPU old ${median(cpu.old).toFixed(0)} ms, ` +
+    `new ${median(cpu.new).toFixed(0)} ms (×${(median(cpu.old) / median(cpu.new)).toFixed(1)}); ${calls} audit calls, ` +
     `withheld figures and views' JSON equal: ${equal}`,
 );
 if (!equal) process.exitCode = 1;

@@ -122,16 +122,20 @@ export function chooseCells(
       if (n === 0 || n >= minGroup) published.add(cellKey(v, k));
     }
   }
+  // Each pair's group signature and possible cells, sorted once (filtering keeps the order).
+  const candidates = pairs.map((p) => {
+    const gv = groupViews[p.g]!;
+    return {
+      groupSig: gv.join(','),
+      sorted: gv.flatMap((v) => (keysOf.get(p.c) ?? []).map((k) => cellKey(v, k))).sort(),
+    };
+  });
   for (;;) {
     // Atoms: pairs with the same published views (the group's signature) and the same published cells.
     const atoms = new Map<string, Atom & { groupSig: string; cells: string[] }>();
-    for (const p of pairs) {
-      const gv = groupViews[p.g]!;
-      const groupSig = gv.join(',');
-      const cells = gv
-        .flatMap((v) => (keysOf.get(p.c) ?? []).map((k) => cellKey(v, k)))
-        .filter((k) => published.has(k))
-        .sort();
+    for (const [i, p] of pairs.entries()) {
+      const { groupSig, sorted } = candidates[i]!;
+      const cells = sorted.filter((k) => published.has(k));
       const key = `${groupSig}#${cells.join(',')}`;
       const atom = atoms.get(key) ?? { key, count: 0, sig: [], groupSig, cells };
       atom.count += p.n;
