@@ -11,9 +11,10 @@
 //   --scale S       the synthetic respondents per group × S (default 1; 10 for ten times the volume)
 //   --rounds N      runs of each (default 3)
 //   --only new|old  run one of them only (to profile it)
+//   --write FILE    write the input (as --tallies reads it) and stop
 // Times: wall clock and the process's CPU time (user + system), which a machine shared with other
 // work inflates less; the medians of both.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { auditWithhold } from '../apps/api/src/modules/results/results-audit.ts';
 import { auditWithholdReference } from '../apps/api/src/modules/results/results-audit-reference.ts';
@@ -31,6 +32,7 @@ const { values: args } = parseArgs({
     scale: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
+    write: { type: 'string' },
   },
 });
 
@@ -92,6 +94,10 @@ const input: Input = args.tallies
   ? (JSON.parse(readFileSync(args.tallies, 'utf8')) as Input)
   : synthetic(Number(args.scale));
 if (!args.tallies && !args.synthetic) console.log('(no --tallies: synthetic tallies)');
+if (args.write) {
+  writeFileSync(args.write, JSON.stringify(input));
+  process.exit(0);
+}
 const tallies = { groups: input.groups, pairs: new Map(input.pairs) };
 let cells = 0;
 for (const [, p] of input.pairs) cells += p.length;
