@@ -96,6 +96,12 @@ export class IncrementalElimination {
     private readonly width: number,
     /** Steps between two saved states (smaller in tests, to resume from many places). */
     private readonly saveEvery = SAVE_EVERY,
+    /**
+     * A save also waits until the elimination since the last one has done at least this many times
+     * the save's own cost (one pass over the rows): a sparse elimination is then not slowed down by
+     * its saves. 0 in tests.
+     */
+    private readonly saveWork = 1,
   ) {}
 
   get pivots(): number[] {
@@ -202,9 +208,13 @@ export class IncrementalElimination {
 
   /** The forward elimination of the rows not yet pivots, `ids` in position order, from column `start`. */
   private forward(ids: number[], rows: Float64Array[], start: number): void {
+    let work = 0;
     for (let c = start; c < this.width && ids.length > 0; c++) {
-      if (this.steps.length % this.saveEvery === 0 && this.saved.at(-1)?.rank !== this.steps.length)
+      const last = this.saved.at(-1)?.rank ?? 0;
+      if (this.steps.length - last >= this.saveEvery && work >= this.saveWork * rows.length * this.width) {
         this.saved.push(save(this.steps.length, c, ids, rows));
+        work = 0;
+      }
       let p = -1;
       let best = EPS;
       for (let i = 0; i < rows.length; i++) {
@@ -243,6 +253,7 @@ export class IncrementalElimination {
         touched.push(ids[i]!);
         factors.push(f);
       }
+      work += nz.length * touched.length;
       this.steps.push({
         col: c,
         pivot,

@@ -144,7 +144,7 @@ describe('the elimination resumed after removing rows equals a fresh one', () =>
         fc.integer({ min: 1, max: 5 }),
         ({ counts, rows }, picks, every) => {
           const cols = rows.map((r) => r.cols);
-          const resumed = new IncrementalElimination(cols, counts.length, every);
+          const resumed = new IncrementalElimination(cols, counts.length, every, 0);
           let active = rows.map((_, i) => i);
           resumed.reduce(active);
           for (const pick of picks) {
