@@ -292,6 +292,30 @@ export class IncrementalElimination {
   }
 
   /**
+   * The rows whose combination column can reach the reduced rows of the pivot columns `cols`: the
+   * others' coefficient there is never changed from +0 (a column's entries spread only from a pivot
+   * row to the rows it updates), so `combination` would return 0 for them.
+   */
+  reaching(cols: Set<number>): Set<number> {
+    const reach = new Set<number>();
+    const ups = new Map<number, number[]>();
+    for (const c of cols) {
+      const k = this.stepOfCol.get(c);
+      if (k === undefined) continue;
+      reach.add(this.steps[k]!.pivot);
+      for (const [l] of this.replayBackward(k).ups) ups.set(l, [...(ups.get(l) ?? []), k]);
+    }
+    for (let l = this.steps.length - 1; l >= 0; l--) {
+      const s = this.steps[l]!;
+      if (reach.has(s.pivot)) continue;
+      let hit = (ups.get(l) ?? []).length > 0;
+      for (let t = 0; !hit && t < s.touched.length; t++) hit = reach.has(s.touched[t]!);
+      if (hit) reach.add(s.pivot);
+    }
+    return reach;
+  }
+
+  /**
    * Σ over the pivot columns `cols` (added in pivot order, from 0) of the coefficient of input row
    * `id` in their reduced rows: the reference's `alpha[id]`. The combination matrix's column `id`,
    * replayed alone: each entry changes only through the same entry of the rows subtracted from it.

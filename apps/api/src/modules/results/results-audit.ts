@@ -185,8 +185,9 @@ export function auditWithhold(
       // One way of deriving it: 1_T = Σ over reduced rows of (1_T at the pivot) × that row, each a
       // combination of the pivot rows; the cheapest row with a non-zero coefficient is withheld.
       const inT = new Set(leak);
+      const reaching = elimination.reaching(inT);
       const best = cheapestFirst.find(
-        (i) => pivotRows.has(i) && Math.abs(elimination.combination(i, inT)) >= EPS,
+        (i) => pivotRows.has(i) && reaching.has(i) && Math.abs(elimination.combination(i, inT)) >= EPS,
       );
       if (best === undefined) return undefined;
       if (!withheld.has(best)) progress = true;
