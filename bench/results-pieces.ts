@@ -2,6 +2,7 @@
 // tallies recounted from the responses (decision 033's SQL), the tallies read from the table the
 // writes keep (migration 0036, when present), and the suppression on them (main thread), with the
 // process's heap and RSS around each. Usage: DATABASE_URL=<bench db> npx tsx bench/results-pieces.ts
+import { writeFileSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { groupsOf, questionsForGroup, RESULTS_MIN_GROUP } from '@portale/shared/surveys';
@@ -71,6 +72,12 @@ for (const p of counted.pairs.values()) cells += p.length;
 console.log(
   `groups ${counted.groups.length}, pairs ${cells}, suppression size ${suppressionSize(items, counted)}`,
 );
+// DUMP_TALLIES=<file>: the items and tallies as JSON, for bench/results-audit.ts.
+if (process.env.DUMP_TALLIES)
+  writeFileSync(
+    process.env.DUMP_TALLIES,
+    JSON.stringify({ items, groups: counted.groups, pairs: [...counted.pairs], minGroup: RESULTS_MIN_GROUP }),
+  );
 // NO_SUPPRESSION=1: the tallies only.
 if (!process.env.NO_SUPPRESSION) {
   for (let i = 0; i < Number(process.env.ROUNDS ?? 1); i++)

@@ -9,6 +9,8 @@
 // kernel; a leak is such a T with 1 ≤ Σ counts < minGroup, so it has at most minGroup−1 members, each
 // under minGroup: few enough to enumerate.
 
+import { IncrementalElimination } from './results-audit-elimination.ts';
+
 export interface AuditRow {
   /** The unknowns the figure adds up. */
   cols: number[];
@@ -27,83 +29,16 @@ export const AUDIT_MAX_SMALL = 600;
 export const AUDIT_MAX_ROUNDS = 300;
 
 const EPS = 1e-7;
-/** Disjoint leaks fixed per round (each round recomputes the reduction). */
+/** Disjoint leaks fixed per round (each round brings the elimination up to date). */
 const LEAKS_PER_ROUND = 25;
 
+/** What the leak search reads of a round's elimination. */
 interface Reduced {
-  /** Pivot column of each reduced row. */
+  /** Pivot columns, in the elimination's order. */
   pivots: number[];
-  /** Reduced rows (over the unknowns). */
-  rref: Float64Array[];
-  /** For each reduced row, its combination of the input rows. */
-  combos: Float64Array[];
   free: number[];
-}
-
-/** The indexes of a row's non-zero entries. */
-function nonZeros(row: Float64Array): Int32Array {
-  let n = 0;
-  for (let j = 0; j < row.length; j++) if (row[j] !== 0) n++;
-  const out = new Int32Array(n);
-  n = 0;
-  for (let j = 0; j < row.length; j++) if (row[j] !== 0) out[n++] = j;
-  return out;
-}
-
-/** Gauss–Jordan with partial pivoting, remembering each reduced row as a combination of the input rows. */
-function reduce(rows: number[][], width: number): Reduced {
-  const m = rows.length;
-  const a = rows.map((cols) => {
-    const r = new Float64Array(width);
-    for (const c of cols) r[c] = 1;
-    return r;
-  });
-  const e = rows.map((_, i) => {
-    const r = new Float64Array(m);
-    r[i] = 1;
-    return r;
-  });
-  const pivots: number[] = [];
-  let rank = 0;
-  for (let c = 0; c < width && rank < m; c++) {
-    let p = -1;
-    let best = EPS;
-    for (let i = rank; i < m; i++) {
-      const v = Math.abs(a[i]![c]!);
-      if (v > best) {
-        best = v;
-        p = i;
-      }
-    }
-    if (p < 0) continue;
-    [a[rank], a[p]] = [a[p]!, a[rank]!];
-    [e[rank], e[p]] = [e[p]!, e[rank]!];
-    const ar = a[rank]!;
-    const er = e[rank]!;
-    const pv = ar[c]!;
-    // Only the non-zero entries of the pivot row are divided and subtracted (decision 033): the rows
-    // are sparse 0/1 incidences, and dividing 0 or subtracting f × 0 leaves an entry as it was, but
-    // for the sign of a zero, which nothing reads (every test is on an absolute value). The same
-    // values as the dense loops, at national volume in a fraction of the time.
-    const nonZeroA = nonZeros(ar);
-    const nonZeroE = nonZeros(er);
-    for (const j of nonZeroA) ar[j]! /= pv;
-    for (const j of nonZeroE) er[j]! /= pv;
-    for (let i = 0; i < m; i++) {
-      if (i === rank) continue;
-      const f = a[i]![c]!;
-      if (Math.abs(f) < 1e-12) continue;
-      const ai = a[i]!;
-      const ei = e[i]!;
-      for (const j of nonZeroA) ai[j]! -= f * ar[j]!;
-      for (const j of nonZeroE) ei[j]! -= f * er[j]!;
-    }
-    pivots.push(c);
-    rank++;
-  }
-  const isPivot = new Set(pivots);
-  const free = [...Array(width).keys()].filter((c) => !isPivot.has(c));
-  return { pivots, rref: a.slice(0, rank), combos: e.slice(0, rank), free };
+  /** The Gauss–Jordan reduced row of a pivot column. */
+  reducedRow(col: number): Float64Array;
 }
 
 /** A small deterministic pseudo-random sequence (the fingerprints must not depend on Math.random). */
@@ -128,15 +63,14 @@ function findLeaks(
   max: number,
   accept: (set: number[]) => boolean,
 ): number[][] {
-  const { pivots, rref, free } = red;
+  const { free } = red;
   const freeIndex = new Map(free.map((f, t) => [f, t]));
-  const pivotRow = new Map(pivots.map((p, i) => [p, i]));
   const kernelOf = (j: number): Float64Array => {
     const v = new Float64Array(free.length);
     const t = freeIndex.get(j);
     if (t !== undefined) v[t] = 1;
     else {
-      const row = rref[pivotRow.get(j)!]!;
+      const row = red.reducedRow(j);
       free.forEach((f, k) => (v[k] = -row[f]!));
     }
     return v;
@@ -221,37 +155,41 @@ export function auditWithhold(
   rows.forEach((r, i) => {
     if (r.withholdable && r.size > 0 && r.size < minGroup) withheld.add(i);
   });
+  const elimination = new IncrementalElimination(
+    rows.map((r) => r.cols),
+    counts.length,
+  );
+  // The withholdable rows, cheapest first: a leak withholds the first whose combination is non-zero.
+  const cheapestFirst = rows
+    .map((_, i) => i)
+    .filter((i) => rows[i]!.withholdable)
+    .sort((i, k) => {
+      const a = rows[i]!;
+      const b = rows[k]!;
+      return a.weight - b.weight || a.size - b.size || i - k;
+    });
   for (let round = 0; round < AUDIT_MAX_ROUNDS; round++) {
     const active = rows.map((_, i) => i).filter((i) => !withheld.has(i));
-    const red = reduce(
-      active.map((i) => rows[i]!.cols),
-      counts.length,
-    );
+    elimination.reduce(active);
+    const free = elimination.free;
+    const red: Reduced = {
+      pivots: elimination.pivots,
+      free,
+      reducedRow: (col) => elimination.reducedRow(col),
+    };
     const leaks = findLeaks(counts, red, minGroup, LEAKS_PER_ROUND, accept);
     if (leaks.length === 0) return withheld;
+    const pivotRows = elimination.pivotRows;
     let progress = false;
     for (const leak of leaks) {
-      // One way of deriving it: 1_T = Σ over reduced rows of (1_T at the pivot) × that row, each a combination of the active rows.
+      // One way of deriving it: 1_T = Σ over reduced rows of (1_T at the pivot) × that row, each a
+      // combination of the pivot rows; the cheapest row with a non-zero coefficient is withheld.
       const inT = new Set(leak);
-      const alpha = new Float64Array(active.length);
-      red.pivots.forEach((p, i) => {
-        if (!inT.has(p)) return;
-        const combo = red.combos[i]!;
-        for (let k = 0; k < active.length; k++) alpha[k]! += combo[k]!;
-      });
-      let best = -1;
-      active.forEach((rowIndex, k) => {
-        const r = rows[rowIndex]!;
-        if (!r.withholdable || Math.abs(alpha[k]!) < EPS) return;
-        const b = best < 0 ? undefined : rows[best]!;
-        if (
-          !b ||
-          r.weight < b.weight ||
-          (r.weight === b.weight && (r.size < b.size || (r.size === b.size && rowIndex < best)))
-        )
-          best = rowIndex;
-      });
-      if (best < 0) return undefined;
+      const reaching = elimination.reaching(inT);
+      const best = cheapestFirst.find(
+        (i) => pivotRows.has(i) && reaching.has(i) && Math.abs(elimination.combination(i, inT)) >= EPS,
+      );
+      if (best === undefined) return undefined;
       if (!withheld.has(best)) progress = true;
       withheld.add(best);
     }
