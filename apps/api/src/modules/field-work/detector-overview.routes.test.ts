@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DetectorOverviewSchema } from '@portale/shared/field-work';
-import { detectorDeviceQueues, institutes, schoolSites, users, visits } from '../../db/schema/index.ts';
+import { detectorDeviceQueues, users, visits } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import {
+  addDetectorSite,
+  DEMO_DETECTOR,
+  loggedInClients,
+  userIdOf,
+} from '../../../test/field-work-harness.ts';
 
 // Issue 39: one detector's page for staff — each device's queue, the latest visits, the conflicts.
 
@@ -25,33 +31,17 @@ const deviceId = randomUUID();
 beforeAll(async () => {
   t = await buildTestApp();
   const db = t.database.db;
-  const [demo] = await db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
-  detectorId = demo!.id;
-  const [institute] = await db
-    .select({ id: institutes.id })
-    .from(institutes)
-    .where(eq(institutes.ministryCode, 'RMIC8AB00X'));
-  const [site] = await db
-    .insert(schoolSites)
-    .values({
-      ministryCode: 'OVW0000001',
-      instituteId: institute!.id,
-      name: 'Plesso del rilevatore',
-      schoolLevel: 'primaria',
-      typeLabel: 'Scuola primaria',
-      municipalityCode: 'H501',
-      municipalityName: 'Roma',
-      province: 'RM',
-      region: 'Lazio',
-      participating: true,
-      detectorUserId: detectorId,
-    })
-    .returning({ id: schoolSites.id });
+  detectorId = await userIdOf(t, DEMO_DETECTOR);
+  const siteId = await addDetectorSite(t, {
+    ministryCode: 'OVW0000001',
+    name: 'Plesso del rilevatore',
+    detectorUserId: detectorId,
+  });
   const now = t.app.clock.now();
   const [visit] = await db
     .insert(visits)
     .values({
-      schoolSiteId: site!.id,
+      schoolSiteId: siteId,
       detectorUserId: detectorId,
       scheduledAt: new Date(now.getTime() + 3 * 24 * 3600_000),
       state: 'pianificata',
@@ -67,11 +57,8 @@ beforeAll(async () => {
     oldestUnsentAt: new Date(now.getTime() - 2 * 24 * 3600_000),
     reportedAt: now,
   });
-  for (const email of ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test', ...REFUSED]) {
-    const client = new ApiClient(t, nextIp());
-    await client.login(email);
-    clients.set(email, client);
-  }
+  const emails = ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test', ...REFUSED];
+  for (const [email, client] of await loggedInClients(t, emails)) clients.set(email, client);
 }, 180_000);
 afterAll(() => t.close());
 

@@ -15,15 +15,14 @@ import {
   institutes,
   outbox,
   reviews,
-  roles,
   schoolSites,
   teacherProfiles,
-  userRoles,
   users,
   visits,
 } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import { addSecondDetector } from '../../../test/field-work-harness.ts';
 import { seedDemoFieldWork } from './field-work-seed.repository.ts';
 
 let t: TestApp;
@@ -58,23 +57,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   const db = t.database.db;
   // A second detector: the demo detector's credentials under another e-mail.
-  const [demo] = await db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
-  const [created] = await db
-    .insert(users)
-    .values({
-      email: 'altro.rilevatore@demo.test',
-      firstName: 'Aldo',
-      lastName: 'Altro',
-      passwordHash: demo!.passwordHash,
-      phone: '+393330000999',
-      emailVerifiedAt: demo!.emailVerifiedAt,
-      phoneVerifiedAt: demo!.phoneVerifiedAt,
-    })
-    .returning({ id: users.id });
-  const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'detector'));
-  await db.insert(userRoles).values({ userId: created!.id, roleId: role!.id });
-  detectorId = demo!.id;
-  otherId = created!.id;
+  ({ detectorId, otherId } = await addSecondDetector(t, '+393330000999'));
   const [institute] = await db
     .select({ id: institutes.id })
     .from(institutes)

@@ -2,20 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportImportResultSchema, VisitReportConflictListSchema } from '@portale/shared/field-work';
-import {
-  auditLog,
-  institutes,
-  reviews,
-  roles,
-  schoolSites,
-  teacherProfiles,
-  userRoles,
-  users,
-  visitReportSubmissions,
-  visits,
-} from '../../db/schema/index.ts';
+import { auditLog, reviews, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import {
+  addDetectorSite,
+  addSecondDetector,
+  DEMO_DETECTOR,
+  userIdOf,
+  loggedInClients,
+  OTHER_DETECTOR,
+  placeDemoTeacher,
+  plannedVisit,
+} from '../../../test/field-work-harness.ts';
 
 // Issue 39: staff import a detector's "Esporta bozze" file on their behalf, and decide the reports kept
 // as conflicts (decision 051).
@@ -32,27 +31,9 @@ let otherId: number;
 let siteId: number;
 let teacherUserId: number;
 
-async function userId(email: string) {
-  const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  return row!.id;
-}
-
 /** A visit planned yesterday for `detector`, in `state`. */
-async function visit(state: 'pianificata' | 'annullata' = 'pianificata', detector = detectorId) {
-  const now = t.app.clock.now();
-  const [row] = await t.database.db
-    .insert(visits)
-    .values({
-      schoolSiteId: siteId,
-      detectorUserId: detector,
-      scheduledAt: new Date(now.getTime() - 24 * 3600_000),
-      state,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: visits.id });
-  return row!.id;
-}
+const visit = (state: 'pianificata' | 'annullata' = 'pianificata', detector = detectorId) =>
+  plannedVisit(t, siteId, detector, state);
 
 const draft = (visitId: number, report = REPORT) => ({
   clientReportId: randomUUID(),
@@ -79,68 +60,22 @@ async function submissionsOf(ids: string[]) {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  const db = t.database.db;
-  const [demo] = await db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
-  const [created] = await db
-    .insert(users)
-    .values({
-      email: 'altro.rilevatore@demo.test',
-      firstName: 'Aldo',
-      lastName: 'Altro',
-      passwordHash: demo!.passwordHash,
-      phone: '+393330000997',
-      emailVerifiedAt: demo!.emailVerifiedAt,
-      phoneVerifiedAt: demo!.phoneVerifiedAt,
-    })
-    .returning({ id: users.id });
-  const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'detector'));
-  await db.insert(userRoles).values({ userId: created!.id, roleId: role!.id });
-  detectorId = demo!.id;
-  otherId = created!.id;
-  const [institute] = await db
-    .select({ id: institutes.id })
-    .from(institutes)
-    .where(eq(institutes.ministryCode, 'RMIC8AB00X'));
-  const [site] = await db
-    .insert(schoolSites)
-    .values({
-      ministryCode: 'IMP0000001',
-      instituteId: institute!.id,
-      name: 'Plesso importato',
-      schoolLevel: 'primaria',
-      typeLabel: 'Scuola primaria',
-      address: 'Via dei Monti 2',
-      postalCode: '00100',
-      municipalityCode: 'H501',
-      municipalityName: 'Roma',
-      province: 'RM',
-      region: 'Lazio',
-      participating: true,
-      detectorUserId: detectorId,
-    })
-    .returning({ id: schoolSites.id });
-  siteId = site!.id;
-  teacherUserId = await userId('insegnante@demo.test');
-  await db
-    .insert(teacherProfiles)
-    .values({ userId: teacherUserId, kind: 'insegnante', schoolSiteId: siteId, subjects: ['Matematica'] })
-    .onConflictDoNothing();
-  await db
-    .update(teacherProfiles)
-    .set({ schoolSiteId: siteId })
-    .where(eq(teacherProfiles.userId, teacherUserId));
-  for (const email of [
+  ({ detectorId, otherId } = await addSecondDetector(t, '+393330000997'));
+  siteId = await addDetectorSite(t, {
+    ministryCode: 'IMP0000001',
+    name: 'Plesso importato',
+    detectorUserId: detectorId,
+    address: 'Via dei Monti 2',
+  });
+  teacherUserId = await placeDemoTeacher(t, siteId);
+  const emails = [
     'superadmin@demo.test',
     'sylla@demo.test',
     'cromos@demo.test',
-    'rilevatore@demo.test',
-    'altro.rilevatore@demo.test',
-    ...REFUSED,
-  ]) {
-    const client = new ApiClient(t, nextIp());
-    await client.login(email);
-    clients.set(email, client);
-  }
+    DEMO_DETECTOR,
+    OTHER_DETECTOR,
+  ];
+  for (const [email, client] of await loggedInClients(t, [...emails, ...REFUSED])) clients.set(email, client);
 }, 180_000);
 afterAll(() => t.close());
 
@@ -179,7 +114,7 @@ describe('staff import of an exported drafts file', () => {
     const [v] = await t.database.db.select().from(visits).where(eq(visits.id, planned));
     expect(v).toMatchObject({ state: 'svolta', report: REPORT, detectorUserId: detectorId });
     const stored = await submissionsOf(ids);
-    const syllaId = await userId('sylla@demo.test');
+    const syllaId = await userIdOf(t, 'sylla@demo.test');
     expect(stored.map((s) => [s.visitId, s.outcome, s.conflictCode, s.importedByUserId]).sort()).toEqual(
       [
         [planned, 'accepted', null, syllaId],
@@ -260,7 +195,7 @@ describe('staff import of an exported drafts file', () => {
     for (const email of ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'])
       expect((await as(email).post(importUrl(), { content })).statusCode, email).toBe(200);
     expect((await admin().post(importUrl(987_654_321), { content })).statusCode).toBe(404);
-    const teacher = await userId('insegnante@demo.test');
+    const teacher = await userIdOf(t, 'insegnante@demo.test');
     expect((await admin().post(importUrl(teacher), { content })).statusCode).toBe(404);
   });
 });
@@ -288,7 +223,7 @@ describe('conflicts to resolve', () => {
     expect(mine.find((c) => c.code === 'visit_reassigned')).toMatchObject({
       report: REPORT,
       detector: { id: detectorId },
-      importedBy: { id: await userId('superadmin@demo.test') },
+      importedBy: { id: await userIdOf(t, 'superadmin@demo.test') },
       visit: { state: 'pianificata', detector: { id: otherId }, site: { id: siteId } },
       resolution: null,
     });
@@ -314,7 +249,7 @@ describe('conflicts to resolve', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().resolution).toMatchObject({
       decision: 'accepted',
-      by: { id: await userId('sylla@demo.test') },
+      by: { id: await userIdOf(t, 'sylla@demo.test') },
     });
     const [v] = await t.database.db.select().from(visits).where(eq(visits.id, visitId));
     expect(v).toMatchObject({

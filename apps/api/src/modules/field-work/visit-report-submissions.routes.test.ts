@@ -2,20 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VisitReportConflictListSchema, VisitSchema } from '@portale/shared/field-work';
-import {
-  auditLog,
-  institutes,
-  reviews,
-  roles,
-  schoolSites,
-  teacherProfiles,
-  userRoles,
-  users,
-  visitReportSubmissions,
-  visits,
-} from '../../db/schema/index.ts';
+import { auditLog, reviews, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import {
+  addDetectorSite,
+  addSecondDetector,
+  DEMO_DETECTOR,
+  loggedInClients,
+  OTHER_DETECTOR,
+  placeDemoTeacher,
+  plannedVisit as plannedVisitAt,
+} from '../../../test/field-work-harness.ts';
 
 // Issue 39, first slice: the visit report sent with a client-generated id is idempotent, and a report for
 // a visit staff changed meanwhile is kept as a conflict (decision 043).
@@ -38,91 +36,23 @@ let detectorId: number;
 let siteId: number;
 let teacherUserId: number;
 
-async function userId(email: string) {
-  const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  return row!.id;
-}
-
 /** A visit planned yesterday (reportable under any "from its day" rule) for the demo detector. */
-async function plannedVisit(): Promise<number> {
-  const now = t.app.clock.now();
-  const [row] = await t.database.db
-    .insert(visits)
-    .values({
-      schoolSiteId: siteId,
-      detectorUserId: detectorId,
-      scheduledAt: new Date(now.getTime() - 24 * 3600_000),
-      state: 'pianificata',
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: visits.id });
-  return row!.id;
-}
+const plannedVisit = () => plannedVisitAt(t, siteId, detectorId);
 
 const REPORT = 'Visita svolta: incontrati gli insegnanti, nessun problema.';
 
 beforeAll(async () => {
   t = await buildTestApp();
-  const db = t.database.db;
-  const [demo] = await db.select().from(users).where(eq(users.email, 'rilevatore@demo.test'));
-  const [created] = await db
-    .insert(users)
-    .values({
-      email: 'altro.rilevatore@demo.test',
-      firstName: 'Aldo',
-      lastName: 'Altro',
-      passwordHash: demo!.passwordHash,
-      phone: '+393330000998',
-      emailVerifiedAt: demo!.emailVerifiedAt,
-      phoneVerifiedAt: demo!.phoneVerifiedAt,
-    })
-    .returning({ id: users.id });
-  const [role] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'detector'));
-  await db.insert(userRoles).values({ userId: created!.id, roleId: role!.id });
-  detectorId = demo!.id;
-  const [institute] = await db
-    .select({ id: institutes.id })
-    .from(institutes)
-    .where(eq(institutes.ministryCode, 'RMIC8AB00X'));
-  const [site] = await db
-    .insert(schoolSites)
-    .values({
-      ministryCode: 'OFF0000001',
-      instituteId: institute!.id,
-      name: 'Plesso offline',
-      schoolLevel: 'primaria',
-      typeLabel: 'Scuola primaria',
-      address: 'Via dei Monti 1',
-      postalCode: '00100',
-      municipalityCode: 'H501',
-      municipalityName: 'Roma',
-      province: 'RM',
-      region: 'Lazio',
-      participating: true,
-      detectorUserId: detectorId,
-    })
-    .returning({ id: schoolSites.id });
-  siteId = site!.id;
-  teacherUserId = await userId('insegnante@demo.test');
-  await db
-    .insert(teacherProfiles)
-    .values({ userId: teacherUserId, kind: 'insegnante', schoolSiteId: siteId, subjects: ['Matematica'] })
-    .onConflictDoNothing();
-  await db
-    .update(teacherProfiles)
-    .set({ schoolSiteId: siteId })
-    .where(eq(teacherProfiles.userId, teacherUserId));
-  for (const email of [
-    'superadmin@demo.test',
-    'rilevatore@demo.test',
-    'altro.rilevatore@demo.test',
-    ...OTHERS,
-  ]) {
-    const client = new ApiClient(t, nextIp());
-    await client.login(email);
-    clients.set(email, client);
-  }
+  ({ detectorId } = await addSecondDetector(t, '+393330000998'));
+  siteId = await addDetectorSite(t, {
+    ministryCode: 'OFF0000001',
+    name: 'Plesso offline',
+    detectorUserId: detectorId,
+    address: 'Via dei Monti 1',
+  });
+  teacherUserId = await placeDemoTeacher(t, siteId);
+  const emails = ['superadmin@demo.test', DEMO_DETECTOR, OTHER_DETECTOR, ...OTHERS];
+  for (const [email, client] of await loggedInClients(t, emails)) clients.set(email, client);
 }, 180_000);
 afterAll(() => t.close());
 
