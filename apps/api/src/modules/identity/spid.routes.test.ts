@@ -16,38 +16,28 @@ import {
 import { auditLog, userIdentities, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { SPID_BASE, SPID_SP_ENTITY_ID, startSpidTestApp } from '../../../test/support/spid-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import {
   loginAtIdp,
   SAML_PEOPLE,
-  startSamlIdp,
   type SamlFault,
   type SamlTestPerson,
   type TestSamlIdp,
 } from '../../../test/support/saml-idp-fixtures.ts';
 
-const BASE = 'http://api.test';
-const SP_ENTITY_ID = 'https://portale-scuole.example.it/spid';
+const BASE = SPID_BASE;
+const SP_ENTITY_ID = SPID_SP_ENTITY_ID;
 const ACS = `${BASE}${spidAcs.path}`;
 const L2 = 'https://www.spid.gov.it/SpidL2';
 
 let idp: TestSamlIdp;
 let t: TestApp;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  idp = await startSamlIdp({ spEntityId: SP_ENTITY_ID });
-  t = await buildTestApp({
-    SPID_ENTITY_ID: SP_ENTITY_ID,
-    SPID_BASE_URL: BASE,
-    SPID_PRIVATE_KEY: idp.sp.privateKeyPem,
-    SPID_CERTIFICATE: idp.sp.certificatePem,
-    SPID_IDP_METADATA: idp.metadataFile,
-    SPID_IPA_CODE: 'c_h501',
-  });
+  ({ idp, t, close } = await startSpidTestApp());
 });
-afterAll(async () => {
-  await t?.close();
-  await idp?.close();
-});
+afterAll(() => close?.());
 
 const cf = (first15: string) => first15 + taxCodeCheckChar(first15);
 let serial = 0;
