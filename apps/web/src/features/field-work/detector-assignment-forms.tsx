@@ -10,6 +10,7 @@ import { CheckboxField } from '../../components/form/checkbox-field.tsx';
 import { FieldError } from '../../components/form/field.tsx';
 import { InputField } from '../../components/form/input-field.tsx';
 import { SelectField } from '../../components/form/select-field.tsx';
+import { DetectorOptions } from './detector-options.tsx';
 
 export function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
   const result = useActionData<AssignResult>()?.provinces;
@@ -31,11 +32,7 @@ export function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
           defaultValue={result?.values?.detector ?? ''}
         >
           <option value="">Scegli…</option>
-          {detectors.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.lastName} {d.firstName}
-            </option>
-          ))}
+          <DetectorOptions detectors={detectors} />
         </SelectField>
         <InputField
           id="provinces-list"
@@ -94,11 +91,7 @@ export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) 
           error={result?.errors?.detectorUserId?.[0]}
         >
           <option value="">Scegli…</option>
-          {detectors.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.lastName} {d.firstName} ({d.provinces.join(', ') || 'nessuna provincia'})
-            </option>
-          ))}
+          <DetectorOptions detectors={detectors} withProvinces />
           <option value="none">Nessuno (togli il rilevatore)</option>
         </SelectField>
         <SelectField
@@ -142,11 +135,7 @@ export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) 
         >
           <option value="">Qualsiasi</option>
           <option value="none">Nessuno (plessi liberi)</option>
-          {detectors.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.lastName} {d.firstName}
-            </option>
-          ))}
+          <DetectorOptions detectors={detectors} />
         </SelectField>
         <InputField
           id="assign-q"

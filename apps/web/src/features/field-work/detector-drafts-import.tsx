@@ -14,6 +14,7 @@ import {
 } from '@portale/shared/field-work';
 import { FileField } from '../../components/form/file-field.tsx';
 import { SelectField } from '../../components/form/select-field.tsx';
+import { DetectorOptions } from './detector-options.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { text } from '../../lib/form-data.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -158,11 +159,7 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
           error={outcome?.errors?.detector}
         >
           <option value="">Scegli…</option>
-          {detectors.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.lastName} {d.firstName}
-            </option>
-          ))}
+          <DetectorOptions detectors={detectors} />
         </SelectField>
         <FileField
           id="import-file"
