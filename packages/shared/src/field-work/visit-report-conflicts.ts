@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import {
+  ExportFormatSchema,
   listResponseSchema,
   optionalEnum,
   PaginationSchema,
@@ -80,27 +81,26 @@ export const VisitReportConflictSchema = z.object({
 export type VisitReportConflict = z.infer<typeof VisitReportConflictSchema>;
 
 export const CONFLICT_SORTS = ['submittedAt'] as const;
-export const VisitReportConflictQuerySchema = z
-  .object({
-    /** The plesso's name or code, or the detector's name. */
-    q: SearchTextSchema,
-    state: z.preprocess(
-      (v) => (v === '' || v === undefined ? 'open' : v),
-      z.enum([...CONFLICT_STATES, 'all'], { error: 'Valore non valido per «Stato».' }),
-    ),
-    code: optionalEnum(CONFLICT_CODES, 'Motivo'),
-    detectorId: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z.coerce
-        .number({ error: 'Rilevatore non valido.' })
-        .int('Rilevatore non valido.')
-        .positive('Rilevatore non valido.')
-        .max(Number.MAX_SAFE_INTEGER, 'Rilevatore non valido.')
-        .optional(),
-    ),
-    sort: sortSchema(CONFLICT_SORTS),
-  })
-  .extend(PaginationSchema.shape);
+const VisitReportConflictFiltersSchema = z.object({
+  /** The plesso's name or code, or the detector's name. */
+  q: SearchTextSchema,
+  state: z.preprocess(
+    (v) => (v === '' || v === undefined ? 'open' : v),
+    z.enum([...CONFLICT_STATES, 'all'], { error: 'Valore non valido per «Stato».' }),
+  ),
+  code: optionalEnum(CONFLICT_CODES, 'Motivo'),
+  detectorId: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ error: 'Rilevatore non valido.' })
+      .int('Rilevatore non valido.')
+      .positive('Rilevatore non valido.')
+      .max(Number.MAX_SAFE_INTEGER, 'Rilevatore non valido.')
+      .optional(),
+  ),
+  sort: sortSchema(CONFLICT_SORTS),
+});
+export const VisitReportConflictQuerySchema = VisitReportConflictFiltersSchema.extend(PaginationSchema.shape);
 export type VisitReportConflictQuery = z.output<typeof VisitReportConflictQuerySchema>;
 /** A page of the kept conflicts (every list is paginated on the server). */
 export const VisitReportConflictListSchema = listResponseSchema(VisitReportConflictSchema);
@@ -133,6 +133,18 @@ export const listVisitReportConflicts = defineEndpoint({
     'I resoconti arrivati per visite cambiate nel frattempo (annullate, mancate, di un altro rilevatore): la versione del dispositivo accanto alla visita com’è ora; filtri, ordinamento, pagine',
   query: VisitReportConflictQuerySchema,
   response: VisitReportConflictListSchema,
+});
+
+/** The same conflicts, filtered and sorted as on screen, as CSV or XLSX. */
+export const exportVisitReportConflicts = defineEndpoint({
+  method: 'GET',
+  path: '/api/visit-report-conflicts/export',
+  permission: 'export:detector',
+  tag: 'field-work',
+  summary: 'Esporta i conflitti dei resoconti filtrati (CSV o XLSX)',
+  query: VisitReportConflictFiltersSchema.extend(ExportFormatSchema.shape),
+  response: z.string(),
+  download: true,
 });
 
 export const resolveVisitReportConflict = defineEndpoint({

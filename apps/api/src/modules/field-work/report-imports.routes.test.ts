@@ -302,6 +302,36 @@ describe('conflicts to resolve', () => {
     expect(v!.report).toBe('Il resoconto del nuovo rilevatore.');
   });
 
+  it('exports the filtered conflicts as on screen (CSV, XLSX): staff only', async () => {
+    await keptConflict();
+    const url = `/api/visit-report-conflicts/export?state=open&detectorId=${detectorId}&q=imp0000001`;
+    const csv = await as('sylla@demo.test').get(url);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const listed = await admin().get(
+      `/api/visit-report-conflicts?state=open&detectorId=${detectorId}&q=imp0000001&pageSize=100`,
+    );
+    expect(csv.headers['x-total-count']).toBe(String(listed.json().total));
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toContain('Arrivato il;Motivo;Rilevatore;Codice meccanografico;Plesso');
+    expect(lines).toHaveLength(1 + listed.json().total);
+    expect(lines.some((l) => l.includes('Visita annullata o mancata') && l.includes('IMP0000001'))).toBe(
+      true,
+    );
+    expect(csv.body).toContain(REPORT);
+    const xlsx = await admin().get(`${url}&format=xlsx`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const guest = new ApiClient(t, nextIp());
+    expect((await guest.get(url)).statusCode).toBe(401);
+    for (const email of ['rilevatore@demo.test', ...REFUSED])
+      expect((await as(email).get(url)).statusCode, email).toBe(403);
+    expect((await admin().get('/api/visit-report-conflicts/export?state=nope')).statusCode).toBe(422);
+  });
+
   it('staff decide: guest 401, the author and other roles 403, unknown conflict 404', async () => {
     const { clientReportId } = await keptConflict();
     const body = { decision: 'discard', note: 'Doppione.' };

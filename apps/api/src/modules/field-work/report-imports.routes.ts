@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  CONFLICT_CODE_LABELS,
   CONFLICT_MESSAGES,
   DETECTOR_OVERVIEW_VISITS,
+  exportVisitReportConflicts,
   getDetectorOverview,
   importDetectorReports,
   listVisitReportConflicts,
   resolveVisitReportConflict,
+  VISIT_STATE_LABELS,
+  type VisitReportConflict,
 } from '@portale/shared/field-work';
+import { sendExport, type ExportColumn } from '../../lib/export.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
 import { signedInActorOf } from '../../plugins/service-context.ts';
@@ -18,6 +23,29 @@ import { resolveConflict } from './visit-report-conflicts.service.ts';
 import { importReports } from './report-imports.service.ts';
 
 const notFound = (message: string) => new HttpError(404, 'not_found', message);
+
+const fullName = (p: { firstName: string; lastName: string } | null) =>
+  p ? `${p.lastName} ${p.firstName}` : '';
+const DECISIONS = { accepted: 'Accettato', discarded: 'Scartato' } as const;
+
+const CONFLICT_EXPORT: ExportColumn<VisitReportConflict>[] = [
+  { header: 'Arrivato il', value: (c) => new Date(c.submittedAt) },
+  { header: 'Motivo', value: (c) => CONFLICT_CODE_LABELS[c.code] },
+  { header: 'Rilevatore', value: (c) => fullName(c.detector) },
+  { header: 'Codice meccanografico', value: (c) => c.visit.site.ministryCode },
+  { header: 'Plesso', value: (c) => c.visit.site.name },
+  { header: 'Visita prevista il', value: (c) => new Date(c.visit.scheduledAt) },
+  { header: 'Stato della visita all’arrivo', value: (c) => VISIT_STATE_LABELS[c.visitState] },
+  { header: 'Stato della visita ora', value: (c) => VISIT_STATE_LABELS[c.visit.state] },
+  { header: 'Resoconto del dispositivo', value: (c) => c.report },
+  { header: 'Insegnanti incontrati', value: (c) => c.teachersMet.map(fullName).join('; ') },
+  { header: 'Importato da', value: (c) => fullName(c.importedBy) },
+  { header: 'Decisione', value: (c) => (c.resolution ? DECISIONS[c.resolution.decision] : 'Da risolvere') },
+  { header: 'Nota della decisione', value: (c) => c.resolution?.note ?? '' },
+  { header: 'Deciso da', value: (c) => fullName(c.resolution?.by ?? null) },
+];
+/** Conflicts are few (one per report that met a changed visit): the export reads them page by page. */
+const EXPORT_PAGE = 100;
 
 /** The detector the drafts are imported for: only staff's `:any` grant reaches them; unknown → 404. */
 function detectorOf(request: RequestWithParams<{ userId: number }>) {
@@ -53,6 +81,26 @@ export function reportImportRoutes(app: FastifyInstance) {
   registerEndpoint(app, listVisitReportConflicts, { anyOnly: true }, (request) =>
     conflicts.listConflicts(app.db, request.query),
   );
+
+  registerEndpoint(app, exportVisitReportConflicts, { anyOnly: true }, async (request, reply) => {
+    const { format, ...filters } = request.query;
+    const pageOf = (page: number) =>
+      conflicts.listConflicts(app.db, { ...filters, page, pageSize: EXPORT_PAGE });
+    const first = await pageOf(1);
+    return sendExport(reply, {
+      format,
+      name: 'conflitti-resoconti',
+      sheetName: 'Conflitti',
+      columns: CONFLICT_EXPORT,
+      total: first.total,
+      today: app.clock.now(),
+      produce: async (write) => {
+        for (let page = 1, rows = first; rows.items.length > 0; rows = await pageOf(++page)) {
+          if ((await write(rows.items)) === false || page * EXPORT_PAGE >= rows.total) return;
+        }
+      },
+    });
+  });
 
   registerEndpoint(app, resolveVisitReportConflict, { resource: conflictOf }, (request) =>
     resolveConflict(app.db, signedInActorOf(request), request.params.clientReportId, request.body),

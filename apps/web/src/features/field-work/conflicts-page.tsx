@@ -6,12 +6,14 @@ import {
   CONFLICT_CODES,
   CONFLICT_STATE_LABELS,
   CONFLICT_STATES,
+  exportVisitReportConflicts,
   listDetectors,
   listVisitReportConflicts,
   resolveVisitReportConflict,
   type DetectorSummary,
 } from '@portale/shared/field-work';
 import { getPage } from '@portale/shared/pages';
+import { ExportButton } from '../../components/data-table/export-button.tsx';
 import { FilterBar, type SelectFilter } from '../../components/data-table/filter-bar.tsx';
 import { sortOptionsOf } from '../../components/data-table/list-params.ts';
 import { ListProblem } from '../../components/data-table/list-problem.tsx';
@@ -103,6 +105,14 @@ export function Component() {
         errors={problem?.errors}
       />
       {problem && <ListProblem problem={problem} />}
+      <div className="mt-3">
+        <ExportButton
+          endpoint={exportVisitReportConflicts}
+          query={query}
+          total={total}
+          fileBase="conflitti-resoconti"
+        />
+      </div>
       <p role="status" className="mt-3" data-testid="conflicts-summary">
         {listSummary(result, { one: 'conflitto trovato', many: 'conflitti trovati' })}
       </p>
