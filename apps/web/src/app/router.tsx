@@ -77,7 +77,7 @@ const PAGE_MODULES: Partial<Record<PageId, () => Promise<LazyModule>>> = {
   'portal.action-models': () => import('../features/actions/action-models-page.tsx'),
   'portal.substitutions': () => import('../features/substitutions/substitutions-page.tsx'),
   'portal.progress': () => import('../features/progress/progress-page.tsx'),
-  enrolment: () => import('../features/enrolment/enrolment-page.tsx'),
+  enrolment: () => import('./enrolment-page.tsx'),
   'portal.adhesions-panel': () => import('../features/adhesion-panel/adhesion-panel-page.tsx'),
   'portal.enrolment-invitations': () => import('../features/enrolment/invitation-list-page.tsx'),
   'portal.templates': () => import('../features/templates/template-page.tsx'),

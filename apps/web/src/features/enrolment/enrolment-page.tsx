@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Form, Link, useActionData, useLoaderData } from 'react-router';
 import { ADHESION_STATE_LABELS } from '@portale/shared/registry';
 import { ENROLMENT_VERIFICATION_MAX_AGE_MINUTES } from '@portale/shared/enrolment';
@@ -142,8 +142,11 @@ function VerificationProblem({
   );
 }
 
-/** `/iscrizioni/iscrizione`: phone by SMS, then the institute, then principal, first contact, plessi and consent. */
-export function Component() {
+/**
+ * `/iscrizioni/iscrizione`: phone by SMS, then the institute, then principal, first contact, plessi and
+ * consent. `identityLogin`: what the app puts under the first step (the SPID/CIE way in, decision 054).
+ */
+export function Component({ identityLogin }: { identityLogin?: ReactNode }) {
   const data = useLoaderData<EnrolmentPageData>();
   // After the enrolment the loader runs again and finds the verification used: the confirmation stays.
   const enrolled = useActionData<EnrolmentActionData>()?.enrolled;
@@ -162,7 +165,12 @@ export function Component() {
             <Confirmation enrolled={enrolled} />
           ) : (
             <>
-              {data.step === 'phone' && <PhoneStepSection />}
+              {data.step === 'phone' && (
+                <>
+                  <PhoneStepSection />
+                  {identityLogin}
+                </>
+              )}
               {data.step === 'verification-problem' && <VerificationProblem data={data} />}
               {data.step === 'institute' && <InstituteStep data={data} />}
               {data.step === 'details' && <DetailsStep data={data} />}
