@@ -1,4 +1,4 @@
-import { and, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type {
   ConflictResolution,
@@ -8,6 +8,7 @@ import type {
 import { schoolSites, users, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll, likeLiteral, orderByOf, paginate, type Page } from '../../lib/list.ts';
+import { teachersMetOf } from './visits.repository.ts';
 
 // The reports kept as conflicts (issue 39, decisions 043 and 051): the device's version and the visit now.
 
@@ -65,15 +66,7 @@ function fromConflicts(db: DbOrTx) {
 type Row = Awaited<ReturnType<ReturnType<typeof fromConflicts>['execute']>>[number];
 
 async function toConflicts(db: DbOrTx, rows: Row[]): Promise<VisitReportConflict[]> {
-  const ids = [...new Set(rows.flatMap((r) => r.teachersMet))];
-  const people =
-    ids.length === 0
-      ? []
-      : await db
-          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-          .from(users)
-          .where(inArray(users.id, ids));
-  const byId = new Map(people.map((p) => [p.id, p]));
+  const byId = await teachersMetOf(db, rows);
   const person = (id: number | null, firstName: string | null, lastName: string | null) =>
     id === null ? null : { id, firstName: firstName ?? '', lastName: lastName ?? '' };
   return rows.map((r) => ({
