@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.ts';
 
@@ -30,9 +31,13 @@ export async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer in time`);
 }
 
-/** The web server of the run's web build (its private copy, E2E_WEB_ROOT) on `port`, for `apiOrigin`. */
-function spawnWeb(port: number, apiOrigin: string, env: Record<string, string>): ChildProcess {
-  const webRoot = process.env.E2E_WEB_ROOT ?? `${repoRoot}apps/web`;
+/** The web server of the run's web build (its private copy, E2E_WEB_ROOT, or `webRoot`) on `port`, for `apiOrigin`. */
+function spawnWeb(
+  port: number,
+  apiOrigin: string,
+  env: Record<string, string>,
+  webRoot = process.env.E2E_WEB_ROOT ?? `${repoRoot}apps/web`,
+): ChildProcess {
   return spawn(process.execPath, [`${webRoot}/server/serve.mjs`], {
     cwd: repoRoot,
     stdio: 'ignore',
@@ -66,6 +71,39 @@ export async function startOwnWeb(options: { env: Record<string, string>; timeou
     throw error;
   }
   return { webOrigin: `http://localhost:${port}`, stop };
+}
+
+/**
+ * A web server for the shared e2e API on the run's spare origin (E2E_SPARE_WEB_PORT, which the shared
+ * API's WEB_ORIGIN admits, so sessions work) serving a copy of the web build of its own: for a spec
+ * that changes the files it serves (e.g. a new service worker) without touching the other specs' build.
+ * `stop()` stops it and removes the copy.
+ */
+export async function startWebCopy(options: { timeoutMs?: number } = {}): Promise<{
+  webOrigin: string;
+  /** The copy's `dist` directory, which the server reads on every request for a file. */
+  dist: string;
+  stop(): void;
+}> {
+  const port = Number(process.env.E2E_SPARE_WEB_PORT);
+  const source = process.env.E2E_WEB_ROOT ?? `${repoRoot}apps/web`;
+  // Inside the repository, so the server resolves its packages from the root node_modules.
+  const copy = `${repoRoot}e2e/.cache/copy-${process.pid}`;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(`${source}/dist`, `${copy}/dist`, { recursive: true });
+  cpSync(`${source}/server/serve.mjs`, `${copy}/server/serve.mjs`);
+  const web = spawnWeb(port, `http://localhost:${process.env.E2E_API_PORT}`, {}, copy);
+  const stop = () => {
+    web.kill('SIGTERM');
+    rmSync(copy, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(`http://127.0.0.1:${port}/build.json`, options.timeoutMs ?? 30_000);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { webOrigin: `http://localhost:${port}`, dist: `${copy}/dist`, stop };
 }
 
 /**

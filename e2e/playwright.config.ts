@@ -9,6 +9,8 @@ import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from '../scripts/lib/chromium.mjs'
 // same ports through the environment, so every process agrees on the URLs.
 process.env.E2E_API_PORT ??= String(await freePort());
 process.env.E2E_WEB_PORT ??= String(await freePort());
+// A spare web origin the shared API admits too: a spec's own copy of the web build (own-api.ts, startWebCopy).
+process.env.E2E_SPARE_WEB_PORT ??= String(await freePort());
 const apiPort = process.env.E2E_API_PORT;
 const webPort = process.env.E2E_WEB_PORT;
 // `localhost` (not 127.0.0.1) in URLs: Secure cookies need a potentially trustworthy origin.
@@ -95,7 +97,7 @@ export default defineConfig({
         PORT: apiPort,
         PGLITE_DIR: 'memory://',
         SEED_REGISTRY: 'sample',
-        WEB_ORIGIN: webOrigin,
+        WEB_ORIGIN: `${webOrigin},http://localhost:${process.env.E2E_SPARE_WEB_PORT}`,
         LOG_LEVEL: 'warn',
         LOGIN_IP_MAX_FAILURES: '1000',
         RATE_LIMIT_MAX: '100000',
