@@ -2,9 +2,23 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from '@playwright/test';
 
-// The API of the e2e run writes e-mails and SMS here (MAIL_DIR, SMS_DIR in playwright.config.ts).
+// The API of the e2e run writes e-mails and SMS here (MAIL_DIR, SMS_DIR in playwright.config.ts); an
+// API a spec starts itself (own-api.ts) writes them to var/e2e/<name>-mail and -sms.
 const MAIL_DIR = fileURLToPath(new URL('../var/e2e/mail', import.meta.url));
 const SMS_DIR = fileURLToPath(new URL('../var/e2e/sms', import.meta.url));
+
+/** The folders an API writes its e-mails and SMS to: the shared e2e API's, or those of `startOwnApi({ name })`. */
+export interface Outbox {
+  mailDir: string;
+  smsDir: string;
+}
+export const SHARED_OUTBOX: Outbox = { mailDir: MAIL_DIR, smsDir: SMS_DIR };
+export function ownOutbox(name: string): Outbox {
+  return {
+    mailDir: fileURLToPath(new URL(`../var/e2e/${name}-mail`, import.meta.url)),
+    smsDir: fileURLToPath(new URL(`../var/e2e/${name}-sms`, import.meta.url)),
+  };
+}
 
 async function filesIn(dir: string, suffix: string): Promise<string[]> {
   try {
@@ -53,16 +67,24 @@ async function newest(
 }
 
 /** The link with `?token=` of the newest e-mail of a template to an address. */
-export async function mailLink(recipient: string, templateKey: string): Promise<string> {
-  const text = await newest(MAIL_DIR, '.eml', templateKey, recipient, decodeMail);
+export async function mailLink(
+  recipient: string,
+  templateKey: string,
+  outbox: Outbox = SHARED_OUTBOX,
+): Promise<string> {
+  const text = await newest(outbox.mailDir, '.eml', templateKey, recipient, decodeMail);
   const link = /https?:\/\/[^\s"<>]+[?&]token=[\w.~%-]+/.exec(text)?.[0];
   if (!link) throw new Error(`No link in ${templateKey} to ${recipient}`);
   return link;
 }
 
-/** The 6-digit code of the newest SMS to a number (E.164). */
-export async function smsCode(phoneE164: string): Promise<string> {
-  const text = await newest(SMS_DIR, '.txt', 'sms.codice', phoneE164, (raw) => raw);
+/** The 6-digit code of the newest SMS of a template (default the phone check's) to a number (E.164). */
+export async function smsCode(
+  phoneE164: string,
+  outbox: Outbox = SHARED_OUTBOX,
+  templateKey = 'sms.codice',
+): Promise<string> {
+  const text = await newest(outbox.smsDir, '.txt', templateKey, phoneE164, (raw) => raw);
   const code = /\b(\d{6})\b/.exec(text.split('\n\n').slice(1).join('\n'))?.[1];
   if (!code) throw new Error(`No code in the SMS to ${phoneE164}`);
   return code;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { expect, request, type APIRequestContext } from '@playwright/test';
-import { mailLink, smsCode } from './outbox.ts';
+import { mailLink, SHARED_OUTBOX, smsCode, type Outbox } from './outbox.ts';
 
 const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 
@@ -47,16 +47,26 @@ export interface Enrolled {
   firstContact: { email: string };
 }
 
-async function apiContext(webOrigin: string): Promise<{ api: APIRequestContext; xsrf: string }> {
-  const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
+/** The API an institute is enrolled on: the shared e2e API, or one a spec started (own-api.ts). */
+export interface EnrolTarget {
+  apiOrigin: string;
+  outbox: Outbox;
+}
+const SHARED_TARGET: EnrolTarget = { apiOrigin: API_ORIGIN, outbox: SHARED_OUTBOX };
+
+async function apiContext(
+  webOrigin: string,
+  apiOrigin = API_ORIGIN,
+): Promise<{ api: APIRequestContext; xsrf: string }> {
+  const api = await request.newContext({ baseURL: apiOrigin, extraHTTPHeaders: { origin: webOrigin } });
   await api.head('/sanctum/csrf-cookie');
   const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
   return { api, xsrf };
 }
 
 /** Sets the password of a new account from the link of its enrolment e-mail. */
-async function choosePassword(api: APIRequestContext, xsrf: string, email: string) {
-  const token = new URL(await mailLink(email, 'email.iscrizione-invito')).searchParams.get('token')!;
+async function choosePassword(api: APIRequestContext, xsrf: string, email: string, outbox: Outbox) {
+  const token = new URL(await mailLink(email, 'email.iscrizione-invito', outbox)).searchParams.get('token')!;
   const res = await api.post('/api/auth/reset-password', {
     headers: { 'x-xsrf-token': xsrf },
     data: { token, password: ENROLLED_PASSWORD, password_confirmation: ENROLLED_PASSWORD },
@@ -65,8 +75,11 @@ async function choosePassword(api: APIRequestContext, xsrf: string, email: strin
 }
 
 /** Enrols a not yet enrolled institute of Pavia with a new principal and first contact, as the enrolment form does. */
-export async function enrolInstitute(webOrigin: string): Promise<Enrolled> {
-  const { api, xsrf } = await apiContext(webOrigin);
+export async function enrolInstitute(
+  webOrigin: string,
+  target: EnrolTarget = SHARED_TARGET,
+): Promise<Enrolled> {
+  const { api, xsrf } = await apiContext(webOrigin, target.apiOrigin);
   const headers = { 'x-xsrf-token': xsrf };
   try {
     const stamp = `${Date.now()}${randomInt(1000)}`;
@@ -76,7 +89,7 @@ export async function enrolInstitute(webOrigin: string): Promise<Enrolled> {
     const { verificationId } = await started.json();
     const confirmed = await api.post(`/api/phone-verifications/${verificationId}/confirm`, {
       headers,
-      data: { code: await smsCode(phone) },
+      data: { code: await smsCode(phone, target.outbox) },
     });
     expect(confirmed.ok(), await confirmed.text()).toBe(true);
     const options = (await (await api.get('/api/enrolments/institutes?q=pavia')).json()).items.filter(
@@ -114,8 +127,8 @@ export async function enrolInstitute(webOrigin: string): Promise<Enrolled> {
       });
       if (res.status() === 409) continue;
       expect(res.status(), await res.text()).toBe(201);
-      await choosePassword(api, xsrf, principal.email);
-      await choosePassword(api, xsrf, firstContact.email);
+      await choosePassword(api, xsrf, principal.email, target.outbox);
+      await choosePassword(api, xsrf, firstContact.email, target.outbox);
       return {
         ministryCode: option.ministryCode,
         instituteName: option.name,

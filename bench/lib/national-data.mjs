@@ -202,7 +202,7 @@ export async function generate(client, scale, log = console.log) {
     `
     insert into users (email, password_hash, first_name, last_name, phone, email_verified_at, phone_verified_at, last_login_at, created_at, updated_at)
     select 'bench-t' || g || '@bench.test', '${hash}',
-           (${FIRST_SQL})[1 + (g * 7 % ${FIRST.length})], (${LAST_SQL})[1 + ((g * 7919) % ${LAST.length})] || case when g % 3 = 0 then '' else ' ' || (${LAST_SQL})[1 + (g % ${LAST.length})] end,
+           (${FIRST_SQL})[1 + (g * 7 % ${FIRST.length})], (${LAST_SQL})[1 + ((g::bigint * 7919) % ${LAST.length})::int] || case when g % 3 = 0 then '' else ' ' || (${LAST_SQL})[1 + (g % ${LAST.length})] end,
            '+39 3' || lpad((g % 1000000000)::text, 9, '0'),
            case when g % 10 < 9 then now() - (g % 700) * interval '1 day' end,
            case when g % 10 < 8 then now() - (g % 700) * interval '1 day' end,
