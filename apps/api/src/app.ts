@@ -184,7 +184,11 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
   await app.register(xsrf, { tokens });
 
   await app.register(healthRoutes);
-  const spid = spidOf(spidSettings(app.env));
+  const spid = spidOf(spidSettings(app.env), {
+    now: () => app.clock.now(),
+    onRefreshFailure: (error) =>
+      app.log.warn({ err: error }, 'SPID metadata not refreshed: the last good read stays in use'),
+  });
   await app.register(authRoutes, { providerLogout: spidProviderLogout(app, spid) });
   await app.register(mfaRoutes);
   await app.register(identityRoutes, { spid: spid.idps });

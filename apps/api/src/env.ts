@@ -165,6 +165,18 @@ const EnvSchema = z
     SPID_PRIVATE_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     SPID_CERTIFICATE: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     SPID_IDP_METADATA: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    /**
+     * AgID's certificate (PEM, or the path of a file) that signs the registry of the identity
+     * providers' metadata: with it, a metadata document counts only if it signed the whole of it, and
+     * only until its `validUntil`. Required in production when SPID_IDP_METADATA names a URL.
+     */
+    SPID_METADATA_SIGNING_CERT: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    /** Hours after which the providers' metadata are read again (the last good copy stays meanwhile). */
+    SPID_METADATA_REFRESH_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 7)
+      .default(24),
     SPID_ORGANIZATION_NAME: z.string().default('Portale Scuole'),
     SPID_ORGANIZATION_URL: z.string().url().default('http://localhost:5173'),
     /** The IPA code of the public administration (AgID: `spid:IPACode` of a public service provider). */
@@ -226,6 +238,17 @@ const EnvSchema = z
           path: [name],
           message: `SPID needs all of ${spid.join(', ')} (or none)`,
         });
+    }
+    if (
+      env.NODE_ENV === 'production' &&
+      !env.SPID_METADATA_SIGNING_CERT &&
+      (env.SPID_IDP_METADATA ?? '').split(',').some((s) => /^\s*https?:/.test(s))
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SPID_METADATA_SIGNING_CERT'],
+        message: "metadata read from a URL must be verified in production: set AgID's signing certificate",
+      });
     }
     if (env.FILE_STORE === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({

@@ -51,6 +51,27 @@ describe('loadEnv', () => {
     );
   });
 
+  it('refuses SPID metadata from a URL in production unless AgID’s signing certificate is set', () => {
+    const spid = {
+      SPID_ENTITY_ID: 'https://portale.example.it/spid',
+      SPID_BASE_URL: 'https://portale.example.it',
+      SPID_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----',
+      SPID_CERTIFICATE: '-----BEGIN CERTIFICATE-----',
+      SPID_IDP_METADATA: '/etc/portale/idps.xml, https://registry.spid.gov.it/entities-idp',
+    };
+    expect(() => loadEnv({ ...PRODUCTION, ...spid })).toThrow(
+      "  - SPID_METADATA_SIGNING_CERT: metadata read from a URL must be verified in production: set AgID's signing certificate",
+    );
+    expect(
+      loadEnv({ ...PRODUCTION, ...spid, SPID_METADATA_SIGNING_CERT: '/etc/portale/agid.pem' })
+        .SPID_METADATA_REFRESH_HOURS,
+    ).toBe(24);
+    expect(loadEnv({ ...PRODUCTION, ...spid, SPID_IDP_METADATA: '/etc/portale/idps.xml' }).NODE_ENV).toBe(
+      'production',
+    );
+    expect(loadEnv({ ...spid }).SPID_METADATA_SIGNING_CERT).toBeUndefined();
+  });
+
   it('throws for a short APP_SECRET', () => {
     expect(() => loadEnv({ APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
   });

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Env } from '../../env.ts';
+import { verifiedMetadata } from './spid-metadata-trust.ts';
 
-export const SAML_MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
-export const XMLDSIG = 'http://www.w3.org/2000/09/xmldsig#';
-export const BINDING_REDIRECT = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
-export const BINDING_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
+import { BINDING_REDIRECT, SAML_MD, XMLDSIG } from './saml-names.ts';
+
+export { BINDING_POST, BINDING_REDIRECT, SAML_MD, XMLDSIG } from './saml-names.ts';
 
 /** Our service provider as the environment configures it (decision 052), or null without SPID. */
 export interface SpidSettings {
@@ -18,6 +18,10 @@ export interface SpidSettings {
   certificate: string;
   /** Files or URLs of the identity providers' metadata. */
   idpSources: string[];
+  /** AgID's certificate that must have signed every metadata document, or null (not checked). */
+  metadataCertificate: string | null;
+  /** How long a read of the metadata is used before they are read again. */
+  metadataRefreshMs: number;
   organization: { name: string; url: string; ipaCode: string; email: string; phone: string | null };
   /** Plain http to a provider's metadata (a local test provider); never in production. */
   insecure: boolean;
@@ -41,6 +45,8 @@ export function spidSettings(env: Env): SpidSettings | null {
     idpSources: SPID_IDP_METADATA.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    metadataCertificate: env.SPID_METADATA_SIGNING_CERT ? pemOrFile(env.SPID_METADATA_SIGNING_CERT) : null,
+    metadataRefreshMs: env.SPID_METADATA_REFRESH_HOURS * 3_600_000,
     organization: {
       name: env.SPID_ORGANIZATION_NAME,
       url: env.SPID_ORGANIZATION_URL,
@@ -105,16 +111,37 @@ export function parseIdpMetadata(xml: string): SpidIdp[] {
   return idps;
 }
 
+/** A read of the providers' metadata: when, and until when its documents say they hold. */
+interface MetadataRead {
+  idps: SpidIdp[];
+  at: number;
+  validUntil: number;
+}
+
+/** After a failed refresh, the last good read is used and the metadata are tried again this much later. */
+const RETRY_AFTER_FAILURE_MS = 5 * 60_000;
+
 /**
- * The configured identity providers, read once from their metadata files or URLs (a failed read is
- * tried again at the next call). Plain http only outside production.
+ * The configured identity providers, from their metadata files or URLs (plain http only outside
+ * production), each document verified against AgID's certificate when one is configured. The first
+ * read is awaited (a failure is tried again at the next call); later reads happen in the background
+ * after `metadataRefreshMs`, and a failed one keeps the last good read — until its `validUntil`.
  */
 export class SpidIdpRegistry {
-  private loaded: Promise<SpidIdp[]> | undefined;
+  private current: MetadataRead | undefined;
+  private reading: Promise<MetadataRead> | undefined;
+  private readonly now: () => Date;
+  private readonly onRefreshFailure: (error: unknown) => void;
 
-  constructor(private readonly settings: SpidSettings) {}
+  constructor(
+    private readonly settings: SpidSettings,
+    options: { now?: () => Date; onRefreshFailure?: (error: unknown) => void } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.onRefreshFailure = options.onRefreshFailure ?? (() => {});
+  }
 
-  private async read(source: string): Promise<string> {
+  private async fetchSource(source: string): Promise<string> {
     if (!/^https?:\/\//.test(source)) return readFileSync(source, 'utf8');
     if (source.startsWith('http:') && !this.settings.insecure)
       throw new Error(`SPID metadata over plain http refused: ${source}`);
@@ -123,17 +150,42 @@ export class SpidIdpRegistry {
     return response.text();
   }
 
-  private async load(): Promise<SpidIdp[]> {
-    const documents = await Promise.all(this.settings.idpSources.map((s) => this.read(s)));
-    return documents.flatMap(parseIdpMetadata);
+  private async load(): Promise<MetadataRead> {
+    const now = this.now();
+    const certificate = this.settings.metadataCertificate;
+    let validUntil = Infinity;
+    const idps: SpidIdp[] = [];
+    for (const xml of await Promise.all(this.settings.idpSources.map((s) => this.fetchSource(s)))) {
+      const trusted = certificate ? verifiedMetadata(xml, certificate, now) : xml;
+      const until = Date.parse(
+        /\bvalidUntil="([^"]+)"/.exec(trusted.slice(0, trusted.indexOf('>')))?.[1] ?? '',
+      );
+      if (until < validUntil) validUntil = until;
+      idps.push(...parseIdpMetadata(trusted));
+    }
+    this.current = { idps, at: now.getTime(), validUntil };
+    return this.current;
   }
 
-  list(): Promise<SpidIdp[]> {
-    this.loaded ??= this.load().catch((error: unknown) => {
-      this.loaded = undefined;
-      throw error;
+  private read(): Promise<MetadataRead> {
+    this.reading ??= this.load().finally(() => {
+      this.reading = undefined;
     });
-    return this.loaded;
+    return this.reading;
+  }
+
+  async list(): Promise<SpidIdp[]> {
+    const now = this.now().getTime();
+    // A read past its documents' validUntil is not used any more: read again, or fail.
+    if (!this.current || !(now < this.current.validUntil)) return (await this.read()).idps;
+    if (now - this.current.at >= this.settings.metadataRefreshMs) {
+      const stale = this.current;
+      this.read().catch((error: unknown) => {
+        stale.at = now - this.settings.metadataRefreshMs + RETRY_AFTER_FAILURE_MS;
+        this.onRefreshFailure(error);
+      });
+    }
+    return this.current.idps;
   }
 
   /** The providers as the button's chooser lists them. */

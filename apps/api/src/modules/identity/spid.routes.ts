@@ -146,10 +146,13 @@ export async function spidRoutes(
 }
 
 /** The SPID service provider and the registry of its identity providers, or nulls without SPID. */
-export function spidOf(settings: SpidSettings | null): {
+export function spidOf(
+  settings: SpidSettings | null,
+  options: ConstructorParameters<typeof SpidIdpRegistry>[1] = {},
+): {
   sp: SpidServiceProvider | null;
   idps: SpidIdpRegistry | null;
 } {
   if (!settings) return { sp: null, idps: null };
-  return { sp: new SpidServiceProvider(settings), idps: new SpidIdpRegistry(settings) };
+  return { sp: new SpidServiceProvider(settings), idps: new SpidIdpRegistry(settings, options) };
 }
