@@ -90,4 +90,52 @@ describe('due actions widget (component)', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ to: 'in_corso' });
     await vi.waitFor(() => expect(loads).toHaveBeenCalledTimes(2));
   });
+
+  it('shows the API’s refusal of a start under the action, which stays to do', async () => {
+    document.cookie = 'XSRF-TOKEN=test';
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      Response.json(
+        { statusCode: 409, code: 'conflict', message: 'L’azione non è più da fare.' },
+        { status: 409 },
+      ),
+    );
+    renderWidget({ open: [{ ...ACTION, state: 'da_fare' }], done: [] });
+    await userEvent.click(await screen.findByRole('button', { name: 'Inizia' }));
+    const item = screen.getByTestId('due-action');
+    await vi.waitFor(() =>
+      expect(within(item).getByRole('alert').textContent).toBe('L’azione non è più da fare.'),
+    );
+    expect(screen.getByRole('status').textContent).toBe('');
+    expect(within(item).getByRole('button', { name: 'Inizia' })).toBeTruthy();
+  });
+
+  it('puts the API’s 422 on a completion next to the proof, keeping what was typed', async () => {
+    document.cookie = 'XSRF-TOKEN=test';
+    const fetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      Response.json(
+        {
+          statusCode: 422,
+          code: 'validation',
+          message: 'Alcuni dati non sono validi.',
+          errors: { evidenceText: ['La descrizione è troppo lunga.'] },
+        },
+        { status: 422 },
+      ),
+    );
+    renderWidget({ open: [ACTION], done: [] });
+    const form = await screen.findByRole('form', { name: 'Completa «Formazione dei docenti»' });
+    const text = within(form).getByLabelText('Descrivi quanto fatto (prova richiesta)');
+    await userEvent.type(text, 'Incontro svolto il 20 novembre.');
+    await userEvent.click(within(form).getByRole('button', { name: 'Segna come completata' }));
+    await vi.waitFor(() => expect(text.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(text.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'La descrizione è troppo lunga.',
+    );
+    const [, init] = fetch.mock.calls.at(-1)!;
+    expect(JSON.parse(String(init?.body))).toEqual({
+      to: 'completata',
+      evidenceText: 'Incontro svolto il 20 novembre.',
+    });
+    expect((text as HTMLTextAreaElement).value).toBe('Incontro svolto il 20 novembre.');
+  });
 });

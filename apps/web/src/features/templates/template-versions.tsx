@@ -1,11 +1,8 @@
-import { useState } from 'react';
-import { Form } from 'react-router';
 import { type TemplateVersion } from '@portale/shared/templates';
-import { Button } from 'design-react-kit';
+import { ConfirmButton } from '../../components/form/confirm-button.tsx';
 import { formatShortDateTime } from '../../lib/format.ts';
 
 export function VersionHistory({ versions, current }: { versions: TemplateVersion[]; current: number }) {
-  const [confirming, setConfirming] = useState<number | null>(null);
   return (
     <div className="table-responsive">
       <table className="table">
@@ -49,49 +46,22 @@ export function VersionHistory({ versions, current }: { versions: TemplateVersio
               <td>
                 {v.version === current ? (
                   '—'
-                ) : confirming === v.version ? (
-                  <Form
-                    method="post"
-                    preventScrollReset
-                    className="d-flex flex-column gap-2"
-                    onSubmit={() => setConfirming(null)}
-                  >
-                    <p className="mb-0 small" id={`restore-${v.version}`}>
-                      Ripristinare la versione {v.version}? Sarà copiata in una nuova versione, la{' '}
-                      {current + 1}, che andrà subito in uso.
-                    </p>
-                    <input type="hidden" name="intent" value="restore" />
-                    <input type="hidden" name="version" value={v.version} />
-                    <div className="d-flex gap-2">
-                      <Button
-                        type="submit"
-                        color="danger"
-                        size="sm"
-                        aria-describedby={`restore-${v.version}`}
-                      >
-                        Conferma il ripristino
-                      </Button>
-                      <Button
-                        type="button"
-                        color="secondary"
-                        outline
-                        size="sm"
-                        onClick={() => setConfirming(null)}
-                      >
-                        Annulla
-                      </Button>
-                    </div>
-                  </Form>
                 ) : (
-                  <Button
-                    type="button"
-                    color="primary"
-                    outline
-                    size="sm"
-                    onClick={() => setConfirming(v.version)}
-                  >
-                    Ripristina<span className="visually-hidden"> la versione {v.version}</span>
-                  </Button>
+                  <ConfirmButton
+                    intent="restore"
+                    fields={{ version: String(v.version) }}
+                    label={
+                      <>
+                        Ripristina<span className="visually-hidden"> la versione {v.version}</span>
+                      </>
+                    }
+                    question={`Ripristinare la versione ${v.version}? Sarà copiata in una nuova versione, la ${current + 1}, che andrà subito in uso.`}
+                    confirmLabel="Conferma il ripristino"
+                    openerClassName="btn btn-outline-primary btn-sm"
+                    confirmClassName="btn btn-danger btn-sm"
+                    cancelClassName="btn btn-outline-secondary btn-sm"
+                    boxClassName="small"
+                  />
                 )}
               </td>
             </tr>
