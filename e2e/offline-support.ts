@@ -1,27 +1,17 @@
-import { request, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO_PASSWORD } from './demo-accounts.ts';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
+import { apiAs } from './api-session.ts';
 import { appReady, DESKTOP, expect } from './fixtures.ts';
 
 // What the offline specs share: an API session of the detector, a visit to report, the device's store.
 
-export const API_ORIGIN = `http://localhost:${process.env.E2E_API_PORT}`;
 export const DETECTOR = 'rilevatore@demo.test';
 
-/** An API session of a demo account, for the set-up and the checks the UI does not show. */
-export async function detectorApi(
+/** An API session of the detector (or another demo account). */
+export function detectorApi(
   webOrigin: string,
   email: string = DETECTOR,
 ): Promise<{ api: APIRequestContext; headers: Record<string, string> }> {
-  const api = await request.newContext({ baseURL: API_ORIGIN, extraHTTPHeaders: { origin: webOrigin } });
-  await api.head('/sanctum/csrf-cookie');
-  const xsrf = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-  const login = await api.post('/api/auth/login', {
-    headers: { 'x-xsrf-token': xsrf },
-    data: { email, password: DEMO_PASSWORD },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const fresh = (await api.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-  return { api, headers: { 'x-xsrf-token': fresh, authorization: `Bearer ${(await login.json()).token}` } };
+  return apiAs(webOrigin, email);
 }
 
 /** Rome's wall clock a few minutes from now, as the visit form takes it: a visit later today is reportable today. */

@@ -162,30 +162,6 @@ function sign(
   return signature.getSignedXml();
 }
 
-/**
- * A metadata document signed as AgID signs its registry: one enveloped signature, the first child of
- * the root, over the whole root (reference URI `#ID`; the root gets an ID when it has none).
- */
-export function signMetadata(xml: string, keys: { privateKeyPem: string; certificatePem: string }): string {
-  const withId = /^<[^>]*\sID="/.test(xml) ? xml : xml.replace(/^(<[\w:]+)/, `$1 ID="${id()}"`);
-  const signature = new SignedXml({
-    privateKey: keys.privateKeyPem,
-    publicCert: keys.certificatePem,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-  });
-  signature.addReference({
-    xpath: '/*',
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-    transforms: [
-      'http://www.w3.org/2000/09/xmldsig#enveloped-signature',
-      'http://www.w3.org/2001/10/xml-exc-c14n#',
-    ],
-  });
-  signature.computeSignature(withId, { prefix: 'ds', location: { reference: '/*', action: 'prepend' } });
-  return signature.getSignedXml();
-}
-
 function attribute(name: string, value: string | undefined) {
   if (value === undefined) return '';
   return (

@@ -103,9 +103,20 @@ export function trustedListXml(
 
 /** Signs a list XML as its operator (enveloped signature over the whole document). */
 export function signTrustedList(xml: string, operator: ListOperator): string {
+  return signWholeDocument(xml, operator);
+}
+
+/**
+ * One enveloped signature over a whole document (reference URI ""), appended to the root: how the
+ * ETSI trusted lists and AgID's SPID metadata registry are signed.
+ */
+export function signWholeDocument(
+  xml: string,
+  keys: { privateKeyPem: string; certificatePem: string },
+): string {
   const signature = new SignedXml({
-    privateKey: operator.privateKeyPem,
-    publicCert: operator.certificatePem,
+    privateKey: keys.privateKeyPem,
+    publicCert: keys.certificatePem,
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   });

@@ -2,12 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  keyPair,
-  signMetadata,
-  startSamlIdp,
-  type TestSamlIdp,
-} from '../../../test/support/saml-idp-fixtures.ts';
+import { keyPair, startSamlIdp, type TestSamlIdp } from '../../../test/support/saml-idp-fixtures.ts';
+import { signWholeDocument as signMetadata } from '../../../test/support/trusted-list-fixtures.ts';
 import { MetadataRefused, verifiedMetadata } from './spid-metadata-trust.ts';
 import { SpidIdpRegistry, type SpidSettings } from './spid-settings.ts';
 

@@ -10,8 +10,12 @@
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { SignedXml } from 'xml-crypto';
 import * as xpath from 'xpath';
+import {
+  EnvelopedSignatureError,
+  verifiedWholeDocument,
+  type EnvelopedSignatureFault,
+} from '../../../lib/xml-signature.ts';
 
 export const TSL_NS = 'http://uri.etsi.org/02231/v2#';
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -113,36 +117,21 @@ function verifiedListXml(xml: string, signerCertificatesPem: string[]): string {
   const root = document.documentElement;
   if (root.localName !== 'TrustServiceStatusList' || root.namespaceURI !== TSL_NS)
     throw new TrustedListError('Not an ETSI TS 119 612 trusted list');
-  const signatures = nodes('/tsl:TrustServiceStatusList/ds:Signature', document);
-  if (signatures.length !== 1)
-    throw new TrustedListError('The trusted list must carry exactly one enveloped signature');
-  if (signerCertificatesPem.length === 0)
-    throw new TrustedListError('No trusted-list signer certificate is configured');
-  const rootId = root.getAttribute('Id');
-  for (const publicCert of signerCertificatesPem) {
-    const signed = new SignedXml({ publicCert, getCertFromKeyInfo: () => null });
-    signed.loadSignature(signatures[0]!);
-    let valid = false;
-    try {
-      valid = signed.checkSignature(xml);
-    } catch {
-      valid = false;
-    }
-    if (!valid) continue;
-    // The signature must cover the whole list: one reference to the document or to the root's Id.
-    const references = signed.getReferences();
-    const coversRoot = references.some(
-      (reference) => reference.uri === '' || (rootId !== null && reference.uri === `#${rootId}`),
-    );
-    const [signedXml] = signed.getSignedReferences();
-    if (!coversRoot || references.length !== 1 || !signedXml)
-      throw new TrustedListError('The trusted list signature does not cover the whole list');
-    return signedXml;
+  try {
+    return verifiedWholeDocument(xml, root, signerCertificatesPem, 'Id');
+  } catch (error) {
+    if (error instanceof EnvelopedSignatureError)
+      throw new TrustedListError(LIST_SIGNATURE_FAULTS[error.fault]);
+    throw error;
   }
-  throw new TrustedListError(
-    'The trusted list signature does not verify with any configured signer certificate',
-  );
 }
+
+const LIST_SIGNATURE_FAULTS: Record<EnvelopedSignatureFault, string> = {
+  signature_count: 'The trusted list must carry exactly one enveloped signature',
+  no_certificate: 'No trusted-list signer certificate is configured',
+  not_verified: 'The trusted list signature does not verify with any configured signer certificate',
+  not_whole_document: 'The trusted list signature does not cover the whole list',
+};
 
 function serviceCertificates(context: Node): Uint8Array[] {
   return nodes('tsl:ServiceDigitalIdentity/tsl:DigitalId/tsl:X509Certificate', context).map((node) => {
