@@ -10,6 +10,9 @@ import {
   PendingIdentitySchema,
 } from '@portale/shared/identity';
 import { auditLog } from '../../../db/schema/index.ts';
+import { loadEnv } from '../../../env.ts';
+import { federationSettings } from './federation-settings.ts';
+import { TrustChainResolver } from './trust-chain.ts';
 import { buildTestApp, type TestApp } from '../../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../../test/http-client.ts';
 import { loginAtProvider, type TestPerson } from '../../../../test/support/oidc-provider.ts';
@@ -143,6 +146,29 @@ describe('our entity configuration', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('trust chain', () => {
+  it('gives the provider metadata under the merged policy of the anchor and the intermediate, its keys inline', async () => {
+    const settings = federationSettings(
+      loadEnv({ NODE_ENV: 'test', CIE_REDIRECT_BASE: ENTITY_ID, ...fed.env() }),
+    )!;
+    const resolved = await new TrustChainResolver(settings).resolve(fed.provider.op.issuer);
+    expect(resolved.metadata).toMatchObject({
+      issuer: fed.provider.op.issuer,
+      // The provider offers more; the intermediate's subset_of under the anchor's keeps private_key_jwt.
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+      claims_parameter_supported: true,
+      request_parameter_supported: true,
+      client_registration_types_supported: ['automatic'],
+      jwks: { keys: [expect.objectContaining({ kid: 'op-key', use: 'sig' })] },
+    });
+    expect(resolved.metadata).not.toHaveProperty('jwks_uri');
+    // Valid until the earliest expiry of the statements (a day) and of the trust mark (30 days).
+    const inADay = Math.floor(Date.now() / 1000) + 24 * 3600;
+    expect(resolved.exp).toBeGreaterThan(inADay - 120);
+    expect(resolved.exp).toBeLessThanOrEqual(inADay);
   });
 });
 

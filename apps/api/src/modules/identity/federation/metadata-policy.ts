@@ -54,8 +54,6 @@ function mergeParameter(name: string, upper: ParameterPolicy, lower: ParameterPo
         throw new MetadataPolicyError(`${name}: unknown operator ${String(op)}`);
     }
   }
-  if (merged.value !== undefined && merged.one_of && !includes(merged.one_of, merged.value))
-    throw new MetadataPolicyError(`${name}: value outside one_of`);
   return merged;
 }
 
@@ -65,6 +63,13 @@ export function mergePolicies(policies: MetadataPolicy[]): MetadataPolicy {
   for (const policy of policies)
     for (const [name, parameter] of Object.entries(policy))
       merged[name] = merged[name] ? mergeParameter(name, merged[name], parameter) : { ...parameter };
+  for (const [name, p] of Object.entries(merged)) {
+    const fixed = p.value ?? p.default;
+    if (fixed != null && p.one_of && !includes(p.one_of, fixed))
+      throw new MetadataPolicyError(`${name}: value outside one_of`);
+    if (fixed != null && p.subset_of && !asList(fixed).every((x) => includes(p.subset_of!, x)))
+      throw new MetadataPolicyError(`${name}: value outside subset_of`);
+  }
   return merged;
 }
 
