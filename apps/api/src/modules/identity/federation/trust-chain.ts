@@ -103,7 +103,8 @@ export class TrustChainResolver {
         !what.startsWith('trust mark')
       )
         throw new Error(`unexpected typ ${protectedHeader.typ}`);
-      if (typeof payload.exp !== 'number') throw new Error('no exp');
+      // Every entity statement expires; a trust mark may not (then it holds until revoked).
+      if (typeof payload.exp !== 'number' && !what.startsWith('trust mark')) throw new Error('no exp');
       return payload;
     } catch (error) {
       throw new FederationError(failure, `${what}: ${(error as Error).message}`);
@@ -273,10 +274,10 @@ export class TrustChainResolver {
           'trust_mark_invalid',
           `trust mark ${id}: issued for another entity or mark`,
         );
-      if (mark.exp! <= this.seconds())
+      if (mark.exp !== undefined && mark.exp <= this.seconds())
         throw new FederationError('trust_mark_invalid', `trust mark ${id}: expired`);
       await this.checkStatus(issuerConfiguration, entry.trust_mark, id);
-      exps.push(mark.exp!);
+      if (mark.exp !== undefined) exps.push(mark.exp);
     }
     return exps;
   }
