@@ -169,7 +169,10 @@ export class TrustChainResolver {
    * The statements from `subject` (verified with its own keys so far) up to the trust anchor: each
    * superior's statement about the entity below, superior first at the end. Tries the hints in order.
    */
-  private async chainUp(subject: { jwt: string; statement: EntityStatement }, depth: number) {
+  private async chainUp(
+    subject: { jwt: string; statement: EntityStatement },
+    depth: number,
+  ): Promise<{ statements: EntityStatement[]; anchor: EntityStatement }> {
     const { fed } = this;
     const hints = subject.statement.authority_hints ?? [];
     if (hints.length === 0)
@@ -200,14 +203,10 @@ export class TrustChainResolver {
           'trust_chain_invalid',
           `keys of ${subject.statement.sub}`,
         );
-        const above: { statements: EntityStatement[]; anchor: EntityStatement } = anchor
+        const above = anchor
           ? { statements: [], anchor: superior.statement }
           : await this.chainUp(superior, depth + 1);
-        return {
-          statements: [statement, ...above.statements],
-          anchor: above.anchor,
-          superiors: [superior.statement],
-        };
+        return { statements: [statement, ...above.statements], anchor: above.anchor };
       } catch (error) {
         first ??= error;
       }
