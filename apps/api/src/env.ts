@@ -154,6 +154,24 @@ const EnvSchema = z
     CIE_PRIVATE_JWK: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
     CIE_REDIRECT_BASE: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
     /**
+     * CIE through the SPID/CIE OpenID Connect Federation (decision 056), on when the trust anchor is
+     * set: then CIE_ISSUER is the provider's entity id, CIE_CLIENT_ID our entity id, and the trust
+     * anchor's public keys (JWKS), our authority hints (comma-separated entity ids), our federation
+     * key (a private JWK distinct from CIE_PRIVATE_JWK) and our encryption key (a private RSA JWK) are
+     * needed; trust marks (JSON array of `{id, trust_mark}`) and the provider's required trust mark
+     * ids (comma-separated) are optional. JWK/JSON values may be a file path instead.
+     */
+    CIE_FEDERATION_TRUST_ANCHOR: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+    CIE_FEDERATION_TRUST_ANCHOR_JWKS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_FEDERATION_AUTHORITY_HINTS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_FEDERATION_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_ENCRYPTION_JWK: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_FEDERATION_TRUST_MARKS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+    CIE_FEDERATION_REQUIRED_TRUST_MARKS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.string().optional(),
+    ),
+    /**
      * Login with SPID (decision 052, SAML 2.0): our entity id, the public base URL of the API (the
      * assertion consumer service and the metadata are under it), our signing key and certificate (PEM,
      * or the path of a file holding it), and the identity providers' metadata (comma-separated file
@@ -222,6 +240,20 @@ const EnvSchema = z
           code: 'custom',
           path: [name],
           message: 'CIE needs all of CIE_ISSUER, CIE_CLIENT_ID, CIE_PRIVATE_JWK, CIE_REDIRECT_BASE (or none)',
+        });
+    }
+    const federation = [
+      'CIE_FEDERATION_TRUST_ANCHOR_JWKS',
+      'CIE_FEDERATION_AUTHORITY_HINTS',
+      'CIE_FEDERATION_KEY',
+      'CIE_ENCRYPTION_JWK',
+    ] as const;
+    if (env.CIE_FEDERATION_TRUST_ANCHOR) {
+      for (const name of [...cie, ...federation].filter((n) => !env[n]))
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'the CIE federation (CIE_FEDERATION_TRUST_ANCHOR) needs the CIE settings and its keys',
         });
     }
     const spid = [

@@ -72,6 +72,30 @@ describe('loadEnv', () => {
     expect(loadEnv({ ...spid }).SPID_METADATA_SIGNING_CERT).toBeUndefined();
   });
 
+  it('turns the CIE federation on only with the CIE settings, its keys and the authority hints (decision 056)', () => {
+    const cie = {
+      CIE_ISSUER: 'https://cie.example.it',
+      CIE_CLIENT_ID: 'https://portale.example.it',
+      CIE_PRIVATE_JWK: '/etc/portale/cie.jwk.json',
+      CIE_REDIRECT_BASE: 'https://portale.example.it',
+    };
+    const federation = {
+      CIE_FEDERATION_TRUST_ANCHOR: 'https://registry.example.it',
+      CIE_FEDERATION_TRUST_ANCHOR_JWKS: '/etc/portale/anchor.jwks.json',
+      CIE_FEDERATION_AUTHORITY_HINTS: 'https://registry.example.it',
+      CIE_FEDERATION_KEY: '/etc/portale/federation.jwk.json',
+      CIE_ENCRYPTION_JWK: '/etc/portale/encryption.jwk.json',
+    };
+    expect(loadEnv({ ...cie, ...federation }).CIE_FEDERATION_TRUST_ANCHOR).toBe(
+      'https://registry.example.it',
+    );
+    const { CIE_ENCRYPTION_JWK: _enc, ...withoutEncryption } = federation;
+    expect(() => loadEnv({ ...cie, ...withoutEncryption })).toThrow(
+      '  - CIE_ENCRYPTION_JWK: the CIE federation (CIE_FEDERATION_TRUST_ANCHOR) needs the CIE settings and its keys',
+    );
+    expect(() => loadEnv(federation)).toThrow(/CIE_ISSUER: the CIE federation/);
+  });
+
   it('throws for a short APP_SECRET', () => {
     expect(() => loadEnv({ APP_SECRET: 'short' })).toThrow(/APP_SECRET/);
   });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
@@ -50,6 +50,19 @@ export const TEST_PEOPLE = {
 
 export const ACR_L2 = 'https://www.spid.gov.it/SpidL2';
 
+/**
+ * The provider as a member of a local CIE federation (decision 056, `federation-fixtures.ts`): our
+ * client id is our entity id, with our encryption key among its keys and the client's encryption
+ * settings (the automatic registration stands in as a client known in advance); ID tokens and
+ * userinfo encrypted; `handle` serves the federation's paths (its entity configuration) first.
+ */
+export interface FederatedProviderOptions {
+  clientId: string;
+  clientKeys: JWK[];
+  client: Record<string, unknown>;
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
 export interface TestOidcProvider {
   issuer: string;
   clientId: string;
@@ -72,14 +85,15 @@ const CHOOSER_PEOPLE: Record<keyof typeof TEST_PEOPLE, string> = {
  */
 export async function startOidcProvider(
   redirectUri: string,
-  options: { chooser?: boolean } = {},
+  options: { chooser?: boolean; federation?: FederatedProviderOptions } = {},
 ): Promise<TestOidcProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
   const publicJwk = { ...(await exportJWK(publicKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
   const signing = await generateKeyPair('RS256', { extractable: true });
   const providerJwk = { ...(await exportJWK(signing.privateKey)), kid: 'op-key', alg: 'RS256', use: 'sig' };
-  const clientId = 'https://portale-scuole.test/rp';
+  const fed = options.federation;
+  const clientId = fed?.clientId ?? 'https://portale-scuole.test/rp';
   const people = new Map<string, TestPerson>();
   type Pending = { person: TestPerson; acr: string; error?: string };
   let pending: Pending | undefined;
@@ -98,7 +112,8 @@ export async function startOidcProvider(
         token_endpoint_auth_method: 'private_key_jwt',
         token_endpoint_auth_signing_alg: 'RS256',
         request_object_signing_alg: 'RS256',
-        jwks: { keys: [publicJwk] },
+        jwks: { keys: [publicJwk, ...(fed?.clientKeys ?? [])] },
+        ...fed?.client,
       },
     ],
     jwks: { keys: [providerJwk] },
@@ -118,6 +133,7 @@ export async function startOidcProvider(
       devInteractions: { enabled: false },
       requestObjects: { enabled: true, requireSignedRequestObject: true },
       claimsParameter: { enabled: true },
+      ...(fed ? { encryption: { enabled: true }, jwtUserinfo: { enabled: true } } : {}),
     },
     pkce: { required: () => true },
     ttl: {
@@ -150,6 +166,7 @@ export async function startOidcProvider(
 
   const callback = provider.callback();
   server.on('request', (req, res) => {
+    if (fed?.handle(req, res)) return;
     if (!req.url?.startsWith('/interaction/')) return callback(req, res);
     void (async () => {
       const details = await provider.interactionDetails(req, res);

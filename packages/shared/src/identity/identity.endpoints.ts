@@ -50,6 +50,23 @@ export const cieCallback = defineEndpoint({
   errors: [404],
 });
 
+/**
+ * Our entity configuration in the SPID/CIE OpenID Connect Federation (decision 056): a JWT signed
+ * with our federation key (`application/entity-statement+jwt`), read by the CIE provider for the
+ * automatic registration and by the federation's authorities. 404 while the federation is off.
+ */
+export const federationEntityConfiguration = defineEndpoint({
+  method: 'GET',
+  path: '/.well-known/openid-federation',
+  permission: 'public',
+  tag: 'auth',
+  summary:
+    'Configurazione dell’entità nella federazione OpenID Connect SPID/CIE (JWT firmato; 404 se la federazione non è configurata)',
+  response: z.string(),
+  media: { response: ['application/entity-statement+jwt'] },
+  errors: [404],
+});
+
 // Login with SPID (decision 052): SAML 2.0 under AgID's rules. The metadata is public (the identity
 // providers and AgID read it); the start redirects to the chosen provider with a signed AuthnRequest;
 // the provider posts its signed Response back to the assertion consumer service (a cross-site form).

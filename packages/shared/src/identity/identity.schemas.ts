@@ -158,6 +158,17 @@ export const IDENTITY_FAILURES = {
     'Nome, cognome o data di nascita dell’identità non corrispondono all’account con questo codice fiscale. Lo staff è stato avvisato: scrivi dalla pagina Contatti se serve aiuto.',
   account_ambiguous: 'Più account hanno questo codice fiscale: lo staff è stato avvisato e ti contatterà.',
   account_suspended: 'L’account con questo codice fiscale è sospeso.',
+  // The CIE OpenID Connect Federation (decision 056).
+  trust_chain_invalid:
+    'Il gestore CIE non risulta iscritto alla federazione CIE (catena di fiducia non valida): per sicurezza l’accesso è rifiutato.',
+  authority_hints_invalid:
+    'Il gestore CIE indica un’autorità di federazione che non lo riconosce: per sicurezza l’accesso è rifiutato.',
+  trust_mark_invalid:
+    'Il marchio di fiducia del gestore CIE è mancante, scaduto o revocato: per sicurezza l’accesso è rifiutato.',
+  userinfo_unencrypted:
+    'Il gestore CIE ha inviato i dati della persona senza cifrarli: per sicurezza l’accesso è rifiutato.',
+  id_token_unencrypted:
+    'Il gestore CIE ha inviato il token di identità senza cifrarlo: per sicurezza l’accesso è rifiutato.',
 } as const;
 export type IdentityFailure = keyof typeof IDENTITY_FAILURES;
 

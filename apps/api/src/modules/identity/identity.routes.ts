@@ -18,7 +18,10 @@ import { HttpError } from '../../lib/http-error.ts';
 import { actorOf } from '../../lib/audit.ts';
 import { authOf } from '../../plugins/authorization.ts';
 import { openLoginSession } from '../auth/index.ts';
-import { cieSettings, OidcRelyingParty } from './cie-client.ts';
+import { cieSettings } from './cie-client.ts';
+import { cieRelyingParty } from './federation/federation-client.ts';
+import { federationRoutes } from './federation/federation.routes.ts';
+import { federationErrorOf } from './federation/trust-chain.ts';
 import {
   IDENTITY_COOKIES,
   identityCookieOptions,
@@ -51,7 +54,7 @@ export async function identityRoutes(
 ) {
   const { env } = app;
   const settings = cieSettings(env);
-  const cie = settings ? new OidcRelyingParty(settings) : null;
+  const cie = cieRelyingParty(env, settings);
   const loginCookie = identityCookieOptions(app, '/api/auth/');
   const responder = identityResponder(app, 'cie', { name: IDENTITY_COOKIES.login, options: loginCookie });
   const { fail, pendingCookie } = responder;
@@ -72,6 +75,8 @@ export async function identityRoutes(
     return cie;
   };
 
+  federationRoutes(app, cie);
+
   registerEndpoint(app, identityProviders, {}, async () => {
     const spidProviders = spid ? await spid.choices().catch(() => []) : [];
     const testProviders =
@@ -89,6 +94,8 @@ export async function identityRoutes(
     try {
       url = await rp.authorizationUrl({ state, nonce, codeVerifier });
     } catch (error) {
+      const refused = federationErrorOf(error); // the federation does not vouch for the provider (decision 056)
+      if (refused) return fail(request, reply, refused.failure, { detail: { reason: refused.message } });
       request.log.warn({ err: error }, 'CIE provider not reachable');
       throw new HttpError(503, 'provider_unreachable', PROVIDER_UNREACHABLE);
     }
@@ -123,6 +130,8 @@ export async function identityRoutes(
     try {
       issuer = await rp.issuer();
     } catch (error) {
+      const refused = federationErrorOf(error);
+      if (refused) return fail(request, reply, refused.failure, { detail: { reason: refused.message } });
       request.log.warn({ err: error }, 'CIE provider not reachable');
       return fail(request, reply, 'provider_unreachable');
     }
@@ -145,6 +154,8 @@ export async function identityRoutes(
         codeVerifier: attempt.codeVerifier,
       });
     } catch (error) {
+      const refused = federationErrorOf(error);
+      if (refused) return fail(request, reply, refused.failure, { detail: { reason: refused.message } });
       const code = (error as { code?: unknown }).code;
       const network = error instanceof TypeError || code === 'ECONNREFUSED';
       request.log.warn({ err: error }, 'CIE answer refused');
