@@ -12,9 +12,13 @@
 //   --rounds N      runs of each (default 3)
 //   --only new|old  run one of them only (to profile it)
 //   --write FILE    write the input (as --tallies reads it) and stop
+//   --against DIR   "old" is the whole suppression of another copy of the results module (e.g. the
+//                   branch point's, `git archive <commit> apps/api/src/modules/results | tar -x -C …`),
+//                   instead of this one with the reference audit: the JSON compared, not the audit calls
 // Times: wall clock and the process's CPU time (user + system), which a machine shared with other
 // work inflates less; the medians of both.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditWithhold } from '../apps/api/src/modules/results/results-audit.ts';
 import { auditWithholdReference } from '../apps/api/src/modules/results/results-audit-reference.ts';
@@ -33,6 +37,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     only: { type: 'string' },
     write: { type: 'string' },
+    against: { type: 'string' },
   },
 });
 
@@ -99,6 +104,11 @@ if (args.write) {
   process.exit(0);
 }
 const tallies = { groups: input.groups, pairs: new Map(input.pairs) };
+const against = args.against
+  ? ((await import(resolve(args.against, 'results-suppression.ts'))) as {
+      suppressTallies: typeof suppressTallies;
+    })
+  : undefined;
 let cells = 0;
 for (const [, p] of input.pairs) cells += p.length;
 console.log(
@@ -135,7 +145,10 @@ for (let round = 0; round < Number(args.rounds); round++) {
     const rss = process.memoryUsage().rss;
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
-    const results = suppressTallies(input.items, tallies, input.minGroup, { audit });
+    const results =
+      which === 'old' && against
+        ? against.suppressTallies(input.items, tallies, input.minGroup)
+        : suppressTallies(input.items, tallies, input.minGroup, { audit });
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpuStarted);
     const cpuMs = (used.user + used.system) / 1000;
@@ -148,7 +161,9 @@ for (let round = 0; round < Number(args.rounds); round++) {
   }
   calls = out.new.log.length;
   if (args.only) continue;
-  const same = out.old.json === out.new.json && JSON.stringify(out.old.log) === JSON.stringify(out.new.log);
+  const same =
+    out.old.json === out.new.json &&
+    (!!against || JSON.stringify(out.old.log) === JSON.stringify(out.new.log));
   if (!same) equal = false;
 }
 if (args.only) process.exit(0);
@@ -156,6 +171,6 @@ console.log(
   `suppression: old median ${median(times.old).toFixed(0)} ms, new median ${median(times.new).toFixed(0)} ms ` +
     `(×${(median(times.old) / median(times.new)).toFixed(1)}); CPU old ${median(cpu.old).toFixed(0)} ms, ` +
     `new ${median(cpu.new).toFixed(0)} ms (×${(median(cpu.old) / median(cpu.new)).toFixed(1)}); ${calls} audit calls, ` +
-    `withheld figures and views' JSON equal: ${equal}`,
+    (against ? `views' JSON equal: ${equal}` : `withheld figures and views' JSON equal: ${equal}`),
 );
 if (!equal) process.exitCode = 1;

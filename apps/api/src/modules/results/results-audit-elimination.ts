@@ -27,8 +27,13 @@ interface Step {
   pivot: number;
   ties: Int32Array;
   pv: number;
-  /** The pivot row divided by pv, its non-zero columns (taken before the division, as the reference does) and their values. */
-  u: Float64Array;
+  /**
+   * The pivot row divided by pv (the reference's row, every entry but the +0s that were never written:
+   * `uCols`, `uVals`), its non-zero columns (taken before the division, as the reference does) and
+   * their values.
+   */
+  uCols: Int32Array;
+  uVals: Float64Array;
   nz: Int32Array;
   uv: Float64Array;
   /** The rows below updated at this step and their factors. */
@@ -50,34 +55,35 @@ interface Saved {
 /** Not +0 (a −0 is stored: the restored rows are the saved ones bit for bit). */
 const stored = (x: number) => x !== 0 || 1 / x < 0;
 
-function save(rank: number, col: number, ids: number[], rows: Float64Array[]): Saved {
-  const start = new Int32Array(rows.length + 1);
+/** The rows of the slots `slots` (in position order): their entries other than +0, from their columns. */
+function save(
+  rank: number,
+  col: number,
+  slots: Int32Array,
+  ids: number[],
+  rows: Float64Array[],
+  rowCols: number[][],
+): Saved {
+  const start = new Int32Array(slots.length + 1);
   let n = 0;
-  rows.forEach((r, k) => {
-    start[k] = n;
-    for (let j = 0; j < r.length; j++) if (stored(r[j]!)) n++;
+  slots.forEach((k, i) => {
+    start[i] = n;
+    const r = rows[k]!;
+    for (const j of rowCols[k]!) if (stored(r[j]!)) n++;
   });
-  start[rows.length] = n;
+  start[slots.length] = n;
   const idx = new Int32Array(n);
   const val = new Float64Array(n);
   n = 0;
-  for (const r of rows)
-    for (let j = 0; j < r.length; j++)
+  for (const k of slots) {
+    const r = rows[k]!;
+    for (const j of rowCols[k]!)
       if (stored(r[j]!)) {
         idx[n] = j;
         val[n++] = r[j]!;
       }
-  return { rank, col, ids: [...ids], start, idx, val };
-}
-
-/** The indexes of a row's non-zero entries. */
-function nonZeros(row: Float64Array): Int32Array {
-  let n = 0;
-  for (let j = 0; j < row.length; j++) if (row[j] !== 0) n++;
-  const out = new Int32Array(n);
-  n = 0;
-  for (let j = 0; j < row.length; j++) if (row[j] !== 0) out[n++] = j;
-  return out;
+  }
+  return { rank, col, ids: Array.from(slots, (k) => ids[k]!), start, idx, val };
 }
 
 export class IncrementalElimination {
@@ -87,6 +93,8 @@ export class IncrementalElimination {
   private stepOfCol = new Map<number, number>();
   private stepOfRow = new Map<number, number>();
   /** Per pivot step, its reduced row and the backward factors (step, f), when asked for. */
+  /** The rows' dense storage, reused from one round to the next (nothing keeps a view of it). */
+  private buffer = new Float64Array(0);
   private backward = new Map<number, { row: Float64Array; ups: [number, number][] }>();
   /** Statistics: steps recomputed in all, steps reused. */
   readonly stats = { computed: 0, reused: 0 };
@@ -98,7 +106,7 @@ export class IncrementalElimination {
     private readonly saveEvery = SAVE_EVERY,
     /**
      * A save also waits until the elimination since the last one has done at least this many times
-     * the save's own cost (one pass over the rows): a sparse elimination is then not slowed down by
+     * the save's own cost (the listed entries of the rows not yet pivots): a sparse elimination is then not slowed down by
      * its saves. 0 in tests.
      */
     private readonly saveWork = 1,
@@ -141,30 +149,40 @@ export class IncrementalElimination {
     this.backward.clear();
     const w = this.width;
     let ids: number[];
-    let work: Float64Array;
     let col: number;
+    /** Each row's columns that may hold a value other than +0 (so the others need not be read). */
+    const rowCols: number[][] = [];
+    const n = active.length;
+    if (this.buffer.length < n * w) this.buffer = new Float64Array(n * w);
+    else this.buffer.fill(0, 0, n * w);
+    const work = this.buffer;
     if (from) {
       this.stats.reused += from.rank;
       this.steps.length = from.rank;
       const offset = new Map(from.ids.map((id, i) => [id, i]));
       ids = order;
-      work = new Float64Array(ids.length * w);
       ids.forEach((id, k) => {
         const i = offset.get(id)!;
-        for (let t = from.start[i]!; t < from.start[i + 1]!; t++) work[k * w + from.idx[t]!] = from.val[t]!;
+        const cols: number[] = [];
+        for (let t = from.start[i]!; t < from.start[i + 1]!; t++) {
+          work[k * w + from.idx[t]!] = from.val[t]!;
+          cols.push(from.idx[t]!);
+        }
+        rowCols.push(cols);
       });
       col = from.col;
     } else {
       this.steps = [];
       ids = [...active];
-      work = new Float64Array(ids.length * w);
       ids.forEach((id, k) => {
-        for (const c of this.cols[id]!) work[k * w + c] = 1;
+        const cols = [...new Set(this.cols[id]!)];
+        for (const c of cols) work[k * w + c] = 1;
+        rowCols.push(cols);
       });
       col = 0;
     }
     const rows = ids.map((_, k) => work.subarray(k * w, (k + 1) * w));
-    this.forward(ids, rows, col);
+    this.forward(ids, rows, rowCols, col);
     this.stepOfCol = new Map(this.steps.map((s, i) => [s.col, i]));
     // Before its own step a row's column of the combinations holds only its own 1: nothing to replay.
     this.stepOfRow = new Map(this.steps.map((s, i) => [s.pivot, i]));
@@ -206,60 +224,116 @@ export class IncrementalElimination {
     return { at: s, orders };
   }
 
-  /** The forward elimination of the rows not yet pivots, `ids` in position order, from column `start`. */
-  private forward(ids: number[], rows: Float64Array[], start: number): void {
+  /**
+   * The forward elimination of the rows not yet pivots, `ids` in position order, from column `start`.
+   * The reference reads every row at every column (for the pivot, then for the factors) and every
+   * entry of each pivot row; the rows are sparse, so each column keeps the rows that may be non-zero
+   * there and each row the columns it may be non-zero in (its own entries, then each fill-in): what
+   * is left out holds ±0, which neither the pivot search (> EPS), the update (≥ 1e-12) nor the pivot
+   * row's non-zeros read. Rows keep their slot; `order` holds the slots in position order, so the
+   * pivot is the first of the largest by position, as in the reference.
+   */
+  private forward(ids: number[], rows: Float64Array[], rowCols: number[][], start: number): void {
+    const w = this.width;
+    const n = ids.length;
+    const order = Int32Array.from({ length: n }, (_, k) => k);
+    /** Each slot's position in `order`, −1 once it is a pivot row. */
+    const where = Int32Array.from({ length: n }, (_, k) => k);
+    let head = 0;
+    const listed = new Uint8Array(n * w);
+    const colRows: number[][] = Array.from({ length: w }, () => []);
+    /** The entries listed in the rows not yet pivots: what a save reads. */
+    let entries = 0;
+    for (let k = 0; k < n; k++)
+      for (const j of rowCols[k]!) {
+        listed[k * w + j] = 1;
+        entries++;
+        if (j >= start) colRows[j]!.push(k);
+      }
     let work = 0;
-    for (let c = start; c < this.width && ids.length > 0; c++) {
+    for (let c = start; c < w && head < n; c++) {
       const last = this.saved.at(-1)?.rank ?? 0;
-      if (this.steps.length - last >= this.saveEvery && work >= this.saveWork * rows.length * this.width) {
-        this.saved.push(save(this.steps.length, c, ids, rows));
+      if (this.steps.length - last >= this.saveEvery && work >= this.saveWork * entries) {
+        this.saved.push(save(this.steps.length, c, order.subarray(head), ids, rows, rowCols));
         work = 0;
       }
+      const list = colRows[c]!;
       let p = -1;
       let best = EPS;
-      for (let i = 0; i < rows.length; i++) {
-        const v = Math.abs(rows[i]![c]!);
-        if (v > best) {
+      for (const k of list) {
+        if (where[k]! < 0) continue;
+        const v = Math.abs(rows[k]![c]!);
+        if (v > best || (v === best && p >= 0 && where[k]! < where[p]!)) {
           best = v;
-          p = i;
+          p = k;
         }
       }
       if (p < 0) continue;
-      const pivot = ids[p]!;
-      const front = ids[0]!;
       // The rows after the pivot with the same value: another order of the rows could pick them.
       const ties: number[] = [];
-      for (let i = p + 1; i < rows.length; i++) if (Math.abs(rows[i]![c]!) === best) ties.push(ids[i]!);
+      for (const k of list) if (k !== p && where[k]! >= 0 && Math.abs(rows[k]![c]!) === best) ties.push(k);
+      ties.sort((a, b) => where[a]! - where[b]!);
       const row = rows[p]!;
       // The reference swaps the pivot row with the row at the pivot position: the front row takes the
       // pivot's place among the rows below.
-      ids[p] = front;
-      rows[p] = rows[0]!;
-      ids.shift();
-      rows.shift();
+      const front = order[head]!;
+      order[where[p]!] = front;
+      where[front] = where[p]!;
+      where[p] = -1;
+      head++;
       const pv = row[c]!;
-      const nz = nonZeros(row);
+      const pcols = rowCols[p]!;
+      entries -= pcols.length;
+      let m = 0;
+      for (const j of pcols) if (row[j] !== 0) m++;
+      const nz = new Int32Array(m);
+      m = 0;
+      for (const j of pcols) if (row[j] !== 0) nz[m++] = j;
       for (const j of nz) row[j]! /= pv;
-      const u = row.slice();
+      // The reference keeps the whole row; the entries left out here are +0 (never written, or
+      // eliminated to exactly +0), which the replay restores as the zeros of a new row.
+      m = 0;
+      for (const j of pcols) if (stored(row[j]!)) m++;
+      const uCols = new Int32Array(m);
+      const uVals = new Float64Array(m);
+      m = 0;
+      for (const j of pcols)
+        if (stored(row[j]!)) {
+          uCols[m] = j;
+          uVals[m++] = row[j]!;
+        }
       const uv = new Float64Array(nz.length);
-      for (let t = 0; t < nz.length; t++) uv[t] = u[nz[t]!]!;
+      for (let t = 0; t < nz.length; t++) uv[t] = row[nz[t]!]!;
       const touched: number[] = [];
       const factors: number[] = [];
-      for (let i = 0; i < rows.length; i++) {
-        const ai = rows[i]!;
+      for (const k of list) {
+        if (where[k]! < 0) continue;
+        const ai = rows[k]!;
         const f = ai[c]!;
         if (Math.abs(f) < 1e-12) continue;
-        for (let t = 0; t < nz.length; t++) ai[nz[t]!]! -= f * uv[t]!;
-        touched.push(ids[i]!);
+        const base = k * w;
+        const kcols = rowCols[k]!;
+        for (let t = 0; t < nz.length; t++) {
+          const j = nz[t]!;
+          ai[j]! -= f * uv[t]!;
+          if (listed[base + j] === 0) {
+            listed[base + j] = 1;
+            kcols.push(j);
+            entries++;
+            if (j > c) colRows[j]!.push(k);
+          }
+        }
+        touched.push(ids[k]!);
         factors.push(f);
       }
       work += nz.length * touched.length;
       this.steps.push({
         col: c,
-        pivot,
-        ties: Int32Array.from(ties),
+        pivot: ids[p]!,
+        ties: Int32Array.from(ties.map((k) => ids[k]!)),
         pv,
-        u,
+        uCols,
+        uVals,
         nz,
         uv,
         touched: Int32Array.from(touched),
@@ -277,7 +351,9 @@ export class IncrementalElimination {
   private replayBackward(k: number) {
     let done = this.backward.get(k);
     if (done) return done;
-    const row = this.steps[k]!.u.slice();
+    const step = this.steps[k]!;
+    const row = new Float64Array(this.width);
+    for (let t = 0; t < step.uCols.length; t++) row[step.uCols[t]!] = step.uVals[t]!;
     const ups: [number, number][] = [];
     for (let l = k + 1; l < this.steps.length; l++) {
       const s = this.steps[l]!;
@@ -296,23 +372,24 @@ export class IncrementalElimination {
    * others' coefficient there is never changed from +0 (a column's entries spread only from a pivot
    * row to the rows it updates), so `combination` would return 0 for them.
    */
-  reaching(cols: Set<number>): Set<number> {
-    const reach = new Set<number>();
-    const ups = new Map<number, number[]>();
+  reaching(cols: Set<number>): { has(id: number): boolean } {
+    // By row id (a byte per row: this runs for every leak, over every step).
+    const reach = new Uint8Array(this.cols.length);
+    const upped = new Uint8Array(this.steps.length);
     for (const c of cols) {
       const k = this.stepOfCol.get(c);
       if (k === undefined) continue;
-      reach.add(this.steps[k]!.pivot);
-      for (const [l] of this.replayBackward(k).ups) ups.set(l, [...(ups.get(l) ?? []), k]);
+      reach[this.steps[k]!.pivot] = 1;
+      for (const [l] of this.replayBackward(k).ups) upped[l] = 1;
     }
     for (let l = this.steps.length - 1; l >= 0; l--) {
       const s = this.steps[l]!;
-      if (reach.has(s.pivot)) continue;
-      let hit = (ups.get(l) ?? []).length > 0;
-      for (let t = 0; !hit && t < s.touched.length; t++) hit = reach.has(s.touched[t]!);
-      if (hit) reach.add(s.pivot);
+      if (reach[s.pivot] === 1) continue;
+      let hit = upped[l] === 1;
+      for (let t = 0; !hit && t < s.touched.length; t++) hit = reach[s.touched[t]!] === 1;
+      if (hit) reach[s.pivot] = 1;
     }
-    return reach;
+    return { has: (id) => reach[id] === 1 };
   }
 
   /**
@@ -321,11 +398,20 @@ export class IncrementalElimination {
    * replayed alone: each entry changes only through the same entry of the rows subtracted from it.
    */
   combination(id: number, cols: Set<number>): number {
+    return this.combinations(cols)(id);
+  }
+
+  /**
+   * `combination` for one set of pivot columns and many rows: the steps asked and the backward
+   * updates they received are gathered once (the same for every row), then each row's column is
+   * replayed as `combination` does.
+   */
+  combinations(cols: Set<number>): (id: number) => number {
     const ks = [...cols]
       .map((c) => this.stepOfCol.get(c))
       .filter((k): k is number => k !== undefined)
       .sort((a, b) => a - b);
-    if (ks.length === 0) return 0;
+    if (ks.length === 0) return () => 0;
     // Backward updates received by the rows asked, by step.
     const ups = new Map<number, [number, number][]>();
     for (const k of ks) {
@@ -337,18 +423,21 @@ export class IncrementalElimination {
     }
     // The column, by row id (every entry starts at +0, as the reference's identity matrix).
     const val = new Float64Array(this.cols.length);
-    val[id] = 1;
-    for (let l = this.stepOfRow.get(id) ?? this.steps.length; l < this.steps.length; l++) {
-      const s = this.steps[l]!;
-      let er = val[s.pivot]!;
-      if (er === 0) continue;
-      er /= s.pv;
-      val[s.pivot] = er;
-      for (let t = 0; t < s.touched.length; t++) val[s.touched[t]!]! -= s.factors[t]! * er;
-      for (const [row, f] of ups.get(l) ?? []) val[row]! -= f * er;
-    }
-    let alpha = 0;
-    for (const k of ks) alpha += val[this.steps[k]!.pivot]!;
-    return alpha;
+    return (id) => {
+      val.fill(0);
+      val[id] = 1;
+      for (let l = this.stepOfRow.get(id) ?? this.steps.length; l < this.steps.length; l++) {
+        const s = this.steps[l]!;
+        let er = val[s.pivot]!;
+        if (er === 0) continue;
+        er /= s.pv;
+        val[s.pivot] = er;
+        for (let t = 0; t < s.touched.length; t++) val[s.touched[t]!]! -= s.factors[t]! * er;
+        for (const [row, f] of ups.get(l) ?? []) val[row]! -= f * er;
+      }
+      let alpha = 0;
+      for (const k of ks) alpha += val[this.steps[k]!.pivot]!;
+      return alpha;
+    };
   }
 }

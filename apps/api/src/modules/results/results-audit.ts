@@ -186,8 +186,9 @@ export function auditWithhold(
       // combination of the pivot rows; the cheapest row with a non-zero coefficient is withheld.
       const inT = new Set(leak);
       const reaching = elimination.reaching(inT);
+      const combination = elimination.combinations(inT);
       const best = cheapestFirst.find(
-        (i) => pivotRows.has(i) && reaching.has(i) && Math.abs(elimination.combination(i, inT)) >= EPS,
+        (i) => pivotRows.has(i) && reaching.has(i) && Math.abs(combination(i)) >= EPS,
       );
       if (best === undefined) return undefined;
       if (!withheld.has(best)) progress = true;

@@ -367,8 +367,8 @@ describe('random populations across waves: other questions', () => {
 
 describe('the worker thread (decision 033) computes the same, earlier waves included', () => {
   it('600 group × item tallies with an earlier wave: off the thread equals on it', async () => {
-    const { suppressTallies, suppressTalliesOffThread, tallyRespondents } =
-      await import('./results-suppression.ts');
+    const { suppressTallies, tallyRespondents } = await import('./results-suppression.ts');
+    const { suppressTalliesOffThread } = await import('./results-suppression-thread.ts');
     const items: ItemDef[] = Array.from({ length: 6 }, (_, i) => ({ ...YES_NO, id: `q${i}` }));
     let s = 11;
     const random = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;

@@ -1,6 +1,7 @@
 // The suppression of one survey's results off the API's event loop (decision 033): at national volume
 // the exact audit takes seconds of CPU, during which /api/health and every other request would wait.
-import { parentPort, workerData } from 'node:worker_threads';
+// Kept between calls (results-suppression-thread.ts): one message in, its views out.
+import { parentPort } from 'node:worker_threads';
 import {
   suppressTallies,
   type CategoryCount,
@@ -9,13 +10,15 @@ import {
   type SuppressOptions,
 } from './results-suppression.ts';
 
-const { items, groups, pairs, minGroup, previous } = workerData as {
-  items: ItemDef[];
-  groups: Group[];
-  pairs: [string, CategoryCount[]][];
-  minGroup: number;
-  previous: SuppressOptions['previous'];
-};
-parentPort!.postMessage([
-  ...suppressTallies(items, { groups, pairs: new Map(pairs) }, minGroup, { previous }).views,
-]);
+parentPort!.on('message', (data) => {
+  const { items, groups, pairs, minGroup, previous } = data as {
+    items: ItemDef[];
+    groups: Group[];
+    pairs: [string, CategoryCount[]][];
+    minGroup: number;
+    previous: SuppressOptions['previous'];
+  };
+  parentPort!.postMessage([
+    ...suppressTallies(items, { groups, pairs: new Map(pairs) }, minGroup, { previous }).views,
+  ]);
+});

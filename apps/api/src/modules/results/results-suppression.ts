@@ -17,7 +17,6 @@
 // earlier waves of the same question, and dominance (unanimous groups); a multiple-choice question is
 // one item whose categories are the combinations of options (`ItemDef.sums`).
 
-import { Worker } from 'node:worker_threads';
 import { auditWithhold, AUDIT_MAX_SMALL, AUDIT_MAX_UNKNOWNS, type AuditRow } from './results-audit.ts';
 import {
   categoriesOfKey,
@@ -148,8 +147,10 @@ function exactCells(
   const keys: (string | null)[] = [];
   for (const v of shownViews) {
     const inView = new Set(views[v]!.groups);
+    // The view's pairs, ascending: each figure's columns are some of them, in the same order.
+    const viewCols = pairs.map((p, j) => (inView.has(p.g) ? j : -1)).filter((j) => j >= 0);
     rows.push({
-      cols: pairs.map((p, j) => (inView.has(p.g) ? j : -1)).filter((j) => j >= 0),
+      cols: viewCols,
       withholdable: false,
       weight: 0,
       size: views[v]!.n,
@@ -157,7 +158,7 @@ function exactCells(
     keys.push(null);
     for (const c of item.published) {
       const summed = new Set(categoriesOfKey(item, c));
-      const cols = pairs.map((p, j) => (inView.has(p.g) && summed.has(p.c) ? j : -1)).filter((j) => j >= 0);
+      const cols = viewCols.filter((j) => summed.has(pairs[j]!.c));
       rows.push({
         cols,
         withholdable: true,
@@ -265,7 +266,7 @@ export function suppressTallies(
 }
 
 /** The results of every view, with the lookup of one (a view nobody is in shows 0). */
-function withViews(results: Map<string, ViewResult>): SuppressedResults {
+export function withViews(results: Map<string, ViewResult>): SuppressedResults {
   return {
     views: results,
     view(region, level) {
@@ -291,7 +292,7 @@ function withViews(results: Map<string, ViewResult>): SuppressedResults {
  * (decision 035), so counting items alone kept the national survey (99 groups × 4 items, 4,356
  * cells) on the main thread, where it stalled /api/health for 5 s.
  */
-const OFF_THREAD_ABOVE = 500;
+export const OFF_THREAD_ABOVE = 500;
 
 export function suppressionSize(
   items: ItemDef[],
@@ -302,34 +303,4 @@ export function suppressionSize(
   for (const pairs of tallies.pairs.values()) cells += pairs.length;
   for (const wave of previous ?? []) for (const [, pairs] of wave.pairs) cells += pairs.length;
   return Math.max(tallies.groups.length * items.length, cells);
-}
-
-/**
- * suppressTallies, in a worker thread when the tallies are large (decision 033), so that the API keeps
- * answering other requests meanwhile; the same function and input, so the same results.
- */
-export function suppressTalliesOffThread(
-  items: ItemDef[],
-  tallies: ResultTallies,
-  minGroup: number,
-  previous: SuppressOptions['previous'] = [],
-): Promise<SuppressedResults> {
-  if (suppressionSize(items, tallies, previous) <= OFF_THREAD_ABOVE)
-    return Promise.resolve(suppressTallies(items, tallies, minGroup, { previous }));
-  return new Promise((resolve, reject) => {
-    // The API runs its TypeScript through tsx: the worker registers tsx's loader before importing the module.
-    const entry = new URL('./results-suppression-worker.ts', import.meta.url).href;
-    const worker = new Worker(
-      `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
-      {
-        eval: true,
-        workerData: { items, groups: tallies.groups, pairs: [...tallies.pairs], minGroup, previous },
-      },
-    );
-    worker.once('message', (views: [string, ViewResult][]) => resolve(withViews(new Map(views))));
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`results suppression worker exited with ${code}`));
-    });
-  });
 }

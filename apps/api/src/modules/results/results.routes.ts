@@ -38,7 +38,6 @@ import {
   type ResponseForResults,
 } from './results.repository.ts';
 import {
-  suppressTalliesOffThread,
   type CategoryCount,
   type Group,
   type ItemDef,
@@ -46,6 +45,7 @@ import {
   type RespondentCategories,
   type SuppressedResults,
 } from './results-suppression.ts';
+import { suppressTalliesOffThread } from './results-suppression-thread.ts';
 
 const SCALE_VALUES = Array.from({ length: SCALE_MAX - SCALE_MIN + 1 }, (_, i) => String(SCALE_MIN + i));
 
