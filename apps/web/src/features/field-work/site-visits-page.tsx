@@ -36,7 +36,7 @@ const OfflineReportsPanel = lazy(() => import('./offline/offline-reports-panel.t
 const offlineQueue = () => import('./offline/detector-report-queue.ts').then((m) => m.detectorReportQueue());
 // The photos (decision 055): the draft's picker and the sent report's thumbnails, lazily too.
 const ReportPhotosField = lazy(() => import('./offline/report-photos-field.tsx'));
-const VisitPhotos = lazy(() => import('./offline/visit-photos.tsx'));
+const VisitPhotos = lazy(() => import('./visit-photos.tsx'));
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   return callApi(listSiteVisits, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { downloadVisitPhoto, listVisitPhotos, type ReportPhoto } from '@portale/shared/field-work';
-import { callApi, downloadFile } from '../../../lib/api-client.ts';
+import { ApiError, callApi, downloadFile } from '../../lib/api-client.ts';
 
 interface Thumb {
   photo: ReportPhoto;
@@ -9,7 +9,8 @@ interface Thumb {
 
 /**
  * The photos of a submitted visit report (decision 055), as thumbnails that open the photo: for the
- * detector on their visits and for staff who read detectors. Nothing is shown when there are none.
+ * detector on their visits and for staff who read detectors. Nothing is shown when there are none, nor
+ * to a reviewer who may not see them (403). Loaded lazily by the pages that show a visit's report.
  */
 export default function VisitPhotos({ visitId }: { visitId: number }) {
   const [thumbs, setThumbs] = useState<Thumb[]>([]);
@@ -37,7 +38,8 @@ export default function VisitPhotos({ visitId }: { visitId: number }) {
           setThumbs((all) => all.map((t) => (t.photo.id === photo.id ? { ...t, url } : t)));
         }
       } catch (e) {
-        if (!cancelled) setError(e instanceof Error ? e.message : String(e));
+        if (cancelled || (e instanceof ApiError && e.status === 403)) return;
+        setError(e instanceof Error ? e.message : String(e));
       }
     })();
     return () => {
