@@ -11,6 +11,7 @@ import {
   VISIT_MESSAGES,
 } from '@portale/shared/field-work';
 import { HttpError } from '../../lib/http-error.ts';
+import { PeriodicJob } from '../../lib/periodic-job.ts';
 import { openStored } from '../../lib/uploads.ts';
 import { authOf, requireAuth } from '../../plugins/authorization.ts';
 import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
@@ -75,9 +76,18 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
       }
     },
   });
-  app.addHook('onClose', async () => {
-    await tus.cleanUpExpiredUploads().catch(() => 0);
+  // Uploads abandoned for a day (a phone that never came back) are removed every hour.
+  const cleanup = new PeriodicJob<number>({
+    intervalMs: app.env.NODE_ENV === 'test' ? 0 : 3_600_000,
+    log: app.log,
+    run: () => tus.cleanUpExpiredUploads(),
+    report: (removed, log) => {
+      if (removed > 0) log.info({ removed }, 'expired photo uploads removed');
+    },
+    failure: 'expired photo uploads not removed',
   });
+  app.addHook('onReady', async () => cleanup.start());
+  app.addHook('onClose', async () => cleanup.stop());
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
