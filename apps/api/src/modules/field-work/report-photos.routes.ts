@@ -101,15 +101,22 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
     // The body of a PATCH goes to tus untouched.
     scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
     const signedIn = requireAuth();
-    scope.post(PATH, { preHandler: async (request) => signedIn(request) }, async (request, reply) => {
-      const user = authOf(request).user;
-      const meta = service.photoMetaOf(tusMetadataOf(request.headers['upload-metadata']));
-      await service.checkUploadStart(app, user, meta, Number(request.headers['upload-length']));
-      return forward(request, reply);
-    });
+    // The tus protocol, not a JSON contract: left out of the OpenAPI document (decision 055 describes it).
+    const hidden = { hide: true };
+    scope.post(
+      PATH,
+      { schema: hidden, preHandler: async (request) => signedIn(request) },
+      async (request, reply) => {
+        const user = authOf(request).user;
+        const meta = service.photoMetaOf(tusMetadataOf(request.headers['upload-metadata']));
+        await service.checkUploadStart(app, user, meta, Number(request.headers['upload-length']));
+        return forward(request, reply);
+      },
+    );
     scope.route<{ Params: { uploadId: string } }>({
       method: ['HEAD', 'PATCH', 'DELETE'],
       url: `${PATH}/:uploadId`,
+      schema: hidden,
       preHandler: async (request) => signedIn(request),
       handler: async (request, reply) => {
         const bound = service.photoOfUploadId(request.params.uploadId);
