@@ -61,6 +61,10 @@ const EnvSchema = z
     FILE_STORE: z.enum(['disk', 's3'], { error: 'must be disk or s3' }).default('disk'),
     /** Uploaded and generated files (decision 030): one file per id under this directory, never in the database. */
     FILE_STORE_DIR: z.string().default(`${repoRoot}var/files`),
+    /** The photos of visit reports (issue 39, decision 055): the total a detector may store, in MB. */
+    DETECTOR_PHOTO_QUOTA_MB: z.coerce.number().int().positive().default(500),
+    /** Where tus keeps photo uploads in progress (decision 055; default FILE_STORE_DIR/tus-uploads, a shared volume with several instances). */
+    PHOTO_UPLOAD_DIR: z.string().optional(),
     /** FILE_STORE=s3: the bucket (required), the endpoint of an S3-compatible server (MinIO…; AWS when empty), the region. */
     S3_BUCKET: z.preprocess(
       (v) => (v === '' ? undefined : v),

@@ -13,6 +13,13 @@ import { sweepOrphanFiles } from '../src/lib/file-sweep.ts';
 import { S3FileStore } from '../src/lib/s3-file-store.ts';
 import { buildTestApp, sqlRows, type TestApp } from './build-test-app.ts';
 import { ApiClient, nextIp } from './http-client.ts';
+import {
+  addDetectorSite,
+  DEMO_DETECTOR,
+  loggedInClients,
+  plannedVisit,
+  userIdOf,
+} from './field-work-harness.ts';
 
 /**
  * The S3 adapter of the file store (decision 030) against a real S3 server on this machine: s3rver
@@ -193,5 +200,49 @@ describe('uploads through the API with FILE_STORE=s3', () => {
     ).toMatchObject({ scanned: 2, removed: 1 });
     expect(await objects()).not.toContain(`${orphan.key.slice(0, 2)}/${orphan.key}`);
     expect((await staff.get(`/api/documents/${doc.id}/file`)).rawPayload.equals(replacement)).toBe(true);
+  }, 60_000);
+
+  it('lands a report photo uploaded with tus in the bucket; a photo refused by its magic bytes leaves nothing', async () => {
+    const detectorId = await userIdOf(t, DEMO_DETECTOR);
+    const siteId = await addDetectorSite(t, {
+      ministryCode: 'S3F0000001',
+      name: 'Plesso S3',
+      detectorUserId: detectorId,
+    });
+    const detector = (await loggedInClients(t, [DEMO_DETECTOR])).get(DEMO_DETECTOR)!;
+    const visitId = await plannedVisit(t, siteId, detectorId);
+    const clientReportId = '5f0c3a52-7d0e-4b8e-9a51-2f6f3f7c9d11';
+    const report = { report: 'Visita svolta, foto nel bucket.', teachersMet: [], clientReportId };
+    expect((await detector.post(`/api/visits/${visitId}/report`, report)).statusCode).toBe(200);
+    const before = (await objects()).length;
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const send = async (index: number, bytes: Buffer) => {
+      const created = await detector.send('POST', '/api/report-photo-uploads', {
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-length': String(bytes.length),
+          'upload-metadata': `clientReportId ${b64(clientReportId)},index ${b64(String(index))}`,
+        },
+      });
+      expect(created.statusCode).toBe(201);
+      return detector.send('PATCH', created.headers.location as string, {
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+        },
+        payload: bytes,
+      });
+    };
+    const photo = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(6000, 0x42)]);
+    expect((await send(0, photo)).statusCode).toBe(204);
+    const [row] = await sqlRows<{ file_key: string }>(
+      t,
+      sql`select file_key from visit_report_photos where client_report_id = ${clientReportId}`,
+    );
+    expect(await objects()).toContain(`${row!.file_key.slice(0, 2)}/${row!.file_key}`);
+    expect((await readStored(t.app.files, row!.file_key)).equals(photo)).toBe(true);
+    expect((await send(1, pdfOfSize(3000))).statusCode).toBe(415);
+    expect(await objects()).toHaveLength(before + 1);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { actions, adhesionSignatures, publicDocuments } from '../db/schema/index.ts';
+import { actions, adhesionSignatures, publicDocuments, visitReportPhotos } from '../db/schema/index.ts';
 
 /**
  * Every column that names a stored file (decision 030). A new column that keeps a file key must be
@@ -10,6 +10,7 @@ const KEY_COLUMNS = [
   { table: publicDocuments, column: publicDocuments.fileKey },
   { table: actions, column: actions.evidenceFileKey },
   { table: adhesionSignatures, column: adhesionSignatures.signedFileKey },
+  { table: visitReportPhotos, column: visitReportPhotos.fileKey },
 ] as const;
 
 /** Which of `keys` some row names. */

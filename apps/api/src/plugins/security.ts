@@ -105,7 +105,17 @@ export const security = fp(async (app: FastifyInstance) => {
     origin: app.env.webOrigins,
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['content-type', 'authorization', 'x-xsrf-token', 'accept'],
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'x-xsrf-token',
+      'accept',
+      // tus (the resumable photo uploads of decision 055).
+      'tus-resumable',
+      'upload-length',
+      'upload-metadata',
+      'upload-offset',
+    ],
     // Exports: the web reads the file name and the row count (progress) of a download.
     exposedHeaders: ['content-disposition', 'x-total-count'],
     maxAge: 600,

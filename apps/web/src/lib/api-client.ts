@@ -123,6 +123,16 @@ async function authHeaders(extra: Record<string, string> = {}): Promise<Record<s
 }
 
 /**
+ * The credentials of a request the app's own client does not make (the tus photo uploads of decision
+ * 055): a current bearer token and the XSRF token (its cookie goes with `withCredentials`).
+ */
+export async function apiCredentialHeaders(): Promise<Record<string, string>> {
+  await ensureXsrfCookie();
+  const xsrf = readCookie(HTTP_DEFAULTS.xsrfCookie);
+  return authHeaders(xsrf ? { [HTTP_DEFAULTS.xsrfHeader]: xsrf } : {});
+}
+
+/**
  * Whether a 401 may only mean that this tab's access token was replaced: a refresh (in another tab
  * sharing the refresh cookie, or a page load) ends the access token issued with the refresh token it
  * used (issue 32). The refused request was not processed, so renewing once and sending it again is safe.
@@ -259,7 +269,7 @@ export async function downloadFile<E extends Endpoint>(
   endpoint: E,
   input: EndpointInput<E>,
   onProgress: (progress: DownloadProgress) => void = () => {},
-  options: { signal?: AbortSignal; expectedRows?: number; fallbackName?: string } = {},
+  options: { signal?: AbortSignal; expectedRows?: number; fallbackName?: string; save?: boolean } = {},
 ): Promise<DownloadResult> {
   if (!endpoint.download) throw new Error(`${endpoint.path} is not a download endpoint`);
   const url = endpointUrl(endpoint, input as { params?: Record<string, string | number>; query?: object });
@@ -286,6 +296,7 @@ export async function downloadFile<E extends Endpoint>(
   }
   if (!response.ok || !response.body) throw await errorOf(response);
   const result = await readDownload(response, onProgress, options);
-  saveBlob(result.blob, result.fileName);
+  // `save: false`: the caller shows the file (a photo's thumbnail) instead of saving it.
+  if (options.save !== false) saveBlob(result.blob, result.fileName);
   return result;
 }

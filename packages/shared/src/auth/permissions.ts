@@ -24,6 +24,7 @@ export const ENTITIES = [
   'action-model',
   'action',
   'template',
+  'visit-photo',
 ] as const;
 export type Entity = (typeof ENTITIES)[number];
 /** `sign`: the principal's formal signature; `decide`: a reviewer's decision on a review item. */
@@ -61,6 +62,8 @@ const REGISTRY_STAFF: readonly Grant[] = [
   'create:document:any',
   'update:document:any',
   // Field work (issue 10): the detectors, their provinces, and which plessi each one holds.
+  // The photos of visit reports (issue 39, decision 055): staff who read detectors see them.
+  'read:visit-photo:any',
   'read:detector:any',
   'export:detector:any',
   'manage:detector:any',
@@ -139,6 +142,9 @@ export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
     'create:visit:own',
     'update:visit:own',
     'update:detector:own',
+    // The photos of their own visit reports (issue 39, decision 055): upload and see them.
+    'create:visit-photo:own',
+    'read:visit-photo:own',
   ],
   // The principal reads, prepares and signs the institute's adhesion and may withdraw it; the first contact prepares it.
   // The principal also names a new first contact (`manage:institute:own`, decision 047).

@@ -9,6 +9,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import {
@@ -143,5 +144,35 @@ export const detectorDeviceQueues = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.deviceId] }),
     check('detector_device_queues_unsent_check', sql`${t.unsent} >= 0`),
+  ],
+);
+
+/**
+ * The photos of a visit report (issue 39, decision 055): uploaded with tus after the report, bound to
+ * the report's client id and the photo's index (0–4: at most 5 per report, one file per index). The
+ * bytes live in the file store (decision 030); the row keeps the key, size and SHA-256.
+ */
+export const visitReportPhotos = pgTable(
+  'visit_report_photos',
+  {
+    id: id(),
+    clientReportId: uuid('client_report_id')
+      .notNull()
+      .references(() => visitReportSubmissions.clientReportId, { onDelete: 'cascade' }),
+    photoIndex: integer('photo_index').notNull(),
+    /** The detector who uploaded it (the report's author): the per-detector quota sums these rows. */
+    detectorUserId: bigint('detector_user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    fileKey: text('file_key').notNull(),
+    mediaType: text('media_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('visit_report_photos_report_index_key').on(t.clientReportId, t.photoIndex),
+    index('visit_report_photos_detector_idx').on(t.detectorUserId),
+    check('visit_report_photos_index_check', sql`${t.photoIndex} between 0 and 4`),
   ],
 );

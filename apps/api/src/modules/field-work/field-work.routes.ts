@@ -33,6 +33,7 @@ import * as sites from './detector-sites.repository.ts';
 import * as detectors from './detectors.repository.ts';
 import * as detectorsService from './detectors.service.ts';
 import { reportImportRoutes } from './report-imports.routes.ts';
+import { reportPhotoRoutes } from './report-photos.routes.ts';
 import { visitCalendar } from './visit-calendar.ts';
 import * as visits from './visits.repository.ts';
 import { SITE_NOT_FOUND } from './visits.service.ts';
@@ -238,4 +239,5 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
   });
 
   reportImportRoutes(app);
+  await reportPhotoRoutes(app);
 }

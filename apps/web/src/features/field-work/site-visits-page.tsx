@@ -34,6 +34,9 @@ import { SiteFacts } from './site-facts.tsx';
 // The offline store and queue (issue 39) load only here, on the detector's visit page, and lazily.
 const OfflineReportsPanel = lazy(() => import('./offline/offline-reports-panel.tsx'));
 const offlineQueue = () => import('./offline/detector-report-queue.ts').then((m) => m.detectorReportQueue());
+// The photos (decision 055): the draft's picker and the sent report's thumbnails, lazily too.
+const ReportPhotosField = lazy(() => import('./offline/report-photos-field.tsx'));
+const VisitPhotos = lazy(() => import('./visit-photos.tsx'));
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   return callApi(listSiteVisits, { params: { siteId: Number(params.siteId) } }, { signal: request.signal });
@@ -82,11 +85,12 @@ export async function action({ params, request }: ActionFunctionArgs): Promise<R
         }
         throw error;
       }
-      if (clientReportId)
-        await offlineQueue()
-          .then((q) => q.markSent(clientReportId))
-          .catch(() => undefined);
-      return { intent, visitId, ok: 'Resoconto inviato: la visita è svolta ed è in attesa di revisione.' };
+      // The draft's photos go after the report (decision 055); `true` when some are still to send.
+      const photosLeft = clientReportId
+        ? await import('./offline/detector-report-queue.ts').then((m) => m.finishOnlineSend(clientReportId))
+        : false;
+      const sent = 'Resoconto inviato: la visita è svolta ed è in attesa di revisione.';
+      return { intent, visitId, ok: photosLeft ? `${sent} Le foto saranno inviate appena possibile.` : sent };
     }
     if ((intent === 'annullata' || intent === 'mancata') && visitId) {
       const note = String(form.get('note') ?? '').trim();
@@ -178,19 +182,28 @@ function ReportForm({
       clearTimeout(saveTimer.current);
     };
   }, [visit.id]);
+  const currentDraft = () => {
+    const data = new FormData(formRef.current ?? undefined);
+    return {
+      ...(clientReportId ? { clientReportId } : {}),
+      visitId: visit.id,
+      report: String(data.get('report') ?? ''),
+      teachersMet: data.getAll('teachersMet').map(Number),
+    };
+  };
+  // The first photo creates the draft (and its client id) if the detector has not typed yet.
+  const ensureDraft = async (): Promise<string> => {
+    if (clientReportId) return clientReportId;
+    const saved = await (await offlineQueue()).saveDraft(currentDraft());
+    setClientReportId(saved.clientReportId);
+    return saved.clientReportId;
+  };
   // Saved on the device as the detector types (the client id is chosen with the first save).
   const saveDraft = () => {
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(() => {
-      const form = formRef.current;
-      if (!form) return;
-      const data = new FormData(form);
-      const draft = {
-        ...(clientReportId ? { clientReportId } : {}),
-        visitId: visit.id,
-        report: String(data.get('report') ?? ''),
-        teachersMet: data.getAll('teachersMet').map(Number),
-      };
+      if (!formRef.current) return;
+      const draft = currentDraft();
       offlineQueue()
         .then((q) => q.saveDraft(draft))
         .then((saved) => setClientReportId(saved.clientReportId))
@@ -233,6 +246,9 @@ function ReportForm({
           <p className="text-muted small">Nessun insegnante registrato nel plesso.</p>
         )}
       </ChoiceField>
+      <Suspense fallback={null}>
+        <ReportPhotosField clientReportId={clientReportId} ensureDraft={ensureDraft} />
+      </Suspense>
       <Button color="primary" size="sm" type="submit" disabled={busy}>
         {visit.reviewState === 'da_correggere' ? 'Invia il resoconto corretto' : 'Invia il resoconto'}
       </Button>
@@ -357,6 +373,11 @@ export function Component() {
                 <p className="small">
                   Insegnanti incontrati: {v.teachersMet.map((t) => `${t.firstName} ${t.lastName}`).join(', ')}
                 </p>
+              )}
+              {v.report && (
+                <Suspense fallback={null}>
+                  <VisitPhotos visitId={v.id} />
+                </Suspense>
               )}
               {v.state === 'pianificata' && <CalendarButton visit={v} />}
               {v.reviewState === 'da_correggere' ||

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import {
   downloadInstituteAdhesionDocument,
   downloadInstituteSignedFile,
@@ -40,6 +40,9 @@ type TeacherContent = Extract<ReviewDetail['content'], { type: 'insegnanti' }>;
 type AdhesionContent = Extract<ReviewDetail['content'], { type: 'adesioni' }>;
 type VisitContent = Extract<ReviewDetail['content'], { type: 'visite' }>;
 
+// The report's photos (issue 39, decision 055), loaded only when a visit is reviewed.
+const VisitPhotos = lazy(() => import('../field-work/visit-photos.tsx'));
+
 function VisitFacts({ content }: { content: VisitContent }) {
   const v = content.visit;
   const site = v.schoolSite;
@@ -69,6 +72,9 @@ function VisitFacts({ content }: { content: VisitContent }) {
       <p style={{ whiteSpace: 'pre-line' }} data-testid="review-visit-report">
         {v.report ?? missing()}
       </p>
+      <Suspense fallback={null}>
+        <VisitPhotos visitId={v.id} />
+      </Suspense>
     </div>
   );
 }

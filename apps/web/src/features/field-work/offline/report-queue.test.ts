@@ -91,7 +91,7 @@ describe('the local store of visit reports', () => {
     v1.close();
     const store = await openReportStore(name);
     expect(store.version).toBe(REPORT_DB_VERSION);
-    expect([...store.objectStoreNames].sort()).toEqual(['meta', 'reports']);
+    expect([...store.objectStoreNames].sort()).toEqual(['meta', 'photos', 'reports']);
     const queue = createReportQueue({ store, transport: fakeServer().transport });
     expect((await queue.list()).map((r) => [r.clientReportId, r.status, r.report, r.createdAt])).toEqual([
       ['a', 'draft', 'Bozza vecchia', '2026-11-20T08:00:00.000Z'],

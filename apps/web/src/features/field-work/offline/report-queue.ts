@@ -1,4 +1,4 @@
-import type { OfflineReport, ReportDb } from './report-store.ts';
+import type { OfflinePhoto, OfflineReport, ReportDb } from './report-store.ts';
 
 /** What the server said about one send. A thrown error means "not known": the record stays queued. */
 export type SendOutcome =
@@ -8,6 +8,32 @@ export type SendOutcome =
 export type ReportTransport = (
   report: Pick<OfflineReport, 'clientReportId' | 'visitId' | 'report' | 'teachersMet'>,
 ) => Promise<SendOutcome>;
+
+/**
+ * Uploads one photo (resumably: `keepUrl` stores where its upload goes on); throws on network errors
+ * and transient answers. `sent` also when the server already had it (a replay).
+ */
+export type PhotoTransport = (
+  photo: OfflinePhoto,
+  keepUrl: (url: string) => Promise<void>,
+) => Promise<SendOutcome>;
+
+/** At most this many photos per report (decision 055; the server refuses a sixth). */
+export const PHOTOS_PER_REPORT = 5;
+export const TOO_MANY_PHOTOS = 'Al massimo 5 foto per resoconto.';
+
+/** A photo as the form hands it over (already compressed). */
+export interface NewPhoto {
+  blob: Blob;
+  type: OfflinePhoto['type'];
+  width: number;
+  height: number;
+}
+
+async function sha256Of(blob: Blob): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 export interface QueueSummary {
   /** Not yet on the server: drafts, queued, conflicts and refusals. */
@@ -21,6 +47,8 @@ export interface QueueSummary {
 export interface ReportQueueOptions {
   store: ReportDb;
   transport: ReportTransport;
+  /** Sends the report's photos once the report is on the server (decision 055); none: reports only. */
+  photoTransport?: PhotoTransport;
   now?: () => Date;
   newId?: () => string;
   /** Cross-tab lock (Web Locks API) so two tabs do not send at the same time; the server's idempotency makes it safe anyway. */
@@ -59,6 +87,29 @@ export function createReportQueue(options: ReportQueueOptions) {
     return next;
   }
 
+  const photosOf = async (clientReportId: string) =>
+    (await store.getAllFromIndex('photos', 'byReport', clientReportId)).sort((a, b) => a.index - b.index);
+
+  /**
+   * The report's photos after the report (the server binds each to the report's id and its index): an
+   * uploaded photo leaves the device; a refusal stops the report; a network error throws (stays queued).
+   */
+  async function sendPhotos(clientReportId: string): Promise<SendOutcome | null> {
+    const photoTransport = options.photoTransport;
+    if (!photoTransport) return null;
+    for (const photo of await photosOf(clientReportId)) {
+      const keepUrl = async (uploadUrl: string) => {
+        const current = await store.get('photos', [clientReportId, photo.index]);
+        if (current) await store.put('photos', { ...current, uploadUrl });
+      };
+      const outcome = await photoTransport(photo, keepUrl);
+      if (outcome.kind !== 'sent')
+        return { kind: 'rejected', message: `Foto ${photo.index + 1}: ${outcome.message}` };
+      await store.delete('photos', [clientReportId, photo.index]);
+    }
+    return null;
+  }
+
   async function sendOne(record: OfflineReport): Promise<boolean> {
     let outcome: SendOutcome;
     try {
@@ -68,6 +119,8 @@ export function createReportQueue(options: ReportQueueOptions) {
         report: record.report,
         teachersMet: record.teachersMet,
       });
+      // The report is on the server (or was already: a replay): now its photos, resumably.
+      if (outcome.kind === 'sent') outcome = (await sendPhotos(record.clientReportId)) ?? outcome;
     } catch (error) {
       await update(record.clientReportId, (r) => ({
         attempts: r.attempts + 1,
@@ -144,6 +197,45 @@ export function createReportQueue(options: ReportQueueOptions) {
 
     list: () => store.getAll('reports'),
 
+    /** The photos of a report still on the device (uploaded ones leave it). */
+    photosOf,
+
+    /** Whether some photo of the report has still to be uploaded. */
+    async hasPendingPhotos(clientReportId: string): Promise<boolean> {
+      return (await store.countFromIndex('photos', 'byReport', clientReportId)) > 0;
+    },
+
+    /** A compressed photo added to a draft, at its first free place (at most 5). */
+    async addPhoto(clientReportId: string, photo: NewPhoto): Promise<OfflinePhoto> {
+      const report = await store.get('reports', clientReportId);
+      if (report?.status !== 'draft')
+        throw new Error('Il resoconto è già in invio: non si possono aggiungere foto.');
+      const taken = new Set((await photosOf(clientReportId)).map((p) => p.index));
+      const index = [...Array(PHOTOS_PER_REPORT).keys()].find((i) => !taken.has(i));
+      if (index === undefined) throw new Error(TOO_MANY_PHOTOS);
+      const record: OfflinePhoto = {
+        clientReportId,
+        index,
+        ...photo,
+        size: photo.blob.size,
+        sha256: await sha256Of(photo.blob),
+        uploadUrl: null,
+        uploadedAt: null,
+        addedAt: now().toISOString(),
+      };
+      await store.put('photos', record);
+      notify();
+      return record;
+    },
+
+    /** "Rimuovi": a photo taken off a draft. */
+    async removePhoto(clientReportId: string, index: number): Promise<void> {
+      const report = await store.get('reports', clientReportId);
+      if (report?.status !== 'draft') return;
+      await store.delete('photos', [clientReportId, index]);
+      notify();
+    },
+
     /** The detector pressed "Invia": queue it and try at once. */
     async submit(clientReportId: string): Promise<OfflineReport | undefined> {
       await update(clientReportId, (r) => (r.status === 'sent' ? {} : { status: 'queued' }));
@@ -180,6 +272,8 @@ export function createReportQueue(options: ReportQueueOptions) {
 
     /** One report removed on its own (the detector decided; export it first if in doubt). */
     async discard(clientReportId: string): Promise<void> {
+      for (const photo of await photosOf(clientReportId))
+        await store.delete('photos', [clientReportId, photo.index]);
       await store.delete('reports', clientReportId);
       notify();
     },

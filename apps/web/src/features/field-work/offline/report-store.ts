@@ -2,11 +2,12 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
 /**
  * The detector's local store of visit reports (issue 39, decision 043): drafts and the send queue in
- * IndexedDB, keyed by the client-generated id the server uses for idempotency. Versioned: every upgrade
+ * IndexedDB, keyed by the client-generated id the server uses for idempotency; the photos of each report
+ * (version 3, decision 055) beside them. Versioned: every upgrade
  * step carries the records of the previous version forward; nothing is ever dropped by an upgrade.
  */
 export const REPORT_DB_NAME = 'portale-visit-reports';
-export const REPORT_DB_VERSION = 2;
+export const REPORT_DB_VERSION = 3;
 
 /** `draft` while typing; `queued` once the detector pressed "Invia"; `sent` when the server has it. */
 export const OFFLINE_REPORT_STATUSES = ['draft', 'queued', 'sent', 'conflict', 'failed'] as const;
@@ -40,15 +41,40 @@ export interface ReportDbV1 extends DBSchema {
   };
 }
 
-interface ReportDbV2 extends DBSchema {
+/**
+ * A photo of a report (version 3, decision 055): compressed in the browser, kept as a Blob until the
+ * server has it. `uploadUrl` is where its tus upload goes on (kept here, so it resumes after a reload).
+ */
+export interface OfflinePhoto {
+  clientReportId: string;
+  /** 0–4: the photo's place in the report (the server binds the upload to it). */
+  index: number;
+  blob: Blob;
+  type: 'image/jpeg' | 'image/png';
+  size: number;
+  width: number;
+  height: number;
+  /** SHA-256 (hex) of the blob: the server checks the bytes that arrive against it. */
+  sha256: string;
+  uploadUrl: string | null;
+  uploadedAt: string | null;
+  addedAt: string;
+}
+
+/** Version 2: reports and meta (decision 043). Kept to upgrade from. */
+export interface ReportDbV2 extends DBSchema {
   reports: { key: string; value: OfflineReport; indexes: { byStatus: OfflineReportStatus; byVisit: number } };
   meta: { key: string; value: string };
 }
 
-export type ReportDb = IDBPDatabase<ReportDbV2>;
+interface ReportDbV3 extends ReportDbV2 {
+  photos: { key: [string, number]; value: OfflinePhoto; indexes: { byReport: string } };
+}
+
+export type ReportDb = IDBPDatabase<ReportDbV3>;
 
 export async function openReportStore(name = REPORT_DB_NAME): Promise<ReportDb> {
-  const db: ReportDb = await openDB<ReportDbV2>(name, REPORT_DB_VERSION, {
+  const db: ReportDb = await openDB<ReportDbV3>(name, REPORT_DB_VERSION, {
     async upgrade(db, oldVersion, _newVersion, tx) {
       if (oldVersion < 1) {
         // A fresh install goes straight to the current shape (the steps below assume v1 exists).
@@ -80,6 +106,12 @@ export async function openReportStore(name = REPORT_DB_NAME): Promise<ReportDb> 
           });
         }
         (db as unknown as IDBPDatabase).deleteObjectStore('drafts');
+      }
+      if (oldVersion < 3) {
+        // Photos in a store of their own (the reports' list and summary never read the blobs);
+        // `reports` and `meta` are not touched: every unsent record is carried forward as it is.
+        const photos = db.createObjectStore('photos', { keyPath: ['clientReportId', 'index'] });
+        photos.createIndex('byReport', 'clientReportId');
       }
     },
     blocking() {

@@ -1,0 +1,85 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/transaction.ts';
+import { visitReportPhotos, visitReportSubmissions, visits } from '../../db/schema/index.ts';
+
+/** The report a photo belongs to, with its visit's detector (the owner check of an upload). */
+export async function reportOfPhoto(db: DbOrTx, clientReportId: string) {
+  const [row] = await db
+    .select({
+      visitId: visitReportSubmissions.visitId,
+      authorUserId: visitReportSubmissions.detectorUserId,
+      visitDetectorUserId: visits.detectorUserId,
+    })
+    .from(visitReportSubmissions)
+    .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
+    .where(eq(visitReportSubmissions.clientReportId, clientReportId));
+  return row;
+}
+
+/** The report's row, locked: two photos of one report land one after the other. */
+export async function lockReport(db: DbOrTx, clientReportId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: visitReportSubmissions.clientReportId })
+    .from(visitReportSubmissions)
+    .where(eq(visitReportSubmissions.clientReportId, clientReportId))
+    .for('update');
+  return rows.length > 0;
+}
+
+export async function photoAt(db: DbOrTx, clientReportId: string, index: number) {
+  const [row] = await db
+    .select({ id: visitReportPhotos.id, sha256: visitReportPhotos.sha256 })
+    .from(visitReportPhotos)
+    .where(
+      and(eq(visitReportPhotos.clientReportId, clientReportId), eq(visitReportPhotos.photoIndex, index)),
+    );
+  return row;
+}
+
+/** The bytes a detector's photos take in the store (the per-detector quota). */
+export async function storedBytesOf(db: DbOrTx, detectorUserId: number): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${visitReportPhotos.sizeBytes}), 0)` })
+    .from(visitReportPhotos)
+    .where(eq(visitReportPhotos.detectorUserId, detectorUserId));
+  return Number(row?.total ?? 0);
+}
+
+export async function insertPhoto(db: DbOrTx, values: typeof visitReportPhotos.$inferInsert) {
+  await db.insert(visitReportPhotos).values(values);
+}
+
+const PHOTO_COLUMNS = {
+  id: visitReportPhotos.id,
+  clientReportId: visitReportPhotos.clientReportId,
+  index: visitReportPhotos.photoIndex,
+  mediaType: visitReportPhotos.mediaType,
+  sizeBytes: visitReportPhotos.sizeBytes,
+  createdAt: visitReportPhotos.createdAt,
+  fileKey: visitReportPhotos.fileKey,
+};
+
+/** The photos of every report sent for a visit, oldest report first, in their order. */
+export function photosOfVisit(db: DbOrTx, visitId: number) {
+  return db
+    .select(PHOTO_COLUMNS)
+    .from(visitReportPhotos)
+    .innerJoin(
+      visitReportSubmissions,
+      eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
+    )
+    .where(eq(visitReportSubmissions.visitId, visitId))
+    .orderBy(asc(visitReportSubmissions.createdAt), asc(visitReportPhotos.photoIndex));
+}
+
+export async function photoOfVisit(db: DbOrTx, visitId: number, photoId: number) {
+  const [row] = await db
+    .select(PHOTO_COLUMNS)
+    .from(visitReportPhotos)
+    .innerJoin(
+      visitReportSubmissions,
+      eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
+    )
+    .where(and(eq(visitReportSubmissions.visitId, visitId), eq(visitReportPhotos.id, photoId)));
+  return row;
+}

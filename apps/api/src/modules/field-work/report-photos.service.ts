@@ -1,0 +1,147 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { can, type PermissionSubject } from '@portale/shared/auth';
+import { REPORT_PHOTO_LIMITS, REPORT_PHOTO_MESSAGES as M } from '@portale/shared/field-work';
+import { withTransaction } from '../../db/transaction.ts';
+import { HttpError } from '../../lib/http-error.ts';
+import { FILE_SIGNATURES, sniffFile } from '../../plugins/uploads.ts';
+import * as photos from './report-photos.repository.ts';
+
+/** What a tus upload says about its photo (its `Upload-Metadata`), checked. */
+export interface PhotoMeta {
+  clientReportId: string;
+  index: number;
+  /** The SHA-256 the browser computed: the bytes that arrive must have it. */
+  sha256: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+/** A tus upload id: the report's client id, the photo's index and a random part (the upload is bound to them). */
+const UPLOAD_ID = /^([0-9a-f-]{36})_([0-4])_[0-9a-f]{32}$/;
+
+function badMetadata(): HttpError {
+  return new HttpError(422, 'invalid_photo_metadata', M.badMetadata);
+}
+
+export function quotaBytes(app: FastifyInstance): number {
+  return app.env.DETECTOR_PHOTO_QUOTA_MB * 1024 * 1024;
+}
+
+/** The photo's metadata, or an Italian 422 (an index past the fifth: "Al massimo 5 foto"). */
+export function photoMetaOf(raw: Record<string, string | null | undefined> | undefined): PhotoMeta {
+  const clientReportId = raw?.clientReportId?.toLowerCase() ?? '';
+  const index = Number(raw?.index);
+  const sha256 = raw?.sha256?.toLowerCase() ?? null;
+  const type = raw?.filetype ?? '';
+  if (!UUID.test(clientReportId) || raw?.index === undefined || !Number.isInteger(index) || index < 0)
+    throw badMetadata();
+  if (index >= REPORT_PHOTO_LIMITS.perReport) throw new HttpError(422, 'too_many_photos', M.tooMany);
+  if (sha256 !== null && !SHA256.test(sha256)) throw badMetadata();
+  if (type && !['image/jpeg', 'image/png'].includes(type))
+    throw new HttpError(415, 'invalid_photo_type', M.badType);
+  return { clientReportId, index, sha256 };
+}
+
+/** The report and photo an upload id is bound to (undefined: not one of ours). */
+export function photoOfUploadId(id: string): Pick<PhotoMeta, 'clientReportId' | 'index'> | undefined {
+  const match = UPLOAD_ID.exec(id);
+  return match ? { clientReportId: match[1]!, index: Number(match[2]) } : undefined;
+}
+
+/**
+ * Only the report's author, who is the visit's detector, uploads its photos: 404 for an unknown report
+ * (not yet sent), 403 for anyone else.
+ */
+export async function checkPhotoOwner(app: FastifyInstance, user: PermissionSubject, clientReportId: string) {
+  const report = await photos.reportOfPhoto(app.db, clientReportId);
+  if (!report) throw new HttpError(404, 'report_not_found', M.reportMissing);
+  const owners = report.authorUserId === report.visitDetectorUserId ? [report.authorUserId] : [];
+  if (!can(user, 'create:visit-photo', { ownerUserIds: owners }))
+    throw new HttpError(403, 'forbidden', 'Non puoi aggiungere foto a questo resoconto.');
+  return report;
+}
+
+/** Before a byte is accepted: the owner, the index still free, the size and the detector's quota. */
+export async function checkUploadStart(
+  app: FastifyInstance,
+  user: PermissionSubject,
+  meta: PhotoMeta,
+  size: number,
+): Promise<void> {
+  const report = await checkPhotoOwner(app, user, meta.clientReportId);
+  if (!Number.isInteger(size) || size <= 0) throw badMetadata();
+  if (size > REPORT_PHOTO_LIMITS.maxBytes) throw new HttpError(413, 'photo_too_large', M.tooLarge);
+  const existing = await photos.photoAt(app.db, meta.clientReportId, meta.index);
+  if (existing) {
+    // A replay of a photo the server has (its answer was lost): the client counts it as sent.
+    const same = meta.sha256 !== null && existing.sha256 === meta.sha256;
+    throw new HttpError(
+      409,
+      same ? 'photo_already_received' : 'photo_index_taken',
+      same ? M.alreadyReceived : M.indexTaken,
+    );
+  }
+  if ((await photos.storedBytesOf(app.db, report.authorUserId)) + size > quotaBytes(app))
+    throw new HttpError(413, 'photo_quota_exceeded', M.quota);
+}
+
+/** A tus hook's refusal: the protocol server writes it as the answer (JSON, like every API error). */
+export function tusRefusal(error: HttpError) {
+  return {
+    status_code: error.statusCode,
+    body: JSON.stringify({ statusCode: error.statusCode, code: error.code, message: error.message }),
+  };
+}
+
+/**
+ * A whole upload lands in the file store (decision 030, disk or S3): streamed from the tus file,
+ * hashed and counted; refused unless its first bytes are JPEG or PNG and its SHA-256 is the one the
+ * browser announced; then recorded under the report's lock with the quotas checked again. Whatever
+ * is refused leaves nothing in the store.
+ */
+export async function landPhoto(
+  app: FastifyInstance,
+  meta: PhotoMeta,
+  uploadPath: string,
+): Promise<{ duplicate: boolean }> {
+  const tooLarge = () => new HttpError(413, 'photo_too_large', M.tooLarge);
+  const file = await app.files.put(createReadStream(uploadPath), {
+    maxBytes: REPORT_PHOTO_LIMITS.maxBytes,
+    tooLarge,
+  });
+  let kept = false;
+  try {
+    const signature = sniffFile(file.head, [FILE_SIGNATURES.jpeg, FILE_SIGNATURES.png]);
+    if (!signature) throw new HttpError(415, 'invalid_photo_type', M.badType);
+    if (meta.sha256 !== null && meta.sha256 !== file.sha256)
+      throw new HttpError(422, 'photo_damaged', M.damaged);
+    const result = await withTransaction(app.db, async (tx) => {
+      const report = await photos.reportOfPhoto(tx, meta.clientReportId);
+      if (!report || !(await photos.lockReport(tx, meta.clientReportId)))
+        throw new HttpError(404, 'report_not_found', M.reportMissing);
+      const existing = await photos.photoAt(tx, meta.clientReportId, meta.index);
+      if (existing) {
+        if (existing.sha256 === file.sha256) return { duplicate: true };
+        throw new HttpError(409, 'photo_index_taken', M.indexTaken);
+      }
+      if ((await photos.storedBytesOf(tx, report.authorUserId)) + file.sizeBytes > quotaBytes(app))
+        throw new HttpError(413, 'photo_quota_exceeded', M.quota);
+      await photos.insertPhoto(tx, {
+        clientReportId: meta.clientReportId,
+        photoIndex: meta.index,
+        detectorUserId: report.authorUserId,
+        fileKey: file.key,
+        mediaType: signature.type,
+        sizeBytes: file.sizeBytes,
+        sha256: file.sha256,
+        createdAt: app.clock.now(),
+      });
+      return { duplicate: false };
+    });
+    kept = !result.duplicate;
+    return result;
+  } finally {
+    if (!kept) await app.files.remove(file.key).catch(() => undefined);
+  }
+}

@@ -1,0 +1,111 @@
+import {
+  appReady,
+  DESKTOP,
+  expect,
+  expectAccessibleAtBothWidths,
+  rememberConsentChoice,
+  signIn,
+  test,
+} from '../fixtures.ts';
+import {
+  controlledBySw,
+  DETECTOR,
+  detectorApi,
+  planReportableVisit,
+  storedReports,
+} from '../offline-support.ts';
+
+// Issue 39, the photos (decision 055): a photo added offline is compressed and kept with the draft,
+// then sent with tus after the report when the network returns; the server has one report and one photo.
+
+test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la rete, resoconto e foto arrivano una volta sola', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  const { siteId, visitId } = await planReportableVisit(baseURL!);
+  const context = await browser.newContext({ baseURL: baseURL! });
+  await rememberConsentChoice(context, baseURL!);
+  const page = await context.newPage();
+  await page.setViewportSize(DESKTOP);
+  await signIn(page, DETECTOR);
+  await controlledBySw(page);
+  const visitsPath = `/portale/istituti/plessi/${siteId}/visite`;
+  await page.goto(visitsPath);
+  await appReady(page);
+
+  // A 2400 × 1800 picture, as a phone camera gives it (PNG, drawn by the browser).
+  const picture = Buffer.from(
+    await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 2400;
+      canvas.height = 1800;
+      const ctx = canvas.getContext('2d')!;
+      const gradient = ctx.createLinearGradient(0, 0, 2400, 1800);
+      gradient.addColorStop(0, '#0066cc');
+      gradient.addColorStop(1, '#f5c400');
+      ctx.fillStyle = gradient;
+      ctx.fillRect(0, 0, 2400, 1800);
+      return canvas.toDataURL('image/png').split(',')[1]!;
+    }),
+    'base64',
+  );
+
+  await context.setOffline(true);
+  await page.goto(visitsPath);
+  await appReady(page);
+  const visit = page.locator(`[data-visit-id="${visitId}"]`);
+  const text = 'Resoconto con una foto scattata senza rete: cortile e ingresso.';
+  await visit.getByRole('textbox', { name: 'Resoconto della visita' }).fill(text);
+  await visit.getByLabel('Scatta o scegli una foto').setInputFiles({
+    name: 'cortile.png',
+    mimeType: 'image/png',
+    buffer: picture,
+  });
+  await expect(visit.getByText('Foto aggiunta: 1 di 5.')).toBeVisible();
+  await expect(visit.getByRole('img', { name: 'Foto 1 di 1' })).toBeVisible();
+  await expect(visit.getByRole('button', { name: 'Rimuovi la foto 1' })).toBeVisible();
+  // Compressed on the device: JPEG, 1600 px on the longest side, kept with the draft.
+  const stored = await page.evaluate(
+    () =>
+      new Promise<Array<{ type: string; width: number; height: number; size: number }>>((resolve) => {
+        const open = indexedDB.open('portale-visit-reports');
+        open.onsuccess = () => {
+          const all = open.result.transaction('photos').objectStore('photos').getAll();
+          all.onsuccess = () => {
+            open.result.close();
+            resolve(all.result);
+          };
+        };
+      }),
+  );
+  expect(stored).toEqual([expect.objectContaining({ type: 'image/jpeg', width: 1600, height: 1200 })]);
+  expect(stored[0]!.size).toBeLessThan(picture.length);
+  await expectAccessibleAtBothWidths(page);
+
+  await visit.getByRole('button', { name: 'Invia il resoconto' }).click();
+  await expect(page.getByText('Sei senza rete: il resoconto è salvato sul dispositivo')).toBeVisible();
+
+  // The network returns: the report, then its photo (tus), once.
+  await context.setOffline(false);
+  await expect
+    .poll(async () => (await storedReports(page)).find((r) => r.visitId === visitId)?.status, {
+      timeout: 60_000,
+    })
+    .toBe('sent');
+  const check = await detectorApi(baseURL!);
+  try {
+    const photos = await check.api.get(`/api/visits/${visitId}/photos`, { headers: check.headers });
+    expect(photos.status(), await photos.text()).toBe(200);
+    expect((await photos.json()).items).toEqual([
+      expect.objectContaining({ index: 0, mediaType: 'image/jpeg', sizeBytes: stored[0]!.size }),
+    ]);
+  } finally {
+    await check.api.dispose();
+  }
+  // The sent report shows its photo.
+  await page.goto(visitsPath);
+  await appReady(page);
+  await expect(visit.getByRole('img', { name: 'Foto 1 del resoconto' })).toBeVisible();
+  await context.close();
+});
