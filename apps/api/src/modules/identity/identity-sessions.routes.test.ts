@@ -8,6 +8,7 @@ import {
   auditLog,
   authSessions,
   cieSessions,
+  pendingIdentities,
   roles,
   spidSessions,
   userRoles,
@@ -213,6 +214,23 @@ describe('staff MFA by the session’s level', () => {
       failure: 'level_insufficient',
     });
     expect(low.refreshCookie()).toBeUndefined();
+    expect(await sessionsOf(staff.userId)).toHaveLength(0);
+  });
+});
+
+describe('staff link below the second factor’s level', () => {
+  it('is refused (403) with no session, even with the right password', async () => {
+    const staff = await account({ role: 'sylla', declared: true });
+    const c = browser();
+    expect((await spidLogin(c, staff)).outcome).toBe('collega');
+    // No provider answers below level 2 today (refused before): the pending row stands for one that would.
+    await t.database.db
+      .update(pendingIdentities)
+      .set({ acr: 'https://www.spid.gov.it/SpidL1' })
+      .where(eq(pendingIdentities.userId, staff.userId));
+    const res = await postWithXsrf(c, linkIdentity.path, { password: PASSWORD });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ message: string }>().message).toContain('livello di sicurezza');
     expect(await sessionsOf(staff.userId)).toHaveLength(0);
   });
 });
