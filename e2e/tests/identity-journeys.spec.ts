@@ -1,5 +1,8 @@
 import { createGuardrails, generate } from 'otplib';
-import { startOidcProvider, type TestOidcProvider } from '../../apps/api/test/support/oidc-provider.ts';
+import {
+  startOidcProvider,
+  type TestOidcProvider,
+} from '../../apps/api/test/support/oidc-provider-fixtures.ts';
 import { startSamlIdp, type TestSamlIdp } from '../../apps/api/test/support/saml-idp-fixtures.ts';
 import { appReady, expect, submitLogin, test } from '../fixtures.ts';
 import { DEMO_PASSWORD } from '../demo-accounts.ts';
