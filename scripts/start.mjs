@@ -91,9 +91,13 @@ async function testIdentityProviders() {
   const configured = process.env.CIE_ISSUER || process.env.SPID_IDP_METADATA;
   if (process.env.NODE_ENV === 'production' || configured || process.env.IDENTITY_TEST_PROVIDERS === 'off')
     return {};
-  const child = spawn(bin('tsx'), ['apps/api/test/support/dev-identity-providers.ts', apiOrigin], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    bin('tsx'),
+    ['apps/api/test/support/dev-identity-providers.ts', apiOrigin, webOrigin.split(',')[0]],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   children.push(child);
   let buffered = '';
   const env = await new Promise((resolve) => {

@@ -35,7 +35,7 @@ import { mfaRoutes } from './modules/auth/mfa.routes.ts';
 import {
   identityRoutes,
   spidOf,
-  spidProviderLogout,
+  providerLogout,
   spidRoutes,
   spidSettings,
 } from './modules/identity/index.ts';
@@ -189,7 +189,7 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
     onRefreshFailure: (error) =>
       app.log.warn({ err: error }, 'SPID metadata not refreshed: the last good read stays in use'),
   });
-  await app.register(authRoutes, { providerLogout: spidProviderLogout(app, spid) });
+  await app.register(authRoutes, { providerLogout: providerLogout(app, spid) });
   await app.register(mfaRoutes);
   await app.register(identityRoutes, { spid: spid.idps });
   await app.register(spidRoutes, spid);

@@ -12,7 +12,12 @@ const apiOrigin = (process.argv[2] ?? 'http://localhost:8000').replace(/\/$/, ''
 // The SAML provider's URLs use the API's host name, so that its form posts to a same-site ACS.
 const host = new URL(apiOrigin).hostname;
 
-const cie = await startOidcProvider(`${apiOrigin}/api/auth/cie/callback`, { chooser: true });
+// The web's home, where the provider sends the browser back after its logout (RP-initiated logout).
+const webOrigin = (process.argv[3] ?? 'http://localhost:3000').replace(/\/$/, '');
+const cie = await startOidcProvider(`${apiOrigin}/api/auth/cie/callback`, {
+  chooser: true,
+  postLogoutRedirectUri: `${webOrigin}/`,
+});
 const spid = await startSamlIdp({
   spEntityId: `${apiOrigin}/spid`,
   host,

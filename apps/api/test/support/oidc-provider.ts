@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
@@ -70,6 +71,8 @@ export interface TestOidcProvider {
   privateJwk: JWK;
   /** The person the next login completes as (and at which level), or the error the provider answers. */
   next(person: TestPerson, options?: { acr?: string; error?: string }): void;
+  /** The subjects whose access token the provider destroyed (our revocation, RFC 7009), in order. */
+  revoked: string[];
   close(): Promise<void>;
 }
 
@@ -85,7 +88,7 @@ const CHOOSER_PEOPLE: Record<keyof typeof TEST_PEOPLE, string> = {
  */
 export async function startOidcProvider(
   redirectUri: string,
-  options: { chooser?: boolean; federation?: FederatedProviderOptions } = {},
+  options: { chooser?: boolean; federation?: FederatedProviderOptions; postLogoutRedirectUri?: string } = {},
 ): Promise<TestOidcProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk = { ...(await exportJWK(privateKey)), kid: 'rp-key', alg: 'RS256', use: 'sig' };
@@ -107,6 +110,7 @@ export async function startOidcProvider(
       {
         client_id: clientId,
         redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [options.postLogoutRedirectUri ?? 'http://127.0.0.1:3000/'],
         response_types: ['code'],
         grant_types: ['authorization_code'],
         token_endpoint_auth_method: 'private_key_jwt',
@@ -134,6 +138,9 @@ export async function startOidcProvider(
       requestObjects: { enabled: true, requireSignedRequestObject: true },
       claimsParameter: { enabled: true },
       ...(fed ? { encryption: { enabled: true }, jwtUserinfo: { enabled: true } } : {}),
+      // What CIE offers for a relying party's logout: RP-initiated logout and token revocation.
+      rpInitiatedLogout: { enabled: true },
+      revocation: { enabled: true },
     },
     pkce: { required: () => true },
     ttl: {
@@ -164,6 +171,10 @@ export async function startOidcProvider(
     },
   });
 
+  const revoked: string[] = [];
+  (provider as unknown as EventEmitter).on('access_token.destroyed', (token: { accountId?: string }) => {
+    revoked.push(token.accountId ?? '');
+  });
   const callback = provider.callback();
   server.on('request', (req, res) => {
     if (fed?.handle(req, res)) return;
@@ -226,6 +237,7 @@ export async function startOidcProvider(
     next(person, options = {}) {
       pending = { person, acr: options.acr ?? ACR_L2, ...(options.error ? { error: options.error } : {}) };
     },
+    revoked,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,10 +1,12 @@
 import type { TeacherKind } from '@portale/shared/accounts';
 import type { PageId } from '@portale/shared/pages';
+import { useEffect } from 'react';
 import { useMatches, useSearchParams, type ActionFunctionArgs } from 'react-router';
 import { VERIFIED_IDENTITY_QUERY } from '@portale/shared/identity';
 import { IdentityLogin } from '../features/auth/identity-login.tsx';
 import { Component as LandingContent } from '../features/public/landing-page.tsx';
 import { RegistrationForm } from '../features/registration/registration-form.tsx';
+import { rememberRegistrationPage } from '../lib/identity-marks.ts';
 
 /**
  * The registration action checks the shared password policy (zxcvbn and its dictionaries, about 240 KB
@@ -29,6 +31,8 @@ const KIND_BY_PAGE: Record<string, TeacherKind> = {
 export function Component() {
   const pageId = (useMatches().at(-1)?.handle as { pageId: PageId }).pageId;
   const [params] = useSearchParams();
+  // The SPID/CIE registration offer brings the person back to this kind of registration.
+  useEffect(() => rememberRegistrationPage(pageId), [pageId]);
   return (
     <>
       <LandingContent />

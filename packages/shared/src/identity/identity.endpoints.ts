@@ -145,7 +145,8 @@ export const linkIdentity = defineEndpoint({
   summary: 'Collega l’identità verificata all’account con lo stesso codice fiscale (password dell’account)',
   body: IdentityLinkBodySchema,
   response: TokenResponseSchema,
-  errors: [401, 404],
+  // 403: the provider's level would not count as a staff member's second factor.
+  errors: [401, 403, 404],
 });
 
 export const requestIdentityLinkCode = defineEndpoint({
@@ -167,7 +168,7 @@ export const linkIdentityWithCode = defineEndpoint({
   summary: 'Collega l’identità verificata all’account con il codice ricevuto alla sua e-mail',
   body: IdentityLinkCodeBodySchema,
   response: TokenResponseSchema,
-  errors: [404, 422],
+  errors: [403, 404, 422],
 });
 
 export const myIdentities = defineEndpoint({

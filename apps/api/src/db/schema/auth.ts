@@ -16,6 +16,11 @@ export const authSessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
     revokedReason: text('revoked_reason'),
+    /**
+     * The authentication level (`acr`) the session was opened with by SPID or CIE
+     * (`https://www.spid.gov.it/SpidL2`…); null for a password (and TOTP) login.
+     */
+    acr: text('acr'),
   },
   (t) => [index('auth_sessions_user_idx').on(t.userId)],
 );

@@ -85,6 +85,11 @@ export const pendingIdentities = pgTable(
     linkCodeExpiresAt: ts('link_code_expires_at'),
     linkCodesSent: integer('link_codes_sent').notNull().default(0),
     linkCodeFailures: integer('link_code_failures').notNull().default(0),
+    /**
+     * What the provider's logout needs of the session the link will open (SPID: NameID, SessionIndex;
+     * CIE: the sealed ID token and access token), so that single logout reaches it too.
+     */
+    logoutKeys: jsonb('logout_keys'),
   },
   (t) => [uniqueIndex('pending_identities_token_idx').on(t.tokenHash)],
 );
@@ -117,3 +122,18 @@ export const spidSessions = pgTable(
     uniqueIndex('spid_sessions_logout_request_idx').on(t.logoutRequestId),
   ],
 );
+
+/**
+ * What a session opened by CIE needs for the provider's logout (OpenID Connect RP-initiated logout and
+ * token revocation): the ID token (the `id_token_hint`) and the access token, both sealed with the
+ * application secret; then when our logout asked the provider. Goes with its session.
+ */
+export const cieSessions = pgTable('cie_sessions', {
+  sessionId: bigint('session_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => authSessions.id, { onDelete: 'cascade' }),
+  idTokenSealed: text('id_token_sealed').notNull(),
+  accessTokenSealed: text('access_token_sealed'),
+  createdAt: ts('created_at').notNull(),
+  logoutRequestedAt: ts('logout_requested_at'),
+});

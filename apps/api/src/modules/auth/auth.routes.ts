@@ -36,7 +36,7 @@ export const LOGOUT_CLEAR_SITE_DATA = '"cache", "storage"';
 export interface AuthRoutesOptions {
   /**
    * After a logout ended `sessionId`: the URL where the browser also ends the identity provider's
-   * session (SPID single logout, decision 052), or null. Given by app.ts, so auth imports no identity code.
+   * session (SPID single logout, decision 052; CIE RP-initiated logout, decision 048), or null. Given by app.ts, so auth imports no identity code.
    */
   providerLogout?: (actor: Actor, sessionId: number) => Promise<string | null>;
 }

@@ -10,5 +10,6 @@ export {
   withAccountLock,
 } from './login-throttle.ts';
 export { revokeSession, revokeUserSessions } from './tokens.repository.ts';
-export { openLoginSession } from './login-session.ts';
+export { openLoginSession, type SessionExtras } from './login-session.ts';
+export { lacksSecondFactor } from './mfa-login.ts';
 export { findLoginAccount } from './login.repository.ts';

@@ -48,19 +48,24 @@ export function sendSession(
   return tokenBody(app, session.accessToken, session.accessExpiresAt);
 }
 
-/**
- * Opens a session for a fully authenticated user (login.service's `openSession`) and answers it.
- * `opened` records what the login method keeps with the session (SPID: what single logout needs).
- */
+/** What a SPID/CIE login gives its session: the level it was opened with, and what its logout needs. */
+export interface SessionExtras {
+  acr?: string | null;
+  /** Records what the login method keeps with the session (SPID/CIE: what the provider's logout needs). */
+  opened?: ((sessionId: number) => Promise<void>) | undefined;
+}
+
+/** Opens a session for a fully authenticated user (login.service's `openSession`) and answers it. */
 export async function openLoginSession(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: number,
   method: LoginMethod,
-  opened?: (sessionId: number) => Promise<void>,
+  extras: SessionExtras = {},
 ): Promise<TokenResponse> {
-  const session = await openSession(loginDepsOf(app), userId, method, loginClientOf(request));
-  await opened?.(session.sessionId);
+  const client = loginClientOf(request);
+  const session = await openSession(loginDepsOf(app), userId, method, client, extras.acr ?? null);
+  await extras.opened?.(session.sessionId);
   return sendSession(app, reply, session);
 }

@@ -127,12 +127,16 @@ export async function loginWithPassword(
   return { kind: 'session', session: await openSession(deps, outcome.user.id, 'password', client) };
 }
 
-/** Opens a session for a fully authenticated user (tokens, last login), audited with its method. */
+/**
+ * Opens a session for a fully authenticated user (tokens, last login), audited with its method and,
+ * for SPID/CIE, the level (`acr`) it was opened with, which the session keeps.
+ */
 export async function openSession(
   deps: LoginDeps,
   userId: number,
   method: LoginMethod,
   client: LoginClient,
+  acr: string | null = null,
 ): Promise<OpenedSession> {
   const now = deps.clock.now();
   const tokens = await startSession(deps.db, {
@@ -142,6 +146,7 @@ export async function openSession(
     now,
     accessTtl: deps.env.ACCESS_TOKEN_TTL,
     refreshTtl: deps.env.REFRESH_TOKEN_TTL,
+    acr,
   });
   await recordLastLogin(deps.db, userId, now);
   // The user's other sessions show this login as their "last login" (the route invalidates precisely).
@@ -149,7 +154,12 @@ export async function openSession(
   await auditWrite(
     deps.db,
     { userId, ip: client.ip, at: now },
-    { action: 'auth.login', entity: 'session', entityId: tokens.sessionId, after: { method } },
+    {
+      action: 'auth.login',
+      entity: 'session',
+      entityId: tokens.sessionId,
+      after: acr ? { method, acr } : { method },
+    },
   );
   return tokens;
 }

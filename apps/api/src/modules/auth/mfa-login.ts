@@ -1,4 +1,5 @@
 import type { LoginResponse } from '@portale/shared/accounts';
+import { ACCEPTED_ACR } from '@portale/shared/identity';
 import type { Env } from '../../env.ts';
 import { auditWrite } from '../../lib/audit.ts';
 import { openSecret, sealSecret } from '../../lib/secret-box.ts';
@@ -14,6 +15,26 @@ export async function needsSecondFactor(
 ): Promise<boolean> {
   const user = await findAuthUser(deps.db, userId);
   return Boolean(user?.roles.some((role) => deps.env.mfaRoles.includes(role)));
+}
+
+/**
+ * Whether a session opened at this level (`acr`) counts as the second factor (issue 38): a SPID login
+ * at level 2 or 3, or CIE (level 2 and above), does; a password login (no level) does not.
+ */
+export function levelCountsAsSecondFactor(acr: string | null | undefined): boolean {
+  return typeof acr === 'string' && (ACCEPTED_ACR as readonly string[]).includes(acr);
+}
+
+/**
+ * True when a session about to open at this level would lack the second factor the user's role needs
+ * (MFA_ROLES): the SPID/CIE login is then refused, as a password login would be asked for TOTP.
+ */
+export async function lacksSecondFactor(
+  deps: Pick<LoginDeps, 'db' | 'env'>,
+  userId: number,
+  acr: string | null | undefined,
+): Promise<boolean> {
+  return !levelCountsAsSecondFactor(acr) && (await needsSecondFactor(deps, userId));
 }
 
 /**

@@ -43,6 +43,8 @@ export async function startSession(
     now: Date;
     accessTtl: number;
     refreshTtl: number;
+    /** The level of a SPID/CIE login; null for a password login. */
+    acr?: string | null;
   },
 ): Promise<IssuedTokens> {
   return db.transaction(async (tx) => {
@@ -55,6 +57,7 @@ export async function startSession(
         createdAt: input.now,
         lastUsedAt: input.now,
         expiresAt: new Date(input.now.getTime() + input.refreshTtl * 1000),
+        acr: input.acr ?? null,
       })
       .returning({ id: authSessions.id });
     const access = await issueAccessToken(

@@ -32,6 +32,8 @@ export interface ProviderAnswer {
   subject: string;
   acr: string | null;
   claims: Record<string, unknown>;
+  /** CIE: what the provider's logout needs (the ID token as `id_token_hint`, the access token to revoke). */
+  tokens?: { idToken: string; accessToken: string };
 }
 
 /**
@@ -125,6 +127,7 @@ export class OidcRelyingParty {
       subject: idToken.sub,
       acr: typeof idToken.acr === 'string' ? idToken.acr : null,
       claims: { ...claims },
+      ...(tokens.id_token ? { tokens: { idToken: tokens.id_token, accessToken: tokens.access_token } } : {}),
     };
   }
 }

@@ -2,20 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IDENTITY_RESULT_PATH, type IdentityFailure, type IdentityOutcome } from '@portale/shared/identity';
 import { actorOf } from '../../lib/audit.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { openLoginSession } from '../auth/index.ts';
+import { lacksSecondFactor, openLoginSession } from '../auth/index.ts';
 import type { ProviderAnswer } from './cie-client.ts';
-import type { SpidAnswer } from './spid-client.ts';
 import { decideLink, personOf, type VerifiedPerson } from './identity-linking.ts';
+import { keepLogoutKeys, logoutKeysOf } from './identity-sessions.ts';
 import { touchIdentity, type IdentityProvider } from './identity.repository.ts';
 import * as service from './identity.service.ts';
-import { insertSpidSession, type SpidSessionKeys } from './spid-sessions.repository.ts';
-
-/** What a SPID answer gives for single logout (its NameID and the provider), or null (CIE). */
-function sloKeysOf(answer: ProviderAnswer): SpidSessionKeys | null {
-  const { nameId, nameIdFormat, sessionIndex, idpEntityId } = answer as Partial<SpidAnswer>;
-  if (!nameId || !idpEntityId) return null;
-  return { idpEntityId, nameId, nameIdFormat: nameIdFormat ?? null, sessionIndex: sessionIndex ?? null };
-}
 
 /** The browser cookies a login attempt is bound to (CIE, SPID), and the one naming a pending identity. */
 export const IDENTITY_COOKIES = {
@@ -83,18 +75,12 @@ export function identityResponder(app: FastifyInstance, provider: IdentityProvid
     request: FastifyRequest,
     reply: FastifyReply,
     userId: number,
+    person: VerifiedPerson,
     answer: ProviderAnswer,
   ) => {
-    // A SPID session keeps what its single logout needs (decision 052).
-    const slo = sloKeysOf(answer);
-    await openLoginSession(
-      app,
-      request,
-      reply,
-      userId,
-      provider,
-      slo ? (sessionId) => insertSpidSession(app.db, sessionId, slo, app.clock.now()) : undefined,
-    );
+    // The session keeps its level and what the provider's logout needs (decisions 048, 052).
+    const opened = keepLogoutKeys(app.db, logoutKeysOf(answer, env.APP_SECRET), app.clock.now());
+    await openLoginSession(app, request, reply, userId, provider, { acr: person.acr, opened });
     reply.clearCookie(login.name, login.options);
     return reply.redirect(resultUrl('accesso'), 302);
   };
@@ -103,12 +89,20 @@ export function identityResponder(app: FastifyInstance, provider: IdentityProvid
     request: FastifyRequest,
     reply: FastifyReply,
     person: VerifiedPerson,
+    answer: ProviderAnswer,
     userId: number | null,
   ) => {
     const token = randomToken();
     const actor = actorOf(request);
     const expiresAt = new Date(actor.at.getTime() + PENDING_IDENTITY_MINUTES * 60_000);
-    await service.holdPendingIdentity(app.db, actor, person, { userId, tokenHash: sha256(token), expiresAt });
+    // A link opens its session later: the pending identity carries the provider's logout keys to it.
+    const logoutKeys = userId ? logoutKeysOf(answer, env.APP_SECRET) : null;
+    await service.holdPendingIdentity(app.db, actor, person, {
+      userId,
+      tokenHash: sha256(token),
+      expiresAt,
+      logoutKeys,
+    });
     reply.clearCookie(login.name, login.options);
     reply.setCookie(IDENTITY_COOKIES.pending, token, {
       ...pendingCookie,
@@ -124,6 +118,15 @@ export function identityResponder(app: FastifyInstance, provider: IdentityProvid
     if ('failure' in person)
       return fail(request, reply, person.failure, person.detail ? { detail: person.detail } : {});
     const decision = await decideLink(app.db, person);
+    // Staff MFA by the session's level: SPID L2/L3 and CIE count as the second factor (issue 38).
+    if (
+      (decision.kind === 'known' || decision.kind === 'link-verified') &&
+      (await lacksSecondFactor(app, decision.userId, person.acr))
+    )
+      return fail(request, reply, 'level_insufficient', {
+        userId: decision.userId,
+        detail: { acr: person.acr, reason: 'second_factor' },
+      });
     switch (decision.kind) {
       case 'refused':
         return fail(request, reply, decision.failure, {
@@ -132,14 +135,14 @@ export function identityResponder(app: FastifyInstance, provider: IdentityProvid
         });
       case 'known':
         await touchIdentity(app.db, decision.identityId, person.acr, now);
-        return signIn(request, reply, decision.userId, answer);
+        return signIn(request, reply, decision.userId, person, answer);
       case 'link-verified':
         await service.linkVerifiedIdentity(app.db, actorOf(request), person, decision.userId, now);
-        return signIn(request, reply, decision.userId, answer);
+        return signIn(request, reply, decision.userId, person, answer);
       case 'link-with-password':
-        return holdPending(request, reply, person, decision.userId);
+        return holdPending(request, reply, person, answer, decision.userId);
       case 'register':
-        return holdPending(request, reply, person, null);
+        return holdPending(request, reply, person, answer, null);
     }
   };
 

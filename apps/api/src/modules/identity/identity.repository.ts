@@ -112,6 +112,7 @@ export async function insertPendingIdentity(
     acr: string | null;
     userId: number | null;
     attributes: Record<string, string>;
+    logoutKeys: unknown;
     now: Date;
     expiresAt: Date;
   },
@@ -137,6 +138,7 @@ export async function findPendingIdentity(db: DbOrTx, tokenHash: string, now: Da
       acr: pendingIdentities.acr,
       userId: pendingIdentities.userId,
       attributes: pendingIdentities.attributes,
+      logoutKeys: pendingIdentities.logoutKeys,
       expiresAt: pendingIdentities.expiresAt,
       linkCodeHash: pendingIdentities.linkCodeHash,
       linkCodeSentAt: pendingIdentities.linkCodeSentAt,

@@ -195,7 +195,7 @@ describe('linking rules', () => {
       }),
     ]);
     const [login] = (await auditsOf('auth.login')).filter((a) => a.actorUserId === userId);
-    expect(login?.after).toEqual({ method: 'cie' });
+    expect(login?.after).toEqual({ method: 'cie', acr: 'https://www.spid.gov.it/SpidL2' });
     // The second login finds the identity by its subject.
     const again = browser();
     expect((await fullLogin(again, who)).outcome).toBe('accesso');

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { ERROR_MESSAGES } from '@portale/shared/http';
 import {
@@ -17,7 +17,7 @@ import { registerEndpoint } from '../../plugins/endpoint-route.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { actorOf } from '../../lib/audit.ts';
 import { authOf } from '../../plugins/authorization.ts';
-import { openLoginSession } from '../auth/index.ts';
+import { lacksSecondFactor, openLoginSession } from '../auth/index.ts';
 import { cieSettings } from './cie-client.ts';
 import { cieRelyingParty } from './federation/federation-client.ts';
 import { federationRoutes } from './federation/federation.routes.ts';
@@ -35,12 +35,15 @@ import {
   insertLoginAttempt,
   useLoginAttempt,
 } from './identity.repository.ts';
+import { keepLogoutKeys, logoutKeysFromJson } from './identity-sessions.ts';
 import * as service from './identity.service.ts';
 import { codeAvailable, emailHint, linkWithCode, sendLinkCode } from './identity-link-code.service.ts';
 
 const NOT_CONFIGURED = 'L’accesso con CIE non è attivo su questo portale.';
 const NO_PENDING =
   'Nessuna identità CIE/SPID in attesa di collegamento in questo browser (scaduta o già usata). Riprova l’accesso con CIE o SPID.';
+const LEVEL_TOO_LOW =
+  'Il livello di sicurezza dell’accesso con SPID o CIE non basta per il tuo ruolo: accedi con SPID di livello 2 o con la CIE.';
 const PROVIDER_UNREACHABLE = 'Il gestore dell’identità non risponde. Riprova tra qualche minuto.';
 
 /**
@@ -179,6 +182,27 @@ export async function identityRoutes(
     if (!cie && !spid) throw new HttpError(404, 'not_found', NOT_CONFIGURED);
   };
 
+  /**
+   * The session a completed link opens: at the level of the provider's login, with what the
+   * provider's logout needs (carried by the pending identity), so that single logout reaches it.
+   */
+  const openLinkedSession = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    row: { provider: 'cie' | 'spid'; acr: string | null; logoutKeys: unknown },
+  ) => {
+    reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
+    const opened = keepLogoutKeys(app.db, logoutKeysFromJson(row.logoutKeys), app.clock.now());
+    return openLoginSession(app, request, reply, userId, row.provider, { acr: row.acr, opened });
+  };
+
+  /** A staff link whose level would not count as the second factor is refused before it is used. */
+  const assertLevelFor = async (row: { userId: number | null; acr: string | null }) => {
+    if (row.userId && (await lacksSecondFactor(app, row.userId, row.acr)))
+      throw new HttpError(403, 'forbidden', LEVEL_TOO_LOW);
+  };
+
   registerEndpoint(app, pendingIdentity, {}, async (request) => {
     requireProvider();
     const row = await pendingOf(request);
@@ -203,12 +227,12 @@ export async function identityRoutes(
   registerEndpoint(app, linkIdentity, { config: limit }, async (request, reply) => {
     requireProvider();
     const row = await pendingOf(request);
+    await assertLevelFor(row);
     const outcome = await service.linkWithPassword(deps, actorOf(request), row, request.body.password);
     if (!outcome.ok && outcome.reason === 'bad-credentials')
       throw new HttpError(401, 'invalid_credentials', ERROR_MESSAGES.badCredentials);
     if (!outcome.ok) throw new HttpError(404, 'not_found', NO_PENDING);
-    reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
-    return openLoginSession(app, request, reply, outcome.userId, row.provider);
+    return openLinkedSession(request, reply, outcome.userId, row);
   });
 
   // The same link proved by a code to the account's confirmed e-mail instead of its password.
@@ -223,10 +247,10 @@ export async function identityRoutes(
   registerEndpoint(app, linkIdentityWithCode, { config: limit }, async (request, reply) => {
     requireProvider();
     const row = await pendingOf(request);
+    await assertLevelFor(row);
     const outcome = await linkWithCode(codeDeps, actorOf(request), row, request.body.code);
     if (!outcome.ok) throw new HttpError(404, 'not_found', NO_PENDING);
-    reply.clearCookie(IDENTITY_COOKIES.pending, pendingCookie);
-    return openLoginSession(app, request, reply, outcome.userId, row.provider);
+    return openLinkedSession(request, reply, outcome.userId, row);
   });
 
   // The user's own identity only (the session's user, no id in the path): nobody unlinks another's.

@@ -14,6 +14,7 @@ import {
   withAccountLock,
 } from '../auth/index.ts';
 import type { VerifiedPerson } from './identity-linking.ts';
+import type { LogoutKeys } from './identity-sessions.ts';
 import {
   deleteIdentity,
   findPendingIdentity,
@@ -53,7 +54,7 @@ export async function holdPendingIdentity(
   db: Db,
   actor: Actor,
   person: VerifiedPerson,
-  hold: { userId: number | null; tokenHash: string; expiresAt: Date },
+  hold: { userId: number | null; tokenHash: string; expiresAt: Date; logoutKeys: LogoutKeys | null },
 ): Promise<void> {
   const { userId } = hold;
   await insertPendingIdentity(db, {
@@ -66,6 +67,7 @@ export async function holdPendingIdentity(
     acr: person.acr,
     userId,
     attributes: person.attributes,
+    logoutKeys: hold.logoutKeys,
     now: actor.at,
     expiresAt: hold.expiresAt,
   });

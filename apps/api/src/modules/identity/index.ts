@@ -2,7 +2,7 @@ export { identityRoutes } from './identity.routes.ts';
 export { IDENTITY_TEMPLATES } from './identity.templates.ts';
 export { IDENTITY_COOKIES } from './identity-responder.ts';
 export { spidOf, spidRoutes } from './spid.routes.ts';
-export { spidProviderLogout } from './spid-logout.routes.ts';
+export { providerLogout } from './spid-logout.routes.ts';
 export { spidSettings } from './spid-settings.ts';
 export { pendingRegistrationOf } from './identity-registration.ts';
 export { taxCodeVerifiedSource } from './identity.repository.ts';

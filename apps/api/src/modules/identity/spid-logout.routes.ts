@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IDENTITY_RESULT_PATH, spidLogout } from '@portale/shared/identity';
 import { actorOf, type Actor } from '../../lib/audit.ts';
 import { registerEndpoint } from '../../plugins/endpoint-route.ts';
+import { cieRelyingParty } from './federation/federation-client.ts';
+import { startCieLogout } from './cie-logout.service.ts';
 import type { SpidServiceProvider } from './spid-client.ts';
 import {
   refuseLogout,
@@ -30,12 +32,24 @@ function depsOf(app: FastifyInstance, sp: SpidServiceProvider, idps: SpidIdpRegi
 
 /**
  * What the auth module's logout calls after ending a session (wired in app.ts, so that auth imports
- * no identity code): the provider's single logout URL when SPID opened the session, else null.
+ * no identity code): the provider's logout URL when SPID (single logout) or CIE (RP-initiated logout,
+ * with the access token revoked) opened the session, else null.
  */
-export function spidProviderLogout(app: FastifyInstance, { sp, idps }: Spid) {
+export function providerLogout(app: FastifyInstance, { sp, idps }: Spid) {
+  // The same relying party as the login's: through the federation when it is configured.
+  const rp = cieRelyingParty(app.env);
+  const warn = (error: unknown, message: string) => app.log.warn({ err: error }, message);
   return async (actor: Actor, sessionId: number): Promise<string | null> => {
-    if (!sp || !idps) return null;
-    return startProviderLogout(depsOf(app, sp, idps), actor, sessionId);
+    const spid = sp && idps ? await startProviderLogout(depsOf(app, sp, idps), actor, sessionId) : null;
+    if (spid || !rp) return spid;
+    const deps = {
+      db: app.db,
+      rp,
+      appSecret: app.env.APP_SECRET,
+      postLogoutRedirectUri: `${app.env.publicWebUrl}/`,
+      warn,
+    };
+    return startCieLogout(deps, actor, sessionId);
   };
 }
 

@@ -191,7 +191,7 @@ describe('linking rules through SPID', () => {
     const [row] = await t.database.db.select().from(userIdentities).where(eq(userIdentities.userId, userId));
     expect(row).toMatchObject({ provider: 'spid', taxCode: who.taxCode, acr: L2 });
     const [login] = (await auditsOf('auth.login')).filter((a) => a.actorUserId === userId);
-    expect(login?.after).toEqual({ method: 'spid' });
+    expect(login?.after).toEqual({ method: 'spid', acr: 'https://www.spid.gov.it/SpidL2' });
     const again = browser();
     expect((await fullLogin(again, who)).outcome).toBe('accesso');
     expect(await sessionUserId(again)).toBe(userId);

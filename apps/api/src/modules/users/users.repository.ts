@@ -17,7 +17,6 @@ import {
   permissions,
   roles,
   teacherProfiles,
-  userIdentities,
   userPermissions,
   userRoles,
   users,
@@ -174,25 +173,24 @@ export async function findUserResource(db: DbOrTx, userId: number): Promise<Owne
 
 /**
  * How the user last logged in: the newest `auth.login` audit row (the actor index, newest first) and,
- * for CIE or SPID, the level (`acr`) of that identity's last login.
+ * for CIE or SPID, the level (`acr`) that login's session was opened with (the audit row names it).
  */
 async function findLastLogin(db: DbOrTx, userId: number): Promise<LastLogin | null> {
   const [row] = await db
-    .select({ method: sql<string | null>`${auditLog.after}->>'method'`, at: auditLog.at })
+    .select({
+      method: sql<string | null>`${auditLog.after}->>'method'`,
+      auditAcr: sql<string | null>`${auditLog.after}->>'acr'`,
+      sessionAcr: authSessions.acr,
+      at: auditLog.at,
+    })
     .from(auditLog)
+    .leftJoin(authSessions, sql`${auditLog.entityId} = ${authSessions.id}::text`)
     .where(and(eq(auditLog.actorUserId, userId), eq(auditLog.action, 'auth.login')))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(1);
   const method = row?.method as LoginMethodName | null | undefined;
   if (!row || !method || !LOGIN_METHODS.includes(method)) return null;
-  let acr: string | null = null;
-  if (method === 'cie' || method === 'spid') {
-    const [identity] = await db
-      .select({ acr: userIdentities.acr })
-      .from(userIdentities)
-      .where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, method)));
-    acr = identity?.acr ?? null;
-  }
+  const acr = method === 'cie' || method === 'spid' ? (row.sessionAcr ?? row.auditAcr) : null;
   return { method, acr, at: row.at.toISOString() };
 }
 

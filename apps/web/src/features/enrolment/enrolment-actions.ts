@@ -19,6 +19,7 @@ import {
 } from '@portale/shared/enrolment';
 import { href } from '@portale/shared/pages';
 import { pendingIdentity, type PendingIdentity } from '@portale/shared/identity';
+import { forgetPendingIdentity, mayHavePendingIdentity } from '../../lib/identity-marks.ts';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { failureResult, issuesToErrors, text, type FormResult } from '../../lib/form-data.ts';
 import { phoneStepFrom, type PhoneStep } from '../../components/sms-code-form.tsx';
@@ -104,12 +105,18 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<Enrolment
   }
 }
 
-/** The identity verified in this browser that found no account (none, expired, or not configured: null). */
+/**
+ * The identity verified in this browser that found no account (none, expired, or not configured:
+ * null). The API is asked only when the result page saw one waiting (its cookie is HttpOnly), so that
+ * a portal without SPID/CIE, or a browser that never used them, gets no 404 here.
+ */
 async function verifiedIdentityOfBrowser(): Promise<PendingIdentity | null> {
+  if (!mayHavePendingIdentity()) return null;
   try {
     const pending = await callApi(pendingIdentity, {});
     return pending.kind === 'register' ? pending : null;
   } catch {
+    forgetPendingIdentity();
     return null;
   }
 }

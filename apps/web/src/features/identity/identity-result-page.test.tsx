@@ -2,6 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { createRoutesStub } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDENTITY_FAILURES, SPID_LOGOUT_FAILURES, type PendingIdentity } from '@portale/shared/identity';
+import { mayHavePendingIdentity, rememberRegistrationPage } from '../../lib/identity-marks.ts';
 import { Component, loader } from './identity-result-page.tsx';
 
 function renderPage(search: string, load: typeof loader = loader) {
@@ -57,6 +58,31 @@ describe('the SPID/CIE result page (component)', () => {
     expect(screen.getByRole('link', { name: 'Crea l’account' }).getAttribute('href')).toBe(
       '/landing/registrazioni/insegnante?identita=spid#registrazione',
     );
+  });
+
+  it('leads the registration offer back to the kind of registration the person was on', async () => {
+    rememberRegistrationPage('landing.registration.educator');
+    renderPage('?esito=registrazione', async () => ({ kind: 'pending', pending: pending({}) }));
+    expect((await screen.findByRole('link', { name: 'Crea l’account' })).getAttribute('href')).toBe(
+      '/landing/registrazioni/educatore?identita=spid#registrazione',
+    );
+    sessionStorage.clear();
+  });
+
+  it('remembers that a verified identity waits (for the enrolment) until it expires', async () => {
+    const until = new Date(Date.now() + 600_000).toISOString();
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(JSON.stringify(pending({ expiresAt: until })), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    expect(mayHavePendingIdentity()).toBe(false);
+    renderPage('?esito=registrazione');
+    await screen.findByRole('link', { name: 'Crea l’account' });
+    expect(mayHavePendingIdentity()).toBe(true);
+    expect(mayHavePendingIdentity(Date.parse(until) + 1)).toBe(false);
+    sessionStorage.clear();
   });
 
   it('with CIE: no e-mail is given, and the link asks for the account’s password', async () => {

@@ -23,6 +23,7 @@ import { TextField } from '../../components/form/text-field.tsx';
 import { href } from '@portale/shared/pages';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ApiError, callApi } from '../../lib/api-client.ts';
+import { registrationPagePath, rememberPendingIdentity } from '../../lib/identity-marks.ts';
 import { adoptProviderSession, linkProviderIdentity } from '../../lib/session.ts';
 
 type ResultData =
@@ -59,7 +60,10 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<ResultDat
   }
   if (outcome === 'collega' || outcome === 'registrazione') {
     try {
-      return { kind: 'pending', pending: await callApi(pendingIdentity, {}) };
+      const pending = await callApi(pendingIdentity, {});
+      // The enrolment asks the API for the verified person only while one may be waiting.
+      if (pending.kind === 'register') rememberPendingIdentity(pending.expiresAt);
+      return { kind: 'pending', pending };
     } catch (error) {
       return { kind: 'error', message: error instanceof ApiError ? error.message : GENERIC_FAILURE };
     }
@@ -244,7 +248,7 @@ function RegisterOffer({ pending }: { pending: PendingIdentity }) {
       </p>
       <Link
         className="btn btn-primary"
-        to={`/landing/registrazioni/insegnante?${VERIFIED_IDENTITY_QUERY}=${pending.provider}#registrazione`}
+        to={`${registrationPagePath()}?${VERIFIED_IDENTITY_QUERY}=${pending.provider}#registrazione`}
       >
         Crea l’account
       </Link>
