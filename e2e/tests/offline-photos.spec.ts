@@ -17,6 +17,8 @@ import {
 
 // Issue 39, the photos (decision 055): a photo added offline is compressed and kept with the draft,
 // then sent with tus after the report when the network returns; the server has one report and one photo.
+// The upload is cut after its first part (a 4G drop): it resumes from the server's offset, it does not
+// start again.
 
 test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la rete, resoconto e foto arrivano una volta sola', async ({
   browser,
@@ -34,7 +36,8 @@ test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la
   await page.goto(visitsPath);
   await appReady(page);
 
-  // A 2400 × 1800 picture, as a phone camera gives it (PNG, drawn by the browser).
+  // A 2400 × 1800 picture, as a phone camera gives it (PNG, drawn by the browser), with the grain of a
+  // real photo: compressed, it still takes more than one 1 MB part of the upload.
   const picture = Buffer.from(
     await page.evaluate(() => {
       const canvas = document.createElement('canvas');
@@ -46,6 +49,14 @@ test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la
       gradient.addColorStop(1, '#f5c400');
       ctx.fillStyle = gradient;
       ctx.fillRect(0, 0, 2400, 1800);
+      const image = ctx.getImageData(0, 0, 2400, 1800);
+      let seed = 42;
+      for (let i = 0; i < image.data.length; i += 4)
+        for (let c = 0; c < 3; c += 1) {
+          seed = (seed * 1103515245 + 12345) % 2147483648;
+          image.data[i + c] = Math.max(0, Math.min(255, image.data[i + c]! + (seed % 61) - 30));
+        }
+      ctx.putImageData(image, 0, 0);
       return canvas.toDataURL('image/png').split(',')[1]!;
     }),
     'base64',
@@ -81,18 +92,34 @@ test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la
   );
   expect(stored).toEqual([expect.objectContaining({ type: 'image/jpeg', width: 1600, height: 1200 })]);
   expect(stored[0]!.size).toBeLessThan(picture.length);
+  expect(stored[0]!.size).toBeGreaterThan(1024 * 1024);
   await expectAccessibleAtBothWidths(page);
 
   await visit.getByRole('button', { name: 'Invia il resoconto' }).click();
   await expect(page.getByText('Sei senza rete: il resoconto è salvato sul dispositivo')).toBeVisible();
 
-  // The network returns: the report, then its photo (tus), once.
+  // The network returns: the report, then its photo (tus), once. The connection drops during the
+  // photo's second part: the upload asks the server where it stopped and goes on from there.
+  const patches: Array<{ offset: number; cut: boolean }> = [];
+  await page.route('**/api/report-photo-uploads/**', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'PATCH') return route.continue();
+    const offset = Number(await request.headerValue('upload-offset'));
+    const cut = offset > 0 && !patches.some((p) => p.cut);
+    patches.push({ offset, cut });
+    return cut ? route.abort('internetdisconnected') : route.continue();
+  });
   await context.setOffline(false);
   await expect
     .poll(async () => (await storedReports(page)).find((r) => r.visitId === visitId)?.status, {
       timeout: 60_000,
     })
     .toBe('sent');
+  // First part from 0; the second cut; then the same offset again, never 0.
+  expect(patches[0]).toEqual({ offset: 0, cut: false });
+  expect(patches[1]).toEqual({ offset: 1024 * 1024, cut: true });
+  expect(patches.slice(2)[0]).toEqual({ offset: 1024 * 1024, cut: false });
+  expect(patches.slice(1).every((p) => p.offset > 0)).toBe(true);
   const check = await detectorApi(baseURL!);
   try {
     const photos = await check.api.get(`/api/visits/${visitId}/photos`, { headers: check.headers });

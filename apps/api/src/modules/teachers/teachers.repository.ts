@@ -100,16 +100,27 @@ function whereOf(filters: Filters): SQL | undefined {
   );
 }
 
+/**
+ * Ties of a sort: the teacher's id, but the user's id for the name, which is how the name's index
+ * (`users_name_sort_idx`: the name, then the user's id) is ordered — one profile per user, so the same
+ * total order — and the index then gives a page without sorting every teacher. With the profile's id
+ * PostgreSQL sorted each group of equal names: at ten times the national volume, 0.5–1.6 s a page
+ * instead of 1–7 ms (decision 033, amended 2026-11-29).
+ */
+const tieOf = (column: keyof typeof SORT_COLUMNS) => (column === 'name' ? users.id : teacherProfiles.id);
+
 function orderOf(filters: Filters): SQL[] {
+  const byName = { column: 'name', direction: 'asc' } as const;
   if (!filters.sort && filters.q) {
     const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
     return [
       exact,
       ...closestFirst(users.searchText, filters.q),
-      ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id),
+      ...orderByOf(byName, SORT_COLUMNS, users.id),
     ];
   }
-  return orderByOf(filters.sort ?? { column: 'name', direction: 'asc' }, SORT_COLUMNS, teacherProfiles.id);
+  const sort = filters.sort ?? byName;
+  return orderByOf(sort, SORT_COLUMNS, tieOf(sort.column));
 }
 
 /** Profiles with their user, and their plesso and institute when they have chosen one. */
