@@ -36,26 +36,32 @@ test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la
   await page.goto(visitsPath);
   await appReady(page);
 
-  // A 2400 × 1800 picture, as a phone camera gives it (PNG, drawn by the browser), with the grain of a
-  // real photo: compressed, it still takes more than one 1 MB part of the upload.
+  // A 3200 × 3200 picture (a square photo of a phone camera) (PNG, drawn by the browser), with the grain of a
+  // real photo in 2 × 2 blocks (scaling down to 1600 px keeps it): compressed, it still takes more
+  // than one 1 MB part of the upload.
   const picture = Buffer.from(
     await page.evaluate(() => {
+      const [w, h] = [3200, 3200];
       const canvas = document.createElement('canvas');
-      canvas.width = 2400;
-      canvas.height = 1800;
+      canvas.width = w;
+      canvas.height = h;
       const ctx = canvas.getContext('2d')!;
-      const gradient = ctx.createLinearGradient(0, 0, 2400, 1800);
-      gradient.addColorStop(0, '#0066cc');
-      gradient.addColorStop(1, '#f5c400');
-      ctx.fillStyle = gradient;
-      ctx.fillRect(0, 0, 2400, 1800);
-      const image = ctx.getImageData(0, 0, 2400, 1800);
+      const image = ctx.createImageData(w, h);
       let seed = 42;
-      for (let i = 0; i < image.data.length; i += 4)
-        for (let c = 0; c < 3; c += 1) {
-          seed = (seed * 1103515245 + 12345) % 2147483648;
-          image.data[i + c] = Math.max(0, Math.min(255, image.data[i + c]! + (seed % 61) - 30));
-        }
+      for (let y = 0; y < h; y += 2)
+        for (let x = 0; x < w; x += 2)
+          for (let c = 0; c < 3; c += 1) {
+            seed = (seed * 1103515245 + 12345) % 2147483648;
+            const v = seed % 256;
+            for (const [dx, dy] of [
+              [0, 0],
+              [1, 0],
+              [0, 1],
+              [1, 1],
+            ] as const)
+              image.data[((y + dy) * w + x + dx) * 4 + c] = v;
+          }
+      for (let i = 3; i < image.data.length; i += 4) image.data[i] = 255;
       ctx.putImageData(image, 0, 0);
       return canvas.toDataURL('image/png').split(',')[1]!;
     }),
@@ -90,9 +96,11 @@ test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la
         };
       }),
   );
-  expect(stored).toEqual([expect.objectContaining({ type: 'image/jpeg', width: 1600, height: 1200 })]);
+  expect(stored).toEqual([expect.objectContaining({ type: 'image/jpeg', width: 1600, height: 1600 })]);
   expect(stored[0]!.size).toBeLessThan(picture.length);
   expect(stored[0]!.size).toBeGreaterThan(1024 * 1024);
+  // One draft of the visit, though the text and the photo were saved at once.
+  expect((await storedReports(page)).filter((r) => r.visitId === visitId)).toHaveLength(1);
   await expectAccessibleAtBothWidths(page);
 
   await visit.getByRole('button', { name: 'Invia il resoconto' }).click();

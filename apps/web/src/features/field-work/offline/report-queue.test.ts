@@ -253,3 +253,31 @@ describe('the send queue', () => {
     expect(outcomeOfError(new TypeError('Failed to fetch'))).toBeUndefined();
   });
 });
+
+describe('one draft per visit', () => {
+  it('saves that race before the first has answered (quick typing, a photo, a second tab) make one draft', async () => {
+    const name = freshName();
+    const [tabA, tabB] = [await openReportStore(name), await openReportStore(name)];
+    const { transport } = fakeServer();
+    const [queueA, queueB] = [
+      createReportQueue({ store: tabA, transport }),
+      createReportQueue({ store: tabB, transport }),
+    ];
+    const drafts = await Promise.all([
+      queueA.saveDraft({ visitId: 21, report: 'R', teachersMet: [] }),
+      queueA.saveDraft({ visitId: 21, report: 'Ri', teachersMet: [] }),
+      queueB.saveDraft({ visitId: 21, report: 'Rie', teachersMet: [] }),
+      queueA.saveDraft({ visitId: 22, report: 'Altra visita', teachersMet: [] }),
+    ]);
+    expect(new Set(drafts.slice(0, 3).map((d) => d.clientReportId)).size).toBe(1);
+    const stored = await queueA.list();
+    expect(stored.filter((r) => r.visitId === 21)).toEqual([expect.objectContaining({ report: 'Rie' })]);
+    expect(stored.filter((r) => r.visitId === 22)).toHaveLength(1);
+    // Once it is queued, a new draft of the same visit is a new report.
+    await queueA.submit(drafts[0]!.clientReportId);
+    const next = await queueA.saveDraft({ visitId: 21, report: 'Seconda', teachersMet: [] });
+    expect(next.clientReportId).not.toBe(drafts[0]!.clientReportId);
+    tabA.close();
+    tabB.close();
+  });
+});

@@ -160,7 +160,12 @@ export function createReportQueue(options: ReportQueueOptions) {
   }
 
   const queue = {
-    /** Saves (or creates, with a new client id) the draft as the detector types. */
+    /**
+     * Saves the draft as the detector types: the one named, or else the visit's draft on this device,
+     * or else a new one with a new client id. Found and written in one transaction, which IndexedDB
+     * runs one after the other for the same store: saves that race (quick typing before the first
+     * save has answered, a photo added meanwhile, a second tab) make one draft of a visit, not several.
+     */
     async saveDraft(input: {
       clientReportId?: string;
       visitId: number;
@@ -168,8 +173,14 @@ export function createReportQueue(options: ReportQueueOptions) {
       teachersMet: number[];
     }): Promise<OfflineReport> {
       const at = now().toISOString();
-      const existing = input.clientReportId ? await store.get('reports', input.clientReportId) : undefined;
-      if (existing && existing.status !== 'draft') return existing;
+      const tx = store.transaction('reports', 'readwrite');
+      const existing = input.clientReportId
+        ? await tx.store.get(input.clientReportId)
+        : (await tx.store.index('byVisit').getAll(input.visitId)).find((r) => r.status === 'draft');
+      if (existing && existing.status !== 'draft') {
+        await tx.done;
+        return existing;
+      }
       const record: OfflineReport = existing
         ? { ...existing, report: input.report, teachersMet: input.teachersMet, updatedAt: at }
         : {
@@ -184,7 +195,8 @@ export function createReportQueue(options: ReportQueueOptions) {
             lastError: null,
             sentAt: null,
           };
-      await store.put('reports', record);
+      await tx.store.put(record);
+      await tx.done;
       notify();
       return record;
     },
