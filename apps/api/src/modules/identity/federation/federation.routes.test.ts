@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { taxCodeCheckChar } from '@portale/shared/accounts';
+import { AUTH_PATHS, LogoutResultSchema } from '@portale/shared/http';
 import {
   cieStart,
   federationEntityConfiguration,
@@ -9,7 +10,8 @@ import {
   pendingIdentity,
   PendingIdentitySchema,
 } from '@portale/shared/identity';
-import { auditLog } from '../../../db/schema/index.ts';
+import { auditLog, users } from '../../../db/schema/index.ts';
+import { hashPassword } from '../../../lib/passwords.ts';
 import { loadEnv } from '../../../env.ts';
 import { federationSettings } from './federation-settings.ts';
 import { TrustChainResolver } from './trust-chain.ts';
@@ -282,5 +284,33 @@ describe('login with CIE through the federation', () => {
       fed = saved;
       await plain.close();
     }
+  });
+});
+
+describe('logout of a session opened through the federation', () => {
+  it('ends it at the provider the chain names: its end-session URL, with the ID token as the hint', async () => {
+    await withApi(fed.env(), async (t) => {
+      const who = person();
+      await t.database.db.insert(users).values({
+        email: `federazione-${serial}@scuola.it`,
+        passwordHash: await hashPassword('Quaderno-Girasole-47'),
+        firstName: 'Paola',
+        lastName: 'Bianchi',
+        taxCode: who.taxCode,
+        emailVerifiedAt: t.clock.now(),
+        taxCodeVerifiedAt: t.clock.now(),
+        taxCodeVerifiedSource: 'cie',
+      });
+      const result = await login(t, who);
+      expect(result.outcome).toBe('accesso');
+      expect((await result.c.refresh()).statusCode).toBe(200);
+      const res = await result.c.post(AUTH_PATHS.logout);
+      expect(res.statusCode).toBe(200);
+      const url = LogoutResultSchema.parse(res.json()).providerLogoutUrl;
+      expect(url).not.toBeNull();
+      const endSession = new URL(url!);
+      expect(endSession.origin).toBe(new URL(fed.provider.op.issuer).origin);
+      expect(endSession.searchParams.get('id_token_hint')).toBeTruthy();
+    });
   });
 });
