@@ -3,16 +3,30 @@ import {
   startOidcProvider,
   type TestOidcProvider,
 } from '../../apps/api/test/support/oidc-provider-fixtures.ts';
-import { startSamlIdp, type TestSamlIdp } from '../../apps/api/test/support/saml-idp-fixtures.ts';
-import { appReady, expect, submitLogin, test } from '../fixtures.ts';
+import {
+  SAML_PEOPLE,
+  startSamlIdp,
+  type TestSamlIdp,
+} from '../../apps/api/test/support/saml-idp-fixtures.ts';
+import {
+  appReady,
+  expect,
+  expectAccessibleAtBothWidths,
+  rememberConsentChoice,
+  submitLogin,
+  test,
+} from '../fixtures.ts';
 import { DEMO_PASSWORD } from '../demo-accounts.ts';
+import { ownOutbox, smsCode } from '../outbox.ts';
 import { startOwnApi, type OwnApi } from '../own-api.ts';
+import { ENROLLED_PASSWORD, ENROLLED_PRINCIPAL_TAX_CODE, enrolInstitute } from '../registrations.ts';
 
 // Issue 38's journeys that need the browser and the whole system: an API with MFA on (the default MFA
 // roles), SPID and CIE configured with local providers (CIE's with the chooser page `npm start` shows),
 // and its web server. What the API decides per case (the session's level, TOTP after a password, the
 // linking rules) is proved in the API tests (identity-sessions.routes.test.ts, identity.routes.test.ts);
-// here a person walks the pages across the providers.
+// here a person walks the pages across the providers. The SPID button and a principal who signs as the
+// verified person share this API (one more own API would cost CI a minute of start-up).
 const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const totp = () =>
   generate({ secret: DEMO_TOTP_SECRET, guardrails: createGuardrails({ MIN_SECRET_BYTES: 10 }) });
@@ -157,5 +171,71 @@ test.describe('SPID and CIE journeys (issue 38)', () => {
     const again = await spidLogin();
     await again.waitForURL(`${webOrigin}/portale`);
     await expect(again.getByRole('heading', { level: 1, name: 'Benvenuta/o, Stefano' })).toBeVisible();
+  });
+
+  test('the AgID button lists the provider; a new person comes back with the verified data', async ({
+    page,
+  }) => {
+    await page.goto(`${webOrigin}/auth/login`);
+    const button = page.getByRole('button', { name: 'Entra con SPID' });
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    const provider = page.getByRole('link', { name: 'SPID di prova' });
+    await expect(provider).toBeVisible();
+    await expectAccessibleAtBothWidths(page);
+    // The keyboard: Escape closes the list and the focus is back on the button.
+    await provider.focus();
+    await page.keyboard.press('Escape');
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await expect(button).toBeFocused();
+
+    idp!.next({ ...SAML_PEOPLE.noEmail, spidCode: `e2e-${Date.now()}` });
+    await button.click();
+    await provider.click();
+    await page.waitForURL(/\/auth\/identita/);
+    await expect(page.getByText('Elena', { exact: true })).toBeVisible();
+    await expect(page.getByText('Conti', { exact: true })).toBeVisible();
+    await expectAccessibleAtBothWidths(page);
+  });
+
+  test('a principal logs in with SPID, links it with the password and signs the adhesion as the verified person', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(240_000);
+    const outbox = ownOutbox('identity-journeys');
+    // A school enrolled through the API (as the enrolment form does): its principal typed the codice
+    // fiscale by hand, and chose a password from the invitation.
+    const school = await enrolInstitute(webOrigin, { apiOrigin: own!.apiOrigin, outbox });
+    await rememberConsentChoice(context, webOrigin);
+    idp!.next({
+      spidCode: `e2e-principal-${Date.now()}`,
+      name: 'Elisa',
+      familyName: 'Nerini',
+      fiscalNumber: `TINIT-${ENROLLED_PRINCIPAL_TAX_CODE}`,
+      dateOfBirth: '1975-03-10',
+    });
+    await page.goto(`${webOrigin}/auth/login`);
+    await page.getByRole('button', { name: 'Entra con SPID' }).click();
+    await page.getByRole('link', { name: 'SPID di prova' }).click();
+    await page.waitForURL(/\/auth\/identita/);
+    // The account's codice fiscale was only typed: its password proves it is theirs.
+    await expect(page.getByRole('heading', { level: 1, name: 'Collega SPID al tuo account' })).toBeVisible();
+    await expectAccessibleAtBothWidths(page);
+    await page.getByLabel('Password dell’account').fill(ENROLLED_PASSWORD);
+    await page.getByRole('button', { name: 'Collega e accedi' }).click();
+
+    // Signed in as the principal: the guard sends them to the adhesion, signed as the verified person.
+    await expect(page).toHaveURL(/\/iscrizioni\/adesione-formale$/);
+    await appReady(page);
+    await expect(page.getByText(/Identità verificata con SPID il /)).toBeVisible();
+    await expectAccessibleAtBothWidths(page);
+    await page.getByRole('button', { name: 'Invia il codice via SMS' }).click();
+    await page
+      .getByLabel('Codice ricevuto via SMS')
+      .fill(await smsCode(school.principal.phone, outbox, 'sms.firma-adesione'));
+    await page.getByRole('button', { name: 'Conferma la firma' }).click();
+    await expect(page.getByTestId('signed-notice')).toContainText('Adesione firmata');
   });
 });
