@@ -14,7 +14,7 @@ import {
   listClosedSurveys,
   resultTallies,
 } from '../apps/api/src/modules/results/results.repository.ts';
-import { itemsInSql, itemsOf } from '../apps/api/src/modules/results/results.routes.ts';
+import { itemsInSql, itemsOf } from '../apps/api/src/modules/results/results-items.ts';
 import { suppressTallies, suppressionSize } from '../apps/api/src/modules/results/results-suppression.ts';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });

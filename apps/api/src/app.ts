@@ -56,6 +56,7 @@ import { publicRoutes } from './modules/public/public.routes.ts';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.ts';
 import { bookingRoutes } from './modules/bookings/bookings.routes.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
+import { decorateResultSnapshots } from './modules/results/results-computation.ts';
 import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
 import { accessCodeRoutes } from './modules/surveys/access-codes.routes.ts';
 import { actionRoutes } from './modules/actions/actions.routes.ts';
@@ -172,6 +173,8 @@ export async function buildApp({ env, database, clock = systemClock, logger, log
       onError: (error) => app.log.warn({ err: error }, 'revocation answer not had'),
     }),
   );
+
+  decorateResultSnapshots(app);
 
   await app.register(errorHandler);
   await app.register(originCheck);

@@ -148,6 +148,11 @@ const EnvSchema = z
       .max(20, 'must be at most 20')
       .default(5),
     /**
+     * Closed surveys' results are computed in the background and stored (decision 058): at start,
+     * when a survey closes, and every this many seconds (what a change after closing made stale).
+     */
+    RESULTS_PRECOMPUTE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(60),
+    /**
      * Login with CIE (decision 048): the provider's issuer URL (its discovery document is read from
      * it), our client id, our private signing key (a JWK as JSON, or the path of a file holding it)
      * and the public base URL of the API the callback is reached at. All four, or none: without them

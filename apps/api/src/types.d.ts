@@ -23,6 +23,8 @@ declare module 'fastify' {
     revocation: RevocationChecker;
     /** The portal-wide hourly ceilings (plugins/rate-limits.ts). */
     ceilings: Ceilings;
+    /** Closed surveys' stored results (decision 058): `refresh()` computes what is missing or stale. */
+    resultSnapshots: { refresh(): Promise<void> };
   }
   interface FastifyRequest {
     auth: AuthContext | null;

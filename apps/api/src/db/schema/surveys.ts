@@ -192,3 +192,27 @@ export const surveyResultTallies = pgTable(
     }),
   ],
 );
+
+/**
+ * The published results of a closed survey for one group of respondents, as the suppression left
+ * them (decision 058): computed once in the background when the survey closes (and again when its
+ * stamp changes), so that no visitor waits for the suppression and a restart does not redo it. The
+ * stamp names everything the figures depend on (the responses' versions of this survey and of the
+ * earlier waves it is compared with, their closing times, the smallest group, the suppression's
+ * version); a row whose stamp is not the current one is never served. Only what the results page
+ * publishes is stored: no answer, no small count.
+ */
+export const surveyResultSnapshots = pgTable(
+  'survey_result_snapshots',
+  {
+    surveyId: bigint('survey_id', { mode: 'number' })
+      .notNull()
+      .references(() => surveys.id, { onDelete: 'cascade' }),
+    participantGroup: text('participant_group').notNull(),
+    stamp: text('stamp').notNull(),
+    payload: jsonb('payload').notNull(),
+    computedAt: ts('computed_at').notNull(),
+    computeMs: integer('compute_ms').notNull(),
+  },
+  (t) => [primaryKey({ name: 'survey_result_snapshots_pk', columns: [t.surveyId, t.participantGroup] })],
+);

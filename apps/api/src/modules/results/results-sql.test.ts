@@ -11,7 +11,7 @@ import { buildTestApp, sqlRows, type TestApp } from '../../../test/build-test-ap
 import { findQuestions } from '../surveys/surveys.repository.ts';
 import { responsesForResults, resultTallies } from './results.repository.ts';
 import { suppressResults, suppressTallies, tallyRespondents } from './results-suppression.ts';
-import { categoriesOf, itemsInSql, itemsOf } from './results.routes.ts';
+import { categoriesOf, itemsInSql, itemsOf } from './results-items.ts';
 import { seededSequence } from '../../lib/seeded-sequence.ts';
 
 let t: TestApp;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, sqlRows, type TestApp } from '../../../test/build-test-app.ts';
 import { findQuestions } from '../surveys/surveys.repository.ts';
 import { countResultTallies, resultTallies } from './results.repository.ts';
-import { itemsInSql } from './results.routes.ts';
+import { itemsInSql } from './results-items.ts';
 import { seededSequence } from '../../lib/seeded-sequence.ts';
 
 let t: TestApp;

@@ -1,8 +1,9 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Answers, RespondentGroup, SurveyParticipants } from '@portale/shared/surveys';
 import {
   schoolSites,
   surveyResponses,
+  surveyResultSnapshots,
   surveyResultTallies,
   surveyResultVersions,
   surveys,
@@ -65,6 +66,71 @@ export async function resultsVersion(db: DbOrTx, surveyId: number): Promise<stri
     .from(surveyResultVersions)
     .where(eq(surveyResultVersions.surveyId, surveyId));
   return String(row?.version ?? 0);
+}
+
+/**
+ * What a survey's stored results depend on, for several surveys in one statement (decision 058): the
+ * version of their counted responses and when they closed (a survey closed again after a reopening
+ * is another release). Keyed by survey id; a survey that is not there is left out.
+ */
+export async function resultStamps(db: DbOrTx, surveyIds: number[]): Promise<Map<number, string>> {
+  if (surveyIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: surveys.id,
+      version: sql<string>`coalesce(${surveyResultVersions.version}, 0)::text`,
+      closedAt: sql<string>`coalesce((extract(epoch from ${surveys.closedAt}) * 1000)::bigint::text, '-')`,
+    })
+    .from(surveys)
+    .leftJoin(surveyResultVersions, eq(surveyResultVersions.surveyId, surveys.id))
+    .where(inArray(surveys.id, surveyIds));
+  return new Map(rows.map((r) => [Number(r.id), `${r.version}/${r.closedAt}`]));
+}
+
+export interface ResultSnapshotRow {
+  stamp: string;
+  payload: unknown;
+}
+
+/** The stored results of a survey for a group of respondents (decision 058), whatever their stamp. */
+export async function resultSnapshot(
+  db: DbOrTx,
+  surveyId: number,
+  group: RespondentGroup,
+): Promise<ResultSnapshotRow | undefined> {
+  const [row] = await db
+    .select({ stamp: surveyResultSnapshots.stamp, payload: surveyResultSnapshots.payload })
+    .from(surveyResultSnapshots)
+    .where(
+      and(eq(surveyResultSnapshots.surveyId, surveyId), eq(surveyResultSnapshots.participantGroup, group)),
+    );
+  return row;
+}
+
+/** The stamps of every stored result, keyed `surveyId:group` (what the background job compares). */
+export async function resultSnapshotStamps(db: DbOrTx): Promise<Map<string, string>> {
+  const rows = await db
+    .select({
+      surveyId: surveyResultSnapshots.surveyId,
+      group: surveyResultSnapshots.participantGroup,
+      stamp: surveyResultSnapshots.stamp,
+    })
+    .from(surveyResultSnapshots);
+  return new Map(rows.map((r) => [`${r.surveyId}:${r.group}`, r.stamp]));
+}
+
+/** Stores a survey's results for a group, replacing what was stored before (decision 058). */
+export async function saveResultSnapshot(
+  db: DbOrTx,
+  row: typeof surveyResultSnapshots.$inferInsert,
+): Promise<void> {
+  await db
+    .insert(surveyResultSnapshots)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [surveyResultSnapshots.surveyId, surveyResultSnapshots.participantGroup],
+      set: { stamp: row.stamp, payload: row.payload, computedAt: row.computedAt, computeMs: row.computeMs },
+    });
 }
 
 export interface ResponseForResults {

@@ -134,7 +134,15 @@ export async function surveyRoutes(app: FastifyInstance) {
     ),
   );
 
-  registerEndpoint(app, transitionSurvey, { resource: surveyOf }, (request) =>
-    service.transitionSurvey(app.db, signedInActorOf(request), request.params.surveyId, request.body.to),
-  );
+  registerEndpoint(app, transitionSurvey, { resource: surveyOf }, async (request) => {
+    const survey = await service.transitionSurvey(
+      app.db,
+      signedInActorOf(request),
+      request.params.surveyId,
+      request.body.to,
+    );
+    // Decision 058: a closed survey's results are computed now, in the background, not by its first visitor.
+    if (request.body.to === 'chiusa') void app.resultSnapshots.refresh();
+    return survey;
+  });
 }
