@@ -138,13 +138,6 @@ export const REPORT_IMPORT_STATUS_LABELS: Record<ReportImportStatus, string> = {
  */
 export const REPORT_IMPORT_PHOTO_STATUSES = ['valid', 'invalid', 'received', 'landed', 'refused'] as const;
 export type ReportImportPhotoStatus = (typeof REPORT_IMPORT_PHOTO_STATUSES)[number];
-export const REPORT_IMPORT_PHOTO_STATUS_LABELS: Record<ReportImportPhotoStatus, string> = {
-  valid: 'valida',
-  invalid: 'non valida',
-  received: 'già ricevuta',
-  landed: 'caricata',
-  refused: 'rifiutata',
-};
 
 export const ReportImportPhotoSchema = z.object({
   index: z.number().int(),
