@@ -14,7 +14,7 @@ let dbCount = 0;
 let ids = 0;
 const newId = () => `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`;
 
-function jpegBytes(size: number, fill: number): Uint8Array {
+function jpegBytes(size: number, fill: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size).fill(fill);
   bytes.set([0xff, 0xd8, 0xff, 0xe0]);
   return bytes;
