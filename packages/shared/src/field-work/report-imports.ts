@@ -2,21 +2,36 @@ import { z } from 'zod';
 import { defineEndpoint } from '../http/endpoint.ts';
 import { IdParamSchema } from '../validation/index.ts';
 import { VISIT_STATES } from './field-work.constants.ts';
+import { REPORT_PHOTO_LIMITS } from './report-photos.ts';
 
 /**
  * Staff import a detector's "Esporta bozze" file when the device broke (issue 39, decision 051): the
- * file is what the device's queue exports (`kind: 'portale-visit-reports'`, version 1), each report is
- * sent on behalf of the detector through the same path as the device's sync, idempotent by its client id.
+ * file is what the device's queue exports (`kind: 'portale-visit-reports'`), each report is sent on
+ * behalf of the detector through the same path as the device's sync, idempotent by its client id.
+ * Version 2 (decision 051, amendment) carries each report's photos the server does not have yet
+ * (base64, with media type, size and SHA-256); version 1 files (no photos) still import.
  */
 export const DRAFT_EXPORT_KIND = 'portale-visit-reports';
-/** At most this many reports in one file (a device holds a handful; the body limit is 1 MB). */
+/** The version the device writes. */
+export const DRAFT_EXPORT_VERSION = 2;
+/** The versions the import reads. */
+export const DRAFT_EXPORT_VERSIONS: readonly number[] = [1, DRAFT_EXPORT_VERSION];
+/** At most this many reports in one file (a device holds a handful). */
 export const DRAFT_IMPORT_MAX_REPORTS = 200;
-/** The file's text, at most (JSON of 200 reports of 5,000 characters fits under the body limit). */
-export const DRAFT_IMPORT_MAX_CHARS = 900_000;
+/**
+ * The file's size at most, in MB: one report with 5 photos of 5 MB (34 MB of base64) always fits, and
+ * so do a handful of reports with ordinary photos (a compressed photo is a few hundred KB). A larger
+ * file is exported report by report («Esporta» beside each report on the device).
+ */
+export const DRAFT_IMPORT_MAX_MB = 48;
+/** The file's text, at most (characters: the file is ASCII but for the reports' text). */
+export const DRAFT_IMPORT_MAX_CHARS = DRAFT_IMPORT_MAX_MB * 1024 * 1024;
+/** The import request's body, at most (bytes): the file's text as a JSON string, escaped, and `confirm`. */
+export const DRAFT_IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export const REPORT_IMPORT_MESSAGES = {
   content: 'Scegli il file esportato con «Esporta bozze».',
-  tooLarge: `Il file è troppo grande: al massimo ${DRAFT_IMPORT_MAX_CHARS.toLocaleString('it-IT')} caratteri.`,
+  tooLarge: `Il file è troppo grande: al massimo ${DRAFT_IMPORT_MAX_MB} MB. Sul dispositivo esporta i resoconti uno per volta («Esporta» accanto a ciascuno).`,
   notJson:
     'Il file non è un’esportazione di bozze del Portale Scuole (non è JSON): scegli il file scaricato con «Esporta bozze».',
   wrongKind:
@@ -35,7 +50,35 @@ export const REPORT_IMPORT_MESSAGES = {
   changed: 'La visita è stata annullata o segnata come mancata: verrà conservata come conflitto.',
   keptConflict: 'Già conservata come conflitto da risolvere.',
   reused: 'Questa bozza è già arrivata con un contenuto diverso: non verrà sovrascritta.',
+  photoData: 'Il contenuto della foto nel file non è valido: il file è danneggiato.',
+  photoSize: 'La dimensione della foto non corrisponde a quella indicata nel file: il file è danneggiato.',
+  photoHash: 'La foto nel file è incompleta o danneggiata (l’impronta SHA-256 non corrisponde).',
+  photoType: 'La foto deve essere un file JPEG o PNG.',
+  photoTooLarge: `La foto supera i ${REPORT_PHOTO_LIMITS.maxBytes / 1024 / 1024} MB.`,
+  photoIndexTaken: 'Il resoconto ha già un’altra foto in questa posizione.',
+  photoQuota: (mb: number) =>
+    `Il rilevatore ha raggiunto lo spazio massimo per le foto (${mb} MB): la foto non viene caricata.`,
+  photoOfConflict: 'Le foto di un resoconto in conflitto non vengono caricate.',
+  photoOfInvalid: 'Il resoconto non è importabile: le sue foto non vengono caricate.',
 } as const;
+
+/**
+ * A photo of a report in the file (version 2): the compressed Blob the device keeps, in base64, with
+ * what the device knows of it. The content (base64, size, SHA-256, magic bytes) is checked photo by
+ * photo: a bad photo is refused on its own, its report still imports.
+ */
+export const DraftFilePhotoSchema = z.object({
+  index: z
+    .number({ error: 'posizione della foto non valida.' })
+    .int('posizione della foto non valida.')
+    .min(0, 'posizione della foto non valida.')
+    .max(REPORT_PHOTO_LIMITS.perReport - 1, 'posizione della foto non valida.'),
+  mediaType: z.string({ error: 'tipo della foto mancante.' }),
+  sizeBytes: z.number({ error: 'dimensione della foto mancante.' }).int().nonnegative(),
+  sha256: z.string({ error: 'impronta SHA-256 della foto mancante.' }),
+  data: z.string({ error: 'contenuto della foto mancante.' }),
+});
+export type DraftFilePhoto = z.infer<typeof DraftFilePhotoSchema>;
 
 /** One report of the file: what the device's store keeps (other fields of the record are ignored). */
 export const DraftFileReportSchema = z.object({
@@ -48,6 +91,15 @@ export const DraftFileReportSchema = z.object({
   status: z.string().optional(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
+  /** Version 2: the photos still on the device (none in a version 1 file). */
+  photos: z
+    .array(DraftFilePhotoSchema, { error: 'elenco di foto non valido.' })
+    .max(REPORT_PHOTO_LIMITS.perReport, `al massimo ${REPORT_PHOTO_LIMITS.perReport} foto per resoconto.`)
+    .refine(
+      (list) => new Set(list.map((p) => p.index)).size === list.length,
+      'due foto nella stessa posizione.',
+    )
+    .default([]),
 });
 export type DraftFileReport = z.infer<typeof DraftFileReportSchema>;
 
@@ -79,6 +131,22 @@ export const REPORT_IMPORT_STATUS_LABELS: Record<ReportImportStatus, string> = {
   invalid: 'Non importabile',
 };
 
+/**
+ * A photo of a report in the file. Before confirming: `valid` (would be loaded), `invalid` (refused,
+ * with why), `received` (the server has it already). Once confirmed: `landed` (now in the file store),
+ * `received`, `refused` (with why; nothing stored).
+ */
+export const REPORT_IMPORT_PHOTO_STATUSES = ['valid', 'invalid', 'received', 'landed', 'refused'] as const;
+export type ReportImportPhotoStatus = (typeof REPORT_IMPORT_PHOTO_STATUSES)[number];
+
+export const ReportImportPhotoSchema = z.object({
+  index: z.number().int(),
+  sizeBytes: z.number().int(),
+  status: z.enum(REPORT_IMPORT_PHOTO_STATUSES),
+  message: z.string().nullable(),
+});
+export type ReportImportPhoto = z.infer<typeof ReportImportPhotoSchema>;
+
 export const ReportImportItemSchema = z.object({
   clientReportId: z.string(),
   visitId: z.number().int(),
@@ -94,6 +162,8 @@ export const ReportImportItemSchema = z.object({
   status: z.enum(REPORT_IMPORT_STATUSES),
   /** Why it is in conflict or not importable, in Italian. */
   message: z.string().nullable(),
+  /** The photos the file carries for this report, in their order (none in a version 1 file). */
+  photos: z.array(ReportImportPhotoSchema),
 });
 export type ReportImportItem = z.infer<typeof ReportImportItemSchema>;
 
@@ -116,7 +186,7 @@ export const importDetectorReports = defineEndpoint({
   permission: 'manage:detector',
   tag: 'field-work',
   summary:
-    'Importa il file «Esporta bozze» di un rilevatore: prima mostra cosa contiene (nuovo, già ricevuto, in conflitto), poi invia i resoconti a suo nome (idempotente per identificativo della bozza)',
+    'Importa il file «Esporta bozze» di un rilevatore: prima mostra cosa contiene (nuovo, già ricevuto, in conflitto; le foto e se sono valide), poi invia i resoconti e carica le loro foto a suo nome (idempotente per identificativo della bozza e posizione della foto)',
   params: z.object({ userId: IdParamSchema }),
   body: ReportImportBodySchema,
   response: ReportImportResultSchema,

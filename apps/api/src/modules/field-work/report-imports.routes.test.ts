@@ -1,8 +1,19 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReportImportResultSchema, VisitReportConflictListSchema } from '@portale/shared/field-work';
-import { auditLog, reviews, visitReportSubmissions, visits } from '../../db/schema/index.ts';
+import {
+  REPORT_IMPORT_MESSAGES,
+  ReportImportResultSchema,
+  VisitReportConflictListSchema,
+} from '@portale/shared/field-work';
+import {
+  auditLog,
+  reviews,
+  visitReportPhotos,
+  visitReportSubmissions,
+  visits,
+} from '../../db/schema/index.ts';
+import { readStored } from '../../lib/file-store.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import {
@@ -25,6 +36,9 @@ const as = (email: string) => clients.get(email)!;
 const admin = () => as('superadmin@demo.test');
 const REFUSED = ['dirigente@demo.test', 'referente@demo.test', 'insegnante@demo.test', 'utenti@demo.test'];
 const REPORT = 'Visita svolta: incontrati gli insegnanti, nessun problema.';
+
+/** The detectors' photo quota here: the quota test fills the other detector's. */
+const QUOTA_MB = 3;
 
 let detectorId: number;
 let otherId: number;
@@ -51,6 +65,40 @@ const fileOf = (reports: unknown[]) =>
   JSON.stringify({ kind: 'portale-visit-reports', version: 1, exportedAt: '2026-11-21T10:00:00Z', reports });
 const importUrl = (id = detectorId) => `/api/detectors/${id}/report-imports`;
 
+/** A JPEG as far as its magic bytes go, `size` bytes long. */
+function jpeg(size: number): Buffer {
+  const bytes = randomBytes(size);
+  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+  return bytes;
+}
+function png(size: number): Buffer {
+  const bytes = randomBytes(size);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return bytes;
+}
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** A photo as the device's "Esporta bozze" writes it (version 2). */
+const photoEntry = (bytes: Buffer, index = 0, mediaType = 'image/jpeg') => ({
+  index,
+  mediaType,
+  sizeBytes: bytes.length,
+  sha256: sha(bytes),
+  data: bytes.toString('base64'),
+});
+const fileV2 = (reports: unknown[]) =>
+  JSON.stringify({ kind: 'portale-visit-reports', version: 2, exportedAt: '2026-11-21T10:00:00Z', reports });
+const photoRowsOf = (clientReportId: string) =>
+  t.database.db
+    .select()
+    .from(visitReportPhotos)
+    .where(eq(visitReportPhotos.clientReportId, clientReportId))
+    .orderBy(visitReportPhotos.photoIndex);
+async function storedFiles(): Promise<number> {
+  let count = 0;
+  for await (const _ of t.app.files.list()) count++;
+  return count;
+}
+
 async function submissionsOf(ids: string[]) {
   return t.database.db
     .select()
@@ -59,7 +107,7 @@ async function submissionsOf(ids: string[]) {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ DETECTOR_PHOTO_QUOTA_MB: String(QUOTA_MB) });
   ({ detectorId, otherId } = await addSecondDetector(t, '+393330000997'));
   siteId = await addDetectorSite(t, {
     ministryCode: 'IMP0000001',
@@ -169,7 +217,13 @@ describe('staff import of an exported drafts file', () => {
     const cases: [string, RegExp][] = [
       ['non è json', /non è JSON/],
       [JSON.stringify({ hello: 'world' }), /non è un’esportazione di bozze/],
-      [JSON.stringify({ kind: 'portale-visit-reports', version: 2, reports: [one] }), /Versione/],
+      [JSON.stringify({ kind: 'portale-visit-reports', version: 3, reports: [one] }), /Versione/],
+      [
+        fileOf([{ ...one, photos: [0, 1, 2, 3, 4, 0].map((i) => ({ ...photoEntry(jpeg(10)), index: i })) }]),
+        /al massimo 5 foto/,
+      ],
+      [fileOf([{ ...one, photos: [photoEntry(jpeg(10)), photoEntry(jpeg(10))] }]), /stessa posizione/],
+      [fileOf([{ ...one, photos: [{ ...photoEntry(jpeg(10)), index: 5 }] }]), /posizione della foto/],
       [fileOf([]), /non contiene bozze/],
       [fileOf([one, one]), /ripetuta/],
       [fileOf([{ ...one, visitId: 'x' }]), /Bozza n\. 1 .*visita non valida/],
@@ -344,5 +398,192 @@ describe('conflicts to resolve', () => {
       expect((await resolve(email, clientReportId, body)).statusCode, email).toBe(403);
     expect((await resolve('cromos@demo.test', randomUUID(), body)).statusCode).toBe(404);
     expect((await resolve('cromos@demo.test', clientReportId, body)).statusCode).toBe(200);
+  });
+});
+
+describe('photos in the exported drafts (version 2)', () => {
+  it('counts and checks the photos without storing them; on confirmation lands them once, a replay creates nothing', async () => {
+    const planned = await visit();
+    const [first, second] = [jpeg(3000), png(1_200_000)];
+    const one = { ...draft(planned), photos: [photoEntry(first, 0), photoEntry(second, 1, 'image/png')] };
+    const content = fileV2([one]);
+    const before = await storedFiles();
+
+    // Over the server's 1 MB body: the import route reads up to its own bound.
+    const preview = await as('sylla@demo.test').post(importUrl(), { content });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const looked = ReportImportResultSchema.parse(preview.json());
+    expect(looked.items[0]).toMatchObject({ status: 'new' });
+    expect(looked.items[0]!.photos).toEqual([
+      { index: 0, sizeBytes: 3000, status: 'valid', message: null },
+      { index: 1, sizeBytes: 1_200_000, status: 'valid', message: null },
+    ]);
+    expect(await photoRowsOf(one.clientReportId)).toEqual([]);
+    expect(await storedFiles()).toBe(before);
+
+    const applied = ReportImportResultSchema.parse(
+      (await as('sylla@demo.test').post(importUrl(), { content, confirm: true })).json(),
+    );
+    expect(applied.items[0]).toMatchObject({ status: 'imported' });
+    expect(applied.items[0]!.photos.map((p) => p.status)).toEqual(['landed', 'landed']);
+    const rows = await photoRowsOf(one.clientReportId);
+    expect(rows.map((r) => [r.photoIndex, r.mediaType, r.sizeBytes, r.detectorUserId])).toEqual([
+      [0, 'image/jpeg', 3000, detectorId],
+      [1, 'image/png', 1_200_000, detectorId],
+    ]);
+    expect((await readStored(t.app.files, rows[0]!.fileKey)).equals(first)).toBe(true);
+    expect((await readStored(t.app.files, rows[1]!.fileKey)).equals(second)).toBe(true);
+    expect(await storedFiles()).toBe(before + 2);
+    const [audit] = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'detector.reports-imported'), eq(auditLog.entityId, String(detectorId))))
+      .orderBy(auditLog.id)
+      .then((r) => r.slice(-1));
+    expect(audit!.after).toMatchObject({ photosLanded: 2 });
+
+    // The same file again (preview and confirmation): "già ricevuta", no row, no file.
+    const again = await as('cromos@demo.test').post(importUrl(), { content });
+    expect(again.json().items[0].photos.map((p: { status: string }) => p.status)).toEqual([
+      'received',
+      'received',
+    ]);
+    const replay = ReportImportResultSchema.parse(
+      (await as('cromos@demo.test').post(importUrl(), { content, confirm: true })).json(),
+    );
+    expect(replay.items[0]).toMatchObject({ status: 'received' });
+    expect(replay.items[0]!.photos.map((p) => p.status)).toEqual(['received', 'received']);
+    expect(await photoRowsOf(one.clientReportId)).toHaveLength(2);
+    expect(await storedFiles()).toBe(before + 2);
+  });
+
+  it('lands the photos of a report the device had sent before it broke (the photos were still on it)', async () => {
+    const planned = await visit();
+    const one = draft(planned);
+    const sent = await as(DEMO_DETECTOR).post(`/api/visits/${planned}/report`, {
+      report: one.report,
+      teachersMet: one.teachersMet,
+      clientReportId: one.clientReportId,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const bytes = jpeg(5000);
+    const content = fileV2([{ ...one, photos: [photoEntry(bytes, 2)] }]);
+    const looked = (await admin().post(importUrl(), { content })).json();
+    expect(looked.items[0]).toMatchObject({ status: 'received', photos: [{ index: 2, status: 'valid' }] });
+    const done = (await admin().post(importUrl(), { content, confirm: true })).json();
+    expect(done.items[0]).toMatchObject({ status: 'received', photos: [{ index: 2, status: 'landed' }] });
+    expect((await photoRowsOf(one.clientReportId)).map((r) => r.sha256)).toEqual([sha(bytes)]);
+  });
+
+  it('refuses a bad photo on its own with its Italian message: nothing of it stored, the report and the good photo land', async () => {
+    const planned = await visit();
+    const good = jpeg(2000);
+    const gif = Buffer.concat([Buffer.from('GIF89a'), randomBytes(500)]);
+    const other = jpeg(800);
+    const photos = [
+      photoEntry(good, 0),
+      { ...photoEntry(jpeg(900), 1), sha256: sha(other) },
+      photoEntry(gif, 2),
+      { ...photoEntry(jpeg(700), 3), data: '@@non base64@@' },
+      { ...photoEntry(jpeg(600), 4), sizeBytes: 601 },
+    ];
+    const one = { ...draft(planned), photos };
+    const content = fileV2([one]);
+    const before = await storedFiles();
+    const M = REPORT_IMPORT_MESSAGES;
+    const expected = [null, M.photoHash, M.photoType, M.photoData, M.photoSize];
+
+    const looked = ReportImportResultSchema.parse((await admin().post(importUrl(), { content })).json());
+    expect(looked.items[0]!.photos.map((p) => [p.status, p.message])).toEqual(
+      expected.map((m) => [m ? 'invalid' : 'valid', m]),
+    );
+    const done = ReportImportResultSchema.parse(
+      (await admin().post(importUrl(), { content, confirm: true })).json(),
+    );
+    expect(done.items[0]!.status).toBe('imported');
+    expect(done.items[0]!.photos.map((p) => [p.status, p.message])).toEqual(
+      expected.map((m) => [m ? 'refused' : 'landed', m]),
+    );
+    expect((await photoRowsOf(one.clientReportId)).map((r) => r.photoIndex)).toEqual([0]);
+    expect(await storedFiles()).toBe(before + 1);
+    // The place of a photo already there is not taken by another one.
+    const swapped = fileV2([{ ...one, photos: [photoEntry(jpeg(2000), 0)] }]);
+    const taken = (await admin().post(importUrl(), { content: swapped, confirm: true })).json();
+    expect(taken.items[0].photos[0]).toMatchObject({ status: 'refused', message: M.photoIndexTaken });
+    expect(await storedFiles()).toBe(before + 1);
+  });
+
+  it('keeps to the detector’s photo quota (DETECTOR_PHOTO_QUOTA_MB)', async () => {
+    const planned = await visit('pianificata', otherId);
+    const size = 1_600_000; // two fit under 3 MB, not the third
+    const photos = [jpeg(size), jpeg(size), jpeg(size)].map((b, i) => photoEntry(b, i));
+    const one = { ...draft(planned), teachersMet: [], photos };
+    const content = fileV2([one]);
+    const quota = REPORT_IMPORT_MESSAGES.photoQuota(QUOTA_MB);
+    const looked = (await admin().post(importUrl(otherId), { content })).json();
+    expect(looked.items[0].photos.map((p: { status: string }) => p.status)).toEqual([
+      'valid',
+      'invalid',
+      'invalid',
+    ]);
+    expect(looked.items[0].photos[1].message).toBe(quota);
+    const done = (await admin().post(importUrl(otherId), { content, confirm: true })).json();
+    expect(done.items[0].status).toBe('imported');
+    expect(
+      done.items[0].photos.map((p: { status: string; message: string | null }) => [p.status, p.message]),
+    ).toEqual([
+      ['landed', null],
+      ['refused', quota],
+      ['refused', quota],
+    ]);
+    expect(await photoRowsOf(one.clientReportId)).toHaveLength(1);
+  });
+
+  it('an old file (version 1, no photos) still imports; a report in conflict or another detector’s takes no photo', async () => {
+    const old = draft(await visit());
+    const res = ReportImportResultSchema.parse(
+      (await admin().post(importUrl(), { content: fileOf([old]), confirm: true })).json(),
+    );
+    expect(res.items[0]).toMatchObject({ status: 'imported', photos: [] });
+
+    // Someone else's report: the other detector sent it; a file for this detector cannot add photos to it.
+    const othersVisit = await visit('pianificata', otherId);
+    const theirs = { ...draft(othersVisit), teachersMet: [] };
+    await admin().post(importUrl(otherId), { content: fileV2([theirs]), confirm: true });
+    const cancelled = { ...draft(await visit('annullata')), photos: [photoEntry(jpeg(900))] };
+    const content = fileV2([{ ...theirs, photos: [photoEntry(jpeg(1000))] }, cancelled]);
+    const done = ReportImportResultSchema.parse(
+      (await admin().post(importUrl(), { content, confirm: true })).json(),
+    );
+    expect(done.items.map((i) => [i.status, i.photos[0]!.status, i.photos[0]!.message])).toEqual([
+      ['invalid', 'refused', REPORT_IMPORT_MESSAGES.photoOfInvalid],
+      ['conflict', 'refused', REPORT_IMPORT_MESSAGES.photoOfConflict],
+    ]);
+    expect(await photoRowsOf(theirs.clientReportId)).toEqual([]);
+    expect(await photoRowsOf(cancelled.clientReportId)).toEqual([]);
+  });
+
+  it('every role on a file with photos: staff 200, guest 401, detectors and other roles 403 (nothing read or stored), unknown detector 404', async () => {
+    const one = { ...draft(await visit()), photos: [photoEntry(jpeg(1500))] };
+    const content = fileV2([one]);
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect((await guest.post(importUrl(), { content, confirm: true })).statusCode).toBe(401);
+    for (const email of [DEMO_DETECTOR, OTHER_DETECTOR, ...REFUSED])
+      expect((await as(email).post(importUrl(), { content, confirm: true })).statusCode, email).toBe(403);
+    expect(await photoRowsOf(one.clientReportId)).toEqual([]);
+    for (const email of ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'])
+      expect((await as(email).post(importUrl(), { content })).statusCode, email).toBe(200);
+    expect((await admin().post(importUrl(987_654_321), { content })).statusCode).toBe(404);
+  });
+
+  it('a file past the bound is an Italian 413 before it is read; a guest’s is a 401', async () => {
+    const headers = { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024 + 1) };
+    const big = await admin().send('POST', importUrl(), { headers, payload: '{}' });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toMatchObject({ code: 'payload_too_large', message: REPORT_IMPORT_MESSAGES.tooLarge });
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect((await guest.send('POST', importUrl(), { headers, payload: '{}' })).statusCode).toBe(401);
   });
 });

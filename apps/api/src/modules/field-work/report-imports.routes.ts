@@ -21,6 +21,7 @@ import { latestVisitsOfDetector } from './visits.repository.ts';
 import * as conflicts from './visit-report-conflicts.repository.ts';
 import { resolveConflict } from './visit-report-conflicts.service.ts';
 import { importReports } from './report-imports.service.ts';
+import { largeJsonBody } from './report-imports.body.ts';
 
 const notFound = (message: string) => new HttpError(404, 'not_found', message);
 
@@ -63,9 +64,13 @@ function conflictOf(request: RequestWithParams<{ clientReportId: string }>) {
 
 /** Staff import a detector's exported drafts, decide the conflicts and see one detector (issue 39, decision 051). */
 export function reportImportRoutes(app: FastifyInstance) {
-  registerEndpoint(app, importDetectorReports, { resource: detectorOf }, (request) =>
-    importReports(app.db, signedInActorOf(request), request.params.userId, request.body),
-  );
+  // The file with its photos is larger than the server's 1 MB body: a scope of its own reads it.
+  void app.register(async (scope) => {
+    largeJsonBody(scope);
+    registerEndpoint(scope, importDetectorReports, { resource: detectorOf }, (request) =>
+      importReports(app, signedInActorOf(request), request.params.userId, request.body),
+    );
+  });
 
   registerEndpoint(app, getDetectorOverview, { resource: detectorOf }, async (request) => {
     const { userId } = request.params;

@@ -1,5 +1,7 @@
+import type { FastifyInstance } from 'fastify';
 import {
   DRAFT_EXPORT_KIND,
+  DRAFT_EXPORT_VERSIONS,
   DRAFT_IMPORT_MAX_REPORTS,
   DraftFileReportSchema,
   REPORT_IMPORT_MESSAGES as M,
@@ -18,6 +20,7 @@ import { auditWrite, type SignedInActor } from '../../lib/audit.ts';
 import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { teachersOfSite } from './detector-sites.repository.ts';
+import { landPhotos, photoBudget, previewPhotos } from './report-imports.photos.ts';
 import { detectorName, visitsOf, type VisitFacts } from './report-imports.repository.ts';
 import * as submissions from './visit-report-submissions.repository.ts';
 import { reportVisit } from './visits.service.ts';
@@ -40,7 +43,8 @@ export function parseDraftFile(content: string): { exportedAt: string | null; re
     !Array.isArray(file.reports)
   )
     throw fieldError('content', M.wrongKind);
-  if (file.version !== 1) throw fieldError('content', M.wrongVersion);
+  if (typeof file.version !== 'number' || !DRAFT_EXPORT_VERSIONS.includes(file.version))
+    throw fieldError('content', M.wrongVersion);
   if (file.reports.length === 0) throw fieldError('content', M.empty);
   if (file.reports.length > DRAFT_IMPORT_MAX_REPORTS) throw fieldError('content', M.tooMany);
   const reports: DraftFileReport[] = [];
@@ -74,6 +78,7 @@ async function classify(
     writtenAt: draft.createdAt ?? null,
     status: 'new',
     message: null,
+    photos: [],
   };
   const as = (status: ReportImportStatus, message: string | null, body: VisitReport | null = null) => ({
     item: { ...item, status, message },
@@ -107,27 +112,31 @@ async function classify(
 
 /**
  * Staff import a detector's "Esporta bozze" file (issue 39, decision 051): without `confirm` only what
- * each report would become; with it, each new or conflicting report goes through `reportVisit` on the
- * detector's behalf (idempotent by its client id: a second import creates nothing), then one audit row
- * for the import.
+ * each report would become, and each of its photos; with it, each new or conflicting report goes
+ * through `reportVisit` on the detector's behalf (idempotent by its client id: a second import creates
+ * nothing), then the photos of each report on the server land through the tus upload's checks
+ * (idempotent by report and index), then one audit row for the import.
  */
 export async function importReports(
-  db: Db,
+  app: FastifyInstance,
   actor: SignedInActor,
   detectorUserId: number,
   { content, confirm }: ReportImportBody,
 ): Promise<ReportImportResult> {
+  const db = app.db;
   const { exportedAt, reports } = parseDraftFile(content);
   const detector = await detectorName(db, detectorUserId);
   const byId = await visitsOf(db, [...new Set(reports.map((r) => r.visitId))]);
+  const budget = await photoBudget(app, detectorUserId);
   const items: ReportImportItem[] = [];
   for (const draft of reports) {
     const { item, body } = await classify(db, detectorUserId, draft, byId.get(draft.visitId), actor.at);
-    if (!confirm || body === null) {
-      items.push(item);
+    if (!confirm) {
+      items.push({ ...item, photos: await previewPhotos(app, draft, item.status, budget) });
       continue;
     }
-    items.push(await send(db, actor, detectorUserId, item, body));
+    const sent = body === null ? item : await send(db, actor, detectorUserId, item, body);
+    items.push({ ...sent, photos: await landPhotos(app, detectorUserId, draft, sent.status) });
   }
   const counts = Object.fromEntries(
     REPORT_IMPORT_STATUSES.map((s) => [s, items.filter((i) => i.status === s).length]),
@@ -137,7 +146,12 @@ export async function importReports(
       action: 'detector.reports-imported',
       entity: 'user',
       entityId: detectorUserId,
-      after: { exportedAt, counts, clientReportIds: items.map((i) => i.clientReportId) },
+      after: {
+        exportedAt,
+        counts,
+        clientReportIds: items.map((i) => i.clientReportId),
+        photosLanded: items.flatMap((i) => i.photos).filter((p) => p.status === 'landed').length,
+      },
     });
   return { detector: detector!, exportedAt, items, counts, applied: confirm };
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { can, type PermissionSubject } from '@portale/shared/auth';
 import { REPORT_PHOTO_LIMITS, REPORT_PHOTO_MESSAGES as M } from '@portale/shared/field-work';
@@ -103,10 +104,11 @@ export function tusRefusal(error: HttpError) {
 export async function landPhoto(
   app: FastifyInstance,
   meta: PhotoMeta,
-  uploadPath: string,
+  uploadPath: string | Readable,
 ): Promise<{ duplicate: boolean }> {
   const tooLarge = () => new HttpError(413, 'photo_too_large', M.tooLarge);
-  const file = await app.files.put(createReadStream(uploadPath), {
+  const source = typeof uploadPath === 'string' ? createReadStream(uploadPath) : uploadPath;
+  const file = await app.files.put(source, {
     maxBytes: REPORT_PHOTO_LIMITS.maxBytes,
     tooLarge,
   });
@@ -144,4 +146,34 @@ export async function landPhoto(
   } finally {
     if (!kept) await app.files.remove(file.key).catch(() => undefined);
   }
+}
+
+/**
+ * A photo from a detector's exported drafts file, imported by staff (decision 051, amendment): only a
+ * report of `detectorUserId` that is on the server takes it; the same early checks as the start of a
+ * tus upload (size, the index free, the detector's quota), then `landPhoto` (magic bytes, the SHA-256
+ * the device announced, the index and quota again under the report's lock). A photo the server has
+ * already (same SHA-256 at that index: a replayed import) is `duplicate` and the store is not touched.
+ */
+export async function landImportedPhoto(
+  app: FastifyInstance,
+  detectorUserId: number,
+  meta: PhotoMeta & { sha256: string },
+  bytes: Buffer,
+): Promise<{ duplicate: boolean }> {
+  const report = await photos.reportOfPhoto(app.db, meta.clientReportId);
+  if (!report || report.authorUserId !== detectorUserId)
+    throw new HttpError(404, 'report_not_found', M.reportMissing);
+  if (!Number.isInteger(meta.index) || meta.index < 0 || meta.index >= REPORT_PHOTO_LIMITS.perReport)
+    throw new HttpError(422, 'too_many_photos', M.tooMany);
+  if (bytes.length === 0) throw badMetadata();
+  if (bytes.length > REPORT_PHOTO_LIMITS.maxBytes) throw new HttpError(413, 'photo_too_large', M.tooLarge);
+  const existing = await photos.photoAt(app.db, meta.clientReportId, meta.index);
+  if (existing) {
+    if (existing.sha256 === meta.sha256) return { duplicate: true };
+    throw new HttpError(409, 'photo_index_taken', M.indexTaken);
+  }
+  if ((await photos.storedBytesOf(app.db, report.authorUserId)) + bytes.length > quotaBytes(app))
+    throw new HttpError(413, 'photo_quota_exceeded', M.quota);
+  return landPhoto(app, meta, Readable.from([bytes]));
 }

@@ -6,6 +6,7 @@ import {
   importDetectorReports,
   type DetectorSummary,
   type ReportImportItem,
+  type ReportImportPhoto,
   type ReportImportResult,
 } from '@portale/shared/field-work';
 import { ApiError, callApi } from '../../lib/api-client.ts';
@@ -28,7 +29,14 @@ const item = (over: Partial<ReportImportItem>): ReportImportItem => ({
   writtenAt: '2026-11-20T11:00:00.000Z',
   status: 'new',
   message: null,
+  photos: [],
   ...over,
+});
+const photo = (index: number, status: ReportImportPhoto['status'], message: string | null = null) => ({
+  index,
+  sizeBytes: 350_000,
+  status,
+  message,
 });
 const result = (applied: boolean, items: ReportImportItem[]): ReportImportResult => ({
   detector: { id: 5, firstName: 'Roberto', lastName: 'Rilevatore' },
@@ -113,6 +121,68 @@ describe('Importa bozze (staff, issue 39)', () => {
       body: { content: FILE, confirm: true },
     });
     expect(screen.queryByRole('button', { name: /Conferma l’importazione/ })).toBeNull();
+  });
+
+  it('counts the photos of each report and whether they are valid; the confirmation lands them and says why any was refused', async () => {
+    const damaged = 'La foto nel file è incompleta o danneggiata (l’impronta SHA-256 non corrisponde).';
+    const look = [
+      item({ photos: [photo(0, 'valid'), photo(1, 'invalid', damaged), photo(2, 'valid')] }),
+      // Sent by the device before it broke, its photos were not: they still go.
+      item({
+        clientReportId: '8d7c4a8e-3b0f-4e55-9f0e-3c2f4b1a0002',
+        status: 'received',
+        photos: [photo(0, 'received'), photo(1, 'valid')],
+      }),
+    ];
+    vi.mocked(callApi).mockResolvedValueOnce(result(false, look));
+    const form = renderForm();
+    await choose(form);
+    await userEvent.click(within(form).getByRole('button', { name: 'Controlla il file' }));
+    const table = await screen.findByRole('table', { name: /Bozze nel file di Roberto Rilevatore/ });
+    const photosCell = (row: HTMLElement) => within(row).getAllByRole('cell').at(-2)!.textContent;
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map(photosCell)).toEqual([
+      `3 foto: 2 valide, 1 non validaFoto 2: ${damaged}`,
+      '2 foto: 1 valida, 1 già ricevuta',
+    ]);
+
+    const quota =
+      'Il rilevatore ha raggiunto lo spazio massimo per le foto (500 MB): la foto non viene caricata.';
+    vi.mocked(callApi).mockResolvedValueOnce(
+      result(true, [
+        {
+          ...look[0]!,
+          status: 'imported',
+          photos: [photo(0, 'landed'), photo(1, 'refused', damaged), photo(2, 'refused', quota)],
+        },
+        { ...look[1]!, photos: [photo(0, 'received'), photo(1, 'landed')] },
+      ]),
+    );
+    await userEvent.click(
+      screen.getByRole('button', {
+        name: 'Conferma l’importazione di 1 resoconto e 3 foto a nome di Roberto Rilevatore',
+      }),
+    );
+    expect(await screen.findByText(/Importazione completata: importato 1, già ricevuto 1/)).toBeTruthy();
+    const done = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(done.map(photosCell)).toEqual([
+      `3 foto: 1 caricata, 2 rifiutateFoto 2: ${damaged}Foto 3: ${quota}`,
+      '2 foto: 1 già ricevuta, 1 caricata',
+    ]);
+  });
+
+  it('a file whose reports the server has, with photos still to load, can be confirmed for the photos alone', async () => {
+    vi.mocked(callApi).mockResolvedValueOnce(
+      result(false, [item({ status: 'received', photos: [photo(0, 'valid'), photo(1, 'valid')] })]),
+    );
+    const form = renderForm();
+    await choose(form);
+    await userEvent.click(within(form).getByRole('button', { name: 'Controlla il file' }));
+    expect(
+      await screen.findByRole('button', {
+        name: 'Conferma l’importazione di 2 foto a nome di Roberto Rilevatore',
+      }),
+    ).toBeTruthy();
   });
 
   it('a wrong file: the API’s Italian message beside the file, nothing else', async () => {

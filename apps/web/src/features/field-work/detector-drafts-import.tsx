@@ -10,6 +10,8 @@ import {
   REPORT_IMPORT_STATUS_LABELS,
   VISIT_STATE_LABELS,
   type DetectorSummary,
+  type ReportImportItem,
+  type ReportImportPhotoStatus,
   type ReportImportResult,
 } from '@portale/shared/field-work';
 import { FileField } from '../../components/form/file-field.tsx';
@@ -35,6 +37,53 @@ const STATUS_BADGES: Record<keyof typeof REPORT_IMPORT_STATUS_LABELS, string> = 
   conflict: 'bg-warning text-dark',
   invalid: 'bg-danger',
 };
+
+/** A photo's state, singular and plural ("1 valida", "2 valide"). */
+const PHOTO_LABELS: Record<ReportImportPhotoStatus, [string, string]> = {
+  valid: ['valida', 'valide'],
+  invalid: ['non valida', 'non valide'],
+  received: ['già ricevuta', 'già ricevute'],
+  landed: ['caricata', 'caricate'],
+  refused: ['rifiutata', 'rifiutate'],
+};
+
+/** The photos of one report in the file: how many, in which state, and why any is not loaded. */
+function PhotosCell({ photos }: { photos: ReportImportItem['photos'] }) {
+  if (photos.length === 0) return <>—</>;
+  const states = (Object.keys(PHOTO_LABELS) as ReportImportPhotoStatus[])
+    .map((s) => [s, photos.filter((p) => p.status === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${formatNumber(n)} ${PHOTO_LABELS[s][n === 1 ? 0 : 1]}`);
+  return (
+    <>
+      {formatNumber(photos.length)} foto: {states.join(', ')}
+      {photos
+        .filter((p) => p.message)
+        .map((p) => (
+          <div key={p.index} className="small mt-1">
+            Foto {p.index + 1}: {p.message}
+          </div>
+        ))}
+    </>
+  );
+}
+
+/** What the confirmation sends: reports (new or to keep as conflicts) and valid photos. */
+function toSendOf(result: ReportImportResult): { reports: number; photos: number } {
+  return {
+    reports: result.counts.new + result.counts.conflict,
+    photos: result.items.flatMap((i) => i.photos).filter((p) => p.status === 'valid').length,
+  };
+}
+
+function confirmLabel(result: ReportImportResult): string {
+  const { reports, photos } = toSendOf(result);
+  const parts = [
+    ...(reports > 0 ? [`${formatNumber(reports)} ${reports === 1 ? 'resoconto' : 'resoconti'}`] : []),
+    ...(photos > 0 ? [`${formatNumber(photos)} foto`] : []),
+  ];
+  return `Conferma l’importazione di ${parts.join(' e ')} a nome di ${result.detector.firstName} ${result.detector.lastName}`;
+}
 
 /** The page action's part for the import: reads the file in the browser, the API validates and decides. */
 export async function draftsImportAction(form: FormData): Promise<DraftsImportOutcome> {
@@ -76,6 +125,7 @@ function ImportTable({ result }: { result: ReportImportResult }) {
             <th scope="col">Visita</th>
             <th scope="col">Resoconto</th>
             <th scope="col">Scritto il</th>
+            <th scope="col">Foto</th>
             <th scope="col">Esito</th>
           </tr>
         </thead>
@@ -93,6 +143,9 @@ function ImportTable({ result }: { result: ReportImportResult }) {
                 {i.teachersMet > 0 && <> · {formatNumber(i.teachersMet)} insegnanti incontrati</>}
               </td>
               <td>{i.writtenAt ? formatDateTime(i.writtenAt) : '—'}</td>
+              <td>
+                <PhotosCell photos={i.photos} />
+              </td>
               <td>
                 <span className={`badge ${STATUS_BADGES[i.status]}`}>
                   {REPORT_IMPORT_STATUS_LABELS[i.status]}
@@ -123,7 +176,7 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
   const busy = fetcher.state !== 'idle';
   const outcome = fetcher.data;
   const result = outcome?.result;
-  const toSend = result ? result.counts.new + result.counts.conflict : 0;
+  const toSend = result ? toSendOf(result) : { reports: 0, photos: 0 };
   const [content, setContent] = useState('');
   const [reading, setReading] = useState(false);
   const readFile = async (file: File | undefined) => {
@@ -143,9 +196,10 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
       </h2>
       <p>
         Se il dispositivo di un rilevatore si è rotto, carica il file che ha scaricato con «Esporta bozze»:
-        prima vedi cosa contiene, poi confermi e i resoconti vengono inviati a suo nome. Importare due volte
-        lo stesso file non crea nulla di nuovo; un resoconto per una visita annullata, mancata o di un altro
-        rilevatore è conservato tra i conflitti da risolvere.
+        prima vedi cosa contiene, con le foto di ciascun resoconto e se sono valide, poi confermi e i
+        resoconti e le loro foto vengono inviati a suo nome. Importare due volte lo stesso file non crea nulla
+        di nuovo; un resoconto per una visita annullata, mancata o di un altro rilevatore è conservato tra i
+        conflitti da risolvere (senza le foto).
       </p>
       <fetcher.Form method="post" className="row g-3 align-items-end" aria-labelledby="importa-title">
         <input type="hidden" name="content" value={content} />
@@ -197,11 +251,9 @@ export function DraftsImportForm({ detectors }: { detectors: DetectorSummary[] }
             <>
               <ImportTable result={result} />
               {!result.applied &&
-                (toSend > 0 ? (
+                (toSend.reports + toSend.photos > 0 ? (
                   <Button color="primary" type="submit" name="intent" value="import-apply" disabled={busy}>
-                    Conferma l’importazione di {formatNumber(toSend)}{' '}
-                    {toSend === 1 ? 'resoconto' : 'resoconti'} a nome di {result.detector.firstName}{' '}
-                    {result.detector.lastName}
+                    {confirmLabel(result)}
                   </Button>
                 ) : (
                   <p className="mb-0">Nessun resoconto da importare: il server ha già tutto.</p>

@@ -66,6 +66,10 @@ export default function OfflineReportsPanel() {
       <h2 id="bozze-title" className="h5">
         Resoconti non inviati
       </h2>
+      <p className="small mb-2">
+        «Esporta bozze» scarica un file con i resoconti non ancora inviati e le loro foto rimaste sul
+        dispositivo: se non riesci a inviarli, consegnalo allo staff, che li importerà a tuo nome.
+      </p>
       {unsent.length > 0 && (
         <Button
           type="button"

@@ -1,3 +1,4 @@
+import { draftFileOf } from './draft-export.ts';
 import type { OfflinePhoto, OfflineReport, ReportDb } from './report-store.ts';
 
 /** What the server said about one send. A thrown error means "not known": the record stays queued. */
@@ -290,16 +291,15 @@ export function createReportQueue(options: ReportQueueOptions) {
       notify();
     },
 
-    /** One report (or every unsent one) as JSON, for a file staff can import if the device breaks. */
+    /**
+     * One report (or every unsent one) as JSON, with the photos still on the device, for a file staff
+     * can import if the device breaks (draft-export.ts).
+     */
     async exportJson(clientReportId?: string): Promise<string> {
       const records = clientReportId
         ? [await store.get('reports', clientReportId)].filter((r) => r !== undefined)
         : (await store.getAll('reports')).filter((r) => r.status !== 'sent');
-      return JSON.stringify(
-        { kind: 'portale-visit-reports', version: 1, exportedAt: now().toISOString(), reports: records },
-        null,
-        2,
-      );
+      return draftFileOf(records, photosOf, now());
     },
 
     async summary(): Promise<QueueSummary> {
