@@ -155,7 +155,7 @@ export async function computed(
   const key = `${surveyId}:${group}:${stamp}`;
   let pending = inFlight.get(key);
   if (!pending) {
-    pending = load(app, closed, surveyId, group, stamp).finally(() => inFlight.delete(key));
+    pending = load(app, { closed, surveyId, group, stamp }).finally(() => inFlight.delete(key));
     inFlight.set(key, pending);
   }
   return pending;
@@ -174,13 +174,16 @@ const isPayload = (p: unknown): p is Payload =>
   typeof (p as Payload).textQuestions === 'number' &&
   Array.isArray((p as Payload).views);
 
-async function load(
-  app: FastifyInstance,
-  closed: ClosedList,
-  surveyId: number,
-  group: RespondentGroup,
-  stamp: string,
-): Promise<Computed> {
+/** One survey's results for one group of respondents, at a stamp. */
+interface Target {
+  closed: ClosedList;
+  surveyId: number;
+  group: RespondentGroup;
+  stamp: string;
+}
+
+async function load(app: FastifyInstance, target: Target): Promise<Computed> {
+  const { surveyId, group, stamp } = target;
   const key = `${surveyId}:${group}`;
   const stored = await resultSnapshot(app.db, surveyId, group);
   if (stored && stored.stamp === stamp && isPayload(stored.payload)) {
@@ -188,7 +191,7 @@ async function load(
     return remember(app, key, { stamp, questions, textQuestions, results: withViews(new Map(views)) });
   }
   const started = performance.now();
-  const value = await compute(app, closed, surveyId, group, stamp);
+  const value = await compute(app, target);
   const payload: Payload = {
     questions: value.questions,
     textQuestions: value.textQuestions,
@@ -205,13 +208,7 @@ async function load(
   return remember(app, key, value);
 }
 
-async function compute(
-  app: FastifyInstance,
-  closed: ClosedList,
-  surveyId: number,
-  group: RespondentGroup,
-  stamp: string,
-): Promise<Computed> {
+async function compute(app: FastifyInstance, { closed, surveyId, group, stamp }: Target): Promise<Computed> {
   const participants = closed.find((s) => s.id === surveyId)!.participants;
   // Decision 046: the group's answers to the questions it was asked, and nothing of the other group.
   const all = questionsForGroup(participants, await findQuestions(app.db, surveyId), group);
