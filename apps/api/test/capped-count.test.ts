@@ -2,7 +2,7 @@
 // the planner's estimate, flagged approximate, and never below the cap.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cappedCount, EXACT_COUNT_CAP, paginate } from '../src/lib/list.ts';
+import { cappedCount, EXACT_COUNT_CAP, paginate, shapedCappedCount, type Bind } from '../src/lib/list.ts';
 import { buildTestApp, type TestApp } from './build-test-app.ts';
 
 let t: TestApp;
@@ -55,6 +55,29 @@ describe('cappedCount', () => {
       total: 7,
       page: 1,
       pageSize: 25,
+    });
+  });
+});
+
+/** The same rows, their size bound (one shape for every size). */
+const boundSeries = (n: number) => (bind: Bind) => sql`select g from generate_series(1, ${bind(n)}::int) g`;
+
+describe('shapedCappedCount (decision 059)', () => {
+  it('gives what cappedCount gives, whatever the sizes that came before in the same shape', async () => {
+    const db = t.database.db;
+    // Past the cap, under it, past it again, at the cap: the shape's estimate is asked beside the count
+    // once a count has passed the cap, and is not used when the count comes back exact.
+    for (const n of [50_000, 37, 0, EXACT_COUNT_CAP + 1, 20_000, EXACT_COUNT_CAP, 3, 50_000, 50_000]) {
+      const expected = await cappedCount(db, series(n));
+      expect(await shapedCappedCount(db, 'test-series', boundSeries(n)), String(n)).toEqual(expected);
+      expect(await shapedCappedCount(db, 'test-series', boundSeries(n), true), String(n)).toEqual({
+        total: n,
+        approximate: false,
+      });
+    }
+    expect(await shapedCappedCount(db, 'test-series', boundSeries(50_000))).toEqual({
+      total: 50_000,
+      approximate: true,
     });
   });
 });

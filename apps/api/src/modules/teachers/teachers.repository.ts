@@ -17,15 +17,18 @@ import {
 import type { DbOrTx } from '../../db/transaction.ts';
 import {
   aliased,
-  cappedCount,
+  asValue,
   closestFirst,
   countAll,
+  listRows,
+  listShape,
   orderByOf,
   paginate,
   rawCount,
-  rawRows,
   rowValue,
   searchCondition,
+  shapedCappedCount,
+  type Bind,
   type Page,
   type Total,
 } from '../../lib/list.ts';
@@ -89,14 +92,15 @@ export function toTeacherSummary(row: Record<string, unknown>): TeacherSummary {
   };
 }
 
-function whereOf(filters: Filters): SQL | undefined {
+/** The filters' condition; `bind` puts each value in (a statement kept by its shape, decision 028). */
+function whereOf(filters: Filters, bind: Bind = asValue): SQL | undefined {
   return and(
-    searchCondition(users.searchText, filters.q),
-    filters.kind ? eq(teacherProfiles.kind, filters.kind) : undefined,
-    filters.reviewState ? eq(teacherProfiles.reviewState, filters.reviewState) : undefined,
-    filters.region ? eq(schoolSites.region, filters.region) : undefined,
-    filters.province ? eq(schoolSites.province, filters.province) : undefined,
-    filters.schoolSiteId ? eq(teacherProfiles.schoolSiteId, filters.schoolSiteId) : undefined,
+    searchCondition(users.searchText, filters.q, bind),
+    filters.kind ? eq(teacherProfiles.kind, bind(filters.kind)) : undefined,
+    filters.reviewState ? eq(teacherProfiles.reviewState, bind(filters.reviewState)) : undefined,
+    filters.region ? eq(schoolSites.region, bind(filters.region)) : undefined,
+    filters.province ? eq(schoolSites.province, bind(filters.province)) : undefined,
+    filters.schoolSiteId ? eq(teacherProfiles.schoolSiteId, bind(filters.schoolSiteId)) : undefined,
   );
 }
 
@@ -109,13 +113,13 @@ function whereOf(filters: Filters): SQL | undefined {
  */
 const tieOf = (column: keyof typeof SORT_COLUMNS) => (column === 'name' ? users.id : teacherProfiles.id);
 
-function orderOf(filters: Filters): SQL[] {
+function orderOf(filters: Filters, bind: Bind = asValue): SQL[] {
   const byName = { column: 'name', direction: 'asc' } as const;
   if (!filters.sort && filters.q) {
-    const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
+    const exact = desc(sql`(lower(${users.email}) = ${bind(filters.q.trim().toLowerCase())})`);
     return [
       exact,
-      ...closestFirst(users.searchText, filters.q),
+      ...closestFirst(users.searchText, filters.q, bind),
       ...orderByOf(byName, SORT_COLUMNS, users.id),
     ];
   }
@@ -133,10 +137,10 @@ function fromTeachers<T extends ReturnType<DbOrTx['select']>>(select: T) {
 }
 
 /** The filtered, sorted query of the list and of its export. */
-export function teacherListQuery(db: DbOrTx, filters: Filters) {
+export function teacherListQuery(db: DbOrTx, filters: Filters, bind: Bind = asValue) {
   return fromTeachers(db.select(summaryFields))
-    .where(whereOf(filters))
-    .orderBy(...orderOf(filters));
+    .where(whereOf(filters, bind))
+    .orderBy(...orderOf(filters, bind));
 }
 
 /** The exact number of matching teachers (the export's row count). */
@@ -144,19 +148,40 @@ export async function countTeachers(db: DbOrTx, filters: Filters): Promise<numbe
   return rawCount(db, fromTeachers(db.select({ n: countAll })).where(whereOf(filters)));
 }
 
-/** A list page's total: exact up to the cap or when asked, otherwise an estimate (decision 033). */
+/**
+ * A list page's total: exact up to the cap or when asked, otherwise an estimate (decision 033). Its
+ * statements are kept by the filters' shape and the estimate is asked beside the count (decision 059).
+ */
 export function totalTeachers(db: DbOrTx, filters: Filters & { exactTotal?: boolean }): Promise<Total> {
-  return cappedCount(
+  return shapedCappedCount(
     db,
-    fromTeachers(db.select({ one: sql`1` })).where(whereOf(filters)),
+    listShape('teachers-total', { ...filters, sort: undefined }),
+    (bind) => teacherMatches(db, filters, bind),
     filters.exactTotal,
   );
 }
 
+/** The matching teachers, no order, no limit: what a page's total counts (or estimates). */
+export function teacherMatches(db: DbOrTx, filters: Filters, bind: Bind = asValue) {
+  return fromTeachers(db.select({ one: sql`1` })).where(whereOf(filters, bind));
+}
+
+/**
+ * A page's statement, kept by the filters' shape (decision 028, for teachers 059). The first page has
+ * no `offset` (Drizzle leaves out `offset 0`): the same statement as when it was built on every page.
+ */
+function pageRows(db: DbOrTx, query: TeacherListQuery, limit: number, offset: number) {
+  const first = offset === 0;
+  return listRows(db, listShape(first ? 'teachers' : 'teachers-past-first', query), (bind) => {
+    const page = teacherListQuery(db, query, bind).limit(bind(limit));
+    return first ? page : page.offset(bind(offset));
+  });
+}
+
+/** A list page and its total (decision 033), each statement kept by its shape (decision 059). */
 export function listTeachers(db: DbOrTx, query: TeacherListQuery): Promise<Page<TeacherSummary>> {
   return paginate(
-    async (limit, offset) =>
-      (await rawRows(db, teacherListQuery(db, query).limit(limit).offset(offset))).map(toTeacherSummary),
+    async (limit, offset) => (await pageRows(db, query, limit, offset)).map(toTeacherSummary),
     () => totalTeachers(db, query),
     query.page,
     query.pageSize,
