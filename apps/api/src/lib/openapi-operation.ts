@@ -12,6 +12,10 @@ export interface OperationHints {
   errors: number[];
   download?: readonly string[];
   upload?: readonly string[];
+  /** Request headers of a protocol route (tus): name → JSON schema, all required. */
+  headers?: Record<string, Record<string, unknown>>;
+  /** Headers of its success answer: name → description. */
+  responseHeaders?: Readonly<Record<string, string>>;
 }
 
 export const HINTS_KEY = 'x-portale';
@@ -59,10 +63,19 @@ export function operationHints(endpoint: Endpoint, unsafe: boolean): OperationHi
     throw new Error(
       `${endpoint.method} ${endpoint.path}: a download must name its media types (media.response)`,
     );
+  const headers = endpoint.headers
+    ? (
+        z.toJSONSchema(endpoint.headers, { target: 'openapi-3.0' }) as {
+          properties?: Record<string, Record<string, unknown>>;
+        }
+      ).properties
+    : undefined;
   return {
     errors: [...errors].sort((a, b) => a - b),
     ...(download ? { download } : {}),
     ...(endpoint.media?.request ? { upload: endpoint.media.request } : {}),
+    ...(headers ? { headers } : {}),
+    ...(endpoint.responseHeaders ? { responseHeaders: endpoint.responseHeaders } : {}),
   };
 }
 
@@ -119,6 +132,26 @@ export function documentOperations(document: Document): Document {
           description: 'Il file richiesto',
           content: Object.fromEntries(hints.download.map((type) => [type, { schema: binary }])),
         };
+      }
+      if (hints.headers) {
+        const parameters = (operation.parameters ??= []) as Record<string, unknown>[];
+        for (const [name, schema] of Object.entries(hints.headers)) {
+          const { description, ...rest } = schema;
+          parameters.push({ name, in: 'header', required: true, description, schema: rest });
+        }
+      }
+      if (hints.responseHeaders) {
+        const [status] = Object.keys(responses).filter((s) => s.startsWith('2'));
+        const success = (responses[status ?? '200'] ??= { description: 'Risposta riuscita' }) as Record<
+          string,
+          unknown
+        >;
+        success.headers = Object.fromEntries(
+          Object.entries(hints.responseHeaders).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        );
       }
       if (hints.upload)
         operation.requestBody = {

@@ -171,7 +171,7 @@ export function registerEndpoint<E extends Endpoint>(
       operationId: operationIdOf(endpoint.method, endpoint.path),
       // Public routes need nothing; every other one the access token (cookies alone are not a session).
       security: endpoint.permission === 'public' ? [] : [{ bearer: [] }],
-      [HINTS_KEY]: operationHints(endpoint, endpoint.method !== 'GET'),
+      [HINTS_KEY]: operationHints(endpoint, endpoint.method !== 'GET' && endpoint.method !== 'HEAD'),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { can, type PermissionSubject } from '@portale/shared/auth';
 import { REPORT_PHOTO_LIMITS, REPORT_PHOTO_MESSAGES as M } from '@portale/shared/field-work';
 import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite, type Actor } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { FILE_SIGNATURES, sniffFile } from '../../plugins/uploads.ts';
 import * as photos from './report-photos.repository.ts';
@@ -104,6 +105,7 @@ export async function landPhoto(
   app: FastifyInstance,
   meta: PhotoMeta,
   uploadPath: string,
+  actor?: Actor,
 ): Promise<{ duplicate: boolean }> {
   const tooLarge = () => new HttpError(413, 'photo_too_large', M.tooLarge);
   const file = await app.files.put(createReadStream(uploadPath), {
@@ -136,6 +138,20 @@ export async function landPhoto(
         sizeBytes: file.sizeBytes,
         sha256: file.sha256,
         createdAt: app.clock.now(),
+      });
+      // One audit row per photo received (decision 055, amendment): what arrived, never its bytes. The
+      // uploader is the report's author (checked on every tus request) unless the caller says who.
+      await auditWrite(tx, actor ?? { userId: report.authorUserId, ip: null, at: app.clock.now() }, {
+        action: 'visit-report.photo-received',
+        entity: 'visit',
+        entityId: report.visitId,
+        after: {
+          clientReportId: meta.clientReportId,
+          index: meta.index,
+          sizeBytes: file.sizeBytes,
+          sha256: file.sha256,
+          mediaType: signature.type,
+        },
       });
       return { duplicate: false };
     });
