@@ -85,6 +85,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Permesso negato, o condizione del portale da completare',
   404: 'Risorsa inesistente o non visibile',
   409: 'In conflitto con lo stato attuale della risorsa',
+  410: 'Risorsa non più disponibile (un caricamento scaduto)',
+  412: 'Versione del protocollo non supportata (tus: `Tus-Resumable`)',
   413: 'File troppo grande',
   415: 'Formato del file non accettato',
   419: 'Token XSRF assente o non valido (ricaricare la pagina)',
@@ -119,7 +121,10 @@ export function documentOperations(document: Document): Document {
         method === 'head'
           ? (item[method] = {
               ...documented,
-              operationId: String(documented.operationId).replace(/^get/, 'head'),
+              // (@fastify/swagger suffixes a HEAD route's own id with `-head`.)
+              operationId: String(documented.operationId)
+                .replace(/-head$/, '')
+                .replace(/^get/, 'head'),
             })
           : documented;
       const hints = operation[HINTS_KEY] as OperationHints | undefined;

@@ -164,7 +164,15 @@ export function registerEndpoint<E extends Endpoint>(
     // The session or the grant is checked before the input is parsed (401/403 win over 422), the record after.
     ...(checks.length > 0 ? { preValidation: hookOf(checks) } : {}),
     preHandler: guardsOf(endpoint, options),
-    ...(options.config ? { config: options.config } : {}),
+    // A protocol's own HEAD (tus) is documented; the HEAD twins Fastify adds to GET routes are not.
+    ...(options.config || endpoint.method === 'HEAD'
+      ? {
+          config: {
+            ...options.config,
+            ...(endpoint.method === 'HEAD' ? { swagger: { exposeHeadRoute: true } } : {}),
+          },
+        }
+      : {}),
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
