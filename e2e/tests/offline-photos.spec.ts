@@ -1,3 +1,4 @@
+import { apiAs } from '../api-session.ts';
 import {
   appReady,
   DESKTOP,
@@ -18,7 +19,8 @@ import {
 // Issue 39, the photos (decision 055): a photo added offline is compressed and kept with the draft,
 // then sent with tus after the report when the network returns; the server has one report and one photo.
 // The upload is cut after its first part (a 4G drop): it resumes from the server's offset, it does not
-// start again.
+// start again. With the photo on the server, the detector's visits page and the staff review of the
+// visit pass axe at both widths, and the detector deletes the photo from its thumbnail (asked first).
 
 test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la rete, resoconto e foto arrivano una volta sola', async ({
   browser,
@@ -138,9 +140,53 @@ test('offline: il rilevatore aggiunge una foto alla bozza senza rete; tornata la
   } finally {
     await check.api.dispose();
   }
-  // The sent report shows its photo.
+  // The sent report shows its photo; the detector's visits page with a photo, at both widths.
   await page.goto(visitsPath);
   await appReady(page);
   await expect(visit.getByRole('img', { name: 'Foto 1 del resoconto' })).toBeVisible();
+  await expectAccessibleAtBothWidths(page);
+
+  // Staff review the visit: its photo on the review page, at both widths (decision 055, amendment).
+  const staff = await apiAs(baseURL!, 'sylla@demo.test');
+  let reviewItem: number;
+  try {
+    const queue = await staff.api.get('/api/reviews/visite?state=in_attesa&sort=-submittedAt', {
+      headers: staff.headers,
+    });
+    expect(queue.status(), await queue.text()).toBe(200);
+    const items = (await queue.json()).items as Array<{ id: number; subjectId: number }>;
+    reviewItem = items.find((i) => i.subjectId === visitId)!.id;
+  } finally {
+    await staff.api.dispose();
+  }
+  const staffContext = await browser.newContext({ baseURL: baseURL! });
+  await rememberConsentChoice(staffContext, baseURL!);
+  const staffPage = await staffContext.newPage();
+  await staffPage.setViewportSize(DESKTOP);
+  await signIn(staffPage, 'sylla@demo.test', {
+    path: `/portale/revisioni/visite/revisione?item=${reviewItem}`,
+  });
+  const reviewed = staffPage.getByTestId('review-item');
+  await expect(reviewed.getByRole('img', { name: 'Foto 1 del resoconto' })).toBeVisible();
+  await expect(reviewed.getByRole('button', { name: 'Elimina la foto 1' })).toBeVisible();
+  await expectAccessibleAtBothWidths(staffPage);
+  await staffContext.close();
+
+  // The report is not reviewed yet: its detector deletes the photo, asked first.
+  await visit.getByRole('button', { name: 'Elimina la foto 1' }).click();
+  await expect(
+    visit.getByRole('group', { name: 'Eliminare la foto 1 del resoconto? Non si potrà recuperare.' }),
+  ).toBeFocused();
+  await expectAccessibleAtBothWidths(page);
+  await visit.getByRole('button', { name: 'Conferma: elimina la foto 1' }).click();
+  await expect(visit.getByRole('status')).toHaveText('Foto 1 eliminata.');
+  await expect(visit.getByRole('img', { name: 'Foto 1 del resoconto' })).toHaveCount(0);
+  const after = await detectorApi(baseURL!);
+  try {
+    const photos = await after.api.get(`/api/visits/${visitId}/photos`, { headers: after.headers });
+    expect((await photos.json()).items).toEqual([]);
+  } finally {
+    await after.api.dispose();
+  }
   await context.close();
 });

@@ -127,8 +127,12 @@ const OWN_COLLECTION =
   /^\/api\/detectors\/me\/(school-sites(\/export)?|visits)$|^\/api\/surveys\/current\/(responses|my-response)$|^\/api\/access-codes(\/export|\/options|\/sheet\.pdf)?$|^\/api\/actions(\/mine)?$/;
 /** Substitutions: staff read them all, a principal or first contact their institute's (an `:own` grant is enough). */
 const OWN_SUBSTITUTIONS = /^\/api\/substitutions(\/candidates)?$/;
-/** A record named in the body (the plesso of a substitution request): an `:own` grant reaches validation with the empty body. */
-const OWN_BODY_RECORD: Record<string, number> = { 'POST /api/substitutions': 422 };
+/** A record named in the body (the plesso of a substitution request) or the headers (a tus photo upload's report): an `:own` grant reaches validation with the empty input. */
+const OWN_BODY_RECORD: Record<string, number> = {
+  'POST /api/substitutions': 422,
+  // tus creation (decision 055): the report is named in Upload-Metadata, which the matrix does not send.
+  'POST /api/report-photo-uploads': 422,
+};
 /** The guards of a page before its role rule: an endpoint with `conditionsOfPage` applies them instead of the portal's. */
 const pageConditions = (pageId: PageId) => ({
   guards: getPage(pageId).guards.filter((g) => g !== 'has-role-or-permission'),

@@ -81,6 +81,22 @@ describe('the OpenAPI document (issue 34 §9)', () => {
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     ]);
     expect(Object.keys(doc.paths['/api/documents']!.post!.requestBody!.content)).toEqual(['application/pdf']);
+    // The tus photo uploads (decision 055): contracts like the rest, with their headers and statuses.
+    const tus = doc.paths['/api/report-photo-uploads/{uploadId}']!;
+    expect(Object.keys(tus).sort()).toEqual(['delete', 'head', 'patch']);
+    expect(Object.keys(tus.patch!.requestBody!.content)).toEqual(['application/offset+octet-stream']);
+    expect(Object.keys(tus.patch!.responses)).toEqual(expect.arrayContaining(['204', '409', '410', '412']));
+    const creation = doc.paths['/api/report-photo-uploads']!.post! as Operation & {
+      parameters: { name: string; in: string }[];
+    };
+    expect(creation.parameters.filter((p) => p.in === 'header').map((p) => p.name)).toEqual([
+      'tus-resumable',
+      'upload-length',
+      'upload-metadata',
+    ]);
+    expect(Object.keys(creation.responses)).toEqual(
+      expect.arrayContaining(['201', '401', '403', '404', '409', '413', '415', '422']),
+    );
     expect(doc.paths['/api/auth/login']!.post!.security).toEqual([]);
     expect(doc.paths['/api/institutes']!.get!.security).toEqual([{ bearer: [] }]);
   });

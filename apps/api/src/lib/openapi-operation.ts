@@ -12,6 +12,10 @@ export interface OperationHints {
   errors: number[];
   download?: readonly string[];
   upload?: readonly string[];
+  /** Request headers of a protocol route (tus): name → JSON schema, all required. */
+  headers?: Record<string, Record<string, unknown>>;
+  /** Headers of its success answer: name → description. */
+  responseHeaders?: Readonly<Record<string, string>>;
 }
 
 export const HINTS_KEY = 'x-portale';
@@ -59,10 +63,19 @@ export function operationHints(endpoint: Endpoint, unsafe: boolean): OperationHi
     throw new Error(
       `${endpoint.method} ${endpoint.path}: a download must name its media types (media.response)`,
     );
+  const headers = endpoint.headers
+    ? (
+        z.toJSONSchema(endpoint.headers, { target: 'openapi-3.0' }) as {
+          properties?: Record<string, Record<string, unknown>>;
+        }
+      ).properties
+    : undefined;
   return {
     errors: [...errors].sort((a, b) => a - b),
     ...(download ? { download } : {}),
     ...(endpoint.media?.request ? { upload: endpoint.media.request } : {}),
+    ...(headers ? { headers } : {}),
+    ...(endpoint.responseHeaders ? { responseHeaders: endpoint.responseHeaders } : {}),
   };
 }
 
@@ -72,6 +85,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'Permesso negato, o condizione del portale da completare',
   404: 'Risorsa inesistente o non visibile',
   409: 'In conflitto con lo stato attuale della risorsa',
+  410: 'Risorsa non più disponibile (un caricamento scaduto)',
+  412: 'Versione del protocollo non supportata (tus: `Tus-Resumable`)',
   413: 'File troppo grande',
   415: 'Formato del file non accettato',
   419: 'Token XSRF assente o non valido (ricaricare la pagina)',
@@ -106,7 +121,10 @@ export function documentOperations(document: Document): Document {
         method === 'head'
           ? (item[method] = {
               ...documented,
-              operationId: String(documented.operationId).replace(/^get/, 'head'),
+              // (@fastify/swagger suffixes a HEAD route's own id with `-head`.)
+              operationId: String(documented.operationId)
+                .replace(/-head$/, '')
+                .replace(/^get/, 'head'),
             })
           : documented;
       const hints = operation[HINTS_KEY] as OperationHints | undefined;
@@ -119,6 +137,26 @@ export function documentOperations(document: Document): Document {
           description: 'Il file richiesto',
           content: Object.fromEntries(hints.download.map((type) => [type, { schema: binary }])),
         };
+      }
+      if (hints.headers) {
+        const parameters = (operation.parameters ??= []) as Record<string, unknown>[];
+        for (const [name, schema] of Object.entries(hints.headers)) {
+          const { description, ...rest } = schema;
+          parameters.push({ name, in: 'header', required: true, description, schema: rest });
+        }
+      }
+      if (hints.responseHeaders) {
+        const [status] = Object.keys(responses).filter((s) => s.startsWith('2'));
+        const success = (responses[status ?? '200'] ??= { description: 'Risposta riuscita' }) as Record<
+          string,
+          unknown
+        >;
+        success.headers = Object.fromEntries(
+          Object.entries(hints.responseHeaders).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        );
       }
       if (hints.upload)
         operation.requestBody = {

@@ -164,14 +164,22 @@ export function registerEndpoint<E extends Endpoint>(
     // The session or the grant is checked before the input is parsed (401/403 win over 422), the record after.
     ...(checks.length > 0 ? { preValidation: hookOf(checks) } : {}),
     preHandler: guardsOf(endpoint, options),
-    ...(options.config ? { config: options.config } : {}),
+    // A protocol's own HEAD (tus) is documented; the HEAD twins Fastify adds to GET routes are not.
+    ...(options.config || endpoint.method === 'HEAD'
+      ? {
+          config: {
+            ...options.config,
+            ...(endpoint.method === 'HEAD' ? { swagger: { exposeHeadRoute: true } } : {}),
+          },
+        }
+      : {}),
     schema: {
       tags: [endpoint.tag],
       summary: endpoint.summary,
       operationId: operationIdOf(endpoint.method, endpoint.path),
       // Public routes need nothing; every other one the access token (cookies alone are not a session).
       security: endpoint.permission === 'public' ? [] : [{ bearer: [] }],
-      [HINTS_KEY]: operationHints(endpoint, endpoint.method !== 'GET'),
+      [HINTS_KEY]: operationHints(endpoint, endpoint.method !== 'GET' && endpoint.method !== 'HEAD'),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),

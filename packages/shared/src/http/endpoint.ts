@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { PermissionCheck } from '../auth/permissions.ts';
 import type { PageId } from '../pages/routes.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** `HEAD`: a protocol's own HEAD (tus asks an upload's offset); a GET route answers HEAD without a contract. */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * One API endpoint, described once: the API registers its route from it (params, query, body and
@@ -38,6 +39,14 @@ export interface Endpoint<
    * with `defineUploadEndpoint`, which keeps the field in the contract's type.
    */
   upload?: UploadSpec;
+  /**
+   * Request headers a protocol route reads (tus: `Tus-Resumable`, `Upload-Length`…), header name in
+   * lower case → schema of its value: documented in OpenAPI as header parameters and checked by the
+   * route before the protocol's server sees the request (JSON contracts read no header of their own).
+   */
+  headers?: z.ZodObject;
+  /** Headers of the success answer a client reads (tus: `Location`, `Upload-Offset`), name → description. */
+  responseHeaders?: Readonly<Record<string, string>>;
   /**
    * Error statuses beyond those its permission, input and method imply (documented in OpenAPI): a
    * public route that checks its own credential answers 401.

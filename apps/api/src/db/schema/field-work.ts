@@ -164,11 +164,20 @@ export const visitReportPhotos = pgTable(
     detectorUserId: bigint('detector_user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
-    fileKey: text('file_key').notNull(),
+    /** Null once the photo is deleted (its file removed; a file left by a failed removal goes with the sweep). */
+    fileKey: text('file_key'),
     mediaType: text('media_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: ts('created_at').notNull(),
+    /**
+     * A deleted photo stays as a tombstone (decision 055, amendment): its place (report, index) stays
+     * taken, so a replayed upload is answered "already received" instead of bringing the photo back.
+     */
+    deletedAt: ts('deleted_at'),
+    deletedByUserId: bigint('deleted_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     uniqueIndex('visit_report_photos_report_index_key').on(t.clientReportId, t.photoIndex),

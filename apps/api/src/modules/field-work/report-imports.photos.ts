@@ -1,3 +1,4 @@
+import type { Actor } from '../../lib/audit.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -113,6 +114,7 @@ export async function landPhotos(
   detectorUserId: number,
   draft: DraftFileReport,
   status: ReportImportStatus,
+  actor: Actor,
 ): Promise<ReportImportPhoto[]> {
   const items: ReportImportPhoto[] = [];
   for (const photo of draft.photos) {
@@ -127,7 +129,7 @@ export async function landPhotos(
     }
     try {
       const meta = { clientReportId: draft.clientReportId, index: photo.index, sha256: decoded.sha256 };
-      const { duplicate } = await landImportedPhoto(app, detectorUserId, meta, decoded.bytes);
+      const { duplicate } = await landImportedPhoto(app, detectorUserId, meta, decoded.bytes, actor);
       items.push(photoOf(photo, duplicate ? 'received' : 'landed'));
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

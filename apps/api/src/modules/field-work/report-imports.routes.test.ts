@@ -431,8 +431,8 @@ describe('photos in the exported drafts (version 2)', () => {
       [0, 'image/jpeg', 3000, detectorId],
       [1, 'image/png', 1_200_000, detectorId],
     ]);
-    expect((await readStored(t.app.files, rows[0]!.fileKey)).equals(first)).toBe(true);
-    expect((await readStored(t.app.files, rows[1]!.fileKey)).equals(second)).toBe(true);
+    expect((await readStored(t.app.files, rows[0]!.fileKey!)).equals(first)).toBe(true);
+    expect((await readStored(t.app.files, rows[1]!.fileKey!)).equals(second)).toBe(true);
     expect(await storedFiles()).toBe(before + 2);
     const [audit] = await t.database.db
       .select()

@@ -136,7 +136,7 @@ export async function importReports(
       continue;
     }
     const sent = body === null ? item : await send(db, actor, detectorUserId, item, body);
-    items.push({ ...sent, photos: await landPhotos(app, detectorUserId, draft, sent.status) });
+    items.push({ ...sent, photos: await landPhotos(app, detectorUserId, draft, sent.status, actor) });
   }
   const counts = Object.fromEntries(
     REPORT_IMPORT_STATUSES.map((s) => [s, items.filter((i) => i.status === s).length]),

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { visitReportPhotos, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 
@@ -26,6 +26,7 @@ export async function lockReport(db: DbOrTx, clientReportId: string): Promise<bo
   return rows.length > 0;
 }
 
+/** The photo at a place, a deleted one (tombstone) included: its place stays taken (decision 055, amendment). */
 export async function photoAt(db: DbOrTx, clientReportId: string, index: number) {
   const [row] = await db
     .select({ id: visitReportPhotos.id, sha256: visitReportPhotos.sha256 })
@@ -41,7 +42,7 @@ export async function storedBytesOf(db: DbOrTx, detectorUserId: number): Promise
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${visitReportPhotos.sizeBytes}), 0)` })
     .from(visitReportPhotos)
-    .where(eq(visitReportPhotos.detectorUserId, detectorUserId));
+    .where(and(eq(visitReportPhotos.detectorUserId, detectorUserId), isNull(visitReportPhotos.deletedAt)));
   return Number(row?.total ?? 0);
 }
 
@@ -59,16 +60,22 @@ const PHOTO_COLUMNS = {
   fileKey: visitReportPhotos.fileKey,
 };
 
-/** The photos of every report sent for a visit, oldest report first, in their order. */
+/** The photos of every report sent for a visit, oldest report first, in their order (deleted ones left out). */
 export function photosOfVisit(db: DbOrTx, visitId: number) {
   return db
-    .select(PHOTO_COLUMNS)
+    .select({
+      ...PHOTO_COLUMNS,
+      authorUserId: visitReportSubmissions.detectorUserId,
+      visitDetectorUserId: visits.detectorUserId,
+      reviewState: visits.reviewState,
+    })
     .from(visitReportPhotos)
     .innerJoin(
       visitReportSubmissions,
       eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
     )
-    .where(eq(visitReportSubmissions.visitId, visitId))
+    .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
+    .where(and(eq(visitReportSubmissions.visitId, visitId), isNull(visitReportPhotos.deletedAt)))
     .orderBy(asc(visitReportSubmissions.createdAt), asc(visitReportPhotos.photoIndex));
 }
 
@@ -80,6 +87,42 @@ export async function photoOfVisit(db: DbOrTx, visitId: number, photoId: number)
       visitReportSubmissions,
       eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
     )
-    .where(and(eq(visitReportSubmissions.visitId, visitId), eq(visitReportPhotos.id, photoId)));
+    .where(
+      and(
+        eq(visitReportSubmissions.visitId, visitId),
+        eq(visitReportPhotos.id, photoId),
+        isNull(visitReportPhotos.deletedAt),
+      ),
+    );
   return row;
+}
+
+/** A photo of a visit to delete, locked, with what decides who may (a deleted one too: its tombstone). */
+export async function photoToDelete(db: DbOrTx, visitId: number, photoId: number) {
+  const [row] = await db
+    .select({
+      ...PHOTO_COLUMNS,
+      sha256: visitReportPhotos.sha256,
+      deletedAt: visitReportPhotos.deletedAt,
+      authorUserId: visitReportSubmissions.detectorUserId,
+      visitDetectorUserId: visits.detectorUserId,
+      reviewState: visits.reviewState,
+    })
+    .from(visitReportPhotos)
+    .innerJoin(
+      visitReportSubmissions,
+      eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
+    )
+    .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
+    .where(and(eq(visitReportSubmissions.visitId, visitId), eq(visitReportPhotos.id, photoId)))
+    .for('update', { of: visitReportPhotos });
+  return row;
+}
+
+/** The photo becomes a tombstone: no file, out of the lists and the quota, its place still taken. */
+export async function markPhotoDeleted(db: DbOrTx, photoId: number, byUserId: number, at: Date) {
+  await db
+    .update(visitReportPhotos)
+    .set({ deletedAt: at, deletedByUserId: byUserId, fileKey: null })
+    .where(eq(visitReportPhotos.id, photoId));
 }

@@ -127,7 +127,7 @@ describe('tus upload of a report photo', () => {
       sha256: sha(bytes),
       mediaType: 'image/jpeg',
     });
-    expect((await readStored(t.app.files, rows[0]!.fileKey)).equals(bytes)).toBe(true);
+    expect((await readStored(t.app.files, rows[0]!.fileKey!)).equals(bytes)).toBe(true);
     // The upload in progress is gone: a HEAD on it now finds nothing.
     expect(
       (await detector().send('HEAD', location, { headers: { 'tus-resumable': '1.0.0' } })).statusCode,

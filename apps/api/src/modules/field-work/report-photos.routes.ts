@@ -2,19 +2,28 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
+import type { OwnedResource } from '@portale/shared/auth';
 import {
+  appendReportPhotoUpload,
+  cancelReportPhotoUpload,
+  createReportPhotoUpload,
+  deleteVisitPhoto,
   downloadVisitPhoto,
   listVisitPhotos,
   REPORT_PHOTO_LIMITS,
   REPORT_PHOTO_MESSAGES as M,
   REPORT_PHOTO_UPLOAD_PATH as PATH,
+  reportPhotoUploadOffset,
   VISIT_MESSAGES,
 } from '@portale/shared/field-work';
+import type { Endpoint } from '@portale/shared/http';
 import { HttpError } from '../../lib/http-error.ts';
 import { PeriodicJob } from '../../lib/periodic-job.ts';
 import { openStored } from '../../lib/uploads.ts';
-import { authOf, requireAuth } from '../../plugins/authorization.ts';
+import { authOf } from '../../plugins/authorization.ts';
 import { registerEndpoint, type RequestWithParams } from '../../plugins/endpoint-route.ts';
+import { signedInActorOf } from '../../plugins/service-context.ts';
+import * as deletion from './report-photo-deletion.service.ts';
 import * as photos from './report-photos.repository.ts';
 import * as service from './report-photos.service.ts';
 import * as visits from './visits.repository.ts';
@@ -31,6 +40,48 @@ export function tusMetadataOf(header: string | string[] | undefined): Record<str
     if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
   }
   return out;
+}
+
+/** The owners of a report's photos: its author when they are the visit's detector (unknown report: 404). */
+async function photoOwnersOf(app: FastifyInstance, clientReportId: string): Promise<OwnedResource> {
+  const report = await photos.reportOfPhoto(app.db, clientReportId);
+  if (!report) throw new HttpError(404, 'report_not_found', M.reportMissing);
+  return { ownerUserIds: report.authorUserId === report.visitDetectorUserId ? [report.authorUserId] : [] };
+}
+
+/** The tus protocol's own refusals (written by `@tus/server` itself) as the API's one error shape, in Italian. */
+const TUS_ERRORS: Record<number, [code: string, message: string]> = {
+  400: ['invalid_upload_headers', M.badHeaders],
+  403: ['invalid_upload_content_type', M.badContentType],
+  404: ['upload_not_found', M.uploadGone],
+  409: ['upload_offset_conflict', M.offsetConflict],
+  410: ['upload_gone', M.uploadGone],
+  412: ['unsupported_tus_version', M.tusVersion],
+  413: ['photo_too_large', M.tooLarge],
+};
+
+function tusErrorBody(status: number, body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { statusCode?: unknown };
+    if (parsed.statusCode === status) return body; // a refusal of ours (`tusRefusal`)
+  } catch {
+    // tus's own plain text
+  }
+  const [code, message] = TUS_ERRORS[status] ?? ['upload_failed', M.uploadFailed];
+  return JSON.stringify({ statusCode: status, code, message });
+}
+
+/**
+ * A protocol route's headers, checked with its contract before tus sees the request, refused with the
+ * status tus gives them (412 for the version, 400 for another header) and an Italian body.
+ */
+function checkTusHeaders(endpoint: Endpoint, request: FastifyRequest): void {
+  const parsed = endpoint.headers?.safeParse(request.headers);
+  if (!parsed || parsed.success) return;
+  const versionWrong = parsed.error.issues.some((issue) => issue.path[0] === 'tus-resumable');
+  throw versionWrong
+    ? new HttpError(412, 'unsupported_tus_version', M.tusVersion)
+    : new HttpError(400, 'invalid_upload_headers', M.badHeaders);
 }
 
 function visitOf(request: RequestWithParams<{ visitId: number }>) {
@@ -76,6 +127,13 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
       }
     },
   });
+  // Every refusal tus writes itself (a wrong offset, an expired upload…) in the one error shape, in Italian.
+  const write = tus.write.bind(tus);
+  tus.write = (context, headers, status, body = '') => {
+    if (status < 400) return write(context, headers, status, body);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    return write(context, headers, status, tusErrorBody(status, body));
+  };
   // Uploads abandoned for a day (a phone that never came back) are removed every hour.
   const cleanup = new PeriodicJob<number>({
     intervalMs: app.env.NODE_ENV === 'test' ? 0 : 3_600_000,
@@ -100,49 +158,74 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
     // The body of a PATCH goes to tus untouched.
     scope.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
-    const signedIn = requireAuth();
-    // The tus protocol, not a JSON contract: left out of the OpenAPI document (decision 055 describes it).
-    const hidden = { hide: true };
-    scope.post(
-      PATH,
-      { schema: hidden, preHandler: async (request) => signedIn(request) },
+    // The contracts check the session and the grant (401/403), then the report's owner (404/403) before
+    // the headers; tus reads the request only after that.
+    registerEndpoint(
+      scope,
+      createReportPhotoUpload,
+      {
+        resource: (request) =>
+          photoOwnersOf(
+            app,
+            service.photoMetaOf(tusMetadataOf(request.headers['upload-metadata'])).clientReportId,
+          ),
+      },
       async (request, reply) => {
-        const user = authOf(request).user;
+        checkTusHeaders(createReportPhotoUpload, request);
         const meta = service.photoMetaOf(tusMetadataOf(request.headers['upload-metadata']));
-        await service.checkUploadStart(app, user, meta, Number(request.headers['upload-length']));
+        await service.checkUploadStart(
+          app,
+          authOf(request).user,
+          meta,
+          Number(request.headers['upload-length']),
+        );
         return forward(request, reply);
       },
     );
-    scope.route<{ Params: { uploadId: string } }>({
-      method: ['HEAD', 'PATCH', 'DELETE'],
-      url: `${PATH}/:uploadId`,
-      schema: hidden,
-      preHandler: async (request) => signedIn(request),
-      handler: async (request, reply) => {
-        const bound = service.photoOfUploadId(request.params.uploadId);
-        if (!bound) throw new HttpError(404, 'not_found', M.notFound);
-        await service.checkPhotoOwner(app, authOf(request).user, bound.clientReportId);
-        return forward(request, reply);
-      },
-    });
+    for (const endpoint of [reportPhotoUploadOffset, appendReportPhotoUpload, cancelReportPhotoUpload])
+      registerEndpoint(
+        scope,
+        endpoint,
+        {
+          resource: (request) => {
+            const bound = service.photoOfUploadId(request.params.uploadId);
+            if (!bound) throw new HttpError(404, 'not_found', M.notFound);
+            return photoOwnersOf(app, bound.clientReportId);
+          },
+        },
+        async (request, reply) => {
+          checkTusHeaders(endpoint, request);
+          return forward(request, reply);
+        },
+      );
   });
 
   registerEndpoint(app, listVisitPhotos, { resource: visitOf }, async (request) => {
+    const user = authOf(request).user;
     const rows = await photos.photosOfVisit(app.db, request.params.visitId);
     return {
-      items: rows.map(({ fileKey: _key, createdAt, mediaType, ...row }) => ({
-        ...row,
-        mediaType: mediaType as 'image/jpeg' | 'image/png',
-        createdAt: createdAt.toISOString(),
+      items: rows.map((row) => ({
+        id: row.id,
+        clientReportId: row.clientReportId,
+        index: row.index,
+        mediaType: row.mediaType as 'image/jpeg' | 'image/png',
+        sizeBytes: row.sizeBytes,
+        createdAt: row.createdAt.toISOString(),
+        deletable: deletion.mayDeletePhoto(user, row),
       })),
     };
+  });
+
+  registerEndpoint(app, deleteVisitPhoto, { resource: visitOf }, async (request) => {
+    const { visitId, photoId } = request.params;
+    await deletion.deleteVisitPhoto(app, authOf(request).user, signedInActorOf(request), visitId, photoId);
   });
 
   registerEndpoint(app, downloadVisitPhoto, { resource: visitOf }, async (request, reply) => {
     const { visitId, photoId } = request.params;
     const notFound = () => new HttpError(404, 'not_found', M.notFound);
     const photo = await photos.photoOfVisit(app.db, visitId, photoId);
-    if (!photo) throw notFound();
+    if (!photo?.fileKey) throw notFound();
     const ext = photo.mediaType === 'image/png' ? 'png' : 'jpg';
     return reply
       .header('cache-control', 'private, max-age=3600')

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { can, type PermissionSubject } from '@portale/shared/auth';
 import { REPORT_PHOTO_LIMITS, REPORT_PHOTO_MESSAGES as M } from '@portale/shared/field-work';
 import { withTransaction } from '../../db/transaction.ts';
+import { auditWrite, type Actor } from '../../lib/audit.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { FILE_SIGNATURES, sniffFile } from '../../plugins/uploads.ts';
 import * as photos from './report-photos.repository.ts';
@@ -105,6 +106,7 @@ export async function landPhoto(
   app: FastifyInstance,
   meta: PhotoMeta,
   uploadPath: string | Readable,
+  actor?: Actor,
 ): Promise<{ duplicate: boolean }> {
   const tooLarge = () => new HttpError(413, 'photo_too_large', M.tooLarge);
   const source = typeof uploadPath === 'string' ? createReadStream(uploadPath) : uploadPath;
@@ -139,6 +141,20 @@ export async function landPhoto(
         sha256: file.sha256,
         createdAt: app.clock.now(),
       });
+      // One audit row per photo received (decision 055, amendment): what arrived, never its bytes. The
+      // uploader is the report's author (checked on every tus request) unless the caller says who.
+      await auditWrite(tx, actor ?? { userId: report.authorUserId, ip: null, at: app.clock.now() }, {
+        action: 'visit-report.photo-received',
+        entity: 'visit',
+        entityId: report.visitId,
+        after: {
+          clientReportId: meta.clientReportId,
+          index: meta.index,
+          sizeBytes: file.sizeBytes,
+          sha256: file.sha256,
+          mediaType: signature.type,
+        },
+      });
       return { duplicate: false };
     });
     kept = !result.duplicate;
@@ -160,6 +176,7 @@ export async function landImportedPhoto(
   detectorUserId: number,
   meta: PhotoMeta & { sha256: string },
   bytes: Buffer,
+  actor?: Actor,
 ): Promise<{ duplicate: boolean }> {
   const report = await photos.reportOfPhoto(app.db, meta.clientReportId);
   if (!report || report.authorUserId !== detectorUserId)
@@ -175,5 +192,5 @@ export async function landImportedPhoto(
   }
   if ((await photos.storedBytesOf(app.db, report.authorUserId)) + bytes.length > quotaBytes(app))
     throw new HttpError(413, 'photo_quota_exceeded', M.quota);
-  return landPhoto(app, meta, Readable.from([bytes]));
+  return landPhoto(app, meta, Readable.from([bytes]), actor);
 }

@@ -124,7 +124,7 @@ describe('tus-js-client against the API', () => {
     expect(resumed.accepted).toEqual([3000, 3500]);
     const [row] = await rows();
     expect(row).toMatchObject({ photoIndex: 0, sizeBytes: 3500, sha256: sha(bytes) });
-    expect((await readStored(t.app.files, row!.fileKey)).equals(bytes)).toBe(true);
+    expect((await readStored(t.app.files, row!.fileKey!)).equals(bytes)).toBe(true);
 
     // The answer was lost, the browser sends again: the server has it, nothing is stored twice.
     const replay = await tusUpload(bytes, metadata);

@@ -10,6 +10,11 @@ export interface ConfirmButtonProps {
   confirmLabel: ReactNode;
   /** The `intent` the form posts to the page's action. */
   intent: string;
+  /**
+   * Instead of posting to the page's action, call this (a component that loads its own data, such as
+   * a visit's photos on two pages); the question closes when it settles.
+   */
+  onConfirm?: () => Promise<void>;
   /** More hidden fields posted with the intent. */
   fields?: Record<string, string>;
   openerClassName?: string;
@@ -29,6 +34,7 @@ export function ConfirmButton({
   confirmLabel,
   intent,
   fields = {},
+  onConfirm,
   openerClassName = 'btn btn-outline-primary',
   confirmClassName = 'btn btn-primary',
   cancelClassName = 'btn btn-outline-secondary',
@@ -36,8 +42,10 @@ export function ConfirmButton({
   testId,
 }: ConfirmButtonProps) {
   const [confirming, setConfirming] = useState(false);
+  const [running, setRunning] = useState(false);
   const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  const busy =
+    running || (navigation.state === 'submitting' && navigation.formData?.get('intent') === intent);
   const box = useRef<HTMLDivElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const wasConfirming = useRef(false);
@@ -70,7 +78,15 @@ export function ConfirmButton({
         method="post"
         preventScrollReset
         className="d-flex flex-wrap gap-2"
-        onSubmit={() => setTimeout(() => setConfirming(false))}
+        onSubmit={(event) => {
+          if (!onConfirm) return void setTimeout(() => setConfirming(false));
+          event.preventDefault();
+          setRunning(true);
+          void onConfirm().finally(() => {
+            setRunning(false);
+            setConfirming(false);
+          });
+        }}
       >
         <input type="hidden" name="intent" value={intent} />
         {Object.entries(fields).map(([name, value]) => (

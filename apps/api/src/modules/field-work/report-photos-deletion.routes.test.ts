@@ -1,0 +1,276 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportPhotoListSchema, REPORT_PHOTO_UPLOAD_PATH as TUS } from '@portale/shared/field-work';
+import { auditLog, reviews, visitReportPhotos } from '../../db/schema/index.ts';
+import { readStored } from '../../lib/file-store.ts';
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ApiClient, nextIp } from '../../../test/http-client.ts';
+import {
+  addDetectorSite,
+  addSecondDetector,
+  DEMO_DETECTOR,
+  loggedInClients,
+  OTHER_DETECTOR,
+  plannedVisit,
+} from '../../../test/field-work-harness.ts';
+
+// Issue 39, decision 055 (amendment): a sent photo is deleted by staff who review, or by its detector
+// until the report is reviewed; the file leaves the store and the quota, the audit keeps who and what
+// (never the photo), and the tombstone answers a replayed upload "già ricevuta". The tus routes' own
+// refusals are the API's error shape, in Italian; each photo received is audited.
+
+let t: TestApp;
+const clients = new Map<string, ApiClient>();
+const as = (email: string) => clients.get(email)!;
+const detector = () => as(DEMO_DETECTOR);
+const STAFF = ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'];
+const OTHERS = ['dirigente@demo.test', 'referente@demo.test', 'insegnante@demo.test', 'utenti@demo.test'];
+const QUOTA_MB = 1;
+let detectorId: number;
+let siteId: number;
+
+function jpeg(size: number): Buffer {
+  const bytes = randomBytes(size);
+  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+  return bytes;
+}
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const b64 = (value: string) => Buffer.from(value).toString('base64');
+const metadata = (clientReportId: string, index: number, bytes: Buffer) =>
+  [
+    `clientReportId ${b64(clientReportId)}`,
+    `index ${b64(String(index))}`,
+    `filetype ${b64('image/jpeg')}`,
+    `sha256 ${b64(sha(bytes))}`,
+  ].join(',');
+const tusHeaders = { 'tus-resumable': '1.0.0' };
+
+const create = (client: ApiClient, clientReportId: string, index: number, bytes: Buffer) =>
+  client.send('POST', TUS, {
+    headers: {
+      ...tusHeaders,
+      'upload-length': String(bytes.length),
+      'upload-metadata': metadata(clientReportId, index, bytes),
+    },
+  });
+const patch = (location: string, offset: number, chunk: Buffer, headers: Record<string, string> = {}) =>
+  detector().send('PATCH', location, {
+    headers: {
+      ...tusHeaders,
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
+      ...headers,
+    },
+    payload: chunk,
+  });
+
+async function sentReport(): Promise<{ visitId: number; clientReportId: string }> {
+  const visitId = await plannedVisit(t, siteId, detectorId);
+  const clientReportId = randomUUID();
+  const res = await detector().post(`/api/visits/${visitId}/report`, {
+    report: 'Visita svolta, foto da rivedere.',
+    teachersMet: [],
+    clientReportId,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { visitId, clientReportId };
+}
+
+/** A photo of the demo detector's report, sent with tus: its id in the visit's list. */
+async function sentPhoto(clientReportId: string, index: number, bytes = jpeg(600)): Promise<number> {
+  const created = await create(detector(), clientReportId, index, bytes);
+  expect(created.statusCode, created.body).toBe(201);
+  expect((await patch(created.headers.location as string, 0, bytes)).statusCode).toBe(204);
+  const [row] = await t.database.db
+    .select({ id: visitReportPhotos.id })
+    .from(visitReportPhotos)
+    .where(
+      and(eq(visitReportPhotos.clientReportId, clientReportId), eq(visitReportPhotos.photoIndex, index)),
+    );
+  return row!.id;
+}
+
+const photoUrl = (visitId: number, photoId: number) => `/api/visits/${visitId}/photos/${photoId}`;
+const remove = (client: ApiClient, visitId: number, photoId: number) =>
+  client.send('DELETE', photoUrl(visitId, photoId));
+const listOf = async (client: ApiClient, visitId: number) =>
+  ReportPhotoListSchema.parse((await client.get(`/api/visits/${visitId}/photos`)).json()).items;
+const auditOf = (visitId: number, action: string) =>
+  t.database.db
+    .select()
+    .from(auditLog)
+    .where(
+      and(eq(auditLog.action, action), eq(auditLog.entity, 'visit'), eq(auditLog.entityId, String(visitId))),
+    );
+
+async function decideReport(visitId: number, decision: 'approve' | 'reject' | 'request_changes') {
+  const [item] = await t.database.db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(and(eq(reviews.type, 'visite'), eq(reviews.subjectId, visitId)));
+  const body =
+    decision === 'approve'
+      ? { decision }
+      : { decision, note: 'Una foto mostra il volto di un bambino.', fields: ['report'] };
+  const res = await as('sylla@demo.test').post(`/api/reviews/visite/${item!.id}/decision`, body);
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+beforeAll(async () => {
+  t = await buildTestApp({ DETECTOR_PHOTO_QUOTA_MB: String(QUOTA_MB) });
+  ({ detectorId } = await addSecondDetector(t, '+393330000996'));
+  siteId = await addDetectorSite(t, {
+    ministryCode: 'FOT0000002',
+    name: 'Plesso foto da eliminare',
+    detectorUserId: detectorId,
+  });
+  const emails = [DEMO_DETECTOR, OTHER_DETECTOR, ...STAFF, ...OTHERS];
+  for (const [email, client] of await loggedInClients(t, emails)) clients.set(email, client);
+}, 180_000);
+afterAll(() => t.close());
+
+describe('deleting a sent photo', () => {
+  it('its detector deletes it before the review: file and quota freed, audited, a replay does not bring it back', async () => {
+    const { visitId, clientReportId } = await sentReport();
+    const bytes = jpeg(700 * 1024);
+    const photoId = await sentPhoto(clientReportId, 0, bytes);
+    // Each photo received is audited: what arrived, never its bytes.
+    const [received] = await auditOf(visitId, 'visit-report.photo-received');
+    expect(received).toMatchObject({
+      actorUserId: detectorId,
+      after: {
+        clientReportId,
+        index: 0,
+        sizeBytes: bytes.length,
+        sha256: sha(bytes),
+        mediaType: 'image/jpeg',
+      },
+    });
+    expect(await listOf(detector(), visitId)).toEqual([
+      expect.objectContaining({ id: photoId, deletable: true }),
+    ]);
+    const [{ fileKey }] = (await t.database.db
+      .select({ fileKey: visitReportPhotos.fileKey })
+      .from(visitReportPhotos)
+      .where(eq(visitReportPhotos.id, photoId))) as [{ fileKey: string }];
+    // 700 KB of 1 MB used: another 700 KB photo does not fit.
+    const second = jpeg(700 * 1024);
+    expect((await create(detector(), clientReportId, 1, second)).json()).toMatchObject({
+      code: 'photo_quota_exceeded',
+    });
+
+    const res = await remove(detector(), visitId, photoId);
+    expect(res.statusCode, res.body).toBe(204);
+    expect(await listOf(detector(), visitId)).toEqual([]);
+    expect((await detector().get(photoUrl(visitId, photoId))).statusCode).toBe(404);
+    await expect(readStored(t.app.files, fileKey)).rejects.toThrow();
+    const [row] = await t.database.db
+      .select()
+      .from(visitReportPhotos)
+      .where(eq(visitReportPhotos.id, photoId));
+    expect(row).toMatchObject({ fileKey: null, deletedByUserId: detectorId });
+    expect(row!.deletedAt).toBeInstanceOf(Date);
+    const [audit] = await auditOf(visitId, 'visit-report.photo-deleted');
+    expect(audit).toMatchObject({
+      actorUserId: detectorId,
+      before: {
+        clientReportId,
+        index: 0,
+        sizeBytes: bytes.length,
+        sha256: sha(bytes),
+        mediaType: 'image/jpeg',
+      },
+    });
+    expect(JSON.stringify(audit)).not.toContain(bytes.subarray(0, 32).toString('base64'));
+
+    // The quota is free again.
+    expect((await create(detector(), clientReportId, 1, second)).statusCode).toBe(201);
+    // A replay of the deleted photo (a device that never got the answer) is "già ricevuta": nothing comes back.
+    const replay = await create(detector(), clientReportId, 0, bytes);
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json()).toMatchObject({ code: 'photo_already_received' });
+    expect(await listOf(detector(), visitId)).toEqual([]);
+    // Deleted already: 404. An id that is not one names no record: 404 in Italian (the API's rule for path
+    // params, lib/request-validation.ts), nothing changed.
+    const again = await remove(detector(), visitId, photoId);
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ message: 'Foto non trovata.' });
+    for (const bad of ['abc', '-1', '1.5', '0x10']) {
+      const res = await detector().send('DELETE', `/api/visits/${visitId}/photos/${bad}`);
+      expect(res.statusCode, bad).toBe(404);
+      expect(res.json().message, bad).toMatch(/non (trovat|esist)/i);
+    }
+    expect(await auditOf(visitId, 'visit-report.photo-deleted')).toHaveLength(1);
+  });
+
+  it('roles: guest 401, another detector and other roles 403, staff who review 204, unknown 404', async () => {
+    const { visitId, clientReportId } = await sentReport();
+    const ids = [];
+    for (let index = 0; index < STAFF.length; index++) ids.push(await sentPhoto(clientReportId, index));
+    const guest = new ApiClient(t, nextIp());
+    await guest.csrf();
+    expect((await remove(guest, visitId, ids[0]!)).statusCode).toBe(401);
+    for (const email of [OTHER_DETECTOR, ...OTHERS])
+      expect((await remove(as(email), visitId, ids[0]!)).statusCode, email).toBe(403);
+    expect(await listOf(detector(), visitId)).toHaveLength(STAFF.length);
+    for (const [i, email] of STAFF.entries()) {
+      expect((await listOf(as(email), visitId))[0]).toMatchObject({ deletable: true });
+      const res = await remove(as(email), visitId, ids[i]!);
+      expect(res.statusCode, `${email} ${res.body}`).toBe(204);
+    }
+    expect(await listOf(detector(), visitId)).toEqual([]);
+    expect((await remove(as('sylla@demo.test'), 987_654_321, ids[0]!)).statusCode).toBe(404);
+    expect((await remove(as('sylla@demo.test'), visitId, 987_654_321)).statusCode).toBe(404);
+  });
+
+  it('once the report is approved its detector may not, staff still may; sent back for changes, the detector may', async () => {
+    const approved = await sentReport();
+    const a = await sentPhoto(approved.clientReportId, 0);
+    await decideReport(approved.visitId, 'approve');
+    expect((await listOf(detector(), approved.visitId))[0]).toMatchObject({ deletable: false });
+    const refused = await remove(detector(), approved.visitId, a);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      message: 'Il resoconto è già stato revisionato: solo lo staff può eliminarne le foto.',
+    });
+    expect((await remove(as('cromos@demo.test'), approved.visitId, a)).statusCode).toBe(204);
+
+    const sentBack = await sentReport();
+    const b = await sentPhoto(sentBack.clientReportId, 0);
+    await decideReport(sentBack.visitId, 'request_changes');
+    expect((await remove(detector(), sentBack.visitId, b)).statusCode).toBe(204);
+  });
+});
+
+describe('the tus routes answer in the one error shape, in Italian', () => {
+  it('a wrong offset, an unknown upload, a missing version', async () => {
+    const { clientReportId } = await sentReport();
+    const bytes = jpeg(900);
+    const created = await create(detector(), clientReportId, 0, bytes);
+    const location = created.headers.location as string;
+    expect(created.headers['tus-resumable']).toBe('1.0.0');
+    const conflict = await patch(location, 10, bytes.subarray(0, 10));
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.headers['content-type']).toMatch(/^application\/json/);
+    expect(conflict.json()).toEqual({
+      statusCode: 409,
+      code: 'upload_offset_conflict',
+      message: 'Il caricamento della foto non riprende dal punto giusto: riprova.',
+    });
+    const noVersion = await detector().send('PATCH', location, {
+      headers: { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: bytes,
+    });
+    expect(noVersion.statusCode).toBe(412);
+    expect(noVersion.json()).toMatchObject({ code: 'unsupported_tus_version' });
+    const badOffset = await patch(location, 0, bytes, { 'upload-offset': 'abc' });
+    expect(badOffset.statusCode).toBe(400);
+    expect(badOffset.json()).toMatchObject({ code: 'invalid_upload_headers' });
+    const gone = await patch(`${TUS}/${clientReportId}_0_${'0'.repeat(32)}`, 0, bytes);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toMatchObject({ code: 'upload_not_found' });
+    // Nothing above broke the upload: it still finishes.
+    expect((await patch(location, 0, bytes)).statusCode).toBe(204);
+  });
+});
