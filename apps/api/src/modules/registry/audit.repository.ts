@@ -2,7 +2,15 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AuditEntry, AuditedEntity } from '@portale/shared/registry';
 import { auditLog, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
-import { cappedCount, paginate, rawRows, rowValue, type Page } from '../../lib/list.ts';
+import {
+  asValue,
+  listRows,
+  paginate,
+  rowValue,
+  shapedCappedCount,
+  type Bind,
+  type Page,
+} from '../../lib/list.ts';
 
 export interface AuditQuery {
   entity: AuditedEntity;
@@ -19,15 +27,21 @@ export interface AuditQuery {
  * and sort every row of an active staff user to show twenty. The second branch leaves out the rows the
  * first already has (a user acting on their own record), so no row appears twice.
  */
-function branchesOf(query: AuditQuery): SQL[] {
+function branchesOf(query: AuditQuery, bind: Bind = asValue): SQL[] {
   const id = String(query.entityId);
-  const about = sql`${auditLog.entity} = ${query.entity} and ${auditLog.entityId} = ${id}`;
+  const about = sql`${auditLog.entity} = ${bind(query.entity)} and ${auditLog.entityId} = ${bind(id)}`;
   if (query.entity !== 'user') return [about];
   return [
     about,
-    sql`${auditLog.actorUserId} = ${query.entityId} and (${auditLog.entity} is distinct from 'user' or ${auditLog.entityId} is distinct from ${id})`,
+    sql`${auditLog.actorUserId} = ${bind(query.entityId)} and (${auditLog.entity} is distinct from 'user' or ${auditLog.entityId} is distinct from ${bind(id)})`,
   ];
 }
+
+/**
+ * The statements' shape (decision 028; for the audit 059): a user's audit has two branches, any other
+ * record's one; every value is bound, so the text is kept per shape.
+ */
+const shapeOf = (query: AuditQuery) => (query.entity === 'user' ? 'audit-user' : 'audit-record');
 
 const asRecord = (v: unknown) => {
   const value = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
@@ -38,22 +52,20 @@ const asRecord = (v: unknown) => {
 
 /** The append-only audit of one record, newest first. */
 export function listAudit(db: DbOrTx, query: AuditQuery): Promise<Page<AuditEntry>> {
-  const branches = branchesOf(query);
   return paginate(
     async (limit, offset) => {
-      // Each branch gives at most the rows up to the end of the page, in the page's order.
-      const upTo = limit + offset;
-      const newest = branches.map(
-        (where) =>
-          sql`(select ${auditLog.id}, ${auditLog.at}, ${auditLog.action}, ${auditLog.entity}, ${auditLog.entityId}, ${auditLog.before}, ${auditLog.after}, ${auditLog.ip}, ${auditLog.actorUserId}
+      const rows = await listRows(db, shapeOf(query), (bind) => {
+        // Each branch gives at most the rows up to the end of the page, in the page's order.
+        const upTo = bind(limit + offset);
+        const newest = branchesOf(query, bind).map(
+          (where) =>
+            sql`(select ${auditLog.id}, ${auditLog.at}, ${auditLog.action}, ${auditLog.entity}, ${auditLog.entityId}, ${auditLog.before}, ${auditLog.after}, ${auditLog.ip}, ${auditLog.actorUserId}
                  from ${auditLog} where ${where} order by ${auditLog.at} desc, ${auditLog.id} desc limit ${upTo})`,
-      );
-      const rows = await rawRows(
-        db,
-        sql`select a.id, a.at, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, u.id as actor_id, u.first_name, u.last_name, u.email
+        );
+        return sql`select a.id, a.at, a.action, a.entity, a.entity_id, a.before, a.after, a.ip, u.id as actor_id, u.first_name, u.last_name, u.email
               from (${sql.join(newest, sql` union all `)}) a left join ${users} u on u.id = a.actor_user_id
-              order by a.at desc, a.id desc limit ${limit} offset ${offset}`,
-      );
+              order by a.at desc, a.id desc limit ${bind(limit)} offset ${bind(offset)}`;
+      });
       return rows.map((r) => ({
         id: rowValue.int(r.id),
         at: rowValue.iso(r.at)!,
@@ -74,12 +86,14 @@ export function listAudit(db: DbOrTx, query: AuditQuery): Promise<Page<AuditEntr
       }));
     },
     () =>
-      cappedCount(
+      shapedCappedCount(
         db,
-        sql`${sql.join(
-          branches.map((where) => sql`(select 1 from ${auditLog} where ${where})`),
-          sql` union all `,
-        )}`,
+        `${shapeOf(query)}-total`,
+        (bind) =>
+          sql`${sql.join(
+            branchesOf(query, bind).map((where) => sql`(select 1 from ${auditLog} where ${where})`),
+            sql` union all `,
+          )}`,
         query.exactTotal,
       ),
     query.page,

@@ -24,22 +24,25 @@ import {
 import type { DbOrTx } from '../../db/transaction.ts';
 import {
   aliased,
-  cappedCount,
+  asValue,
   closestFirst,
   countAll,
+  listRows,
+  listShape,
   orderByOf,
   paginate,
   rawCount,
-  rawRows,
   rowValue,
   searchCondition,
+  shapedCappedCount,
+  type Bind,
   type Page,
 } from '../../lib/list.ts';
 import { accountKey, secondFactorKey } from '../auth/index.ts';
 
 type Filters = Omit<UserListQuery, 'page' | 'pageSize' | 'sort'> & { sort?: UserListQuery['sort'] };
 
-const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+const at = (now: Date, bind: Bind = asValue) => sql`${bind(now.toISOString())}::timestamptz`;
 
 const roleNames = sql<
   string[]
@@ -49,10 +52,11 @@ const permissionNames = sql<
 >`coalesce((select json_agg(${permissions.name}) from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id}), '[]'::json)`;
 /** The later lock of the password and of the second factor (login-throttle.ts keys). */
 const lockedUntilOf = sql`(select max(${loginThrottles.lockedUntil}) from ${loginThrottles} where ${loginThrottles.key} in ('account:' || lower(${users.email}), 'mfa:' || ${users.id}))`;
-const lockedAt = (now: Date) => sql<boolean>`coalesce(${lockedUntilOf} > ${at(now)}, false)`;
+const lockedAt = (now: Date, bind: Bind = asValue) =>
+  sql<boolean>`coalesce(${lockedUntilOf} > ${at(now, bind)}, false)`;
 const mfaEnrolled = sql<boolean>`exists (select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${users.id} and ${mfaFactors.enabledAt} is not null)`;
 
-function summaryFields(now: Date) {
+function summaryFields(now: Date, bind: Bind = asValue) {
   return aliased({
     id: users.id,
     email: users.email,
@@ -61,7 +65,7 @@ function summaryFields(now: Date) {
     roles: roleNames,
     permissions: permissionNames,
     status: users.status,
-    locked: lockedAt(now),
+    locked: lockedAt(now, bind),
     mfaEnrolled,
     emailVerified: sql`${users.emailVerifiedAt} is not null`,
     phoneVerified: sql`${users.phoneVerifiedAt} is not null`,
@@ -106,27 +110,29 @@ export function toUserSummary(row: Record<string, unknown>): UserSummary {
   };
 }
 
-function whereOf(filters: Filters, now: Date): SQL | undefined {
+/** The filters' condition; `bind` puts each value in (a statement kept by its shape, decisions 028, 059). */
+function whereOf(filters: Filters, now: Date, bind: Bind = asValue): SQL | undefined {
   return and(
-    searchCondition(users.searchText, filters.q),
+    searchCondition(users.searchText, filters.q, bind),
     filters.role
-      ? sql`exists (select 1 from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id} and ${roles.name} = ${filters.role})`
+      ? sql`exists (select 1 from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id} and ${roles.name} = ${bind(filters.role)})`
       : undefined,
     filters.permission
-      ? sql`exists (select 1 from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id} and ${permissions.name} = ${filters.permission})`
+      ? sql`exists (select 1 from ${userPermissions} join ${permissions} on ${permissions.id} = ${userPermissions.permissionId} where ${userPermissions.userId} = ${users.id} and ${permissions.name} = ${bind(filters.permission)})`
       : undefined,
-    filters.status ? eq(users.status, filters.status) : undefined,
-    filters.locked === undefined ? undefined : filters.locked ? lockedAt(now) : sql`not ${lockedAt(now)}`,
+    filters.status ? eq(users.status, bind(filters.status)) : undefined,
+    // One text for both values (the statement is kept by the filters' shape, which names `locked` only).
+    filters.locked === undefined ? undefined : sql`${lockedAt(now, bind)} = ${bind(filters.locked)}`,
   );
 }
 
-function orderOf(filters: Filters): SQL[] {
+function orderOf(filters: Filters, bind: Bind = asValue): SQL[] {
   if (!filters.sort && filters.q) {
     // Relevance: the exact address first, then the closest names.
-    const exact = desc(sql`(lower(${users.email}) = ${filters.q.trim().toLowerCase()})`);
+    const exact = desc(sql`(lower(${users.email}) = ${bind(filters.q.trim().toLowerCase())})`);
     return [
       exact,
-      ...closestFirst(users.searchText, filters.q),
+      ...closestFirst(users.searchText, filters.q, bind),
       ...orderByOf({ column: 'name', direction: 'asc' }, SORT_COLUMNS, users.id),
     ];
   }
@@ -134,30 +140,42 @@ function orderOf(filters: Filters): SQL[] {
 }
 
 /** The filtered, sorted query of the list and of its export. */
-export function userListQuery(db: DbOrTx, filters: Filters, now: Date) {
+export function userListQuery(db: DbOrTx, filters: Filters, now: Date, bind: Bind = asValue) {
   return db
-    .select(summaryFields(now))
+    .select(summaryFields(now, bind))
     .from(users)
-    .where(whereOf(filters, now))
-    .orderBy(...orderOf(filters));
+    .where(whereOf(filters, now, bind))
+    .orderBy(...orderOf(filters, bind));
 }
 
 export async function countUsers(db: DbOrTx, filters: Filters, now: Date): Promise<number> {
   return rawCount(db, db.select({ n: countAll }).from(users).where(whereOf(filters, now)));
 }
 
+/**
+ * A list page and its total (exact up to the cap or when asked, otherwise an estimate: decision 033),
+ * their statements kept by the filters' shape and the estimate asked beside the count (decision 059,
+ * as the teachers' list). The first page has no `offset` (Drizzle leaves out `offset 0`).
+ */
 export function listUsers(db: DbOrTx, query: UserListQuery, now: Date): Promise<Page<UserSummary>> {
   return paginate(
-    async (limit, offset) =>
-      (await rawRows(db, userListQuery(db, query, now).limit(limit).offset(offset))).map(toUserSummary),
-    // Exact up to the cap or when asked, otherwise an estimate (decision 033).
+    async (limit, offset) => {
+      const first = offset === 0;
+      const rows = await listRows(db, listShape(first ? 'users' : 'users-past-first', query), (bind) => {
+        const page = userListQuery(db, query, now, bind).limit(bind(limit));
+        return first ? page : page.offset(bind(offset));
+      });
+      return rows.map(toUserSummary);
+    },
     () =>
-      cappedCount(
+      shapedCappedCount(
         db,
-        db
-          .select({ one: sql`1` })
-          .from(users)
-          .where(whereOf(query, now)),
+        listShape('users-total', { ...query, sort: undefined }),
+        (bind) =>
+          db
+            .select({ one: sql`1` })
+            .from(users)
+            .where(whereOf(query, now, bind)),
         query.exactTotal,
       ),
     query.page,

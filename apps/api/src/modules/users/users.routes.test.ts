@@ -646,6 +646,10 @@ describe('user actions', () => {
         (u) => u.email,
       ),
     ).toEqual([email]);
+    // The other value of the same filter (one statement kept for both, decision 059): everyone else.
+    const unlocked = UserListResponseSchema.parse((await admin().get('/api/users?locked=false')).json());
+    expect(unlocked.total).toBeGreaterThan(0);
+    expect(unlocked.items.map((u) => u.email)).not.toContain(email);
 
     const res = await admin().post(`/api/users/${target}/unlock`);
     expect(res.statusCode, res.body).toBe(200);
