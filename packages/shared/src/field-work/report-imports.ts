@@ -58,7 +58,6 @@ export const REPORT_IMPORT_MESSAGES = {
   photoIndexTaken: 'Il resoconto ha già un’altra foto in questa posizione.',
   photoQuota: (mb: number) =>
     `Il rilevatore ha raggiunto lo spazio massimo per le foto (${mb} MB): la foto non viene caricata.`,
-  photoOfConflict: 'Le foto di un resoconto in conflitto non vengono caricate.',
   photoOfInvalid: 'Il resoconto non è importabile: le sue foto non vengono caricate.',
 } as const;
 

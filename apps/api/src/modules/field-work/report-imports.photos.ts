@@ -21,8 +21,12 @@ import { landImportedPhoto, quotaBytes } from './report-photos.service.ts';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** A report whose photos land: it is on the server, accepted (now or by an earlier send). */
-const TAKES_PHOTOS: readonly ReportImportStatus[] = ['new', 'imported', 'received'];
+/**
+ * A report whose photos land: it is on the server, accepted (now or by an earlier send) or kept as a
+ * conflict (the detector's version, photos included, is what staff decide on: decision 051, as the
+ * device's own upload of a conflict's photos, decision 055).
+ */
+const TAKES_PHOTOS: readonly ReportImportStatus[] = ['new', 'imported', 'received', 'conflict'];
 
 type Decoded = { bytes: Buffer; sha256: string } | { message: string };
 
@@ -67,8 +71,7 @@ export async function previewPhotos(
   for (const photo of draft.photos) {
     const decoded = decodePhoto(photo);
     if ('message' in decoded) items.push(photoOf(photo, 'invalid', decoded.message));
-    else if (!TAKES_PHOTOS.includes(status))
-      items.push(photoOf(photo, 'invalid', status === 'conflict' ? M.photoOfConflict : M.photoOfInvalid));
+    else if (!TAKES_PHOTOS.includes(status)) items.push(photoOf(photo, 'invalid', M.photoOfInvalid));
     else items.push(await previewOne(app, draft, photo, decoded, budget));
   }
   return items;
@@ -124,7 +127,7 @@ export async function landPhotos(
       continue;
     }
     if (!TAKES_PHOTOS.includes(status)) {
-      items.push(photoOf(photo, 'refused', status === 'conflict' ? M.photoOfConflict : M.photoOfInvalid));
+      items.push(photoOf(photo, 'refused', M.photoOfInvalid));
       continue;
     }
     try {

@@ -539,7 +539,7 @@ describe('photos in the exported drafts (version 2)', () => {
     expect(await photoRowsOf(one.clientReportId)).toHaveLength(1);
   });
 
-  it('an old file (version 1, no photos) still imports; a report in conflict or another detector’s takes no photo', async () => {
+  it('an old file (version 1, no photos) still imports; another detector’s report takes no photo; a report kept as a conflict keeps its photos for staff to decide', async () => {
     const old = draft(await visit());
     const res = ReportImportResultSchema.parse(
       (await admin().post(importUrl(), { content: fileOf([old]), confirm: true })).json(),
@@ -557,10 +557,11 @@ describe('photos in the exported drafts (version 2)', () => {
     );
     expect(done.items.map((i) => [i.status, i.photos[0]!.status, i.photos[0]!.message])).toEqual([
       ['invalid', 'refused', REPORT_IMPORT_MESSAGES.photoOfInvalid],
-      ['conflict', 'refused', REPORT_IMPORT_MESSAGES.photoOfConflict],
+      ['conflict', 'landed', null],
     ]);
     expect(await photoRowsOf(theirs.clientReportId)).toEqual([]);
-    expect(await photoRowsOf(cancelled.clientReportId)).toEqual([]);
+    // The visit was cancelled meanwhile: the device's version is kept with its photo (decision 051).
+    expect((await photoRowsOf(cancelled.clientReportId)).map((r) => r.sizeBytes)).toEqual([900]);
   });
 
   it('every role on a file with photos: staff 200, guest 401, detectors and other roles 403 (nothing read or stored), unknown detector 404', async () => {
