@@ -1,7 +1,7 @@
 // `npm test`: unit and API suites (Vitest), then the end-to-end suite in Debian's Chromium (Playwright).
 // Prints one closing line "N passed, N failed" over both runners. A suite that cannot start or crashes
 // counts as failed, with its name (scripts/lib/test-summary.mjs).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { playwrightOutcome, stepFailed, vitestOutcome } from './lib/test-summary.mjs';
 import { buildWebOnce } from './lib/web-build.mjs';
@@ -34,14 +34,30 @@ for (const [name, script] of [
 }
 // The browser and the PDF tools first (apt, once): the API suite's PDF/A check runs qpdf and pdffonts.
 const chromium = step('node', ['scripts/ensure-chromium.mjs']);
-const unit = step('npx', [
+/** A step whose output is shown as it comes and kept (its last 4 MB), to quote if it crashes. */
+const teed = (cmd, args) =>
+  new Promise((resolve) => {
+    const KEEP = 4 * 1024 * 1024;
+    let kept = '';
+    const child = spawn(cmd, args, { stdio: ['inherit', 'pipe', 'pipe'] });
+    const keep = (out) => (chunk) => {
+      out.write(chunk);
+      kept = (kept + chunk.toString('utf8')).slice(-KEEP);
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('error', () => resolve({ status: 1, output: kept }));
+    child.on('close', (status) => resolve({ status: status ?? 1, output: kept }));
+  });
+const vitest = await teed('npx', [
   'vitest',
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile=${VITEST_REPORT}`,
 ]);
-outcomes.push(vitestOutcome('unit and API (Vitest)', readJson(VITEST_REPORT), unit));
+const unit = vitest.status;
+outcomes.push(vitestOutcome('unit and API (Vitest)', readJson(VITEST_REPORT), unit, vitest.output));
 
 const E2E = 'e2e (Playwright)';
 const build = chromium === 0 ? buildWebOnce() : 1;

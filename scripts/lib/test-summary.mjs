@@ -8,11 +8,34 @@ const firstLine = (text) =>
     .find((l) => l.trim())
     ?.trim() ?? '';
 
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+const EXCERPT_LINES = 40;
+
+/**
+ * What Vitest printed about a crash with nothing failed, to repeat beside the closing line (a CI log
+ * often keeps only its tail): the "Unhandled Errors" section (unhandled rejections, a worker that
+ * exited or could not be stopped), else the last lines of the output. At most 40 lines, no colours.
+ */
+export function crashExcerpt(output) {
+  const lines = String(output ?? '')
+    .replace(ANSI, '')
+    .split('\n')
+    .map((l) => l.trimEnd());
+  const start = lines.findIndex((l) => /Unhandled (Error|Rejection)/.test(l));
+  const from = start >= 0 ? start : Math.max(0, lines.length - EXCERPT_LINES);
+  return lines
+    .slice(from, from + EXCERPT_LINES)
+    .filter((l) => l.trim())
+    .join('\n');
+}
+
 /**
  * Vitest (`--reporter=json`). A test file that failed to load has no failed test of its own: it counts
- * as one failure. A non-zero exit with nothing failed (startup error, unhandled error) counts as one.
+ * as one failure. A non-zero exit with nothing failed (startup error, unhandled error) counts as one,
+ * with what Vitest printed about it (`output`, when kept).
  */
-export function vitestOutcome(name, report, exitCode) {
+export function vitestOutcome(name, report, exitCode, output) {
   if (!report)
     return { passed: 0, failed: 1, problems: [`${name}: could not start (exit ${exitCode}, no report)`] };
   const problems = [];
@@ -27,7 +50,10 @@ export function vitestOutcome(name, report, exitCode) {
   if (report.numFailedTests) problems.unshift(`${name}: ${report.numFailedTests} failed test(s)`);
   if (exitCode !== 0 && failed === 0) {
     failed = 1;
-    problems.push(`${name}: crashed (exit ${exitCode}) with no failed test`);
+    const excerpt = output === undefined ? '' : crashExcerpt(output);
+    problems.push(
+      `${name}: crashed (exit ${exitCode}) with no failed test${excerpt ? `; Vitest printed:\n${excerpt}` : ''}`,
+    );
   }
   return { passed: report.numPassedTests ?? 0, failed, problems };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playwrightOutcome, stepFailed, vitestOutcome } from './test-summary.mjs';
+import { crashExcerpt, playwrightOutcome, stepFailed, vitestOutcome } from './test-summary.mjs';
 
 describe('vitestOutcome', () => {
   it('counts passed and failed tests of a normal run', () => {
@@ -42,6 +42,38 @@ describe('vitestOutcome', () => {
     const crashed = vitestOutcome('unit', { numPassedTests: 3, numFailedTests: 0, testResults: [] }, 1);
     expect(crashed.failed).toBe(1);
     expect(crashed.problems).toEqual(['unit: crashed (exit 1) with no failed test']);
+  });
+
+  it('repeats what Vitest printed about a crash: the unhandled errors, else the tail', () => {
+    const output = [
+      ' \u001b[32m✓\u001b[39m a.test.ts (3 tests) 20ms',
+      '',
+      '\u001b[31m⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯\u001b[39m',
+      'Vitest caught 1 unhandled error during the test run.',
+      '⎯⎯⎯ Unhandled Rejection ⎯⎯⎯',
+      'Error: connection terminated',
+      ' ❯ src/lib/x.ts:3:9',
+      'This error originated in "b.test.ts" test file.',
+    ].join('\n');
+    const crashed = vitestOutcome(
+      'unit',
+      { numPassedTests: 3, numFailedTests: 0, testResults: [] },
+      1,
+      output,
+    );
+    expect(crashed.problems).toEqual([
+      [
+        'unit: crashed (exit 1) with no failed test; Vitest printed:',
+        '⎯⎯⎯⎯ Unhandled Errors ⎯⎯⎯⎯',
+        'Vitest caught 1 unhandled error during the test run.',
+        '⎯⎯⎯ Unhandled Rejection ⎯⎯⎯',
+        'Error: connection terminated',
+        ' ❯ src/lib/x.ts:3:9',
+        'This error originated in "b.test.ts" test file.',
+      ].join('\n'),
+    ]);
+    const tail = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
+    expect(crashExcerpt(tail).split('\n')).toEqual(Array.from({ length: 40 }, (_, i) => `line ${i + 60}`));
   });
 });
 
