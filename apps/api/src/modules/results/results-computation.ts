@@ -139,15 +139,17 @@ async function stampOf(
 /**
  * The results of a closed survey for a group: this process's copy, else the stored one with the
  * current stamp, else computed now (and stored). Calls that arrive while the same results are
- * loaded or computed wait for that work (decision 033).
+ * loaded or computed wait for that work (decision 033). `known`: the current stamp, when the caller
+ * has just read it.
  */
 export async function computed(
   app: FastifyInstance,
   closed: ClosedList,
   surveyId: number,
   group: RespondentGroup,
+  known?: { stamp: string },
 ): Promise<Computed> {
-  const stamp = await stampOf(app, closed, surveyId, group);
+  const stamp = known?.stamp ?? (await stampOf(app, closed, surveyId, group));
   const hit = cacheOf(app).get(`${surveyId}:${group}`);
   if (hit && hit.stamp === stamp) return hit;
   let inFlight = computing.get(app);
@@ -185,8 +187,8 @@ interface Target {
 async function load(app: FastifyInstance, target: Target): Promise<Computed> {
   const { surveyId, group, stamp } = target;
   const key = `${surveyId}:${group}`;
-  const stored = await resultSnapshot(app.db, surveyId, group);
-  if (stored && stored.stamp === stamp && isPayload(stored.payload)) {
+  const stored = await resultSnapshot(app.db, surveyId, group, stamp);
+  if (stored && isPayload(stored.payload)) {
     const { questions, textQuestions, views } = stored.payload;
     return remember(app, key, { stamp, questions, textQuestions, results: withViews(new Map(views)) });
   }
@@ -240,8 +242,9 @@ export async function storeClosedResults(app: FastifyInstance): Promise<number> 
   let made = 0;
   for (const survey of closed)
     for (const group of groupsOf(survey.participants)) {
-      if (stored.get(`${survey.id}:${group}`) === (await stampOf(app, closed, survey.id, group))) continue;
-      await computed(app, closed, survey.id, group);
+      const stamp = await stampOf(app, closed, survey.id, group);
+      if (stored.get(`${survey.id}:${group}`) === stamp) continue;
+      await computed(app, closed, survey.id, group, { stamp });
       made++;
     }
   return made;

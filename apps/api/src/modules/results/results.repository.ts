@@ -92,17 +92,22 @@ export interface ResultSnapshotRow {
   payload: unknown;
 }
 
-/** The stored results of a survey for a group of respondents (decision 058), whatever their stamp. */
+/** The stored results of a survey for a group of respondents (decision 058) at `stamp` (a stale row is not read). */
 export async function resultSnapshot(
   db: DbOrTx,
   surveyId: number,
   group: RespondentGroup,
+  stamp: string,
 ): Promise<ResultSnapshotRow | undefined> {
   const [row] = await db
     .select({ stamp: surveyResultSnapshots.stamp, payload: surveyResultSnapshots.payload })
     .from(surveyResultSnapshots)
     .where(
-      and(eq(surveyResultSnapshots.surveyId, surveyId), eq(surveyResultSnapshots.participantGroup, group)),
+      and(
+        eq(surveyResultSnapshots.surveyId, surveyId),
+        eq(surveyResultSnapshots.participantGroup, group),
+        eq(surveyResultSnapshots.stamp, stamp),
+      ),
     );
   return row;
 }
