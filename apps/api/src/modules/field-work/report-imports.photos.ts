@@ -13,7 +13,7 @@ import {
 import { HttpError } from '../../lib/http-error.ts';
 import { FILE_SIGNATURES, sniffFile } from '../../plugins/uploads.ts';
 import * as photos from './report-photos.repository.ts';
-import { landImportedPhoto, quotaBytes } from './report-photos.service.ts';
+import { landImportedPhoto, photoFits, quotaBytes } from './report-photos.service.ts';
 
 // The photos of an imported drafts file (decision 051, amendment "photos in the exported drafts"):
 // checked one by one before confirming, landed through the tus upload's checks once confirmed.
@@ -56,8 +56,11 @@ const photoOf = (
 ): ReportImportPhoto => ({ index: photo.index, sizeBytes: photo.sizeBytes, status, message });
 
 /** What is left of the detector's photo quota (bytes), shared by the reports of one preview. */
-export async function photoBudget(app: FastifyInstance, detectorUserId: number): Promise<{ left: number }> {
-  return { left: quotaBytes(app) - (await photos.storedBytesOf(app.db, detectorUserId)) };
+export async function photoBudget(
+  app: FastifyInstance,
+  detectorUserId: number,
+): Promise<{ left: number; detectorUserId: number }> {
+  return { left: quotaBytes(app) - (await photos.storedBytesOf(app.db, detectorUserId)), detectorUserId };
 }
 
 /** Before confirming: each photo of the report `valid`, `received` (the server has it) or `invalid` (why). */
@@ -65,7 +68,7 @@ export async function previewPhotos(
   app: FastifyInstance,
   draft: DraftFileReport,
   status: ReportImportStatus,
-  budget: { left: number },
+  budget: { left: number; detectorUserId: number },
 ): Promise<ReportImportPhoto[]> {
   const items: ReportImportPhoto[] = [];
   for (const photo of draft.photos) {
@@ -82,15 +85,16 @@ async function previewOne(
   draft: DraftFileReport,
   photo: DraftFilePhoto,
   decoded: { bytes: Buffer; sha256: string },
-  budget: { left: number },
+  budget: { left: number; detectorUserId: number },
 ): Promise<ReportImportPhoto> {
-  const existing = await photos.photoAt(app.db, draft.clientReportId, photo.index);
-  if (existing)
-    return existing.sha256 === decoded.sha256
-      ? photoOf(photo, 'received')
-      : photoOf(photo, 'invalid', M.photoIndexTaken);
-  if (decoded.bytes.length > budget.left)
-    return photoOf(photo, 'invalid', M.photoQuota(app.env.DETECTOR_PHOTO_QUOTA_MB));
+  const meta = { clientReportId: draft.clientReportId, index: photo.index, sha256: decoded.sha256 };
+  try {
+    const fits = await photoFits(app, budget.detectorUserId, meta, decoded.bytes.length, budget.left);
+    if (fits === 'received') return photoOf(photo, 'received');
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return photoOf(photo, 'invalid', refusalOf(app, error));
+  }
   budget.left -= decoded.bytes.length;
   return photoOf(photo, 'valid');
 }

@@ -6,6 +6,7 @@ import { auditWrite, type SignedInActor } from '../../lib/audit.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import * as photos from './report-photos.repository.ts';
+import { ownersOfReport } from './report-photos.service.ts';
 
 /** Once the visit's report is approved or rejected, its detector no longer deletes its photos. */
 const REVIEWED: readonly (ReviewState | null)[] = ['approvata', 'respinta'];
@@ -20,8 +21,7 @@ interface PhotoOwnership {
 function refusalOf(user: PermissionSubject, photo: PhotoOwnership): string | undefined {
   // Staff who decide reviews (the visit reports' reviewers) delete any photo, at any time.
   if (can(user, 'decide:review')) return undefined;
-  const owners = photo.authorUserId === photo.visitDetectorUserId ? [photo.authorUserId] : [];
-  if (!can(user, 'create:visit-photo', { ownerUserIds: owners })) return M.notDeletable;
+  if (!can(user, 'create:visit-photo', ownersOfReport(photo))) return M.notDeletable;
   return REVIEWED.includes(photo.reviewState) ? M.reviewed : undefined;
 }
 

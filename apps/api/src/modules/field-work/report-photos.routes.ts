@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import type { OwnedResource } from '@portale/shared/auth';
 import {
   appendReportPhotoUpload,
   cancelReportPhotoUpload,
@@ -40,13 +39,6 @@ export function tusMetadataOf(header: string | string[] | undefined): Record<str
     if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
   }
   return out;
-}
-
-/** The owners of a report's photos: its author when they are the visit's detector (unknown report: 404). */
-async function photoOwnersOf(app: FastifyInstance, clientReportId: string): Promise<OwnedResource> {
-  const report = await photos.reportOfPhoto(app.db, clientReportId);
-  if (!report) throw new HttpError(404, 'report_not_found', M.reportMissing);
-  return { ownerUserIds: report.authorUserId === report.visitDetectorUserId ? [report.authorUserId] : [] };
 }
 
 /** The tus protocol's own refusals (written by `@tus/server` itself) as the API's one error shape, in Italian. */
@@ -165,7 +157,7 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
       createReportPhotoUpload,
       {
         resource: (request) =>
-          photoOwnersOf(
+          service.photoOwnersOf(
             app,
             service.photoMetaOf(tusMetadataOf(request.headers['upload-metadata'])).clientReportId,
           ),
@@ -175,7 +167,7 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
         const meta = service.photoMetaOf(tusMetadataOf(request.headers['upload-metadata']));
         await service.checkUploadStart(
           app,
-          authOf(request).user,
+          authOf(request).user.id,
           meta,
           Number(request.headers['upload-length']),
         );
@@ -190,7 +182,7 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
           resource: (request) => {
             const bound = service.photoOfUploadId(request.params.uploadId);
             if (!bound) throw new HttpError(404, 'not_found', M.notFound);
-            return photoOwnersOf(app, bound.clientReportId);
+            return service.photoOwnersOf(app, bound.clientReportId);
           },
         },
         async (request, reply) => {

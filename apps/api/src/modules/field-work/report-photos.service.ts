@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { can, type PermissionSubject } from '@portale/shared/auth';
+import type { OwnedResource } from '@portale/shared/auth';
 import { REPORT_PHOTO_LIMITS, REPORT_PHOTO_MESSAGES as M } from '@portale/shared/field-work';
 import { withTransaction } from '../../db/transaction.ts';
 import { auditWrite, type Actor } from '../../lib/audit.ts';
@@ -52,40 +52,61 @@ export function photoOfUploadId(id: string): Pick<PhotoMeta, 'clientReportId' | 
 }
 
 /**
- * Only the report's author, who is the visit's detector, uploads its photos: 404 for an unknown report
- * (not yet sent), 403 for anyone else.
+ * Who may add a report's photos, or delete them before its review: its author, when they are the
+ * visit's detector (a report that reached a visit now held by someone else has no owner).
  */
-export async function checkPhotoOwner(app: FastifyInstance, user: PermissionSubject, clientReportId: string) {
-  const report = await photos.reportOfPhoto(app.db, clientReportId);
-  if (!report) throw new HttpError(404, 'report_not_found', M.reportMissing);
-  const owners = report.authorUserId === report.visitDetectorUserId ? [report.authorUserId] : [];
-  if (!can(user, 'create:visit-photo', { ownerUserIds: owners }))
-    throw new HttpError(403, 'forbidden', 'Non puoi aggiungere foto a questo resoconto.');
-  return report;
+export function ownersOfReport(report: { authorUserId: number; visitDetectorUserId: number }): OwnedResource {
+  return { ownerUserIds: report.authorUserId === report.visitDetectorUserId ? [report.authorUserId] : [] };
 }
 
-/** Before a byte is accepted: the owner, the index still free, the size and the detector's quota. */
-export async function checkUploadStart(
+/** The owners of a sent report's photos (the photo routes' resource): unknown report (not yet sent), 404. */
+export async function photoOwnersOf(app: FastifyInstance, clientReportId: string): Promise<OwnedResource> {
+  const report = await photos.reportOfPhoto(app.db, clientReportId);
+  if (!report) throw new HttpError(404, 'report_not_found', M.reportMissing);
+  return ownersOfReport(report);
+}
+
+/**
+ * The early checks of a photo before any byte is stored (a tus upload's start, an imported photo, its
+ * preview): the index and size in bounds, the place still free, and the author's quota with `size` more
+ * (`quotaLeft`: what is left of it, when the caller counts it itself). `received`: the server has this
+ * very photo at that place (a replay). A refusal is an HttpError with its Italian reason. `landPhoto`
+ * checks the place and quota again under the report's lock.
+ */
+export async function photoFits(
   app: FastifyInstance,
-  user: PermissionSubject,
-  meta: PhotoMeta,
+  authorUserId: number,
+  meta: Pick<PhotoMeta, 'clientReportId' | 'index' | 'sha256'>,
   size: number,
-): Promise<void> {
-  const report = await checkPhotoOwner(app, user, meta.clientReportId);
+  quotaLeft?: number,
+): Promise<'fits' | 'received'> {
+  if (!Number.isInteger(meta.index) || meta.index < 0 || meta.index >= REPORT_PHOTO_LIMITS.perReport)
+    throw new HttpError(422, 'too_many_photos', M.tooMany);
   if (!Number.isInteger(size) || size <= 0) throw badMetadata();
   if (size > REPORT_PHOTO_LIMITS.maxBytes) throw new HttpError(413, 'photo_too_large', M.tooLarge);
   const existing = await photos.photoAt(app.db, meta.clientReportId, meta.index);
   if (existing) {
-    // A replay of a photo the server has (its answer was lost): the client counts it as sent.
-    const same = meta.sha256 !== null && existing.sha256 === meta.sha256;
-    throw new HttpError(
-      409,
-      same ? 'photo_already_received' : 'photo_index_taken',
-      same ? M.alreadyReceived : M.indexTaken,
-    );
+    if (meta.sha256 !== null && existing.sha256 === meta.sha256) return 'received';
+    throw new HttpError(409, 'photo_index_taken', M.indexTaken);
   }
-  if ((await photos.storedBytesOf(app.db, report.authorUserId)) + size > quotaBytes(app))
-    throw new HttpError(413, 'photo_quota_exceeded', M.quota);
+  const left = quotaLeft ?? quotaBytes(app) - (await photos.storedBytesOf(app.db, authorUserId));
+  if (size > left) throw new HttpError(413, 'photo_quota_exceeded', M.quota);
+  return 'fits';
+}
+
+/**
+ * Before a tus upload accepts a byte (its route has checked that `uploaderUserId` owns the report, so
+ * the quota counted is theirs): `photoFits`, a replay answered 409 "already received" (the client then
+ * counts the photo as sent).
+ */
+export async function checkUploadStart(
+  app: FastifyInstance,
+  uploaderUserId: number,
+  meta: PhotoMeta,
+  size: number,
+): Promise<void> {
+  if ((await photoFits(app, uploaderUserId, meta, size)) === 'received')
+    throw new HttpError(409, 'photo_already_received', M.alreadyReceived);
 }
 
 /** A tus hook's refusal: the protocol server writes it as the answer (JSON, like every API error). */
@@ -181,16 +202,7 @@ export async function landImportedPhoto(
   const report = await photos.reportOfPhoto(app.db, meta.clientReportId);
   if (!report || report.authorUserId !== detectorUserId)
     throw new HttpError(404, 'report_not_found', M.reportMissing);
-  if (!Number.isInteger(meta.index) || meta.index < 0 || meta.index >= REPORT_PHOTO_LIMITS.perReport)
-    throw new HttpError(422, 'too_many_photos', M.tooMany);
-  if (bytes.length === 0) throw badMetadata();
-  if (bytes.length > REPORT_PHOTO_LIMITS.maxBytes) throw new HttpError(413, 'photo_too_large', M.tooLarge);
-  const existing = await photos.photoAt(app.db, meta.clientReportId, meta.index);
-  if (existing) {
-    if (existing.sha256 === meta.sha256) return { duplicate: true };
-    throw new HttpError(409, 'photo_index_taken', M.indexTaken);
-  }
-  if ((await photos.storedBytesOf(app.db, report.authorUserId)) + bytes.length > quotaBytes(app))
-    throw new HttpError(413, 'photo_quota_exceeded', M.quota);
+  if ((await photoFits(app, report.authorUserId, meta, bytes.length)) === 'received')
+    return { duplicate: true };
   return landPhoto(app, meta, Readable.from([bytes]), actor);
 }
