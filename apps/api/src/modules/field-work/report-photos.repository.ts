@@ -60,11 +60,16 @@ const PHOTO_COLUMNS = {
   fileKey: visitReportPhotos.fileKey,
 };
 
-/** The photos of every report sent for a visit, oldest report first, in their order (deleted ones left out). */
-export function photosOfVisit(db: DbOrTx, visitId: number) {
-  return db
+/**
+ * The photos with their report and visit: what the list shows and what decides who may delete (a
+ * deleted one too: its tombstone). One select, narrowed by its callers.
+ */
+const photosWithOwnership = (db: DbOrTx) =>
+  db
     .select({
       ...PHOTO_COLUMNS,
+      sha256: visitReportPhotos.sha256,
+      deletedAt: visitReportPhotos.deletedAt,
       authorUserId: visitReportSubmissions.detectorUserId,
       visitDetectorUserId: visits.detectorUserId,
       reviewState: visits.reviewState,
@@ -75,6 +80,11 @@ export function photosOfVisit(db: DbOrTx, visitId: number) {
       eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
     )
     .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
+    .$dynamic();
+
+/** The photos of every report sent for a visit, oldest report first, in their order (deleted ones left out). */
+export function photosOfVisit(db: DbOrTx, visitId: number) {
+  return photosWithOwnership(db)
     .where(and(eq(visitReportSubmissions.visitId, visitId), isNull(visitReportPhotos.deletedAt)))
     .orderBy(asc(visitReportSubmissions.createdAt), asc(visitReportPhotos.photoIndex));
 }
@@ -99,21 +109,7 @@ export async function photoOfVisit(db: DbOrTx, visitId: number, photoId: number)
 
 /** A photo of a visit to delete, locked, with what decides who may (a deleted one too: its tombstone). */
 export async function photoToDelete(db: DbOrTx, visitId: number, photoId: number) {
-  const [row] = await db
-    .select({
-      ...PHOTO_COLUMNS,
-      sha256: visitReportPhotos.sha256,
-      deletedAt: visitReportPhotos.deletedAt,
-      authorUserId: visitReportSubmissions.detectorUserId,
-      visitDetectorUserId: visits.detectorUserId,
-      reviewState: visits.reviewState,
-    })
-    .from(visitReportPhotos)
-    .innerJoin(
-      visitReportSubmissions,
-      eq(visitReportSubmissions.clientReportId, visitReportPhotos.clientReportId),
-    )
-    .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
+  const [row] = await photosWithOwnership(db)
     .where(and(eq(visitReportSubmissions.visitId, visitId), eq(visitReportPhotos.id, photoId)))
     .for('update', { of: visitReportPhotos });
   return row;
