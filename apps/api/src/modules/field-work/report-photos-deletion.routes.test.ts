@@ -1,84 +1,40 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportPhotoListSchema, REPORT_PHOTO_UPLOAD_PATH as TUS } from '@portale/shared/field-work';
 import { auditLog, reviews, visitReportPhotos } from '../../db/schema/index.ts';
 import { readStored } from '../../lib/file-store.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import type { TestApp } from '../../../test/build-test-app.ts';
+import { OTHER_DETECTOR } from '../../../test/field-work-harness.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import {
-  addDetectorSite,
-  addSecondDetector,
-  DEMO_DETECTOR,
-  loggedInClients,
-  OTHER_DETECTOR,
-  plannedVisit,
-} from '../../../test/field-work-harness.ts';
+  fakeJpeg,
+  PHOTO_OTHERS,
+  PHOTO_STAFF,
+  photoRig,
+  sha256Hex,
+  tusCreate,
+  tusMetadata,
+  tusPatch,
+  type PhotoRig,
+} from '../../../test/photo-upload-harness.ts';
 
 // Issue 39, decision 055 (amendment): a sent photo is deleted by staff who review, or by its detector
 // until the report is reviewed; the file leaves the store and the quota, the audit keeps who and what
 // (never the photo), and the tombstone answers a replayed upload "già ricevuta". The tus routes' own
 // refusals are the API's error shape, in Italian; each photo received is audited.
 
+let rig: PhotoRig;
 let t: TestApp;
-const clients = new Map<string, ApiClient>();
-const as = (email: string) => clients.get(email)!;
-const detector = () => as(DEMO_DETECTOR);
-const STAFF = ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'];
-const OTHERS = ['dirigente@demo.test', 'referente@demo.test', 'insegnante@demo.test', 'utenti@demo.test'];
-const QUOTA_MB = 1;
-let detectorId: number;
-let siteId: number;
-
-function jpeg(size: number): Buffer {
-  const bytes = randomBytes(size);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
-  return bytes;
-}
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const b64 = (value: string) => Buffer.from(value).toString('base64');
-const metadata = (clientReportId: string, index: number, bytes: Buffer) =>
-  [
-    `clientReportId ${b64(clientReportId)}`,
-    `index ${b64(String(index))}`,
-    `filetype ${b64('image/jpeg')}`,
-    `sha256 ${b64(sha(bytes))}`,
-  ].join(',');
-const tusHeaders = { 'tus-resumable': '1.0.0' };
-
+const as = (email: string) => rig.as(email);
+const detector = () => rig.detector();
+const sentReport = () => rig.sentReport('Visita svolta, foto da rivedere.');
 const create = (client: ApiClient, clientReportId: string, index: number, bytes: Buffer) =>
-  client.send('POST', TUS, {
-    headers: {
-      ...tusHeaders,
-      'upload-length': String(bytes.length),
-      'upload-metadata': metadata(clientReportId, index, bytes),
-    },
-  });
+  tusCreate(client, bytes.length, tusMetadata(clientReportId, index, bytes));
 const patch = (location: string, offset: number, chunk: Buffer, headers: Record<string, string> = {}) =>
-  detector().send('PATCH', location, {
-    headers: {
-      ...tusHeaders,
-      'upload-offset': String(offset),
-      'content-type': 'application/offset+octet-stream',
-      ...headers,
-    },
-    payload: chunk,
-  });
-
-async function sentReport(): Promise<{ visitId: number; clientReportId: string }> {
-  const visitId = await plannedVisit(t, siteId, detectorId);
-  const clientReportId = randomUUID();
-  const res = await detector().post(`/api/visits/${visitId}/report`, {
-    report: 'Visita svolta, foto da rivedere.',
-    teachersMet: [],
-    clientReportId,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return { visitId, clientReportId };
-}
+  tusPatch(detector(), location, offset, chunk, headers);
 
 /** A photo of the demo detector's report, sent with tus: its id in the visit's list. */
-async function sentPhoto(clientReportId: string, index: number, bytes = jpeg(600)): Promise<number> {
+async function sentPhoto(clientReportId: string, index: number, bytes = fakeJpeg(600)): Promise<number> {
   const created = await create(detector(), clientReportId, index, bytes);
   expect(created.statusCode, created.body).toBe(201);
   expect((await patch(created.headers.location as string, 0, bytes)).statusCode).toBe(204);
@@ -118,32 +74,29 @@ async function decideReport(visitId: number, decision: 'approve' | 'reject' | 'r
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ DETECTOR_PHOTO_QUOTA_MB: String(QUOTA_MB) });
-  ({ detectorId } = await addSecondDetector(t, '+393330000996'));
-  siteId = await addDetectorSite(t, {
+  rig = await photoRig({
+    phone: '+393330000996',
     ministryCode: 'FOT0000002',
     name: 'Plesso foto da eliminare',
-    detectorUserId: detectorId,
   });
-  const emails = [DEMO_DETECTOR, OTHER_DETECTOR, ...STAFF, ...OTHERS];
-  for (const [email, client] of await loggedInClients(t, emails)) clients.set(email, client);
+  t = rig.t;
 }, 180_000);
-afterAll(() => t.close());
+afterAll(() => rig.close());
 
 describe('deleting a sent photo', () => {
   it('its detector deletes it before the review: file and quota freed, audited, a replay does not bring it back', async () => {
     const { visitId, clientReportId } = await sentReport();
-    const bytes = jpeg(700 * 1024);
+    const bytes = fakeJpeg(700 * 1024);
     const photoId = await sentPhoto(clientReportId, 0, bytes);
     // Each photo received is audited: what arrived, never its bytes.
     const [received] = await auditOf(visitId, 'visit-report.photo-received');
     expect(received).toMatchObject({
-      actorUserId: detectorId,
+      actorUserId: rig.detectorId,
       after: {
         clientReportId,
         index: 0,
         sizeBytes: bytes.length,
-        sha256: sha(bytes),
+        sha256: sha256Hex(bytes),
         mediaType: 'image/jpeg',
       },
     });
@@ -155,7 +108,7 @@ describe('deleting a sent photo', () => {
       .from(visitReportPhotos)
       .where(eq(visitReportPhotos.id, photoId))) as [{ fileKey: string }];
     // 700 KB of 1 MB used: another 700 KB photo does not fit.
-    const second = jpeg(700 * 1024);
+    const second = fakeJpeg(700 * 1024);
     expect((await create(detector(), clientReportId, 1, second)).json()).toMatchObject({
       code: 'photo_quota_exceeded',
     });
@@ -169,16 +122,16 @@ describe('deleting a sent photo', () => {
       .select()
       .from(visitReportPhotos)
       .where(eq(visitReportPhotos.id, photoId));
-    expect(row).toMatchObject({ fileKey: null, deletedByUserId: detectorId });
+    expect(row).toMatchObject({ fileKey: null, deletedByUserId: rig.detectorId });
     expect(row!.deletedAt).toBeInstanceOf(Date);
     const [audit] = await auditOf(visitId, 'visit-report.photo-deleted');
     expect(audit).toMatchObject({
-      actorUserId: detectorId,
+      actorUserId: rig.detectorId,
       before: {
         clientReportId,
         index: 0,
         sizeBytes: bytes.length,
-        sha256: sha(bytes),
+        sha256: sha256Hex(bytes),
         mediaType: 'image/jpeg',
       },
     });
@@ -207,14 +160,14 @@ describe('deleting a sent photo', () => {
   it('roles: guest 401, another detector and other roles 403, staff who review 204, unknown 404', async () => {
     const { visitId, clientReportId } = await sentReport();
     const ids = [];
-    for (let index = 0; index < STAFF.length; index++) ids.push(await sentPhoto(clientReportId, index));
+    for (let index = 0; index < PHOTO_STAFF.length; index++) ids.push(await sentPhoto(clientReportId, index));
     const guest = new ApiClient(t, nextIp());
     await guest.csrf();
     expect((await remove(guest, visitId, ids[0]!)).statusCode).toBe(401);
-    for (const email of [OTHER_DETECTOR, ...OTHERS])
+    for (const email of [OTHER_DETECTOR, ...PHOTO_OTHERS])
       expect((await remove(as(email), visitId, ids[0]!)).statusCode, email).toBe(403);
-    expect(await listOf(detector(), visitId)).toHaveLength(STAFF.length);
-    for (const [i, email] of STAFF.entries()) {
+    expect(await listOf(detector(), visitId)).toHaveLength(PHOTO_STAFF.length);
+    for (const [i, email] of PHOTO_STAFF.entries()) {
       expect((await listOf(as(email), visitId))[0]).toMatchObject({ deletable: true });
       const res = await remove(as(email), visitId, ids[i]!);
       expect(res.statusCode, `${email} ${res.body}`).toBe(204);
@@ -246,7 +199,7 @@ describe('deleting a sent photo', () => {
 describe('the tus routes answer in the one error shape, in Italian', () => {
   it('a wrong offset, an unknown upload, a missing version', async () => {
     const { clientReportId } = await sentReport();
-    const bytes = jpeg(900);
+    const bytes = fakeJpeg(900);
     const created = await create(detector(), clientReportId, 0, bytes);
     const location = created.headers.location as string;
     expect(created.headers['tus-resumable']).toBe('1.0.0');

@@ -1,112 +1,58 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportPhotoListSchema, REPORT_PHOTO_UPLOAD_PATH as TUS } from '@portale/shared/field-work';
 import { visitReportPhotos } from '../../db/schema/index.ts';
 import { readStored } from '../../lib/file-store.ts';
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import type { TestApp } from '../../../test/build-test-app.ts';
+import { DEMO_DETECTOR, OTHER_DETECTOR } from '../../../test/field-work-harness.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import {
-  addDetectorSite,
-  addSecondDetector,
-  DEMO_DETECTOR,
-  loggedInClients,
-  OTHER_DETECTOR,
-  plannedVisit,
-} from '../../../test/field-work-harness.ts';
+  fakeJpeg,
+  PHOTO_OTHERS,
+  PHOTO_QUOTA_MB,
+  PHOTO_STAFF,
+  photoRig,
+  sha256Hex,
+  tusCreate,
+  tusMetadata,
+  tusPatch,
+  type PhotoRig,
+} from '../../../test/photo-upload-harness.ts';
 
 // Issue 39, the photos (decision 055): tus uploads bound to a report's client id and a photo's index,
 // resumed after an interruption, landed once in the file store, with quotas and owner checks.
 
+let rig: PhotoRig;
 let t: TestApp;
-const clients = new Map<string, ApiClient>();
-const as = (email: string) => clients.get(email)!;
-const detector = () => as(DEMO_DETECTOR);
-const STAFF = ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'];
-const OTHERS = ['dirigente@demo.test', 'referente@demo.test', 'insegnante@demo.test', 'utenti@demo.test'];
-let detectorId: number;
-let siteId: number;
-
-const QUOTA_MB = 1;
-
-/** A JPEG as far as its magic bytes go, `size` bytes long. */
-function jpeg(size: number): Buffer {
-  const bytes = randomBytes(size);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
-  return bytes;
-}
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const b64 = (value: string) => Buffer.from(value).toString('base64');
-
-function metadata(clientReportId: string, index: number, bytes?: Buffer, type = 'image/jpeg'): string {
-  const pairs = [
-    `clientReportId ${b64(clientReportId)}`,
-    `index ${b64(String(index))}`,
-    `filetype ${b64(type)}`,
-  ];
-  if (bytes) pairs.push(`sha256 ${b64(sha(bytes))}`);
-  return pairs.join(',');
-}
-
-const create = (client: ApiClient, length: number, meta: string) =>
-  client.send('POST', TUS, {
-    headers: { 'tus-resumable': '1.0.0', 'upload-length': String(length), 'upload-metadata': meta },
-  });
-
-const patch = (client: ApiClient, location: string, offset: number, chunk: Buffer) =>
-  client.send('PATCH', location, {
-    headers: {
-      'tus-resumable': '1.0.0',
-      'upload-offset': String(offset),
-      'content-type': 'application/offset+octet-stream',
-    },
-    payload: chunk,
-  });
-
-/** A visit reported by the demo detector with a client id: the photos' report. */
-async function sentReport(): Promise<{ visitId: number; clientReportId: string }> {
-  const visitId = await plannedVisit(t, siteId, detectorId);
-  const clientReportId = randomUUID();
-  const res = await detector().post(`/api/visits/${visitId}/report`, {
-    report: 'Visita svolta con le foto del plesso.',
-    teachersMet: [],
-    clientReportId,
-  });
-  expect(res.statusCode).toBe(200);
-  return { visitId, clientReportId };
-}
+const as = (email: string) => rig.as(email);
+const detector = () => rig.detector();
+const sentReport = () => rig.sentReport('Visita svolta con le foto del plesso.');
 
 async function upload(client: ApiClient, clientReportId: string, index: number, bytes: Buffer) {
-  const created = await create(client, bytes.length, metadata(clientReportId, index, bytes));
+  const created = await tusCreate(client, bytes.length, tusMetadata(clientReportId, index, bytes));
   expect(created.statusCode).toBe(201);
-  return patch(client, created.headers.location as string, 0, bytes);
+  return tusPatch(client, created.headers.location as string, 0, bytes);
 }
 
 const photoRows = (clientReportId: string) =>
   t.database.db.select().from(visitReportPhotos).where(eq(visitReportPhotos.clientReportId, clientReportId));
 
 beforeAll(async () => {
-  t = await buildTestApp({ DETECTOR_PHOTO_QUOTA_MB: String(QUOTA_MB) });
-  ({ detectorId } = await addSecondDetector(t, '+393330000997'));
-  siteId = await addDetectorSite(t, {
-    ministryCode: 'FOT0000001',
-    name: 'Plesso foto',
-    detectorUserId: detectorId,
-  });
-  const emails = [DEMO_DETECTOR, OTHER_DETECTOR, ...STAFF, ...OTHERS];
-  for (const [email, client] of await loggedInClients(t, emails)) clients.set(email, client);
+  rig = await photoRig({ phone: '+393330000997', ministryCode: 'FOT0000001', name: 'Plesso foto' });
+  t = rig.t;
 }, 180_000);
-afterAll(() => t.close());
+afterAll(() => rig.close());
 
 describe('tus upload of a report photo', () => {
   it('resumes after an interruption: two parts, one photo in the file store, downloaded as sent', async () => {
     const { visitId, clientReportId } = await sentReport();
-    const bytes = jpeg(3000);
-    const created = await create(detector(), bytes.length, metadata(clientReportId, 0, bytes));
+    const bytes = fakeJpeg(3000);
+    const created = await tusCreate(detector(), bytes.length, tusMetadata(clientReportId, 0, bytes));
     expect(created.statusCode).toBe(201);
     const location = created.headers.location as string;
     expect(location).toMatch(new RegExp(`^${TUS}/${clientReportId}_0_[0-9a-f]{32}$`));
-    const first = await patch(detector(), location, 0, bytes.subarray(0, 1200));
+    const first = await tusPatch(detector(), location, 0, bytes.subarray(0, 1200));
     expect(first.statusCode).toBe(204);
     expect(first.headers['upload-offset']).toBe('1200');
     // The connection dropped: the client asks where to go on from.
@@ -115,8 +61,8 @@ describe('tus upload of a report photo', () => {
     expect(head.headers['upload-offset']).toBe('1200');
     expect(await photoRows(clientReportId)).toHaveLength(0);
     // A part sent from a wrong offset is refused.
-    expect((await patch(detector(), location, 0, bytes.subarray(0, 10))).statusCode).toBe(409);
-    const rest = await patch(detector(), location, 1200, bytes.subarray(1200));
+    expect((await tusPatch(detector(), location, 0, bytes.subarray(0, 10))).statusCode).toBe(409);
+    const rest = await tusPatch(detector(), location, 1200, bytes.subarray(1200));
     expect(rest.statusCode).toBe(204);
 
     const rows = await photoRows(clientReportId);
@@ -124,7 +70,7 @@ describe('tus upload of a report photo', () => {
     expect(rows[0]).toMatchObject({
       photoIndex: 0,
       sizeBytes: 3000,
-      sha256: sha(bytes),
+      sha256: sha256Hex(bytes),
       mediaType: 'image/jpeg',
     });
     expect((await readStored(t.app.files, rows[0]!.fileKey!)).equals(bytes)).toBe(true);
@@ -145,44 +91,48 @@ describe('tus upload of a report photo', () => {
 
   it('a replayed send makes no duplicate: the same photo again is "già ricevuta", another one at its place is refused', async () => {
     const { clientReportId } = await sentReport();
-    const bytes = jpeg(2000);
+    const bytes = fakeJpeg(2000);
     expect((await upload(detector(), clientReportId, 0, bytes)).statusCode).toBe(204);
     for (let i = 0; i < 2; i++) {
-      const replay = await create(detector(), bytes.length, metadata(clientReportId, 0, bytes));
+      const replay = await tusCreate(detector(), bytes.length, tusMetadata(clientReportId, 0, bytes));
       expect(replay.statusCode).toBe(409);
       expect(replay.json()).toMatchObject({
         code: 'photo_already_received',
         message: 'Questa foto è già stata ricevuta.',
       });
     }
-    const other = await create(detector(), 2000, metadata(clientReportId, 0, jpeg(2000)));
+    const other = await tusCreate(detector(), 2000, tusMetadata(clientReportId, 0, fakeJpeg(2000)));
     expect(other.statusCode).toBe(409);
     expect(other.json()).toMatchObject({ code: 'photo_index_taken' });
     // Two uploads of the same photo started before either ended (two tabs): one row.
-    const again = jpeg(1500);
-    const a = await create(detector(), again.length, metadata(clientReportId, 1, again));
-    const b = await create(detector(), again.length, metadata(clientReportId, 1, again));
-    expect((await patch(detector(), a.headers.location as string, 0, again)).statusCode).toBe(204);
-    expect((await patch(detector(), b.headers.location as string, 0, again)).statusCode).toBe(204);
+    const again = fakeJpeg(1500);
+    const a = await tusCreate(detector(), again.length, tusMetadata(clientReportId, 1, again));
+    const b = await tusCreate(detector(), again.length, tusMetadata(clientReportId, 1, again));
+    expect((await tusPatch(detector(), a.headers.location as string, 0, again)).statusCode).toBe(204);
+    expect((await tusPatch(detector(), b.headers.location as string, 0, again)).statusCode).toBe(204);
     expect(await photoRows(clientReportId)).toHaveLength(2);
   });
 
   it('quotas: a sixth photo, a photo over 5 MB and past the detector quota are refused in Italian, nothing kept', async () => {
     const { clientReportId } = await sentReport();
-    const sixth = await create(detector(), 1000, metadata(clientReportId, 5));
+    const sixth = await tusCreate(detector(), 1000, tusMetadata(clientReportId, 5));
     expect(sixth.statusCode).toBe(422);
     expect(sixth.json()).toMatchObject({ message: 'Al massimo 5 foto per resoconto.' });
-    const big = await create(detector(), 5 * 1024 * 1024 + 1, metadata(clientReportId, 0));
+    const big = await tusCreate(detector(), 5 * 1024 * 1024 + 1, tusMetadata(clientReportId, 0));
     expect(big.statusCode).toBe(413);
     expect(big.json()).toMatchObject({ code: 'photo_too_large' });
-    const pastQuota = await create(detector(), QUOTA_MB * 1024 * 1024 + 1, metadata(clientReportId, 0));
+    const pastQuota = await tusCreate(
+      detector(),
+      PHOTO_QUOTA_MB * 1024 * 1024 + 1,
+      tusMetadata(clientReportId, 0),
+    );
     expect(pastQuota.statusCode).toBe(413);
     expect(pastQuota.json()).toMatchObject({
       code: 'photo_quota_exceeded',
       message: 'Hai raggiunto lo spazio massimo per le foto dei tuoi resoconti: contatta lo staff.',
     });
     expect(await photoRows(clientReportId)).toHaveLength(0);
-    const bad = await create(detector(), 1000, 'clientReportId bm90LWEtdXVpZA==,index MA==');
+    const bad = await tusCreate(detector(), 1000, 'clientReportId bm90LWEtdXVpZA==,index MA==');
     expect(bad.statusCode).toBe(422);
   });
 
@@ -192,9 +142,9 @@ describe('tus upload of a report photo', () => {
     const refused = await upload(detector(), clientReportId, 0, pdf);
     expect(refused.statusCode).toBe(415);
     expect(JSON.parse(refused.body)).toMatchObject({ message: 'La foto deve essere un file JPEG o PNG.' });
-    const announced = jpeg(800);
-    const created = await create(detector(), 800, metadata(clientReportId, 1, announced));
-    const damaged = await patch(detector(), created.headers.location as string, 0, jpeg(800));
+    const announced = fakeJpeg(800);
+    const created = await tusCreate(detector(), 800, tusMetadata(clientReportId, 1, announced));
+    const damaged = await tusPatch(detector(), created.headers.location as string, 0, fakeJpeg(800));
     expect(damaged.statusCode).toBe(422);
     expect(await photoRows(clientReportId)).toHaveLength(0);
     const png = Buffer.concat([
@@ -211,38 +161,38 @@ describe('who may upload and see the photos', () => {
     const { clientReportId } = await sentReport();
     const guest = new ApiClient(t, nextIp());
     await guest.csrf();
-    expect((await create(guest, 1000, metadata(clientReportId, 0))).statusCode).toBe(401);
-    const unsent = await create(detector(), 1000, metadata(randomUUID(), 0));
+    expect((await tusCreate(guest, 1000, tusMetadata(clientReportId, 0))).statusCode).toBe(401);
+    const unsent = await tusCreate(detector(), 1000, tusMetadata(randomUUID(), 0));
     expect(unsent.statusCode).toBe(404);
     expect(unsent.json()).toMatchObject({ code: 'report_not_found' });
-    for (const email of [OTHER_DETECTOR, ...STAFF, ...OTHERS])
-      expect((await create(as(email), 1000, metadata(clientReportId, 0))).statusCode, email).toBe(403);
-    const bytes = jpeg(1000);
-    const created = await create(detector(), bytes.length, metadata(clientReportId, 0, bytes));
+    for (const email of [OTHER_DETECTOR, ...PHOTO_STAFF, ...PHOTO_OTHERS])
+      expect((await tusCreate(as(email), 1000, tusMetadata(clientReportId, 0))).statusCode, email).toBe(403);
+    const bytes = fakeJpeg(1000);
+    const created = await tusCreate(detector(), bytes.length, tusMetadata(clientReportId, 0, bytes));
     const location = created.headers.location as string;
-    expect((await patch(as(OTHER_DETECTOR), location, 0, bytes)).statusCode).toBe(403);
+    expect((await tusPatch(as(OTHER_DETECTOR), location, 0, bytes)).statusCode).toBe(403);
     expect((await guest.send('HEAD', location, { headers: { 'tus-resumable': '1.0.0' } })).statusCode).toBe(
       401,
     );
-    expect((await patch(detector(), `${TUS}/not-an-upload`, 0, bytes)).statusCode).toBe(404);
+    expect((await tusPatch(detector(), `${TUS}/not-an-upload`, 0, bytes)).statusCode).toBe(404);
     expect(await photoRows(clientReportId)).toHaveLength(0);
-    expect((await patch(detector(), location, 0, bytes)).statusCode).toBe(204);
+    expect((await tusPatch(detector(), location, 0, bytes)).statusCode).toBe(204);
   });
 
   it('list and download: the detector and staff who read detectors 200; guest 401; others 403; unknown 404', async () => {
     const { visitId, clientReportId } = await sentReport();
-    expect((await upload(detector(), clientReportId, 0, jpeg(700))).statusCode).toBe(204);
+    expect((await upload(detector(), clientReportId, 0, fakeJpeg(700))).statusCode).toBe(204);
     const [row] = await photoRows(clientReportId);
     const list = `/api/visits/${visitId}/photos`;
     const file = `${list}/${row!.id}`;
-    for (const email of [DEMO_DETECTOR, ...STAFF]) {
+    for (const email of [DEMO_DETECTOR, ...PHOTO_STAFF]) {
       expect((await as(email).get(list)).statusCode, email).toBe(200);
       expect((await as(email).get(file)).statusCode, email).toBe(200);
     }
     const guest = new ApiClient(t, nextIp());
     expect((await guest.get(list)).statusCode).toBe(401);
     expect((await guest.get(file)).statusCode).toBe(401);
-    for (const email of [OTHER_DETECTOR, ...OTHERS]) {
+    for (const email of [OTHER_DETECTOR, ...PHOTO_OTHERS]) {
       expect((await as(email).get(list)).statusCode, email).toBe(403);
       expect((await as(email).get(file)).statusCode, email).toBe(403);
     }
