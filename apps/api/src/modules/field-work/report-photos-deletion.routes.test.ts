@@ -6,32 +6,23 @@ import { readStored } from '../../lib/file-store.ts';
 import type { TestApp } from '../../../test/build-test-app.ts';
 import { OTHER_DETECTOR } from '../../../test/field-work-harness.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
-import {
-  fakeJpeg,
-  PHOTO_OTHERS,
-  PHOTO_STAFF,
-  photoRig,
-  sha256Hex,
-  tusCreate,
-  tusMetadata,
-  tusPatch,
-  type PhotoRig,
-} from '../../../test/photo-upload-harness.ts';
+import * as photoTests from '../../../test/photo-upload-harness.ts';
 
 // Issue 39, decision 055 (amendment): a sent photo is deleted by staff who review, or by its detector
 // until the report is reviewed; the file leaves the store and the quota, the audit keeps who and what
 // (never the photo), and the tombstone answers a replayed upload "già ricevuta". The tus routes' own
 // refusals are the API's error shape, in Italian; each photo received is audited.
 
-let rig: PhotoRig;
+let rig: photoTests.PhotoRig;
 let t: TestApp;
 const as = (email: string) => rig.as(email);
 const detector = () => rig.detector();
 const sentReport = () => rig.sentReport('Visita svolta, foto da rivedere.');
 const create = (client: ApiClient, clientReportId: string, index: number, bytes: Buffer) =>
-  tusCreate(client, bytes.length, tusMetadata(clientReportId, index, bytes));
+  photoTests.tusCreate(client, bytes.length, photoTests.tusMetadata(clientReportId, index, bytes));
 const patch = (location: string, offset: number, chunk: Buffer, headers: Record<string, string> = {}) =>
-  tusPatch(detector(), location, offset, chunk, headers);
+  photoTests.tusPatch(detector(), location, offset, chunk, headers);
+const { fakeJpeg, sha256Hex, PHOTO_OTHERS, PHOTO_STAFF } = photoTests;
 
 /** A photo of the demo detector's report, sent with tus: its id in the visit's list. */
 async function sentPhoto(clientReportId: string, index: number, bytes = fakeJpeg(600)): Promise<number> {
@@ -74,7 +65,7 @@ async function decideReport(visitId: number, decision: 'approve' | 'reject' | 'r
 }
 
 beforeAll(async () => {
-  rig = await photoRig({
+  rig = await photoTests.photoRig({
     phone: '+393330000996',
     ministryCode: 'FOT0000002',
     name: 'Plesso foto da eliminare',
