@@ -32,6 +32,7 @@ export const DRAFT_IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 export const REPORT_IMPORT_MESSAGES = {
   content: 'Scegli il file esportato con «Esporta bozze».',
   tooLarge: `Il file è troppo grande: al massimo ${DRAFT_IMPORT_MAX_MB} MB. Sul dispositivo esporta i resoconti uno per volta («Esporta» accanto a ciascuno).`,
+  busy: 'È già in corso un’altra importazione di bozze: riprova tra qualche secondo.',
   notJson:
     'Il file non è un’esportazione di bozze del Portale Scuole (non è JSON): scegli il file scaricato con «Esporta bozze».',
   wrongKind:
@@ -189,4 +190,6 @@ export const importDetectorReports = defineEndpoint({
   params: z.object({ userId: IdParamSchema }),
   body: ReportImportBodySchema,
   response: ReportImportResultSchema,
+  // 413: a file past the bound; 429: another import is being read or landed (one at a time).
+  errors: [413],
 });

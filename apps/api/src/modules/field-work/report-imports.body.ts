@@ -4,6 +4,7 @@ import {
   importDetectorReports,
   REPORT_IMPORT_MESSAGES,
 } from '@portale/shared/field-work';
+import { Gate } from '../../lib/gates.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { requireGrant } from '../../plugins/authorization.ts';
 
@@ -17,16 +18,31 @@ import { requireGrant } from '../../plugins/authorization.ts';
  *   says what to do (export report by report), never a 500;
  * - the body is read into memory once, then parsed by Fastify's own JSON parser (prototype
  *   poisoning refused as elsewhere). Peak memory of one import is a few times the body (the body,
- *   the file's text, the parsed file, one decoded photo at a time): about 250 MB at the bound.
+ *   the file's text, the parsed file, one decoded photo at a time): about 250 MB at the bound;
+ * - so one import at a time per API process, from before its body is read until it is answered (or
+ *   its connection drops): another one meanwhile is an Italian 429 with Retry-After, and its body is
+ *   never read. Imports are rare (a broken device), so none waits in a queue.
  */
 export function largeJsonBody(scope: FastifyInstance): void {
   const tooLarge = () => new HttpError(413, 'payload_too_large', REPORT_IMPORT_MESSAGES.tooLarge);
   // The contract's permission (`manage:detector`), as its route checks it in `preValidation`.
   const guard = requireGrant('manage:detector');
   const path = importDetectorReports.path;
+  const gate = new Gate(1);
+  const held = new WeakMap<FastifyRequest, () => void>();
+  const release = async (request: FastifyRequest) => {
+    held.get(request)?.();
+    held.delete(request);
+  };
   scope.addHook('preParsing', async (request) => {
-    if (request.routeOptions.url === path) guard(request);
+    if (request.routeOptions.url !== path) return;
+    guard(request);
+    const leave = gate.tryEnter();
+    if (!leave) throw new HttpError(429, 'import_busy', REPORT_IMPORT_MESSAGES.busy, { 'retry-after': '10' });
+    held.set(request, leave);
   });
+  scope.addHook('onResponse', release);
+  scope.addHook('onRequestAbort', release);
   const parseJson = scope.getDefaultJsonParser('error', 'error');
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser(

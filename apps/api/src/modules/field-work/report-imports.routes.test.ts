@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -576,6 +577,45 @@ describe('photos in the exported drafts (version 2)', () => {
     for (const email of ['superadmin@demo.test', 'sylla@demo.test', 'cromos@demo.test'])
       expect((await as(email).post(importUrl(), { content })).statusCode, email).toBe(200);
     expect((await admin().post(importUrl(987_654_321), { content })).statusCode).toBe(404);
+  });
+
+  it('one import at a time: another one meanwhile is an Italian 429, its body unread; then imports go on', async () => {
+    const content = fileV2([draft(await visit())]);
+    const text = JSON.stringify({ content });
+    // A staff member's slow connection: the first bytes, then the rest only when the test says.
+    let reading!: () => void;
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    let finish!: () => void;
+    const rest = new Promise<void>((resolve) => (finish = resolve));
+    let sent = false;
+    const slow = new Readable({
+      read() {
+        if (sent) return;
+        sent = true;
+        this.push(text.slice(0, 100));
+        reading();
+        void rest.then(() => {
+          this.push(text.slice(100));
+          this.push(null);
+        });
+      },
+    });
+    const first = admin().send('POST', importUrl(), {
+      headers: { 'content-type': 'application/json' },
+      payload: slow,
+    });
+    await started;
+    const busy = await as('sylla@demo.test').post(importUrl(), { content });
+    expect(busy.statusCode).toBe(429);
+    expect(busy.headers['retry-after']).toBe('10');
+    expect(busy.json()).toMatchObject({ code: 'import_busy', message: REPORT_IMPORT_MESSAGES.busy });
+    finish();
+    expect((await first).statusCode).toBe(200);
+    expect((await as('sylla@demo.test').post(importUrl(), { content })).statusCode).toBe(200);
+    // A refused import (413) leaves the gate open too.
+    const headers = { 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024 + 1) };
+    expect((await admin().send('POST', importUrl(), { headers, payload: '{}' })).statusCode).toBe(413);
+    expect((await admin().post(importUrl(), { content })).statusCode).toBe(200);
   });
 
   it('a file past the bound is an Italian 413 before it is read; a guest’s is a 401', async () => {
