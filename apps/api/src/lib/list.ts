@@ -185,9 +185,13 @@ export async function cappedCount(db: DbOrTx, rows: SQLWrapper, exact = false): 
   return { total: Math.max(EXACT_COUNT_CAP + 1, await estimatedRows(db, rows)), approximate: true };
 }
 
-/** The planner's estimate of the rows of a query (EXPLAIN, no execution). */
+/**
+ * The planner's estimate of the rows of a query (EXPLAIN, no execution). Named like a list's statements
+ * (decision 060): PostgreSQL plans the query again with each call's values (a utility statement is
+ * never kept planned), only its parsing is saved.
+ */
 export async function estimatedRows(db: DbOrTx, query: SQLWrapper): Promise<number> {
-  return planRowsOf(await unnamedRows(db, sql`explain (format json) ${query}`));
+  return planRowsOf(await rawRows(db, sql`explain (format json) ${query}`));
 }
 
 function planRowsOf([row]: Record<string, unknown>[]): number {
@@ -227,7 +231,6 @@ export async function shapedCappedCount(
       await statementRows(
         db,
         shapedStatements.statement(`${shape}#estimate`, (bind) => sql`explain (format json) ${rows(bind)}`),
-        false,
       ),
     );
   const early = broadShapes.has(shape) ? estimate() : undefined;
@@ -409,12 +412,11 @@ export function rawRows(db: DbOrTx, query: SQLWrapper): Promise<Record<string, u
 async function statementRows(
   db: DbOrTx,
   statement: { sql: string; params: unknown[] },
-  named = true,
 ): Promise<Record<string, unknown>[]> {
   const prepared = db._.session.prepareQuery(
     statement,
     undefined,
-    named ? statementNames.nameOf(statement.sql) : undefined,
+    statementNames.nameOf(statement.sql),
     false,
   );
   return ((await prepared.execute()) as { rows: Record<string, unknown>[] }).rows;

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ADHESION_STATES } from '@portale/shared/registry';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { dataVersion } from '../../lib/data-version.repository.ts';
+import { rawRows } from '../../lib/list.ts';
 
 /** Transition target → the figure it counts. */
 export const TRANSITION_METRICS = {
@@ -46,7 +47,9 @@ const regionFilter = (column: SQL, region: string | undefined) =>
  */
 export async function countEvents(db: DbOrTx, period: Period, bucket: Bucket): Promise<EventCount[]> {
   const inRegion = regionFilter(sql`region`, period.region);
-  const result = (await db.execute(
+  // A named statement (rawRows): parsed once per connection, not on every call (decision 060).
+  const rows = (await rawRows(
+    db,
     bucket === 'week'
       ? // Days first (regions summed), then weeks: the week's label is computed once per day, not per row.
         sql`select to_char(date_trunc('week', day::timestamp), 'YYYY-MM-DD') as bucket, metric, day < ${period.fromDay}::date as before, sum(n)::int as n
@@ -55,8 +58,8 @@ export async function countEvents(db: DbOrTx, period: Period, bucket: Bucket): P
       : sql`select region as bucket, metric, false as before, sum(n)::int as n
           from progress_daily where day >= ${period.fromDay}::date and day <= ${period.toDay}::date ${inRegion}
           group by 1, 2 having sum(n) <> 0`,
-  )) as unknown as { rows: { bucket: string; metric: string; before: boolean; n: number }[] };
-  return result.rows.map((r) => ({
+  )) as { bucket: string; metric: string; before: boolean; n: number }[];
+  return rows.map((r) => ({
     bucket: r.bucket,
     metric: (TRANSITION_METRICS as Record<string, string>)[r.metric] ?? r.metric,
     before: r.before === true || (r.before as unknown) === 't',
@@ -82,7 +85,9 @@ export async function countByState(
   region: string | undefined,
 ): Promise<StateCount[]> {
   const to = endOf(toDay);
-  const result = (await db.execute(sql`
+  const rows = (await rawRows(
+    db,
+    sql`
     with last_before as (
       select distinct on (institute_id) institute_id, to_state from institute_adhesion_transitions
       where at < ${to} order by institute_id, at desc, id desc
@@ -98,10 +103,9 @@ export async function countByState(
     )
     select st.state, count(*)::int as institutes, coalesce(sum(sites.n), 0)::int as school_sites, coalesce(sum(sites.p), 0)::int as participating
     from state_then st left join sites on sites.institute_id = st.id
-    group by st.state`)) as unknown as {
-    rows: { state: string; institutes: number; school_sites: number; participating: number }[];
-  };
-  const byState = new Map(result.rows.map((r) => [r.state, r]));
+    group by st.state`,
+  )) as { state: string; institutes: number; school_sites: number; participating: number }[];
+  const byState = new Map(rows.map((r) => [r.state, r]));
   return ADHESION_STATES.map((state) => {
     const row = byState.get(state);
     return {
