@@ -22,7 +22,7 @@
 //   --only generate   stop after the data is there (to time or prepare a kept database)
 // DATABASE_URL: the server (default postgres://postgres@127.0.0.1:5432/postgres).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -172,6 +172,7 @@ async function main() {
   const port = await freePort();
   const api = `http://127.0.0.1:${port}`;
   let server;
+  let bare;
   let pool;
   try {
     let started = performance.now();
@@ -276,6 +277,19 @@ async function main() {
         .find((l) => l.startsWith('[')),
     );
 
+    // The floor of an HTTP endpoint over the same statements (decision 060): a bare Fastify route each.
+    const named = statements.map((list, i) =>
+      list.map((s, j) => ({ name: `national_${i}_${j}`, text: s.text, values: s.params })),
+    );
+    const statementsFile = `${root}bench/results/national-statements.json`;
+    writeFileSync(statementsFile, JSON.stringify(named));
+    const barePort = await freePort();
+    bare = await startServer(process.execPath, ['bench/lib/bare-sql-server.mjs', statementsFile], {
+      env: { DATABASE_URL: benchUrl, PORT: String(barePort) },
+      readyUrl: `http://127.0.0.1:${barePort}/health`,
+      logFile,
+    });
+
     // The first results call of the new process, alone: its time, the API's memory, /api/health meanwhile.
     const firstRun = await alone(server, api, () => getWithoutTimeout(`${api}/api/results`));
     const first = firstRun.value;
@@ -293,25 +307,25 @@ async function main() {
       const body = await check.json();
       const apiFigures = await load(url, { connections: CONNECTIONS, duration: SECONDS, headers });
       // The API runs a list's page and its count side by side: so does the reference.
-      const named = statements[i].map((s, j) => ({
-        name: `national_${i}_${j}`,
-        text: s.text,
-        values: s.params,
-      }));
-      const sqlFigures = await closedLoop(() => Promise.all(named.map((s) => pool.query(s))), {
+      const sqlFigures = await closedLoop(() => Promise.all(named[i].map((s) => pool.query(s))), {
         concurrency: CONNECTIONS,
         seconds: SECONDS,
+      });
+      const bareFigures = await load(`http://127.0.0.1:${barePort}/s/${i}`, {
+        connections: CONNECTIONS,
+        duration: SECONDS,
       });
       rows.push({
         ...scenario,
         total: body.total ?? '',
         approx: body.totalApproximate ? '~' : '',
-        statements: named.length,
+        statements: named[i].length,
         apiFigures,
         sqlFigures,
+        bareFigures,
       });
       console.error(
-        `  ${scenario.label}: API p95 ${fmt(apiFigures.p95)} ms, SQL p95 ${fmt(sqlFigures.p95)} ms`,
+        `  ${scenario.label}: API p95 ${fmt(apiFigures.p95)} ms, SQL p95 ${fmt(sqlFigures.p95)} ms, Fastify+SQL p95 ${fmt(bareFigures.p95)} ms`,
       );
     }
 
@@ -319,12 +333,12 @@ async function main() {
       `\nMacchina: ${cpus().length} core, Node ${process.version}; scala ${SCALE}; ${CONNECTIONS} client, ${SECONDS} s per misura; latenze in ms.`,
     );
     console.log(
-      '| Endpoint | righe | istruzioni | API req/s | API p50 | API p95 | SQL p50 | SQL p95 | API p95 / SQL p95 | errori |',
+      '| Endpoint | righe | istruzioni | API req/s | API p50 | API p95 | SQL p50 | SQL p95 | API p95 / SQL p95 | Fastify+SQL p95 | API p95 / Fastify+SQL p95 | errori |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
-        `| ${r.label} (\`${r.path}${r.query ? `?${r.query}` : ''}\`) | ${r.approx}${r.total} | ${r.statements} | ${fmt(r.apiFigures.rps, 0)} | ${fmt(r.apiFigures.p50)} | ${fmt(r.apiFigures.p95)} | ${fmt(r.sqlFigures.p50)} | ${fmt(r.sqlFigures.p95)} | ${fmt(r.apiFigures.p95 / r.sqlFigures.p95, 2)}× | ${r.apiFigures.errors + r.sqlFigures.errors} |`,
+        `| ${r.label} (\`${r.path}${r.query ? `?${r.query}` : ''}\`) | ${r.approx}${r.total} | ${r.statements} | ${fmt(r.apiFigures.rps, 0)} | ${fmt(r.apiFigures.p50)} | ${fmt(r.apiFigures.p95)} | ${fmt(r.sqlFigures.p50)} | ${fmt(r.sqlFigures.p95)} | ${fmt(r.apiFigures.p95 / r.sqlFigures.p95, 2)}× | ${fmt(r.bareFigures.p95)} | ${fmt(r.apiFigures.p95 / r.bareFigures.p95, 2)}× | ${r.apiFigures.errors + r.sqlFigures.errors + r.bareFigures.errors} |`,
       );
     }
     console.log(
@@ -340,6 +354,7 @@ async function main() {
   } finally {
     await pool?.end();
     await server?.stop();
+    await bare?.stop();
     if (!args.keep) await admin(`drop database if exists ${dbName} with (force)`);
   }
 }
