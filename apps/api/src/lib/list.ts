@@ -165,6 +165,14 @@ export async function paginate<T>(
  */
 export const EXACT_COUNT_CAP = 1000;
 
+/** The count of every row of `rows` (a list's "conta esattamente"). */
+const exactCountOf = (rows: SQLWrapper) => sql`select count(*)::int as n from (${rows}) counted`;
+/** The count of the rows of `rows` up to one past EXACT_COUNT_CAP. */
+const cappedCountOf = (rows: SQLWrapper) =>
+  sql`select count(*)::int as n from (${rows} limit ${sql.raw(String(EXACT_COUNT_CAP + 1))}) counted`;
+/** The planner's plan of `rows`, whose row estimate is a total past the cap. */
+const explainOf = (rows: SQLWrapper) => sql`explain (format json) ${rows}`;
+
 /**
  * The total of a list: `rows` selects the matching rows (any columns, no order, no limit). Exact when
  * asked (`exact`, the list's "conta esattamente") or when at most EXACT_COUNT_CAP rows match; otherwise
@@ -172,15 +180,8 @@ export const EXACT_COUNT_CAP = 1000;
  * as "circa N".
  */
 export async function cappedCount(db: DbOrTx, rows: SQLWrapper, exact = false): Promise<Total> {
-  if (exact)
-    return {
-      total: await rawCount(db, sql`select count(*)::int as n from (${rows}) counted`),
-      approximate: false,
-    };
-  const n = await rawCount(
-    db,
-    sql`select count(*)::int as n from (${rows} limit ${sql.raw(String(EXACT_COUNT_CAP + 1))}) counted`,
-  );
+  if (exact) return { total: await rawCount(db, exactCountOf(rows)), approximate: false };
+  const n = await rawCount(db, cappedCountOf(rows));
   if (n <= EXACT_COUNT_CAP) return { total: n, approximate: false };
   return { total: Math.max(EXACT_COUNT_CAP + 1, await estimatedRows(db, rows)), approximate: true };
 }
@@ -191,7 +192,7 @@ export async function cappedCount(db: DbOrTx, rows: SQLWrapper, exact = false): 
  * never kept planned), only its parsing is saved.
  */
 export async function estimatedRows(db: DbOrTx, query: SQLWrapper): Promise<number> {
-  return planRowsOf(await rawRows(db, sql`explain (format json) ${query}`));
+  return planRowsOf(await rawRows(db, explainOf(query)));
 }
 
 function planRowsOf([row]: Record<string, unknown>[]): number {
@@ -221,26 +222,18 @@ export async function shapedCappedCount(
     const [row] = await listRows(db, `${shape}#${kind}`, build);
     return row ? rowValue.int(Object.values(row)[0] ?? 0) : 0;
   };
-  if (exact)
-    return {
-      total: await countOf('exact', (bind) => sql`select count(*)::int as n from (${rows(bind)}) counted`),
-      approximate: false,
-    };
+  if (exact) return { total: await countOf('exact', (bind) => exactCountOf(rows(bind))), approximate: false };
   const estimate = async () =>
     planRowsOf(
       await statementRows(
         db,
-        shapedStatements.statement(`${shape}#estimate`, (bind) => sql`explain (format json) ${rows(bind)}`),
+        shapedStatements.statement(`${shape}#estimate`, (bind) => explainOf(rows(bind))),
       ),
     );
   const early = broadShapes.has(shape) ? estimate() : undefined;
   // Not used when the count is exact: its failure then is nobody's.
   early?.catch(() => undefined);
-  const n = await countOf(
-    'capped',
-    (bind) =>
-      sql`select count(*)::int as n from (${rows(bind)} limit ${sql.raw(String(EXACT_COUNT_CAP + 1))}) counted`,
-  );
+  const n = await countOf('capped', (bind) => cappedCountOf(rows(bind)));
   if (n <= EXACT_COUNT_CAP) {
     broadShapes.delete(shape);
     return { total: n, approximate: false };
