@@ -71,6 +71,13 @@ export const tusPatch = (
     payload: chunk,
   });
 
+/** A whole photo sent with tus in one part: the creation must succeed; the PATCH's answer is returned. */
+export async function tusUpload(client: ApiClient, clientReportId: string, index: number, bytes: Buffer) {
+  const created = await tusCreate(client, bytes.length, tusMetadata(clientReportId, index, bytes));
+  expect(created.statusCode, created.body).toBe(201);
+  return tusPatch(client, created.headers.location as string, 0, bytes);
+}
+
 export interface PhotoRig {
   t: TestApp;
   detectorId: number;

@@ -26,9 +26,7 @@ const { fakeJpeg, sha256Hex, PHOTO_OTHERS, PHOTO_STAFF } = photoTests;
 
 /** A photo of the demo detector's report, sent with tus: its id in the visit's list. */
 async function sentPhoto(clientReportId: string, index: number, bytes = fakeJpeg(600)): Promise<number> {
-  const created = await create(detector(), clientReportId, index, bytes);
-  expect(created.statusCode, created.body).toBe(201);
-  expect((await patch(created.headers.location as string, 0, bytes)).statusCode).toBe(204);
+  expect((await photoTests.tusUpload(detector(), clientReportId, index, bytes)).statusCode).toBe(204);
   const [row] = await t.database.db
     .select({ id: visitReportPhotos.id })
     .from(visitReportPhotos)

@@ -17,6 +17,7 @@ import {
   tusCreate,
   tusMetadata,
   tusPatch,
+  tusUpload,
   type PhotoRig,
 } from '../../../test/photo-upload-harness.ts';
 
@@ -29,11 +30,7 @@ const as = (email: string) => rig.as(email);
 const detector = () => rig.detector();
 const sentReport = () => rig.sentReport('Visita svolta con le foto del plesso.');
 
-async function upload(client: ApiClient, clientReportId: string, index: number, bytes: Buffer) {
-  const created = await tusCreate(client, bytes.length, tusMetadata(clientReportId, index, bytes));
-  expect(created.statusCode).toBe(201);
-  return tusPatch(client, created.headers.location as string, 0, bytes);
-}
+const upload = tusUpload;
 
 const photoRows = (clientReportId: string) =>
   t.database.db.select().from(visitReportPhotos).where(eq(visitReportPhotos.clientReportId, clientReportId));
