@@ -138,6 +138,11 @@ export const AssignmentResultSchema = z.object({
   moved: z.number().int(),
   /** Without a detector until now. */
   added: z.number().int(),
+  /**
+   * Planned visits of these plessi that pass to the new detector with them (decision 061); removing the
+   * detector moves none.
+   */
+  visitsMoved: z.number().int(),
   /** Rows written (0 when only counting). */
   updated: z.number().int(),
   applied: z.boolean(),
@@ -254,6 +259,8 @@ export const VISIT_MESSAGES = {
     'La visita è stata annullata o segnata come mancata mentre compilavi il resoconto: la tua versione è stata conservata e lo staff deciderà.',
   visitReassigned:
     'La visita è stata assegnata a un altro rilevatore mentre il resoconto era sul dispositivo: la versione è stata conservata e lo staff deciderà.',
+  reassignedNotKept:
+    'La visita è stata assegnata a un altro rilevatore: il resoconto non è stato registrato. Chiedi allo staff.',
 } as const;
 
 export const VisitCreateSchema = z

@@ -66,6 +66,15 @@ export const ReportPhotoListSchema = z.object({ items: z.array(ReportPhotoSchema
 
 const VisitParams = z.object({ visitId: IdParamSchema });
 
+/**
+ * Without `clientReportId`: the photos of the reports the visit holds (a conflict's only once staff
+ * accepted it). With it: the photos of that one report sent for the visit, a kept conflict's included,
+ * so staff see the device's version whole beside the visit (decision 061).
+ */
+export const VisitPhotosQuerySchema = z.object({
+  clientReportId: z.string().uuid('Resoconto non valido.').optional(),
+});
+
 export const listVisitPhotos = defineEndpoint({
   method: 'GET',
   path: '/api/visits/:visitId/photos',
@@ -73,6 +82,7 @@ export const listVisitPhotos = defineEndpoint({
   tag: 'field-work',
   summary: 'Le foto del resoconto di una visita',
   params: VisitParams,
+  query: VisitPhotosQuerySchema,
   response: ReportPhotoListSchema,
 });
 

@@ -185,3 +185,30 @@ export const visitReportPhotos = pgTable(
     check('visit_report_photos_index_check', sql`${t.photoIndex} between 0 and 4`),
   ],
 );
+
+/**
+ * A visit handed from one detector to another (decision 061): a planned visit follows its plesso when
+ * staff assign the plesso to another detector, and an accepted conflict gives the visit back to the
+ * report's author. The former holder may still send the report they wrote offline: it is kept as a
+ * conflict (`visit_reassigned`) for staff to decide, never a silent overwrite nor a lost draft.
+ */
+export const visitReassignments = pgTable(
+  'visit_reassignments',
+  {
+    id: id(),
+    visitId: bigint('visit_id', { mode: 'number' })
+      .notNull()
+      .references(() => visits.id, { onDelete: 'cascade' }),
+    fromDetectorUserId: bigint('from_detector_user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    toDetectorUserId: bigint('to_detector_user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    reassignedByUserId: bigint('reassigned_by_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    reassignedAt: ts('reassigned_at').notNull(),
+  },
+  (t) => [index('visit_reassignments_visit_idx').on(t.visitId, t.fromDetectorUserId)],
+);

@@ -28,6 +28,11 @@ import { listVisitsOfSite } from './visits.repository.ts';
 
 // --- Assignment ---
 
+/** The plessi an assignment names: a list, or a filter. */
+export function assignmentTarget(target: { siteIds?: number[]; filter?: AssignmentFilter }): SQL | undefined {
+  return target.siteIds ? inArray(schoolSites.id, target.siteIds) : assignmentWhere(target.filter!);
+}
+
 function assignmentWhere(filter: AssignmentFilter): SQL | undefined {
   return and(
     searchCondition(schoolSites.searchText, filter.q),
@@ -57,7 +62,7 @@ export async function countAssignment(
   detectorUserId: number | null,
   lock = false,
 ): Promise<AssignmentCounts> {
-  const where = target.siteIds ? inArray(schoolSites.id, target.siteIds) : assignmentWhere(target.filter!);
+  const where = assignmentTarget(target);
   if (lock)
     await db
       .select({ id: schoolSites.id })
@@ -93,7 +98,7 @@ export async function applyAssignment(
   detectorUserId: number | null,
   now: Date,
 ): Promise<number[]> {
-  const where = target.siteIds ? inArray(schoolSites.id, target.siteIds) : assignmentWhere(target.filter!);
+  const where = assignmentTarget(target);
   const changes =
     detectorUserId === null
       ? isNotNull(schoolSites.detectorUserId)

@@ -15,6 +15,8 @@ import { HttpError } from '../../lib/http-error.ts';
 import { clearSchoolSiteTotals } from '../registry/index.ts';
 import * as sites from './detector-sites.repository.ts';
 import * as detectors from './detectors.repository.ts';
+import { notifyReassignedVisits } from './field-work-notices.ts';
+import * as reassignments from './visit-reassignments.repository.ts';
 
 /**
  * Changes a detector's provinces and state, audited with what changed (nothing written when nothing
@@ -52,12 +54,14 @@ export async function updateDetector(
 /**
  * Assigns plessi (a list or a filter) to a detector, moves them or removes their detector. Without
  * `confirm` it only counts; with it, it applies in one transaction, refusing more than 5000 plessi
- * or a count that changed since the preview (`expectedCount`).
+ * or a count that changed since the preview (`expectedCount`). The plessi's planned visits go with
+ * them to the new detector, and both detectors are told (decision 061).
  */
 export async function assignSchoolSites(
   db: Db,
   actor: Actor,
   body: AssignmentBody,
+  deps: { webUrl: string },
 ): Promise<AssignmentResult> {
   const now = actor.at;
   if (body.detectorUserId !== null && !(await detectors.isDetectorUser(db, body.detectorUserId)))
@@ -65,9 +69,11 @@ export async function assignSchoolSites(
   const target = body.siteIds ? { siteIds: [...new Set(body.siteIds)] } : { filter: body.filter! };
   if (target.siteIds && (await sites.countExistingSites(db, target.siteIds)) !== target.siteIds.length)
     throw fieldError('siteIds', 'Tra i plessi indicati ce n’è qualcuno che non esiste.');
+  const where = sites.assignmentTarget(target);
   if (!body.confirm)
     return {
       ...(await sites.countAssignment(db, target, body.detectorUserId)),
+      visitsMoved: await reassignments.countVisitsToMove(db, where, body.detectorUserId),
       updated: 0,
       applied: false,
     };
@@ -76,8 +82,12 @@ export async function assignSchoolSites(
     if (counts.matched > 5000) throw fieldError('filter', ASSIGNMENT_MESSAGES.tooMany);
     if (body.expectedCount !== undefined && body.expectedCount !== counts.matched)
       throw new HttpError(409, 'assignment_count_changed', ASSIGNMENT_MESSAGES.countChanged);
+    // The visits first: the filter may name the plessi by their detector before the assignment.
+    const moved = await reassignments.moveVisitsOfSites(tx, where, body.detectorUserId, actor.userId, now);
     const ids = await sites.applyAssignment(tx, target, body.detectorUserId, now);
-    if (ids.length > 0) {
+    if (moved.length > 0)
+      await notifyReassignedVisits(tx, moved, body.detectorUserId!, { webUrl: deps.webUrl, now });
+    if (ids.length > 0 || moved.length > 0) {
       await auditWrite(tx, actor, {
         action:
           body.detectorUserId === null ? 'school-site.detector-removed' : 'school-site.detector-assigned',
@@ -88,11 +98,12 @@ export async function assignSchoolSites(
           detectorUserId: body.detectorUserId,
           siteIds: ids,
           ...(target.filter ? { filter: target.filter } : {}),
+          ...(moved.length > 0 ? { visitsMoved: moved } : {}),
         },
       });
     }
     clearSchoolSiteTotals();
-    return { ...counts, updated: ids.length, applied: true };
+    return { ...counts, visitsMoved: moved.length, updated: ids.length, applied: true };
   });
 }
 

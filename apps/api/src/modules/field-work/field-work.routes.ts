@@ -35,6 +35,7 @@ import * as detectorsService from './detectors.service.ts';
 import { reportImportRoutes } from './report-imports.routes.ts';
 import { reportPhotoRoutes } from './report-photos.routes.ts';
 import { visitCalendar } from './visit-calendar.ts';
+import { formerHolders } from './visit-reassignments.repository.ts';
 import * as visits from './visits.repository.ts';
 import { SITE_NOT_FOUND } from './visits.service.ts';
 import * as visitsService from './visits.service.ts';
@@ -85,6 +86,16 @@ function visitOf(request: RequestWithParams<{ visitId: number }>) {
   return visits
     .visitOwners(request.server.db, visitId)
     .then((owners) => owners ?? Promise.reject(notFound(VISIT_MESSAGES.notFound)));
+}
+
+/**
+ * A visit's report: its detector, and whoever held the visit before (decision 061): a report they wrote
+ * offline before the visit was handed over is kept as a conflict for staff, not refused with a 403.
+ */
+function visitReportOf(request: RequestWithParams<{ visitId: number }>) {
+  return visitOf(request).then(async ({ ownerUserIds }) => ({
+    ownerUserIds: [...ownerUserIds, ...(await formerHolders(request.server.db, request.params.visitId))],
+  }));
 }
 
 function detectorOf(request: RequestWithParams<{ userId: number }>) {
@@ -148,7 +159,9 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
   );
 
   registerEndpoint(app, assignSchoolSites, { anyOnly: true }, (request) =>
-    detectorsService.assignSchoolSites(app.db, actorOf(request), request.body),
+    detectorsService.assignSchoolSites(app.db, actorOf(request), request.body, {
+      webUrl: app.env.publicWebUrl,
+    }),
   );
 
   registerEndpoint(app, listMySchoolSites, { resource: mine }, (request) =>
@@ -212,7 +225,7 @@ export async function fieldWorkRoutes(app: FastifyInstance) {
     ),
   );
 
-  registerEndpoint(app, reportVisit, { resource: visitOf }, async (request) => {
+  registerEndpoint(app, reportVisit, { resource: visitReportOf }, async (request) => {
     const outcome = await visitsService.reportVisit(
       app.db,
       actorOf(request),

@@ -6,14 +6,13 @@ import { auditWrite, type SignedInActor } from '../../lib/audit.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import * as photos from './report-photos.repository.ts';
-import { ownersOfReport } from './report-photos.service.ts';
+import { ownersOfReport, type ReportOwnership } from './report-photos.service.ts';
+import { notifyPhotoDeleted } from './field-work-notices.ts';
 
 /** Once the visit's report is approved or rejected, its detector no longer deletes its photos. */
 const REVIEWED: readonly (ReviewState | null)[] = ['approvata', 'respinta'];
 
-interface PhotoOwnership {
-  authorUserId: number;
-  visitDetectorUserId: number;
+interface PhotoOwnership extends ReportOwnership {
   reviewState: ReviewState | null;
 }
 
@@ -61,6 +60,16 @@ export async function deleteVisitPhoto(
         mediaType: photo.mediaType,
       },
     });
+    // Staff deleted it: its author is told, so they do not wonder where it went nor send it again.
+    if (photo.authorUserId !== actor.userId)
+      await notifyPhotoDeleted(
+        tx,
+        { visitId, authorUserId: photo.authorUserId, index: photo.index },
+        {
+          webUrl: app.env.publicWebUrl,
+          now: actor.at,
+        },
+      );
     return photo.fileKey;
   });
   if (fileKey)

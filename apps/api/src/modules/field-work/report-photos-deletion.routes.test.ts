@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportPhotoListSchema, REPORT_PHOTO_UPLOAD_PATH as TUS } from '@portale/shared/field-work';
-import { auditLog, reviews, visitReportPhotos } from '../../db/schema/index.ts';
+import { auditLog, outbox, reviews, visitReportPhotos } from '../../db/schema/index.ts';
 import { readStored } from '../../lib/file-store.ts';
 import type { TestApp } from '../../../test/build-test-app.ts';
-import { OTHER_DETECTOR } from '../../../test/field-work-harness.ts';
+import { DEMO_DETECTOR, OTHER_DETECTOR } from '../../../test/field-work-harness.ts';
 import { ApiClient, nextIp } from '../../../test/http-client.ts';
 import * as photoTests from '../../../test/photo-upload-harness.ts';
 
@@ -41,6 +41,12 @@ const remove = (client: ApiClient, visitId: number, photoId: number) =>
   client.send('DELETE', photoUrl(visitId, photoId));
 const listOf = async (client: ApiClient, visitId: number) =>
   ReportPhotoListSchema.parse((await client.get(`/api/visits/${visitId}/photos`)).json()).items;
+const photoDeletedNotices = () =>
+  t.database.db
+    .select({ recipient: outbox.recipient, text: outbox.textBody })
+    .from(outbox)
+    .where(eq(outbox.templateKey, 'email.visita-foto-eliminata'))
+    .orderBy(asc(outbox.id));
 const auditOf = (visitId: number, action: string) =>
   t.database.db
     .select()
@@ -166,7 +172,7 @@ describe('deleting a sent photo', () => {
     expect((await remove(as('sylla@demo.test'), visitId, 987_654_321)).statusCode).toBe(404);
   });
 
-  it('once the report is approved its detector may not, staff still may; sent back for changes, the detector may', async () => {
+  it('once the report is approved its detector may not, staff still may and the detector is told; sent back for changes, the detector may', async () => {
     const approved = await sentReport();
     const a = await sentPhoto(approved.clientReportId, 0);
     await decideReport(approved.visitId, 'approve');
@@ -176,12 +182,21 @@ describe('deleting a sent photo', () => {
     expect(refused.json()).toMatchObject({
       message: 'Il resoconto è già stato revisionato: solo lo staff può eliminarne le foto.',
     });
+    const noticesBefore = (await photoDeletedNotices()).length;
     expect((await remove(as('cromos@demo.test'), approved.visitId, a)).statusCode).toBe(204);
+    // Staff deleted it: the detector is told which photo of which visit, once.
+    const notices = (await photoDeletedNotices()).slice(noticesBefore);
+    expect(notices.map((n) => n.recipient)).toEqual([DEMO_DETECTOR]);
+    expect(notices[0]!.text).toContain(
+      'la foto n. 1 del tuo resoconto della visita al plesso Plesso foto da eliminare',
+    );
 
     const sentBack = await sentReport();
     const b = await sentPhoto(sentBack.clientReportId, 0);
     await decideReport(sentBack.visitId, 'request_changes');
     expect((await remove(detector(), sentBack.visitId, b)).statusCode).toBe(204);
+    // Their own deletion tells nobody.
+    expect(await photoDeletedNotices()).toHaveLength(noticesBefore + 1);
   });
 });
 

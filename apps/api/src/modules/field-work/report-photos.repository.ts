@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { visitReportPhotos, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 
@@ -9,6 +9,8 @@ export async function reportOfPhoto(db: DbOrTx, clientReportId: string) {
       visitId: visitReportSubmissions.visitId,
       authorUserId: visitReportSubmissions.detectorUserId,
       visitDetectorUserId: visits.detectorUserId,
+      outcome: visitReportSubmissions.outcome,
+      resolution: visitReportSubmissions.resolution,
     })
     .from(visitReportSubmissions)
     .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
@@ -72,6 +74,8 @@ const photosWithOwnership = (db: DbOrTx) =>
       deletedAt: visitReportPhotos.deletedAt,
       authorUserId: visitReportSubmissions.detectorUserId,
       visitDetectorUserId: visits.detectorUserId,
+      outcome: visitReportSubmissions.outcome,
+      resolution: visitReportSubmissions.resolution,
       reviewState: visits.reviewState,
     })
     .from(visitReportPhotos)
@@ -82,10 +86,17 @@ const photosWithOwnership = (db: DbOrTx) =>
     .innerJoin(visits, eq(visits.id, visitReportSubmissions.visitId))
     .$dynamic();
 
-/** The photos of every report sent for a visit, oldest report first, in their order (deleted ones left out). */
-export function photosOfVisit(db: DbOrTx, visitId: number) {
+/**
+ * The photos of the reports a visit holds (accepted when sent, or a conflict staff accepted), oldest
+ * report first, in their order; with `clientReportId`, that one report's, a kept conflict's included
+ * (decision 061). Deleted ones left out.
+ */
+export function photosOfVisit(db: DbOrTx, visitId: number, clientReportId?: string) {
+  const reports = clientReportId
+    ? eq(visitReportSubmissions.clientReportId, clientReportId)
+    : or(eq(visitReportSubmissions.outcome, 'accepted'), eq(visitReportSubmissions.resolution, 'accepted'));
   return photosWithOwnership(db)
-    .where(and(eq(visitReportSubmissions.visitId, visitId), isNull(visitReportPhotos.deletedAt)))
+    .where(and(eq(visitReportSubmissions.visitId, visitId), reports, isNull(visitReportPhotos.deletedAt)))
     .orderBy(asc(visitReportSubmissions.createdAt), asc(visitReportPhotos.photoIndex));
 }
 

@@ -194,7 +194,7 @@ export async function reportPhotoRoutes(app: FastifyInstance): Promise<void> {
 
   registerEndpoint(app, listVisitPhotos, { resource: visitOf }, async (request) => {
     const user = authOf(request).user;
-    const rows = await photos.photosOfVisit(app.db, request.params.visitId);
+    const rows = await photos.photosOfVisit(app.db, request.params.visitId, request.query.clientReportId);
     return {
       items: rows.map((row) => ({
         id: row.id,

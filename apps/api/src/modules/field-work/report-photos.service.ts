@@ -51,12 +51,24 @@ export function photoOfUploadId(id: string): Pick<PhotoMeta, 'clientReportId' | 
   return match ? { clientReportId: match[1]!, index: Number(match[2]) } : undefined;
 }
 
+/** What decides who owns a sent report's photos. */
+export interface ReportOwnership {
+  authorUserId: number;
+  visitDetectorUserId: number;
+  outcome: 'accepted' | 'conflict';
+  resolution: 'accepted' | 'discarded' | null;
+}
+
 /**
  * Who may add a report's photos, or delete them before its review: its author, when they are the
- * visit's detector (a report that reached a visit now held by someone else has no owner).
+ * visit's detector or while their report waits as a conflict for staff; once staff discard it, or a
+ * report reached a visit now held by someone else, nobody.
  */
-export function ownersOfReport(report: { authorUserId: number; visitDetectorUserId: number }): OwnedResource {
-  return { ownerUserIds: report.authorUserId === report.visitDetectorUserId ? [report.authorUserId] : [] };
+export function ownersOfReport(report: ReportOwnership): OwnedResource {
+  const holdsVisit = report.authorUserId === report.visitDetectorUserId;
+  // A former holder's report kept as a conflict (decision 061): their version, photos included, is what staff decide on.
+  const openConflict = report.outcome === 'conflict' && report.resolution === null;
+  return { ownerUserIds: holdsVisit || openConflict ? [report.authorUserId] : [] };
 }
 
 /** The owners of a sent report's photos (the photo routes' resource): unknown report (not yet sent), 404. */

@@ -11,6 +11,7 @@ import { HttpError } from '../../lib/http-error.ts';
 import { submitForReview } from '../review-queue/index.ts';
 import { teachersOfSite } from './detector-sites.repository.ts';
 import * as conflicts from './visit-report-conflicts.repository.ts';
+import { reassignVisit } from './visit-reassignments.repository.ts';
 import * as visits from './visits.repository.ts';
 
 const conflict = (code: string, message: string) => new HttpError(409, code, message);
@@ -43,7 +44,12 @@ export async function resolveConflict(
         throw conflict('visit_not_yet_held', CONFLICT_MESSAGES.notYetHeld);
       await visits.setVisitReport(tx, kept.visitId, kept, now);
       if (visit.detectorUserId !== kept.detectorUserId)
-        await visits.setVisitDetector(tx, kept.visitId, kept.detectorUserId, now);
+        await reassignVisit(
+          tx,
+          kept.visitId,
+          { from: visit.detectorUserId, to: kept.detectorUserId, byUserId: actor.userId },
+          now,
+        );
       await submitForReview(tx, { type: 'visite', subjectId: kept.visitId, at: now });
     }
     await conflicts.setResolution(tx, clientReportId, {

@@ -212,11 +212,6 @@ export async function setVisitReport(
     .where(eq(visits.id, visitId));
 }
 
-/** Staff accepted a conflicting report (decision 051): the visit is its author's again. */
-export async function setVisitDetector(db: DbOrTx, visitId: number, detectorUserId: number, now: Date) {
-  await db.update(visits).set({ detectorUserId, updatedAt: now }).where(eq(visits.id, visitId));
-}
-
 export async function setVisitOutcome(
   db: DbOrTx,
   visitId: number,

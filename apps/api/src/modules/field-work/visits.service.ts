@@ -14,6 +14,7 @@ import { fieldError } from '../../lib/field-errors.ts';
 import { HttpError } from '../../lib/http-error.ts';
 import { submitForReview } from '../review-queue/index.ts';
 import { lockSiteDetector, teachersOfSite } from './detector-sites.repository.ts';
+import * as reassignments from './visit-reassignments.repository.ts';
 import * as submissions from './visit-report-submissions.repository.ts';
 import * as visits from './visits.repository.ts';
 
@@ -82,6 +83,11 @@ export async function reportVisit(
   const outcome = await withTransaction(db, async (tx): Promise<{ status: number; body: unknown }> => {
     const visit = await visits.lockVisit(tx, visitId);
     if (!visit) throw notFound(VISIT_MESSAGES.notFound);
+    // The visit went to another detector since (decision 061): staff import for a detector who does not
+    // hold it, or its former holder's device sends what they wrote. The super-admin reports any visit.
+    const reassigned =
+      visit.detectorUserId !== userId &&
+      (onBehalfOf !== undefined || (await reassignments.heldBefore(tx, visitId, userId)));
     const kept = {
       clientReportId: clientReportId!,
       visitId,
@@ -100,11 +106,12 @@ export async function reportVisit(
         if (stored.payloadHash !== payloadHash || stored.detectorUserId !== userId) throw reused();
         return { status: stored.status, body: stored.body };
       }
-      // Staff changed the visit while the detector was offline: keep the version sent, answer a conflict.
+      // Staff changed the visit while the detector was offline (cancelled it, or handed it to another
+      // detector: decision 061): keep the version sent, answer a conflict.
       const code: ConflictCode | null =
         visit.state === 'annullata' || visit.state === 'mancata'
           ? 'visit_changed'
-          : onBehalfOf && visit.detectorUserId !== userId
+          : reassigned
             ? 'visit_reassigned'
             : null;
       if (code) {
@@ -122,6 +129,8 @@ export async function reportVisit(
         return { status: 409, body };
       }
     }
+    // A report without a client id is not kept: a former holder's is refused, never put on the visit.
+    if (reassigned) throw conflict('visit_reassigned', VISIT_MESSAGES.reassignedNotKept);
     const resubmission = visit.state === 'svolta' && visit.reviewState === 'da_correggere';
     if (!resubmission && !canTransitionVisit(visit.state, 'svolta'))
       throw conflict('visit_transition', VISIT_MESSAGES.notReportable);

@@ -3,6 +3,7 @@ import { ADHESION_PANEL_TEMPLATES } from '../adhesion-panel/index.ts';
 import { ADHESIONS_TEMPLATES } from '../adhesions/index.ts';
 import { BOOKINGS_TEMPLATES } from '../bookings/index.ts';
 import { ENROLMENT_TEMPLATES } from '../enrolment/index.ts';
+import { FIELD_WORK_TEMPLATES } from '../field-work/index.ts';
 import { IDENTITY_TEMPLATES } from '../identity/index.ts';
 import { PUBLIC_TEMPLATES } from '../public/index.ts';
 import { REVIEWS_TEMPLATES } from '../reviews/index.ts';
@@ -21,6 +22,7 @@ export const DEFAULT_TEMPLATES: TemplateDefinition[] = [
   ...ADHESIONS_TEMPLATES,
   ...ADHESION_PANEL_TEMPLATES,
   ...REVIEWS_TEMPLATES,
+  ...FIELD_WORK_TEMPLATES,
   ...BOOKINGS_TEMPLATES,
   ...SUBSTITUTIONS_TEMPLATES,
   ...SURVEYS_TEMPLATES,
