@@ -1,4 +1,5 @@
 // One conflict of an offline visit report: the device's version beside the visit now, and the decision.
+import { lazy, Suspense } from 'react';
 import { useFetcher } from 'react-router';
 import { Button } from 'design-react-kit';
 import {
@@ -15,6 +16,9 @@ import { VISIT_STATE_BADGES } from './field-work-labels.ts';
 export interface ResolveResult extends FormResult {
   clientReportId: string;
 }
+
+/** The device's report's photos (decision 061), loaded when a card is shown. */
+const VisitPhotos = lazy(() => import('./visit-photos.tsx'));
 
 const name = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`;
 
@@ -77,10 +81,13 @@ export function ConflictCard({ conflict: c }: { conflict: VisitReportConflict })
           <blockquote className="border-start ps-2 mb-1" style={{ whiteSpace: 'pre-wrap' }}>
             {c.report}
           </blockquote>
-          <p className="small mb-0">
+          <p className="small mb-2">
             Insegnanti incontrati:{' '}
             {c.teachersMet.length ? c.teachersMet.map(name).join(', ') : 'nessuno indicato'}
           </p>
+          <Suspense fallback={null}>
+            <VisitPhotos visitId={c.visit.id} clientReportId={c.clientReportId} />
+          </Suspense>
         </section>
         <section className="col-md-6" aria-label="La visita ora">
           <h3 className="h6">La visita ora</h3>

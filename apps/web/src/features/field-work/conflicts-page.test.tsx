@@ -1,8 +1,12 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRoutesStub, type LoaderFunctionArgs } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveVisitReportConflict, type VisitReportConflict } from '@portale/shared/field-work';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  listVisitPhotos,
+  resolveVisitReportConflict,
+  type VisitReportConflict,
+} from '@portale/shared/field-work';
 import { ApiError, callApi } from '../../lib/api-client.ts';
 import { action, Component } from './conflicts-page.tsx';
 
@@ -42,6 +46,10 @@ const DONE: VisitReportConflict = {
   resolution: { decision: 'discarded', note: 'Doppione.', by: ALDO, at: '2026-11-22T08:00:00.000Z' },
 };
 
+/** Each card asks for its report's photos (none here); the other calls answer `other`. */
+const answering = (other: () => unknown) =>
+  (async (endpoint: unknown) => (endpoint === listVisitPhotos ? { items: [] } : other())) as never;
+
 function renderPage(items: VisitReportConflict[], url = '/portale/rilevatori/conflitti') {
   const searches: string[] = [];
   const loader = ({ request }: LoaderFunctionArgs) => {
@@ -60,6 +68,7 @@ function renderPage(items: VisitReportConflict[], url = '/portale/rilevatori/con
 }
 
 describe('Conflitti da risolvere (issue 39)', () => {
+  beforeEach(() => vi.mocked(callApi).mockImplementation(answering(() => undefined)));
   afterEach(() => vi.clearAllMocks());
 
   it('shows both versions side by side; a decided one shows the decision, not the form', async () => {
@@ -78,12 +87,21 @@ describe('Conflitti da risolvere (issue 39)', () => {
     expect(done!.textContent).toContain('Scartato da Aldo Altro');
     expect(done!.textContent).toContain('Nota: Scuola chiusa');
     expect(screen.getByTestId('conflicts-summary').textContent).toBe('2 conflitti trovati, pagina 1 di 1.');
+    // The device's version with its own photos, a kept conflict's included (decision 061).
+    await vi.waitFor(() =>
+      expect(callApi).toHaveBeenCalledWith(listVisitPhotos, {
+        params: { visitId: OPEN.visit.id },
+        query: { clientReportId: OPEN.clientReportId },
+      }),
+    );
   });
 
   it('discarding sends the note; the API’s refusal is shown on the card', async () => {
-    vi.mocked(callApi).mockRejectedValueOnce(
-      new ApiError(409, 'La visita ha già un resoconto: scarta questa versione.', {
-        code: 'visit_reported',
+    vi.mocked(callApi).mockImplementation(
+      answering(() => {
+        throw new ApiError(409, 'La visita ha già un resoconto: scarta questa versione.', {
+          code: 'visit_reported',
+        });
       }),
     );
     renderPage([OPEN]);
@@ -97,7 +115,7 @@ describe('Conflitti da risolvere (issue 39)', () => {
       body: { decision: 'accept' },
     });
 
-    vi.mocked(callApi).mockResolvedValueOnce({ ...OPEN, resolution: {} } as never);
+    vi.mocked(callApi).mockImplementation(answering(() => ({ ...OPEN, resolution: {} })));
     await userEvent.type(within(card).getByLabelText('Nota (obbligatoria per scartare)'), 'Svolta da Aldo.');
     await userEvent.click(within(card).getByRole('button', { name: 'Scarta con la nota' }));
     expect(await within(card).findByText(/Resoconto scartato/)).toBeTruthy();

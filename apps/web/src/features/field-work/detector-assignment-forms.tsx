@@ -58,6 +58,10 @@ export function ProvincesForm({ detectors }: { detectors: DetectorSummary[] }) {
   );
 }
 
+/** "1 visita pianificata", "3 visite pianificate": the planned visits that go with the plessi. */
+const visitsLabel = (n: number) =>
+  n === 1 ? '1 visita pianificata' : `${formatNumber(n)} visite pianificate`;
+
 export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) {
   const result = useActionData<AssignResult>();
   const busy = useNavigation().state === 'submitting';
@@ -169,6 +173,13 @@ export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) 
                 {formatNumber(result.preview.added)} senza rilevatore, {formatNumber(result.preview.moved)} da
                 spostare da un altro rilevatore, {formatNumber(result.preview.unchanged)} già assegnati a{' '}
                 {nameOf(v.detectorUserId ?? '')}.
+                {result.preview.visitsMoved > 0 && (
+                  <>
+                    {' '}
+                    Con i plessi passano al nuovo rilevatore anche {visitsLabel(result.preview.visitsMoved)}:
+                    riceveranno un’e-mail sia il nuovo rilevatore sia chi le aveva in carico.
+                  </>
+                )}
               </p>
               {result.preview.matched > 0 ? (
                 <>
@@ -190,7 +201,14 @@ export function AssignmentForm({ detectors }: { detectors: DetectorSummary[] }) 
           <div className="alert alert-success mt-3">
             Assegnazione completata: {formatNumber(result.done.updated)} plessi aggiornati (
             {formatNumber(result.done.added)} nuovi, {formatNumber(result.done.moved)} spostati,{' '}
-            {formatNumber(result.done.unchanged)} già assegnati).
+            {formatNumber(result.done.unchanged)} già assegnati)
+            {result.done.visitsMoved > 0 && (
+              <>
+                ; {visitsLabel(result.done.visitsMoved)}{' '}
+                {result.done.visitsMoved === 1 ? 'affidata' : 'affidate'} al nuovo rilevatore
+              </>
+            )}
+            .
           </div>
         )}
       </div>

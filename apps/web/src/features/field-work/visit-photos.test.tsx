@@ -92,3 +92,24 @@ describe('the photos of a visit report: deleting one (component)', () => {
     expect(screen.getByRole('img', { name: 'Foto 1 del resoconto' })).toBeTruthy();
   });
 });
+
+describe('the photos of one report (component)', () => {
+  it('asks for that report’s photos only when clientReportId is given', async () => {
+    const reportId = '6f1c3b5e-2a4d-4c8e-9b7a-1d2e3f405162';
+    renderRoute({
+      path: '/',
+      Component: () => <VisitPhotos visitId={5} clientReportId={reportId} />,
+    });
+    expect(await screen.findByRole('img', { name: 'Foto 1 del resoconto' })).toBeTruthy();
+    expect(callApi).toHaveBeenCalledWith(listVisitPhotos, {
+      params: { visitId: 5 },
+      query: { clientReportId: reportId },
+    });
+  });
+
+  it('without it, asks for the visit’s photos with no query', async () => {
+    renderPhotos();
+    expect(await screen.findByRole('img', { name: 'Foto 1 del resoconto' })).toBeTruthy();
+    expect(callApi).toHaveBeenCalledWith(listVisitPhotos, { params: { visitId: 5 } });
+  });
+});

@@ -19,8 +19,16 @@ interface Thumb {
  * to a reviewer who may not see them (403). Loaded lazily by the pages that show a visit's report.
  * A photo the caller may delete (`deletable`: staff who review; the detector until the report is
  * reviewed) has "Elimina", which asks first (decision 055, amendment).
+ * With `clientReportId`: the photos of that one report sent for the visit, a kept conflict's included
+ * (decision 061); without it, the photos of the reports the visit holds.
  */
-export default function VisitPhotos({ visitId }: { visitId: number }) {
+export default function VisitPhotos({
+  visitId,
+  clientReportId,
+}: {
+  visitId: number;
+  clientReportId?: string;
+}) {
   const [thumbs, setThumbs] = useState<Thumb[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<{ text: string; failed: boolean } | null>(null);
@@ -45,7 +53,10 @@ export default function VisitPhotos({ visitId }: { visitId: number }) {
     const urls: string[] = [];
     void (async () => {
       try {
-        const { items } = await callApi(listVisitPhotos, { params: { visitId } });
+        const { items } = await callApi(listVisitPhotos, {
+          params: { visitId },
+          ...(clientReportId ? { query: { clientReportId } } : {}),
+        });
         if (cancelled) return;
         setThumbs(items.map((photo) => ({ photo, url: null })));
         for (const photo of items) {
@@ -71,7 +82,7 @@ export default function VisitPhotos({ visitId }: { visitId: number }) {
       cancelled = true;
       for (const url of urls) URL.revokeObjectURL(url);
     };
-  }, [visitId]);
+  }, [visitId, clientReportId]);
   if (error) return <p className="small text-danger">Foto del resoconto non disponibili: {error}</p>;
   const message = status ? (
     <p

@@ -204,6 +204,24 @@ describe('the photos of a draft', () => {
     });
     expect(await queue.hasPendingPhotos(draft.clientReportId)).toBe(true);
   });
+
+  it('a report the server kept as a conflict still sends its photos: staff decide on the whole version', async () => {
+    const server = fakeServer();
+    const keptAsConflict: ReportTransport = async (r) => {
+      await server.transport(r);
+      return { kind: 'conflict', message: 'La visita è stata assegnata a un altro rilevatore.' };
+    };
+    const queue = createReportQueue({
+      store: await openReportStore(freshName()),
+      transport: keptAsConflict,
+      photoTransport: server.photoTransport,
+      newId,
+    });
+    const draft = await draftWithPhotos(queue, 2);
+    expect(await queue.submit(draft.clientReportId)).toMatchObject({ status: 'conflict' });
+    expect([...server.photos.keys()]).toEqual([`${draft.clientReportId}/0`, `${draft.clientReportId}/1`]);
+    expect(await queue.hasPendingPhotos(draft.clientReportId)).toBe(false);
+  });
 });
 
 describe('the answers of the tus server', () => {

@@ -95,7 +95,9 @@ export function createReportQueue(options: ReportQueueOptions) {
    * The report's photos after the report (the server binds each to the report's id and its index): an
    * uploaded photo leaves the device; a refusal stops the report; a network error throws (stays queued).
    */
-  async function sendPhotos(clientReportId: string): Promise<SendOutcome | null> {
+  async function sendPhotos(
+    clientReportId: string,
+  ): Promise<Extract<SendOutcome, { kind: 'rejected' }> | null> {
     const photoTransport = options.photoTransport;
     if (!photoTransport) return null;
     for (const photo of await photosOf(clientReportId)) {
@@ -122,6 +124,11 @@ export function createReportQueue(options: ReportQueueOptions) {
       });
       // The report is on the server (or was already: a replay): now its photos, resumably.
       if (outcome.kind === 'sent') outcome = (await sendPhotos(record.clientReportId)) ?? outcome;
+      // Kept as a conflict: its photos go with it, so staff decide on the whole version (decision 061).
+      else if (outcome.kind === 'conflict') {
+        const refused = await sendPhotos(record.clientReportId);
+        if (refused) outcome = { kind: 'conflict', message: `${outcome.message} ${refused.message}` };
+      }
     } catch (error) {
       await update(record.clientReportId, (r) => ({
         attempts: r.attempts + 1,
