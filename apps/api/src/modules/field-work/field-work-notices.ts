@@ -3,15 +3,22 @@ import type { DbOrTx } from '../../db/transaction.ts';
 import { formatRomeDateTime } from '../../lib/format.ts';
 import { enqueueMessage } from '../messages/index.ts';
 import * as notices from './field-work-notices.repository.ts';
+import { visitsOf } from './report-imports.repository.ts';
+
+/** The visits with their plesso, soonest first. */
+async function visitsSoonestFirst(tx: DbOrTx, ids: number[]) {
+  const byId = await visitsOf(tx, ids);
+  return [...byId.values()].sort((a, b) => a.scheduledAt.getTime() - b.scheduledAt.getTime() || a.id - b.id);
+}
 
 /** At most this many visits are listed in one message; the rest are counted. */
 const LISTED = 30;
 
 /** "3 dicembre 2026 alle ore 10:00 — Scuola primaria Rodari (RMEE00101A)", one line a visit. */
-function visitLines(rows: { scheduledAt: Date; siteName: string; siteCode: string }[]): string {
+function visitLines(rows: { scheduledAt: Date; site: { name: string; ministryCode: string } }[]): string {
   const lines = rows
     .slice(0, LISTED)
-    .map((r) => `${formatRomeDateTime(r.scheduledAt)} — ${r.siteName} (${r.siteCode})`);
+    .map((r) => `${formatRomeDateTime(r.scheduledAt)} — ${r.site.name} (${r.site.ministryCode})`);
   if (rows.length > LISTED) lines.push(`… e altre ${rows.length - LISTED}`);
   return lines.join('\n');
 }
@@ -27,7 +34,7 @@ export async function notifyReassignedVisits(
   to: number,
   deps: { webUrl: string; now: Date },
 ): Promise<void> {
-  const rows = await notices.visitsWithSites(
+  const rows = await visitsSoonestFirst(
     tx,
     moved.map((m) => m.visitId),
   );
@@ -69,7 +76,7 @@ export async function notifyPhotoDeleted(
   photo: { visitId: number; authorUserId: number; index: number },
   deps: { webUrl: string; now: Date },
 ): Promise<void> {
-  const [row] = await notices.visitsWithSites(tx, [photo.visitId]);
+  const [row] = await visitsSoonestFirst(tx, [photo.visitId]);
   const user = await notices.recipient(tx, photo.authorUserId);
   if (!row || !user) return;
   await enqueueMessage(tx, {
@@ -78,9 +85,9 @@ export async function notifyPhotoDeleted(
     data: {
       firstName: user.firstName,
       photoNumber: String(photo.index + 1),
-      siteName: row.siteName,
+      siteName: row.site.name,
       visitDate: formatRomeDateTime(row.scheduledAt),
-      visitsLink: `${deps.webUrl}/portale/istituti/plessi/${row.siteId}/visite`,
+      visitsLink: `${deps.webUrl}/portale/istituti/plessi/${row.site.id}/visite`,
     },
     now: deps.now,
   });

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { exportMySchoolSites, listMySchoolSites, type DetectorSiteSummary } from '@portale/shared/field-work';
 import { getPage, href } from '@portale/shared/pages';
@@ -66,6 +67,12 @@ const SORT_OPTIONS = sortOptionsOf([
 
 type Data = ListLoaderData<typeof listMySchoolSites>;
 
+/**
+ * The unsent reports on this device, on the detector's first page too: a report of a plesso that went to
+ * another detector stays reachable (retry, export, discard) once that plesso's pages are not (decision 061).
+ */
+const OfflineReportsPanel = lazy(() => import('./offline/offline-reports-panel.tsx'));
+
 export function loader({ request }: LoaderFunctionArgs): Promise<Data> {
   return loadList(listMySchoolSites, request);
 }
@@ -77,6 +84,9 @@ export function Component() {
   return (
     <>
       <PageHeader title={page.title} description={page.description} />
+      <Suspense fallback={null}>
+        <OfflineReportsPanel />
+      </Suspense>
       <FilterBar
         label="Cerca nei miei plessi"
         query={query}
