@@ -209,6 +209,11 @@ const VisitContentSchema = z.object({
       province: z.string(),
       instituteName: z.string(),
     }),
+    /**
+     * Other reports of this visit kept as conflicts that staff have not decided yet (a former holder's
+     * version, decision 061): the reviewer decides them first on the conflicts page.
+     */
+    openConflicts: z.number().int(),
   }),
 });
 

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssignmentResultSchema, ReportPhotoListSchema, VISIT_MESSAGES } from '@portale/shared/field-work';
+import { ReviewDetailSchema } from '@portale/shared/reviews';
 import {
   auditLog,
   outbox,
+  reviews,
   visitReassignments,
   visitReportSubmissions,
   visits,
@@ -223,6 +225,14 @@ describe("the former holder's offline report (decision 061)", () => {
       clientReportId: randomUUID(),
     });
     expect(held.statusCode, held.body).toBe(200);
+    // Reviewing the holder's report, staff are told another version waits as a conflict.
+    const [item] = await t.database.db
+      .select({ id: reviews.id })
+      .from(reviews)
+      .where(and(eq(reviews.type, 'visite'), eq(reviews.subjectId, visitId)));
+    const openConflicts = async () =>
+      ReviewDetailSchema.parse((await staff().get(`/api/reviews/visite/items/${item!.id}`)).json()).content;
+    expect(await openConflicts()).toMatchObject({ visit: { openConflicts: 1 } });
 
     // Discarded: the version stays as it was, and takes no more photos.
     const discard = await staff().post(`/api/visit-report-conflicts/${clientReportId}/resolution`, {
@@ -230,6 +240,7 @@ describe("the former holder's offline report (decision 061)", () => {
       note: 'Tenuto il resoconto del nuovo rilevatore.',
     });
     expect(discard.statusCode, discard.body).toBe(200);
+    expect(await openConflicts()).toMatchObject({ visit: { openConflicts: 0 } });
     const late = await tusCreate(demo(), 2000, tusMetadata(clientReportId, 1));
     expect(late.statusCode).toBe(403);
   });

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { VISIT_DURATION_MINUTES, type Visit, type VisitState } from '@portale/shared/field-work';
 import type { ReviewContent, ReviewField, ReviewState } from '@portale/shared/reviews';
-import { institutes, schoolSites, users, visits } from '../../db/schema/index.ts';
+import { institutes, schoolSites, users, visitReportSubmissions, visits } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/transaction.ts';
 import { countAll, rowValue } from '../../lib/list.ts';
 
@@ -286,6 +286,16 @@ export async function visitReviewContent(db: DbOrTx, visitId: number): Promise<R
     .innerJoin(visitDetector, eq(visitDetector.id, visits.detectorUserId))
     .where(eq(visits.id, visitId));
   if (!row) return undefined;
+  const [conflicts] = await db
+    .select({ n: countAll })
+    .from(visitReportSubmissions)
+    .where(
+      and(
+        eq(visitReportSubmissions.visitId, visitId),
+        eq(visitReportSubmissions.outcome, 'conflict'),
+        isNull(visitReportSubmissions.resolution),
+      ),
+    );
   const people =
     row.teachersMet.length === 0
       ? []
@@ -316,6 +326,7 @@ export async function visitReviewContent(db: DbOrTx, visitId: number): Promise<R
         province: row.siteProvince,
         instituteName: row.instituteName,
       },
+      openConflicts: rowValue.int(conflicts?.n ?? 0),
     },
   };
 }

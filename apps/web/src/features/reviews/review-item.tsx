@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import {
   downloadInstituteAdhesionDocument,
   downloadInstituteSignedFile,
@@ -14,6 +15,7 @@ import {
   type ReviewDetail,
   type ReviewHistoryEntry,
 } from '@portale/shared/reviews';
+import { href } from '@portale/shared/pages';
 import { TEACHER_KIND_LABELS } from '@portale/shared/teachers';
 import { Button } from 'design-react-kit';
 import { downloadFile } from '../../lib/api-client.ts';
@@ -46,8 +48,18 @@ const VisitPhotos = lazy(() => import('../field-work/visit-photos.tsx'));
 function VisitFacts({ content }: { content: VisitContent }) {
   const v = content.visit;
   const site = v.schoolSite;
+  const conflictsHref = `${href('portal.detector-conflicts')}?q=${encodeURIComponent(site.ministryCode)}`;
   return (
     <div data-testid="review-visit">
+      {v.openConflicts > 0 && (
+        // A former holder's version waits for staff (decision 061): decide which one to keep first.
+        <div className="alert alert-warning" data-testid="review-visit-conflicts">
+          {v.openConflicts === 1
+            ? 'Di questa visita è arrivato anche un altro resoconto, conservato come conflitto: '
+            : `Di questa visita sono arrivati anche altri ${v.openConflicts} resoconti, conservati come conflitti: `}
+          prima di decidere, confrontali in <Link to={conflictsHref}>Conflitti da risolvere</Link>.
+        </div>
+      )}
       <dl className="row">
         <Fact label="Plesso">
           {site.name} ({site.ministryCode})
