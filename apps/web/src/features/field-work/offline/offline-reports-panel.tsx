@@ -89,18 +89,17 @@ export default function OfflineReportsPanel() {
               Visita n. {r.visitId} · {STATUS_LABELS[r.status]} · salvata il {formatDateTime(r.updatedAt)}
               {r.lastError && <> · {r.lastError}</>}
               <span className="ms-2">
-                {r.status !== 'draft' && (
-                  <Button
-                    type="button"
-                    color="link"
-                    size="sm"
-                    className="p-0 me-2"
-                    disabled={busy}
-                    onClick={() => void run((q) => q.retry(r.clientReportId))}
-                  >
-                    Riprova
-                  </Button>
-                )}
+                {/* A draft is sent from here too: its visit's page may no longer be the detector's (decision 061). */}
+                <Button
+                  type="button"
+                  color="link"
+                  size="sm"
+                  className="p-0 me-2"
+                  disabled={busy}
+                  onClick={() => void run((q) => q.retry(r.clientReportId))}
+                >
+                  {r.status === 'draft' ? 'Invia' : 'Riprova'}
+                </Button>
                 <Button
                   type="button"
                   color="link"
