@@ -35,7 +35,7 @@ import * as detectorsService from './detectors.service.ts';
 import { reportImportRoutes } from './report-imports.routes.ts';
 import { reportPhotoRoutes } from './report-photos.routes.ts';
 import { visitCalendar } from './visit-calendar.ts';
-import { formerHolders } from './visit-reassignments.repository.ts';
+import { visitReportOwners } from './visit-reassignments.repository.ts';
 import * as visits from './visits.repository.ts';
 import { SITE_NOT_FOUND } from './visits.service.ts';
 import * as visitsService from './visits.service.ts';
@@ -93,9 +93,9 @@ function visitOf(request: RequestWithParams<{ visitId: number }>) {
  * offline before the visit was handed over is kept as a conflict for staff, not refused with a 403.
  */
 function visitReportOf(request: RequestWithParams<{ visitId: number }>) {
-  return visitOf(request).then(async ({ ownerUserIds }) => ({
-    ownerUserIds: [...ownerUserIds, ...(await formerHolders(request.server.db, request.params.visitId))],
-  }));
+  return visitReportOwners(request.server.db, request.params.visitId).then(
+    (owners) => owners ?? Promise.reject(notFound(VISIT_MESSAGES.notFound)),
+  );
 }
 
 function detectorOf(request: RequestWithParams<{ userId: number }>) {

@@ -91,11 +91,21 @@ export async function heldBefore(db: DbOrTx, visitId: number, userId: number): P
   return rows.length > 0;
 }
 
-/** Everyone who held the visit before its detector now. */
-export async function formerHolders(db: DbOrTx, visitId: number): Promise<number[]> {
-  const rows = await db
-    .selectDistinct({ userId: visitReassignments.fromDetectorUserId })
-    .from(visitReassignments)
-    .where(eq(visitReassignments.visitId, visitId));
-  return rows.map((r) => r.userId);
+/**
+ * Who may send a visit's report (the route's owners, decision 061): its detector and whoever held it
+ * before, in one statement; undefined for an unknown visit.
+ */
+export async function visitReportOwners(db: DbOrTx, visitId: number) {
+  const [row] = await db
+    .select({
+      detector: visits.detectorUserId,
+      former: sql<
+        unknown[]
+      >`coalesce(array_agg(distinct ${visitReassignments.fromDetectorUserId}) filter (where ${visitReassignments.id} is not null), '{}')`,
+    })
+    .from(visits)
+    .leftJoin(visitReassignments, eq(visitReassignments.visitId, visits.id))
+    .where(eq(visits.id, visitId))
+    .groupBy(visits.id);
+  return row && { ownerUserIds: [row.detector, ...row.former.map(Number)] };
 }
