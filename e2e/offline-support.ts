@@ -30,7 +30,9 @@ export function romeLocalSoon(minutes: number): string {
 /** The records of the device's report store (IndexedDB), as the page sees them. */
 export function storedReports(
   page: Page,
-): Promise<Array<{ clientReportId: string; visitId: number; status: string; report: string }>> {
+): Promise<
+  Array<{ clientReportId: string; visitId: number; status: string; report: string; lastError: string | null }>
+> {
   return page.evaluate(
     () =>
       new Promise((resolve, reject) => {
